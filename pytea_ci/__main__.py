@@ -1,0 +1,5 @@
+"""`python -m pytea_ci` runs the command-line interface."""
+
+from pytea_ci.cli import main
+
+raise SystemExit(main())

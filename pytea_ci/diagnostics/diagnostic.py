@@ -1,0 +1,70 @@
+"""Source spans and the `Diagnostic` record that the analyzer produces and the reporters consume."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Severity(str, enum.Enum):
+    """Levels in increasing order of gravity; values match SARIF's `level`."""
+
+    NOTE = "note"
+    WARNING = "warning"
+    ERROR = "error"
+
+    @property
+    def rank(self) -> int:
+        return {"note": 0, "warning": 1, "error": 2}[self.value]
+
+
+@dataclass(frozen=True)
+class Span:
+    """A source range: 1-based lines, 0-based columns (as `ast` gives them), end exclusive."""
+
+    path: str
+    line: int
+    col: int = 0
+    end_line: int | None = None
+    end_col: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col + 1}"
+
+
+@dataclass(frozen=True)
+class Related:
+    """A secondary location, e.g. where a dimension involved in a failing check was born."""
+
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One step of the execution path from the entry point to the failing operation."""
+
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding. `rule` is a rule id such as "PT001"; the message is complete prose."""
+
+    rule: str
+    severity: Severity
+    span: Span
+    message: str
+    notes: tuple[str, ...] = ()
+    related: tuple[Related, ...] = ()
+    trace: tuple[Frame, ...] = ()
+    counterexample: dict[str, int] = field(default_factory=dict)
+    entry: str = ""
+
+    def key(self) -> tuple[str, str, int, int, str]:
+        """Identity used to de-duplicate the same finding reached on several paths."""
+        return (self.rule, self.span.path, self.span.line, self.span.col, self.message)
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.span.path, self.span.line, self.span.col, self.rule)

@@ -1,0 +1,98 @@
+"""The rule catalogue: stable ids, slugs, default levels and the four-section docs of every rule.
+
+The docs feed `pytea-ci rule ID`, the README and SARIF's rule metadata, so they live here once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pytea_ci.diagnostics.diagnostic import Severity
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    slug: str
+    level: Severity
+    summary: str
+    what: str
+    why: str
+    example: str
+    instead: str
+
+    def markdown(self) -> str:
+        return (
+            f"## {self.id} {self.slug}\n\n### What it does\n{self.what}\n\n### Why is this bad?\n{self.why}\n\n"
+            f"### Example\n```python\n{self.example}\n```\n\n### Use instead\n```python\n{self.instead}\n```\n"
+        )
+
+
+_LINEAR_BAD = "fc = nn.Linear(320, 50)\nx = torch.randn(64, 500)\ny = fc(x)  # 500 features, 320 expected"
+_LINEAR_OK = "fc = nn.Linear(500, 50)\nx = torch.randn(64, 500)\ny = fc(x)"
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "PT001", "shape-mismatch", Severity.ERROR,
+        "A tensor shape requirement fails on every run that reaches it.",
+        "Reports a tensor operation whose shape requirement (matching features, broadcastable sizes, "
+        "equal element counts, ...) cannot hold on any run that reaches it.",
+        "PyTorch raises at run time, often hours into a training job, and the run is lost.",
+        _LINEAR_BAD, _LINEAR_OK,
+    ),
+    Rule(
+        "PT002", "possible-shape-mismatch", Severity.WARNING,
+        "A tensor shape requirement fails for some allowed inputs.",
+        "Reports a shape requirement that holds for some values of the program's unknown sizes "
+        "(a dataset length, an image size) but fails for others; the message gives a counterexample.",
+        "The program works on the data you tried and fails on other data, e.g. when the dataset "
+        "length is not a multiple of the batch size.",
+        "x = batch.view(64, -1)  # fails when the last batch is shorter", "x = batch.view(batch.size(0), -1)",
+    ),
+    Rule(
+        "PT003", "invalid-argument", Severity.ERROR,
+        "An API argument is impossible for the tensor it is applied to.",
+        "Reports arguments that no input can satisfy: a dim out of range, a negative size, a kernel "
+        "larger than the padded input, a head count that does not divide the embedding size, ...",
+        "PyTorch rejects the call with an exception when it runs.",
+        "x = torch.randn(8, 3)\ny = x.sum(dim=2)  # x has only dims 0 and 1", "y = x.sum(dim=1)",
+    ),
+    Rule(
+        "PT004", "assert-fails", Severity.ERROR,
+        "A user `assert` can never hold on this path.",
+        "Reports an `assert` statement whose condition is false on every run that reaches it.",
+        "The assertion stops the program; it documents an assumption the code breaks.",
+        "x = torch.randn(8, 3)\nassert x.size(1) == 4", "x = torch.randn(8, 4)\nassert x.size(1) == 4",
+    ),
+    Rule(
+        "PT010", "undecided", Severity.NOTE,
+        "The solver could not decide a shape requirement within its budget.",
+        "Reports a symbolic shape requirement that the SMT solver could neither prove nor refute "
+        "within the configured time or resource limit. It is never reported as an error.",
+        "The requirement was not checked; a shape bug may hide there.",
+        "y = x.view(n * m // k, -1)  # non-linear arithmetic", "Raise `solver-timeout` or state bounds for the sizes.",
+    ),
+    Rule(
+        "PT011", "incomplete", Severity.NOTE,
+        "An analysis budget was reached or an entry point could not be analyzed.",
+        "Reports that a path, step, loop or time budget was reached, or that an entry point failed "
+        "with an internal error; what was found before that is still reported.",
+        "Code after the budget was not checked.",
+        "for _ in range(10**9):\n    step()", "Raise the budget in [tool.pytea-ci] or split the entry point.",
+    ),
+    Rule(
+        "PT012", "parse-error", Severity.ERROR,
+        "A file does not parse.",
+        "Reports a Python file that is not valid Python, so it cannot be analyzed.",
+        "Python itself will refuse to run it.",
+        "def f(:\n    pass", "def f():\n    pass",
+    ),
+)
+
+_BY_ID = {r.id: r for r in RULES}
+_BY_SLUG = {r.slug: r for r in RULES}
+
+
+def rule_by_id(key: str) -> Rule | None:
+    """Look a rule up by id (`PT001`) or slug (`shape-mismatch`), case-insensitively for ids."""
+    return _BY_ID.get(key.upper()) or _BY_SLUG.get(key)

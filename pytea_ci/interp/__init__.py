@@ -1,0 +1,1 @@
+"""The abstract interpreter: runs a program's AST over abstract values, producing checks."""

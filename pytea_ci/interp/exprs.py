@@ -1,0 +1,369 @@
+"""Expression evaluation (a mixin of the interpreter): one `ev_<NodeName>` method per node kind."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from pytea_ci.interp.ops import BINOPS, CMPOPS, compare_dims, compare_seq, contains_term, dim_binop, is_concrete, tensor_method, truth
+from pytea_ci.interp.runtime import FunctionVal, Scope, UserException
+from pytea_ci.models.values import Unknown
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import PInt, Term, is_dim
+from pytea_ci.shapes.pred import Pred
+from pytea_ci.shapes.tensor import Tensor
+
+if TYPE_CHECKING:
+    from pytea_ci.interp.interpreter import Interpreter
+
+_REFLECTED = {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor"}
+
+
+class ExprMixin:
+    def eval(self: "Interpreter", node: ast.expr, scope: Scope) -> Any:
+        self.tick(node)
+        meth = getattr(self, "ev_" + type(node).__name__, None)
+        if meth is None:
+            return self.unsupported(node)
+        return meth(node, scope)
+
+    def ev_Constant(self: "Interpreter", node: ast.Constant, scope: Scope) -> Any:
+        v = node.value
+        if isinstance(v, int) and not isinstance(v, bool):
+            return PInt(v, self.span_of(node), "literal")
+        return v
+
+    def ev_Name(self: "Interpreter", node: ast.Name, scope: Scope) -> Any:
+        return self.lookup(node.id, scope, node)
+
+    def ev_Attribute(self: "Interpreter", node: ast.Attribute, scope: Scope) -> Any:
+        obj = self.eval(node.value, scope)
+        with self.at(node):
+            return self.getattr(obj, node.attr)
+
+    def ev_Subscript(self: "Interpreter", node: ast.Subscript, scope: Scope) -> Any:
+        obj = self.eval(node.value, scope)
+        idx = self.eval(node.slice, scope)
+        with self.at(node):
+            return self.getitem(obj, idx)
+
+    def ev_Slice(self: "Interpreter", node: ast.Slice, scope: Scope) -> Any:
+        parts = [None if p is None else self.eval(p, scope) for p in (node.lower, node.upper, node.step)]
+        return slice(*parts)
+
+    def ev_Tuple(self: "Interpreter", node: ast.Tuple, scope: Scope) -> Any:
+        return tuple(self.eval_elts(node.elts, scope))
+
+    def ev_List(self: "Interpreter", node: ast.List, scope: Scope) -> Any:
+        return list(self.eval_elts(node.elts, scope))
+
+    def ev_Set(self: "Interpreter", node: ast.Set, scope: Scope) -> Any:
+        items = self.eval_elts(node.elts, scope)
+        try:
+            return set(items)
+        except TypeError:
+            return Unknown("set of unhashable values")
+
+    def eval_elts(self: "Interpreter", elts: list[ast.expr], scope: Scope) -> list[Any]:
+        out: list[Any] = []
+        for e in elts:
+            if isinstance(e, ast.Starred):
+                items = self.iterate(self.eval(e.value, scope))
+                if items is None:
+                    return out + [self.unknown("starred unknown iterable")]
+                out.extend(items)
+            else:
+                out.append(self.eval(e, scope))
+        return out
+
+    def ev_Dict(self: "Interpreter", node: ast.Dict, scope: Scope) -> Any:
+        out: dict[Any, Any] = {}
+        for k, v in zip(node.keys, node.values):
+            val = self.eval(v, scope)
+            if k is None:
+                if isinstance(val, dict):
+                    out.update(val)
+                else:
+                    return self.unknown("dict unpacking")
+                continue
+            key = self.eval(k, scope)
+            try:
+                out[key] = val
+            except TypeError:
+                return self.unknown("unhashable dict key")
+        return out
+
+    def ev_JoinedStr(self: "Interpreter", node: ast.JoinedStr, scope: Scope) -> Any:
+        for v in node.values:
+            if isinstance(v, ast.FormattedValue):
+                self.eval(v.value, scope)
+        return Unknown("f-string")
+
+    def ev_FormattedValue(self: "Interpreter", node: ast.FormattedValue, scope: Scope) -> Any:
+        self.eval(node.value, scope)
+        return Unknown("f-string")
+
+    def ev_NamedExpr(self: "Interpreter", node: ast.NamedExpr, scope: Scope) -> Any:
+        v = self.eval(node.value, scope)
+        self.assign(node.target, v, scope)
+        return v
+
+    def ev_Lambda(self: "Interpreter", node: ast.Lambda, scope: Scope) -> Any:
+        defaults = [self.eval(d, scope) for d in node.args.defaults]
+        kw = [None if d is None else self.eval(d, scope) for d in node.args.kw_defaults]
+        closure = scope if not scope.is_class and scope.locals is not scope.globals else None
+        return FunctionVal(node, "<lambda>", closure, scope.globals, self.cur_path, defaults, kw)
+
+    def ev_IfExp(self: "Interpreter", node: ast.IfExp, scope: Scope) -> Any:
+        c = truth(self.eval(node.test, scope))
+        if isinstance(c, bool):
+            return self.eval(node.body if c else node.orelse, scope)
+        a = self.eval(node.body, scope)
+        b = self.eval(node.orelse, scope)
+        if a is b or (type(a) is type(b) and _safe_eq(a, b)):
+            return a
+        return self.unknown("conditional expression")
+
+    def ev_BoolOp(self: "Interpreter", node: ast.BoolOp, scope: Scope) -> Any:
+        is_and = isinstance(node.op, ast.And)
+        result: Any = None
+        conds: list[Any] = []
+        for e in node.values:
+            v = self.eval(e, scope)
+            t = truth(v)
+            if isinstance(t, bool):
+                if t != is_and:  # short-circuit: `False and ...`, `True or ...`
+                    return v if not conds else (P.and_(*conds, t) if is_and else P.or_(*conds, t))
+                result = v
+                continue
+            if isinstance(t, Pred):
+                conds.append(t)
+                result = None
+                continue
+            return self.unknown("boolean operation on unknown")
+        if conds:
+            return P.and_(*conds) if is_and else P.or_(*conds)
+        return result
+
+    def ev_UnaryOp(self: "Interpreter", node: ast.UnaryOp, scope: Scope) -> Any:
+        v = self.eval(node.operand, scope)
+        if isinstance(node.op, ast.Not):
+            t = truth(v)
+            return P.not_(t) if isinstance(t, (bool, Pred)) else self.unknown("not unknown")
+        if isinstance(v, Tensor):
+            with self.at(node):
+                name = {ast.USub: "__neg__", ast.Invert: "__invert__", ast.UAdd: "__pos__"}[type(node.op)]
+                return self.call_tensor_op(v, name, ())
+        if isinstance(v, Term):
+            return -v if isinstance(node.op, ast.USub) else (v if isinstance(node.op, ast.UAdd) else self.unknown("~dim"))
+        if is_concrete(v):
+            try:
+                r = {ast.USub: lambda x: -x, ast.UAdd: lambda x: +x, ast.Invert: lambda x: ~x}[type(node.op)](v)
+            except Exception as e:
+                raise UserException(type(e).__name__) from None
+            return PInt(r, self.span_of(node), "computed") if isinstance(r, int) and not isinstance(r, bool) else r
+        return self.unknown("unary operation")
+
+    def ev_BinOp(self: "Interpreter", node: ast.BinOp, scope: Scope) -> Any:
+        a = self.eval(node.left, scope)
+        b = self.eval(node.right, scope)
+        with self.at(node):
+            return self.binop(type(node.op), a, b, node)
+
+    def binop(self: "Interpreter", op: type, a: Any, b: Any, node: ast.AST | None = None) -> Any:
+        name, pyop = BINOPS[op]
+        if isinstance(a, Tensor) or isinstance(b, Tensor):
+            if isinstance(a, Tensor):
+                return self.call_tensor_op(a, f"__{name}__", (b,))
+            return self.call_tensor_op(b, f"__r{name}__" if name in _REFLECTED else f"__{name}__", (a,))
+        if isinstance(a, Unknown) or isinstance(b, Unknown):
+            return Unknown("operation on unknown")
+        if (isinstance(a, Term) or isinstance(b, Term)):
+            if is_dim(a) and is_dim(b) and name in {"add", "sub", "mul", "floordiv", "mod"}:
+                return dim_binop(name, a, b)
+            if name == "mul" and isinstance(a, (tuple, list)) and isinstance(b, Term):
+                return self.unknown("sequence repeated a symbolic number of times")
+            return self.unknown(f"{name} on a symbolic value")
+        if isinstance(a, Pred) or isinstance(b, Pred):
+            return self.unknown("arithmetic on a condition")
+        if not (is_concrete(a) and is_concrete(b)):
+            if name == "add" and isinstance(a, (list, tuple)) and isinstance(b, type(a)):
+                return a + b
+            if name == "mul" and isinstance(a, (list, tuple)) and isinstance(b, int):
+                return a * b
+            if name == "mul" and isinstance(b, (list, tuple)) and isinstance(a, int):
+                return b * a
+            return self.user_binop(name, a, b)
+        if name == "pow" and isinstance(b, int) and b > 4096:
+            return self.unknown("huge power")
+        if name in ("mul", "lshift") and isinstance(a, (int, str, list, tuple)) and isinstance(b, int) and abs(b) > 10**7 and not isinstance(a, int):
+            return self.unknown("huge repetition")
+        try:
+            r = pyop(a, b)
+        except Exception as e:
+            raise UserException(type(e).__name__) from None
+        if isinstance(r, int) and not isinstance(r, bool):
+            if abs(r) > 10**30:
+                return self.unknown("huge integer")
+            return PInt(r, self.span_of(node) if node is not None else self.span, "computed")
+        return r
+
+    def ev_Compare(self: "Interpreter", node: ast.Compare, scope: Scope) -> Any:
+        left = self.eval(node.left, scope)
+        parts: list[Any] = []
+        for op, rnode in zip(node.ops, node.comparators):
+            right = self.eval(rnode, scope)
+            with self.at(node):
+                r = self.compare(op, left, right)
+            t = truth(r) if not isinstance(r, Tensor) else r
+            if len(node.ops) == 1:
+                return r
+            if isinstance(t, bool) and not t:
+                return False
+            if isinstance(t, (bool, Pred)):
+                parts.append(t)
+            else:
+                return self.unknown("chained comparison")
+            left = right
+        return P.and_(*parts)
+
+    def compare(self: "Interpreter", op: ast.cmpop, a: Any, b: Any) -> Any:
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            if isinstance(a, Unknown) or isinstance(b, Unknown):
+                return Unknown("identity of unknown")
+            same = a is b or (a is None and b is None)
+            return same if isinstance(op, ast.Is) else not same
+        if isinstance(op, (ast.In, ast.NotIn)):
+            if isinstance(b, (list, tuple, set, dict, str)) and is_concrete(a) and (isinstance(b, dict) or is_concrete(b)):
+                try:
+                    r = a in b
+                except TypeError:
+                    return self.unknown("membership")
+                return r if isinstance(op, ast.In) else not r
+            return self.unknown("membership")
+        name, pyop = CMPOPS[type(op)]
+        if isinstance(a, Tensor) or isinstance(b, Tensor):
+            if isinstance(a, Tensor):
+                return self.call_tensor_op(a, f"__{name}__", (b,))
+            flipped = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}.get(name, name)
+            return self.call_tensor_op(b, f"__{flipped}__", (a,))
+        if is_dim(a) and is_dim(b):
+            return compare_dims(name, a, b)
+        if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and (contains_term(a) or contains_term(b)):
+            return compare_seq(name, tuple(a), tuple(b))
+        if is_concrete(a) and is_concrete(b):
+            try:
+                return bool(pyop(a, b))
+            except TypeError:
+                raise UserException("TypeError") from None
+        if name in ("eq", "ne") and not isinstance(a, (Unknown, Term, Pred)) and not isinstance(b, (Unknown, Term, Pred)):
+            if not isinstance(a, (list, tuple, dict)) and not isinstance(b, (list, tuple, dict)):
+                same = a is b
+                return same if name == "eq" else not same
+        return self.unknown("comparison of unknown values")
+
+    def ev_Call(self: "Interpreter", node: ast.Call, scope: Scope) -> Any:
+        fn = self.eval(node.func, scope)
+        args = self.eval_elts(node.args, scope)
+        kwargs: dict[str, Any] = {}
+        for kw in node.keywords:
+            v = self.eval(kw.value, scope)
+            if kw.arg is None:
+                if isinstance(v, dict) and all(isinstance(k, str) for k in v):
+                    kwargs.update(v)
+                else:
+                    return self.unknown("**kwargs of unknown mapping")
+            else:
+                kwargs[kw.arg] = v
+        if fn is SUPER_MARK:
+            return self.make_super(scope, args)
+        with self.at(node):
+            return self.call(fn, *args, **kwargs)
+
+    def ev_ListComp(self: "Interpreter", node: ast.ListComp, scope: Scope) -> Any:
+        out = self.comprehension(node.generators, scope, lambda s: [self.eval(node.elt, s)])
+        return out if isinstance(out, Unknown) else list(out)
+
+    def ev_GeneratorExp(self: "Interpreter", node: ast.GeneratorExp, scope: Scope) -> Any:
+        return self.ev_ListComp(node, scope)  # type: ignore[arg-type]
+
+    def ev_SetComp(self: "Interpreter", node: ast.SetComp, scope: Scope) -> Any:
+        out = self.ev_ListComp(node, scope)  # type: ignore[arg-type]
+        try:
+            return out if isinstance(out, Unknown) else set(out)
+        except TypeError:
+            return self.unknown("set of unhashable values")
+
+    def ev_DictComp(self: "Interpreter", node: ast.DictComp, scope: Scope) -> Any:
+        out = self.comprehension(node.generators, scope, lambda s: [(self.eval(node.key, s), self.eval(node.value, s))])
+        if isinstance(out, Unknown):
+            return out
+        try:
+            return dict(out)
+        except TypeError:
+            return self.unknown("unhashable dict key")
+
+    def comprehension(self: "Interpreter", gens: list[ast.comprehension], scope: Scope, produce: Any) -> Any:
+        inner = Scope(scope.globals, dict(), scope if not scope.is_class else scope.parent)
+        if scope.locals is scope.globals:
+            inner.parent = None
+        results: list[Any] = []
+        inexact = [False]
+
+        def loop(i: int) -> None:
+            if i == len(gens):
+                results.extend(produce(inner))
+                return
+            g = gens[i]
+            source = self.eval(g.iter, scope if i == 0 else inner)
+            items, truncated = self.loop_items(source)
+            inexact[0] |= truncated
+            for item in items:
+                self.assign(g.target, item, inner)
+                ok = True
+                for cond in g.ifs:
+                    t = truth(self.eval(cond, inner))
+                    if isinstance(t, bool):
+                        ok = ok and t
+                    else:
+                        inexact[0] = True  # kept or not depending on data
+                if ok:
+                    loop(i + 1)
+
+        loop(0)
+        if inexact[0]:
+            self.inexact.add(id(results))
+            self.keepalive.append(results)
+        return results
+
+    def ev_Starred(self: "Interpreter", node: ast.Starred, scope: Scope) -> Any:
+        return self.eval(node.value, scope)
+
+    def ev_Await(self: "Interpreter", node: ast.Await, scope: Scope) -> Any:
+        self.eval(node.value, scope)
+        return self.unknown("await")
+
+    def ev_Yield(self: "Interpreter", node: ast.Yield, scope: Scope) -> Any:
+        value = None if node.value is None else self.eval(node.value, scope)
+        self.yield_value(value)
+        return Unknown("sent value")
+
+    def ev_YieldFrom(self: "Interpreter", node: ast.YieldFrom, scope: Scope) -> Any:
+        items = self.iterate(self.eval(node.value, scope))
+        for it in items or [self.unknown("yield from unknown")]:
+            self.yield_value(it)
+        return Unknown("yield from")
+
+
+class _SuperMark:
+    """What the name `super` evaluates to; the call needs the caller's scope, so it is special."""
+
+
+SUPER_MARK = _SuperMark()
+
+
+def _safe_eq(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b) if not isinstance(a, (Tensor, Term)) else a == b
+    except Exception:
+        return False

@@ -1,0 +1,429 @@
+"""Calls, attributes, items and iteration over abstract values (a mixin of the interpreter)."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from pytea_ci.interp.ops import is_concrete, tensor_method
+from pytea_ci.interp.runtime import FunctionVal, ModuleVal, ReturnSignal, Scope, SuperVal, UserException
+from pytea_ci.models.registry import PROPERTIES, lookup
+from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal,
+                                    Namespace, PropertyVal, RangeVal, StaticMethod, Unknown)
+from pytea_ci.shapes.dim import ITERATION, PInt, Term
+from pytea_ci.shapes.tensor import Tensor
+
+if TYPE_CHECKING:
+    from pytea_ci.interp.interpreter import Interpreter
+
+_PY_METHOD_TYPES = (list, dict, tuple, str, int, float, bool, set, frozenset, bytes)
+_MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "add", "discard"}
+
+
+class ObjectMixin:
+    # ----- attributes -------------------------------------------------------------------------
+    def getattr(self: "Interpreter", obj: Any, name: str) -> Any:
+        if isinstance(obj, Instance):
+            if name in obj.attrs:
+                return obj.attrs[name]
+            if name == "__class__":
+                return obj.cls
+            if name == "__dict__":
+                return obj.attrs
+            found = obj.cls.lookup(name)
+            if found is not MISSING:
+                return self.bind_member(obj, obj.cls, found)
+            getter = obj.cls.lookup("__getattr__")
+            if getter is not MISSING:
+                return self.call(getter, obj, name)
+            return self.unknown(f"attribute {obj.cls.name}.{name}")
+        if isinstance(obj, Tensor):
+            lib = "numpy.ndarray" if getattr(obj, "lib", "torch") == "numpy" else "torch.Tensor"
+            p = PROPERTIES.get(f"{lib}.{name}")
+            if p is not None:
+                return p.fn(self, obj)
+            m = tensor_method(obj, name)
+            if m is not None:
+                return BoundMethod(obj, m)
+            return self.unknown(f"{lib}.{name}")
+        if isinstance(obj, ClassVal):
+            found = obj.lookup(name)
+            if found is MISSING:
+                if name == "__name__":
+                    return obj.name
+                return self.unknown(f"class attribute {obj.name}.{name}")
+            if isinstance(found, ClassMethod):
+                return BoundMethod(obj, found.func)
+            if isinstance(found, StaticMethod):
+                return found.func
+            return found
+        if isinstance(obj, ModuleVal):
+            if name in obj.globals:
+                return obj.globals[name]
+            sub = self.try_submodule(obj, name)
+            return sub if sub is not None else self.unknown(f"{obj.name}.{name}")
+        if isinstance(obj, Namespace):
+            qual = f"{obj.qualname}.{name}"
+            found = lookup(qual)
+            if found is None:
+                return self.unknown(qual, api=True)
+            return found
+        if isinstance(obj, SuperVal):
+            mro = obj.self_val.cls.mro() if isinstance(obj.self_val, Instance) else obj.owner.mro()
+            after = mro[mro.index(obj.owner) + 1:] if obj.owner in mro else []
+            for c in after:
+                if name in c.ns:
+                    return self.bind_member(obj.self_val, c, c.ns[name])
+            return self.unknown(f"super().{name}")
+        if isinstance(obj, Builtin):
+            p = PROPERTIES.get(f"{obj.name}.{name}")
+            if p is not None:
+                return p.fn(self, obj)
+            return self.unknown(f"{obj.name}.{name}")
+        if isinstance(obj, _PY_METHOD_TYPES) and not isinstance(obj, Term):
+            p = PROPERTIES.get(f"builtins.{type(obj).__name__}.{name}")
+            if p is not None:
+                return p.fn(self, obj)
+            if hasattr(obj, name) and not name.startswith("_"):
+                return BoundMethod(obj, Builtin(f"{type(obj).__name__}.{name}", _py_method(name)))
+            return self.unknown(f"{type(obj).__name__}.{name}")
+        if isinstance(obj, Term):
+            return self.unknown(f"int.{name}")
+        return self.unknown(f"attribute {name}")
+
+    def bind_member(self: "Interpreter", obj: Any, cls: ClassVal, found: Any) -> Any:
+        if isinstance(found, (FunctionVal, Builtin)):
+            return BoundMethod(obj, found)
+        if isinstance(found, StaticMethod):
+            return found.func
+        if isinstance(found, ClassMethod):
+            return BoundMethod(obj.cls if isinstance(obj, Instance) else cls, found.func)
+        if isinstance(found, PropertyVal):
+            return self.call(found.fget, obj)
+        return found
+
+    def setattr(self: "Interpreter", obj: Any, name: str, value: Any) -> None:
+        if isinstance(obj, Instance):
+            prop = obj.cls.lookup(name)
+            if isinstance(prop, PropertyVal):
+                return
+            setter = obj.cls.lookup("__setattr__")
+            if isinstance(setter, FunctionVal):
+                self.call(setter, obj, name, value)
+                return
+            obj.attrs[name] = value
+        elif isinstance(obj, ClassVal):
+            obj.ns[name] = value
+        elif isinstance(obj, ModuleVal):
+            obj.globals[name] = value
+
+    # ----- items --------------------------------------------------------------------------------
+    def getitem(self: "Interpreter", obj: Any, idx: Any) -> Any:
+        if isinstance(obj, Tensor):
+            return self.call_tensor_op(obj, "__getitem__", (idx,))
+        if isinstance(obj, (list, tuple, str)):
+            if isinstance(idx, int) or (isinstance(idx, slice) and is_concrete((idx.start, idx.stop, idx.step))):
+                if isinstance(idx, int) and id(obj) in self.inexact:
+                    return self.unknown("item of a list whose length is not known")
+                try:
+                    return obj[idx]
+                except IndexError:
+                    raise UserException("IndexError") from None
+                except TypeError:
+                    raise UserException("TypeError") from None
+            if isinstance(idx, Term) and obj and all(_same_value(obj[0], x) for x in obj):
+                return obj[0]
+            return self.unknown("index with an unknown position")
+        if isinstance(obj, dict):
+            try:
+                return obj[idx]
+            except KeyError:
+                if is_concrete(idx) and is_concrete(list(obj.keys())):
+                    raise UserException("KeyError") from None
+                return self.unknown("dict item")
+            except TypeError:
+                return self.unknown("dict item with unhashable key")
+        if isinstance(obj, Instance):
+            m = obj.cls.lookup("__getitem__")
+            if m is not MISSING:
+                return self.call(self.bind_member(obj, obj.cls, m), idx)
+            return self.unknown(f"{obj.cls.name}[...]")
+        if isinstance(obj, ClassVal):
+            return obj  # typing generics such as List[int]
+        return self.unknown("subscript")
+
+    def setitem(self: "Interpreter", obj: Any, idx: Any, value: Any) -> None:
+        if isinstance(obj, Tensor):
+            self.call_tensor_op(obj, "__setitem__", (idx, value))
+        elif isinstance(obj, list):
+            if isinstance(idx, int) and not isinstance(idx, bool) or isinstance(idx, slice) and is_concrete((idx.start, idx.stop, idx.step)):
+                try:
+                    obj[idx] = value
+                except (IndexError, TypeError) as e:
+                    raise UserException(type(e).__name__) from None
+                self.note_mutation(obj)
+            else:
+                self.mark_inexact(obj)
+        elif isinstance(obj, dict):
+            try:
+                obj[idx] = value
+            except TypeError:
+                pass
+        elif isinstance(obj, Instance):
+            m = obj.cls.lookup("__setitem__")
+            if m is not MISSING:
+                self.call(self.bind_member(obj, obj.cls, m), idx, value)
+
+    # ----- calls --------------------------------------------------------------------------------
+    def call(self: "Interpreter", fn: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(fn, BoundMethod):
+            return self.call(fn.func, fn.self_val, *args, **kwargs)
+        if isinstance(fn, FunctionVal):
+            return self.call_function(fn, args, kwargs)
+        if isinstance(fn, Builtin):
+            return self.call_builtin(fn, args, kwargs)
+        if isinstance(fn, ClassVal):
+            return self.instantiate(fn, args, kwargs)
+        if isinstance(fn, Instance):
+            m = fn.cls.lookup("__call__")
+            if m is MISSING:
+                return self.unknown(f"call of {fn.cls.name} instance")
+            return self.call(self.bind_member(fn, fn.cls, m), *args, **kwargs)
+        if isinstance(fn, (StaticMethod, ClassMethod)):
+            return self.call(fn.func, *args, **kwargs)
+        if isinstance(fn, Namespace):
+            return self.unknown(f"call of {fn.qualname}", api=True)
+        return self.unknown("call of unknown callable")
+
+    def call_builtin(self: "Interpreter", fn: Builtin, args: tuple, kwargs: dict) -> Any:
+        try:
+            return fn.fn(self, *args, **kwargs)
+        except (UserException, ReturnSignal):
+            raise
+        except Exception as e:  # a model that does not handle these arguments
+            from pytea_ci.interp.runtime import BudgetExceeded, PathEnd
+
+            if isinstance(e, (PathEnd, BudgetExceeded)) or self.strict:
+                raise
+            return self.unknown(f"model {fn.name} failed: {type(e).__name__}")
+
+    def instantiate(self: "Interpreter", cls: ClassVal, args: tuple, kwargs: dict) -> Any:
+        factory = cls.ns.get("__new_value__")
+        if isinstance(factory, Builtin):
+            return self.call_builtin(factory, args, kwargs)
+        inst = Instance(cls)
+        init = cls.lookup("__init__")
+        if init is not MISSING:
+            self.call(init, inst, *args, **kwargs)
+        return inst
+
+    def call_function(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict) -> Any:
+        if len(self.frames) >= self.budget.recursion:
+            return self.unknown("recursion depth")
+        scope = Scope(fn.globals, {}, fn.closure, func=fn)
+        try:
+            self.bind_args(fn, scope, args, kwargs)
+        except TypeError:
+            raise UserException("TypeError") from None
+        if fn.node.args.args and args:
+            scope.self_arg = args[0]
+        node = fn.node
+        self.frames.append((self.span, fn))
+        saved_path = self.cur_path
+        self.cur_path = fn.path
+        if fn.is_generator:
+            self.yields.append([])
+        try:
+            if isinstance(node, ast.Lambda):
+                return self.eval(node.body, scope)
+            try:
+                self.exec_block(node.body, scope)
+            except ReturnSignal as r:
+                if not fn.is_generator:
+                    return r.value
+            if fn.is_generator:
+                return self.generator_result()
+            return None
+        finally:
+            if fn.is_generator and self.yields and self.frames and self.frames[-1][1] is fn:
+                pass
+            self.frames.pop()
+            self.cur_path = saved_path
+
+    def generator_result(self: "Interpreter") -> Any:
+        items = self.yields.pop()
+        return IterVal(items, truncated=True) if self.yield_truncated(items) else items
+
+    def yield_value(self: "Interpreter", value: Any) -> None:
+        if self.yields:
+            self.yields[-1].append(value)
+
+    def yield_truncated(self: "Interpreter", items: list) -> bool:
+        return False
+
+    def bind_args(self: "Interpreter", fn: FunctionVal, scope: Scope, args: tuple, kwargs: dict) -> None:
+        a = fn.node.args
+        positional = [p.arg for p in a.posonlyargs + a.args]
+        values: dict[str, Any] = {}
+        for name, v in zip(positional, args):
+            values[name] = v
+        extra = list(args[len(positional):])
+        if extra and a.vararg is None:
+            raise TypeError("too many positional arguments")
+        rest_kw: dict[str, Any] = {}
+        kwonly = [p.arg for p in a.kwonlyargs]
+        for k, v in kwargs.items():
+            if (k in positional and k not in [p.arg for p in a.posonlyargs]) or k in kwonly:
+                if k in values:
+                    raise TypeError(f"multiple values for {k}")
+                values[k] = v
+            elif a.kwarg is not None:
+                rest_kw[k] = v
+            else:
+                raise TypeError(f"unexpected keyword {k}")
+        defaults = dict(zip(positional[len(positional) - len(fn.defaults):], fn.defaults))
+        for name in positional:
+            if name not in values:
+                if name not in defaults:
+                    raise TypeError(f"missing argument {name}")
+                values[name] = defaults[name]
+        for p, d in zip(a.kwonlyargs, fn.kw_defaults):
+            if p.arg not in values:
+                if d is None and p.arg not in values:
+                    raise TypeError(f"missing keyword argument {p.arg}")
+                values[p.arg] = d
+        if a.vararg is not None:
+            values[a.vararg.arg] = tuple(extra)
+        if a.kwarg is not None:
+            values[a.kwarg.arg] = rest_kw
+        scope.locals.update(values)
+
+    def apply_decorator(self: "Interpreter", dec: Any, fn: Any) -> Any:
+        if isinstance(dec, Unknown):
+            return fn  # unknown decorators call through
+        result = self.call(dec, fn)
+        return fn if isinstance(result, Unknown) else result
+
+    def enter_context(self: "Interpreter", mgr: Any) -> Any:
+        if isinstance(mgr, Instance):
+            enter = mgr.cls.lookup("__enter__")
+            if enter is not MISSING:
+                return self.call(self.bind_member(mgr, mgr.cls, enter))
+            return mgr
+        return self.unknown("context manager value")
+
+    def make_super(self: "Interpreter", scope: Scope, args: list) -> Any:
+        if len(args) == 2 and isinstance(args[0], ClassVal):
+            return SuperVal(args[0], args[1])
+        s: Scope | None = scope
+        while s is not None and s.func is None:
+            s = s.parent
+        if s is None or s.func is None or s.func.owner is None:
+            return self.unknown("super() outside a method")
+        return SuperVal(s.func.owner, s.self_arg)
+
+    def call_tensor_op(self: "Interpreter", t: Tensor, name: str, args: tuple) -> Any:
+        m = tensor_method(t, name)
+        if m is None:
+            return self.unknown(f"Tensor.{name}", api=True)
+        return self.call_builtin(m, (t,) + tuple(args), {})
+
+    # ----- iteration ----------------------------------------------------------------------------
+    def loop_items(self: "Interpreter", v: Any) -> tuple[list[Any], bool]:
+        """The values a `for` loop body runs with, and whether iterations were left out."""
+        if isinstance(v, IterVal):
+            return v.items, v.truncated
+        if isinstance(v, RangeVal):
+            return self.range_items(v)
+        if isinstance(v, (list, tuple)):
+            inexact = id(v) in self.inexact
+            return list(v), inexact
+        if isinstance(v, (str, set, frozenset)):
+            return list(v), False
+        if isinstance(v, dict):
+            return list(v.keys()), False
+        if isinstance(v, Instance):
+            it = v.cls.lookup("__iter__")
+            if it is not MISSING:
+                return self.loop_items(self.call(self.bind_member(v, v.cls, it)))
+            return [self.unknown(f"iteration over {v.cls.name}")], True
+        if isinstance(v, Tensor):
+            return self.loop_items(self.call_tensor_op(v, "__iter__", ()))
+        return [self.unknown("iteration over unknown")], True
+
+    def range_items(self: "Interpreter", r: RangeVal) -> tuple[list[Any], bool]:
+        if all(isinstance(x, int) for x in (r.start, r.stop, r.step)):
+            rng = range(int(r.start), int(r.stop), int(r.step))
+            n = len(rng)
+            if n <= self.budget.unroll:
+                return [PInt(i, self.span, "loop index") for i in rng], False
+            return [PInt(rng[0], self.span, "loop index"), PInt(rng[1], self.span, "loop index"),
+                    PInt(rng[-1], self.span, "loop index")], True
+        i = self.fresh("i", kind=ITERATION, lo=None, note="loop index")
+        self.pc.append(_le(r.start, i))
+        self.pc.append(_lt(i, r.stop))
+        return [i], True
+
+    def iterate(self: "Interpreter", v: Any) -> "list[Any] | None":
+        if isinstance(v, (list, tuple)) and id(v) in self.inexact:
+            return None
+        items, truncated = self.loop_items(v)
+        return None if truncated else items
+
+    def mark_inexact(self: "Interpreter", lst: list) -> None:
+        self.inexact.add(id(lst))
+        self.keepalive.append(lst)
+
+    def note_mutation(self: "Interpreter", lst: Any) -> None:
+        if self.loop_mutations and isinstance(lst, list):
+            self.loop_mutations[-1].add(id(lst))
+            self.keepalive.append(lst)
+
+
+def _le(a: Any, b: Any) -> Any:
+    from pytea_ci.shapes.pred import le
+
+    return le(a, b)
+
+
+def _lt(a: Any, b: Any) -> Any:
+    from pytea_ci.shapes.pred import lt
+
+    return lt(a, b)
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    try:
+        return a is b or (type(a) is type(b) and bool(a == b))
+    except Exception:
+        return False
+
+
+def _py_method(name: str) -> Any:
+    """A Builtin body calling a real method of a concrete Python value (pure for immutable types)."""
+
+    def run(ctx: Any, obj: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(obj, list) and name in _MUTATORS:
+            ctx.note_mutation(obj)
+            if name in ("append", "insert") or is_concrete(args) or name != "extend":
+                pass
+            if name == "extend":
+                items = ctx.iterate(args[0]) if args else []
+                if items is None:
+                    ctx.mark_inexact(obj)
+                    return None
+                obj.extend(items)
+                return None
+        if not isinstance(obj, (list, dict, set)) and not (is_concrete(args) and is_concrete(kwargs)):
+            return ctx.unknown(f"{type(obj).__name__}.{name} with unknown arguments")
+        try:
+            result = getattr(obj, name)(*args, **kwargs)
+        except Exception as e:
+            if is_concrete(obj) and is_concrete(args):
+                raise UserException(type(e).__name__) from None
+            return ctx.unknown(f"{type(obj).__name__}.{name}")
+        if isinstance(result, (type({}.keys()), type({}.values()), type({}.items()))):
+            return list(result)
+        return result
+
+    return run

@@ -1,0 +1,101 @@
+"""Python operators over abstract values: dims fold or become terms, tensors go to their models,
+concrete values use Python itself, and anything involving Unknown is Unknown."""
+
+from __future__ import annotations
+
+import ast
+import operator
+from typing import Any
+
+from pytea_ci.models.registry import REGISTRY
+from pytea_ci.models.values import Unknown
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import Term, is_dim
+from pytea_ci.shapes.pred import Pred
+from pytea_ci.shapes.tensor import Tensor
+
+BINOPS: dict[type, tuple[str, Any]] = {
+    ast.Add: ("add", operator.add), ast.Sub: ("sub", operator.sub), ast.Mult: ("mul", operator.mul),
+    ast.Div: ("truediv", operator.truediv), ast.FloorDiv: ("floordiv", operator.floordiv),
+    ast.Mod: ("mod", operator.mod), ast.Pow: ("pow", operator.pow), ast.MatMult: ("matmul", operator.matmul),
+    ast.BitAnd: ("and", operator.and_), ast.BitOr: ("or", operator.or_), ast.BitXor: ("xor", operator.xor),
+    ast.LShift: ("lshift", operator.lshift), ast.RShift: ("rshift", operator.rshift),
+}
+
+CMPOPS: dict[type, tuple[str, Any]] = {
+    ast.Eq: ("eq", operator.eq), ast.NotEq: ("ne", operator.ne), ast.Lt: ("lt", operator.lt),
+    ast.LtE: ("le", operator.le), ast.Gt: ("gt", operator.gt), ast.GtE: ("ge", operator.ge),
+}
+
+_DIM_BIN = {"add", "sub", "mul", "floordiv", "mod"}
+
+
+def tensor_method(t: Tensor, name: str) -> Any:
+    lib = "numpy.ndarray" if getattr(t, "lib", "torch") == "numpy" else "torch.Tensor"
+    return REGISTRY.get(f"{lib}.{name}")
+
+
+def is_concrete(v: Any) -> bool:
+    """Fully concrete Python data (safe to hand to Python's own operators)."""
+    if v is None or isinstance(v, (bool, int, float, str, bytes, complex, range, slice)):
+        return not isinstance(v, Term)
+    if isinstance(v, (tuple, list, set, frozenset)):
+        return all(is_concrete(x) for x in v)
+    if isinstance(v, dict):
+        return all(is_concrete(k) and is_concrete(x) for k, x in v.items())
+    return False
+
+
+def dim_binop(name: str, a: Any, b: Any) -> Any:
+    if name == "sub":
+        return a - b
+    return {"add": operator.add, "mul": operator.mul, "floordiv": operator.floordiv, "mod": operator.mod}[name](a, b)
+
+
+def compare_dims(name: str, a: Any, b: Any) -> Any:
+    return {"eq": P.eq, "ne": P.ne, "lt": P.lt, "le": P.le, "gt": P.gt, "ge": P.ge}[name](a, b)
+
+
+def compare_seq(name: str, a: tuple, b: tuple) -> Any:
+    """Sizes compared with tuples (`x.shape == (3, 4)`) when some dim is symbolic."""
+    if name not in ("eq", "ne"):
+        return Unknown("ordered comparison of sizes")
+    if len(a) != len(b):
+        return name == "ne"
+    parts = []
+    for x, y in zip(a, b):
+        if is_dim(x) and is_dim(y):
+            parts.append(P.eq(x, y))
+        elif is_concrete(x) and is_concrete(y):
+            parts.append(x == y)
+        else:
+            return Unknown("comparison")
+    c = P.and_(*parts)
+    return c if name == "eq" else P.not_(c)
+
+
+def truth(v: Any) -> Any:
+    """bool, a Pred, or Unknown."""
+    if isinstance(v, (bool, Pred)):
+        return v
+    if isinstance(v, Term):
+        return P.ne(v, 0)
+    if isinstance(v, (Unknown, Tensor)):
+        return Unknown("truth value")
+    if is_concrete(v):
+        return bool(v)
+    if isinstance(v, (list, tuple, dict, set)):
+        return len(v) > 0
+    return True
+
+
+def has_sym(*vs: Any) -> bool:
+    return any(isinstance(v, Term) for v in vs)
+
+
+def contains_term(v: Any) -> bool:
+    if isinstance(v, Term):
+        return True
+    if isinstance(v, (tuple, list)):
+        return any(contains_term(x) for x in v)
+    return False

@@ -1,0 +1,86 @@
+"""Interpreter-only runtime values and control-flow signals."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytea_ci.diagnostics import Span
+from pytea_ci.models.values import ClassVal
+
+
+@dataclass(eq=False)
+class Scope:
+    """Variables of one module, class body or function activation."""
+
+    globals: dict[str, Any]
+    locals: dict[str, Any]
+    parent: "Scope | None" = None  # enclosing function scope, for closures
+    is_class: bool = False
+    global_names: set[str] = field(default_factory=set)
+    nonlocal_names: set[str] = field(default_factory=set)
+    func: "FunctionVal | None" = None
+    self_arg: Any = None
+
+
+@dataclass(eq=False)
+class FunctionVal:
+    node: "ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda"
+    name: str
+    closure: Scope | None
+    globals: dict[str, Any]
+    path: str
+    defaults: list[Any] = field(default_factory=list)
+    kw_defaults: list[Any] = field(default_factory=list)
+    owner: ClassVal | None = None
+    is_generator: bool = False
+
+    def __repr__(self) -> str:
+        return f"<function {self.name}>"
+
+
+@dataclass(eq=False)
+class ModuleVal:
+    name: str
+    path: str
+    globals: dict[str, Any]
+
+
+@dataclass(eq=False)
+class SuperVal:
+    owner: ClassVal
+    self_val: Any
+
+
+class ReturnSignal(Exception):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class BreakSignal(Exception):
+    pass
+
+
+class ContinueSignal(Exception):
+    pass
+
+
+class PathEnd(Exception):
+    """This path stops here (a definite shape error was reported, or a budget was reached)."""
+
+
+class BudgetExceeded(Exception):
+    def __init__(self, budget: str, span: Span | None) -> None:
+        super().__init__(budget)
+        self.budget = budget
+        self.span = span
+
+
+class UserException(Exception):
+    """A Python exception raised inside the analyzed program (by `raise` or by a failing builtin)."""
+
+    def __init__(self, kind: str, value: Any = None) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.value = value

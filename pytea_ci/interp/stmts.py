@@ -1,0 +1,364 @@
+"""Statement execution (a mixin of the interpreter): one `ex_<NodeName>` method per statement kind."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from pytea_ci.interp.ops import BINOPS, truth
+from pytea_ci.interp.runtime import (BreakSignal, ContinueSignal, FunctionVal, ReturnSignal, Scope,
+                                     UserException)
+from pytea_ci.models.values import ClassVal, Instance, Unknown
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.pred import Pred
+from pytea_ci.shapes.tensor import Tensor
+
+if TYPE_CHECKING:
+    from pytea_ci.interp.interpreter import Interpreter
+
+
+def assigned_names(body: list[ast.stmt]) -> set[str]:
+    """Names bound anywhere in a block (not inside nested functions or classes)."""
+    out: set[str] = set()
+    stack: list[ast.AST] = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            out.add(n.id)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(n.name)
+            continue
+        if isinstance(n, ast.Lambda):
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    try:
+        return bool(a == b) if isinstance(a, (int, float, str, bool, type(None), Tensor, tuple)) else False
+    except Exception:
+        return False
+
+
+class StmtMixin:
+    def exec_block(self: "Interpreter", body: list[ast.stmt], scope: Scope) -> None:
+        for stmt in body:
+            self.exec(stmt, scope)
+
+    def exec(self: "Interpreter", node: ast.stmt, scope: Scope) -> None:
+        self.tick(node)
+        meth = getattr(self, "ex_" + type(node).__name__, None)
+        if meth is None:
+            self.unsupported(node)
+            return
+        meth(node, scope)
+
+    def ex_Expr(self: "Interpreter", node: ast.Expr, scope: Scope) -> None:
+        self.eval(node.value, scope)
+
+    def ex_Pass(self: "Interpreter", node: ast.Pass, scope: Scope) -> None:
+        return None
+
+    def ex_Assign(self: "Interpreter", node: ast.Assign, scope: Scope) -> None:
+        value = self.eval(node.value, scope)
+        for t in node.targets:
+            self.assign(t, value, scope)
+
+    def ex_AnnAssign(self: "Interpreter", node: ast.AnnAssign, scope: Scope) -> None:
+        if node.value is not None:
+            self.assign(node.target, self.eval(node.value, scope), scope)
+
+    def ex_AugAssign(self: "Interpreter", node: ast.AugAssign, scope: Scope) -> None:
+        target = node.target
+        if isinstance(target, ast.Name):
+            cur = self.lookup(target.id, scope, target)
+        else:
+            cur = self.eval(ast.fix_missing_locations(_load(target)), scope)
+        rhs = self.eval(node.value, scope)
+        with self.at(node):
+            if isinstance(cur, list) and isinstance(node.op, ast.Add):
+                items = self.iterate(rhs)
+                if items is None:
+                    self.mark_inexact(cur)
+                else:
+                    cur.extend(items)
+                    self.note_mutation(cur)
+                return
+            if isinstance(cur, Tensor):
+                result = self.call_tensor_op(cur, f"__i{BINOPS[type(node.op)][0]}__", (rhs,))
+            else:
+                result = self.binop(type(node.op), cur, rhs, node)
+        self.assign(target, result, scope)
+
+    def ex_Delete(self: "Interpreter", node: ast.Delete, scope: Scope) -> None:
+        for t in node.targets:
+            if isinstance(t, ast.Name):
+                scope.locals.pop(t.id, None)
+
+    def ex_Global(self: "Interpreter", node: ast.Global, scope: Scope) -> None:
+        scope.global_names.update(node.names)
+
+    def ex_Nonlocal(self: "Interpreter", node: ast.Nonlocal, scope: Scope) -> None:
+        scope.nonlocal_names.update(node.names)
+
+    def ex_If(self: "Interpreter", node: ast.If, scope: Scope) -> None:
+        cond = self.eval(node.test, scope)
+        if self.decide(cond, node):
+            self.exec_block(node.body, scope)
+        else:
+            self.exec_block(node.orelse, scope)
+
+    def ex_Return(self: "Interpreter", node: ast.Return, scope: Scope) -> None:
+        raise ReturnSignal(None if node.value is None else self.eval(node.value, scope))
+
+    def ex_Break(self: "Interpreter", node: ast.Break, scope: Scope) -> None:
+        raise BreakSignal()
+
+    def ex_Continue(self: "Interpreter", node: ast.Continue, scope: Scope) -> None:
+        raise ContinueSignal()
+
+    def ex_For(self: "Interpreter", node: ast.For, scope: Scope) -> None:
+        source = self.eval(node.iter, scope)
+        with self.at(node.iter):
+            items, truncated = self.loop_items(source)
+        self.run_loop(node, scope, items, truncated, lambda item: self.assign(node.target, item, scope))
+
+    ex_AsyncFor = ex_For
+
+    def run_loop(self: "Interpreter", node: "ast.For | ast.While", scope: Scope, items: list[Any],
+                 truncated: bool, bind: Any) -> None:
+        names = assigned_names(node.body) if truncated else set()
+        before: dict[str, Any] = {}
+        self.loop_mutations.append(set())
+        broke = False
+        try:
+            for item in items:
+                before = {n: scope.locals.get(n) for n in names}
+                if bind is not None:
+                    bind(item)
+                try:
+                    self.exec_block(node.body, scope)
+                except ContinueSignal:
+                    pass
+                except BreakSignal:
+                    broke = True
+                    break
+        finally:
+            mutated = self.loop_mutations.pop()
+        if truncated:
+            for n in names:
+                if n in scope.locals and not _same(before.get(n), scope.locals[n]):
+                    scope.locals[n] = Unknown("widened loop variable")
+            for lst in mutated:
+                self.inexact.add(lst)
+        elif self.loop_mutations:
+            self.loop_mutations[-1] |= mutated
+        if not broke:
+            self.exec_block(node.orelse, scope)
+
+    def ex_While(self: "Interpreter", node: ast.While, scope: Scope) -> None:
+        count = 0
+        self.loop_mutations.append(set())
+        try:
+            while True:
+                cond = self.eval(node.test, scope)
+                t = truth(cond)
+                if isinstance(t, Unknown) or (isinstance(t, Pred) and count >= 2):
+                    # Do not fork on every iteration of a data-dependent loop: run it at most twice.
+                    if count >= 2:
+                        break
+                elif not self.decide(cond, node):
+                    self.exec_block(node.orelse, scope)
+                    break
+                count += 1
+                if count > self.budget.loop_iterations:
+                    self.budget_hit("loop iterations", node)
+                try:
+                    self.exec_block(node.body, scope)
+                except ContinueSignal:
+                    pass
+                except BreakSignal:
+                    break
+        finally:
+            mutated = self.loop_mutations.pop()
+        for lst in mutated:
+            self.inexact.add(lst)
+
+    def ex_FunctionDef(self: "Interpreter", node: ast.FunctionDef, scope: Scope) -> None:
+        defaults = [self.eval(d, scope) for d in node.args.defaults]
+        kw = [None if d is None else self.eval(d, scope) for d in node.args.kw_defaults]
+        closure = None if scope.is_class or scope.locals is scope.globals else scope
+        if scope.is_class:
+            closure = scope.parent
+        gen = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _walk_own(node))
+        fn: Any = FunctionVal(node, node.name, closure, scope.globals, self.cur_path, defaults, kw, is_generator=gen)
+        for dec in reversed(node.decorator_list):
+            d = self.eval(dec, scope)
+            with self.at(dec):
+                fn = self.apply_decorator(d, fn)
+        self.bind_name(node.name, fn, scope)
+
+    ex_AsyncFunctionDef = ex_FunctionDef
+
+    def ex_ClassDef(self: "Interpreter", node: ast.ClassDef, scope: Scope) -> None:
+        bases = []
+        opaque = False
+        for b in node.bases:
+            v = self.eval(b, scope)
+            if isinstance(v, ClassVal):
+                bases.append(v)
+            else:
+                opaque = True
+        ns: dict[str, Any] = {"__module__": scope.globals.get("__name__")}
+        body = Scope(scope.globals, ns, scope if not scope.is_class and scope.locals is not scope.globals else None,
+                     is_class=True)
+        self.exec_block(node.body, body)
+        qual = f"{scope.globals.get('__name__', '')}.{node.name}"
+        cls = ClassVal(node.name, tuple(bases), ns, qual)
+        if opaque:
+            ns["__opaque_base__"] = True
+        for v in ns.values():
+            target = getattr(v, "func", v) if not isinstance(v, FunctionVal) else v
+            if isinstance(target, FunctionVal):
+                target.owner = cls
+            if hasattr(v, "fget") and isinstance(v.fget, FunctionVal):
+                v.fget.owner = cls
+        val: Any = cls
+        for dec in reversed(node.decorator_list):
+            d = self.eval(dec, scope)
+            with self.at(dec):
+                val = self.apply_decorator(d, val)
+        self.bind_name(node.name, val, scope)
+
+    def ex_Import(self: "Interpreter", node: ast.Import, scope: Scope) -> None:
+        for alias in node.names:
+            with self.at(node):
+                mod = self.import_module(alias.name, scope, node)
+                if alias.asname:
+                    self.bind_name(alias.asname, mod, scope)
+                else:
+                    top = alias.name.split(".")[0]
+                    self.bind_name(top, self.import_module(top, scope, node), scope)
+
+    def ex_ImportFrom(self: "Interpreter", node: ast.ImportFrom, scope: Scope) -> None:
+        with self.at(node):
+            self.import_from(node, scope)
+
+    def ex_With(self: "Interpreter", node: ast.With, scope: Scope) -> None:
+        for item in node.items:
+            mgr = self.eval(item.context_expr, scope)
+            value = self.enter_context(mgr)
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, value, scope)
+        self.exec_block(node.body, scope)
+
+    ex_AsyncWith = ex_With
+
+    def ex_Raise(self: "Interpreter", node: ast.Raise, scope: Scope) -> None:
+        exc = None if node.exc is None else self.eval(node.exc, scope)
+        kind = "Exception"
+        if isinstance(exc, ClassVal):
+            kind = exc.name
+        elif isinstance(exc, Instance):
+            kind = exc.cls.name
+        raise UserException(kind, exc)
+
+    def ex_Try(self: "Interpreter", node: ast.Try, scope: Scope) -> None:
+        try:
+            try:
+                self.exec_block(node.body, scope)
+            except UserException as e:
+                for h in node.handlers:
+                    if self.handler_matches(h, e, scope):
+                        if h.name:
+                            self.bind_name(h.name, e.value if e.value is not None else Unknown("exception"), scope)
+                        self.exec_block(h.body, scope)
+                        break
+                else:
+                    raise
+            else:
+                self.exec_block(node.orelse, scope)
+        finally:
+            if node.finalbody:
+                self.exec_block(node.finalbody, scope)
+
+    ex_TryStar = ex_Try
+
+    def handler_matches(self: "Interpreter", h: ast.ExceptHandler, e: UserException, scope: Scope) -> bool:
+        if h.type is None:
+            return True
+        t = self.eval(h.type, scope)
+        kinds = t if isinstance(t, tuple) else (t,)
+        for k in kinds:
+            if not isinstance(k, ClassVal):
+                return True  # unknown exception class: assume it matches
+            if k.name in ("Exception", "BaseException", e.kind):
+                return True
+            if e.value is not None and isinstance(e.value, (Instance, ClassVal)):
+                cls = e.value.cls if isinstance(e.value, Instance) else e.value
+                if k in cls.mro():
+                    return True
+            if _builtin_subclass(e.kind, k.name):
+                return True
+        return False
+
+    def ex_Assert(self: "Interpreter", node: ast.Assert, scope: Scope) -> None:
+        cond = truth(self.eval(node.test, scope))
+        with self.at(node):
+            if isinstance(cond, bool):
+                if not cond:
+                    self.report_assert(node)
+                return
+            if isinstance(cond, Pred):
+                can_true, _ = self.decider.branch(cond, self.pc)
+                if not can_true:
+                    self.report_assert(node)
+                self.pc.append(cond)
+
+    def ex_Match(self: "Interpreter", node: ast.AST, scope: Scope) -> None:
+        self.unsupported(node)
+
+
+_LOOKUP_ERRORS = {"IndexError", "KeyError"}
+_ARITH = {"ZeroDivisionError", "OverflowError", "FloatingPointError"}
+
+
+def _builtin_subclass(kind: str, name: str) -> bool:
+    if name == "LookupError":
+        return kind in _LOOKUP_ERRORS
+    if name == "ArithmeticError":
+        return kind in _ARITH
+    if name == "OSError":
+        return kind in {"FileNotFoundError", "PermissionError", "IOError"}
+    return False
+
+
+def _walk_own(fn: ast.AST) -> list[ast.AST]:
+    out: list[ast.AST] = []
+    stack = list(ast.iter_child_nodes(fn))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        out.append(n)
+        stack.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def _load(target: ast.expr) -> ast.expr:
+    """A copy of an assignment target usable as a load expression."""
+    import copy
+
+    t = copy.deepcopy(target)
+    for n in ast.walk(t):
+        if hasattr(n, "ctx"):
+            n.ctx = ast.Load()  # type: ignore[attr-defined]
+    return t
+
+
+_ = P  # predicates are used through truth()/decide()

@@ -1,0 +1,43 @@
+"""`Ctx`: what a model may ask of the interpreter (it never sees the interpreter itself)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from pytea_ci.diagnostics import Span
+from pytea_ci.shapes.dim import Sym
+from pytea_ci.shapes.pred import Cond
+
+
+class Ctx(Protocol):
+    span: Span
+
+    def require(self, cond: Cond, op: str, message: str, rule: str = "PT001",
+                operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
+        """State what the API requires; a definite failure ends the path with a finding."""
+
+    def fork(self, cond: Cond) -> bool:
+        """Decide `cond` on this path, splitting the path when both outcomes are possible."""
+
+    def fresh(self, hint: str, kind: str = "unknown", lo: int | None = 0, hi: int | None = None,
+              note: str = "") -> Sym:
+        """A new symbolic int born at the current call."""
+
+    def unknown(self, reason: str = "") -> Any:
+        """An Unknown value; the reason is counted in the coverage figures."""
+
+    def call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Call any value (user function, model, class, bound method) as the program would."""
+
+    def iterate(self, value: Any) -> "list[Any] | None":
+        """The items of an iterable value, or None when they are not known."""
+
+    def getattr(self, obj: Any, name: str) -> Any: ...
+
+    def setattr(self, obj: Any, name: str, value: Any) -> None: ...
+
+    def option(self, key: str) -> Any:
+        """A configuration value for the current entry point (e.g. argparse overrides)."""
+
+    def user_error(self, kind: str, message: str) -> None:
+        """Raise a Python exception inside the analyzed program (not a shape finding)."""

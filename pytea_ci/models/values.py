@@ -1,0 +1,140 @@
+"""Runtime values shared by the interpreter and the models.
+
+Concrete Python values (int, float, str, bool, None, tuple, list, dict, set) are used as they are;
+symbolic integers are `Term`s; tensors are `Tensor`s. The classes here cover the rest: what the
+analyzer did not understand (`Unknown`), instances and classes (user-defined and native), built-in
+callables implemented by models, and namespaces of modeled libraries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+
+class Unknown:
+    """A value the analyzer did not understand. Every operation on it yields Unknown."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str = "") -> None:
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return f"Unknown({self.reason})" if self.reason else "Unknown"
+
+
+@dataclass(eq=False)
+class Builtin:
+    """A callable implemented in Python by a model: `fn(ctx, *args, **kwargs)`."""
+
+    name: str
+    fn: Callable[..., Any]
+
+    def __repr__(self) -> str:
+        return f"<model {self.name}>"
+
+
+@dataclass(eq=False)
+class Property:
+    """A computed attribute of a value (e.g. `Tensor.shape`): `fn(ctx, obj)`."""
+
+    name: str
+    fn: Callable[..., Any]
+
+
+@dataclass(eq=False)
+class ClassVal:
+    """A class: user-defined (namespace from its body) or native (namespace of Builtins)."""
+
+    name: str
+    bases: tuple["ClassVal", ...] = ()
+    ns: dict[str, Any] = field(default_factory=dict)
+    qualname: str = ""
+    native: bool = False
+
+    def mro(self) -> list["ClassVal"]:
+        out: list[ClassVal] = [self]
+        for b in self.bases:
+            for c in b.mro():
+                if c not in out:
+                    out.append(c)
+        return out
+
+    def lookup(self, name: str) -> Any:
+        for c in self.mro():
+            if name in c.ns:
+                return c.ns[name]
+        return _MISSING
+
+    def is_subclass_of(self, qualname: str) -> bool:
+        return any(c.qualname == qualname for c in self.mro())
+
+    def __repr__(self) -> str:
+        return f"<class {self.qualname or self.name}>"
+
+
+@dataclass(eq=False)
+class Instance:
+    cls: ClassVal
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"<{self.cls.name} instance>"
+
+
+@dataclass(eq=False)
+class BoundMethod:
+    self_val: Any
+    func: Any
+
+
+@dataclass(frozen=True)
+class Namespace:
+    """A modeled library module or package, e.g. `torch.nn`; attributes resolve in the registry."""
+
+    qualname: str
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+_MISSING = _Missing()
+MISSING = _MISSING
+
+
+@dataclass(eq=False)
+class IterVal:
+    """Representative iterations of an iterable whose full iteration is not followed one by one.
+
+    `items` are the values the loop body is run with (e.g. a DataLoader's full batch and its
+    short last batch); `truncated` says other iterations exist that were not run, so variables
+    the loop changes are widened afterwards.
+    """
+
+    items: list[Any]
+    truncated: bool = False
+
+
+@dataclass(frozen=True)
+class RangeVal:
+    start: Any
+    stop: Any
+    step: Any = 1
+
+
+@dataclass(eq=False)
+class StaticMethod:
+    func: Any
+
+
+@dataclass(eq=False)
+class ClassMethod:
+    func: Any
+
+
+@dataclass(eq=False)
+class PropertyVal:
+    fget: Any

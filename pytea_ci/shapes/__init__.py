@@ -1,0 +1,1 @@
+"""Symbolic dimensions, predicates over them, abstract tensors and shape checks with provenance."""

@@ -1,0 +1,23 @@
+"""`Check`: a predicate over dims that an API call requires, with the data a message is built from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pytea_ci.shapes.pred import Cond
+
+
+@dataclass(frozen=True)
+class Check:
+    """What must hold, which rule it belongs to, and how to explain a failure.
+
+    `op` names the operation ("Linear", "view"), `message` says what is required, `operands`
+    lists "name: shape" lines shown under the finding.
+    """
+
+    cond: Cond
+    op: str
+    message: str
+    rule: str = "PT001"
+    operands: tuple[str, ...] = ()
+    dims: tuple[tuple[str, object], ...] = ()  # (label, dim) pairs whose origins become related locations

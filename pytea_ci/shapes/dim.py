@@ -1,0 +1,246 @@
+"""`Dim` arithmetic: a dimension is a Python int or a symbolic `Term` kept in a small normal form.
+
+Terms are immutable and compared structurally, so equal expressions hash alike (cache keys stay
+stable). Sums are kept as linear combinations over atoms (symbols and non-linear sub-terms), so
+`n - n` folds to 0 and `(a + b) - b` to `a` without a solver. Nothing here imports z3.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from pytea_ci.diagnostics import Span
+
+# Symbol kinds (DESIGN §3): an input takes one value per run, an iteration all of its values in
+# every run, and an unknown stands for something the analyzer did not understand (never reported).
+INPUT = "input"
+ITERATION = "iteration"
+UNKNOWN = "unknown"
+
+
+class PInt(int):
+    """A concrete int that remembers where it was born (a literal, a dataset size, a batch size).
+
+    Arithmetic returns plain ints; the interpreter re-tags results at the expression computing them.
+    """
+
+    origin: Span | None
+    note: str
+
+    def __new__(cls, value: int, origin: Span | None = None, note: str = "") -> "PInt":
+        obj = int.__new__(cls, value)
+        obj.origin = origin
+        obj.note = note
+        return obj
+
+    __repr__ = int.__repr__
+    __str__ = int.__repr__
+
+
+def origin_of(d: object) -> "tuple[Span | None, str]":
+    """Where a dim came from, as (span, note); (None, "") when nobody recorded it."""
+    if isinstance(d, (PInt, Sym)):
+        return d.origin, d.note
+    return None, ""
+
+
+class Term:
+    """Base of symbolic integer expressions; supports + - * // % with ints and other terms."""
+
+    __slots__ = ()
+
+    def __add__(self, o: "Dim") -> "Dim":
+        return add(self, o)
+
+    def __radd__(self, o: "Dim") -> "Dim":
+        return add(o, self)
+
+    def __sub__(self, o: "Dim") -> "Dim":
+        return add(self, mul(o, -1))
+
+    def __rsub__(self, o: "Dim") -> "Dim":
+        return add(o, mul(self, -1))
+
+    def __mul__(self, o: "Dim") -> "Dim":
+        return mul(self, o)
+
+    def __rmul__(self, o: "Dim") -> "Dim":
+        return mul(o, self)
+
+    def __floordiv__(self, o: "Dim") -> "Dim":
+        return floordiv(self, o)
+
+    def __rfloordiv__(self, o: "Dim") -> "Dim":
+        return floordiv(o, self)
+
+    def __mod__(self, o: "Dim") -> "Dim":
+        return mod(self, o)
+
+    def __rmod__(self, o: "Dim") -> "Dim":
+        return mod(o, self)
+
+    def __neg__(self) -> "Dim":
+        return mul(self, -1)
+
+
+@dataclass(frozen=True, repr=False)
+class Sym(Term):
+    """A named unknown integer with bounds; `origin` is provenance, not identity."""
+
+    name: str
+    kind: str = INPUT
+    lo: int | None = 0
+    hi: int | None = None
+    origin: Span | None = field(default=None, compare=False, hash=False)
+    note: str = field(default="", compare=False, hash=False)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, repr=False)
+class Op(Term):
+    """A non-linear operation: 'mul' (atoms), 'floordiv', 'mod', 'min', 'max'."""
+
+    op: str
+    args: tuple["Dim", ...]
+
+    def __repr__(self) -> str:
+        sym = {"mul": "*", "floordiv": "//", "mod": "%"}.get(self.op)
+        if sym:
+            return "(" + f" {sym} ".join(map(repr, self.args)) + ")"
+        return f"{self.op}(" + ", ".join(map(repr, self.args)) + ")"
+
+
+@dataclass(frozen=True, repr=False)
+class Lin(Term):
+    """const + sum(coeff * atom), atoms sorted by their text; at least one atom."""
+
+    const: int
+    terms: tuple[tuple[Term, int], ...]
+
+    def __repr__(self) -> str:
+        parts: list[str] = []
+        for atom, c in self.terms:
+            text = repr(atom) if abs(c) == 1 else f"{abs(c)}*{atom!r}"
+            parts.append(("- " if c < 0 else "+ ") + text)
+        if self.const:
+            parts.append(("- " if self.const < 0 else "+ ") + str(abs(self.const)))
+        s = " ".join(parts)
+        return s[2:] if s.startswith("+ ") else "-" + s[2:]
+
+
+Dim = Union[int, Term]
+
+
+def is_dim(v: object) -> bool:
+    return (isinstance(v, int) and not isinstance(v, bool)) or isinstance(v, Term)
+
+
+def _linear(d: Dim) -> tuple[int, dict[Term, int]]:
+    if isinstance(d, int):
+        return d, {}
+    if isinstance(d, Lin):
+        return d.const, dict(d.terms)
+    return 0, {d: 1}
+
+
+def _build(const: int, terms: dict[Term, int]) -> Dim:
+    items = tuple(sorted(((a, c) for a, c in terms.items() if c), key=lambda t: repr(t[0])))
+    if not items:
+        return const
+    if const == 0 and len(items) == 1 and items[0][1] == 1:
+        return items[0][0]
+    return Lin(const, items)
+
+
+def add(a: Dim, b: Dim) -> Dim:
+    if isinstance(a, int) and isinstance(b, int):
+        return a + b
+    ca, ta = _linear(a)
+    cb, tb = _linear(b)
+    for atom, c in tb.items():
+        ta[atom] = ta.get(atom, 0) + c
+    return _build(ca + cb, ta)
+
+
+def mul(a: Dim, b: Dim) -> Dim:
+    if isinstance(a, int) and isinstance(b, int):
+        return a * b
+    if isinstance(b, int):
+        a, b = b, a
+    if isinstance(a, int):
+        const, terms = _linear(b)
+        return _build(const * a, {t: c * a for t, c in terms.items()})
+    factors: list[Dim] = []
+    for x in (a, b):
+        factors.extend(x.args if isinstance(x, Op) and x.op == "mul" else (x,))
+    return Op("mul", tuple(sorted(factors, key=repr)))
+
+
+def floordiv(a: Dim, b: Dim) -> Dim:
+    if isinstance(a, int) and isinstance(b, int):
+        return a // b if b else 0
+    if b == 1:
+        return a
+    if isinstance(b, int) and b > 0:
+        const, terms = _linear(a)
+        if all(c % b == 0 for c in terms.values()) and terms:
+            # (b*x + c) // b == x + c // b for integer x
+            return _build(const // b, {t: c // b for t, c in terms.items()})
+    if a == b:
+        return 1
+    return Op("floordiv", (a, b))
+
+
+def mod(a: Dim, b: Dim) -> Dim:
+    if isinstance(a, int) and isinstance(b, int):
+        return a % b if b else 0
+    if b == 1 or a == b:
+        return 0
+    if isinstance(b, int) and b > 0:
+        const, terms = _linear(a)
+        if all(c % b == 0 for c in terms.values()):
+            return const % b  # (b*x + c) % b == c % b
+    return Op("mod", (a, b))
+
+
+def dmin(a: Dim, b: Dim) -> Dim:
+    if isinstance(a, int) and isinstance(b, int):
+        return min(a, b)
+    return a if a == b else Op("min", tuple(sorted((a, b), key=repr)))
+
+
+def dmax(a: Dim, b: Dim) -> Dim:
+    if isinstance(a, int) and isinstance(b, int):
+        return max(a, b)
+    return a if a == b else Op("max", tuple(sorted((a, b), key=repr)))
+
+
+def ceildiv(a: Dim, b: Dim) -> Dim:
+    return -floordiv(-a, b) if isinstance(a, int) and isinstance(b, int) else floordiv(add(a, add(b, -1)), b)
+
+
+def prod(dims: "tuple[Dim, ...] | list[Dim]") -> Dim:
+    out: Dim = 1
+    for d in dims:
+        out = mul(out, d)
+    return out
+
+
+def symbols(d: object) -> set[Sym]:
+    """All symbols occurring in a dim or predicate."""
+    out: set[Sym] = set()
+    stack = [d]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Sym):
+            out.add(x)
+        elif isinstance(x, Lin):
+            stack.extend(a for a, _ in x.terms)
+        elif isinstance(x, Op):
+            stack.extend(x.args)
+        elif hasattr(x, "args") and isinstance(getattr(x, "args"), tuple):
+            stack.extend(getattr(x, "args"))
+    return out

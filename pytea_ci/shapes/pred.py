@@ -1,0 +1,113 @@
+"""Predicates over dims: comparisons and boolean connectives, folded to `bool` whenever concrete."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from pytea_ci.shapes.dim import Dim, Term, add, mul
+
+
+@dataclass(frozen=True, repr=False)
+class Pred:
+    """op in eq ne lt le (over dims) and, or, not (over preds)."""
+
+    op: str
+    args: tuple[Union[Dim, "Pred"], ...]
+
+    def __repr__(self) -> str:
+        sym = {"eq": "==", "ne": "!=", "lt": "<", "le": "<="}.get(self.op)
+        if sym:
+            return f"{self.args[0]!r} {sym} {self.args[1]!r}"
+        if self.op == "not":
+            return f"not ({self.args[0]!r})"
+        return f" {self.op} ".join(f"({a!r})" for a in self.args)
+
+
+Cond = Union[bool, Pred]
+
+
+def _cmp(op: str, a: Dim, b: Dim) -> Cond:
+    diff = add(a, mul(b, -1))
+    if isinstance(diff, int):
+        return {"eq": diff == 0, "ne": diff != 0, "lt": diff < 0, "le": diff <= 0}[op]
+    return Pred(op, (a, b))
+
+
+def eq(a: Dim, b: Dim) -> Cond:
+    return True if a == b else _cmp("eq", a, b)
+
+
+def ne(a: Dim, b: Dim) -> Cond:
+    return False if a == b else _cmp("ne", a, b)
+
+
+def lt(a: Dim, b: Dim) -> Cond:
+    return _cmp("lt", a, b)
+
+
+def le(a: Dim, b: Dim) -> Cond:
+    return True if a == b else _cmp("le", a, b)
+
+
+def gt(a: Dim, b: Dim) -> Cond:
+    return _cmp("lt", b, a)
+
+
+def ge(a: Dim, b: Dim) -> Cond:
+    return le(b, a)
+
+
+def not_(p: Cond) -> Cond:
+    if isinstance(p, bool):
+        return not p
+    inverse = {"eq": "ne", "ne": "eq"}
+    if p.op in inverse:
+        return Pred(inverse[p.op], p.args)
+    if p.op == "not":
+        return p.args[0]  # type: ignore[return-value]
+    return Pred("not", (p,))
+
+
+def and_(*ps: Cond) -> Cond:
+    rest: list[Pred] = []
+    for p in ps:
+        if p is False:
+            return False
+        if isinstance(p, Pred) and p not in rest:
+            rest.append(p)
+    if not rest:
+        return True
+    return rest[0] if len(rest) == 1 else Pred("and", tuple(rest))
+
+
+def or_(*ps: Cond) -> Cond:
+    rest: list[Pred] = []
+    for p in ps:
+        if p is True:
+            return True
+        if isinstance(p, Pred) and p not in rest:
+            rest.append(p)
+    if not rest:
+        return False
+    return rest[0] if len(rest) == 1 else Pred("or", tuple(rest))
+
+
+def divides(k: Dim, n: Dim) -> Cond:
+    """k divides n (k > 0 is the caller's business)."""
+    from pytea_ci.shapes.dim import mod
+
+    return eq(mod(n, k), 0)
+
+
+def dims_of(p: Cond) -> list[Term]:
+    """Symbolic sub-terms of a predicate (for provenance and the unknown test)."""
+    if isinstance(p, bool):
+        return []
+    out: list[Term] = []
+    for a in p.args:
+        if isinstance(a, Pred):
+            out.extend(dims_of(a))
+        elif isinstance(a, Term):
+            out.append(a)
+    return out

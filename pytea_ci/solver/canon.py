@@ -1,0 +1,50 @@
+"""Canonical query text: symbols renamed in order of first appearance, so structurally equal
+questions from different files share one cache entry."""
+
+from __future__ import annotations
+
+import hashlib
+
+from pytea_ci.shapes.dim import Lin, Op, Sym
+from pytea_ci.shapes.pred import Pred
+
+
+class Canon:
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+
+    def dim(self, d: object) -> str:
+        if isinstance(d, bool):
+            return str(int(d))
+        if isinstance(d, int):
+            return str(d)
+        if isinstance(d, Sym):
+            if d.name not in self.names:
+                self.names[d.name] = f"v{len(self.names)}"
+            return f"{self.names[d.name]}[{d.lo},{d.hi}]"
+        if isinstance(d, Lin):
+            inner = sorted(f"{c}*{self.dim(a)}" for a, c in d.terms)
+            return f"(+ {d.const} " + " ".join(inner) + ")"
+        if isinstance(d, Op):
+            args = [self.dim(a) for a in d.args]
+            if d.op in ("mul", "min", "max"):
+                args.sort()
+            return f"({d.op} " + " ".join(args) + ")"
+        raise TypeError(repr(d))
+
+    def pred(self, p: object) -> str:
+        if isinstance(p, bool):
+            return "true" if p else "false"
+        assert isinstance(p, Pred)
+        if p.op in ("and", "or", "not"):
+            parts = [self.pred(a) for a in p.args]
+            return f"({p.op} " + " ".join(sorted(parts) if p.op != "not" else parts) + ")"
+        return f"({p.op} {self.dim(p.args[0])} {self.dim(p.args[1])})"
+
+
+def query_key(constraints: list[object], salt: str) -> tuple[str, dict[str, str]]:
+    """Hash of the canonical conjunction plus `salt` (versions, options); and the renaming used."""
+    c = Canon()
+    parts = [c.pred(p) for p in constraints]
+    text = salt + "|" + " ".join(parts)
+    return hashlib.sha256(text.encode()).hexdigest(), c.names

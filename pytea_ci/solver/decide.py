@@ -1,0 +1,142 @@
+"""Verdicts for checks and branch conditions (DESIGN §3).
+
+Concrete predicates are decided without z3. Symbolic ones keep only the path-condition conjuncts
+that share symbols with the question (independent constraints cannot change the answer), then
+ask z3 through a cache keyed by the canonical query.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Sym, symbols
+from pytea_ci.shapes.pred import Cond, not_
+from pytea_ci.solver.canon import query_key
+
+
+class Verdict(enum.Enum):
+    HOLDS = "holds"
+    FAILS = "fails"  # fails on every run reaching it: an error
+    MAY_FAIL = "may-fail"  # fails for some allowed inputs: a warning
+    UNDECIDED = "undecided"  # solver budget exhausted
+    UNKNOWN = "unknown"  # depends on something the analyzer did not understand
+
+
+class QueryCache(Protocol):
+    def get(self, key: str) -> "tuple[str, dict[str, int]] | None": ...
+
+    def put(self, key: str, value: "tuple[str, dict[str, int]]") -> None: ...
+
+
+class MemoryCache:
+    def __init__(self) -> None:
+        self.data: dict[str, tuple[str, dict[str, int]]] = {}
+
+    def get(self, key: str) -> "tuple[str, dict[str, int]] | None":
+        return self.data.get(key)
+
+    def put(self, key: str, value: "tuple[str, dict[str, int]]") -> None:
+        self.data[key] = value
+
+
+@dataclass
+class Stats:
+    concrete: int = 0
+    z3_calls: int = 0
+    cache_hits: int = 0
+    undecided: int = 0
+    unknown: int = 0
+    z3_seconds: float = 0.0
+
+
+@dataclass
+class Outcome:
+    verdict: Verdict
+    counterexample: dict[str, int] = field(default_factory=dict)
+
+
+def _relevant(cond: Cond, pc: list[Cond]) -> list[Cond]:
+    """Path-condition conjuncts connected to `cond` through shared symbols."""
+    wanted = {s.name for s in symbols(cond)}
+    pending = [(p, {s.name for s in symbols(p)}) for p in pc if not isinstance(p, bool)]
+    chosen: list[Cond] = []
+    changed = True
+    while changed:
+        changed = False
+        for item in list(pending):
+            if item[1] & wanted:
+                chosen.append(item[0])
+                wanted |= item[1]
+                pending.remove(item)
+                changed = True
+    return chosen
+
+
+class Decider:
+    """Answers 'can this fail / can this hold' questions; counts how each was answered."""
+
+    def __init__(self, timeout_ms: int = 2000, cache: QueryCache | None = None, salt: str = "") -> None:
+        self.timeout_ms = timeout_ms
+        self.cache: QueryCache = cache if cache is not None else MemoryCache()
+        self.salt = salt
+        self.stats = Stats()
+
+    def sat(self, constraints: list[Cond]) -> tuple[str, dict[str, int]]:
+        if any(c is False for c in constraints):
+            return "unsat", {}
+        constraints = [c for c in constraints if c is not True]
+        if not constraints:
+            return "sat", {}
+        key, names = query_key(list(constraints), self.salt + f"|t{self.timeout_ms}")
+        hit = self.cache.get(key)
+        back = {v: k for k, v in names.items()}
+        if hit is not None:
+            self.stats.cache_hits += 1
+            status, model = hit
+            return status, {back.get(k, k): v for k, v in model.items()}
+        import time
+
+        from pytea_ci.solver.z3backend import check_sat
+
+        t0 = time.perf_counter()
+        self.stats.z3_calls += 1
+        status, model = check_sat(list(constraints), self.timeout_ms)
+        self.stats.z3_seconds += time.perf_counter() - t0
+        if status != "unknown":
+            self.cache.put(key, (status, {names.get(k, k): v for k, v in model.items()}))
+        return status, model
+
+    def check(self, cond: Cond, pc: list[Cond]) -> Outcome:
+        if isinstance(cond, bool):
+            self.stats.concrete += 1
+            return Outcome(Verdict.HOLDS if cond else Verdict.FAILS)
+        syms = symbols(cond)
+        if any(s.kind == UNKNOWN for s in syms):
+            self.stats.unknown += 1
+            return Outcome(Verdict.UNKNOWN)
+        ctx = _relevant(cond, pc)
+        fail_status, model = self.sat(ctx + [not_(cond)])
+        if fail_status == "unsat":
+            return Outcome(Verdict.HOLDS)
+        hold_status, _ = self.sat(ctx + [cond])
+        if fail_status == "unknown" or hold_status == "unknown":
+            self.stats.undecided += 1
+            return Outcome(Verdict.UNDECIDED)
+        if hold_status == "unsat":
+            return Outcome(Verdict.FAILS, model)
+        involved = syms | {s for c in ctx for s in symbols(c)}
+        if all(s.kind == ITERATION for s in involved if isinstance(s, Sym)):
+            return Outcome(Verdict.FAILS, model)
+        return Outcome(Verdict.MAY_FAIL, model)
+
+    def branch(self, cond: Cond, pc: list[Cond]) -> tuple[bool, bool]:
+        """(can be true, can be false) under the path condition; undecided counts as possible."""
+        if isinstance(cond, bool):
+            self.stats.concrete += 1
+            return cond, not cond
+        ctx = _relevant(cond, pc)
+        t, _ = self.sat(ctx + [cond])
+        f, _ = self.sat(ctx + [not_(cond)])
+        return t != "unsat", f != "unsat"

@@ -1,0 +1,112 @@
+"""Translation of dims and predicates to z3 and the raw satisfiability query.
+
+z3 is imported lazily, on the first symbolic query, so concrete-only runs never pay for it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.shapes.dim import Lin, Op, Sym
+from pytea_ci.shapes.pred import Pred
+
+_z3: Any = None
+
+
+def z3mod() -> Any:
+    global _z3
+    if _z3 is None:
+        import z3
+
+        _z3 = z3
+    return _z3
+
+
+class Translator:
+    """Maps our terms onto z3 terms, one z3 constant per symbol name."""
+
+    def __init__(self) -> None:
+        self.z3 = z3mod()
+        self.vars: dict[str, Any] = {}
+        self.syms: dict[str, Sym] = {}
+
+    def var(self, s: Sym) -> Any:
+        if s.name not in self.vars:
+            self.vars[s.name] = self.z3.Int(s.name)
+            self.syms[s.name] = s
+        return self.vars[s.name]
+
+    def bounds(self) -> list[Any]:
+        out = []
+        for name, s in self.syms.items():
+            v = self.vars[name]
+            if s.lo is not None:
+                out.append(v >= s.lo)
+            if s.hi is not None:
+                out.append(v <= s.hi)
+        return out
+
+    def dim(self, d: object) -> Any:
+        z3 = self.z3
+        if isinstance(d, bool):
+            return z3.IntVal(int(d))
+        if isinstance(d, int):
+            return z3.IntVal(d)
+        if isinstance(d, Sym):
+            return self.var(d)
+        if isinstance(d, Lin):
+            acc = z3.IntVal(d.const)
+            for atom, c in d.terms:
+                acc = acc + c * self.dim(atom)
+            return acc
+        if isinstance(d, Op):
+            args = [self.dim(a) for a in d.args]
+            if d.op == "mul":
+                acc = args[0]
+                for a in args[1:]:
+                    acc = acc * a
+                return acc
+            if d.op == "floordiv":
+                return args[0] / args[1]
+            if d.op == "mod":
+                return args[0] % args[1]
+            if d.op == "min":
+                return z3.If(args[0] <= args[1], args[0], args[1])
+            if d.op == "max":
+                return z3.If(args[0] >= args[1], args[0], args[1])
+        raise TypeError(f"cannot translate {d!r}")
+
+    def pred(self, p: object) -> Any:
+        z3 = self.z3
+        if isinstance(p, bool):
+            return z3.BoolVal(p)
+        assert isinstance(p, Pred)
+        if p.op in ("and", "or", "not"):
+            parts = [self.pred(a) for a in p.args]
+            return {"and": z3.And, "or": z3.Or}[p.op](*parts) if p.op != "not" else z3.Not(parts[0])
+        a, b = (self.dim(x) for x in p.args)
+        return {"eq": a == b, "ne": a != b, "lt": a < b, "le": a <= b}[p.op]
+
+
+def check_sat(constraints: list[object], timeout_ms: int) -> tuple[str, dict[str, int]]:
+    """Satisfiability of the conjunction (symbol bounds included): ('sat'|'unsat'|'unknown', model)."""
+    t = Translator()
+    z3 = t.z3
+    s = z3.Solver()
+    s.set("timeout", max(1, timeout_ms))
+    for c in constraints:
+        s.add(t.pred(c))
+    s.add(*t.bounds())
+    r = s.check()
+    if r == z3.sat:
+        m = s.model()
+        model = {}
+        for name, v in t.vars.items():
+            val = m.eval(v, model_completion=True)
+            if z3.is_int_value(val):
+                model[name] = val.as_long()
+        return "sat", model
+    if r == z3.unsat:
+        return "unsat", {}
+    return "unknown", {}
+
