@@ -32,7 +32,15 @@ class Ctx(Protocol):
     def iterate(self, value: Any) -> "list[Any] | None":
         """The items of an iterable value, or None when they are not known."""
 
+    def loop_items(self, value: Any) -> "tuple[list[Any], bool]":
+        """Representative items of an iterable and whether some iterations were left out."""
+
+    def mark_inexact(self, lst: list[Any]) -> None:
+        """Record that a list's length is not known (built in a loop that was not fully followed)."""
+
     def getattr(self, obj: Any, name: str) -> Any: ...
+
+    def getitem(self, obj: Any, idx: Any) -> Any: ...
 
     def setattr(self, obj: Any, name: str, value: Any) -> None: ...
 

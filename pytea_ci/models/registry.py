@@ -68,9 +68,10 @@ def native_class(qualname: str, *aliases: str, bases: tuple[ClassVal, ...] = ())
     def deco(body: type) -> ClassVal:
         ns: dict[str, Any] = {}
         for key, val in vars(body).items():
-            if key.startswith("__") or not callable(val):
-                if not key.startswith("__"):
-                    ns[key] = val
+            if key in _CLASS_MACHINERY:
+                continue
+            if not callable(val):
+                ns[key] = val
                 continue
             name = {"init": "__init__", "call": "__call__"}.get(key, key)
             ns[name] = Builtin(f"{qualname}.{name}", val)
@@ -80,6 +81,10 @@ def native_class(qualname: str, *aliases: str, bases: tuple[ClassVal, ...] = ())
         return cls
 
     return deco
+
+
+_CLASS_MACHINERY = {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__",
+                    "__firstlineno__", "__static_attributes__"}
 
 
 def lookup(qualname: str) -> Any:

@@ -116,6 +116,7 @@ class IterVal:
 
     items: list[Any]
     truncated: bool = False
+    indices: list[Any] | None = None  # position of each representative item, when known
 
 
 @dataclass(frozen=True)
@@ -138,3 +139,10 @@ class ClassMethod:
 @dataclass(eq=False)
 class PropertyVal:
     fget: Any
+
+
+@dataclass(frozen=True)
+class DType:
+    """A tensor dtype constant such as `torch.float32` (name without the library prefix)."""
+
+    name: str

@@ -16,6 +16,7 @@ class Tensor:
 
     shape: tuple[Dim, ...] | None
     dtype: str | None = "float32"
+    lib: str = "torch"  # "numpy" for ndarrays, which follow the same shape rules
 
     @property
     def rank(self) -> int | None:
@@ -25,7 +26,7 @@ class Tensor:
         return None if self.shape is None else prod(self.shape)
 
     def with_shape(self, shape: "tuple[Dim, ...] | None", dtype: str | None = "") -> "Tensor":
-        return Tensor(shape, self.dtype if dtype == "" else dtype)
+        return Tensor(shape, self.dtype if dtype == "" else dtype, self.lib)
 
     def is_float(self) -> bool:
         return self.dtype in FLOAT_DTYPES

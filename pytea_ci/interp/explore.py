@@ -1,0 +1,101 @@
+"""Path exploration: replay the entry point with different branch decisions, depth first.
+
+Each run follows one path from the start; an undecided branch records its other side, which a
+later run takes by replaying the same prefix of decisions. Findings from all paths are merged.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import time
+from typing import Any
+
+from pytea_ci.diagnostics import Diagnostic, Severity, Span
+from pytea_ci.diagnostics.result import EntryResult, EntryStats
+from pytea_ci.interp.interpreter import Budget, Decision, Interpreter, Shared
+from pytea_ci.interp.runtime import (BreakSignal, BudgetExceeded, ContinueSignal, PathEnd, ReturnSignal,
+                                     Scope, UserException)
+from pytea_ci.solver import Decider
+
+
+def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None = None,
+                  options: dict[str, Any] | None = None, display_root: str | None = None,
+                  strict: bool = False) -> EntryResult:
+    """Analyze one entry point run as `__main__`; never raises for problems in the analyzed code."""
+    import pytea_ci.models.all  # noqa: F401  (registers every model)
+
+    budget = budget or Budget()
+    shared = Shared(display_root or root)
+    t0 = time.monotonic()
+    deadline = t0 + budget.seconds
+    stats = EntryStats()
+    base = (decider.stats.concrete, decider.stats.z3_calls, decider.stats.cache_hits, decider.stats.undecided,
+            decider.stats.z3_seconds)
+    rel_entry = os.path.relpath(os.path.abspath(entry), os.path.abspath(shared.display_root))
+    result = EntryResult(rel_entry)
+    tree = shared.parse(entry)
+    if isinstance(tree, SyntaxError):
+        line = tree.lineno or 1
+        msg = tree.msg if tree.lineno else str(tree.msg)
+        result.diagnostics.append(Diagnostic("PT012", Severity.ERROR, Span(rel_entry, line, max(0, (tree.offset or 1) - 1)),
+                                             f"syntax error: {msg}", entry=rel_entry))
+        result.status = "parse-error"
+        return result
+    prefix: list[Decision] = []
+    incomplete: list[tuple[str, Span | None]] = []
+    while True:
+        interp = Interpreter(entry, root, decider, budget, [d.choice for d in prefix], options or {}, shared,
+                             deadline, strict)
+        stats.paths += 1
+        run_path(interp, tree)
+        stats.steps += interp.steps
+        if interp.budget_note is not None:
+            incomplete.append(interp.budget_note)
+            if interp.budget_note[0] == "time per entry point":
+                break
+        full = prefix + interp.trail[len(prefix):]
+        while full and not full[-1].alt_pending:
+            full.pop()
+        if not full:
+            break
+        if stats.paths >= budget.paths:
+            incomplete.append(("paths per entry point", None))
+            break
+        last = full.pop()
+        prefix = full + [Decision(not last.choice, False)]
+    result.diagnostics.extend(shared.findings.values())
+    for name, span in incomplete[:1]:
+        where = span or Span(rel_entry, 1, 0)
+        result.diagnostics.append(Diagnostic("PT011", Severity.NOTE, where,
+                                             f"analysis incomplete: the {name} budget was reached; "
+                                             "findings so far are reported", entry=rel_entry))
+    result.diagnostics.sort(key=lambda d: d.sort_key())
+    stats.unknowns = shared.unknowns
+    stats.unmodeled = dict(shared.unmodeled)
+    s = decider.stats
+    stats.concrete_checks, stats.z3_calls, stats.cache_hits, stats.undecided = (
+        s.concrete - base[0], s.z3_calls - base[1], s.cache_hits - base[2], s.undecided - base[3])
+    stats.z3_seconds = s.z3_seconds - base[4]
+    stats.seconds = time.monotonic() - t0
+    result.stats = stats
+    if any(d.rule in ("PT012",) for d in result.diagnostics):
+        result.status = "parse-error"
+    elif any(d.severity is not Severity.NOTE for d in result.diagnostics):
+        result.status = "findings"
+    elif incomplete:
+        result.status = "incomplete"
+    return result
+
+
+def run_path(interp: Interpreter, tree: ast.Module) -> None:
+    interp.budget_note = None
+    g: dict[str, Any] = {"__name__": "__main__", "__file__": interp.entry, "__package__": ""}
+    try:
+        interp.exec_block(tree.body, Scope(g, g))
+    except (PathEnd, UserException, ReturnSignal, BreakSignal, ContinueSignal):
+        pass
+    except BudgetExceeded as b:
+        interp.budget_note = (b.budget, b.span)
+    except RecursionError:
+        interp.budget_note = ("recursion depth", interp.span)

@@ -1,0 +1,113 @@
+"""Imports: project modules are found on disk and run by the interpreter (never by Python);
+modeled libraries resolve to registry namespaces; anything else is Unknown."""
+
+from __future__ import annotations
+
+import ast
+import os
+from typing import TYPE_CHECKING, Any
+
+from pytea_ci.interp.runtime import ModuleVal, Scope, UserException
+from pytea_ci.models.registry import is_modeled_root, lookup
+from pytea_ci.models.values import Namespace, Unknown
+
+if TYPE_CHECKING:
+    from pytea_ci.interp.interpreter import Interpreter
+
+
+class ImportMixin:
+    def find_module_file(self: "Interpreter", dotted: str) -> "str | None":
+        parts = dotted.split(".")
+        for root in self.search_roots:
+            base = os.path.join(root, *parts)
+            for cand in (base + ".py", os.path.join(base, "__init__.py")):
+                if os.path.isfile(cand) and self.inside_project(cand):
+                    return cand
+        return None
+
+    def import_module(self: "Interpreter", dotted: str, scope: Scope, node: ast.AST) -> Any:
+        """Import `dotted` (running parent packages first); return the module value."""
+        if dotted in self.modules:
+            return self.modules[dotted]
+        path = self.find_module_file(dotted)
+        if path is None:
+            if is_modeled_root(dotted):
+                found = lookup(dotted)
+                return found if found is not None else self.unknown(dotted, api=True)
+            return self.unknown(f"third-party module {dotted}")
+        if "." in dotted:
+            self.import_module(dotted.rsplit(".", 1)[0], scope, node)
+        return self.run_module(dotted, path)
+
+    def run_module(self: "Interpreter", dotted: str, path: str) -> ModuleVal:
+        tree = self.parse_file(path)
+        g: dict[str, Any] = {"__name__": dotted, "__file__": path}
+        mod = ModuleVal(dotted, path, g)
+        self.modules[dotted] = mod  # registered first: import cycles see the partial module
+        if tree is None:
+            return mod
+        if "." in dotted:
+            parent = self.modules.get(dotted.rsplit(".", 1)[0])
+            if isinstance(parent, ModuleVal):
+                parent.globals.setdefault(dotted.rsplit(".", 1)[1], mod)
+        g["__package__"] = dotted if path.endswith("__init__.py") else dotted.rpartition(".")[0]
+        saved = self.cur_path
+        self.cur_path = path
+        try:
+            self.exec_block(tree.body, Scope(g, g))
+        except UserException:
+            pass  # the module raised while importing; what it defined so far stays usable
+        finally:
+            self.cur_path = saved
+        return mod
+
+    def try_submodule(self: "Interpreter", mod: ModuleVal, name: str) -> Any:
+        dotted = f"{mod.name}.{name}"
+        if self.find_module_file(dotted):
+            return self.import_module(dotted, Scope(mod.globals, mod.globals), ast.Pass())
+        return None
+
+    def resolve_relative(self: "Interpreter", node: ast.ImportFrom, scope: Scope) -> str:
+        if not node.level:
+            return node.module or ""
+        pkg = scope.globals.get("__package__") or ""
+        parts = pkg.split(".") if pkg else []
+        if node.level > 1:
+            parts = parts[: len(parts) - (node.level - 1)]
+        base = ".".join(parts)
+        if node.module:
+            return f"{base}.{node.module}" if base else node.module
+        return base
+
+    def import_from(self: "Interpreter", node: ast.ImportFrom, scope: Scope) -> None:
+        dotted = self.resolve_relative(node, scope)
+        if node.level and not dotted:
+            # `from . import x` at the top of the project: x is a sibling module
+            for alias in node.names:
+                self.bind_name(alias.asname or alias.name, self.import_module(alias.name, scope, node), scope)
+            return
+        mod = self.import_module(dotted, scope, node)
+        for alias in node.names:
+            if alias.name == "*":
+                self.star_import(mod, scope)
+                continue
+            value = self.getattr(mod, alias.name) if not isinstance(mod, Unknown) else self.unknown(f"{dotted}.{alias.name}")
+            if isinstance(mod, ModuleVal) and alias.name not in mod.globals:
+                sub = self.try_submodule(mod, alias.name)
+                if sub is not None:
+                    value = sub
+            self.bind_name(alias.asname or alias.name, value, scope)
+
+    def star_import(self: "Interpreter", mod: Any, scope: Scope) -> None:
+        if isinstance(mod, ModuleVal):
+            names = mod.globals.get("__all__")
+            if isinstance(names, (list, tuple)):
+                for n in names:
+                    if isinstance(n, str) and n in mod.globals:
+                        self.bind_name(n, mod.globals[n], scope)
+                return
+            for k, v in list(mod.globals.items()):
+                if not k.startswith("_"):
+                    self.bind_name(k, v, scope)
+        elif isinstance(mod, Namespace):
+            self.star_namespaces.setdefault(id(scope.globals), []).append(mod)

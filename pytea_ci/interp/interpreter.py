@@ -1,0 +1,324 @@
+"""The interpreter proper: per-path state, names, assignment, branching, checks and findings.
+
+One `Interpreter` runs one path of one entry point; `explore.py` replays it with different
+branch decisions to cover the other paths. It implements the `Ctx` protocol the models see.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import os
+import time
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from pytea_ci.diagnostics import Diagnostic, Frame, Related, Severity, Span
+from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
+from pytea_ci.interp.imports import ImportMixin
+from pytea_ci.interp.objects import ObjectMixin
+from pytea_ci.interp.ops import truth
+from pytea_ci.interp.runtime import BudgetExceeded, PathEnd, Scope, UserException
+from pytea_ci.interp.stmts import StmtMixin
+from pytea_ci.models.registry import REGISTRY
+from pytea_ci.models.values import Namespace, Unknown
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import UNKNOWN, Sym, origin_of, symbols
+from pytea_ci.shapes.pred import Cond, Pred
+from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.solver import Decider, Verdict
+
+
+@dataclass
+class Budget:
+    paths: int = 64
+    steps: int = 400_000
+    unroll: int = 16
+    loop_iterations: int = 2_000
+    recursion: int = 60
+    seconds: float = 20.0
+
+
+@dataclass
+class Decision:
+    choice: bool
+    alt_pending: bool
+
+
+class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
+    def __init__(self, entry: str, root: str, decider: Decider, budget: Budget, forced: list[bool],
+                 options: dict[str, Any], shared: "Shared", deadline: float, strict: bool = False) -> None:
+        self.entry = entry
+        self.root = os.path.realpath(root)
+        self.search_roots = [os.path.dirname(os.path.abspath(entry)), self.root]
+        self.decider = decider
+        self.budget = budget
+        self.forced = forced
+        self.trail: list[Decision] = []
+        self.options = options
+        self.shared = shared
+        self.deadline = deadline
+        self.strict = strict
+        self.pc: list[Cond] = []
+        self.modules: dict[str, Any] = {}
+        self.frames: list[tuple[Span, Any]] = []
+        self.spans: list[Span] = [Span(self.rel(entry), 1, 0)]
+        self.cur_path = entry
+        self.steps = 0
+        self.sym_count = 0
+        self.inexact: set[int] = set()
+        self.keepalive: list[Any] = []
+        self.loop_mutations: list[set[int]] = []
+        self.yields: list[list[Any]] = []
+        self.star_namespaces: dict[int, list[Namespace]] = {}
+        self.budget_note: tuple[str, Span | None] | None = None
+
+    # ----- positions ----------------------------------------------------------------------------
+    def rel(self, path: str) -> str:
+        ap = os.path.abspath(path)
+        base = os.path.abspath(self.shared.display_root)
+        return os.path.relpath(ap, base) if ap.startswith(base + os.sep) else path
+
+    def span_of(self, node: ast.AST | None) -> Span:
+        if node is None or not hasattr(node, "lineno"):
+            return self.span
+        return Span(self.rel(self.cur_path), node.lineno, node.col_offset,  # type: ignore[attr-defined]
+                    getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None))
+
+    @property
+    def span(self) -> Span:
+        return self.spans[-1]
+
+    @contextlib.contextmanager
+    def at(self, node: ast.AST) -> Iterator[None]:
+        self.spans.append(self.span_of(node))
+        try:
+            yield
+        finally:
+            self.spans.pop()
+
+    def inside_project(self, path: str) -> bool:
+        real = os.path.realpath(path)
+        roots = [self.root, os.path.realpath(os.path.dirname(self.entry))]
+        return any(real == r or real.startswith(r + os.sep) for r in roots)
+
+    def parse_file(self, path: str) -> ast.Module | None:
+        tree = self.shared.parse(path)
+        if isinstance(tree, SyntaxError):
+            self.shared.add(Diagnostic("PT012", Severity.ERROR, Span(self.rel(path), tree.lineno or 1,
+                                                                      max(0, (tree.offset or 1) - 1)),
+                                       f"syntax error: {tree.msg}", entry=self.rel(self.entry)))
+            return None
+        return tree
+
+    # ----- budgets and coverage -------------------------------------------------------------------
+    def tick(self, node: ast.AST) -> None:
+        self.steps += 1
+        if self.steps > self.budget.steps:
+            raise BudgetExceeded("steps per path", self.span_of(node))
+        if self.steps % 512 == 0 and time.monotonic() > self.deadline:
+            raise BudgetExceeded("time per entry point", self.span_of(node))
+
+    def budget_hit(self, name: str, node: ast.AST) -> None:
+        raise BudgetExceeded(name, self.span_of(node))
+
+    def unsupported(self, node: ast.AST) -> Any:
+        if self.strict:
+            raise NotImplementedError(f"unsupported syntax {type(node).__name__}")
+        return self.unknown(f"unsupported syntax {type(node).__name__}")
+
+    def unknown(self, reason: str = "", api: bool = False) -> Unknown:
+        self.shared.unknowns += 1
+        if api:
+            self.shared.unmodeled[reason] = self.shared.unmodeled.get(reason, 0) + 1
+        return Unknown(reason)
+
+    def fresh(self, hint: str, kind: str = UNKNOWN, lo: int | None = 0, hi: int | None = None,
+              note: str = "") -> Sym:
+        self.sym_count += 1
+        return Sym(f"{hint}_{self.sym_count}", kind, lo, hi, self.span, note)
+
+    def option(self, key: str) -> Any:
+        return self.options.get(key)
+
+    def user_error(self, kind: str, message: str) -> None:
+        raise UserException(kind)
+
+    # ----- names --------------------------------------------------------------------------------
+    def lookup(self, name: str, scope: Scope, node: ast.AST) -> Any:
+        if name in scope.global_names:
+            return self._global(name, scope)
+        s: Scope | None = scope
+        while s is not None:
+            if name in s.locals:
+                return s.locals[name]
+            s = s.parent
+        return self._global(name, scope)
+
+    def _global(self, name: str, scope: Scope) -> Any:
+        if name in scope.globals:
+            return scope.globals[name]
+        if name == "super":
+            return SUPER_MARK
+        for ns in self.star_namespaces.get(id(scope.globals), []):
+            found = self.getattr(ns, name)
+            if not isinstance(found, Unknown):
+                return found
+        b = REGISTRY.get(f"builtins.{name}")
+        if b is not None:
+            return b
+        if name == "__name__":
+            return scope.globals.get("__name__")
+        return self.unknown(f"name {name}")
+
+    def bind_name(self, name: str, value: Any, scope: Scope) -> None:
+        if name in scope.global_names:
+            scope.globals[name] = value
+            return
+        if name in scope.nonlocal_names:
+            s = scope.parent
+            while s is not None:
+                if name in s.locals:
+                    s.locals[name] = value
+                    return
+                s = s.parent
+        scope.locals[name] = value
+
+    def assign(self, target: ast.expr, value: Any, scope: Scope) -> None:
+        if isinstance(target, ast.Name):
+            self.bind_name(target.id, value, scope)
+        elif isinstance(target, ast.Attribute):
+            obj = self.eval(target.value, scope)
+            self.setattr(obj, target.attr, value)
+        elif isinstance(target, ast.Subscript):
+            obj = self.eval(target.value, scope)
+            idx = self.eval(target.slice, scope)
+            with self.at(target):
+                self.setitem(obj, idx, value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            self.unpack(target.elts, value, scope, target)
+        elif isinstance(target, ast.Starred):
+            self.assign(target.value, value, scope)
+
+    def unpack(self, elts: list[ast.expr], value: Any, scope: Scope, node: ast.AST) -> None:
+        star = next((i for i, e in enumerate(elts) if isinstance(e, ast.Starred)), None)
+        with self.at(node):
+            items = self.iterate(value) if not isinstance(value, Unknown) else None
+            if isinstance(value, Tensor) and items is None:
+                items = None
+        if items is None:
+            for e in elts:
+                self.assign(e, self.unknown("unpacking") if not isinstance(e, ast.Starred) else [], scope)
+            return
+        if star is None:
+            if len(items) != len(elts):
+                raise UserException("ValueError")
+            for e, v in zip(elts, items):
+                self.assign(e, v, scope)
+            return
+        after = len(elts) - star - 1
+        if len(items) < len(elts) - 1:
+            raise UserException("ValueError")
+        for e, v in zip(elts[:star], items[:star]):
+            self.assign(e, v, scope)
+        self.assign(elts[star], list(items[star:len(items) - after]), scope)
+        for e, v in zip(elts[star + 1:], items[len(items) - after:]):
+            self.assign(e, v, scope)
+
+    # ----- branching ----------------------------------------------------------------------------
+    def decide(self, cond: Any, node: ast.AST | None = None) -> bool:
+        t = truth(cond)
+        if isinstance(t, bool):
+            return t
+        if isinstance(t, Pred):
+            if any(s.kind == UNKNOWN for s in symbols(t)):
+                return self.choose(None)
+            can_t, can_f = self.decider.branch(t, self.pc)
+            if can_t and not can_f:
+                return True
+            if can_f and not can_t:
+                return False
+            if not can_t and not can_f:
+                raise PathEnd()  # infeasible path
+            choice = self.choose(t)
+            self.pc.append(t if choice else P.not_(t))
+            return choice
+        return self.choose(None)
+
+    def fork(self, cond: Cond) -> bool:
+        return self.decide(cond)
+
+    def choose(self, cond: Cond | None) -> bool:
+        """Take the forced decision when replaying, else try True first and remember False."""
+        i = len(self.trail)
+        if i < len(self.forced):
+            choice = self.forced[i]
+            self.trail.append(Decision(choice, False))
+        else:
+            choice = True
+            self.trail.append(Decision(True, True))
+        return choice
+
+    # ----- checks and findings ------------------------------------------------------------------
+    def require(self, cond: Cond, op: str, message: str, rule: str = "PT001",
+                operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
+        outcome = self.decider.check(cond, self.pc)
+        v = outcome.verdict
+        if v in (Verdict.HOLDS, Verdict.UNKNOWN):
+            return
+        if v is Verdict.UNDECIDED:
+            self.emit("PT010", Severity.NOTE, f"{op}: could not decide whether {message.rstrip('.')} holds", operands, dims)
+            return
+        if v is Verdict.FAILS:
+            self.emit(rule, Severity.ERROR, f"{op}: {message}", operands, dims, outcome.counterexample)
+            raise PathEnd()
+        ce = outcome.counterexample
+        when = ", ".join(f"{k} = {val}" for k, val in sorted(ce.items()))
+        self.emit("PT002", Severity.WARNING, f"{op}: {message} (fails when {when})" if when else f"{op}: {message}",
+                  operands, dims, ce)
+        if isinstance(cond, Pred):
+            self.pc.append(cond)
+
+    def emit(self, rule: str, sev: Severity, message: str, operands: tuple[str, ...] = (),
+             dims: tuple[tuple[str, object], ...] = (), counterexample: dict[str, int] | None = None) -> None:
+        related: list[Related] = []
+        for label, d in dims:
+            for part in [d, *symbols(d)]:
+                span, note = origin_of(part)
+                if span is not None:
+                    related.append(Related(span, f"{label} = {part!r}: {note or 'defined here'}"))
+                    break
+        trace = [Frame(call, f"{getattr(fn, 'name', 'function')}()") for call, fn in self.frames]
+        trace.append(Frame(self.span, message.split(":")[0]))
+        self.shared.add(Diagnostic(rule, sev, self.span, message, tuple(operands), tuple(related), tuple(trace),
+                                   dict(counterexample or {}), self.rel(self.entry)))
+
+    def report_assert(self, node: ast.Assert) -> None:
+        self.emit("PT004", Severity.ERROR, "assert: the condition can never hold on this path")
+        raise PathEnd()
+
+
+class Shared:
+    """What all paths of one entry point share: parsed files, findings, coverage counters."""
+
+    def __init__(self, display_root: str) -> None:
+        self.display_root = display_root
+        self.asts: dict[str, ast.Module | SyntaxError] = {}
+        self.findings: dict[tuple, Diagnostic] = {}
+        self.unknowns = 0
+        self.unmodeled: dict[str, int] = {}
+
+    def parse(self, path: str) -> "ast.Module | SyntaxError":
+        if path not in self.asts:
+            try:
+                with open(path, "rb") as f:
+                    source = f.read()
+                self.asts[path] = ast.parse(source, filename=path)
+            except SyntaxError as e:
+                self.asts[path] = e
+            except (OSError, ValueError) as e:
+                self.asts[path] = SyntaxError(f"cannot read file: {e}")
+        return self.asts[path]
+
+    def add(self, d: Diagnostic) -> None:
+        self.findings.setdefault(d.key(), d)

@@ -1,0 +1,6 @@
+"""Importing this module registers every model."""
+
+from pytea_ci.models import argparse_, builtins, pil, stdlib  # noqa: F401
+from pytea_ci.models.torch import creation, data, elementwise, indexing, optim, reduction, tensor  # noqa: F401
+from pytea_ci.models.torch.nn import conv, layers, loss, module, norm  # noqa: F401
+from pytea_ci.models.torchvision import datasets, transforms  # noqa: F401

@@ -1,0 +1,120 @@
+"""argparse: arguments take their defaults (converted by `type`), unless the configuration
+overrides them (`args`) or declares them symbolic. Subparsers and unknown actions are Unknown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.registry import model, native_class
+from pytea_ci.models.values import Builtin, Instance, Unknown
+from pytea_ci.shapes.dim import INPUT, PInt
+
+
+def _dest(names: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
+    if "dest" in kwargs and isinstance(kwargs["dest"], str):
+        return kwargs["dest"]
+    longs = [n for n in names if isinstance(n, str) and n.startswith("--")]
+    pick = longs[0] if longs else (names[0] if names and isinstance(names[0], str) else None)
+    return pick.lstrip("-").replace("-", "_") if pick else None
+
+
+def _value(ctx: Ctx, dest: str, kwargs: dict[str, Any], positional: bool) -> Any:
+    overrides = ctx.option("args") or {}
+    symbolic = ctx.option("symbolic_args") or {}
+    if dest in symbolic:
+        lo, hi = symbolic[dest]
+        return ctx.fresh(dest, kind=INPUT, lo=lo, hi=hi, note=f"command-line argument --{dest} (declared symbolic)")
+    action = kwargs.get("action")
+    if dest in overrides:
+        return _tag(ctx, overrides[dest], dest, "configured")
+    if action == "store_true":
+        return kwargs.get("default", False)
+    if action == "store_false":
+        return kwargs.get("default", True)
+    if action in ("count",):
+        return kwargs.get("default", 0)
+    if action == "store_const":
+        return kwargs.get("default")
+    if action not in (None, "store"):
+        return ctx.unknown(f"argparse action {action}")
+    if "default" not in kwargs:
+        if positional or kwargs.get("required") is True:
+            return ctx.unknown(f"required argument {dest}")
+        return None
+    default = kwargs["default"]
+    conv = kwargs.get("type")
+    if isinstance(default, str) and isinstance(conv, Builtin) and conv.name in ("builtins.int", "builtins.float"):
+        try:
+            default = int(default) if conv.name == "builtins.int" else float(default)
+        except ValueError:
+            return ctx.unknown("argparse default")
+    return _tag(ctx, default, dest, "default")
+
+
+def _tag(ctx: Ctx, v: Any, dest: str, how: str) -> Any:
+    if isinstance(v, int) and not isinstance(v, bool):
+        return PInt(int(v), ctx.span, f"{how} of command-line argument --{dest.replace('_', '-')}")
+    if isinstance(v, list):
+        return [_tag(ctx, x, dest, how) for x in v]
+    return v
+
+
+@native_class("argparse.ArgumentParser")
+class ArgumentParser:
+    def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
+        self.attrs["_args"] = {}
+        self.attrs["_opaque"] = False
+
+    def add_argument(ctx: Ctx, self: Instance, *names: Any, **kwargs: Any) -> Any:
+        dest = _dest(names, kwargs)
+        if dest is not None:
+            positional = bool(names) and isinstance(names[0], str) and not names[0].startswith("-")
+            with_span = ctx.span
+            self.attrs["_args"][dest] = (kwargs, positional, with_span)
+        return None
+
+    def add_argument_group(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        return self
+
+    add_mutually_exclusive_group = add_argument_group
+
+    def set_defaults(ctx: Ctx, self: Instance, **kwargs: Any) -> Any:
+        for k, v in kwargs.items():
+            self.attrs["_args"][k] = ({"default": v}, False, ctx.span)
+        return None
+
+    def add_subparsers(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        self.attrs["_opaque"] = True
+        return ctx.unknown("subparsers")
+
+    def parse_args(ctx: Ctx, self: Instance, args: Any = None, namespace: Any = None) -> Any:
+        ns = Instance(Namespace_, {})
+        for dest, (kwargs, positional, _span) in self.attrs["_args"].items():
+            ns.attrs[dest] = _value(ctx, dest, kwargs, positional)
+        if self.attrs["_opaque"]:
+            ns.attrs["__opaque__"] = True
+        return ns
+
+    def parse_known_args(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        return (ArgumentParser.ns["parse_args"].fn(ctx, self), [])  # type: ignore[attr-defined]
+
+    def print_help(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        return None
+
+    def error(ctx: Ctx, self: Instance, *args: Any) -> Any:
+        ctx.user_error("SystemExit", "argparse error")
+
+
+@native_class("argparse.Namespace")
+class Namespace_:
+    def init(ctx: Ctx, self: Instance, **kwargs: Any) -> None:
+        self.attrs.update(kwargs)
+
+
+@model("argparse.ArgumentTypeError", "argparse.FileType")
+def arg_misc(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return ctx.unknown("argparse helper")
+
+
+_ = Unknown

@@ -1,0 +1,397 @@
+"""Python built-ins (`len range min max sum enumerate zip isinstance ...`), built-in exception
+classes and the decorators `staticmethod classmethod property`."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.registry import model, native_class, register
+from pytea_ci.models.values import (BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, Namespace,
+                                    PropertyVal, RangeVal, StaticMethod, Unknown)
+from pytea_ci.shapes.dim import Term, dmax, dmin, is_dim
+from pytea_ci.shapes.tensor import Tensor
+
+
+def _concrete(*vals: Any) -> bool:
+    from pytea_ci.interp.ops import is_concrete  # noqa: PLC0415  (pure helper, no interpreter state)
+
+    return all(is_concrete(v) for v in vals)
+
+
+@model("builtins.print", "builtins.input", "builtins.exit", "builtins.quit", "builtins.breakpoint", "builtins.help")
+def print_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return None
+
+
+@model("builtins.len")
+def len_(ctx: Ctx, obj: Any) -> Any:
+    if isinstance(obj, (list, tuple, dict, set, str, frozenset)):
+        items = ctx.iterate(obj) if isinstance(obj, (list, tuple)) else obj
+        return len(obj) if items is not None else ctx.unknown("length of a list built in a loop")
+    if isinstance(obj, RangeVal):
+        if all(isinstance(v, int) for v in (obj.start, obj.stop, obj.step)):
+            return len(range(obj.start, obj.stop, obj.step))
+        return obj.stop - obj.start if obj.step == 1 else ctx.unknown("len(range)")
+    if isinstance(obj, Tensor):
+        return ctx.call(ctx.getattr(obj, "__len__"))
+    if isinstance(obj, Instance):
+        fn = ctx.getattr(obj, "__len__")
+        return ctx.call(fn) if not isinstance(fn, Unknown) else fn
+    return ctx.unknown("len of unknown")
+
+
+@model("builtins.range")
+def range_(ctx: Ctx, *args: Any) -> Any:
+    if not all(is_dim(a) for a in args):
+        return IterVal([ctx.unknown("range bound")], truncated=True)
+    start, stop, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) > 2 else 1)
+    return RangeVal(start, stop, step)
+
+
+def _seq_items(ctx: Ctx, v: Any) -> tuple[list[Any], bool, list[Any] | None]:
+    if isinstance(v, IterVal):
+        return v.items, v.truncated, v.indices
+    items = ctx.iterate(v)
+    if items is None:
+        it = ctx.loop_items(v)  # type: ignore[attr-defined]
+        return it[0], True, None
+    return items, False, None
+
+
+@model("builtins.enumerate")
+def enumerate_(ctx: Ctx, iterable: Any, start: Any = 0) -> Any:
+    items, truncated, indices = _seq_items(ctx, iterable)
+    if not truncated:
+        return [(start + i, x) for i, x in enumerate(items)]
+    idx = indices or [ctx.fresh("index") for _ in items]
+    return IterVal([(start + i if is_dim(i) else i, x) for i, x in zip(idx, items)], truncated=True)
+
+
+@model("builtins.zip")
+def zip_(ctx: Ctx, *iterables: Any, **kwargs: Any) -> Any:
+    parts = [_seq_items(ctx, it) for it in iterables]
+    if not any(p[1] for p in parts):
+        return list(zip(*[p[0] for p in parts]))
+    n = max(len(p[0]) for p in parts)
+    rows = [tuple(p[0][min(i, len(p[0]) - 1)] if p[0] else ctx.unknown("zip") for p in parts) for i in range(n)]
+    return IterVal(rows, truncated=True)
+
+
+@model("builtins.reversed")
+def reversed_(ctx: Ctx, seq: Any) -> Any:
+    items, truncated, _ = _seq_items(ctx, seq)
+    return IterVal(list(reversed(items)), truncated=True) if truncated else list(reversed(items))
+
+
+@model("builtins.sorted")
+def sorted_(ctx: Ctx, iterable: Any, key: Any = None, reverse: Any = False) -> Any:
+    items, truncated, _ = _seq_items(ctx, iterable)
+    if truncated or key is not None or not _concrete(items):
+        return ctx.unknown("sorted of unknown values") if truncated else list(items)
+    try:
+        return sorted(items, reverse=bool(reverse))
+    except TypeError:
+        return ctx.unknown("sorted")
+
+
+@model("builtins.list", "builtins.tuple", "builtins.set", "builtins.frozenset")
+def list_(ctx: Ctx, iterable: Any = ()) -> Any:
+    items, truncated, _ = _seq_items(ctx, iterable)
+    if truncated:
+        out = list(items)
+        ctx.mark_inexact(out)  # type: ignore[attr-defined]
+        return out
+    return list(items)
+
+
+def _pick(ctx: Ctx, args: tuple[Any, ...], big: bool) -> Any:
+    items = list(args) if len(args) > 1 else (ctx.iterate(args[0]) if args else None)
+    if not items:
+        return ctx.unknown("min/max of unknown")
+    if all(is_dim(x) for x in items):
+        out = items[0]
+        for x in items[1:]:
+            out = dmax(out, x) if big else dmin(out, x)
+        return out
+    if _concrete(*items):
+        return max(items) if big else min(items)
+    return ctx.unknown("min/max")
+
+
+@model("builtins.max")
+def max_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return _pick(ctx, args, True) if not kwargs else ctx.unknown("max with key")
+
+
+@model("builtins.min")
+def min_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return _pick(ctx, args, False) if not kwargs else ctx.unknown("min with key")
+
+
+@model("builtins.sum")
+def sum_(ctx: Ctx, iterable: Any, start: Any = 0) -> Any:
+    items = ctx.iterate(iterable)
+    if items is None:
+        return ctx.unknown("sum of unknown")
+    if all(is_dim(x) or isinstance(x, float) for x in items) and (is_dim(start) or isinstance(start, float)):
+        total = start
+        for x in items:
+            total = total + x
+        return total
+    if items and all(isinstance(x, Tensor) for x in items):
+        total = items[0]
+        for x in items[1:]:
+            total = ctx.call(ctx.getattr(total, "__add__"), x)
+        return total
+    return ctx.unknown("sum")
+
+
+@model("builtins.abs")
+def abs_(ctx: Ctx, x: Any) -> Any:
+    if isinstance(x, Tensor):
+        return x
+    return abs(x) if _concrete(x) else ctx.unknown("abs")
+
+
+@model("builtins.int")
+def int_(ctx: Ctx, x: Any = 0, *args: Any) -> Any:
+    if isinstance(x, Term):
+        return x
+    if _concrete(x, *args):
+        try:
+            return int(x, *args)
+        except (ValueError, TypeError):
+            ctx.user_error("ValueError", "int()")
+    return ctx.unknown("int of unknown")
+
+
+@model("builtins.float", "builtins.complex")
+def float_(ctx: Ctx, x: Any = 0.0) -> Any:
+    if _concrete(x):
+        try:
+            return float(x)
+        except (ValueError, TypeError):
+            ctx.user_error("ValueError", "float()")
+    return ctx.unknown("float of unknown")
+
+
+@model("builtins.round")
+def round_(ctx: Ctx, x: Any, n: Any = None) -> Any:
+    return (round(x) if n is None else round(x, n)) if _concrete(x, n) else ctx.unknown("round")
+
+
+@model("builtins.divmod")
+def divmod_(ctx: Ctx, a: Any, b: Any) -> Any:
+    if is_dim(a) and is_dim(b):
+        return (a // b, a % b)
+    return divmod(a, b) if _concrete(a, b) else (ctx.unknown("divmod"), ctx.unknown("divmod"))
+
+
+@model("builtins.bool")
+def bool_(ctx: Ctx, x: Any = False) -> Any:
+    return bool(x) if _concrete(x) else ctx.unknown("bool")
+
+
+@model("builtins.str", "builtins.repr", "builtins.format", "builtins.chr", "builtins.ord", "builtins.hex",
+       "builtins.bin", "builtins.oct", "builtins.ascii")
+def str_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return ctx.unknown("string")
+
+
+@model("builtins.dict")
+def dict_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    out: dict[Any, Any] = {}
+    if args:
+        if isinstance(args[0], dict):
+            out.update(args[0])
+        else:
+            items = ctx.iterate(args[0])
+            if items is None:
+                return ctx.unknown("dict of unknown items")
+            try:
+                out.update(items)
+            except (TypeError, ValueError):
+                return ctx.unknown("dict")
+    out.update(kwargs)
+    return out
+
+
+def _type_matches(value: Any, t: Any) -> Any:
+    if isinstance(t, tuple):
+        results = [_type_matches(value, x) for x in t]
+        return True if True in results else (None if None in results else False)
+    if isinstance(value, Unknown):
+        return None
+    if isinstance(t, ClassVal):
+        if isinstance(value, Instance):
+            return t in value.cls.mro() or None if t.qualname.startswith(("builtins.",)) else t in value.cls.mro()
+        return False if not t.native else None
+    if isinstance(t, Builtin):
+        py = {"builtins.int": int, "builtins.float": float, "builtins.str": str, "builtins.list": list,
+              "builtins.tuple": tuple, "builtins.dict": dict, "builtins.bool": bool, "builtins.set": set}.get(t.name)
+        if py is None:
+            return None
+        if is_dim(value):
+            return py is int or (py is float and False)
+        return isinstance(value, py)
+    if isinstance(t, Namespace) and t.qualname == "torch.Tensor":
+        return isinstance(value, Tensor)
+    return None
+
+
+@model("builtins.isinstance")
+def isinstance_(ctx: Ctx, obj: Any, classinfo: Any) -> Any:
+    r = _type_matches(obj, classinfo)
+    return ctx.unknown("isinstance") if r is None else r
+
+
+@model("builtins.issubclass")
+def issubclass_(ctx: Ctx, cls: Any, classinfo: Any) -> Any:
+    if isinstance(cls, ClassVal) and isinstance(classinfo, ClassVal):
+        return classinfo in cls.mro()
+    return ctx.unknown("issubclass")
+
+
+@model("builtins.callable")
+def callable_(ctx: Ctx, obj: Any) -> Any:
+    return not isinstance(obj, (int, float, str, list, tuple, dict, Tensor)) if not isinstance(obj, Unknown) else obj
+
+
+@model("builtins.getattr")
+def getattr_(ctx: Ctx, obj: Any, name: Any, *default: Any) -> Any:
+    if not isinstance(name, str):
+        return ctx.unknown("getattr with unknown name")
+    if isinstance(obj, Instance) and name not in obj.attrs and obj.cls.lookup(name) is _missing() and default:
+        return default[0]
+    return ctx.getattr(obj, name)
+
+
+@model("builtins.setattr")
+def setattr_(ctx: Ctx, obj: Any, name: Any, value: Any) -> Any:
+    if isinstance(name, str):
+        ctx.setattr(obj, name, value)
+    return None
+
+
+@model("builtins.hasattr")
+def hasattr_(ctx: Ctx, obj: Any, name: Any) -> Any:
+    if isinstance(obj, Instance) and isinstance(name, str):
+        if name in obj.attrs or obj.cls.lookup(name) is not _missing():
+            return True
+        return ctx.unknown("hasattr") if obj.cls.lookup("__opaque_base__") is not _missing() else False
+    return ctx.unknown("hasattr")
+
+
+def _missing() -> Any:
+    from pytea_ci.models.values import MISSING
+
+    return MISSING
+
+
+@model("builtins.any")
+def any_(ctx: Ctx, iterable: Any) -> Any:
+    items = ctx.iterate(iterable)
+    return any(items) if items is not None and _concrete(*items) else ctx.unknown("any")
+
+
+@model("builtins.all")
+def all_(ctx: Ctx, iterable: Any) -> Any:
+    items = ctx.iterate(iterable)
+    return all(items) if items is not None and _concrete(*items) else ctx.unknown("all")
+
+
+@model("builtins.iter")
+def iter_(ctx: Ctx, obj: Any, *args: Any) -> Any:
+    items, truncated, idx = _seq_items(ctx, obj)
+    return IterVal(list(items), truncated, idx) if truncated else list(items)
+
+
+@model("builtins.next")
+def next_(ctx: Ctx, it: Any, *default: Any) -> Any:
+    items, _, _ = _seq_items(ctx, it)
+    return items[0] if items else (default[0] if default else ctx.user_error("StopIteration", "next"))
+
+
+@model("builtins.map")
+def map_(ctx: Ctx, fn: Any, *iterables: Any) -> Any:
+    parts = [ctx.iterate(i) for i in iterables]
+    if any(p is None for p in parts):
+        return ctx.unknown("map over unknown")
+    return [ctx.call(fn, *row) for row in zip(*parts)]  # type: ignore[arg-type]
+
+
+@model("builtins.filter")
+def filter_(ctx: Ctx, fn: Any, iterable: Any) -> Any:
+    return ctx.unknown("filter")
+
+
+@model("builtins.id", "builtins.hash", "builtins.vars", "builtins.dir", "builtins.globals", "builtins.locals",
+       "builtins.open", "builtins.eval", "builtins.exec", "builtins.compile", "builtins.__import__", "builtins.memoryview",
+       "builtins.bytearray", "builtins.bytes", "builtins.pow", "builtins.slice", "builtins.object_new")
+def opaque(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return ctx.unknown("opaque builtin")
+
+
+@model("builtins.type")
+def type_(ctx: Ctx, obj: Any, *args: Any) -> Any:
+    return obj.cls if isinstance(obj, Instance) and not args else ctx.unknown("type()")
+
+
+@model("builtins.staticmethod")
+def staticmethod_(ctx: Ctx, fn: Any) -> Any:
+    return StaticMethod(fn)
+
+
+@model("builtins.classmethod")
+def classmethod_(ctx: Ctx, fn: Any) -> Any:
+    return ClassMethod(fn)
+
+
+@model("builtins.property", "functools.cached_property")
+def property_(ctx: Ctx, fget: Any = None, *args: Any, **kwargs: Any) -> Any:
+    return PropertyVal(fget)
+
+
+@native_class("builtins.object")
+class object_:
+    def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_EXC_TREE = {
+    "BaseException": None, "Exception": "BaseException", "KeyboardInterrupt": "BaseException",
+    "SystemExit": "BaseException", "ArithmeticError": "Exception", "ZeroDivisionError": "ArithmeticError",
+    "OverflowError": "ArithmeticError", "LookupError": "Exception", "IndexError": "LookupError",
+    "KeyError": "LookupError", "ValueError": "Exception", "TypeError": "Exception", "RuntimeError": "Exception",
+    "NotImplementedError": "RuntimeError", "RecursionError": "RuntimeError", "AttributeError": "Exception",
+    "NameError": "Exception", "OSError": "Exception", "IOError": "Exception", "FileNotFoundError": "OSError",
+    "PermissionError": "OSError", "FileExistsError": "OSError", "ImportError": "Exception",
+    "ModuleNotFoundError": "ImportError", "AssertionError": "Exception", "StopIteration": "Exception",
+    "UnicodeError": "ValueError", "UnicodeDecodeError": "UnicodeError", "Warning": "Exception",
+    "UserWarning": "Warning", "DeprecationWarning": "Warning", "RuntimeWarning": "Warning", "EOFError": "Exception",
+    "TimeoutError": "OSError", "ConnectionError": "OSError", "StopAsyncIteration": "Exception",
+    "MemoryError": "Exception", "SystemError": "Exception",
+}
+
+
+def _exc_init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
+    self.attrs["args"] = args
+
+
+def _register_exceptions() -> None:
+    classes: dict[str, ClassVal] = {}
+    for name, parent in _EXC_TREE.items():
+        bases = (classes[parent],) if parent else ()
+        cls = ClassVal(name, bases, {"__init__": Builtin(f"builtins.{name}.__init__", _exc_init)}, f"builtins.{name}", True)
+        classes[name] = cls
+        register(f"builtins.{name}", cls)
+
+
+_register_exceptions()
+register("builtins.NotImplemented", None)
+register("builtins.Ellipsis", Ellipsis)
+register("builtins.__debug__", True)
+
+_ = (math, BoundMethod)

@@ -1,0 +1,203 @@
+"""Shared shape primitives every API model is built from: dim normalisation, broadcasting,
+matmul, reshape, reductions, convolution/pooling sizes. Each states its requirements on `ctx`."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.values import DType, Unknown
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import Dim, PInt, Term, dmax, dmin, floordiv, is_dim, prod
+from pytea_ci.shapes.tensor import Tensor, fmt_shape
+
+Shape = tuple[Dim, ...]
+
+
+def known(*vals: Any) -> bool:
+    """All values are tensors of known rank."""
+    return all(isinstance(v, Tensor) and v.shape is not None for v in vals)
+
+
+def shape_of(t: Tensor) -> Shape:
+    assert t.shape is not None
+    return t.shape
+
+
+def as_int(v: Any) -> int | None:
+    return int(v) if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def norm_dim(ctx: Ctx, dim: Any, rank: int, op: str) -> int | None:
+    """A concrete dim index in range, or None when the dim is not a known int."""
+    d = as_int(dim)
+    if d is None:
+        return None
+    lo, hi = (-1, 0) if rank == 0 else (-rank, rank - 1)
+    ctx.require(lo <= d <= hi, op, f"dim {d} is out of range for a {rank}-D tensor (expected in [{lo}, {hi}])", "PT003")
+    return d % max(rank, 1)
+
+
+def sizes_arg(args: Sequence[Any]) -> list[Any] | None:
+    """`f(2, 3)`, `f((2, 3))`, `f([2, 3])`, `f(torch.Size)` → [2, 3]; None when unknown."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = args[0]
+    out = list(args)
+    if not all(is_dim(a) for a in out):
+        return None
+    return out
+
+
+def unknown_shape(ctx: Ctx, rank: int | None, hint: str = "d") -> Shape | None:
+    if rank is None:
+        return None
+    return tuple(ctx.fresh(hint) for _ in range(rank))
+
+
+def fmt(shape: Shape | None) -> str:
+    return fmt_shape(shape)
+
+
+def broadcast_shapes(ctx: Ctx, a: Shape, b: Shape, op: str, names: tuple[str, str] = ("self", "other")) -> Shape:
+    out: list[Dim] = []
+    n = max(len(a), len(b))
+    pa = (1,) * (n - len(a)) + tuple(a)
+    pb = (1,) * (n - len(b)) + tuple(b)
+    for i, (x, y) in enumerate(zip(pa, pb)):
+        if x == 1:
+            out.append(y)
+        elif y == 1 or x == y:
+            out.append(x)
+        else:
+            ctx.require(P.or_(P.eq(x, y), P.eq(x, 1), P.eq(y, 1)), op,
+                        f"the size of {names[0]} ({x!r}) must match the size of {names[1]} ({y!r}) at non-singleton "
+                        f"dimension {i - n}: {fmt(tuple(a))} vs {fmt(tuple(b))}",
+                        operands=(f"{names[0]}: {fmt(tuple(a))}", f"{names[1]}: {fmt(tuple(b))}"),
+                        dims=((names[0], x), (names[1], y)))
+            out.append(x if isinstance(y, int) else (y if isinstance(x, int) else dmax(x, y)))
+    return tuple(out)
+
+
+def result_dtype(a: Any, b: Any) -> str | None:
+    from pytea_ci.shapes.tensor import promote
+
+    da = a.dtype if isinstance(a, Tensor) else ("float32" if isinstance(a, float) else ("bool" if isinstance(a, bool) else None))
+    db = b.dtype if isinstance(b, Tensor) else ("float32" if isinstance(b, float) else ("bool" if isinstance(b, bool) else None))
+    if isinstance(a, Tensor) and not isinstance(b, Tensor):
+        return a.dtype if not (isinstance(b, float) and not a.is_float()) else "float32"
+    if isinstance(b, Tensor) and not isinstance(a, Tensor):
+        return b.dtype if not (isinstance(a, float) and not b.is_float()) else "float32"
+    return promote(da, db)
+
+
+def matmul_shapes(ctx: Ctx, a: Shape, b: Shape, op: str) -> Shape:
+    if len(a) == 0 or len(b) == 0:
+        ctx.require(False, op, "both arguments to matmul need to be at least 1D", "PT003")
+    a2 = (1,) + tuple(a) if len(a) == 1 else tuple(a)
+    b2 = tuple(b) + (1,) if len(b) == 1 else tuple(b)
+    k1, k2 = a2[-1], b2[-2]
+    ctx.require(P.eq(k1, k2), op,
+                f"shapes cannot be multiplied ({'x'.join(map(repr, a2[-2:]))} and {'x'.join(map(repr, b2[-2:]))}): "
+                f"{k1!r} != {k2!r}",
+                operands=(f"left: {fmt(tuple(a))}", f"right: {fmt(tuple(b))}"), dims=(("left inner dim", k1), ("right inner dim", k2)))
+    batch = broadcast_shapes(ctx, a2[:-2], b2[:-2], op) if (len(a2) > 2 or len(b2) > 2) else ()
+    out = tuple(batch) + (a2[-2], b2[-1])
+    if len(a) == 1:
+        out = out[:-2] + out[-1:]
+    if len(b) == 1:
+        out = out[:-1]
+    return out
+
+
+def reshape_shape(ctx: Ctx, src: Shape, target: list[Any], op: str) -> Shape | None:
+    if not all(is_dim(t) for t in target):
+        return None
+    holes = [i for i, t in enumerate(target) if isinstance(t, int) and t == -1]
+    ctx.require(len(holes) <= 1, op, "only one dimension can be inferred", "PT003")
+    for t in target:
+        if isinstance(t, int) and t < -1:
+            ctx.require(False, op, f"invalid shape dimension {t}", "PT003")
+    numel = prod(src)
+    known_part = prod([t for i, t in enumerate(target) if i not in holes])
+    shown = "[" + ", ".join(repr(t) for t in target) + "]"
+    if holes:
+        ctx.require(P.and_(P.ne(known_part, 0), P.eq(numel % known_part if known_part != 0 else 1, 0)), op,
+                    f"shape {shown} is invalid for input of size {numel!r} (input {fmt(src)})",
+                    operands=(f"input: {fmt(src)}", f"requested: {shown}"),
+                    dims=(("input size", numel), ("requested size", known_part)))
+        inferred = floordiv(numel, known_part) if known_part != 0 else 0
+        return tuple(inferred if i in holes else t for i, t in enumerate(target))
+    ctx.require(P.eq(numel, known_part), op, f"shape {shown} is invalid for input of size {numel!r} (input {fmt(src)})",
+                operands=(f"input: {fmt(src)}", f"requested: {shown}"),
+                dims=(("input size", numel), ("requested size", known_part)))
+    return tuple(target)
+
+
+def reduce_shape(ctx: Ctx, shape: Shape, dim: Any, keepdim: bool, op: str) -> Shape | None:
+    if dim is None:
+        return tuple(1 for _ in shape) if keepdim else ()
+    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+    idx: set[int] = set()
+    for d in dims:
+        n = norm_dim(ctx, d, len(shape), op)
+        if n is None:
+            return None
+        idx.add(n)
+    if keepdim:
+        return tuple(1 if i in idx else s for i, s in enumerate(shape))
+    return tuple(s for i, s in enumerate(shape) if i not in idx)
+
+
+def tuple_arg(v: Any, n: int) -> tuple[Any, ...]:
+    if isinstance(v, (tuple, list)):
+        return tuple(v) if len(v) == n else tuple(v) + (v[-1],) * (n - len(v))
+    return (v,) * n
+
+
+def window_out(ctx: Ctx, size: Dim, k: Any, s: Any, p: Any, d: Any, op: str, ceil_mode: bool = False) -> Dim:
+    """Output length of a convolution/pooling window: (L + 2p - d(k-1) - 1) // s + 1."""
+    eff = size + 2 * p - d * (k - 1)
+    ctx.require(P.ge(eff, 1), op,
+                f"kernel size ({k!r}) can't be greater than the padded input size ({size!r} + 2*{p!r} = {size + 2 * p!r})",
+                "PT003", dims=(("input size", size), ("kernel size", k)))
+    if ceil_mode and isinstance(s, int) and s > 1:
+        out = floordiv(eff - 1 + s - 1, s) + 1
+        if isinstance(out, int) and isinstance(size, int) and (out - 1) * s >= size + p:
+            out -= 1
+        return out
+    return floordiv(eff - 1, s) + 1
+
+
+def tag(d: Dim, ctx: Ctx, note: str) -> Dim:
+    """Attach provenance to a concrete dim computed by a model."""
+    return PInt(int(d), ctx.span, note) if isinstance(d, int) and not isinstance(d, PInt) else d
+
+
+def dtype_name(v: Any) -> str | None:
+    if isinstance(v, DType):
+        return v.name
+    if isinstance(v, str):
+        return {"float": "float32", "int": "int64", "long": "int64", "double": "float64"}.get(v, v)
+    if v is float:
+        return "float32"
+    return None
+
+
+def same_shape_required(ctx: Ctx, a: Tensor, b: Tensor, op: str, message: str, rule: str = "PT001") -> None:
+    sa, sb = shape_of(a), shape_of(b)
+    if len(sa) != len(sb):
+        ctx.require(False, op, message.format(a=fmt(sa), b=fmt(sb)), rule, (f"input: {fmt(sa)}", f"target: {fmt(sb)}"))
+        return
+    ctx.require(P.and_(*[P.eq(x, y) for x, y in zip(sa, sb)]), op, message.format(a=fmt(sa), b=fmt(sb)), rule,
+                (f"input: {fmt(sa)}", f"target: {fmt(sb)}"), tuple(("input", x) for x in sa) + tuple(("target", y) for y in sb))
+
+
+def min_dim(a: Dim, b: Dim) -> Dim:
+    return dmin(a, b)
+
+
+def is_unknown(v: Any) -> bool:
+    return isinstance(v, Unknown) or (isinstance(v, Tensor) and v.shape is None)
+
+
+_ = Term

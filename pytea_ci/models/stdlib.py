@@ -1,0 +1,166 @@
+"""The standard-library modules training scripts touch: math, os, sys, random, time, functools,
+copy, collections, logging, warnings, json, typing, itertools. Pure functions on concrete values run
+as Python would; anything with effects or unknown inputs is a no-op or Unknown."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.registry import model, register
+from pytea_ci.models.values import Builtin
+from pytea_ci.shapes.dim import ceildiv, floordiv, is_dim
+
+
+def _concrete(*vals: Any) -> bool:
+    return all(isinstance(v, (int, float)) and not hasattr(v, "op") for v in vals)
+
+
+def _pure_math(name: str) -> Any:
+    fn = getattr(math, name)
+
+    def run(ctx: Ctx, *args: Any) -> Any:
+        if all(isinstance(a, (int, float)) for a in args) and not any(isinstance(a, bool) for a in args):
+            try:
+                return fn(*args)
+            except (ValueError, OverflowError, TypeError) as e:
+                ctx.user_error(type(e).__name__, name)
+        return ctx.unknown(f"math.{name}")
+
+    return run
+
+
+for _name in ("sqrt", "log", "log2", "log10", "exp", "sin", "cos", "tan", "atan", "atan2", "pow", "fabs",
+              "prod", "gcd", "isqrt", "factorial", "trunc", "hypot", "isclose", "isfinite", "isnan", "isinf",
+              "radians", "degrees", "comb", "perm", "lcm"):
+    register(f"math.{_name}", Builtin(f"math.{_name}", _pure_math(_name)))
+for _name, _val in (("pi", math.pi), ("e", math.e), ("inf", math.inf), ("nan", math.nan), ("tau", math.tau)):
+    register(f"math.{_name}", _val)
+
+
+@model("math.ceil")
+def ceil(ctx: Ctx, x: Any) -> Any:
+    if isinstance(x, (int, float)) and not hasattr(x, "op"):
+        return math.ceil(x)
+    return ctx.unknown("math.ceil")
+
+
+@model("math.floor")
+def floor(ctx: Ctx, x: Any) -> Any:
+    if isinstance(x, (int, float)) and not hasattr(x, "op"):
+        return math.floor(x)
+    return x if is_dim(x) else ctx.unknown("math.floor")
+
+
+@model("os.path.join", "os.path.exists", "os.path.isdir", "os.path.isfile", "os.path.basename", "os.path.dirname",
+       "os.path.abspath", "os.path.expanduser", "os.path.splitext", "os.getcwd", "os.listdir", "os.environ.get",
+       "os.getenv", "os.cpu_count", "os.path.realpath", "os.walk", "glob.glob", "time.time", "time.perf_counter",
+       "time.monotonic", "time.strftime", "time.process_time", "datetime.datetime.now", "json.load", "json.loads",
+       "pickle.load", "random.random", "random.randint", "random.choice", "random.uniform", "random.sample",
+       "random.gauss", "sys.exit_code", "os.path.getsize", "shutil.copy", "json.dumps", "pathlib.Path",
+       "copy.copy_unknown", "os.environ", "sys.argv", "sys.stdout", "sys.stderr", "itertools.product",
+       "itertools.chain", "itertools.count", "itertools.cycle", "itertools.islice", "collections.Counter",
+       "collections.namedtuple", "tqdm.tqdm_unknown", "string.ascii_letters", "operator.itemgetter")
+def effect(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return ctx.unknown("standard library value")
+
+
+@model("os.makedirs", "os.mkdir", "os.remove", "os.chdir", "random.seed", "random.shuffle", "time.sleep",
+       "warnings.warn", "warnings.filterwarnings", "warnings.simplefilter", "logging.basicConfig", "logging.info",
+       "logging.debug", "logging.warning", "logging.error", "logging.critical", "logging.exception",
+       "json.dump", "pickle.dump", "shutil.rmtree", "sys.exit", "matplotlib.pyplot.plot", "matplotlib.pyplot.savefig",
+       "matplotlib.pyplot.show", "matplotlib.pyplot.figure", "matplotlib.pyplot.close", "matplotlib.use",
+       "matplotlib.pyplot.imshow", "matplotlib.pyplot.title", "matplotlib.pyplot.subplot")
+def no_effect(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return None
+
+
+@model("logging.getLogger")
+def get_logger(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    from pytea_ci.models.values import Instance
+
+    return Instance(_Logger)
+
+
+def _logger_class() -> Any:
+    from pytea_ci.models.registry import native_class
+
+    def noop(ctx: Ctx, self: Any, *args: Any, **kwargs: Any) -> Any:
+        return None
+
+    body = {n: noop for n in ("info", "debug", "warning", "error", "critical", "exception", "setLevel",
+                              "addHandler", "log")}
+    return native_class("logging.Logger")(type("Logger", (), body))
+
+
+_Logger = _logger_class()
+
+
+@model("sys.path.append", "sys.path.insert")
+def sys_path(ctx: Ctx, *args: Any) -> Any:
+    return None
+
+
+register("sys.version_info", (3, 11, 0))
+register("sys.platform", "linux")
+register("sys.maxsize", 2**63 - 1)
+
+
+@model("functools.wraps")
+def wraps(ctx: Ctx, wrapped: Any, *args: Any, **kwargs: Any) -> Any:
+    return Builtin("functools.wraps.decorator", lambda ctx, fn: fn)
+
+
+@model("functools.partial")
+def partial(ctx: Ctx, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    return Builtin("functools.partial", lambda c, *a, **k: c.call(fn, *args, *a, **{**kwargs, **k}))
+
+
+@model("functools.lru_cache", "functools.cache", "typing.final", "typing.overload", "abc.abstractmethod",
+       "dataclasses.dataclass", "torch.jit.script", "torch.jit.unused", "torch.compile", "typing.no_type_check")
+def passthrough_decorator(ctx: Ctx, fn: Any = None, *args: Any, **kwargs: Any) -> Any:
+    if fn is None or isinstance(fn, int):
+        return Builtin("decorator", lambda c, f: f)
+    return fn
+
+
+@model("functools.reduce")
+def reduce(ctx: Ctx, fn: Any, iterable: Any, *initial: Any) -> Any:
+    items = ctx.iterate(iterable)
+    if items is None:
+        return ctx.unknown("reduce")
+    acc, rest = (initial[0], items) if initial else (items[0], items[1:])
+    for x in rest:
+        acc = ctx.call(fn, acc, x)
+    return acc
+
+
+@model("copy.deepcopy", "copy.copy")
+def deepcopy(ctx: Ctx, x: Any, *args: Any) -> Any:
+    import copy
+
+    from pytea_ci.models.values import Instance
+
+    if isinstance(x, Instance):
+        return Instance(x.cls, dict(x.attrs))
+    return copy.copy(x) if isinstance(x, (list, dict)) else x
+
+
+@model("collections.OrderedDict", "collections.defaultdict_plain")
+def ordered_dict(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    from pytea_ci.models.builtins import dict_
+
+    return dict_(ctx, *args, **kwargs)
+
+
+@model("collections.defaultdict")
+def defaultdict(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return ctx.unknown("defaultdict")
+
+
+for _name in ("List", "Dict", "Tuple", "Optional", "Union", "Any", "Callable", "Iterable", "Iterator", "Sequence",
+              "Mapping", "Set", "Type", "Literal", "Generator", "NamedTuple_", "TypeVar_"):
+    register(f"typing.{_name}", None)
+
+_ = (ceildiv, floordiv, _concrete)

@@ -1,0 +1,1 @@
+"""Models of `torch`: tensors, creation, tensor methods, nn, functional, optim and data."""

@@ -1,0 +1,250 @@
+"""Tensor creation (`randn zeros tensor arange ...`), joining (`cat stack`) and torch-level odds
+and ends with no shape effect (`manual_seed`, `device`, `no_grad`, `save`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.prim import as_int, fmt, known, norm_dim, shape_of, sizes_arg
+from pytea_ci.models.registry import model, native_class, register
+from pytea_ci.models.values import DType, Instance
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import Term, ceildiv, is_dim
+from pytea_ci.shapes.tensor import Tensor
+
+for _name in ("float32", "float", "float64", "double", "float16", "half", "bfloat16", "int64", "long", "int32",
+              "int", "int16", "short", "int8", "uint8", "bool", "complex64"):
+    _canon = {"float": "float32", "double": "float64", "half": "float16", "long": "int64", "int": "int32",
+              "short": "int16"}.get(_name, _name)
+    register(f"torch.{_name}", DType(_canon))
+
+
+def _dtype(kwargs: dict[str, Any], default: str | None) -> str | None:
+    d = kwargs.get("dtype")
+    return d.name if isinstance(d, DType) else default
+
+
+def _make(ctx: Ctx, sizes: tuple[Any, ...], kwargs: dict[str, Any], default: str | None = "float32") -> Any:
+    if "size" in kwargs:
+        sizes = (kwargs["size"],)
+    s = sizes_arg(sizes)
+    if s is None:
+        return Tensor(None, _dtype(kwargs, default))
+    for d in s:
+        if isinstance(d, int):
+            ctx.require(d >= 0, "tensor creation", f"negative dimension {d}", "PT003")
+    return Tensor(tuple(s), _dtype(kwargs, default))
+
+
+@model("torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty", "torch.FloatTensor")
+def randn(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
+    return _make(ctx, size, kwargs)
+
+
+@model("torch.LongTensor")
+def long_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
+    if size and isinstance(size[0], list):
+        return tensor(ctx, size[0], dtype=DType("int64"))
+    return _make(ctx, size, kwargs, "int64")
+
+
+@model("torch.full")
+def full(ctx: Ctx, size: Any, fill_value: Any, **kwargs: Any) -> Any:
+    default = "int64" if isinstance(fill_value, int) and not isinstance(fill_value, bool) else "float32"
+    return _make(ctx, (size,), kwargs, "bool" if isinstance(fill_value, bool) else default)
+
+
+@model("torch.randint")
+def randint(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    size = kwargs.get("size", args[-1] if args else None)
+    return _make(ctx, (size,), kwargs, "int64")
+
+
+@model("torch.zeros_like", "torch.ones_like", "torch.empty_like", "torch.rand_like", "torch.randn_like",
+       "torch.full_like", "torch.randint_like")
+def zeros_like(ctx: Ctx, input: Any, *args: Any, **kwargs: Any) -> Any:
+    if not isinstance(input, Tensor):
+        return ctx.unknown("*_like of a non-tensor")
+    return input.with_shape(input.shape, _dtype(kwargs, input.dtype))
+
+
+@model("torch.tensor", "torch.as_tensor", "torch.from_numpy")
+def tensor(ctx: Ctx, data: Any, *args: Any, **kwargs: Any) -> Any:
+    if isinstance(data, Tensor):
+        return Tensor(data.shape, _dtype(kwargs, data.dtype))
+    shape, dtype = _infer(data)
+    if shape is None:
+        return Tensor(None, _dtype(kwargs, None))
+    return Tensor(shape, _dtype(kwargs, dtype))
+
+
+def _infer(data: Any) -> tuple[tuple[Any, ...] | None, str | None]:
+    if isinstance(data, bool):
+        return (), "bool"
+    if isinstance(data, int) or isinstance(data, Term):
+        return (), "int64"
+    if isinstance(data, float):
+        return (), "float32"
+    if isinstance(data, Tensor):
+        return data.shape, data.dtype
+    if isinstance(data, (list, tuple)):
+        if not data:
+            return (0,), "float32"
+        inner = [_infer(x) for x in data]
+        shapes = {s for s, _ in inner}
+        if len(shapes) != 1 or None in shapes:
+            return None, None
+        dtypes = [d for _, d in inner]
+        dt = "float32" if "float32" in dtypes else dtypes[0]
+        return (len(data),) + next(iter(shapes)), dt  # type: ignore[operator]
+    return None, None
+
+
+@model("torch.arange")
+def arange(ctx: Ctx, start: Any, end: Any = None, step: Any = 1, **kwargs: Any) -> Any:
+    if end is None:
+        start, end = 0, start
+    is_float = any(isinstance(v, float) for v in (start, end, step))
+    if all(isinstance(v, (int, float)) for v in (start, end, step)) and step:
+        import math
+
+        n = max(0, math.ceil((end - start) / step))
+        return Tensor((n,), _dtype(kwargs, "float32" if is_float else "int64"))
+    if is_dim(start) and is_dim(end) and step == 1:
+        return Tensor((end - start,), _dtype(kwargs, "int64"))
+    if is_dim(start) and is_dim(end) and isinstance(step, int) and step > 0:
+        return Tensor((ceildiv(end - start, step),), _dtype(kwargs, "int64"))
+    return Tensor((ctx.fresh("arange"),), _dtype(kwargs, "float32" if is_float else "int64"))
+
+
+@model("torch.randperm")
+def randperm(ctx: Ctx, n: Any, **kwargs: Any) -> Any:
+    return Tensor((n,) if is_dim(n) else (ctx.fresh("n"),), _dtype(kwargs, "int64"))
+
+
+@model("torch.linspace", "torch.logspace")
+def linspace(ctx: Ctx, start: Any, end: Any, steps: Any, **kwargs: Any) -> Any:
+    return Tensor((steps,) if is_dim(steps) else (ctx.fresh("steps"),), _dtype(kwargs, "float32"))
+
+
+@model("torch.eye")
+def eye(ctx: Ctx, n: Any, m: Any = None, **kwargs: Any) -> Any:
+    return Tensor((n, n if m is None else m), _dtype(kwargs, "float32"))
+
+
+def _seq(ctx: Ctx, tensors: Any) -> list[Any] | None:
+    items = ctx.iterate(tensors)
+    if items is None or not all(known(t) for t in items):
+        return None
+    return items
+
+
+@model("torch.cat", "torch.concat", "torch.concatenate")
+def cat(ctx: Ctx, tensors: Any, dim: Any = 0, axis: Any = None, out: Any = None) -> Any:
+    dim = axis if axis is not None else dim
+    items = _seq(ctx, tensors)
+    if items is None:
+        return ctx.unknown("cat of unknown tensors")
+    ctx.require(len(items) > 0, "cat", "expected a non-empty list of tensors", "PT003")
+    items = [t for t in items if not (len(shape_of(t)) == 1 and shape_of(t)[0] == 0)] or items
+    first = shape_of(items[0])
+    d = norm_dim(ctx, dim, len(first), "cat")
+    if d is None:
+        return Tensor(None, items[0].dtype)
+    total = first[d]
+    for k, t in enumerate(items[1:], 1):
+        s = shape_of(t)
+        ctx.require(len(s) == len(first), "cat", f"tensors must have same number of dimensions: got {len(first)} "
+                    f"and {len(s)} ({fmt(first)} and {fmt(s)})", operands=(f"tensor 0: {fmt(first)}", f"tensor {k}: {fmt(s)}"))
+        for i, (a, b) in enumerate(zip(first, s)):
+            if i != d:
+                ctx.require(P.eq(a, b), "cat", f"sizes of tensors must match except in dimension {d}: expected size "
+                            f"{a!r} but got size {b!r} for tensor number {k} in the list ({fmt(first)} and {fmt(s)})",
+                            operands=(f"tensor 0: {fmt(first)}", f"tensor {k}: {fmt(s)}"),
+                            dims=(("tensor 0", a), (f"tensor {k}", b)))
+        total = total + s[d]
+    return items[0].with_shape(first[:d] + (total,) + first[d + 1:])
+
+
+@model("torch.stack")
+def stack(ctx: Ctx, tensors: Any, dim: Any = 0, out: Any = None) -> Any:
+    items = _seq(ctx, tensors)
+    if items is None:
+        return ctx.unknown("stack of unknown tensors")
+    ctx.require(len(items) > 0, "stack", "expects a non-empty list of tensors", "PT003")
+    first = shape_of(items[0])
+    for k, t in enumerate(items[1:], 1):
+        s = shape_of(t)
+        same = len(s) == len(first) and P.and_(*[P.eq(a, b) for a, b in zip(first, s)])
+        ctx.require(same, "stack", f"stack expects each tensor to be equal size, but got {fmt(first)} at entry 0 "
+                    f"and {fmt(s)} at entry {k}", operands=(f"entry 0: {fmt(first)}", f"entry {k}: {fmt(s)}"))
+    d = norm_dim(ctx, dim, len(first) + 1, "stack")
+    if d is None:
+        return Tensor(None, items[0].dtype)
+    return items[0].with_shape(first[:d] + (len(items),) + first[d:])
+
+
+@model("torch.manual_seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all", "torch.set_num_threads",
+       "torch.save", "torch.set_printoptions", "torch.use_deterministic_algorithms", "torch.set_default_dtype",
+       "torch.cuda.empty_cache", "torch.autograd.set_detect_anomaly", "torch.backends.cudnn.deterministic",
+       "torch.seed")
+def manual_seed(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return None
+
+
+@model("torch.cuda.is_available", "torch.backends.mps.is_available", "torch.cuda.is_bf16_supported")
+def is_available(ctx: Ctx) -> Any:
+    return False
+
+
+@model("torch.cuda.device_count")
+def device_count(ctx: Ctx) -> Any:
+    return 0
+
+
+@model("torch.device", "torch.load", "torch.get_default_dtype")
+def device(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return ctx.unknown("device or loaded object")
+
+
+@native_class("torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled",
+              "torch.autocast", "torch.cuda.amp.autocast", "torch.amp.autocast")
+class no_grad:
+    def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def __enter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        return None
+
+    def __exit__(ctx: Ctx, self: Instance, *args: Any) -> Any:  # noqa: N805
+        return False
+
+    def call(ctx: Ctx, self: Instance, fn: Any) -> Any:
+        return fn  # used as a decorator
+
+
+@native_class("torch.Generator")
+class Generator:
+    def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def manual_seed(ctx: Ctx, self: Instance, seed: Any) -> Any:
+        return self
+
+    def seed(ctx: Ctx, self: Instance) -> Any:
+        return ctx.unknown("seed")
+
+
+@model("torch.Size")
+def size_ctor(ctx: Ctx, sizes: Any = ()) -> Any:
+    items = ctx.iterate(sizes)
+    return tuple(items) if items is not None else ctx.unknown("torch.Size")
+
+
+@model("torch.is_tensor")
+def is_tensor(ctx: Ctx, obj: Any) -> Any:
+    return isinstance(obj, Tensor)
+
+
+_ = as_int

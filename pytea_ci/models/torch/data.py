@@ -1,0 +1,173 @@
+"""`torch.utils.data`: Dataset, TensorDataset, Subset, random_split and DataLoader.
+
+A DataLoader loop runs its body with representative batches: the full batch and, when
+`len(dataset) % batch_size != 0` and `drop_last` is false, the short last batch — where the
+classic `x.view(64, -1)` bug lives. Batch sizes carry their provenance into findings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.prim import known, shape_of
+from pytea_ci.models.registry import model, native_class
+from pytea_ci.models.values import Instance, IterVal, Unknown
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import INPUT, PInt, Term, floordiv, is_dim, mod
+from pytea_ci.shapes.tensor import Tensor
+
+
+@native_class("torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset", "torch.utils.data.IterableDataset")
+class Dataset:
+    def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+@native_class("torch.utils.data.TensorDataset", bases=(Dataset,))
+class TensorDataset:
+    def init(ctx: Ctx, self: Instance, *tensors: Any) -> None:
+        self.attrs["tensors"] = tuple(tensors)
+        firsts = [shape_of(t)[0] for t in tensors if known(t) and shape_of(t)]
+        for k, d in enumerate(firsts[1:], 1):
+            ctx.require(P.eq(firsts[0], d), "TensorDataset", f"size mismatch between tensors: tensor 0 has {firsts[0]!r} "
+                        f"rows, tensor {k} has {d!r}", dims=(("tensor 0 rows", firsts[0]), (f"tensor {k} rows", d)))
+
+    def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        ts = self.attrs["tensors"]
+        return shape_of(ts[0])[0] if ts and known(ts[0]) and shape_of(ts[0]) else ctx.unknown("dataset length")
+
+    def __getitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:  # noqa: N805
+        return tuple(ctx.getitem(t, idx) for t in self.attrs["tensors"])
+
+
+@native_class("torch.utils.data.Subset", bases=(Dataset,))
+class Subset:
+    def init(ctx: Ctx, self: Instance, dataset: Any, indices: Any) -> None:
+        self.attrs.update(dataset=dataset, indices=indices)
+
+    def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        idx = self.attrs["indices"]
+        if isinstance(idx, Tensor) and known(idx) and shape_of(idx):
+            return shape_of(idx)[0]
+        items = ctx.iterate(idx)
+        return len(items) if items is not None else (idx.attrs["n"] if isinstance(idx, Instance) and "n" in idx.attrs else ctx.unknown("subset length"))
+
+    def __getitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:  # noqa: N805
+        return ctx.getitem(self.attrs["dataset"], ctx.fresh("idx"))
+
+
+@model("torch.utils.data.random_split")
+def random_split(ctx: Ctx, dataset: Any, lengths: Any, generator: Any = None) -> Any:
+    items = ctx.iterate(lengths)
+    if items is None:
+        return ctx.unknown("random_split")
+    if items and all(isinstance(x, float) for x in items):
+        n = dataset_len(ctx, dataset)
+        if not isinstance(n, int):
+            return ctx.unknown("random_split by fractions of an unknown length")
+        sizes = [int(n * f) for f in items]
+        sizes[0] += n - sum(sizes)
+        items = sizes
+    out = []
+    for length in items:
+        sub = Instance(Subset, {"dataset": dataset, "indices": Tensor((length,), "int64")})
+        out.append(sub)
+    return out
+
+
+def dataset_len(ctx: Ctx, ds: Any) -> Any:
+    if isinstance(ds, (list, tuple)):
+        return len(ds)
+    if isinstance(ds, Tensor) and known(ds) and shape_of(ds):
+        return shape_of(ds)[0]
+    if isinstance(ds, Instance):
+        fn = ctx.getattr(ds, "__len__")
+        if not isinstance(fn, Unknown):
+            return ctx.call(fn)
+    return ctx.unknown("dataset length")
+
+
+def sample_item(ctx: Ctx, ds: Any) -> Any:
+    if isinstance(ds, (list, tuple)):
+        return ds[0] if ds else ctx.unknown("empty dataset")
+    return ctx.getitem(ds, ctx.fresh("idx"))
+
+
+def collate(ctx: Ctx, item: Any, b: Any) -> Any:
+    """`default_collate` of `b` copies of `item`."""
+    if isinstance(item, Tensor):
+        return item.with_shape(None if item.shape is None else (b,) + tuple(item.shape), item.dtype)
+    if isinstance(item, bool):
+        return Tensor((b,), "bool")
+    if is_dim(item):
+        return Tensor((b,), "int64")
+    if isinstance(item, float):
+        return Tensor((b,), "float64")
+    if isinstance(item, tuple):
+        return tuple(collate(ctx, x, b) for x in item)
+    if isinstance(item, list):
+        return [collate(ctx, x, b) for x in item]
+    if isinstance(item, dict):
+        return {k: collate(ctx, v, b) for k, v in item.items()}
+    if isinstance(item, str):
+        return ctx.unknown("batch of strings")
+    return ctx.unknown("collate of an unknown item")
+
+
+@native_class("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")
+class DataLoader:
+    def init(ctx: Ctx, self: Instance, dataset: Any, batch_size: Any = 1, shuffle: Any = False, sampler: Any = None,
+             batch_sampler: Any = None, num_workers: Any = 0, collate_fn: Any = None, pin_memory: Any = False,
+             drop_last: Any = False, *args: Any, **kwargs: Any) -> None:
+        self.attrs.update(dataset=dataset, batch_size=batch_size, drop_last=drop_last, collate_fn=collate_fn,
+                          sampler=sampler, batch_sampler=batch_sampler, span=ctx.span)
+
+    def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        n, bs = dataset_len(ctx, self.attrs["dataset"]), self.attrs["batch_size"]
+        if not (is_dim(n) and is_dim(bs)) or isinstance(self.attrs["batch_sampler"], Instance):
+            return ctx.unknown("number of batches")
+        return floordiv(n, bs) if self.attrs["drop_last"] is True else floordiv(n + bs - 1, bs)
+
+    def __iter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        a = self.attrs
+        if a["batch_sampler"] is not None or (a["sampler"] is not None and not isinstance(a["sampler"], Instance)):
+            return IterVal([ctx.unknown("batches from a custom sampler")], truncated=True)
+        ds, bs = a["dataset"], a["batch_size"]
+        n = dataset_len(ctx, ds)
+        item = sample_item(ctx, ds)
+        span = a["span"]
+        if bs is None:
+            return IterVal([item], truncated=True, indices=[ctx.fresh("batch_idx")])
+        if not is_dim(bs):
+            return IterVal([ctx.unknown("batch of unknown size")], truncated=True)
+        batches: list[tuple[Any, Any]] = []
+        if isinstance(n, int) and isinstance(bs, int):
+            full, last = divmod(int(n), int(bs))
+            if full:
+                batches.append((0, PInt(bs, span, "batch size of this DataLoader")))
+            if last and a["drop_last"] is not True:
+                batches.append((full, PInt(last, span, f"the last batch of this DataLoader: {int(n)} % {int(bs)} = {last}")))
+        elif is_dim(n):
+            batches.append((0, PInt(bs, span, "batch size of this DataLoader") if isinstance(bs, int) else bs))
+            rest = mod(n, bs)
+            if a["drop_last"] is not True and not isinstance(rest, int) and ctx.fork(P.ne(rest, 0)):
+                batches.append((floordiv(n, bs), rest))
+            elif isinstance(rest, int) and rest and a["drop_last"] is not True:
+                batches.append((floordiv(n, bs), rest))
+        else:
+            batches.append((ctx.fresh("batch_idx"), ctx.fresh("batch", note="batch size")))
+        out = []
+        for _, b in batches:
+            if a["collate_fn"] is not None:
+                if isinstance(b, int) and b <= 1024:
+                    out.append(ctx.call(a["collate_fn"], [item] * int(b)))
+                else:
+                    out.append(ctx.unknown("custom collate of a symbolic batch"))
+            else:
+                out.append(collate(ctx, item, b))
+        return IterVal(out, truncated=True, indices=[i for i, _ in batches])
+
+
+_ = Term
+_ = INPUT

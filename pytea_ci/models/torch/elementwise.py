@@ -1,0 +1,143 @@
+"""Element-wise operations: one table line per op (binary ops broadcast, unary ops keep shape)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.prim import broadcast_shapes, known, result_dtype
+from pytea_ci.models.registry import model, register
+from pytea_ci.models.values import Builtin, Unknown
+from pytea_ci.shapes.dim import is_dim
+from pytea_ci.shapes.tensor import Tensor
+
+# name -> (result dtype: None = promoted, "bool", "float"); registered as torch.X, torch.Tensor.X
+BINARY: dict[str, str | None] = {
+    "add": None, "sub": None, "mul": None, "div": "float", "true_divide": "float", "floor_divide": None,
+    "remainder": None, "fmod": None, "pow": None, "maximum": None, "minimum": None, "atan2": "float",
+    "eq": "bool", "ne": "bool", "lt": "bool", "le": "bool", "gt": "bool", "ge": "bool",
+    "logical_and": "bool", "logical_or": "bool", "logical_xor": "bool", "bitwise_and": None,
+    "bitwise_or": None, "bitwise_xor": None, "hypot": "float", "copysign": "float", "xlogy": "float",
+    "subtract": None, "multiply": None, "divide": "float", "greater": "bool", "less": "bool",
+    "greater_equal": "bool", "less_equal": "bool", "not_equal": "bool", "fmax": None, "fmin": None,
+}
+
+# Python operator dunders -> binary op name (reflected forms swap operands)
+DUNDERS: dict[str, tuple[str, bool]] = {
+    "__add__": ("add", False), "__radd__": ("add", True), "__sub__": ("sub", False), "__rsub__": ("sub", True),
+    "__mul__": ("mul", False), "__rmul__": ("mul", True), "__truediv__": ("div", False),
+    "__rtruediv__": ("div", True), "__floordiv__": ("floor_divide", False), "__rfloordiv__": ("floor_divide", True),
+    "__mod__": ("remainder", False), "__rmod__": ("remainder", True), "__pow__": ("pow", False),
+    "__rpow__": ("pow", True), "__eq__": ("eq", False), "__ne__": ("ne", False), "__lt__": ("lt", False),
+    "__le__": ("le", False), "__gt__": ("gt", False), "__ge__": ("ge", False), "__and__": ("logical_and", False),
+    "__or__": ("logical_or", False), "__xor__": ("logical_xor", False), "__rand__": ("logical_and", True),
+    "__ror__": ("logical_or", True),
+    "__iadd__": ("add", False), "__isub__": ("sub", False), "__imul__": ("mul", False), "__itruediv__": ("div", False),
+    "__ifloordiv__": ("floor_divide", False), "__imod__": ("remainder", False), "__ipow__": ("pow", False),
+    "__iand__": ("logical_and", False), "__ior__": ("logical_or", False),
+}
+
+UNARY = (
+    "relu sigmoid tanh exp exp2 expm1 log log2 log10 log1p abs neg negative sqrt rsqrt sin cos tan asin acos "
+    "atan sinh cosh asinh acosh atanh floor ceil round trunc frac sign sgn square reciprocal erf erfc erfinv "
+    "logical_not bitwise_not isnan isinf isfinite nan_to_num clamp clip clamp_min clamp_max silu gelu "
+    "softplus mish hardswish hardsigmoid relu6 elu selu celu leaky_relu logit sigmoid_ deg2rad rad2deg "
+    "positive conj detach clone contiguous cpu cuda requires_grad_ pin_memory share_memory_ fill_ zero_ "
+    "normal_ uniform_ bernoulli bernoulli_ exponential_ random_ relu_ clamp_ abs_ neg_ exp_ log_ sqrt_ tanh_ "
+    "round_ floor_ ceil_ sign_ add_noise retain_grad coalesce"
+).split()
+
+BOOL_UNARY = {"logical_not", "isnan", "isinf", "isfinite"}
+FLOAT_UNARY = {"sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "sin", "cos", "erf", "silu", "gelu", "softplus"}
+
+
+def binary(ctx: Ctx, op: str, a: Any, b: Any) -> Any:
+    kind = BINARY[op]
+    if isinstance(a, Unknown) or isinstance(b, Unknown):
+        return ctx.unknown(f"{op} with unknown operand")
+    if not (isinstance(a, Tensor) or isinstance(b, Tensor)):
+        return ctx.unknown(f"{op} without a tensor")
+    for v in (a, b):
+        if not isinstance(v, Tensor) and not (is_dim(v) or isinstance(v, (float, bool, complex))):
+            return ctx.unknown(f"{op} with a non-tensor operand")
+    sa = a.shape if isinstance(a, Tensor) else ()
+    sb = b.shape if isinstance(b, Tensor) else ()
+    dtype = "bool" if kind == "bool" else ("float32" if kind == "float" and not _is_float(a, b) else result_dtype(a, b))
+    lib = getattr(a, "lib", None) if isinstance(a, Tensor) else getattr(b, "lib", None)
+    if sa is None or sb is None:
+        return Tensor(None, dtype) if lib != "numpy" else Tensor(None, dtype, lib="numpy")  # type: ignore[call-arg]
+    shape = broadcast_shapes(ctx, sa, sb, op)
+    return Tensor(shape, dtype) if lib != "numpy" else Tensor(shape, dtype, lib="numpy")  # type: ignore[call-arg]
+
+
+def _is_float(a: Any, b: Any) -> bool:
+    return any(isinstance(v, Tensor) and v.is_float() for v in (a, b))
+
+
+def _binary_model(op: str) -> Any:
+    def run(ctx: Ctx, input: Any, other: Any, *args: Any, **kwargs: Any) -> Any:
+        return binary(ctx, op, input, other)
+
+    return run
+
+
+def _dunder_model(op: str, reflected: bool, inplace: bool) -> Any:
+    def run(ctx: Ctx, self: Any, other: Any) -> Any:
+        out = binary(ctx, op, other, self) if reflected else binary(ctx, op, self, other)
+        if inplace and known(out) and known(self) and out.shape != self.shape:
+            from pytea_ci.models.prim import fmt
+            from pytea_ci.shapes import pred as P
+
+            same = len(out.shape) == len(self.shape) and P.and_(*[P.eq(x, y) for x, y in zip(out.shape, self.shape)])
+            ctx.require(same, f"in-place {op}", f"output with shape {fmt(self.shape)} doesn't match the broadcast "
+                        f"shape {fmt(out.shape)}", operands=(f"self: {fmt(self.shape)}",))
+            return self
+        return out
+
+    return run
+
+
+def unary(ctx: Ctx, op: str, input: Any) -> Any:
+    if not isinstance(input, Tensor):
+        return ctx.unknown(f"{op} of a non-tensor")
+    dtype = "bool" if op in BOOL_UNARY else ("float32" if op in FLOAT_UNARY and not input.is_float() else input.dtype)
+    return Tensor(input.shape, dtype) if getattr(input, "lib", "torch") != "numpy" else input
+
+
+def _unary_model(op: str) -> Any:
+    def run(ctx: Ctx, input: Any, *args: Any, **kwargs: Any) -> Any:
+        return unary(ctx, op, input)
+
+    return run
+
+
+def _register_tables() -> None:
+    for op in BINARY:
+        b = Builtin(f"torch.{op}", _binary_model(op))
+        register(f"torch.{op}", b)
+        register(f"torch.Tensor.{op}", b)
+        if op not in ("eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum") and not op.startswith("logical"):
+            register(f"torch.Tensor.{op}_", b)
+    for name, (op, reflected) in DUNDERS.items():
+        register(f"torch.Tensor.{name}", Builtin(f"torch.Tensor.{name}", _dunder_model(op, reflected, name.startswith("__i"))))
+    for op in UNARY:
+        u = Builtin(f"torch.{op}", _unary_model(op))
+        register(f"torch.Tensor.{op}", u)
+        if not op.endswith("_") and op not in ("cpu", "cuda", "detach", "contiguous", "requires_grad_", "pin_memory",
+                                               "share_memory_", "retain_grad", "coalesce", "add_noise"):
+            register(f"torch.{op}", u)
+    for name in ("__neg__", "__pos__", "__invert__", "__abs__"):
+        register(f"torch.Tensor.{name}", Builtin(name, _unary_model("neg")))
+
+
+_register_tables()
+
+
+@model("torch.where")
+def where(ctx: Ctx, condition: Any, input: Any = None, other: Any = None) -> Any:
+    if input is None:
+        return ctx.unknown("torch.where(condition)")
+    t = binary(ctx, "add", input, other) if (isinstance(input, Tensor) or isinstance(other, Tensor)) else input
+    if isinstance(t, Tensor) and isinstance(condition, Tensor):
+        return binary(ctx, "eq", condition, t).with_shape(t.shape if condition.shape is None else binary(ctx, "add", condition, t).shape, t.dtype)
+    return t

@@ -1,0 +1,154 @@
+"""Tensor indexing: ints, slices (negative bounds, steps), None, Ellipsis, boolean masks and
+integer-tensor (advanced) indices, for reading (`x[...]`) and assignment (`x[...] = v`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.prim import broadcast_shapes, fmt, known, shape_of
+from pytea_ci.models.registry import model
+from pytea_ci.models.values import Unknown
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import Dim, Term, dmin, is_dim
+from pytea_ci.shapes.tensor import Tensor
+
+
+def _slice_len(ctx: Ctx, size: Dim, sl: slice) -> Dim:
+    start, stop, step = sl.start, sl.stop, sl.step
+    if any(isinstance(v, (Unknown, Tensor)) for v in (start, stop, step)):
+        return ctx.fresh("slice")
+    if isinstance(size, int) and all(v is None or isinstance(v, int) for v in (start, stop, step)):
+        if step is not None and step <= 0:
+            ctx.require(False, "index", "step must be greater than zero", "PT003")
+        return len(range(*slice(start, stop, step).indices(int(size))))
+    if step not in (None, 1):
+        return ctx.fresh("slice")
+    if start is None and stop is None:
+        return size
+    if start is None and isinstance(stop, (int, Term)):
+        if isinstance(stop, int) and stop < 0:
+            return size + stop if not isinstance(size, int) else max(0, size + stop)
+        return dmin(stop, size)
+    if stop is None and isinstance(start, int) and start >= 0:
+        return size - start
+    if stop is None and isinstance(start, int) and start < 0:
+        return dmin(-start, size)
+    if isinstance(start, (int, Term)) and isinstance(stop, (int, Term)):
+        if isinstance(start, int) and start >= 0 and not (isinstance(stop, int) and stop < 0):
+            return stop - start
+    return ctx.fresh("slice")
+
+
+def index_shape(ctx: Ctx, src: tuple[Dim, ...], idx: Any) -> tuple[Dim, ...] | None:
+    items = list(idx) if isinstance(idx, tuple) else [idx]
+    consumed = sum(_consumes(i) for i in items)
+    if any(i is Ellipsis for i in items):
+        k = items.index(Ellipsis)
+        items[k:k + 1] = [slice(None)] * max(0, len(src) - consumed)
+    ctx.require(consumed <= len(src), "index", f"too many indices for tensor of dimension {len(src)} "
+                f"({consumed} given)", "PT003", (f"tensor: {fmt(src)}",))
+    out: list[Dim] = []
+    adv: list[tuple[Dim, ...]] = []
+    adv_pos: int | None = None
+    d = 0
+    for it in items:
+        if it is None:
+            out.append(1)
+        elif isinstance(it, slice):
+            out.append(_slice_len(ctx, src[d], it))
+            d += 1
+        elif is_dim(it) and not isinstance(it, bool):
+            size = src[d]
+            ctx.require(P.and_(P.le(-size, it), P.lt(it, size)), "index",
+                        f"index {it!r} is out of bounds for dimension {d} with size {size!r}", "PT003",
+                        dims=(("index", it), ("size", size)))
+            d += 1
+        elif isinstance(it, Tensor) and it.dtype == "bool":
+            if it.shape is None:
+                return None
+            r = len(it.shape)
+            for k, (m, s) in enumerate(zip(it.shape, src[d:d + r])):
+                ctx.require(P.eq(m, s), "index", f"the shape of the mask {fmt(it.shape)} does not match the shape of "
+                            f"the indexed tensor {fmt(src)} at index {d + k}", operands=(f"mask: {fmt(it.shape)}",))
+            adv.append((ctx.fresh("nonzero"),))
+            adv_pos = len(out) if adv_pos is None else adv_pos
+            d += r
+        elif isinstance(it, (Tensor, list)):
+            shape = it.shape if isinstance(it, Tensor) else (len(it),)
+            if shape is None:
+                return None
+            adv.append(tuple(shape))
+            adv_pos = len(out) if adv_pos is None else adv_pos
+            d += 1
+        else:
+            return None
+    out.extend(src[d:])
+    if adv:
+        b = adv[0]
+        for s in adv[1:]:
+            b = broadcast_shapes(ctx, b, s, "index", ("index", "index"))
+        pos = adv_pos or 0
+        out[pos:pos] = list(b)
+    return tuple(out)
+
+
+def _consumes(i: Any) -> int:
+    if i is None or i is Ellipsis:
+        return 0
+    if isinstance(i, Tensor) and i.dtype == "bool" and i.shape is not None:
+        return len(i.shape)
+    return 1
+
+
+@model("torch.Tensor.__getitem__", "numpy.ndarray.__getitem__")
+def getitem(ctx: Ctx, self: Tensor, idx: Any) -> Any:
+    if not known(self):
+        return Tensor(None, self.dtype, self.lib)
+    shape = index_shape(ctx, shape_of(self), idx)
+    return self.with_shape(shape)
+
+
+@model("torch.Tensor.__setitem__", "numpy.ndarray.__setitem__")
+def setitem(ctx: Ctx, self: Tensor, idx: Any, value: Any) -> Any:
+    if not known(self):
+        return None
+    region = index_shape(ctx, shape_of(self), idx)
+    if region is None or not known(value):
+        return None
+    v = shape_of(value)
+    ctx.require(len(v) <= len(region) or all(x == 1 for x in v[: len(v) - len(region)]), "index assignment",
+                f"shape mismatch: value tensor of shape {fmt(v)} cannot be broadcast to indexing result of shape {fmt(region)}",
+                operands=(f"value: {fmt(v)}", f"target: {fmt(region)}"))
+    tail = v[max(0, len(v) - len(region)):]
+    for a, b in zip(reversed(tail), reversed(region)):
+        if a != 1:
+            ctx.require(P.or_(P.eq(a, b), P.eq(a, 1)), "index assignment",
+                        f"shape mismatch: value tensor of shape {fmt(v)} cannot be broadcast to indexing result of "
+                        f"shape {fmt(region)}", operands=(f"value: {fmt(v)}", f"target: {fmt(region)}"),
+                        dims=(("value", a), ("target", b)))
+    return None
+
+
+@model("torch.index_select", "torch.Tensor.index_select")
+def index_select(ctx: Ctx, input: Any, dim: Any, index: Any) -> Any:
+    from pytea_ci.models.prim import norm_dim
+
+    if not known(input, index):
+        return ctx.unknown("index_select")
+    s = shape_of(input)
+    d = norm_dim(ctx, dim, len(s), "index_select")
+    if d is None:
+        return ctx.unknown("index_select")
+    return input.with_shape(s[:d] + (shape_of(index)[0] if shape_of(index) else 1,) + s[d + 1:])
+
+
+@model("torch.masked_fill", "torch.Tensor.masked_fill", "torch.Tensor.masked_fill_")
+def masked_fill(ctx: Ctx, input: Any, mask: Any, value: Any) -> Any:
+    if not known(input, mask):
+        return input if isinstance(input, Tensor) else ctx.unknown("masked_fill")
+    shape = broadcast_shapes(ctx, shape_of(input), shape_of(mask), "masked_fill", ("input", "mask"))
+    ctx.require(len(shape) == len(shape_of(input)) and all(a == b for a, b in zip(shape, shape_of(input)))
+                or any(not isinstance(x, int) for x in shape), "masked_fill",
+                f"the mask {fmt(shape_of(mask))} cannot expand the input {fmt(shape_of(input))}")
+    return input

@@ -1,0 +1,1 @@
+"""Models of `torch.nn` modules and `torch.nn.functional`."""

@@ -1,0 +1,187 @@
+"""Convolutions, transposed convolutions and pooling (1-D, 2-D, 3-D), modules and functional forms.
+
+Output sizes follow PyTorch's documented formulas; the input must be (N, C, *spatial) or the
+unbatched (C, *spatial), with C equal to in_channels.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.prim import fmt, known, shape_of, tag, tuple_arg, window_out
+from pytea_ci.models.registry import model, native_class
+from pytea_ci.models.torch.nn.module import Module
+from pytea_ci.models.values import Instance
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.tensor import Tensor
+
+
+def _check_rank(ctx: Ctx, x: Tensor, n: int, op: str) -> bool:
+    s = shape_of(x)
+    ctx.require(len(s) in (n + 1, n + 2), op, f"expected {n + 1}D (unbatched) or {n + 2}D (batched) input, but got "
+                f"input of size {fmt(s)}", operands=(f"input: {fmt(s)}",))
+    return len(s) == n + 2
+
+
+def conv_forward(ctx: Ctx, x: Any, n: int, cfg: dict[str, Any], op: str, transposed: bool = False) -> Any:
+    if not known(x):
+        return ctx.unknown(f"{op} of unknown input")
+    batched = _check_rank(ctx, x, n, op)
+    s = shape_of(x)
+    c_in = s[1] if batched else s[0]
+    want = cfg["in_channels"]
+    ctx.require(P.eq(c_in, want), op, f"expected input {fmt(s)} to have {want!r} channels, but got {c_in!r} channels instead",
+                operands=(f"input: {fmt(s)}",), dims=(("input channels", c_in), ("in_channels", want)))
+    spatial = s[-n:]
+    k, st, pd, dl = (tuple_arg(cfg[key], n) for key in ("kernel_size", "stride", "padding", "dilation"))
+    out: list[Any] = []
+    for i, size in enumerate(spatial):
+        if transposed:
+            op_pad = tuple_arg(cfg.get("output_padding", 0), n)[i]
+            out.append((size - 1) * st[i] - 2 * pd[i] + dl[i] * (k[i] - 1) + op_pad + 1)
+        elif pd[i] == "same":
+            out.append(size)
+        else:
+            p = 0 if pd[i] == "valid" else pd[i]
+            out.append(window_out(ctx, size, k[i], st[i], p, dl[i], op))
+    lead = (s[0],) if batched else ()
+    return x.with_shape(lead + (cfg["out_channels"],) + tuple(tag(d, ctx, f"{op} output size") for d in out))
+
+
+def _conv_class(n: int, transposed: bool) -> None:
+    name = f"ConvTranspose{n}d" if transposed else f"Conv{n}d"
+
+    def init(ctx: Ctx, self: Instance, in_channels: Any, out_channels: Any, kernel_size: Any, stride: Any = 1,
+             padding: Any = 0, *args: Any, **kwargs: Any) -> None:
+        names = ("output_padding", "groups", "bias", "dilation") if transposed else ("dilation", "groups", "bias")
+        extra = dict(zip(names, args))
+        extra.update(kwargs)
+        k = tuple_arg(kernel_size, n)
+        self.attrs.update(training=True, in_channels=in_channels, out_channels=out_channels, kernel_size=kernel_size,
+                          stride=stride, padding=padding, dilation=extra.get("dilation", 1),
+                          output_padding=extra.get("output_padding", 0), groups=extra.get("groups", 1))
+        groups = extra.get("groups", 1)
+        w = (in_channels, out_channels // groups) if transposed else (out_channels, in_channels // groups)
+        self.attrs["weight"] = Tensor(w + tuple(k))
+
+    def forward(ctx: Ctx, self: Instance, input: Any, *args: Any) -> Any:
+        return conv_forward(ctx, input, n, self.attrs, name, transposed)
+
+    native_class(f"torch.nn.{name}", bases=(Module,))(type(name, (), {"init": init, "forward": forward}))
+
+
+for _n in (1, 2, 3):
+    _conv_class(_n, False)
+    _conv_class(_n, True)
+
+
+def _f_conv(n: int, transposed: bool) -> Any:
+    def run(ctx: Ctx, input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, *args: Any,
+            **kwargs: Any) -> Any:
+        if not known(weight):
+            return ctx.unknown("conv with unknown weight")
+        w = shape_of(weight)
+        groups = kwargs.get("groups", 1)
+        cfg = {"in_channels": w[0] if transposed else w[1] * groups, "out_channels": w[1] * groups if transposed else w[0],
+               "kernel_size": tuple(w[2:]), "stride": stride, "padding": padding,
+               "dilation": kwargs.get("dilation", 1), "output_padding": kwargs.get("output_padding", 0)}
+        return conv_forward(ctx, input, n, cfg, f"conv{'_transpose' if transposed else ''}{n}d", transposed)
+
+    return run
+
+
+for _n in (1, 2, 3):
+    model(f"torch.nn.functional.conv{_n}d", f"torch.conv{_n}d")(_f_conv(_n, False))
+    model(f"torch.nn.functional.conv_transpose{_n}d", f"torch.conv_transpose{_n}d")(_f_conv(_n, True))
+
+
+def pool_forward(ctx: Ctx, x: Any, n: int, kernel: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: Any,
+                 op: str) -> Any:
+    if not known(x):
+        return ctx.unknown(f"{op} of unknown input")
+    batched = _check_rank(ctx, x, n, op)
+    s = shape_of(x)
+    k = tuple_arg(kernel, n)
+    st = tuple_arg(stride if stride not in (None, ()) else kernel, n)
+    pd, dl = tuple_arg(padding, n), tuple_arg(dilation, n)
+    for i in range(n):
+        if isinstance(pd[i], int) and isinstance(k[i], int):
+            ctx.require(pd[i] <= k[i] // 2, op, f"pad should be at most half of effective kernel size, but got "
+                        f"pad={pd[i]}, kernel_size={k[i]}", "PT003")
+    out = [window_out(ctx, size, k[i], st[i], pd[i], dl[i], op, bool(ceil_mode)) for i, size in enumerate(s[-n:])]
+    return x.with_shape(tuple(s[:-n]) + tuple(tag(d, ctx, f"{op} output size") for d in out))
+
+
+def _pool_class(kind: str, n: int) -> None:
+    name = f"{kind}Pool{n}d"
+
+    def init(ctx: Ctx, self: Instance, kernel_size: Any, stride: Any = None, padding: Any = 0, *args: Any,
+             **kwargs: Any) -> None:
+        names = ("dilation", "return_indices", "ceil_mode") if kind == "Max" else ("ceil_mode",)
+        extra = dict(zip(names, args))
+        extra.update(kwargs)
+        self.attrs.update(training=True, kernel_size=kernel_size, stride=stride, padding=padding,
+                          dilation=extra.get("dilation", 1), ceil_mode=extra.get("ceil_mode", False),
+                          return_indices=extra.get("return_indices", False))
+
+    def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        a = self.attrs
+        out = pool_forward(ctx, input, n, a["kernel_size"], a["stride"], a["padding"], a["dilation"], a["ceil_mode"], name)
+        return (out, out.with_shape(out.shape, "int64")) if a.get("return_indices") is True and isinstance(out, Tensor) else out
+
+    native_class(f"torch.nn.{name}", bases=(Module,))(type(name, (), {"init": init, "forward": forward}))
+
+
+def _f_pool(kind: str, n: int) -> Any:
+    def run(ctx: Ctx, input: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, *args: Any,
+            **kwargs: Any) -> Any:
+        names = ("dilation", "ceil_mode", "return_indices") if kind == "max" else ("ceil_mode",)
+        extra = dict(zip(names, args))
+        extra.update(kwargs)
+        out = pool_forward(ctx, input, n, kernel_size, stride, padding, extra.get("dilation", 1),
+                           extra.get("ceil_mode", False), f"{kind}_pool{n}d")
+        return (out, out) if extra.get("return_indices") is True else out
+
+    return run
+
+
+for _n in (1, 2, 3):
+    for _kind in ("Max", "Avg"):
+        _pool_class(_kind, _n)
+        model(f"torch.nn.functional.{_kind.lower()}_pool{_n}d", f"torch.{_kind.lower()}_pool{_n}d")(_f_pool(_kind.lower(), _n))
+
+
+def adaptive_forward(ctx: Ctx, x: Any, n: int, output_size: Any, op: str) -> Any:
+    if not known(x):
+        return ctx.unknown(f"{op} of unknown input")
+    _check_rank(ctx, x, n, op)
+    s = shape_of(x)
+    size = tuple_arg(output_size, n)
+    out = tuple(s[len(s) - n + i] if size[i] is None else size[i] for i in range(n))
+    return x.with_shape(tuple(s[:-n]) + out)
+
+
+def _adaptive_class(kind: str, n: int) -> None:
+    name = f"Adaptive{kind}Pool{n}d"
+
+    def init(ctx: Ctx, self: Instance, output_size: Any, return_indices: Any = False) -> None:
+        self.attrs.update(training=True, output_size=output_size)
+
+    def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        return adaptive_forward(ctx, input, n, self.attrs["output_size"], name)
+
+    native_class(f"torch.nn.{name}", bases=(Module,))(type(name, (), {"init": init, "forward": forward}))
+
+
+def _f_adaptive(n: int) -> Any:
+    def run(ctx: Ctx, input: Any, output_size: Any, *args: Any, **kwargs: Any) -> Any:
+        return adaptive_forward(ctx, input, n, output_size, f"adaptive_pool{n}d")
+
+    return run
+
+
+for _n in (1, 2, 3):
+    for _kind in ("Avg", "Max"):
+        _adaptive_class(_kind, _n)
+        model(f"torch.nn.functional.adaptive_{_kind.lower()}_pool{_n}d")(_f_adaptive(_n))

@@ -1,0 +1,97 @@
+"""Loss functions and their target-shape rules, as modules (`nn.CrossEntropyLoss`) and functions
+(`F.cross_entropy`): class-index losses, element-wise losses and the strict-size BCE family."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.prim import broadcast_shapes, fmt, known, same_shape_required, shape_of
+from pytea_ci.models.registry import model, native_class
+from pytea_ci.models.torch.nn.module import Module
+from pytea_ci.models.values import Instance
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.tensor import Tensor
+
+
+def _reduced(x: Tensor, reduction: Any, shape: Any) -> Tensor:
+    return Tensor(tuple(shape) if reduction == "none" else (), "float32")
+
+
+def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str, probs_ok: bool) -> Any:
+    if not known(input, target):
+        return ctx.unknown(f"{op} of unknown input")
+    si, st = shape_of(input), shape_of(target)
+    ops = (f"input: {fmt(si)}", f"target: {fmt(st)}")
+    if probs_ok and target.dtype is not None and target.is_float():
+        same_shape_required(ctx, input, target, op, "class-probability target {b} must have the shape of the input {a}")
+        return _reduced(input, reduction, si[:1] + si[2:])
+    if probs_ok and target.dtype is None and len(si) == len(st):
+        return _reduced(input, reduction, si[:1] + si[2:])
+    ctx.require(len(si) >= 1, op, "input must have at least one dimension", "PT003")
+    if len(si) == 1:
+        ctx.require(len(st) == 0, op, f"a 1-D input {fmt(si)} expects a 0-D target, got {fmt(st)}", operands=ops)
+        return _reduced(input, reduction, ())
+    expected = (si[0],) + tuple(si[2:])
+    if len(st) != len(expected):
+        if len(st) == 2 and len(si) == 2:
+            ctx.require(False, op, f"0D or 1D target tensor expected, multi-target not supported (target {fmt(st)}, "
+                        f"input {fmt(si)})", operands=ops)
+        ctx.require(False, op, f"expected target of shape {fmt(expected)} for input {fmt(si)}, got target {fmt(st)}",
+                    operands=ops)
+    ctx.require(P.eq(st[0], si[0]), op, f"expected input batch_size ({si[0]!r}) to match target batch_size ({st[0]!r})",
+                operands=ops, dims=(("input batch", si[0]), ("target batch", st[0])))
+    for k, (a, b) in enumerate(zip(st[1:], expected[1:]), 1):
+        ctx.require(P.eq(a, b), op, f"expected target size {fmt(expected)}, got {fmt(st)}", operands=ops,
+                    dims=(("target", a), ("input", b)))
+    return _reduced(input, reduction, expected)
+
+
+def elementwise_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str) -> Any:
+    if not known(input, target):
+        return ctx.unknown(f"{op} of unknown input")
+    shape = broadcast_shapes(ctx, shape_of(input), shape_of(target), op, ("input", "target"))
+    return _reduced(input, reduction, shape)
+
+
+def strict_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str) -> Any:
+    if not known(input, target):
+        return ctx.unknown(f"{op} of unknown input")
+    same_shape_required(ctx, input, target, op, "using a target size {b} that is different to the input size {a}")
+    return _reduced(input, reduction, shape_of(input))
+
+
+_CLASS = {"CrossEntropyLoss": ("cross_entropy", True), "NLLLoss": ("nll_loss", False)}
+_ELEMENTWISE = {"MSELoss": "mse_loss", "L1Loss": "l1_loss", "SmoothL1Loss": "smooth_l1_loss", "HuberLoss": "huber_loss",
+                "KLDivLoss": "kl_div", "PoissonNLLLoss": "poisson_nll_loss", "SoftMarginLoss": "soft_margin_loss"}
+_STRICT = {"BCELoss": "binary_cross_entropy", "BCEWithLogitsLoss": "binary_cross_entropy_with_logits"}
+
+
+def _loss_class(name: str, fn_name: str, rule: Any) -> None:
+    def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
+        self.attrs.update(training=True, reduction=kwargs.get("reduction", "mean"))
+
+    def forward(ctx: Ctx, self: Instance, input: Any, target: Any, *args: Any) -> Any:
+        return rule(ctx, input, target, self.attrs["reduction"], name)
+
+    native_class(f"torch.nn.{name}", bases=(Module,))(type(name, (), {"init": init, "forward": forward}))
+
+    def functional(ctx: Ctx, input: Any, target: Any, *args: Any, **kwargs: Any) -> Any:
+        return rule(ctx, input, target, kwargs.get("reduction", "mean"), fn_name)
+
+    model(f"torch.nn.functional.{fn_name}")(functional)
+
+
+def _class_rule(probs_ok: bool) -> Any:
+    def rule(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str) -> Any:
+        return class_index_loss(ctx, input, target, reduction, op, probs_ok)
+
+    return rule
+
+
+for _name, (_fn, _probs) in _CLASS.items():
+    _loss_class(_name, _fn, _class_rule(_probs))
+for _name, _fn in _ELEMENTWISE.items():
+    _loss_class(_name, _fn, elementwise_loss)
+for _name, _fn in _STRICT.items():
+    _loss_class(_name, _fn, strict_loss)

@@ -1,0 +1,209 @@
+"""`nn.Module` and the containers: Sequential, ModuleList, ModuleDict, Parameter(List)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.registry import model, native_class
+from pytea_ci.models.values import IterVal, Instance
+from pytea_ci.shapes.tensor import Tensor
+
+
+def is_module(v: Any) -> bool:
+    return isinstance(v, Instance) and v.cls.is_subclass_of("torch.nn.Module")
+
+
+def _submodules(m: Instance) -> list[Instance]:
+    out: list[Instance] = []
+    for v in m.attrs.values():
+        vals = v if isinstance(v, (list, tuple)) else (list(v.values()) if isinstance(v, dict) else [v])
+        out.extend(x for x in vals if is_module(x))
+    return out
+
+
+def _set_training(m: Instance, mode: bool, seen: set[int]) -> None:
+    if id(m) in seen:
+        return
+    seen.add(id(m))
+    m.attrs["training"] = mode
+    for sub in _submodules(m):
+        _set_training(sub, mode, seen)
+
+
+@native_class("torch.nn.Module", "torch.nn.modules.module.Module")
+class Module:
+    def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
+        self.attrs.setdefault("training", True)
+
+    def call(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        fwd = ctx.getattr(self, "forward")
+        return ctx.call(fwd, *args, **kwargs)
+
+    def forward(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        return ctx.unknown(f"{self.cls.name}.forward")
+
+    def train(ctx: Ctx, self: Instance, mode: Any = True) -> Any:
+        _set_training(self, bool(mode) if isinstance(mode, bool) else True, set())
+        return self
+
+    def eval(ctx: Ctx, self: Instance) -> Any:
+        _set_training(self, False, set())
+        return self
+
+    def to(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        return self
+
+    cuda = cpu = float = double = half = requires_grad_ = share_memory = apply = to
+
+    def register_buffer(ctx: Ctx, self: Instance, name: Any, tensor: Any, persistent: Any = True) -> Any:
+        if isinstance(name, str):
+            self.attrs[name] = tensor
+        return None
+
+    def register_parameter(ctx: Ctx, self: Instance, name: Any, param: Any) -> Any:
+        return Module.ns["register_buffer"].fn(ctx, self, name, param)  # type: ignore[attr-defined]
+
+    def add_module(ctx: Ctx, self: Instance, name: Any, module: Any) -> Any:
+        return Module.ns["register_buffer"].fn(ctx, self, name, module)  # type: ignore[attr-defined]
+
+    def parameters(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        return ctx.unknown("module parameters")
+
+    named_parameters = buffers = named_buffers = state_dict = named_modules = parameters
+
+    def children(ctx: Ctx, self: Instance) -> Any:
+        return list(_submodules(self))
+
+    def modules(ctx: Ctx, self: Instance) -> Any:
+        return [self] + list(_submodules(self))
+
+    def zero_grad(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        return None
+
+    def load_state_dict(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        return ctx.unknown("load_state_dict result")
+
+
+def _items(ctx: Ctx, args: tuple[Any, ...]) -> list[Any]:
+    if len(args) == 1 and not is_module(args[0]):
+        items = ctx.iterate(args[0])
+        if isinstance(args[0], dict):
+            return [args[0][k] for k in args[0]]
+        return items if items is not None else []
+    return list(args)
+
+
+@native_class("torch.nn.Sequential", bases=(Module,))
+class Sequential:
+    def init(ctx: Ctx, self: Instance, *args: Any) -> None:
+        self.attrs["training"] = True
+        layers = _items(ctx, args)
+        if len(args) == 1 and isinstance(args[0], dict):
+            for k, v in args[0].items():
+                self.attrs[str(k)] = v
+        self.attrs["_modules"] = layers
+        if len(args) == 1 and not is_module(args[0]) and ctx.iterate(args[0]) is None and not isinstance(args[0], dict):
+            self.attrs["_opaque"] = True
+
+    def forward(ctx: Ctx, self: Instance, input: Any, *rest: Any) -> Any:
+        if self.attrs.get("_opaque"):
+            return ctx.unknown("Sequential of unknown layers")
+        x = input
+        for layer in self.attrs["_modules"]:
+            x = ctx.call(layer, x)
+        return x
+
+    def __getitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:  # noqa: N805
+        layers = self.attrs["_modules"]
+        if isinstance(idx, slice):
+            new = Instance(self.cls, {"training": self.attrs.get("training", True), "_modules": layers[idx]})
+            return new
+        if isinstance(idx, int):
+            return layers[idx] if -len(layers) <= idx < len(layers) else ctx.user_error("IndexError", "index")
+        return ctx.unknown("Sequential[?]")
+
+    def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        return len(self.attrs["_modules"])
+
+    def __iter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        return IterVal(list(self.attrs["_modules"]))
+
+    def append(ctx: Ctx, self: Instance, module: Any) -> Any:
+        self.attrs["_modules"].append(module)
+        return self
+
+    def add_module(ctx: Ctx, self: Instance, name: Any, module: Any) -> Any:
+        self.attrs["_modules"].append(module)
+        if isinstance(name, str):
+            self.attrs[name] = module
+        return None
+
+
+@native_class("torch.nn.ModuleList", "torch.nn.ParameterList", bases=(Module,))
+class ModuleList:
+    def init(ctx: Ctx, self: Instance, modules: Any = None) -> None:
+        self.attrs["training"] = True
+        items = [] if modules is None else ctx.iterate(modules)
+        self.attrs["_modules"] = list(items) if items is not None else []
+        if items is None:
+            self.attrs["_opaque"] = True
+
+    def __getitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:  # noqa: N805
+        return Sequential.ns["__getitem__"].fn(ctx, self, idx)  # type: ignore[attr-defined]
+
+    def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        if self.attrs.get("_opaque"):
+            return ctx.unknown("len of ModuleList")
+        return len(self.attrs["_modules"])
+
+    def __iter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        if self.attrs.get("_opaque"):
+            return IterVal([ctx.unknown("ModuleList item")], truncated=True)
+        return IterVal(list(self.attrs["_modules"]))
+
+    def append(ctx: Ctx, self: Instance, module: Any) -> Any:
+        self.attrs["_modules"].append(module)
+        return self
+
+    def extend(ctx: Ctx, self: Instance, modules: Any) -> Any:
+        items = ctx.iterate(modules)
+        if items is None:
+            self.attrs["_opaque"] = True
+        else:
+            self.attrs["_modules"].extend(items)
+        return self
+
+
+@native_class("torch.nn.ModuleDict", "torch.nn.ParameterDict", bases=(Module,))
+class ModuleDict:
+    def init(ctx: Ctx, self: Instance, modules: Any = None) -> None:
+        self.attrs["training"] = True
+        self.attrs["_dict"] = dict(modules) if isinstance(modules, dict) else {}
+
+    def __getitem__(ctx: Ctx, self: Instance, key: Any) -> Any:  # noqa: N805
+        d = self.attrs["_dict"]
+        return d[key] if key in d else ctx.unknown("ModuleDict item")
+
+    def __setitem__(ctx: Ctx, self: Instance, key: Any, value: Any) -> Any:  # noqa: N805
+        self.attrs["_dict"][key] = value
+
+    def __iter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        return IterVal(list(self.attrs["_dict"]))
+
+    def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        return len(self.attrs["_dict"])
+
+    def items(ctx: Ctx, self: Instance) -> Any:
+        return list(self.attrs["_dict"].items())
+
+    def values(ctx: Ctx, self: Instance) -> Any:
+        return list(self.attrs["_dict"].values())
+
+    def keys(ctx: Ctx, self: Instance) -> Any:
+        return list(self.attrs["_dict"].keys())
+
+
+@model("torch.nn.Parameter", "torch.nn.parameter.Parameter")
+def parameter(ctx: Ctx, data: Any = None, requires_grad: Any = True) -> Any:
+    return data if isinstance(data, Tensor) else ctx.unknown("Parameter")

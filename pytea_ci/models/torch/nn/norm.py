@@ -1,0 +1,137 @@
+"""Normalisation layers: BatchNorm1d/2d/3d (incl. the one-sample-per-channel training rule),
+LayerNorm, GroupNorm, InstanceNorm, and their functional forms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.prim import fmt, known, shape_of
+from pytea_ci.models.registry import model, native_class
+from pytea_ci.models.torch.nn.module import Module
+from pytea_ci.models.values import Instance
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import prod
+
+_BN_RANKS = {1: (2, 3), 2: (4,), 3: (5,)}
+
+
+def batch_norm(ctx: Ctx, x: Any, num_features: Any, training: Any, op: str, ranks: tuple[int, ...]) -> Any:
+    if not known(x):
+        return ctx.unknown(f"{op} of unknown input")
+    s = shape_of(x)
+    want = " or ".join(f"{r}D" for r in ranks)
+    ctx.require(len(s) in ranks, op, f"expected {want} input (got {len(s)}D input {fmt(s)})", operands=(f"input: {fmt(s)}",))
+    ctx.require(P.eq(s[1], num_features), op, f"running_mean should contain {s[1]!r} elements not {num_features!r} "
+                f"(input {fmt(s)}, num_features={num_features!r})", operands=(f"input: {fmt(s)}",),
+                dims=(("input channels", s[1]), ("num_features", num_features)))
+    if training is True:
+        per_channel = prod((s[0],) + tuple(s[2:]))
+        ctx.require(P.lt(1, per_channel), op, f"expected more than 1 value per channel when training, got input size {fmt(s)}",
+                    operands=(f"input: {fmt(s)}",), dims=(("batch size", s[0]),))
+    return x
+
+
+def _bn_class(n: int) -> None:
+    name = f"BatchNorm{n}d"
+
+    def init(ctx: Ctx, self: Instance, num_features: Any, *args: Any, **kwargs: Any) -> None:
+        self.attrs.update(training=True, num_features=num_features)
+
+    def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        return batch_norm(ctx, input, self.attrs["num_features"], self.attrs.get("training"), name, _BN_RANKS[n])
+
+    native_class(f"torch.nn.{name}", bases=(Module,))(type(name, (), {"init": init, "forward": forward}))
+
+
+for _n in (1, 2, 3):
+    _bn_class(_n)
+
+
+def _in_class(n: int) -> None:
+    name = f"InstanceNorm{n}d"
+
+    def init(ctx: Ctx, self: Instance, num_features: Any, *args: Any, **kwargs: Any) -> None:
+        self.attrs.update(training=True, num_features=num_features, affine=kwargs.get("affine", False))
+
+    def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        if not known(input):
+            return ctx.unknown(name)
+        ctx.require(len(shape_of(input)) in (n + 1, n + 2), name, f"expected {n + 1}D or {n + 2}D input, got {fmt(input.shape)}")
+        return input
+
+    native_class(f"torch.nn.{name}", bases=(Module,))(type(name, (), {"init": init, "forward": forward}))
+
+
+for _n in (1, 2, 3):
+    _in_class(_n)
+
+
+@model("torch.nn.functional.batch_norm")
+def f_batch_norm(ctx: Ctx, input: Any, running_mean: Any, running_var: Any, weight: Any = None, bias: Any = None,
+                 training: Any = False, *args: Any, **kwargs: Any) -> Any:
+    n = shape_of(running_mean)[0] if known(running_mean) else None
+    if n is None:
+        return input
+    return batch_norm(ctx, input, n, training, "batch_norm", (2, 3, 4, 5))
+
+
+def layer_norm(ctx: Ctx, x: Any, normalized_shape: Any, op: str) -> Any:
+    if not known(x):
+        return ctx.unknown(f"{op} of unknown input")
+    ns = tuple(normalized_shape) if isinstance(normalized_shape, (tuple, list)) else (normalized_shape,)
+    s = shape_of(x)
+    tail = s[len(s) - len(ns):] if len(ns) <= len(s) else None
+    same = tail is not None and P.and_(*[P.eq(a, b) for a, b in zip(tail, ns)])
+    ctx.require(same, op, f"given normalized_shape={list(ns)!r}, expected input with shape [*, "
+                f"{', '.join(map(repr, ns))}], but got input of size {fmt(s)}", operands=(f"input: {fmt(s)}",),
+                dims=tuple(("input", a) for a in (tail or ())) + tuple(("normalized_shape", b) for b in ns))
+    return x
+
+
+@native_class("torch.nn.LayerNorm", "torch.nn.RMSNorm", bases=(Module,))
+class LayerNorm:
+    def init(ctx: Ctx, self: Instance, normalized_shape: Any, *args: Any, **kwargs: Any) -> None:
+        self.attrs.update(training=True, normalized_shape=normalized_shape)
+
+    def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        return layer_norm(ctx, input, self.attrs["normalized_shape"], "LayerNorm")
+
+
+@model("torch.nn.functional.layer_norm", "torch.nn.functional.rms_norm")
+def f_layer_norm(ctx: Ctx, input: Any, normalized_shape: Any, *args: Any, **kwargs: Any) -> Any:
+    return layer_norm(ctx, input, normalized_shape, "layer_norm")
+
+
+@native_class("torch.nn.GroupNorm", bases=(Module,))
+class GroupNorm:
+    def init(ctx: Ctx, self: Instance, num_groups: Any, num_channels: Any, *args: Any, **kwargs: Any) -> None:
+        ctx.require(P.eq(num_channels % num_groups, 0), "GroupNorm", f"num_channels ({num_channels!r}) must be "
+                    f"divisible by num_groups ({num_groups!r})", "PT003")
+        self.attrs.update(training=True, num_groups=num_groups, num_channels=num_channels)
+
+    def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        if not known(input):
+            return ctx.unknown("GroupNorm")
+        s = shape_of(input)
+        ctx.require(len(s) >= 2 and P.eq(s[1], self.attrs["num_channels"]), "GroupNorm",
+                    f"expected input with {self.attrs['num_channels']!r} channels, got {fmt(s)}", operands=(f"input: {fmt(s)}",))
+        return input
+
+
+@native_class("torch.nn.LocalResponseNorm", bases=(Module,))
+class LocalResponseNorm:
+    def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
+        self.attrs["training"] = True
+
+    def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        return input
+
+
+@model("torch.nn.functional.normalize")
+def f_normalize(ctx: Ctx, input: Any, p: Any = 2.0, dim: Any = 1, *args: Any, **kwargs: Any) -> Any:
+    from pytea_ci.models.prim import norm_dim
+
+    if known(input):
+        norm_dim(ctx, dim, len(shape_of(input)), "normalize")
+    return input

@@ -1,0 +1,111 @@
+"""Reductions (`sum mean max argmax std ...`) with `dim` (int or tuple) and `keepdim`, and the
+softmax family that normalises along a dim."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.prim import known, norm_dim, reduce_shape, shape_of
+from pytea_ci.models.registry import model
+from pytea_ci.models.torch.elementwise import binary
+from pytea_ci.shapes.tensor import Tensor
+
+
+def _reduce(ctx: Ctx, op: str, input: Any, dim: Any, keepdim: Any, dtype: str | None = "") -> Any:
+    if not known(input):
+        return ctx.unknown(f"{op} of unknown tensor")
+    shape = reduce_shape(ctx, shape_of(input), dim, bool(keepdim), op)
+    return input.with_shape(shape, dtype) if dtype != "" else input.with_shape(shape)
+
+
+def _dim_kw(dim: Any, kwargs: dict[str, Any]) -> Any:
+    return kwargs.get("axis", dim)
+
+
+@model("torch.sum", "torch.Tensor.sum", "torch.mean", "torch.Tensor.mean", "torch.prod", "torch.Tensor.prod",
+       "torch.nansum", "torch.Tensor.nansum", "torch.nanmean", "torch.Tensor.nanmean", "torch.logsumexp",
+       "torch.Tensor.logsumexp", "torch.amax", "torch.Tensor.amax", "torch.amin", "torch.Tensor.amin",
+       "torch.count_nonzero", "torch.Tensor.count_nonzero")
+def sum_(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
+    return _reduce(ctx, "sum", input, _dim_kw(dim, kwargs), keepdim or kwargs.get("keepdims", False))
+
+
+@model("torch.std", "torch.Tensor.std", "torch.var", "torch.Tensor.var")
+def std(ctx: Ctx, input: Any, dim: Any = None, unbiased: Any = True, keepdim: Any = False, **kwargs: Any) -> Any:
+    if isinstance(unbiased, (int, tuple, list)) and not isinstance(unbiased, bool) and dim is None:
+        dim, unbiased = unbiased, True
+    return _reduce(ctx, "std", input, dim, keepdim)
+
+
+@model("torch.all", "torch.Tensor.all", "torch.any", "torch.Tensor.any")
+def all_(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False) -> Any:
+    return _reduce(ctx, "all", input, dim, keepdim, "bool")
+
+
+@model("torch.argmax", "torch.Tensor.argmax", "torch.argmin", "torch.Tensor.argmin")
+def argmax(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False) -> Any:
+    return _reduce(ctx, "argmax", input, dim, keepdim if dim is not None else False, "int64")
+
+
+@model("torch.max", "torch.Tensor.max", "torch.min", "torch.Tensor.min", "torch.median", "torch.Tensor.median",
+       "torch.mode", "torch.Tensor.mode")
+def max_(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
+    if isinstance(dim, Tensor):
+        return binary(ctx, "maximum", input, dim)
+    if dim is None:
+        return _reduce(ctx, "max", input, None, False)
+    values = _reduce(ctx, "max", input, dim, keepdim)
+    if not isinstance(values, Tensor):
+        return values
+    return (values, values.with_shape(values.shape, "int64"))
+
+
+@model("torch.norm", "torch.Tensor.norm", "torch.linalg.norm", "torch.linalg.vector_norm")
+def norm(ctx: Ctx, input: Any, p: Any = "fro", dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
+    if isinstance(p, (tuple, list)) or (isinstance(p, int) and dim is None and "ord" not in kwargs and not isinstance(p, bool) and False):
+        dim = p
+    return _reduce(ctx, "norm", input, kwargs.get("dim", dim), keepdim)
+
+
+@model("torch.softmax", "torch.Tensor.softmax", "torch.log_softmax", "torch.Tensor.log_softmax",
+       "torch.nn.functional.softmax", "torch.nn.functional.log_softmax", "torch.nn.functional.softmin",
+       "torch.cumsum", "torch.Tensor.cumsum", "torch.cumprod", "torch.Tensor.cumprod",
+       "torch.nn.functional.gumbel_softmax")
+def softmax(ctx: Ctx, input: Any, dim: Any = None, *args: Any, **kwargs: Any) -> Any:
+    if not known(input):
+        return ctx.unknown("softmax of unknown tensor")
+    if dim is not None:
+        norm_dim(ctx, dim, len(shape_of(input)), "softmax")
+    return input.with_shape(input.shape, "float32" if not input.is_float() else input.dtype)
+
+
+@model("torch.topk", "torch.Tensor.topk")
+def topk(ctx: Ctx, input: Any, k: Any, dim: Any = -1, largest: Any = True, sorted: Any = True) -> Any:
+    if not known(input):
+        return ctx.unknown("topk")
+    s = shape_of(input)
+    d = norm_dim(ctx, dim, len(s), "topk")
+    if d is None:
+        return ctx.unknown("topk")
+    from pytea_ci.shapes import pred as P
+
+    if s:
+        ctx.require(P.le(k, s[d]), "topk", f"selected index k ({k!r}) out of range for dimension of size {s[d]!r}",
+                    "PT003", dims=(("k", k), ("size", s[d])))
+    out = input.with_shape(s[:d] + (k,) + s[d + 1:] if s else ())
+    return (out, out.with_shape(out.shape, "int64"))
+
+
+@model("torch.sort", "torch.Tensor.sort")
+def sort(ctx: Ctx, input: Any, dim: Any = -1, descending: Any = False, **kwargs: Any) -> Any:
+    if not isinstance(input, Tensor):
+        return ctx.unknown("sort")
+    return (input, input.with_shape(input.shape, "int64"))
+
+
+@model("torch.argsort", "torch.Tensor.argsort")
+def argsort(ctx: Ctx, input: Any, dim: Any = -1, descending: Any = False, **kwargs: Any) -> Any:
+    if not isinstance(input, Tensor):
+        return ctx.unknown("argsort")
+    return input.with_shape(input.shape, "int64")

@@ -1,0 +1,352 @@
+"""Shape methods of `torch.Tensor` (and their `torch.*` function forms): size, view, reshape,
+flatten, (un)squeeze, permute, transpose, expand, matmul, dtype/device conversions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.prim import (as_int, fmt, known, matmul_shapes, norm_dim, reshape_shape, shape_of,
+                                  sizes_arg)
+from pytea_ci.models.registry import model, prop
+from pytea_ci.models.values import DType, IterVal
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import prod
+from pytea_ci.shapes.tensor import Tensor
+
+
+@prop("torch.Tensor.shape", "numpy.ndarray.shape")
+def shape(ctx: Ctx, t: Tensor) -> Any:
+    return tuple(t.shape) if t.shape is not None else ctx.unknown("shape of unknown rank")
+
+
+@prop("torch.Tensor.ndim", "numpy.ndarray.ndim")
+def ndim(ctx: Ctx, t: Tensor) -> Any:
+    return t.rank if t.rank is not None else ctx.unknown("rank")
+
+
+@prop("torch.Tensor.dtype", "numpy.ndarray.dtype")
+def dtype(ctx: Ctx, t: Tensor) -> Any:
+    return DType(t.dtype) if t.dtype else ctx.unknown("dtype")
+
+
+@prop("torch.Tensor.T", "torch.Tensor.mT", "numpy.ndarray.T")
+def T(ctx: Ctx, t: Tensor) -> Any:
+    return t.with_shape(None if t.shape is None else tuple(reversed(t.shape)))
+
+
+@prop("torch.Tensor.data", "torch.Tensor.grad")
+def data(ctx: Ctx, t: Tensor) -> Any:
+    return t
+
+
+@prop("torch.Tensor.device", "torch.Tensor.is_cuda", "torch.Tensor.requires_grad", "torch.Tensor.grad_fn")
+def device(ctx: Ctx, t: Tensor) -> Any:
+    return ctx.unknown("tensor device")
+
+
+@prop("numpy.ndarray.size")
+def np_size(ctx: Ctx, t: Tensor) -> Any:
+    return t.numel() if t.shape is not None else ctx.unknown("size")
+
+
+@model("torch.Tensor.size")
+def size(ctx: Ctx, self: Tensor, dim: Any = None) -> Any:
+    if self.shape is None:
+        return ctx.unknown("size of unknown rank")
+    if dim is None:
+        return tuple(self.shape)
+    d = norm_dim(ctx, dim, len(self.shape), "size")
+    return self.shape[d] if d is not None else ctx.unknown("size(dim)")
+
+
+@model("torch.Tensor.dim", "torch.Tensor.ndimension")
+def dim(ctx: Ctx, self: Tensor) -> Any:
+    return self.rank if self.rank is not None else ctx.unknown("rank")
+
+
+@model("torch.Tensor.numel", "torch.numel", "torch.Tensor.nelement")
+def numel(ctx: Ctx, self: Tensor) -> Any:
+    return self.numel() if self.shape is not None else ctx.unknown("numel")
+
+
+@model("torch.Tensor.__len__")
+def tensor_len(ctx: Ctx, self: Tensor) -> Any:
+    if self.shape is None:
+        return ctx.unknown("len")
+    ctx.require(len(self.shape) > 0, "len", "len() of a 0-d tensor", "PT003")
+    return self.shape[0]
+
+
+@model("torch.Tensor.__iter__", "numpy.ndarray.__iter__")
+def tensor_iter(ctx: Ctx, self: Tensor) -> Any:
+    if self.shape is None or not self.shape:
+        return IterVal([ctx.unknown("iteration over a tensor")], truncated=True)
+    item = self.with_shape(self.shape[1:])
+    n = self.shape[0]
+    if isinstance(n, int) and n <= 8:
+        return IterVal([item] * int(n))
+    return IterVal([item], truncated=True)
+
+
+@model("torch.Tensor.view", "torch.Tensor.reshape")
+def view(ctx: Ctx, self: Tensor, *shape: Any, **kw: Any) -> Any:
+    if "dtype" in kw or (len(shape) == 1 and isinstance(shape[0], DType)):
+        return self
+    if "shape" in kw:
+        shape = (kw["shape"],)
+    target = sizes_arg(shape)
+    if not known(self) or target is None:
+        return Tensor(None, self.dtype)
+    return self.with_shape(reshape_shape(ctx, shape_of(self), target, "view"))
+
+
+@model("torch.reshape")
+def reshape(ctx: Ctx, input: Tensor, shape: Any) -> Any:
+    return view(ctx, input, shape)
+
+
+@model("torch.Tensor.view_as", "torch.Tensor.reshape_as")
+def view_as(ctx: Ctx, self: Tensor, other: Any) -> Any:
+    if not known(other):
+        return Tensor(None, self.dtype)
+    return view(ctx, self, tuple(shape_of(other)))
+
+
+@model("torch.flatten", "torch.Tensor.flatten")
+def flatten(ctx: Ctx, input: Tensor, start_dim: Any = 0, end_dim: Any = -1) -> Any:
+    if not known(input):
+        return Tensor(None, getattr(input, "dtype", None))
+    s = shape_of(input)
+    if not s:
+        return input.with_shape((1,))
+    a, b = norm_dim(ctx, start_dim, len(s), "flatten"), norm_dim(ctx, end_dim, len(s), "flatten")
+    if a is None or b is None:
+        return Tensor(None, input.dtype)
+    ctx.require(a <= b, "flatten", "start_dim cannot come after end_dim", "PT003")
+    return input.with_shape(s[:a] + (prod(s[a:b + 1]),) + s[b + 1:])
+
+
+@model("torch.unflatten", "torch.Tensor.unflatten")
+def unflatten(ctx: Ctx, input: Tensor, dim: Any, sizes: Any) -> Any:
+    if not known(input):
+        return Tensor(None, getattr(input, "dtype", None))
+    s = shape_of(input)
+    d = norm_dim(ctx, dim, len(s), "unflatten")
+    target = sizes_arg((sizes,))
+    if d is None or target is None:
+        return Tensor(None, input.dtype)
+    inner = reshape_shape(ctx, (s[d],), target, "unflatten")
+    return input.with_shape(s[:d] + tuple(inner or ()) + s[d + 1:])
+
+
+@model("torch.unsqueeze", "torch.Tensor.unsqueeze", "torch.Tensor.unsqueeze_")
+def unsqueeze(ctx: Ctx, input: Tensor, dim: Any) -> Any:
+    if not known(input):
+        return Tensor(None, getattr(input, "dtype", None))
+    s = shape_of(input)
+    d = norm_dim(ctx, dim, len(s) + 1, "unsqueeze")
+    if d is None:
+        return Tensor(None, input.dtype)
+    return input.with_shape(s[:d] + (1,) + s[d:])
+
+
+@model("torch.squeeze", "torch.Tensor.squeeze", "torch.Tensor.squeeze_")
+def squeeze(ctx: Ctx, input: Tensor, dim: Any = None) -> Any:
+    if not known(input):
+        return Tensor(None, getattr(input, "dtype", None))
+    s = shape_of(input)
+    dims = range(len(s)) if dim is None else (dim if isinstance(dim, (tuple, list)) else (dim,))
+    drop: set[int] = set()
+    for d in dims:
+        n = norm_dim(ctx, d, len(s), "squeeze") if dim is not None else d
+        if n is None or not s:
+            continue
+        if s[n] == 1 or (not isinstance(s[n], int) and ctx.fork(P.eq(s[n], 1))):
+            drop.add(n)
+    return input.with_shape(tuple(x for i, x in enumerate(s) if i not in drop))
+
+
+@model("torch.permute", "torch.Tensor.permute")
+def permute(ctx: Ctx, input: Tensor, *dims: Any) -> Any:
+    order = sizes_arg(dims)
+    if not known(input) or order is None:
+        return Tensor(None, getattr(input, "dtype", None))
+    s = shape_of(input)
+    ctx.require(len(order) == len(s), "permute", f"number of dims don't match: the input is {len(s)}-D {fmt(s)} "
+                f"but {len(order)} dims were given", "PT003", (f"input: {fmt(s)}",))
+    norm = [norm_dim(ctx, d, len(s), "permute") for d in order]
+    if any(n is None for n in norm):
+        return Tensor(None, input.dtype)
+    ctx.require(len(set(norm)) == len(norm), "permute", "repeated dim in permute", "PT003")
+    return input.with_shape(tuple(s[n] for n in norm if n is not None))
+
+
+@model("torch.transpose", "torch.Tensor.transpose", "torch.swapaxes", "torch.Tensor.swapaxes",
+       "torch.swapdims", "torch.Tensor.swapdims", "torch.Tensor.transpose_")
+def transpose(ctx: Ctx, input: Tensor, dim0: Any, dim1: Any) -> Any:
+    if not known(input):
+        return Tensor(None, getattr(input, "dtype", None))
+    s = list(shape_of(input))
+    a, b = norm_dim(ctx, dim0, len(s), "transpose"), norm_dim(ctx, dim1, len(s), "transpose")
+    if a is None or b is None:
+        return Tensor(None, input.dtype)
+    if s:
+        s[a], s[b] = s[b], s[a]
+    return input.with_shape(tuple(s))
+
+
+@model("torch.t", "torch.Tensor.t")
+def t(ctx: Ctx, input: Tensor) -> Any:
+    if not known(input):
+        return Tensor(None, getattr(input, "dtype", None))
+    s = shape_of(input)
+    ctx.require(len(s) <= 2, "t", f"t() expects a tensor with <= 2 dimensions, but self is {len(s)}-D", "PT003")
+    return input.with_shape(tuple(reversed(s)))
+
+
+@model("torch.Tensor.expand")
+def expand(ctx: Ctx, self: Tensor, *sizes: Any) -> Any:
+    target = sizes_arg(sizes)
+    if not known(self) or target is None:
+        return Tensor(None, self.dtype)
+    s = shape_of(self)
+    ctx.require(len(target) >= len(s), "expand", f"the number of sizes provided ({len(target)}) must be greater or "
+                f"equal to the number of dimensions in the tensor ({len(s)})", "PT003")
+    pad = len(target) - len(s)
+    out = []
+    for i, want in enumerate(target):
+        have = s[i - pad] if i >= pad else None
+        if isinstance(want, int) and want == -1:
+            ctx.require(have is not None, "expand", "-1 is not allowed in a leading, non-existing dimension", "PT003")
+            out.append(have)
+            continue
+        if have is not None and have != 1:
+            ctx.require(P.eq(have, want), "expand", f"the expanded size of the tensor ({want!r}) must match the "
+                        f"existing size ({have!r}) at non-singleton dimension {i}: {fmt(s)} to {fmt(tuple(target))}",
+                        operands=(f"input: {fmt(s)}",), dims=(("existing size", have), ("expanded size", want)))
+        out.append(want)
+    return self.with_shape(tuple(out))
+
+
+@model("torch.Tensor.expand_as")
+def expand_as(ctx: Ctx, self: Tensor, other: Any) -> Any:
+    return expand(ctx, self, tuple(shape_of(other))) if known(other) else Tensor(None, self.dtype)
+
+
+@model("torch.Tensor.repeat")
+def repeat(ctx: Ctx, self: Tensor, *sizes: Any) -> Any:
+    reps = sizes_arg(sizes)
+    if not known(self) or reps is None:
+        return Tensor(None, self.dtype)
+    s = shape_of(self)
+    ctx.require(len(reps) >= len(s), "repeat", "number of dimensions of repeat dims can not be smaller than "
+                "number of dimensions of tensor", "PT003")
+    s = (1,) * (len(reps) - len(s)) + tuple(s)
+    return self.with_shape(tuple(a * b for a, b in zip(s, reps)))
+
+
+@model("torch.matmul", "torch.Tensor.matmul", "torch.Tensor.__matmul__", "numpy.matmul", "numpy.ndarray.__matmul__")
+def matmul(ctx: Ctx, input: Any, other: Any) -> Any:
+    if not known(input, other):
+        return ctx.unknown("matmul of unknown operands")
+    return input.with_shape(matmul_shapes(ctx, shape_of(input), shape_of(other), "matmul"))
+
+
+@model("torch.Tensor.__rmatmul__")
+def rmatmul(ctx: Ctx, self: Any, other: Any) -> Any:
+    return matmul(ctx, other, self)
+
+
+@model("torch.mm", "torch.Tensor.mm")
+def mm(ctx: Ctx, input: Any, mat2: Any) -> Any:
+    if not known(input, mat2):
+        return ctx.unknown("mm of unknown operands")
+    a, b = shape_of(input), shape_of(mat2)
+    ctx.require(len(a) == 2 and len(b) == 2, "mm", f"mm expects 2-D matrices, got {fmt(a)} and {fmt(b)}",
+                operands=(f"self: {fmt(a)}", f"mat2: {fmt(b)}"))
+    return input.with_shape(matmul_shapes(ctx, a, b, "mm"))
+
+
+@model("torch.bmm", "torch.Tensor.bmm")
+def bmm(ctx: Ctx, input: Any, mat2: Any) -> Any:
+    if not known(input, mat2):
+        return ctx.unknown("bmm of unknown operands")
+    a, b = shape_of(input), shape_of(mat2)
+    ctx.require(len(a) == 3 and len(b) == 3, "bmm", f"batch1 and batch2 must be 3-D tensors, got {fmt(a)} and {fmt(b)}",
+                operands=(f"batch1: {fmt(a)}", f"batch2: {fmt(b)}"))
+    ctx.require(P.eq(a[0], b[0]), "bmm", f"batch sizes differ: {fmt(a)} and {fmt(b)}", dims=(("batch1", a[0]), ("batch2", b[0])))
+    ctx.require(P.eq(a[2], b[1]), "bmm", f"expected size for first two dimensions of batch2 tensor to be: "
+                f"[{a[0]!r}, {a[2]!r}] but got: [{b[0]!r}, {b[1]!r}]", operands=(f"batch1: {fmt(a)}", f"batch2: {fmt(b)}"),
+                dims=(("batch1 inner", a[2]), ("batch2 inner", b[1])))
+    return input.with_shape((a[0], a[1], b[2]))
+
+
+def _convert(ctx: Ctx, self: Tensor, *args: Any, **kwargs: Any) -> Any:
+    for a in list(args) + list(kwargs.values()):
+        if isinstance(a, DType):
+            return self.with_shape(self.shape, a.name)
+        if isinstance(a, Tensor):
+            return self.with_shape(self.shape, a.dtype)
+    return self
+
+
+@model("torch.Tensor.to", "torch.Tensor.type")
+def to(ctx: Ctx, self: Tensor, *args: Any, **kwargs: Any) -> Any:
+    return _convert(ctx, self, *args, **kwargs)
+
+
+def _cast(dtype: str) -> Any:
+    def run(ctx: Ctx, self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        return self.with_shape(self.shape, dtype)
+
+    return run
+
+
+for _name, _dt in (("float", "float32"), ("double", "float64"), ("half", "float16"), ("bfloat16", "bfloat16"),
+                   ("long", "int64"), ("int", "int32"), ("short", "int16"), ("bool", "bool"), ("byte", "uint8")):
+    model(f"torch.Tensor.{_name}")(_cast(_dt))
+
+
+@model("torch.Tensor.type_as")
+def type_as(ctx: Ctx, self: Tensor, other: Any) -> Any:
+    return self.with_shape(self.shape, other.dtype if isinstance(other, Tensor) else self.dtype)
+
+
+@model("torch.Tensor.item")
+def item(ctx: Ctx, self: Tensor) -> Any:
+    if known(self):
+        ctx.require(P.eq(self.numel(), 1), "item", f"a Tensor with {self.numel()!r} elements cannot be converted to "
+                    f"Scalar (shape {fmt(self.shape)})", operands=(f"self: {fmt(self.shape)}",))
+    return ctx.unknown("tensor value")
+
+
+@model("torch.Tensor.tolist", "numpy.ndarray.tolist")
+def tolist(ctx: Ctx, self: Tensor) -> Any:
+    return ctx.unknown("tensor values")
+
+
+@model("torch.Tensor.numpy")
+def numpy(ctx: Ctx, self: Tensor, *args: Any, **kwargs: Any) -> Any:
+    return Tensor(self.shape, self.dtype, "numpy")
+
+
+@model("torch.Tensor.backward", "torch.Tensor.register_hook", "torch.Tensor.copy_")
+def backward(ctx: Ctx, self: Tensor, *args: Any, **kwargs: Any) -> Any:
+    return None
+
+
+@model("torch.Tensor.new_zeros", "torch.Tensor.new_ones", "torch.Tensor.new_empty", "torch.Tensor.new_full")
+def new_zeros(ctx: Ctx, self: Tensor, size: Any, *args: Any, **kwargs: Any) -> Any:
+    s = sizes_arg((size,))
+    return self.with_shape(tuple(s) if s is not None else None)
+
+
+@model("torch.Tensor.new_tensor")
+def new_tensor(ctx: Ctx, self: Tensor, data: Any, *args: Any, **kwargs: Any) -> Any:
+    from pytea_ci.models.torch.creation import tensor
+
+    return tensor(ctx, data)
+
+
+_ = as_int

@@ -1,0 +1,1 @@
+"""Models of torchvision datasets and transforms (the real library's rules, not a stand-in)."""

@@ -1,0 +1,88 @@
+"""torchvision.datasets: lengths and item shapes of the standard datasets, ImageFolder with a
+symbolic length and image size, FakeData from its arguments."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.pil import make_image
+from pytea_ci.models.registry import native_class
+from pytea_ci.models.torch.data import Dataset
+from pytea_ci.models.values import Instance
+from pytea_ci.shapes.dim import INPUT, PInt
+
+# name -> (train length, test length, mode, height, width, classes)
+STANDARD = {
+    "MNIST": (60000, 10000, "L", 28, 28, 10), "FashionMNIST": (60000, 10000, "L", 28, 28, 10),
+    "KMNIST": (60000, 10000, "L", 28, 28, 10), "EMNIST": (112800, 18800, "L", 28, 28, 47),
+    "CIFAR10": (50000, 10000, "RGB", 32, 32, 10), "CIFAR100": (50000, 10000, "RGB", 32, 32, 100),
+    "SVHN": (73257, 26032, "RGB", 32, 32, 10), "STL10": (5000, 8000, "RGB", 96, 96, 10),
+}
+
+
+def _apply(ctx: Ctx, self: Instance, img: Any, label: Any) -> Any:
+    t, tt = self.attrs.get("transform"), self.attrs.get("target_transform")
+    if t is not None:
+        img = ctx.call(t, img)
+    if tt is not None:
+        label = ctx.call(tt, label)
+    return (img, label)
+
+
+def _standard(name: str) -> None:
+    n_train, n_test, mode, h, w, classes = STANDARD[name]
+
+    def init(ctx: Ctx, self: Instance, root: Any = None, train: Any = True, transform: Any = None,
+             target_transform: Any = None, download: Any = False, *args: Any, **kwargs: Any) -> None:
+        split = kwargs.get("split")
+        is_train = train is not False and split not in ("test", "val")
+        n = n_train if is_train else n_test
+        self.attrs.update(transform=transform, target_transform=target_transform,
+                          n=PInt(n, ctx.span, f"length of the {name} {'training' if is_train else 'test'} set"),
+                          classes=list(range(classes)), span=ctx.span)
+
+    def __len__(ctx: Ctx, self: Instance) -> Any:
+        return self.attrs["n"]
+
+    def __getitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:
+        img = make_image(ctx, mode, PInt(h, self.attrs["span"], f"{name} image height"),
+                         PInt(w, self.attrs["span"], f"{name} image width"))
+        return _apply(ctx, self, img, ctx.fresh("label"))
+
+    body = {"init": init, "__len__": __len__, "__getitem__": __getitem__}
+    native_class(f"torchvision.datasets.{name}", bases=(Dataset,))(type(name, (), body))
+
+
+for _name in STANDARD:
+    _standard(_name)
+
+
+@native_class("torchvision.datasets.FakeData", bases=(Dataset,))
+class FakeData:
+    def init(ctx: Ctx, self: Instance, size: Any = 1000, image_size: Any = (3, 224, 224), num_classes: Any = 10,
+             transform: Any = None, target_transform: Any = None, random_offset: Any = 0) -> None:
+        self.attrs.update(n=size, image_size=image_size, transform=transform, target_transform=target_transform)
+
+    def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        return self.attrs["n"]
+
+    def __getitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:  # noqa: N805
+        c, h, w = tuple(self.attrs["image_size"])
+        return _apply(ctx, self, make_image(ctx, "L" if c == 1 else "RGB", h, w), ctx.fresh("label"))
+
+
+@native_class("torchvision.datasets.ImageFolder", "torchvision.datasets.DatasetFolder")
+class ImageFolder:
+    def init(ctx: Ctx, self: Instance, root: Any = None, transform: Any = None, target_transform: Any = None,
+             *args: Any, **kwargs: Any) -> None:
+        n = ctx.fresh("len_imagefolder", kind=INPUT, lo=1, note="number of images in the folder")
+        self.attrs.update(n=n, transform=transform, target_transform=target_transform, classes=ctx.unknown("classes"))
+
+    def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        return self.attrs["n"]
+
+    def __getitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:  # noqa: N805
+        # Photos in a folder differ in size: each item's height and width are unknown.
+        img = make_image(ctx, "RGB", ctx.fresh("height", lo=1), ctx.fresh("width", lo=1))
+        return _apply(ctx, self, img, ctx.fresh("label"))

@@ -1,0 +1,136 @@
+"""The `github` format: workflow-command annotations, and the markdown job summary of a run.
+
+`render` prints `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=PT001 shape-mismatch::message`
+(`warning`, `notice` for the other levels). GitHub shows at most 10 annotations of each level per step,
+so only the gravest 10 of each level are printed, plus one plain line counting the rest (SARIF carries
+them all). Columns are 1-based UTF-16 code units, end exclusive as in SARIF, and given only for
+single-line spans (GitHub ignores columns when start and end lines differ).
+
+`write_step_summary` appends a markdown report to `$GITHUB_STEP_SUMMARY`: counts, a table of findings,
+counts by rule, and the entry points analyzed or taken from the cache.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pytea_ci.diagnostics import Diagnostic, Severity, rule_by_id
+from pytea_ci.diagnostics.result import RunResult
+from pytea_ci.report.source import Sources, Unit
+from pytea_ci.report.summary import LEVELS, TOOL_NAME, gravest_first, summarize
+
+MAX_ANNOTATIONS_PER_LEVEL = 10
+MAX_SUMMARY_FINDINGS = 200  # rows; the summary must stay well under GitHub's 1 MiB per step
+MAX_SUMMARY_ENTRIES = 200
+MAX_CELL = 300  # characters of a message shown in a table cell
+
+_COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")  # what can change meaning inside a table cell
+
+
+# ----- workflow commands ---------------------------------------------------------------------------
+def escape_data(text: str) -> str:
+    """Escape a workflow command's message."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """Escape a workflow command's property value (file, title, ...)."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def rule_label(rule_id: str) -> str:
+    """"PT001 shape-mismatch": the annotation title and the summary's rule column."""
+    rule = rule_by_id(rule_id)
+    return f"{rule_id} {rule.slug}" if rule else rule_id
+
+
+def annotation(d: Diagnostic, sources: Sources) -> str:
+    """One workflow command for a diagnostic."""
+    r = sources.region(d.span, Unit.UTF16)
+    props = {"file": sources.display(d.span.path), "line": str(r.line)}
+    if r.end_line == r.line:
+        props["col"] = str(r.col)
+    props["endLine"] = str(r.end_line)
+    if r.end_line == r.line and r.end_col is not None:
+        props["endColumn"] = str(r.end_col)
+    props["title"] = rule_label(d.rule)
+    fields = ",".join(f"{k}={escape_property(v)}" for k, v in props.items())
+    message = "\n".join((d.message, *d.notes))
+    return f"::{_COMMAND[d.severity]} {fields}::{escape_data(message)}"
+
+
+def render(result: RunResult, root: str) -> str:
+    sources = Sources(root)
+    lines: list[str] = []
+    left_out: list[str] = []
+    ordered = gravest_first(result.diagnostics)
+    for level in LEVELS:
+        of_level = [d for d in ordered if d.severity is level]
+        lines += [annotation(d, sources) for d in of_level[:MAX_ANNOTATIONS_PER_LEVEL]]
+        if len(of_level) > MAX_ANNOTATIONS_PER_LEVEL:
+            left_out.append(f"{len(of_level) - MAX_ANNOTATIONS_PER_LEVEL} {_COMMAND[level]}")
+    if left_out:
+        lines.append(f"{TOOL_NAME}: not annotated (GitHub shows {MAX_ANNOTATIONS_PER_LEVEL} per level): "
+                     f"{', '.join(left_out)}; see the SARIF results or the job summary.")
+    return "".join(line + "\n" for line in lines)
+
+
+# ----- job summary ---------------------------------------------------------------------------------
+def escape_cell(text: str, limit: int = MAX_CELL) -> str:
+    """Text safe inside a markdown table cell: markdown escaped, pipes escaped, line breaks as <br>."""
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return "<br>".join(_MARKDOWN_SPECIAL.sub(r"\\\1", line) for line in text.splitlines())
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> list[str]:
+    return [f"| {' | '.join(header)} |", f"|{'---|' * len(header)}",
+            *(f"| {' | '.join(row)} |" for row in rows), ""]
+
+
+def step_summary(result: RunResult, root: str) -> str:
+    """The markdown job summary of a run."""
+    sources = Sources(root)
+    s = summarize(result)
+    counts = ", ".join(_plural(s.by_level[level.value], level.value) for level in LEVELS)
+    totals = (f"**{counts}** in {_plural(s.entries, 'entry point')} ({s.analyzed} analyzed, "
+              f"{s.cached} from the cache) in {s.seconds:.2f} s.")
+    out = [f"## {TOOL_NAME}", "", totals, ""]
+    if s.internal_errors or s.incomplete:
+        failed = (f"⚠️ {_plural(s.internal_errors, 'entry point')} failed with an internal error, "
+                  f"{s.incomplete} stopped at a budget.")
+        out += [failed, ""]
+        out += [f"- {escape_cell(sources.display(e.entry))}: {escape_cell(e.error.splitlines()[0])}"
+                for e in result.entries if e.status == "internal-error" and e.error]
+        out += [""] if s.internal_errors else []
+    diagnostics = gravest_first(result.diagnostics)
+    if diagnostics:
+        rows = [(d.severity.value, escape_cell(rule_label(d.rule)),
+                 escape_cell(f"{sources.display(d.span.path)}:{d.span.line}"),
+                 escape_cell("\n".join((d.message, *d.notes))))
+                for d in diagnostics[:MAX_SUMMARY_FINDINGS]]
+        out += ["### Findings", "", *_table(("Level", "Rule", "Location", "Message"), rows)]
+        if len(diagnostics) > MAX_SUMMARY_FINDINGS:
+            out += [f"… and {len(diagnostics) - MAX_SUMMARY_FINDINGS} more (see the SARIF results).", ""]
+        out += ["### By rule", "",
+                *_table(("Rule", "Count"), [(escape_cell(rule_label(k)), str(v)) for k, v in s.by_rule.items()])]
+    if result.entries:
+        entries = [(escape_cell(sources.display(e.entry)), escape_cell(e.status), "yes" if e.cached else "no",
+                    str(len(e.diagnostics)), f"{e.stats.seconds:.2f} s")
+                   for e in result.entries[:MAX_SUMMARY_ENTRIES]]
+        out += ["### Entry points", "", *_table(("Entry point", "Status", "Cached", "Findings", "Time"), entries)]
+        if len(result.entries) > MAX_SUMMARY_ENTRIES:
+            out += [f"… and {len(result.entries) - MAX_SUMMARY_ENTRIES} more.", ""]
+    return "\n".join(out)
+
+
+def write_step_summary(result: RunResult, root: str, path: str) -> None:
+    """Append the job summary to `path` (the file named by `$GITHUB_STEP_SUMMARY`)."""
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(step_summary(result, root))

@@ -1,0 +1,78 @@
+"""The `github` format: workflow-command annotations, their escaping and limits, and the job summary."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from pathlib import Path
+
+from pytea_ci.diagnostics import Diagnostic, Severity, Span
+from pytea_ci.diagnostics.result import EntryResult, RunResult
+from pytea_ci.report import github
+from pytea_ci.report.source import Sources
+
+
+def test_snapshot(result: RunResult, root: str, snapshot: Callable[[str, str], None]) -> None:
+    snapshot("github.txt", github.render(result, root))
+
+
+def test_summary_snapshot(result: RunResult, root: str, snapshot: Callable[[str, str], None]) -> None:
+    snapshot("summary.md", github.step_summary(result, root))
+
+
+def test_escaping() -> None:
+    assert github.escape_data("100% a:b, c\r\nd") == "100%25 a:b, c%0D%0Ad"
+    assert github.escape_property("100% a:b, c\r\nd") == "100%25 a%3Ab%2C c%0D%0Ad"
+
+
+def test_annotation_escapes_message_and_properties(tmp_path: Path) -> None:
+    d = Diagnostic("PT002", Severity.WARNING, Span("dir,x/a:b.py", 3, 4, 3, 9), "50% of n:\nsecond, line")
+    line = github.annotation(d, Sources(str(tmp_path)))
+    assert line == ("::warning file=dir%2Cx/a%3Ab.py,line=3,col=5,endLine=3,endColumn=10,"
+                    "title=PT002 possible-shape-mismatch::50%25 of n:%0Asecond, line")
+    assert "\n" not in line
+
+
+def test_columns_only_on_single_line_spans(tmp_path: Path) -> None:
+    d = Diagnostic("PT001", Severity.ERROR, Span("a.py", 3, 4, 5, 1), "m")
+    line = github.annotation(d, Sources(str(tmp_path)))
+    assert line.startswith("::error file=a.py,line=3,endLine=5,title=PT001 shape-mismatch::")
+
+
+def test_at_most_ten_per_level(tmp_path: Path) -> None:
+    diags = [Diagnostic("PT001", Severity.ERROR, Span("a.py", i + 1), f"e{i}") for i in range(12)]
+    diags += [Diagnostic("PT010", Severity.NOTE, Span("a.py", 1), "n")]
+    out = github.render(RunResult([EntryResult("a.py", diags)]), str(tmp_path)).splitlines()
+    assert sum(line.startswith("::error ") for line in out) == 10
+    assert sum(line.startswith("::notice ") for line in out) == 1
+    assert out[-1].startswith("pytea-ci: not annotated") and "2 error" in out[-1]
+
+
+def test_summary_escapes_cells(tmp_path: Path) -> None:
+    d = Diagnostic("PT001", Severity.ERROR, Span("a|b.py", 1), "x | y *z* [l](u) <b>\nnext")
+    md = github.step_summary(RunResult([EntryResult("a|b.py", [d])]), str(tmp_path))
+    row = next(line for line in md.splitlines() if line.startswith("| error"))
+    assert row == r"| error | PT001 shape-mismatch | a\|b.py:1 | x \| y \*z\* \[l\](u) \<b\><br>next |"
+    assert row.count(" | ") == 3  # still four cells
+
+
+def test_write_step_summary_appends(result: RunResult, root: str, tmp_path: Path) -> None:
+    path = tmp_path / "summary.md"
+    path.write_text("previous step\n", encoding="utf-8")
+    github.write_step_summary(result, root, str(path))
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("previous step\n## pytea-ci")
+    assert "| train.py | findings | no | 4 | 1.23 s |" in text
+
+
+def test_summary_without_findings(tmp_path: Path) -> None:
+    run = RunResult([EntryResult("a.py", cached=True)], seconds=0.5)
+    md = github.step_summary(run, str(tmp_path))
+    assert "**0 errors, 0 warnings, 0 notes** in 1 entry point (0 analyzed, 1 from the cache)" in md
+    assert "### Findings" not in md
+
+
+def test_level_follows_the_diagnostic_not_the_rule(tmp_path: Path) -> None:
+    d = Diagnostic("PT001", Severity.ERROR, Span("a.py", 1), "m")
+    lowered = dataclasses.replace(d, severity=Severity.NOTE)
+    assert github.annotation(lowered, Sources(str(tmp_path))).startswith("::notice ")

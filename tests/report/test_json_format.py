@@ -1,0 +1,42 @@
+"""The `json` format: snapshot, schema shape, and a lossless round trip through `load`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+
+from pytea_ci.diagnostics.result import RunResult
+from pytea_ci.report import json_format
+
+
+def test_snapshot(result: RunResult, root: str, snapshot: Callable[[str, str], None]) -> None:
+    snapshot("report.json", json_format.render(result, root))
+
+
+def test_document_shape(result: RunResult, root: str) -> None:
+    doc = json.loads(json_format.render(result, root))
+    assert doc["version"] == json_format.VERSION == 1
+    assert doc["tool"] == {"name": "pytea-ci", "version": "1.2.3"}
+    assert doc["summary"]["by_level"] == {"error": 2, "warning": 2, "note": 2}
+    assert (doc["summary"]["entries"], doc["summary"]["analyzed"], doc["summary"]["cached"]) == (4, 3, 1)
+    first = next(d for d in doc["diagnostics"] if d["rule"] == "PT001")
+    assert first["slug"] == "shape-mismatch"
+    assert (first["line"], first["column"], first["end_column"]) == (9, 16, 26)  # 1-based, end exclusive
+    trace_col = first["trace"][0]["column"]
+    assert trace_col == 'tag = "données 🚀"; y = '.__len__() + 1  # characters, not bytes
+
+
+def test_round_trip(result: RunResult, root: str) -> None:
+    text = json_format.render(result, root)
+    loaded = json_format.load(text, root)
+    assert loaded.diagnostics == result.diagnostics
+    assert [(e.entry, e.status, e.cached, e.error) for e in loaded.entries] == \
+        [(e.entry, e.status, e.cached, e.error) for e in result.entries]
+    assert json_format.render(loaded, root) == text
+
+
+def test_rejects_other_versions(root: str) -> None:
+    with pytest.raises(ValueError, match="version"):
+        json_format.load(json.dumps({"version": 2}), root)
