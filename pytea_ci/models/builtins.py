@@ -96,14 +96,28 @@ def sorted_(ctx: Ctx, iterable: Any, key: Any = None, reverse: Any = False) -> A
         return ctx.unknown("sorted")
 
 
-@model("builtins.list", "builtins.tuple", "builtins.set", "builtins.frozenset")
+@model("builtins.list")
 def list_(ctx: Ctx, iterable: Any = ()) -> Any:
     items, truncated, _ = _seq_items(ctx, iterable)
+    out = list(items)
     if truncated:
-        out = list(items)
-        ctx.mark_inexact(out)  # type: ignore[attr-defined]
-        return out
-    return list(items)
+        ctx.mark_inexact(out)
+    return out
+
+
+@model("builtins.tuple")
+def tuple_(ctx: Ctx, iterable: Any = ()) -> Any:
+    items, truncated, _ = _seq_items(ctx, iterable)
+    return ctx.unknown("tuple of a sequence of unknown length") if truncated else tuple(items)
+
+
+@model("builtins.set", "builtins.frozenset")
+def set_(ctx: Ctx, iterable: Any = ()) -> Any:
+    items, truncated, _ = _seq_items(ctx, iterable)
+    try:
+        return ctx.unknown("set of unknown items") if truncated else set(items)
+    except TypeError:
+        return ctx.unknown("set of unhashable items")
 
 
 def _pick(ctx: Ctx, args: tuple[Any, ...], big: bool) -> Any:

@@ -25,22 +25,38 @@ def build(cls: type[T], **fields: Any) -> T:
     return obj
 
 
+_NO_DEFAULT = object()
+_Spec = tuple[tuple[str, str, Any], ...]  # per field: attribute name, JSON name, default
+_SPECS: dict[type, _Spec | None] = {}  # None: not an attrs class
+
+
+def _spec(cls: type) -> _Spec | None:
+    if cls not in _SPECS:
+        _SPECS[cls] = tuple(
+            (f.name, f.metadata.get("schema_property_name", f.name), _default(f)) for f in attr.fields(cls)
+        ) if attr.has(cls) else None
+    return _SPECS[cls]
+
+
 def _default(field: attr.Attribute[Any]) -> Any:
     default: Any = field.default
+    if default is attr.NOTHING:
+        return _NO_DEFAULT
     factory = getattr(default, "factory", None)  # an `attr.Factory(...)` default
     return factory() if callable(factory) else default
 
 
 def to_data(value: Any) -> Any:
     """Convert a sarif-om object tree (with dicts, lists and scalars) into JSON-ready data."""
-    if attr.has(type(value)):
+    spec = _spec(type(value))
+    if spec is not None:
         given: frozenset[str] = getattr(value, _GIVEN, frozenset())
         out: dict[str, Any] = {}
-        for field in attr.fields(type(value)):
-            item = getattr(value, field.name)
-            if item is None or (field.name not in given and item == _default(field)):
+        for name, json_name, default in spec:
+            item = getattr(value, name)
+            if item is None or (name not in given and item == default):
                 continue
-            out[field.metadata.get("schema_property_name", field.name)] = to_data(item)
+            out[json_name] = to_data(item)
         return out
     if isinstance(value, dict):
         return {str(k): to_data(v) for k, v in value.items() if v is not None}

@@ -52,23 +52,25 @@ class Sources:
         self.root = os.path.abspath(root)
         self._data: dict[str, bytes | None] = {}
         self._lines: dict[str, list[str] | None] = {}
+        self._located: dict[str, str] = {}
+        self._relative: dict[str, str | None] = {}
 
     # ----- paths ---------------------------------------------------------------------------------
     def locate(self, path: str) -> str:
         """The absolute, normalized file a span path names."""
-        if os.path.isabs(path):
-            return os.path.normpath(path)
-        in_root = os.path.normpath(os.path.join(self.root, path))
-        if os.path.exists(in_root) or not os.path.exists(path):
-            return in_root
-        return os.path.abspath(path)
+        if path not in self._located:
+            in_root = os.path.normpath(os.path.join(self.root, path))  # `path` itself when absolute
+            use_cwd = not os.path.isabs(path) and not os.path.exists(in_root) and os.path.exists(path)
+            self._located[path] = os.path.abspath(path) if use_cwd else in_root
+        return self._located[path]
 
     def relative(self, path: str) -> str | None:
         """The path relative to the root with forward slashes, or None when the file lies outside it."""
-        rel = os.path.relpath(self.locate(path), self.root)
-        if rel == os.pardir or rel.startswith(os.pardir + os.sep) or os.path.isabs(rel):
-            return None
-        return rel.replace(os.sep, "/")
+        if path not in self._relative:
+            rel = os.path.relpath(self.locate(path), self.root)
+            outside = rel == os.pardir or rel.startswith(os.pardir + os.sep) or os.path.isabs(rel)
+            self._relative[path] = None if outside else rel.replace(os.sep, "/")
+        return self._relative[path]
 
     def display(self, path: str) -> str:
         """The path to show a user: relative to the root when inside it, else absolute."""

@@ -20,7 +20,7 @@ from pytea_ci.report.sarif_json import build, to_data
 SCHEMA = json.loads((Path(__file__).parent / "sarif-2.1.0.json").read_text(encoding="utf-8"))
 
 
-def render(result: RunResult, root: str, **kwargs: str) -> dict[str, Any]:
+def render(result: RunResult, root: str, **kwargs: Any) -> dict[str, Any]:
     return json.loads(sarif.render(result, root, **kwargs))
 
 
@@ -43,7 +43,7 @@ def by_rule(doc: dict[str, Any], rule: str) -> dict[str, Any]:
 
 
 def test_snapshot(result: RunResult, root: str, snapshot: Callable[[str, str], None]) -> None:
-    text = sarif.render(result, root).replace(Path(root).as_uri(), "file:///ROOT")
+    text = sarif.render(result, root, indent=2).replace(Path(root).as_uri(), "file:///ROOT")
     snapshot("report.sarif", text)
 
 

@@ -30,7 +30,8 @@ def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str,
         return _reduced(input, reduction, si[:1] + si[2:])
     ctx.require(len(si) >= 1, op, "input must have at least one dimension", "PT003")
     if len(si) == 1:
-        ctx.require(len(st) == 0, op, f"a 1-D input {fmt(si)} expects a 0-D target, got {fmt(st)}", operands=ops)
+        ok = len(st) == 0 or (len(st) == 1 and P.eq(st[0], 1))
+        ctx.require(ok, op, f"for a 1-D input {fmt(si)} the target must be 0-D or of size [1], got {fmt(st)}", operands=ops)
         return _reduced(input, reduction, ())
     expected = (si[0],) + tuple(si[2:])
     if len(st) != len(expected):

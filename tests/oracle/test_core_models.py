@@ -1,0 +1,93 @@
+"""Oracle tests for the core models: each case runs with real torch and with pytea-ci."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.oracle.harness import check_against_torch
+
+CASES = [
+    # nn.Linear / F.linear
+    ("fc = nn.Linear(320, 50)\nx = torch.randn(64, 320)\n", "fc(x)"),
+    ("fc = nn.Linear(320, 50)\nx = torch.randn(64, 500)\n", "fc(x)"),
+    ("fc = nn.Linear(8, 4)\nx = torch.randn(2, 3, 8)\n", "fc(x)"),
+    ("w = torch.randn(4, 8)\nx = torch.randn(5, 8)\n", "F.linear(x, w)"),
+    # conv / pool
+    ("c = nn.Conv2d(1, 32, 3)\nx = torch.randn(8, 1, 28, 28)\n", "c(x)"),
+    ("c = nn.Conv2d(3, 32, 3)\nx = torch.randn(8, 1, 28, 28)\n", "c(x)"),
+    ("c = nn.Conv2d(3, 8, 5, stride=2, padding=2)\nx = torch.randn(2, 3, 31, 17)\n", "c(x)"),
+    ("c = nn.Conv2d(3, 8, 7)\nx = torch.randn(2, 3, 5, 5)\n", "c(x)"),
+    ("c = nn.Conv2d(3, 8, 3, padding='same')\nx = torch.randn(2, 3, 9, 10)\n", "c(x)"),
+    ("c = nn.Conv1d(4, 8, 3, dilation=2)\nx = torch.randn(2, 4, 20)\n", "c(x)"),
+    ("c = nn.Conv2d(1, 4, 3)\nx = torch.randn(8, 100)\n", "c(x)"),
+    ("c = nn.ConvTranspose2d(16, 8, 3, stride=2, padding=1, output_padding=1)\nx = torch.randn(2, 16, 7, 7)\n", "c(x)"),
+    ("x = torch.randn(8, 32, 26, 26)\n", "F.max_pool2d(x, 2)"),
+    ("x = torch.randn(8, 32, 7, 7)\n", "F.max_pool2d(x, 3, stride=2, ceil_mode=True)"),
+    ("p = nn.AvgPool2d(3, stride=1, padding=1)\nx = torch.randn(1, 2, 5, 5)\n", "p(x)"),
+    ("p = nn.AdaptiveAvgPool2d((1, 1))\nx = torch.randn(4, 256, 2, 3)\n", "p(x)"),
+    # view / reshape / flatten / squeeze / permute / transpose
+    ("x = torch.randn(64, 20, 4, 4)\n", "x.view(-1, 320)"),
+    ("x = torch.randn(40, 1, 28, 28)\n", "x.view(64, -1)"),
+    ("x = torch.randn(6, 4)\n", "x.reshape(3, 8)"),
+    ("x = torch.randn(6, 4)\n", "x.reshape(5, -1)"),
+    ("x = torch.randn(8, 3, 4, 4)\n", "torch.flatten(x, 1)"),
+    ("x = torch.randn(8, 1, 5, 1)\n", "x.squeeze()"),
+    ("x = torch.randn(8, 1, 5)\n", "x.squeeze(1).unsqueeze(-1)"),
+    ("x = torch.randn(2, 3, 4)\n", "x.permute(2, 0, 1)"),
+    ("x = torch.randn(2, 3, 4)\n", "x.permute(2, 0)"),
+    ("x = torch.randn(2, 3, 4)\n", "x.transpose(0, 3)"),
+    ("x = torch.randn(2, 3)\n", "x.t()"),
+    # matmul and broadcasting
+    ("a = torch.randn(3, 4)\nb = torch.randn(4, 5)\n", "a @ b"),
+    ("a = torch.randn(3, 4)\nb = torch.randn(5, 4)\n", "a @ b"),
+    ("a = torch.randn(7, 3, 4)\nb = torch.randn(4)\n", "torch.matmul(a, b)"),
+    ("a = torch.randn(2, 1, 3, 4)\nb = torch.randn(5, 4, 6)\n", "torch.matmul(a, b)"),
+    ("a = torch.randn(3, 4)\nb = torch.randn(3, 4)\n", "torch.mm(a, b)"),
+    ("a = torch.randn(2, 3, 4)\nb = torch.randn(2, 4, 5)\n", "torch.bmm(a, b)"),
+    ("a = torch.randn(8, 1, 5)\nb = torch.randn(3, 1)\n", "a + b"),
+    ("a = torch.randn(8, 4)\nb = torch.randn(3)\n", "a * b"),
+    # reductions
+    ("x = torch.randn(8, 10)\n", "x.sum(dim=1, keepdim=True)"),
+    ("x = torch.randn(8, 10)\n", "x.argmax(dim=1)"),
+    ("x = torch.randn(8, 10)\n", "x.mean(dim=2)"),
+    ("x = torch.randn(8, 10)\n", "x.max(1)"),
+    ("x = torch.randn(8, 10)\n", "torch.softmax(x, dim=-1)"),
+    # cat / stack
+    ("a = torch.randn(2, 3)\nb = torch.randn(2, 5)\n", "torch.cat([a, b], dim=1)"),
+    ("a = torch.randn(2, 3)\nb = torch.randn(2, 5)\n", "torch.cat([a, b], dim=0)"),
+    ("a = torch.randn(2, 3)\nb = torch.randn(2, 3)\n", "torch.stack([a, b], dim=1)"),
+    ("a = torch.randn(2, 3)\nb = torch.randn(3, 3)\n", "torch.stack([a, b])"),
+    # indexing
+    ("x = torch.randn(8, 5, 3)\n", "x[:, 1:4, -1]"),
+    ("x = torch.randn(8, 5)\n", "x[None, ..., ::2]"),
+    ("x = torch.randn(8, 5)\ni = torch.tensor([0, 2, 3])\n", "x[i]"),
+    ("x = torch.randn(8, 5)\n", "x[9]"),
+    # losses
+    ("o = torch.randn(64, 10)\nt = torch.randint(0, 10, (64,))\n", "F.cross_entropy(o, t)"),
+    ("o = torch.randn(64, 10)\nt = torch.randint(0, 10, (64, 1))\n", "F.cross_entropy(o, t)"),
+    ("o = torch.randn(64, 10)\nt = torch.randint(0, 10, (32,))\n", "F.nll_loss(o, t)"),
+    ("o = torch.randn(64, 10)\nt = torch.rand(64, 10)\n", "F.cross_entropy(o, t)"),
+    ("o = torch.randn(4)\nt = torch.tensor([2])\n", "F.cross_entropy(o, t)"),
+    ("o = torch.randn(8, 5, 7, 7)\nt = torch.randint(0, 5, (8, 7, 7))\n", "nn.CrossEntropyLoss()(o, t)"),
+    ("o = torch.randn(8, 1)\nt = torch.rand(8)\n", "nn.BCEWithLogitsLoss()(o, t)"),
+    ("o = torch.rand(8)\nt = torch.rand(8)\n", "F.binary_cross_entropy(o, t)"),
+    ("o = torch.randn(8, 3)\nt = torch.randn(8, 3)\n", "F.mse_loss(o, t)"),
+    ("o = torch.randn(8, 2, 1)\nt = torch.randn(8, 2)\n", "nn.MSELoss()(o, t)"),
+    # norm layers
+    ("bn = nn.BatchNorm1d(64)\nx = torch.randn(8, 64)\n", "bn(x)"),
+    ("bn = nn.BatchNorm1d(64)\nx = torch.randn(1, 64)\n", "bn(x)"),
+    ("bn = nn.BatchNorm2d(16)\nx = torch.randn(2, 8, 4, 4)\n", "bn(x)"),
+    ("ln = nn.LayerNorm(32)\nx = torch.randn(2, 5, 32)\n", "ln(x)"),
+    ("ln = nn.LayerNorm(32)\nx = torch.randn(2, 5, 16)\n", "ln(x)"),
+    # embedding, creation
+    ("e = nn.Embedding(100, 16)\ni = torch.randint(0, 100, (4, 7))\n", "e(i)"),
+    ("", "torch.arange(2, 11, 3)"),
+    ("x = torch.randn(3, 4)\n", "torch.zeros_like(x).unsqueeze(0).expand(5, -1, -1)"),
+    ("x = torch.randn(3, 1)\n", "x.expand(3, 4).repeat(2, 1)"),
+    ("x = torch.randn(3, 2)\n", "x.expand(3, 4)"),
+]
+
+
+@pytest.mark.parametrize("setup,expr", CASES, ids=[c[1] + f"#{i}" for i, c in enumerate(CASES)])
+def test_rule_matches_torch(setup: str, expr: str) -> None:
+    check_against_torch(setup, expr)
