@@ -245,6 +245,11 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             return choice
         return self.choose(None)
 
+    def is_opaque(self, cond: Any) -> bool:
+        """A condition that depends on something not understood (no constraint to learn from it)."""
+        t = truth(cond)
+        return isinstance(t, Unknown) or (isinstance(t, Pred) and any(s.kind == UNKNOWN for s in symbols(t)))
+
     def fork(self, cond: Cond) -> bool:
         return self.decide(cond)
 

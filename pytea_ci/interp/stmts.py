@@ -34,6 +34,17 @@ def assigned_names(body: list[ast.stmt]) -> set[str]:
     return out
 
 
+_BINDING = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith,
+            ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Delete, ast.Global,
+            ast.Nonlocal, ast.Return, ast.Break, ast.Continue, ast.Raise, ast.Try, ast.NamedExpr, ast.Yield,
+            ast.YieldFrom, ast.Assert)
+
+
+def effect_free(body: list[ast.stmt]) -> bool:
+    """A block that binds no name and transfers no control (e.g. only prints and logging calls)."""
+    return all(not isinstance(n, _BINDING) for stmt in body for n in ast.walk(stmt))
+
+
 def _same(a: Any, b: Any) -> bool:
     if a is b:
         return True
@@ -108,6 +119,12 @@ class StmtMixin:
 
     def ex_If(self: "Interpreter", node: ast.If, scope: Scope) -> None:
         cond = self.eval(node.test, scope)
+        if self.is_opaque(cond) and effect_free(node.body) and effect_free(node.orelse):
+            # A data-dependent branch that binds nothing (logging, printing): run both sides on
+            # this path instead of doubling the paths.
+            self.exec_block(node.body, scope)
+            self.exec_block(node.orelse, scope)
+            return
         if self.decide(cond, node):
             self.exec_block(node.body, scope)
         else:

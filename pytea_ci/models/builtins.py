@@ -51,6 +51,10 @@ def range_(ctx: Ctx, *args: Any) -> Any:
 
 
 def _seq_items(ctx: Ctx, v: Any) -> tuple[list[Any], bool, list[Any] | None]:
+    if isinstance(v, Instance):
+        it = ctx.getattr(v, "__iter__")
+        if not isinstance(it, Unknown):
+            v = ctx.call(it)
     if isinstance(v, IterVal):
         return v.items, v.truncated, v.indices
     items = ctx.iterate(v)
