@@ -9,7 +9,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, register
-from pytea_ci.models.values import Builtin
+from pytea_ci.models.values import Builtin, Unknown
 from pytea_ci.shapes.dim import ceildiv, floordiv, is_dim
 
 
@@ -58,10 +58,10 @@ def floor(ctx: Ctx, x: Any) -> Any:
        "os.getenv", "os.cpu_count", "os.path.realpath", "os.walk", "glob.glob", "time.time", "time.perf_counter",
        "time.monotonic", "time.strftime", "time.process_time", "datetime.datetime.now", "json.load", "json.loads",
        "pickle.load", "random.random", "random.randint", "random.choice", "random.uniform", "random.sample",
-       "random.gauss", "sys.exit_code", "os.path.getsize", "shutil.copy", "json.dumps", "pathlib.Path",
-       "copy.copy_unknown", "os.environ", "sys.argv", "sys.stdout", "sys.stderr", "itertools.product",
+       "random.gauss", "os.path.getsize", "shutil.copy", "json.dumps", "pathlib.Path",
+       "itertools.product",
        "itertools.chain", "itertools.count", "itertools.cycle", "itertools.islice", "collections.Counter",
-       "collections.namedtuple", "tqdm.tqdm_unknown", "string.ascii_letters", "operator.itemgetter")
+       "collections.namedtuple", "operator.itemgetter")
 def effect(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("standard library value")
 
@@ -102,6 +102,8 @@ def sys_path(ctx: Ctx, *args: Any) -> Any:
     return None
 
 
+for _name in ("sys.argv", "sys.stdout", "sys.stderr", "os.environ", "string.ascii_letters", "os.sep"):
+    register(_name, Unknown(_name))
 register("sys.version_info", (3, 11, 0))
 register("sys.platform", "linux")
 register("sys.maxsize", 2**63 - 1)
