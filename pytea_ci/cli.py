@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import importlib
 import os
 import sys
 from typing import Sequence
@@ -38,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--max-paths", type=int, default=64, help="paths explored per entry point")
     c.add_argument("--time-budget", type=float, default=20.0, metavar="S", help="seconds per entry point")
     c.add_argument("--root", default=None, help="project root (default: current directory)")
+    c.add_argument("--category", default="pytea-ci/", help="SARIF automationDetails.id (code-scanning category)")
     sub.add_parser("rules", help="list the rules")
     r = sub.add_parser("rule", help="show the documentation of one rule")
     r.add_argument("id", help="rule id (PT001) or slug (shape-mismatch)")
@@ -100,21 +100,30 @@ def _check(ns: argparse.Namespace) -> int:
     result = run(entries, opts)
     for i, fmt in enumerate(formats):
         dest = outputs[i] if i < len(outputs) else None
-        _emit(result, fmt, root, dest)
+        _emit(result, fmt, root, dest, ns.category)
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if "github" in formats and summary:
+        from pytea_ci.report.github import write_step_summary
+
+        write_step_summary(result, root, summary)
     if any(e.status == "internal-error" for e in result.entries):
         return 2
     return _exit_code(result, ns.fail_on)
 
 
-def _emit(result: RunResult, fmt: str, root: str, dest: str | None) -> None:
+def _emit(result: RunResult, fmt: str, root: str, dest: str | None, category: str) -> None:
     if fmt == "text":
         from pytea_ci.report import text
 
-        color = dest is None and text.use_color(sys.stdout)
-        body = text.render(result, root, color=color)
+        body = text.render(result, root, color=dest is None and text.use_color(sys.stdout))
+    elif fmt == "sarif":
+        from pytea_ci.report import sarif
+
+        body = sarif.render(result, root, category=category)
     else:
-        module = importlib.import_module(f"pytea_ci.report.{ {'json': 'json_format'}.get(fmt, fmt) }")
-        body = module.render(result, root)
+        from pytea_ci.report import get_renderer
+
+        body = get_renderer(fmt)(result, root)
     if dest is None:
         sys.stdout.write(body)
     else:
