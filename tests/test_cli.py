@@ -31,8 +31,18 @@ def test_clean_example_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
     assert "PT00" not in out and "0 error(s)" in out
 
 
-def test_buggy_example_reports_linear_mismatch(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", str(EXAMPLES / "mnist_bug" / "main.py")]) == 1
+@pytest.fixture()
+def mnist_bug(tmp_path: Path) -> Path:
+    """The bundled example with `nn.Linear(320, 50)` changed to `nn.Linear(500, 50)`."""
+    source = (EXAMPLES / "mnist" / "main.py").read_text()
+    assert "nn.Linear(320, 50)" in source
+    path = tmp_path / "main.py"
+    path.write_text(source.replace("nn.Linear(320, 50)", "nn.Linear(500, 50)"))
+    return path
+
+
+def test_buggy_example_reports_linear_mismatch(mnist_bug: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--root", str(mnist_bug.parent), str(mnist_bug)]) == 1
     out = capsys.readouterr().out
     findings = [line for line in out.splitlines() if ": PT0" in line]
     assert len(findings) == 1
@@ -75,9 +85,9 @@ def test_internal_error_isolated_to_its_entry(tmp_path: Path, monkeypatch: pytes
     assert "good.py:2:" in out and "PT001" in out
 
 
-def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_output(mnist_bug: Path, tmp_path: Path) -> None:
     out_file = tmp_path / "out.json"
-    code = main(["check", str(EXAMPLES / "mnist_bug" / "main.py"), "--format", "text", "--format", "json",
+    code = main(["check", str(mnist_bug), "--format", "text", "--format", "json",
                  "--output", str(tmp_path / "out.txt"), "--output", str(out_file)])
     assert code == 1
     data = json.loads(out_file.read_text())
