@@ -3,4 +3,7 @@
 from pytea_ci.models import argparse_, builtins, pil, stdlib  # noqa: F401
 from pytea_ci.models.torch import creation, data, elementwise, indexing, optim, reduction, tensor  # noqa: F401
 from pytea_ci.models.torch.nn import conv, layers, loss, module, norm  # noqa: F401
+from pytea_ci.models.torch.nn import attention, misc, rnn  # noqa: F401
 from pytea_ci.models.torchvision import datasets, transforms  # noqa: F401
+from pytea_ci.models.torch import ops_more, products  # noqa: F401
+from pytea_ci.models.numpy_ import array, creation as np_creation  # noqa: F401

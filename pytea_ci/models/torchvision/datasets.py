@@ -11,6 +11,7 @@ from pytea_ci.models.registry import native_class
 from pytea_ci.models.torch.data import Dataset
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes.dim import INPUT, PInt
+from pytea_ci.shapes.tensor import Tensor
 
 # name -> (train length, test length, mode, height, width, classes)
 STANDARD = {
@@ -30,6 +31,16 @@ def _apply(ctx: Ctx, self: Instance, img: Any, label: Any) -> Any:
     return (img, label)
 
 
+def _raw_arrays(name: str, mode: str, n: Any, h: int, w: int) -> dict[str, Any]:
+    """`.data` and `.targets` as torchvision stores them: MNIST-style sets keep uint8 tensors
+    [N, H, W] and a label tensor, CIFAR/SVHN/STL keep a uint8 ndarray [N, H, W, C] and a list."""
+    if mode == "L":
+        return {"data": Tensor((n, h, w), "uint8"), "targets": Tensor((n,), "int64")}
+    if name.startswith("CIFAR"):
+        return {"data": Tensor((n, h, w, 3), "uint8", "numpy"), "targets": Tensor((n,), "int64", "numpy")}
+    return {}
+
+
 def _standard(name: str) -> None:
     n_train, n_test, mode, h, w, classes = STANDARD[name]
 
@@ -37,10 +48,10 @@ def _standard(name: str) -> None:
              target_transform: Any = None, download: Any = False, *args: Any, **kwargs: Any) -> None:
         split = kwargs.get("split")
         is_train = train is not False and split not in ("test", "val")
-        n = n_train if is_train else n_test
-        self.attrs.update(transform=transform, target_transform=target_transform,
-                          n=PInt(n, ctx.span, f"length of the {name} {'training' if is_train else 'test'} set"),
-                          classes=list(range(classes)), span=ctx.span)
+        n = PInt(n_train if is_train else n_test, ctx.span,
+                 f"length of the {name} {'training' if is_train else 'test'} set")
+        self.attrs.update(transform=transform, target_transform=target_transform, n=n,
+                          classes=list(range(classes)), span=ctx.span, **_raw_arrays(name, mode, n, h, w))
 
     def __len__(ctx: Ctx, self: Instance) -> Any:
         return self.attrs["n"]

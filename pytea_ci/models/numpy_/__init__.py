@@ -1,0 +1,3 @@
+"""Models of `numpy` (imported as `np`): array creation in `creation.py`, shape operations,
+reductions and broadcasting arithmetic of `numpy.ndarray` in `array.py`. Arrays are `Tensor`s with
+`lib="numpy"`, so the torch shape primitives apply unchanged."""

@@ -1,0 +1,162 @@
+"""`numpy` shape operations and `numpy.ndarray` methods: reshape, transpose (with axes),
+stack/concatenate/vstack/hstack, expand_dims, squeeze, reductions with `axis`/`keepdims`,
+`astype`, and the arithmetic operators, which broadcast with numpy's own error message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.prim import fmt, known, reduce_shape, shape_of, sizes_arg
+from pytea_ci.models.registry import model, register
+from pytea_ci.models.torch import creation as tc
+from pytea_ci.models.torch import tensor as tt
+from pytea_ci.models.torch.elementwise import DUNDERS, binary
+from pytea_ci.models.values import Builtin, DType
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.tensor import Tensor
+
+
+def _np(v: Any) -> Any:
+    """Results of the shared torch models, marked as ndarrays again."""
+    if isinstance(v, Tensor):
+        return Tensor(v.shape, v.dtype, "numpy")
+    if isinstance(v, tuple):
+        return tuple(_np(x) for x in v)
+    return v
+
+
+def _shown(s: Any) -> str:
+    return "(" + ",".join(repr(d) for d in s) + ("," if len(s) == 1 else "") + ")"
+
+
+def np_broadcast(ctx: Ctx, a: Any, b: Any, op: str) -> None:
+    """numpy's broadcast rule, stated with numpy's message."""
+    if not (known(a) or known(b)) or not all(known(v) or not isinstance(v, Tensor) for v in (a, b)):
+        return
+    sa = shape_of(a) if isinstance(a, Tensor) else ()
+    sb = shape_of(b) if isinstance(b, Tensor) else ()
+    conds = [P.or_(P.eq(x, y), P.eq(x, 1), P.eq(y, 1)) for x, y in zip(reversed(sa), reversed(sb))]
+    ctx.require(P.and_(*conds), op, f"operands could not be broadcast together with shapes {_shown(sa)} {_shown(sb)}",
+                operands=(f"left: {fmt(sa)}", f"right: {fmt(sb)}"))
+
+
+def _dunder(op: str, reflected: bool) -> Any:
+    def run(ctx: Ctx, self: Any, other: Any) -> Any:
+        a, b = (other, self) if reflected else (self, other)
+        np_broadcast(ctx, a, b, op)
+        return _np(binary(ctx, op, a, b))
+
+    return run
+
+
+def _register_operators() -> None:
+    for name, (op, reflected) in DUNDERS.items():
+        register(f"numpy.ndarray.{name}", Builtin(f"numpy.ndarray.{name}", _dunder(op, reflected)))
+    for op in ("add", "subtract", "multiply", "divide", "maximum", "minimum", "power", "true_divide"):
+        base = {"subtract": "sub", "multiply": "mul", "divide": "div", "power": "pow", "true_divide": "div"}.get(op, op)
+        register(f"numpy.{op}", Builtin(f"numpy.{op}", _dunder(base, False)))
+
+
+_register_operators()
+
+
+@model("numpy.reshape")
+def reshape(ctx: Ctx, a: Any, newshape: Any, **kwargs: Any) -> Any:
+    return _np(tt.view(ctx, a, newshape))
+
+
+@model("numpy.ndarray.reshape")
+def ndarray_reshape(ctx: Ctx, self: Any, *shape: Any, **kwargs: Any) -> Any:
+    return _np(tt.view(ctx, self, *shape))
+
+
+@model("numpy.transpose", "numpy.ndarray.transpose")
+def transpose(ctx: Ctx, a: Any, *axes: Any) -> Any:
+    order = sizes_arg(axes) if axes and axes != (None,) else None
+    if not known(a):
+        return ctx.unknown("np.transpose")
+    if order is None:
+        return a.with_shape(tuple(reversed(shape_of(a))))
+    return _np(tt.permute(ctx, a, *order))
+
+
+@model("numpy.swapaxes", "numpy.ndarray.swapaxes")
+def swapaxes(ctx: Ctx, a: Any, axis1: Any, axis2: Any) -> Any:
+    return _np(tt.transpose(ctx, a, axis1, axis2))
+
+
+@model("numpy.expand_dims")
+def expand_dims(ctx: Ctx, a: Any, axis: Any) -> Any:
+    return _np(tt.unsqueeze(ctx, a, axis))
+
+
+@model("numpy.squeeze", "numpy.ndarray.squeeze")
+def squeeze(ctx: Ctx, a: Any, axis: Any = None) -> Any:
+    return _np(tt.squeeze(ctx, a, axis))
+
+
+@model("numpy.ravel", "numpy.ndarray.ravel", "numpy.ndarray.flatten")
+def ravel(ctx: Ctx, a: Any, *args: Any, **kwargs: Any) -> Any:
+    return _np(tt.flatten(ctx, a))
+
+
+@model("numpy.concatenate")
+def concatenate(ctx: Ctx, arrays: Any, axis: Any = 0, **kwargs: Any) -> Any:
+    return _np(tc.cat(ctx, arrays, axis))
+
+
+@model("numpy.stack")
+def stack(ctx: Ctx, arrays: Any, axis: Any = 0, **kwargs: Any) -> Any:
+    return _np(tc.stack(ctx, arrays, axis))
+
+
+@model("numpy.vstack")
+def vstack(ctx: Ctx, tup: Any, **kwargs: Any) -> Any:
+    from pytea_ci.models.torch.ops_more import vstack as tvstack
+
+    return _np(tvstack(ctx, tup))
+
+
+@model("numpy.hstack")
+def hstack(ctx: Ctx, tup: Any, **kwargs: Any) -> Any:
+    from pytea_ci.models.torch.ops_more import hstack as thstack
+
+    return _np(thstack(ctx, tup))
+
+
+def _reduce(ctx: Ctx, a: Any, axis: Any, keepdims: Any, op: str, dtype: str | None = "") -> Any:
+    if not known(a):
+        return ctx.unknown(f"np.{op} of unknown array")
+    shape = reduce_shape(ctx, shape_of(a), axis, bool(keepdims), op)
+    out = a.with_shape(shape) if dtype == "" else a.with_shape(shape, dtype)
+    return out if shape != () else ctx.unknown(f"np.{op} scalar value")
+
+
+@model("numpy.mean", "numpy.ndarray.mean", "numpy.std", "numpy.ndarray.std", "numpy.var", "numpy.ndarray.var")
+def mean(ctx: Ctx, a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False,
+         **kwargs: Any) -> Any:
+    res = _reduce(ctx, a, axis, keepdims, "mean")
+    return res.with_shape(res.shape, "float64") if isinstance(res, Tensor) and not res.is_float() else res
+
+
+@model("numpy.sum", "numpy.ndarray.sum", "numpy.prod", "numpy.ndarray.prod", "numpy.max", "numpy.ndarray.max",
+       "numpy.min", "numpy.ndarray.min", "numpy.amax", "numpy.amin")
+def sum_(ctx: Ctx, a: Any, axis: Any = None, *args: Any, keepdims: Any = False, **kwargs: Any) -> Any:
+    return _reduce(ctx, a, axis, keepdims, "sum")
+
+
+@model("numpy.argmax", "numpy.ndarray.argmax", "numpy.argmin", "numpy.ndarray.argmin")
+def argmax(ctx: Ctx, a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = False) -> Any:
+    return _reduce(ctx, a, axis, keepdims if axis is not None else False, "argmax", "int64")
+
+
+@model("numpy.ndarray.astype")
+def astype(ctx: Ctx, self: Any, dtype: Any, *args: Any, **kwargs: Any) -> Any:
+    name = dtype.name if isinstance(dtype, DType) else {float: "float64", int: "int64", bool: "bool"}.get(dtype)
+    return self.with_shape(self.shape, name)
+
+
+@model("numpy.ndarray.copy")
+def copy(ctx: Ctx, self: Any, *args: Any, **kwargs: Any) -> Any:
+    return self

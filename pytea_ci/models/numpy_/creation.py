@@ -1,0 +1,109 @@
+"""numpy array creation: `array asarray zeros ones empty full arange linspace`, `numpy.random.*`,
+the dtype constants, and calls with no shape effect (`random.seed`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.prim import sizes_arg
+from pytea_ci.models.registry import model, register
+from pytea_ci.models.torch.creation import _infer
+from pytea_ci.models.torch.creation import arange as torch_arange
+from pytea_ci.models.values import DType
+from pytea_ci.shapes.dim import is_dim
+from pytea_ci.shapes.tensor import Tensor
+
+for _name, _canon in (("float32", "float32"), ("float64", "float64"), ("float16", "float16"), ("int64", "int64"),
+                      ("int32", "int32"), ("int16", "int16"), ("int8", "int8"), ("uint8", "uint8"),
+                      ("bool_", "bool"), ("float_", "float64"), ("int_", "int64"), ("double", "float64")):
+    register(f"numpy.{_name}", DType(_canon))
+
+
+def array_of(shape: Any, dtype: str | None) -> Tensor:
+    return Tensor(None if shape is None else tuple(shape), dtype, "numpy")
+
+
+def _dtype(kwargs: dict[str, Any], default: str | None) -> str | None:
+    d = kwargs.get("dtype")
+    if isinstance(d, DType):
+        return d.name
+    return {float: "float64", int: "int64", bool: "bool"}.get(d, default) if d is not None else default
+
+
+@model("numpy.array", "numpy.asarray", "numpy.ascontiguousarray", "numpy.asfarray", "numpy.copy")
+def array(ctx: Ctx, data: Any, dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
+    if dtype is not None:
+        kwargs["dtype"] = dtype
+    if isinstance(data, Tensor):
+        return array_of(data.shape, _dtype(kwargs, data.dtype))
+    shape, dt = _infer(data)
+    if shape is None and isinstance(data, (list, tuple)):
+        items = ctx.iterate(data)  # a list built in a loop: its length may be known, its items not
+        return array_of(None, _dtype(kwargs, None)) if items is None else array_of(None, _dtype(kwargs, dt))
+    if shape is None:
+        return array_of(None, _dtype(kwargs, None))
+    return array_of(shape, _dtype(kwargs, "float64" if dt == "float32" else dt))
+
+
+def _make(ctx: Ctx, shape: Any, kwargs: dict[str, Any], default: str = "float64") -> Any:
+    s = sizes_arg((shape,)) if shape is not None else None
+    for d in s or []:
+        if isinstance(d, int):
+            ctx.require(d >= 0, "numpy array creation", "negative dimensions are not allowed", "PT003")
+    return array_of(s, _dtype(kwargs, default))
+
+
+@model("numpy.zeros", "numpy.ones", "numpy.empty")
+def zeros(ctx: Ctx, shape: Any, dtype: Any = None, **kwargs: Any) -> Any:
+    if dtype is not None:
+        kwargs["dtype"] = dtype
+    return _make(ctx, shape, kwargs)
+
+
+@model("numpy.full")
+def full(ctx: Ctx, shape: Any, fill_value: Any, dtype: Any = None, **kwargs: Any) -> Any:
+    if dtype is not None:
+        kwargs["dtype"] = dtype
+    return _make(ctx, shape, kwargs, "int64" if isinstance(fill_value, int) else "float64")
+
+
+@model("numpy.zeros_like", "numpy.ones_like", "numpy.empty_like", "numpy.full_like")
+def zeros_like(ctx: Ctx, a: Any, *args: Any, **kwargs: Any) -> Any:
+    return array_of(a.shape, _dtype(kwargs, a.dtype)) if isinstance(a, Tensor) else ctx.unknown("np.*_like")
+
+
+@model("numpy.arange")
+def arange(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    t = torch_arange(ctx, *args)
+    return array_of(t.shape, _dtype(kwargs, "float64" if t.dtype == "float32" else t.dtype))
+
+
+@model("numpy.linspace")
+def linspace(ctx: Ctx, start: Any, stop: Any, num: Any = 50, **kwargs: Any) -> Any:
+    return array_of((num,) if is_dim(num) else (ctx.fresh("num"),), _dtype(kwargs, "float64"))
+
+
+@model("numpy.random.rand", "numpy.random.randn")
+def rand(ctx: Ctx, *dims: Any) -> Any:
+    return _make(ctx, dims, {})
+
+
+@model("numpy.random.random", "numpy.random.random_sample")
+def random(ctx: Ctx, size: Any = None) -> Any:
+    return ctx.unknown("numpy random value") if size is None else _make(ctx, size, {})
+
+
+@model("numpy.random.normal", "numpy.random.uniform")
+def normal(ctx: Ctx, a: Any = 0.0, b: Any = 1.0, size: Any = None) -> Any:
+    return ctx.unknown("numpy random value") if size is None else _make(ctx, size, {})
+
+
+@model("numpy.random.randint")
+def randint(ctx: Ctx, low: Any, high: Any = None, size: Any = None, **kwargs: Any) -> Any:
+    return ctx.unknown("numpy random value") if size is None else _make(ctx, size, kwargs, "int64")
+
+
+@model("numpy.random.seed", "numpy.random.shuffle", "numpy.set_printoptions", "numpy.save", "numpy.savez")
+def seed(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return None

@@ -1,0 +1,252 @@
+"""Resampling, padding, distance and bag layers: nn.Upsample/F.interpolate, nn.PixelShuffle/
+PixelUnshuffle, the padding modules and F.pad, nn.CosineSimilarity/PairwiseDistance and their
+functional forms, and nn.EmbeddingBag."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.prim import (
+    broadcast_shapes,
+    fmt,
+    known,
+    norm_dim,
+    shape_of,
+    tuple_arg,
+)
+from pytea_ci.models.registry import model, native_class
+from pytea_ci.models.torch.nn.module import Module
+from pytea_ci.models.values import Instance
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import Dim, floordiv
+from pytea_ci.shapes.tensor import Tensor
+
+# ----- interpolate / Upsample ------------------------------------------------------------------------------
+
+
+def _scaled(ctx: Ctx, size: Dim, scale: Any) -> Dim:
+    if isinstance(scale, (int, float)) and float(scale).is_integer():
+        return size * int(scale)
+    if isinstance(size, int) and isinstance(scale, (int, float)):
+        return math.floor(size * scale)
+    return ctx.fresh("scaled", note="interpolate output size")
+
+
+def interpolate_forward(ctx: Ctx, input: Any, size: Any, scale_factor: Any, op: str) -> Any:
+    if not known(input):
+        return ctx.unknown(f"{op} of unknown input")
+    s = shape_of(input)
+    n = len(s) - 2
+    ctx.require(n >= 1, op, f"expected a 3D, 4D or 5D input, got {len(s)}D input {fmt(s)}", operands=(f"input: {fmt(s)}",))
+    ctx.require((size is None) != (scale_factor is None), op,
+                "only one of size or scale_factor should be defined" if size is not None
+                else "either size or scale_factor should be defined", "PT003")
+    if size is not None:
+        if isinstance(size, (tuple, list)):
+            ctx.require(len(size) == n, op, f"input and output must have the same number of spatial dimensions, but got "
+                        f"input with spatial dimensions of {fmt(s[2:])} and output size of {list(size)}", "PT003")
+        out = tuple_arg(size, n)
+    else:
+        if isinstance(scale_factor, (tuple, list)):
+            ctx.require(len(scale_factor) == n, op, f"scale_factor has {len(scale_factor)} entries but the input has "
+                        f"{n} spatial dimensions", "PT003")
+        out = tuple(_scaled(ctx, d, f) for d, f in zip(s[2:], tuple_arg(scale_factor, n)))
+    return input.with_shape(tuple(s[:2]) + tuple(out))
+
+
+@native_class("torch.nn.Upsample", "torch.nn.UpsamplingNearest2d", "torch.nn.UpsamplingBilinear2d", bases=(Module,))
+class Upsample:
+    def init(ctx: Ctx, self: Instance, size: Any = None, scale_factor: Any = None, *args: Any, **kwargs: Any) -> None:
+        self.attrs.update(training=True, size=size, scale_factor=scale_factor)
+
+    def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        return interpolate_forward(ctx, input, self.attrs["size"], self.attrs["scale_factor"], "Upsample")
+
+
+@model("torch.nn.functional.interpolate", "torch.nn.functional.upsample")
+def interpolate(ctx: Ctx, input: Any, size: Any = None, scale_factor: Any = None, *args: Any, **kwargs: Any) -> Any:
+    return interpolate_forward(ctx, input, size, scale_factor, "interpolate")
+
+
+# ----- pixel shuffle ---------------------------------------------------------------------------------------
+
+
+def pixel_shuffle_forward(ctx: Ctx, input: Any, r: Any, down: bool) -> Any:
+    op = "pixel_unshuffle" if down else "pixel_shuffle"
+    if not known(input) or not isinstance(r, int) or r <= 0:
+        return ctx.unknown(f"{op} of unknown input")
+    s = shape_of(input)
+    ctx.require(len(s) >= 3, op, f"expects input to have at least 3 dimensions, but got input with {len(s)} dimension(s)",
+                operands=(f"input: {fmt(s)}",))
+    c, h, w = s[-3:]
+    if down:
+        for name, d in (("height", h), ("width", w)):
+            ctx.require(P.eq(d % r, 0), op, f"expects {name} to be divisible by downscale_factor, but input {name} is "
+                        f"{d!r} and downscale_factor={r}", operands=(f"input: {fmt(s)}",), dims=((name, d),))
+        out = (c * r * r, floordiv(h, r), floordiv(w, r))
+    else:
+        ctx.require(P.eq(c % (r * r), 0), op, f"expects its input's 'channel' dimension to be divisible by the square "
+                    f"of upscale_factor, but input.size(-3)={c!r} is not divisible by {r * r}",
+                    operands=(f"input: {fmt(s)}",), dims=(("channels", c), ("upscale_factor^2", r * r)))
+        out = (floordiv(c, r * r), h * r, w * r)
+    return input.with_shape(tuple(s[:-3]) + out)
+
+
+@native_class("torch.nn.PixelShuffle", bases=(Module,))
+class PixelShuffle:
+    def init(ctx: Ctx, self: Instance, upscale_factor: Any) -> None:
+        self.attrs.update(training=True, upscale_factor=upscale_factor)
+
+    def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        return pixel_shuffle_forward(ctx, input, self.attrs["upscale_factor"], False)
+
+
+@native_class("torch.nn.PixelUnshuffle", bases=(Module,))
+class PixelUnshuffle:
+    def init(ctx: Ctx, self: Instance, downscale_factor: Any) -> None:
+        self.attrs.update(training=True, downscale_factor=downscale_factor)
+
+    def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        return pixel_shuffle_forward(ctx, input, self.attrs["downscale_factor"], True)
+
+
+@model("torch.nn.functional.pixel_shuffle", "torch.pixel_shuffle")
+def f_pixel_shuffle(ctx: Ctx, input: Any, upscale_factor: Any) -> Any:
+    return pixel_shuffle_forward(ctx, input, upscale_factor, False)
+
+
+@model("torch.nn.functional.pixel_unshuffle", "torch.pixel_unshuffle")
+def f_pixel_unshuffle(ctx: Ctx, input: Any, downscale_factor: Any) -> Any:
+    return pixel_shuffle_forward(ctx, input, downscale_factor, True)
+
+
+# ----- padding ---------------------------------------------------------------------------------------------
+
+
+def pad_forward(ctx: Ctx, input: Any, pad: Any, mode: str, op: str) -> Any:
+    """`pad` lists (before, after) pairs starting from the last dimension."""
+    if not known(input) or not isinstance(pad, (tuple, list)):
+        return ctx.unknown(f"{op} of unknown input")
+    s = list(shape_of(input))
+    ctx.require(len(pad) % 2 == 0, op, f"padding length must be divisible by 2, got {len(pad)}", "PT003")
+    ctx.require(len(pad) // 2 <= len(s), op, f"padding length ({len(pad)}) too large for a {len(s)}-D input", "PT003")
+    for i in range(len(pad) // 2):
+        d, lo, hi = s[-1 - i], pad[2 * i], pad[2 * i + 1]
+        if mode == "reflect":
+            ctx.require(P.and_(P.lt(lo, d), P.lt(hi, d)), op, f"padding size should be less than the corresponding "
+                        f"input dimension, but got padding ({lo!r}, {hi!r}) at dimension {len(s) - 1 - i} of input "
+                        f"{fmt(tuple(s))}", operands=(f"input: {fmt(tuple(s))}",), dims=(("input size", d),))
+        new = d + lo + hi
+        ctx.require(P.ge(new, 1) if mode != "constant" else P.ge(new, 0), op, f"the input size {d!r}, plus padding "
+                    f"{lo!r} and {hi!r} resulted in an invalid output size {new!r}", operands=(f"input: {fmt(tuple(s))}",))
+        s[-1 - i] = new
+    return input.with_shape(tuple(s))
+
+
+def _pad_class(kind: str, mode: str, n: int) -> None:
+    name = f"{kind}Pad{n}d"
+
+    def init(ctx: Ctx, self: Instance, padding: Any, value: Any = 0.0) -> None:
+        self.attrs.update(training=True, padding=tuple_arg(padding, 2 * n) if isinstance(padding, int) else padding)
+
+    def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        if known(input) and mode != "constant":
+            r = len(shape_of(input))
+            ctx.require(r in (n + 1, n + 2), name, f"expected {n + 1}D or {n + 2}D input, got {r}D input",
+                        operands=(f"input: {fmt(shape_of(input))}",))
+        return pad_forward(ctx, input, self.attrs["padding"], mode, name)
+
+    native_class(f"torch.nn.{name}", bases=(Module,))(type(name, (), {"init": init, "forward": forward}))
+
+
+for _n in (1, 2, 3):
+    for _kind, _mode in (("Zero", "constant"), ("Constant", "constant"), ("Reflection", "reflect"),
+                         ("Replication", "replicate"), ("Circular", "circular")):
+        _pad_class(_kind, _mode, _n)
+
+
+@model("torch.nn.functional.pad")
+def f_pad(ctx: Ctx, input: Any, pad: Any, mode: Any = "constant", value: Any = None) -> Any:
+    return pad_forward(ctx, input, pad, mode if isinstance(mode, str) else "constant", "pad")
+
+
+# ----- distances -------------------------------------------------------------------------------------------
+
+
+def distance_forward(ctx: Ctx, x1: Any, x2: Any, dim: Any, keepdim: bool, op: str) -> Any:
+    if not known(x1, x2):
+        return ctx.unknown(f"{op} of unknown input")
+    s = broadcast_shapes(ctx, shape_of(x1), shape_of(x2), op, ("x1", "x2"))
+    if not s:
+        return x1.with_shape(())
+    d = norm_dim(ctx, dim, len(s), op)
+    if d is None:
+        return ctx.unknown(f"{op} over an unknown dim")
+    return x1.with_shape(tuple(1 if (i == d and keepdim) else x for i, x in enumerate(s) if i != d or keepdim))
+
+
+@native_class("torch.nn.CosineSimilarity", bases=(Module,))
+class CosineSimilarity:
+    def init(ctx: Ctx, self: Instance, dim: Any = 1, eps: Any = 1e-8) -> None:
+        self.attrs.update(training=True, dim=dim)
+
+    def forward(ctx: Ctx, self: Instance, x1: Any, x2: Any) -> Any:
+        return distance_forward(ctx, x1, x2, self.attrs["dim"], False, "CosineSimilarity")
+
+
+@native_class("torch.nn.PairwiseDistance", bases=(Module,))
+class PairwiseDistance:
+    def init(ctx: Ctx, self: Instance, p: Any = 2.0, eps: Any = 1e-6, keepdim: Any = False) -> None:
+        self.attrs.update(training=True, keepdim=keepdim is True)
+
+    def forward(ctx: Ctx, self: Instance, x1: Any, x2: Any) -> Any:
+        return distance_forward(ctx, x1, x2, -1, self.attrs["keepdim"], "PairwiseDistance")
+
+
+@model("torch.nn.functional.cosine_similarity", "torch.cosine_similarity")
+def f_cosine_similarity(ctx: Ctx, x1: Any, x2: Any, dim: Any = 1, eps: Any = 1e-8) -> Any:
+    return distance_forward(ctx, x1, x2, dim, False, "cosine_similarity")
+
+
+@model("torch.nn.functional.pairwise_distance", "torch.pairwise_distance")
+def f_pairwise_distance(ctx: Ctx, x1: Any, x2: Any, p: Any = 2.0, eps: Any = 1e-6, keepdim: Any = False) -> Any:
+    return distance_forward(ctx, x1, x2, -1, keepdim is True, "pairwise_distance")
+
+
+# ----- EmbeddingBag ----------------------------------------------------------------------------------------
+
+
+def embedding_bag_forward(ctx: Ctx, self: Instance, input: Any, offsets: Any) -> Any:
+    op = "EmbeddingBag"
+    if not known(input):
+        return ctx.unknown(f"{op} of unknown input")
+    s, dim = shape_of(input), self.attrs["embedding_dim"]
+    ctx.require(len(s) in (1, 2), op, f"input has to be 1D or 2D Tensor, but got Tensor of dimension {len(s)}",
+                operands=(f"input: {fmt(s)}",))
+    if len(s) == 2:
+        ctx.require(offsets is None, op, "if input is 2D, then offsets has to be None, as input is treated is a "
+                    "mini-batch of fixed length sequences", "PT003")
+        return Tensor((s[0], dim), "float32")
+    ctx.require(offsets is not None, op, "offsets has to be a 1D Tensor but got None", "PT003")
+    if not known(offsets):
+        return Tensor((ctx.fresh("bags"), dim), "float32")
+    o = shape_of(offsets)
+    ctx.require(len(o) == 1, op, f"offsets has to be a 1D Tensor, but got Tensor of dimension {len(o)}",
+                operands=(f"offsets: {fmt(o)}",))
+    bags = o[0] - 1 if self.attrs["include_last_offset"] else o[0]
+    return Tensor((bags, dim), "float32")
+
+
+@native_class("torch.nn.EmbeddingBag", bases=(Module,))
+class EmbeddingBag:
+    def init(ctx: Ctx, self: Instance, num_embeddings: Any, embedding_dim: Any, max_norm: Any = None,
+             norm_type: Any = 2.0, scale_grad_by_freq: Any = False, mode: Any = "mean", sparse: Any = False,
+             _weight: Any = None, include_last_offset: Any = False, padding_idx: Any = None, **kw: Any) -> None:
+        self.attrs.update(training=True, num_embeddings=num_embeddings, embedding_dim=embedding_dim,
+                          include_last_offset=include_last_offset is True,
+                          weight=Tensor((num_embeddings, embedding_dim)))
+
+    def forward(ctx: Ctx, self: Instance, input: Any, offsets: Any = None, per_sample_weights: Any = None) -> Any:
+        return embedding_bag_forward(ctx, self, input, offsets)
