@@ -1,0 +1,45 @@
+"""Verdicts of the decider and its cache (counting z3 calls proves a hit skipped the solver)."""
+
+from __future__ import annotations
+
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import INPUT, ITERATION, UNKNOWN, Sym
+from pytea_ci.solver import Decider, Verdict
+
+
+def test_concrete_checks_never_call_z3() -> None:
+    d = Decider()
+    assert d.check(P.eq(3, 3), []).verdict is Verdict.HOLDS
+    assert d.check(P.eq(3, 4), []).verdict is Verdict.FAILS
+    assert d.stats.z3_calls == 0 and d.stats.concrete == 2
+
+
+def test_symbolic_verdicts() -> None:
+    d = Decider()
+    n = Sym("n", INPUT, lo=1)
+    assert d.check(P.le(0, n), []).verdict is Verdict.HOLDS
+    assert d.check(P.eq(n + 1, n), []).verdict is Verdict.FAILS
+    out = d.check(P.eq(n % 64, 0), [])
+    assert out.verdict is Verdict.MAY_FAIL and out.counterexample["n"] % 64 != 0
+    assert d.check(P.eq(n % 64, 0), [P.eq(n, 128)]).verdict is Verdict.HOLDS
+
+
+def test_iteration_symbols_fail_every_run() -> None:
+    i = Sym("i", ITERATION, lo=0, hi=9)
+    assert Decider().check(P.lt(i, 9), []).verdict is Verdict.FAILS
+
+
+def test_unknown_symbols_never_report() -> None:
+    u = Sym("u", UNKNOWN)
+    assert Decider().check(P.eq(u, 3), []).verdict is Verdict.UNKNOWN
+
+
+def test_cache_shares_structurally_equal_queries() -> None:
+    d = Decider()
+    a, b = Sym("a", INPUT, lo=1), Sym("b", INPUT, lo=1)
+    first = d.check(P.eq(a % 8, 0), [])
+    calls = d.stats.z3_calls
+    second = d.check(P.eq(b % 8, 0), [])  # same question, other names
+    assert d.stats.z3_calls == calls and d.stats.cache_hits >= 1
+    assert first.verdict is second.verdict is Verdict.MAY_FAIL
+    assert "b" in second.counterexample
