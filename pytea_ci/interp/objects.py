@@ -10,7 +10,7 @@ from pytea_ci.interp.runtime import FunctionVal, ModuleVal, ReturnSignal, Scope,
 from pytea_ci.models.registry import PROPERTIES, lookup
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal,
                                     Namespace, PropertyVal, RangeVal, StaticMethod, Unknown)
-from pytea_ci.shapes.dim import ITERATION, PInt, Term
+from pytea_ci.shapes.dim import ITERATION, PInt, Term, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
 if TYPE_CHECKING:
@@ -131,8 +131,8 @@ class ObjectMixin:
                     raise UserException("IndexError") from None
                 except TypeError:
                     raise UserException("TypeError") from None
-            if isinstance(idx, Term) and obj and all(_same_value(obj[0], x) for x in obj):
-                return obj[0]
+            if not isinstance(obj, str) and not isinstance(idx, slice):
+                return self.some_value(list(obj), "index with an unknown position")
             return self.unknown("index with an unknown position")
         if isinstance(obj, dict):
             try:
@@ -140,7 +140,7 @@ class ObjectMixin:
             except KeyError:
                 if is_concrete(idx) and is_concrete(list(obj.keys())):
                     raise UserException("KeyError") from None
-                return self.unknown("dict item")
+                return self.some_value(list(obj.values()), "dict item")
             except TypeError:
                 return self.unknown("dict item with unhashable key")
         if isinstance(obj, Instance):
@@ -151,6 +151,15 @@ class ObjectMixin:
         if isinstance(obj, ClassVal):
             return obj  # typing generics such as List[int]
         return self.unknown("subscript")
+
+    def some_value(self: "Interpreter", values: list[Any], what: str) -> Any:
+        """One of `values`, not knowing which: a fresh int when they are all ints, the common value
+        when they are all equal, else Unknown."""
+        if values and all(is_dim(v) for v in values):
+            return self.fresh("item")
+        if values and all(_same_value(values[0], v) for v in values):
+            return values[0]
+        return self.unknown(what)
 
     def setitem(self: "Interpreter", obj: Any, idx: Any, value: Any) -> None:
         if isinstance(obj, Tensor):

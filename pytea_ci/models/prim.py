@@ -48,6 +48,11 @@ def sizes_arg(args: Sequence[Any]) -> list[Any] | None:
     return out
 
 
+def dim_arg(ctx: Ctx, v: Any, hint: str = "size") -> Dim:
+    """A size argument as a dim: a fresh unknown when the program passes something not understood."""
+    return v if is_dim(v) else ctx.fresh(hint)
+
+
 def unknown_shape(ctx: Ctx, rank: int | None, hint: str = "d") -> Shape | None:
     if rank is None:
         return None

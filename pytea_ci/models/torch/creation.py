@@ -73,7 +73,12 @@ def zeros_like(ctx: Ctx, input: Any, *args: Any, **kwargs: Any) -> Any:
 def tensor(ctx: Ctx, data: Any, *args: Any, **kwargs: Any) -> Any:
     if isinstance(data, Tensor):
         return Tensor(data.shape, _dtype(kwargs, data.dtype))
-    shape, dtype = _infer(data)
+    if isinstance(data, list) and data and ctx.iterate(data) is None:
+        # A list built in a loop that was not followed to the end: its length is not known.
+        inner, dtype = _infer(data[0])
+        shape = None if inner is None else (ctx.fresh("len"),) + inner
+    else:
+        shape, dtype = _infer(data)
     if shape is None:
         return Tensor(None, _dtype(kwargs, None))
     return Tensor(shape, _dtype(kwargs, dtype))

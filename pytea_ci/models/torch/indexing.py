@@ -37,6 +37,9 @@ def _slice_len(ctx: Ctx, size: Dim, sl: slice) -> Dim:
     if isinstance(start, (int, Term)) and isinstance(stop, (int, Term)):
         if isinstance(start, int) and start >= 0 and not (isinstance(stop, int) and stop < 0):
             return stop - start
+        width = stop - start
+        if isinstance(width, int) and width >= 0:
+            return width  # `x[i:i + k]` is assumed to lie inside x, as windowing code intends
     return ctx.fresh("slice")
 
 
@@ -143,12 +146,22 @@ def index_select(ctx: Ctx, input: Any, dim: Any, index: Any) -> Any:
     return input.with_shape(s[:d] + (shape_of(index)[0] if shape_of(index) else 1,) + s[d + 1:])
 
 
-@model("torch.masked_fill", "torch.Tensor.masked_fill", "torch.Tensor.masked_fill_")
+@model("torch.masked_fill", "torch.Tensor.masked_fill")
 def masked_fill(ctx: Ctx, input: Any, mask: Any, value: Any) -> Any:
+    """Out of place, input and mask broadcast together (the result may be larger than input)."""
     if not known(input, mask):
         return input if isinstance(input, Tensor) else ctx.unknown("masked_fill")
-    shape = broadcast_shapes(ctx, shape_of(input), shape_of(mask), "masked_fill", ("input", "mask"))
-    ctx.require(len(shape) == len(shape_of(input)) and all(a == b for a, b in zip(shape, shape_of(input)))
-                or any(not isinstance(x, int) for x in shape), "masked_fill",
-                f"the mask {fmt(shape_of(mask))} cannot expand the input {fmt(shape_of(input))}")
+    return input.with_shape(broadcast_shapes(ctx, shape_of(input), shape_of(mask), "masked_fill", ("input", "mask")))
+
+
+@model("torch.Tensor.masked_fill_")
+def masked_fill_(ctx: Ctx, input: Any, mask: Any, value: Any) -> Any:
+    """In place, the mask must broadcast to the input's own shape."""
+    out = masked_fill(ctx, input, mask, value)
+    if known(out, input) and len(shape_of(out)) == len(shape_of(input)):
+        same = P.and_(*[P.eq(a, b) for a, b in zip(shape_of(out), shape_of(input))])
+        ctx.require(same, "masked_fill_", f"the mask {fmt(shape_of(mask))} cannot expand to the input {fmt(shape_of(input))}",
+                    operands=(f"input: {fmt(shape_of(input))}", f"mask: {fmt(shape_of(mask))}"))
+    elif known(out, input):
+        ctx.require(False, "masked_fill_", f"the mask {fmt(shape_of(mask))} has more dims than the input {fmt(shape_of(input))}")
     return input

@@ -336,10 +336,15 @@ def backward(ctx: Ctx, self: Tensor, *args: Any, **kwargs: Any) -> Any:
     return None
 
 
-@model("torch.Tensor.new_zeros", "torch.Tensor.new_ones", "torch.Tensor.new_empty", "torch.Tensor.new_full")
-def new_zeros(ctx: Ctx, self: Tensor, size: Any, *args: Any, **kwargs: Any) -> Any:
-    s = sizes_arg((size,))
+@model("torch.Tensor.new_zeros", "torch.Tensor.new_ones", "torch.Tensor.new_empty")
+def new_zeros(ctx: Ctx, self: Tensor, *size: Any, **kwargs: Any) -> Any:
+    s = sizes_arg(size)
     return self.with_shape(tuple(s) if s is not None else None)
+
+
+@model("torch.Tensor.new_full")
+def new_full(ctx: Ctx, self: Tensor, size: Any, fill_value: Any, **kwargs: Any) -> Any:
+    return new_zeros(ctx, self, size)
 
 
 @model("torch.Tensor.new_tensor")

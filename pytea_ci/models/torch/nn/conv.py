@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.prim import fmt, known, shape_of, tag, tuple_arg, window_out
+from pytea_ci.models.prim import dim_arg, fmt, known, shape_of, tag, tuple_arg, window_out
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.values import Instance
@@ -57,7 +57,8 @@ def _conv_class(n: int, transposed: bool) -> None:
         names = ("output_padding", "groups", "bias", "dilation") if transposed else ("dilation", "groups", "bias")
         extra = dict(zip(names, args))
         extra.update(kwargs)
-        k = tuple_arg(kernel_size, n)
+        in_channels, out_channels = dim_arg(ctx, in_channels), dim_arg(ctx, out_channels)
+        k = tuple(dim_arg(ctx, x) for x in tuple_arg(kernel_size, n))
         self.attrs.update(training=True, in_channels=in_channels, out_channels=out_channels, kernel_size=kernel_size,
                           stride=stride, padding=padding, dilation=extra.get("dilation", 1),
                           output_padding=extra.get("output_padding", 0), groups=extra.get("groups", 1))

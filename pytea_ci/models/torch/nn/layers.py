@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.prim import fmt, known, shape_of, tag
+from pytea_ci.models.prim import dim_arg, fmt, known, shape_of, tag
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.elementwise import unary
 from pytea_ci.models.torch.nn.module import Module
@@ -37,6 +37,7 @@ def linear_forward(ctx: Ctx, x: Any, weight: Any, bias: Any, op: str) -> Any:
 @native_class("torch.nn.Linear", "torch.nn.LazyLinear", bases=(Module,))
 class Linear:
     def init(ctx: Ctx, self: Instance, in_features: Any, out_features: Any, bias: Any = True, **kw: Any) -> None:
+        in_features, out_features = dim_arg(ctx, in_features), dim_arg(ctx, out_features)
         self.attrs.update(training=True, in_features=in_features, out_features=out_features,
                           weight=Tensor((out_features, in_features)),
                           bias=Tensor((out_features,)) if bias is not False else None)
@@ -134,6 +135,7 @@ def embedding_forward(ctx: Ctx, input: Any, weight: Any, op: str) -> Any:
 class Embedding:
     def init(ctx: Ctx, self: Instance, num_embeddings: Any, embedding_dim: Any, padding_idx: Any = None,
              *args: Any, **kwargs: Any) -> None:
+        num_embeddings, embedding_dim = dim_arg(ctx, num_embeddings), dim_arg(ctx, embedding_dim)
         self.attrs.update(training=True, num_embeddings=num_embeddings, embedding_dim=embedding_dim,
                           weight=Tensor((num_embeddings, tag(embedding_dim, ctx, "embedding_dim"))))
 

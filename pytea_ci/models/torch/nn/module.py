@@ -68,9 +68,19 @@ class Module:
         return Module.ns["register_buffer"].fn(ctx, self, name, module)  # type: ignore[attr-defined]
 
     def parameters(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
-        return ctx.unknown("module parameters")
+        # Tensors of unknown shape: enough for `next(model.parameters()).new_zeros(...)`.
+        return IterVal([Tensor(None, "float32")], truncated=True)
 
-    named_parameters = buffers = named_buffers = state_dict = named_modules = parameters
+    buffers = parameters
+
+    def named_parameters(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        return IterVal([(ctx.unknown("parameter name"), Tensor(None, "float32"))], truncated=True)
+
+    def state_dict(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        return ctx.unknown("state dict")
+
+    named_buffers = named_parameters
+    named_modules = state_dict
 
     def children(ctx: Ctx, self: Instance) -> Any:
         return list(_submodules(self))
