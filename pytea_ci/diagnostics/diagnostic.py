@@ -62,9 +62,10 @@ class Diagnostic:
     counterexample: dict[str, int] = field(default_factory=dict)
     entry: str = ""
 
-    def key(self) -> tuple[str, str, int, int, str]:
-        """Identity used to de-duplicate the same finding reached on several paths."""
-        return (self.rule, self.span.path, self.span.line, self.span.col, self.message)
+    def key(self) -> tuple[str, str, int, int]:
+        """Identity used to de-duplicate: one finding per rule and location, whichever paths reach it
+        (the first path's message is kept)."""
+        return (self.rule, self.span.path, self.span.line, self.span.col)
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.span.path, self.span.line, self.span.col, self.rule)

@@ -177,6 +177,14 @@ def abs_(ctx: Ctx, x: Any) -> Any:
 def int_(ctx: Ctx, x: Any = 0, *args: Any) -> Any:
     if isinstance(x, Term):
         return x
+    if isinstance(x, Tensor):
+        if x.shape is not None:
+            from pytea_ci.shapes import pred as P
+            from pytea_ci.shapes.dim import prod
+
+            ctx.require(P.eq(prod(x.shape), 1), "int", f"only one element tensors can be converted to Python scalars "
+                        f"(shape {list(x.shape)!r})")
+        return ctx.fresh("int")
     if _concrete(x, *args):
         try:
             return int(x, *args)
@@ -192,7 +200,7 @@ def float_(ctx: Ctx, x: Any = 0.0) -> Any:
             return float(x)
         except (ValueError, TypeError):
             ctx.user_error("ValueError", "float()")
-    return ctx.unknown("float of unknown")
+    return Unknown("float value", pytype="float")
 
 
 @model("builtins.round")
@@ -209,7 +217,7 @@ def divmod_(ctx: Ctx, a: Any, b: Any) -> Any:
 
 @model("builtins.bool")
 def bool_(ctx: Ctx, x: Any = False) -> Any:
-    return bool(x) if _concrete(x) else ctx.unknown("bool")
+    return bool(x) if _concrete(x) else Unknown("bool value", pytype="bool")
 
 
 @model("builtins.str", "builtins.repr", "builtins.format", "builtins.chr", "builtins.ord", "builtins.hex",

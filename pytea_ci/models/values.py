@@ -15,10 +15,11 @@ from typing import Any, Callable
 class Unknown:
     """A value the analyzer did not understand. Every operation on it yields Unknown."""
 
-    __slots__ = ("reason",)
+    __slots__ = ("reason", "pytype")
 
-    def __init__(self, reason: str = "") -> None:
+    def __init__(self, reason: str = "", pytype: str | None = None) -> None:
         self.reason = reason
+        self.pytype = pytype  # "int", "float", "bool", "str" when the Python type is known
 
     def __repr__(self) -> str:
         return f"Unknown({self.reason})" if self.reason else "Unknown"

@@ -109,7 +109,8 @@ class Op(Term):
     def __repr__(self) -> str:
         sym = {"mul": "*", "floordiv": "//", "mod": "%"}.get(self.op)
         if sym:
-            return "(" + f" {sym} ".join(map(repr, self.args)) + ")"
+            parts = [f"({a!r})" if isinstance(a, Lin) else repr(a) for a in self.args]
+            return "(" + f" {sym} ".join(parts) + ")"
         return f"{self.op}(" + ", ".join(map(repr, self.args)) + ")"
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import as_int, fmt, known, norm_dim, shape_of, sizes_arg
 from pytea_ci.models.registry import model, native_class, register
-from pytea_ci.models.values import DType, Instance
+from pytea_ci.models.values import DType, Instance, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Term, ceildiv, is_dim
 from pytea_ci.shapes.tensor import Tensor
@@ -85,6 +85,8 @@ def tensor(ctx: Ctx, data: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def _infer(data: Any) -> tuple[tuple[Any, ...] | None, str | None]:
+    if isinstance(data, Unknown) and data.pytype in ("int", "float", "bool"):
+        return (), {"int": "int64", "float": "float32", "bool": "bool"}[data.pytype]
     if isinstance(data, bool):
         return (), "bool"
     if isinstance(data, int) or isinstance(data, Term):
@@ -253,3 +255,14 @@ def is_tensor(ctx: Ctx, obj: Any) -> Any:
 
 
 _ = as_int
+
+
+@model("torch.meshgrid")
+def meshgrid(ctx: Ctx, *tensors: Any, indexing: Any = "ij") -> Any:
+    items = list(tensors[0]) if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else list(tensors)
+    if not all(known(t) and len(shape_of(t)) <= 1 for t in items):
+        return ctx.unknown("meshgrid of unknown tensors")
+    sizes = [shape_of(t)[0] if shape_of(t) else 1 for t in items]
+    if indexing == "xy" and len(sizes) >= 2:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    return tuple(t.with_shape(tuple(sizes)) for t in items)

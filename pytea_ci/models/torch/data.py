@@ -115,6 +115,48 @@ def collate(ctx: Ctx, item: Any, b: Any) -> Any:
     return ctx.unknown("collate of an unknown item")
 
 
+def _tensors(item: Any) -> list[Tensor]:
+    if isinstance(item, Tensor):
+        return [item]
+    if isinstance(item, (tuple, list)):
+        return [t for x in item for t in _tensors(x)]
+    if isinstance(item, dict):
+        return [t for x in item.values() for t in _tensors(x)]
+    return []
+
+
+def _varies(item: Any) -> bool:
+    """Whether an item's tensor shapes depend on input sizes that differ from item to item."""
+    return any(isinstance(d, Term) and d.kind == INPUT if hasattr(d, "kind") else False  # type: ignore[attr-defined]
+               for t in _tensors(item) for d in (t.shape or ()))
+
+
+def _forget_varying(ctx: Ctx, item: Any) -> Any:
+    """Sizes that differ from item to item are not known for any one batch."""
+    if isinstance(item, Tensor) and item.shape is not None:
+        return item.with_shape(tuple(ctx.fresh("item_size") if getattr(d, "kind", None) == INPUT else d
+                                     for d in item.shape))
+    if isinstance(item, tuple):
+        return tuple(_forget_varying(ctx, x) for x in item)
+    if isinstance(item, list):
+        return [_forget_varying(ctx, x) for x in item]
+    return item
+
+
+def _require_same_shapes(ctx: Ctx, a: Any, b: Any) -> None:
+    """default_collate stacks the items of a batch: two items must have equal shapes."""
+    from pytea_ci.models.prim import fmt
+
+    for x, y in zip(_tensors(a), _tensors(b)):
+        if x.shape is None or y.shape is None or len(x.shape) != len(y.shape):
+            continue
+        same = P.and_(*[P.eq(p, q) for p, q in zip(x.shape, y.shape)])
+        ctx.require(same, "default_collate", f"stack expects each tensor to be equal size, but items of this dataset "
+                    f"have shapes {fmt(x.shape)} and {fmt(y.shape)}, which differ from item to item",
+                    operands=(f"item: {fmt(x.shape)}", f"another item: {fmt(y.shape)}"),
+                    dims=tuple(("item size", d) for d in x.shape if not isinstance(d, int)))
+
+
 @native_class("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")
 class DataLoader:
     def init(ctx: Ctx, self: Instance, dataset: Any, batch_size: Any = 1, shuffle: Any = False, sampler: Any = None,
@@ -136,6 +178,9 @@ class DataLoader:
         ds, bs = a["dataset"], a["batch_size"]
         n = dataset_len(ctx, ds)
         item = sample_item(ctx, ds)
+        if bs != 1 and a["collate_fn"] is None and _varies(item):
+            _require_same_shapes(ctx, item, sample_item(ctx, ds))
+            item = _forget_varying(ctx, item)
         span = a["span"]
         if bs is None:
             return IterVal([item], truncated=True, indices=[ctx.fresh("batch_idx")])

@@ -84,6 +84,8 @@ def _binary_model(op: str) -> Any:
 def _dunder_model(op: str, reflected: bool, inplace: bool) -> Any:
     def run(ctx: Ctx, self: Any, other: Any) -> Any:
         out = binary(ctx, op, other, self) if reflected else binary(ctx, op, self, other)
+        if inplace and isinstance(self, Tensor) and not isinstance(out, Tensor):
+            return self  # an in-place op never changes the shape of its target
         if inplace and known(out) and known(self) and out.shape != self.shape:
             from pytea_ci.models.prim import fmt
             from pytea_ci.shapes import pred as P

@@ -94,6 +94,7 @@ class ImageFolder:
         return self.attrs["n"]
 
     def __getitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:  # noqa: N805
-        # Photos in a folder differ in size: each item's height and width are unknown.
-        img = make_image(ctx, "RGB", ctx.fresh("height", lo=1), ctx.fresh("width", lo=1))
+        # Photos in a folder differ in size: each item has its own height and width.
+        img = make_image(ctx, "RGB", ctx.fresh("height", kind=INPUT, lo=1, note="height of an image in the folder"),
+                         ctx.fresh("width", kind=INPUT, lo=1, note="width of an image in the folder"))
         return _apply(ctx, self, img, ctx.fresh("label"))

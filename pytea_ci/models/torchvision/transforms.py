@@ -11,7 +11,7 @@ from pytea_ci.models.prim import known, shape_of
 from pytea_ci.models.registry import native_class
 from pytea_ci.models.registry import REGISTRY
 from pytea_ci.models.values import Instance
-from pytea_ci.shapes.dim import Term, floordiv
+from pytea_ci.shapes.dim import INPUT, UNKNOWN, Sym, Term, floordiv
 from pytea_ci.shapes.tensor import Tensor
 
 T = "torchvision.transforms"
@@ -106,8 +106,15 @@ def resize(ctx: Ctx, a: dict[str, Any], x: Any) -> Any:
         if h <= w:
             return _with_hw(ctx, x, size, int(size * w / h))
         return _with_hw(ctx, x, int(size * h / w), size)
-    # The shorter side becomes `size`, the other keeps the image's aspect ratio: unknown per image.
-    return _with_hw(ctx, x, ctx.fresh("resized_h"), ctx.fresh("resized_w"))
+    # The shorter side becomes `size`, the other keeps the image's aspect ratio: it varies per image
+    # when the image size does, and is unknown otherwise.
+    kind = INPUT if any(isinstance(d, Sym) and d.kind == INPUT for d in (h, w)) else UNKNOWN
+    if not isinstance(size, int):
+        return _with_hw(ctx, x, ctx.fresh("resized_h", kind=kind, lo=1), ctx.fresh("resized_w", kind=kind, lo=1))
+    # One side becomes `size`, the other at least `size` (not forking on which one is shorter).
+    note = "side after Resize, which keeps each image's aspect ratio"
+    return _with_hw(ctx, x, ctx.fresh("resized_h", kind=kind, lo=size, note=note),
+                    ctx.fresh("resized_w", kind=kind, lo=size, note=note))
 
 
 def crop(ctx: Ctx, a: dict[str, Any], x: Any) -> Any:
