@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import ast
 import os
+import sys
+import threading
 import time
 from typing import Any
 
@@ -19,14 +21,48 @@ from pytea_ci.interp.runtime import (BreakSignal, BudgetExceeded, ContinueSignal
 from pytea_ci.solver import Decider
 
 
+_STACK_BYTES = 512 * 1024 * 1024
+_RECURSION_LIMIT = 30_000
+
+
 def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None = None,
                   options: dict[str, Any] | None = None, display_root: str | None = None,
                   strict: bool = False) -> EntryResult:
-    """Analyze one entry point run as `__main__`; never raises for problems in the analyzed code."""
+    """Analyze one entry point run as `__main__`; never raises for problems in the analyzed code.
+
+    The interpreter recurses along the analyzed program's nesting, so it runs in a thread with a
+    large stack: deeply nested code reaches the recursion budget, not a crash.
+    """
+    out: list[Any] = []
+
+    def work() -> None:
+        try:
+            out.append(_analyze(entry, root, decider, budget or Budget(), options or {}, display_root, strict))
+        except BaseException as e:  # re-raised in the caller's thread
+            out.append(e)
+
+    old_limit = sys.getrecursionlimit()
+    old_stack = threading.stack_size()
+    try:
+        threading.stack_size(_STACK_BYTES)
+        sys.setrecursionlimit(max(old_limit, _RECURSION_LIMIT))
+        t = threading.Thread(target=work, name="pytea-ci-analysis")
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(old_stack)
+        sys.setrecursionlimit(old_limit)
+    if isinstance(out[0], BaseException):
+        raise out[0]
+    return out[0]
+
+
+def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: dict[str, Any],
+             display_root: str | None, strict: bool) -> EntryResult:
     import pytea_ci.models.all  # noqa: F401  (registers every model)
 
-    budget = budget or Budget()
     shared = Shared(display_root or root)
+    shared.max_file_bytes = budget.max_file_bytes
     t0 = time.monotonic()
     deadline = t0 + budget.seconds
     stats = EntryStats()
@@ -34,6 +70,7 @@ def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None
             decider.stats.z3_seconds)
     rel_entry = os.path.relpath(os.path.abspath(entry), os.path.abspath(shared.display_root))
     result = EntryResult(rel_entry)
+    decider.z3_limit = decider.stats.z3_seconds + budget.solver_seconds
     tree = shared.parse(entry)
     if isinstance(tree, SyntaxError):
         line = tree.lineno or 1
@@ -45,7 +82,7 @@ def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None
     prefix: list[Decision] = []
     incomplete: list[tuple[str, Span | None]] = []
     while True:
-        interp = Interpreter(entry, root, decider, budget, [d.choice for d in prefix], options or {}, shared,
+        interp = Interpreter(entry, root, decider, budget, [d.choice for d in prefix], options, shared,
                              deadline, strict)
         stats.paths += 1
         run_path(interp, tree)
@@ -65,7 +102,13 @@ def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None
         last = full.pop()
         prefix = full + [Decision(not last.choice, False)]
     result.diagnostics.extend(shared.findings.values())
-    for name, span in incomplete[:1]:
+    if decider.z3_limit is not None and decider.stats.z3_seconds > decider.z3_limit:
+        incomplete.append(("solver time", None))
+    decider.z3_limit = None
+    reached: dict[str, Span | None] = {}
+    for name, span in incomplete + list(shared.budgets.items()):
+        reached.setdefault(name, span)
+    for name, span in reached.items():
         where = span or Span(rel_entry, 1, 0)
         result.diagnostics.append(Diagnostic("PT011", Severity.NOTE, where,
                                              f"analysis incomplete: the {name} budget was reached; "
@@ -83,7 +126,7 @@ def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None
         result.status = "parse-error"
     elif any(d.severity is not Severity.NOTE for d in result.diagnostics):
         result.status = "findings"
-    elif incomplete:
+    elif reached:
         result.status = "incomplete"
     return result
 

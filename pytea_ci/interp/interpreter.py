@@ -37,6 +37,8 @@ class Budget:
     loop_iterations: int = 2_000
     recursion: int = 60
     seconds: float = 20.0
+    solver_seconds: float = 10.0  # z3 time in total per entry point
+    max_file_bytes: int = 2_000_000  # larger files are skipped with a note
 
 
 @dataclass
@@ -121,6 +123,10 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
 
     def budget_hit(self, name: str, node: ast.AST) -> None:
         raise BudgetExceeded(name, self.span_of(node))
+
+    def soft_budget(self, name: str) -> None:
+        """A budget reached where the analysis can go on with an Unknown: noted once, as PT011."""
+        self.shared.budgets.setdefault(name, self.span)
 
     def unsupported(self, node: ast.AST) -> Any:
         if self.strict:
@@ -312,10 +318,17 @@ class Shared:
         self.findings: dict[tuple, Diagnostic] = {}
         self.unknowns = 0
         self.unmodeled: dict[str, int] = {}
+        self.budgets: dict[str, Span] = {}  # soft budgets reached, with where
+        self.max_file_bytes = 2_000_000
 
     def parse(self, path: str) -> "ast.Module | SyntaxError":
         if path not in self.asts:
             try:
+                if os.path.getsize(path) > self.max_file_bytes:
+                    self.budgets.setdefault(f"file size ({self.max_file_bytes} bytes; {path} skipped)",
+                                            Span(os.path.basename(path), 1, 0))
+                    self.asts[path] = ast.Module(body=[], type_ignores=[])
+                    return self.asts[path]
                 with open(path, "rb") as f:
                     source = f.read()
                 self.asts[path] = ast.parse(source, filename=path)
@@ -323,6 +336,8 @@ class Shared:
                 self.asts[path] = e
             except (OSError, ValueError) as e:
                 self.asts[path] = SyntaxError(f"cannot read file: {e}")
+            except (RecursionError, MemoryError):
+                self.asts[path] = SyntaxError("too deeply nested to parse")
         return self.asts[path]
 
     def add(self, d: Diagnostic) -> None:

@@ -228,6 +228,7 @@ class ObjectMixin:
 
     def call_function(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict) -> Any:
         if len(self.frames) >= self.budget.recursion:
+            self.soft_budget("recursion depth")
             return self.unknown("recursion depth")
         scope = Scope(fn.globals, {}, fn.closure, func=fn)
         try:

@@ -82,6 +82,7 @@ class Decider:
         self.cache: QueryCache = cache if cache is not None else MemoryCache()
         self.salt = salt
         self.stats = Stats()
+        self.z3_limit: float | None = None  # stop asking z3 once stats.z3_seconds passes this
 
     def sat(self, constraints: list[Cond]) -> tuple[str, dict[str, int]]:
         if any(c is False for c in constraints):
@@ -99,6 +100,9 @@ class Decider:
         import time
 
         from pytea_ci.solver.z3backend import check_sat
+
+        if self.z3_limit is not None and self.stats.z3_seconds > self.z3_limit:
+            return "unknown", {}
 
         t0 = time.perf_counter()
         self.stats.z3_calls += 1

@@ -1,0 +1,107 @@
+"""Hostile inputs: every one ends within the default budgets, never crashes, and a reached budget
+is a PT011 note naming it, while what was found before is still reported."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pytea_ci.diagnostics.result import RunResult
+from pytea_ci.driver.run import Options, run
+from pytea_ci.interp.interpreter import Budget
+
+
+def analyze(tmp_path: Path, source: str, name: str = "main.py", budget: Budget | None = None) -> RunResult:
+    path = tmp_path / name
+    path.write_text(source)
+    opts = Options(root=str(tmp_path), budget=budget or Budget())
+    t0 = time.monotonic()
+    result = run([str(path)], opts)
+    assert time.monotonic() - t0 < (budget or Budget()).seconds + 10
+    assert all(e.status != "internal-error" for e in result.entries), result.entries[0].error
+    return result
+
+
+def rules(result: RunResult) -> list[tuple[str, int]]:
+    return [(d.rule, d.span.line) for d in result.diagnostics]
+
+
+def budget_notes(result: RunResult) -> list[str]:
+    return [d.message for d in result.diagnostics if d.rule == "PT011"]
+
+
+def test_while_true_without_break(tmp_path: Path) -> None:
+    r = analyze(tmp_path, "import torch\nx = torch.randn(2, 3).view(5)\nwhile True:\n    pass\n")
+    assert ("PT001", 2) in rules(r)
+
+
+def test_while_true_after_the_finding(tmp_path: Path) -> None:
+    r = analyze(tmp_path, "import torch\nk = 0\nwhile True:\n    k += 1\n")
+    assert any("loop iterations" in m for m in budget_notes(r))
+
+
+def test_unbounded_recursion(tmp_path: Path) -> None:
+    r = analyze(tmp_path, "import torch\ndef f(n):\n    return f(n + 1)\nf(0)\ny = torch.randn(2, 3).view(7)\n")
+    assert any("recursion depth" in m for m in budget_notes(r))
+    assert ("PT001", 5) in rules(r)
+
+
+def test_exponential_branching(tmp_path: Path) -> None:
+    lines = ["import torch", "from torchvision import datasets"]
+    lines += [f"n{i} = len(datasets.ImageFolder('x{i}'))\nif n{i} % 2 == 0:\n    a{i} = 1\nelse:\n    a{i} = 2"
+              for i in range(30)]
+    lines += ["y = torch.randn(2, 3).view(7)"]
+    r = analyze(tmp_path, "\n".join(lines) + "\n")
+    assert any("paths per entry point" in m for m in budget_notes(r))
+    assert any(rule == "PT001" for rule, _ in rules(r))
+
+
+def test_twenty_thousand_line_file(tmp_path: Path) -> None:
+    body = "import torch\nx = torch.randn(4, 4)\n" + "".join(f"v{i} = x + {i}\n" for i in range(20_000))
+    r = analyze(tmp_path, body + "bad = x.view(3)\n")
+    assert ("PT001", 20_003) in rules(r)
+
+
+def test_deeply_nested_expression(tmp_path: Path) -> None:
+    expr = "1" + " + 1" * 1000
+    nested = "(" * 150 + "2" + ")" * 150
+    r = analyze(tmp_path, f"import torch\nn = {expr}\nm = {nested}\nx = torch.randn(n, m).view(3)\n")
+    assert ("PT001", 4) in rules(r)
+
+
+def test_huge_ranges_views_and_literals(tmp_path: Path) -> None:
+    src = ("import torch\nfor i in range(10**12):\n    pass\nxs = list(range(10**12))\n"
+           "big = 10**100000\nh = 123456789 ** 999\nx = torch.randn(4)\ny = x.view(10**18)\n")
+    r = analyze(tmp_path, src)
+    assert ("PT001", 8) in rules(r)
+
+
+def test_self_import_and_star_import_cycles(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("from b import *\nA = 1\n")
+    (tmp_path / "b.py").write_text("from a import *\nB = 2\n")
+    r = analyze(tmp_path, "import main\nimport torch\nfrom a import *\nx = torch.randn(2).view(B + 1)\n")
+    assert ("PT001", 4) in rules(r)
+
+
+def test_oversized_file_is_skipped_with_a_note(tmp_path: Path) -> None:
+    r = analyze(tmp_path, "import torch\n" + "# padding\n" * 1000, budget=Budget(max_file_bytes=100))
+    assert any("file size" in m for m in budget_notes(r))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS is enforced on Linux")
+def test_memory_stays_bounded(tmp_path: Path) -> None:
+    """The README states the bound: the analysis fits in 3 GiB of address space (RLIMIT_AS)."""
+    lines = ["import torch", "xs = []", "for i in range(5000):", "    xs.append(torch.randn(i, 3))",
+             "y = torch.randn(2, 3).view(7)"]
+    (tmp_path / "main.py").write_text("\n".join(lines) + "\n")
+    code = ("import resource, sys\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (3 * 1024**3, 3 * 1024**3))\n"
+            "from pytea_ci.cli import main\n"
+            f"sys.exit(main(['check', '--root', {str(tmp_path)!r}, {str(tmp_path / 'main.py')!r}]))\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert "main.py:5:" in p.stdout
