@@ -208,6 +208,17 @@ class ExprMixin:
             return PInt(r, self.span_of(node) if node is not None else self.span, "computed")
         return r
 
+    def user_binop(self: "Interpreter", name: str, a: Any, b: Any) -> Any:
+        """Operators on instances of user classes dispatch to their dunder methods."""
+        from pytea_ci.models.values import MISSING, Instance
+
+        for obj, other, dunder in ((a, b, f"__{name}__"), (b, a, f"__r{name}__")):
+            if isinstance(obj, Instance):
+                method = obj.cls.lookup(dunder)
+                if method is not MISSING:
+                    return self.call(self.bind_member(obj, obj.cls, method), other)
+        return self.unknown(f"operator {name} on values not understood")
+
     def ev_Compare(self: "Interpreter", node: ast.Compare, scope: Scope) -> Any:
         left = self.eval(node.left, scope)
         parts: list[Any] = []
@@ -256,10 +267,9 @@ class ExprMixin:
                 return bool(pyop(a, b))
             except TypeError:
                 raise UserException("TypeError") from None
-        if name in ("eq", "ne") and not isinstance(a, (Unknown, Term, Pred)) and not isinstance(b, (Unknown, Term, Pred)):
-            if not isinstance(a, (list, tuple, dict)) and not isinstance(b, (list, tuple, dict)):
-                same = a is b
-                return same if name == "eq" else not same
+        if name in ("eq", "ne") and _by_identity(a) and _by_identity(b):
+            same = a is b
+            return same if name == "eq" else not same
         return self.unknown("comparison of unknown values")
 
     def ev_Call(self: "Interpreter", node: ast.Call, scope: Scope) -> Any:
@@ -360,6 +370,17 @@ class _SuperMark:
 
 
 SUPER_MARK = _SuperMark()
+
+
+def _by_identity(v: Any) -> bool:
+    """Objects whose equality is identity unless their class says otherwise (instances without
+    `__eq__`, classes, functions, modules)."""
+    from pytea_ci.interp.runtime import FunctionVal, ModuleVal
+    from pytea_ci.models.values import MISSING, ClassVal, Instance
+
+    if isinstance(v, Instance):
+        return v.cls.lookup("__eq__") is MISSING
+    return isinstance(v, (ClassVal, FunctionVal, ModuleVal)) or v is None
 
 
 def _safe_eq(a: Any, b: Any) -> bool:

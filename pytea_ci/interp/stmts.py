@@ -45,6 +45,20 @@ def effect_free(body: list[ast.stmt]) -> bool:
     return all(not isinstance(n, _BINDING) for stmt in body for n in ast.walk(stmt))
 
 
+_SHAPE_WORDS = {"shape", "size", "ndim", "dim", "numel", "ndimension", "nelement"}
+
+
+def about_shapes(test: ast.expr) -> bool:
+    """An assert about tensor shapes (PT004 is for those; other asserts depend on values the
+    analyzer only approximates, so a failing one just ends the path)."""
+    for n in ast.walk(test):
+        if isinstance(n, ast.Attribute) and n.attr in _SHAPE_WORDS:
+            return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len":
+            return True
+    return False
+
+
 def _same(a: Any, b: Any) -> bool:
     if a is b:
         return True
@@ -328,8 +342,10 @@ class StmtMixin:
         cond = truth(self.eval(node.test, scope))
         with self.at(node):
             if isinstance(cond, bool):
-                if not cond:
+                if not cond and about_shapes(node.test):
                     self.report_assert(node)
+                elif not cond:
+                    raise UserException("AssertionError")  # not a shape finding: the path just ends
                 return
             if isinstance(cond, Pred):
                 can_true, _ = self.decider.branch(cond, self.pc)
