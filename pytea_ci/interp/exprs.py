@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.interp.ops import BINOPS, CMPOPS, compare_dims, compare_seq, contains_term, dim_binop, is_concrete, tensor_method, truth
+from pytea_ci.interp.ops import BINOPS, CMPOPS, compare_dims, compare_seq, contains_term, dim_binop, is_concrete, truth
 from pytea_ci.interp.runtime import FunctionVal, Scope, UserException
 from pytea_ci.models.values import Unknown
 from pytea_ci.shapes import pred as P

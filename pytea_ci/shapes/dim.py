@@ -242,6 +242,6 @@ def symbols(d: object) -> set[Sym]:
             stack.extend(a for a, _ in x.terms)
         elif isinstance(x, Op):
             stack.extend(x.args)
-        elif hasattr(x, "args") and isinstance(getattr(x, "args"), tuple):
-            stack.extend(getattr(x, "args"))
+        elif isinstance(getattr(x, "args", None), tuple):
+            stack.extend(x.args)  # type: ignore[union-attr]
     return out

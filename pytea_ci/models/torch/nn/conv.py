@@ -101,7 +101,7 @@ def pool_forward(ctx: Ctx, x: Any, n: int, kernel: Any, stride: Any, padding: An
                  op: str) -> Any:
     if not known(x):
         return ctx.unknown(f"{op} of unknown input")
-    batched = _check_rank(ctx, x, n, op)
+    _check_rank(ctx, x, n, op)
     s = shape_of(x)
     k = tuple_arg(kernel, n)
     st = tuple_arg(stride if stride not in (None, ()) else kernel, n)

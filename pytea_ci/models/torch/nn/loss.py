@@ -42,7 +42,7 @@ def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str,
                     operands=ops)
     ctx.require(P.eq(st[0], si[0]), op, f"expected input batch_size ({si[0]!r}) to match target batch_size ({st[0]!r})",
                 operands=ops, dims=(("input batch", si[0]), ("target batch", st[0])))
-    for k, (a, b) in enumerate(zip(st[1:], expected[1:]), 1):
+    for a, b in zip(st[1:], expected[1:]):
         ctx.require(P.eq(a, b), op, f"expected target size {fmt(expected)}, got {fmt(st)}", operands=ops,
                     dims=(("target", a), ("input", b)))
     return _reduced(input, reduction, expected)
