@@ -16,6 +16,9 @@ from pytea_ci.shapes.tensor import Tensor
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
 
+# Models whose result is a view that keeps non-contiguous strides (only `view` reads them).
+_KEEPS_STRIDES = {"torch.transpose", "torch.permute", "torch.t", "torch.Tensor.view", "torch.Tensor.to",
+                  "torch.Tensor.expand", "torch.Tensor.__getitem__"}
 _PY_METHOD_TYPES = (list, dict, tuple, str, int, float, bool, set, frozenset, bytes)
 _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "add", "discard"}
 
@@ -206,7 +209,10 @@ class ObjectMixin:
 
     def call_builtin(self: "Interpreter", fn: Builtin, args: tuple, kwargs: dict) -> Any:
         try:
-            return fn.fn(self, *args, **kwargs)
+            out = fn.fn(self, *args, **kwargs)
+            if isinstance(out, Tensor) and out.strides is not None and fn.name not in _KEEPS_STRIDES:
+                out = Tensor(out.shape, out.dtype, out.lib)  # not tracked through other ops: assume contiguous
+            return out
         except (UserException, ReturnSignal):
             raise
         except Exception as e:  # a model that does not handle these arguments

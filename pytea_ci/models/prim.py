@@ -206,3 +206,44 @@ def is_unknown(v: Any) -> bool:
 
 
 _ = Term
+
+
+def contiguous_strides(shape: Shape) -> tuple[int, ...] | None:
+    if not all(isinstance(d, int) for d in shape):
+        return None
+    out: list[int] = []
+    acc = 1
+    for d in reversed(shape):
+        out.append(acc)
+        acc *= max(int(d), 1)
+    return tuple(reversed(out))
+
+
+def view_strides(old: Shape, strides: tuple[int, ...], new: Shape) -> tuple[int, ...] | None:
+    """Strides of `view(new)` on a tensor with `strides`, or None when no view exists (PyTorch's
+    computeStride: each run of new dims must cover whole contiguous chunks of the old ones)."""
+    if not old:
+        return tuple(1 for _ in new)
+    newstride = [0] * len(new)
+    view_d = len(new) - 1
+    chunk_base = strides[-1]
+    tensor_numel = view_numel = 1
+    for tensor_d in range(len(old) - 1, -1, -1):
+        tensor_numel *= int(old[tensor_d])
+        if tensor_d == 0 or (old[tensor_d - 1] != 1 and strides[tensor_d - 1] != tensor_numel * chunk_base):
+            while view_d >= 0 and (view_numel < tensor_numel or new[view_d] == 1):
+                newstride[view_d] = view_numel * chunk_base
+                view_numel *= int(new[view_d])
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base = strides[tensor_d - 1]
+                tensor_numel = view_numel = 1
+    return tuple(newstride) if view_d == -1 else None
+
+
+def with_strides(t: Tensor, shape: Shape, strides: tuple[int, ...] | None) -> Tensor:
+    """A view of `t`: keeps strides only when they are not the contiguous ones."""
+    keep = strides if strides is not None and strides != contiguous_strides(shape) else None
+    return Tensor(shape, t.dtype, t.lib, keep)

@@ -17,6 +17,9 @@ class Tensor:
     shape: tuple[Dim, ...] | None
     dtype: str | None = "float32"
     lib: str = "torch"  # "numpy" for ndarrays, which follow the same shape rules
+    # Element strides when known not to be contiguous (after transpose/permute/expand); None means
+    # contiguous or not tracked. Only `view` reads them.
+    strides: tuple[int, ...] | None = None
 
     @property
     def rank(self) -> int | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.prim import broadcast_shapes, fmt, known, shape_of
+from pytea_ci.models.prim import broadcast_shapes, contiguous_strides, fmt, known, shape_of, with_strides
 from pytea_ci.models.registry import model
 from pytea_ci.models.values import Unknown
 from pytea_ci.shapes import pred as P
@@ -109,7 +109,34 @@ def getitem(ctx: Ctx, self: Tensor, idx: Any) -> Any:
     if not known(self):
         return Tensor(None, self.dtype, self.lib)
     shape = index_shape(ctx, shape_of(self), idx)
-    return self.with_shape(shape)
+    if shape is None or self.lib != "torch":
+        return self.with_shape(shape)
+    return with_strides(self, shape, _basic_index_strides(shape_of(self), self.strides, idx))
+
+
+def _basic_index_strides(src: tuple[Dim, ...], strides: tuple[int, ...] | None, idx: Any) -> tuple[int, ...] | None:
+    """Strides of a basic-indexing view (ints, slices, None, ...), when all sizes are concrete."""
+    base = strides or contiguous_strides(src)
+    items = list(idx) if isinstance(idx, tuple) else [idx]
+    if base is None or not all(i is None or i is Ellipsis or isinstance(i, (int, slice)) for i in items):
+        return None
+    if any(isinstance(i, slice) and not all(isinstance(v, int) or v is None for v in (i.start, i.stop, i.step))
+           for i in items):
+        return None
+    if Ellipsis in items:
+        k = items.index(Ellipsis)
+        items[k:k + 1] = [slice(None)] * (len(src) - sum(1 for i in items if i is not None and i is not Ellipsis))
+    out: list[int] = []
+    d = 0
+    for it in items:
+        if it is None:
+            out.append(0)
+        elif isinstance(it, slice):
+            out.append(base[d] * (it.step or 1))
+            d += 1
+        else:
+            d += 1
+    return tuple(out) + tuple(base[d:])
 
 
 @model("torch.Tensor.__setitem__", "numpy.ndarray.__setitem__")

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.prim import (as_int, fmt, known, matmul_shapes, norm_dim, reshape_shape, shape_of,
-                                  sizes_arg)
+from pytea_ci.models.prim import (as_int, contiguous_strides, fmt, known, matmul_shapes, norm_dim, reshape_shape,
+                                  shape_of, sizes_arg, view_strides, with_strides)
 from pytea_ci.models.registry import model, prop
 from pytea_ci.models.values import DType, IterVal
 from pytea_ci.shapes import pred as P
@@ -32,7 +32,17 @@ def dtype(ctx: Ctx, t: Tensor) -> Any:
 
 @prop("torch.Tensor.T", "torch.Tensor.mT", "numpy.ndarray.T")
 def T(ctx: Ctx, t: Tensor) -> Any:
-    return t.with_shape(None if t.shape is None else tuple(reversed(t.shape)))
+    if t.shape is None:
+        return t.with_shape(None)
+    return _permuted(t, list(reversed(range(len(t.shape)))))
+
+
+def _permuted(t: Tensor, order: list[int]) -> Tensor:
+    """`t` with its dims reordered, as a view (strides follow when the sizes are concrete)."""
+    s = shape_of(t)
+    base = t.strides or contiguous_strides(s)
+    new_shape = tuple(s[i] for i in order)
+    return with_strides(t, new_shape, None if base is None else tuple(base[i] for i in order))
 
 
 @prop("torch.Tensor.data", "torch.Tensor.grad")
@@ -89,7 +99,7 @@ def tensor_iter(ctx: Ctx, self: Tensor) -> Any:
     return IterVal([item], truncated=True)
 
 
-@model("torch.Tensor.view", "torch.Tensor.reshape")
+@model("torch.Tensor.view")
 def view(ctx: Ctx, self: Tensor, *shape: Any, **kw: Any) -> Any:
     if "dtype" in kw or (len(shape) == 1 and isinstance(shape[0], DType)):
         return self
@@ -98,12 +108,25 @@ def view(ctx: Ctx, self: Tensor, *shape: Any, **kw: Any) -> Any:
     target = sizes_arg(shape)
     if not known(self) or target is None:
         return Tensor(None, self.dtype)
-    return self.with_shape(reshape_shape(ctx, shape_of(self), target, "view"))
+    shape = reshape_shape(ctx, shape_of(self), target, "view")
+    if self.strides is None or shape is None or not all(isinstance(d, int) for d in shape + shape_of(self)):
+        return self.with_shape(shape)
+    strides = view_strides(shape_of(self), self.strides, shape)
+    ctx.require(strides is not None, "view", f"view size {fmt(shape)} is not compatible with the input's size "
+                f"{fmt(shape_of(self))} and strides {list(self.strides)} (the input is not contiguous, e.g. after "
+                "transpose/permute); use .reshape(...) or .contiguous().view(...)",
+                operands=(f"input: {fmt(shape_of(self))} strides {list(self.strides)}",))
+    return with_strides(self, shape, strides)
+
+
+@model("torch.Tensor.reshape")
+def tensor_reshape(ctx: Ctx, self: Tensor, *shape: Any) -> Any:
+    return view(ctx, Tensor(self.shape, self.dtype, self.lib), *shape)
 
 
 @model("torch.reshape")
 def reshape(ctx: Ctx, input: Tensor, shape: Any) -> Any:
-    return view(ctx, input, shape)
+    return tensor_reshape(ctx, input, shape) if isinstance(input, Tensor) else ctx.unknown("reshape")
 
 
 @model("torch.Tensor.view_as", "torch.Tensor.reshape_as")
@@ -179,7 +202,7 @@ def permute(ctx: Ctx, input: Tensor, *dims: Any) -> Any:
     if any(n is None for n in norm):
         return Tensor(None, input.dtype)
     ctx.require(len(set(norm)) == len(norm), "permute", "repeated dim in permute", "PT003")
-    return input.with_shape(tuple(s[n] for n in norm if n is not None))
+    return _permuted(input, [n for n in norm if n is not None])
 
 
 @model("torch.transpose", "torch.Tensor.transpose", "torch.swapaxes", "torch.Tensor.swapaxes",
@@ -191,9 +214,10 @@ def transpose(ctx: Ctx, input: Tensor, dim0: Any, dim1: Any) -> Any:
     a, b = norm_dim(ctx, dim0, len(s), "transpose"), norm_dim(ctx, dim1, len(s), "transpose")
     if a is None or b is None:
         return Tensor(None, input.dtype)
+    order = list(range(len(s)))
     if s:
-        s[a], s[b] = s[b], s[a]
-    return input.with_shape(tuple(s))
+        order[a], order[b] = order[b], order[a]
+    return _permuted(input, order)
 
 
 @model("torch.t", "torch.Tensor.t")
@@ -202,7 +226,7 @@ def t(ctx: Ctx, input: Tensor) -> Any:
         return Tensor(None, getattr(input, "dtype", None))
     s = shape_of(input)
     ctx.require(len(s) <= 2, "t", f"t() expects a tensor with <= 2 dimensions, but self is {len(s)}-D", "PT003")
-    return input.with_shape(tuple(reversed(s)))
+    return _permuted(input, list(reversed(range(len(s)))))
 
 
 @model("torch.Tensor.expand")

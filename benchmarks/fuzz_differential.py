@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Differential fuzzing against real torch, the long run (the CI-sized test is
+tests/oracle/test_differential.py): random small programs, each run under torch and analyzed by
+pytea-ci. Prints false alarms (must be 0) and the detection rate of torch's shape errors (>= 95%).
+
+    python benchmarks/fuzz_differential.py [--seeds N] [--start K]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections import Counter
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from tests.oracle.fuzz import compare  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=int, default=2000)
+    ap.add_argument("--start", type=int, default=10_000, help="first seed (the CI test uses 0..149)")
+    ns = ap.parse_args()
+    t0 = time.monotonic()
+    counts: Counter[str] = Counter()
+    errors = 0
+    shown = 0
+    for seed in range(ns.start, ns.start + ns.seeds):
+        verdict, lines, want, got = compare(seed)
+        counts[verdict] += 1
+        errors += want is not None
+        if verdict != "agree" and shown < 5:
+            shown += 1
+            print(f"--- seed {seed}: {verdict} (torch line {want}, pytea lines {sorted(got)})")
+            print("\n".join(lines[3:]))
+    detection = (errors - counts["missed"]) / errors if errors else 1.0
+    print(f"programs: {ns.seeds}  torch errors: {errors}  ok programs: {ns.seeds - errors}")
+    print(f"false alarms: {counts['false-alarm']}  missed: {counts['missed']}  detection: {detection:.1%}  "
+          f"({time.monotonic() - t0:.0f}s)")
+    return 0 if counts["false-alarm"] == 0 and detection >= 0.95 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

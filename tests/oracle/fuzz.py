@@ -1,0 +1,96 @@
+"""Random small PyTorch programs for differential testing against real torch.
+
+A program is a list of source lines: random tensors, then a chain of layer constructions and
+tensor ops with random shapes and arguments, some of them wrong. `run_torch` executes it line by
+line with real torch (the test oracle) and returns the first line that raised a shape error;
+`run_pytea` analyzes the same text with pytea-ci and returns the lines of its PT001-PT004 findings.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+from typing import Any
+
+from pytea_ci.driver.run import Options, run
+from pytea_ci.solver import Decider
+
+HEADER = ["import torch", "import torch.nn as nn", "import torch.nn.functional as F"]
+SHAPE_ERRORS = (RuntimeError, ValueError, IndexError, AssertionError)
+
+
+def _dims(rng: random.Random, n: int) -> list[int]:
+    return [rng.choice([1, 2, 3, 4, 5, 6, 8, 12, 16]) for _ in range(n)]
+
+
+def _op(rng: random.Random, rank: int, i: int) -> str:
+    """One statement transforming x (current rank `rank`, sizes unknown to the generator)."""
+    d = rng.randrange(-rank, rank) if rank else 0
+    k = rng.choice([1, 2, 3, 4, 6, 8, 16])
+    choices = [
+        f"x = nn.Linear({k}, {rng.choice([2, 4, 8])})(x)",
+        f"x = x.view(-1, {k})",
+        f"x = x.reshape({k}, -1)",
+        f"x = torch.flatten(x, {rng.randrange(0, max(rank, 1))})",
+        f"x = x.unsqueeze({rng.randrange(-rank - 1, rank + 1)})",
+        f"x = x.squeeze({d})",
+        f"x = x.transpose({d}, {rng.randrange(-rank, rank) if rank else 0})",
+        f"x = x.sum(dim={d}, keepdim={rng.choice([True, False])})",
+        f"x = torch.cat([x, torch.randn({', '.join(map(str, _dims(rng, rank)))})], dim={d})",
+        f"x = x @ torch.randn({k}, {rng.choice([2, 3, 4])})",
+        f"x = x + torch.randn({', '.join(map(str, _dims(rng, rng.randint(1, max(rank, 1)))))})",
+        f"x = F.relu(x).softmax(dim={d})",
+        f"x = x.permute({', '.join(map(str, rng.sample(range(rank), rank)))})" if rank else "x = x.t()",
+        f"x = nn.Conv2d({k}, 4, {rng.choice([1, 3, 5])}, stride={rng.choice([1, 2])}, padding={rng.choice([0, 1])})(x)",
+        f"x = F.max_pool2d(x, {rng.choice([1, 2, 3])})",
+        f"x = nn.BatchNorm1d({k})(x)",
+        f"x = nn.LayerNorm({k})(x)",
+        f"x = x[:, {rng.randrange(0, 4)}]",
+        f"x = x.expand({', '.join(map(str, _dims(rng, rank)))})" if rank else "x = x.view(1)",
+        f"x = torch.stack([x, torch.randn_like(x)], dim={rng.randrange(-rank - 1, rank + 1)})",
+    ]
+    return rng.choice(choices)
+
+
+def make_program(seed: int, length: int = 6) -> list[str]:
+    rng = random.Random(seed)
+    rank = rng.randint(1, 4)
+    lines = list(HEADER) + [f"x = torch.randn({', '.join(map(str, _dims(rng, rank)))})"]
+    for i in range(length):
+        lines.append(_op(rng, rank, i))
+        rank = max(1, min(5, rank + rng.choice([-1, 0, 0, 1])))  # a guess; torch decides the truth
+    return lines
+
+
+def run_torch(lines: list[str]) -> int | None:
+    """The 1-based line where real torch raises a shape error, or None when the program runs."""
+    env: dict[str, Any] = {}
+    for number, line in enumerate(lines, 1):
+        try:
+            exec(line, env)  # noqa: S102  (the oracle runs real torch on purpose)
+        except SHAPE_ERRORS:
+            return number
+    return None
+
+
+def run_pytea(lines: list[str], decider: Decider | None = None) -> set[int]:
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "prog.py")
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        result = run([path], Options(root=d, strict=True))
+    return {x.span.line for x in result.diagnostics if x.rule in ("PT001", "PT002", "PT003", "PT004")}
+
+
+def compare(seed: int) -> tuple[str, list[str], int | None, set[int]]:
+    """('agree' | 'false-alarm' | 'missed', program, torch line, pytea lines). Findings after the line
+    where torch stopped are not false alarms: torch never ran those lines."""
+    lines = make_program(seed)
+    want = run_torch(lines)
+    got = run_pytea(lines)
+    if want is None:
+        return ("agree" if not got else "false-alarm"), lines, want, got
+    if any(line < want for line in got):
+        return "false-alarm", lines, want, got  # a finding on a line torch ran without error
+    return ("agree" if want in got else "missed"), lines, want, got
