@@ -7,11 +7,18 @@ import argparse
 import ast
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from pytea_ci import __version__
 from pytea_ci.diagnostics import RULES, Severity, rule_by_id
 from pytea_ci.diagnostics.result import RunResult
+from pytea_ci.driver.config import ConfigError
+from pytea_ci.driver.progress import TtyProgress
+from pytea_ci.driver.select import SelectionError
+
+if TYPE_CHECKING:
+    from pytea_ci.driver.check import CheckRequest
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -20,27 +27,70 @@ class UsageError(Exception):
     """A problem with how pytea-ci was invoked; reported in one line, exit code 2."""
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must not be negative")
+    return value
+
+
+def _shard(text: str) -> tuple[int, int]:
+    k, sep, n = text.partition("/")
+    if not (sep and k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+        raise argparse.ArgumentTypeError(f"expected K/N with 1 <= K <= N, got {text!r}")
+    return int(k), int(n)
+
+
+def _add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    c = sub.add_parser("check", help="analyze entry points (each file is run as __main__)")
+    c.add_argument("paths", nargs="*", help="files (entry points, or modules: mapped to the entry points importing "
+                   "them) or directories; none: every entry point of the project")
+    c.add_argument("--format", action="append", choices=FORMATS, help="output format (repeatable; default text)")
+    c.add_argument("--output", action="append", help="write the matching --format to FILE instead of stdout")
+    c.add_argument("--fail-on", choices=("error", "warning", "never"), default=None,
+                   help="lowest level of finding that makes the exit code 1 (default: error)")
+    c.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE",
+                   help="override an argparse default of the analyzed program (repeatable)")
+    c.add_argument("--solver-timeout", type=int, default=None, metavar="MS", help="z3 time limit per query")
+    c.add_argument("--max-paths", type=int, default=None, help="paths explored per entry point")
+    c.add_argument("--time-budget", type=float, default=None, metavar="S", help="seconds per entry point")
+    c.add_argument("--loop-unroll", type=_positive, default=None, metavar="N", help="loop iterations run one by one")
+    c.add_argument("--root", default=None, help="project root (default: the folder of the nearest pyproject.toml "
+                   "with [tool.pytea-ci], else the git work tree, else the current directory)")
+    c.add_argument("--config", default=None, metavar="FILE", help="configuration file (TOML)")
+    c.add_argument("--category", default="pytea-ci/", help="SARIF automationDetails.id (code-scanning category)")
+    g = c.add_mutually_exclusive_group()
+    g.add_argument("--staged", action="store_true", help="only entry points affected by staged changes")
+    g.add_argument("--diff", metavar="BASE[...HEAD]", help="changes since BASE, or since the merge-base of BASE "
+                   "and HEAD; unaffected entry points come from the cache")
+    c.add_argument("--affected-only", action="store_true", help="with --diff: report only affected entry points")
+    c.add_argument("--new-only", action="store_true", help="keep only findings on changed lines")
+    c.add_argument("--no-cache", action="store_true", help="neither read nor write the caches")
+    c.add_argument("--cache-dir", default=None, metavar="DIR", help="cache folder (default: .pytea_cache/ at the root)")
+    c.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
+                   help="worker processes (default: number of CPUs)")
+    c.add_argument("--shard", type=_shard, default=None, metavar="K/N", help="analyze only shard K of N")
+    c.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="show progress (default: on a terminal only)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pytea-ci", description="Find tensor shape errors in PyTorch programs "
                                 "without running them.")
     p.add_argument("--version", action="version", version=f"pytea-ci {__version__}")
     sub = p.add_subparsers(dest="command")
-    c = sub.add_parser("check", help="analyze entry points (each file is run as __main__)")
-    c.add_argument("paths", nargs="*", help="entry-point files, or directories to search for entry points")
-    c.add_argument("--format", action="append", choices=FORMATS, help="output format (repeatable; default text)")
-    c.add_argument("--output", action="append", help="write the matching --format to FILE instead of stdout")
-    c.add_argument("--fail-on", choices=("error", "warning", "never"), default="error",
-                   help="lowest level of finding that makes the exit code 1 (default: error)")
-    c.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE",
-                   help="override an argparse default of the analyzed program (repeatable)")
-    c.add_argument("--solver-timeout", type=int, default=2000, metavar="MS", help="z3 time limit per query")
-    c.add_argument("--max-paths", type=int, default=64, help="paths explored per entry point")
-    c.add_argument("--time-budget", type=float, default=20.0, metavar="S", help="seconds per entry point")
-    c.add_argument("--root", default=None, help="project root (default: current directory)")
-    c.add_argument("--category", default="pytea-ci/", help="SARIF automationDetails.id (code-scanning category)")
+    _add_check(sub)
     sub.add_parser("rules", help="list the rules")
     r = sub.add_parser("rule", help="show the documentation of one rule")
     r.add_argument("id", help="rule id (PT001) or slug (shape-mismatch)")
+    k = sub.add_parser("cache", help="show or clear the cache")
+    k.add_argument("action", choices=("info", "clear"))
+    k.add_argument("--cache-dir", default=None, metavar="DIR")
+    k.add_argument("--root", default=None)
+    k.add_argument("--config", default=None, metavar="FILE")
     return p
 
 
@@ -51,53 +101,47 @@ def _parse_value(text: str) -> object:
         return text
 
 
-def _entries(paths: Sequence[str]) -> list[str]:
-    out: list[str] = []
-    for p in paths:
-        if os.path.isdir(p):
-            for dirpath, dirnames, files in os.walk(p):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in ("venv", "node_modules"))
-                for f in sorted(files):
-                    full = os.path.join(dirpath, f)
-                    if f.endswith(".py") and _is_entry(full):
-                        out.append(full)
-        elif os.path.isfile(p):
-            out.append(p)
-        else:
-            raise UsageError(f"{p}: no such file or directory")
-    return out
-
-
-def _is_entry(path: str) -> bool:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-    except OSError:
-        return False
-    return "__main__" in text
-
-
-def _check(ns: argparse.Namespace) -> int:
-    from pytea_ci.driver.run import Options, run
-    from pytea_ci.interp.interpreter import Budget
-
-    root = os.path.abspath(ns.root or os.getcwd())
-    if not ns.paths:
-        raise UsageError("no paths given: pass entry-point files or directories (e.g. pytea-ci check main.py)")
-    entries = _entries(ns.paths)
+def _arg_overrides(items: Sequence[str]) -> dict[str, object]:
     overrides = {}
-    for item in ns.arg:
+    for item in items:
         if "=" not in item:
             raise UsageError(f"--arg {item!r}: expected NAME=VALUE")
         k, v = item.split("=", 1)
         overrides[k.strip().lstrip("-").replace("-", "_")] = _parse_value(v)
+    return overrides
+
+
+def _request(ns: argparse.Namespace) -> CheckRequest:
+    from pytea_ci.driver import progress
+    from pytea_ci.driver.check import CheckRequest
+
+    overrides = {"fail_on": ns.fail_on, "solver_timeout": ns.solver_timeout, "max_paths": ns.max_paths,
+                 "time_budget": ns.time_budget, "loop_unroll": ns.loop_unroll, "jobs": ns.jobs,
+                 "cache_dir": os.path.abspath(ns.cache_dir) if ns.cache_dir else None}
+    if ns.affected_only and not ns.diff:
+        raise UsageError("--affected-only needs --diff")
+    return CheckRequest(paths=ns.paths, root=ns.root, config_file=ns.config, staged=ns.staged, diff=ns.diff,
+                        affected_only=ns.affected_only, new_only=ns.new_only, shard=ns.shard,
+                        no_cache=ns.no_cache, args=_arg_overrides(ns.arg), overrides=overrides,
+                        progress=progress.for_stderr(ns.progress))
+
+
+def _check(ns: argparse.Namespace) -> int:
+    from pytea_ci.driver.check import check
+
     formats = ns.format or ["text"]
     outputs = ns.output or []
     if len(outputs) > len(formats):
         raise UsageError("more --output than --format options")
-    opts = Options(root=root, budget=Budget(paths=ns.max_paths, seconds=ns.time_budget),
-                   solver_timeout_ms=ns.solver_timeout, entry_options={"args": overrides})
-    result = run(entries, opts)
+    req = _request(ns)
+    try:
+        outcome = check(req)
+    finally:
+        if isinstance(req.progress, TtyProgress):
+            req.progress.close()
+    for message in outcome.messages:
+        print(f"pytea-ci: warning: {message}", file=sys.stderr)
+    result, root = outcome.result, outcome.root
     for i, fmt in enumerate(formats):
         dest = outputs[i] if i < len(outputs) else None
         _emit(result, fmt, root, dest, ns.category)
@@ -108,7 +152,25 @@ def _check(ns: argparse.Namespace) -> int:
         write_step_summary(result, root, summary)
     if any(e.status == "internal-error" for e in result.entries):
         return 2
-    return _exit_code(result, ns.fail_on)
+    return _exit_code(result, outcome.config.fail_on)
+
+
+def _cache(ns: argparse.Namespace) -> int:
+    from pytea_ci.driver import cache
+    from pytea_ci.driver.check import cache_dir, load_config, project_root
+
+    root = project_root(ns.root, os.getcwd())
+    cfg = load_config(root, ns.config, {"cache_dir": os.path.abspath(ns.cache_dir) if ns.cache_dir else None})
+    folder = cache_dir(cfg, root)
+    if ns.action == "clear":
+        try:
+            removed = cache.clear(folder)
+        except OSError as e:
+            raise UsageError(str(e)) from None
+        print(f"{'removed' if removed else 'no cache at'} {folder}")
+        return 0
+    print(cache.format_info(cache.info(folder)), end="")
+    return 0
 
 
 def _emit(result: RunResult, fmt: str, root: str, dest: str | None, category: str) -> None:
@@ -147,6 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if ns.command == "check":
             return _check(ns)
+        if ns.command == "cache":
+            return _cache(ns)
         if ns.command == "rules":
             for r in RULES:
                 print(f"{r.id}  {r.slug:<24} {r.level.value:<8} {r.summary}")
@@ -159,7 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         parser.print_help()
         return 2
-    except UsageError as e:
+    except (UsageError, ConfigError, SelectionError) as e:
         print(f"pytea-ci: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

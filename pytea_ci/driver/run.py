@@ -1,10 +1,15 @@
-"""Run the analyzer over entry points: one failure never stops the others."""
+"""Run the analyzer over entry points: cached results first, the rest in parallel processes.
+
+One entry point's failure never stops the others. Results come back in the order the entry points
+were given, whatever `jobs` is, so the output of `--jobs N` is identical to `--jobs 1`.
+"""
 
 from __future__ import annotations
 
 import os
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +19,10 @@ from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.interp.explore import analyze_entry
 from pytea_ci.interp.interpreter import Budget
 from pytea_ci.solver import Decider
+from pytea_ci.solver.decide import MemoryCache, QueryCache
+from pytea_ci.solver.diskcache import DiskQueryCache
+
+Progress = Callable[[int, int, str], None]  # (done, total, entry being finished)
 
 
 @dataclass
@@ -23,22 +32,73 @@ class Options:
     solver_timeout_ms: int = 2000
     entry_options: dict[str, Any] = field(default_factory=dict)  # argparse overrides etc.
     strict: bool = False  # re-raise internal errors (used by the test suite)
+    cache_dir: str | None = None  # None: no on-disk cache (results and solver answers)
+    jobs: int = 1
+    per_entry: dict[str, dict[str, Any]] = field(default_factory=dict)  # abs entry -> its options
 
 
-def run(entries: list[str], opts: Options) -> RunResult:
+@dataclass
+class RunFigures:
+    """What the run cost: entry points analyzed vs from cache, solver questions and cache hits."""
+
+    analyzed: int = 0
+    cached: int = 0
+    z3_calls: int = 0
+    solver_cache_hits: int = 0
+    seconds: float = 0.0
+
+    @property
+    def solver_queries(self) -> int:
+        return self.z3_calls + self.solver_cache_hits
+
+    @property
+    def solver_hit_rate(self) -> float:
+        return self.solver_cache_hits / self.solver_queries if self.solver_queries else 0.0
+
+    @property
+    def result_hit_rate(self) -> float:
+        total = self.analyzed + self.cached
+        return self.cached / total if total else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"analyzed": self.analyzed, "cached": self.cached, "z3_calls": self.z3_calls,
+                "solver_cache_hits": self.solver_cache_hits, "solver_queries": self.solver_queries,
+                "solver_hit_rate": round(self.solver_hit_rate, 4), "result_hit_rate": round(self.result_hit_rate, 4),
+                "seconds": round(self.seconds, 3)}
+
+
+def make_decider(opts: Options) -> Decider:
+    cache: QueryCache = (DiskQueryCache(os.path.join(opts.cache_dir, "solver")) if opts.cache_dir
+                         else MemoryCache())
+    return Decider(timeout_ms=opts.solver_timeout_ms, cache=cache, salt=f"pytea-ci {__version__}")
+
+
+def entry_options(entry: str, opts: Options) -> dict[str, Any]:
+    return opts.per_entry.get(os.path.abspath(entry), opts.entry_options)
+
+
+def run(entries: list[str], opts: Options, progress: Progress | None = None) -> RunResult:
+    return run_with_figures(entries, opts, progress)[0]
+
+
+def run_with_figures(entries: list[str], opts: Options,
+                     progress: Progress | None = None) -> tuple[RunResult, RunFigures]:
+    from pytea_ci.driver import (
+        results,  # the cache-aware half lives apart to keep this module small
+    )
+
     t0 = time.monotonic()
-    decider = Decider(timeout_ms=opts.solver_timeout_ms, salt=f"pytea-ci {__version__}")
-    result = RunResult(tool_version=__version__)
-    for entry in entries:
-        result.entries.append(run_one(entry, opts, decider))
-    result.seconds = time.monotonic() - t0
-    return result
+    out, figures = results.run_cached(entries, opts, progress)
+    result = RunResult(entries=out, tool_version=__version__)
+    result.seconds = figures.seconds = time.monotonic() - t0
+    return result, figures
 
 
 def run_one(entry: str, opts: Options, decider: Decider) -> EntryResult:
     rel = os.path.relpath(os.path.abspath(entry), os.path.abspath(opts.root))
     try:
-        return analyze_entry(entry, opts.root, decider, opts.budget, opts.entry_options, opts.root, opts.strict)
+        return analyze_entry(entry, opts.root, decider, opts.budget, entry_options(entry, opts), opts.root,
+                             opts.strict)
     except Exception as e:  # an analyzer bug: report it for this entry point, keep going
         if opts.strict:
             raise

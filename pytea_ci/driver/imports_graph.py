@@ -1,0 +1,219 @@
+"""The static import graph of a project, with reverse edges.
+
+Each file's imports are read from its AST (absolute, relative and package imports, and
+`importlib.import_module("constant")` as a best effort) and cached by the hash of its content.
+Names are resolved the way the interpreter resolves them (`interp/imports.py`): against the entry
+point's folder, then the project root. A module that does not exist still leaves its candidate
+paths in the closure, so creating or deleting it changes what depends on it.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytea_ci.solver.diskcache import atomic_write, read_json
+
+FORMAT = 2
+Import = tuple[int, str]  # (relative level, dotted name); level 0 = absolute
+
+
+def file_hash(path: str) -> str | None:
+    """sha256 of a file's bytes, None when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def _dynamic_import(node: ast.Call) -> str | None:
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if name in ("import_module", "__import__") and node.args:
+        arg = node.args[0]
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            return arg.value
+    return None
+
+
+def _imports_of(tree: ast.Module) -> list[Import]:
+    out: list[Import] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.extend((0, a.name) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            out.append((node.level, base))
+            # `from pkg import name` may name a submodule
+            out.extend((node.level, f"{base}.{a.name}" if base else a.name) for a in node.names if a.name != "*")
+        elif isinstance(node, ast.Call):
+            dyn = _dynamic_import(node)
+            if dyn:
+                out.append((0, dyn))
+    return out
+
+
+def _is_main_guard(node: ast.stmt) -> bool:
+    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
+        return False
+    names = [node.test.left, *node.test.comparators]
+    return any(isinstance(n, ast.Name) and n.id == "__name__" for n in names) and any(
+        isinstance(n, ast.Constant) and n.value == "__main__" for n in names)
+
+
+def _is_script(tree: ast.Module) -> bool:
+    """A `__main__` block, or module-level calls or loops."""
+    for node in tree.body:
+        if _is_main_guard(node) or isinstance(node, (ast.For, ast.While, ast.With, ast.AsyncFor)):
+            return True
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            return True
+    return False
+
+
+def parse_facts(source: bytes) -> tuple[list[Import], bool]:
+    """(every module a file may import, whether it reads like a program); ([], False) if it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return [], False
+    return _imports_of(tree), _is_script(tree)
+
+
+def parse_imports(source: bytes) -> list[Import]:
+    return parse_facts(source)[0]
+
+
+class ImportCache:
+    """Per-file facts (imports, looks like a program) by content hash, kept in one JSON file of the
+    cache dir (memory only when `folder` is None). Concurrent writers: the last one wins, nothing breaks."""
+
+    def __init__(self, folder: str | None) -> None:
+        self.path = os.path.join(folder, "imports.json") if folder else None
+        self.data: dict[str, dict[str, Any]] = {}
+        self.dirty = False
+        if self.path:
+            doc = read_json(self.path)
+            if isinstance(doc, dict) and doc.get("format") == FORMAT and isinstance(doc.get("files"), dict):
+                self.data = doc["files"]
+
+    def facts(self, path: str) -> tuple[str | None, list[Import], bool]:
+        """(content hash, imports, looks like a program) of a file; (None, [], False) when unreadable."""
+        try:
+            with open(path, "rb") as f:
+                source = f.read()
+        except OSError:
+            return None, [], False
+        digest = hashlib.sha256(source).hexdigest()
+        hit = self.data.get(digest)
+        try:
+            if isinstance(hit, dict):
+                return digest, [(int(a), str(b)) for a, b in hit["i"]], bool(hit["e"])
+        except (KeyError, TypeError, ValueError):
+            pass
+        found, script = parse_facts(source)
+        self.data[digest] = {"i": [list(x) for x in found], "e": script}
+        self.dirty = True
+        return digest, found, script
+
+    def imports(self, path: str) -> tuple[str | None, list[Import]]:
+        digest, found, _ = self.facts(path)
+        return digest, found
+
+    def save(self) -> None:
+        if self.path and self.dirty:
+            try:
+                atomic_write(self.path, json.dumps({"format": FORMAT, "files": self.data}))
+            except OSError:
+                pass
+            self.dirty = False
+
+
+def _candidates(dotted: str, roots: list[str]) -> list[str]:
+    parts = [p for p in dotted.split(".") if p]
+    out: list[str] = []
+    for i in range(1, len(parts) + 1):  # `import a.b.c` runs a and a.b first
+        for root in roots:
+            base = os.path.join(root, *parts[:i])
+            out += [base + ".py", os.path.join(base, "__init__.py")]
+    return out
+
+
+@dataclass
+class Closure:
+    """What an entry point may read: existing files (path -> content hash) and absent candidates."""
+
+    files: dict[str, str] = field(default_factory=dict)
+    absent: set[str] = field(default_factory=set)
+    edges: dict[str, set[str]] = field(default_factory=dict)  # file -> project files it imports
+
+    def touches(self, paths: set[str]) -> bool:
+        """Whether a path of `paths` (real paths: symlinked folders, e.g. macOS /tmp) is in the closure."""
+        return any(os.path.realpath(p) in paths for p in (*self.files, *self.absent))
+
+
+class ImportGraph:
+    """Import closures of entry points and the reverse edges between project files."""
+
+    def __init__(self, root: str, cache: ImportCache) -> None:
+        self.root = os.path.abspath(root)
+        self.cache = cache
+        self.closures: dict[str, Closure] = {}
+
+    def _inside(self, path: str, entry_dir: str) -> bool:
+        return any(path == r or path.startswith(r + os.sep) for r in (self.root, entry_dir))
+
+    def _resolve(self, imp: Import, importer: str, roots: list[str]) -> list[str]:
+        level, dotted = imp
+        if level == 0:
+            return _candidates(dotted, roots)
+        base = os.path.dirname(importer)
+        for _ in range(level - 1):
+            base = os.path.dirname(base)
+        return _candidates(dotted, [base]) if dotted else []
+
+    def closure(self, entry: str) -> Closure:
+        """Every project file `entry` may import, transitively (cached per entry point)."""
+        entry = os.path.abspath(entry)
+        if entry in self.closures:
+            return self.closures[entry]
+        entry_dir = os.path.dirname(entry)
+        roots = [entry_dir, self.root] if entry_dir != self.root else [self.root]
+        out = Closure()
+        todo = [entry]
+        while todo:
+            path = todo.pop()
+            digest, imports = self.cache.imports(path)
+            out.files[path] = digest or "unreadable"
+            out.edges[path] = set()
+            for imp in imports:
+                for cand in self._resolve(imp, path, roots):
+                    if not self._inside(cand, entry_dir):
+                        continue
+                    if not os.path.isfile(cand):
+                        out.absent.add(cand)
+                        continue
+                    out.edges[path].add(cand)
+                    if cand not in out.files and cand not in todo:
+                        todo.append(cand)
+        self.closures[entry] = out
+        return out
+
+    def reverse(self, entries: list[str]) -> dict[str, set[str]]:
+        """file -> the project files that import it directly (over the closures of `entries`)."""
+        rev: dict[str, set[str]] = {}
+        for e in entries:
+            for src, targets in self.closure(e).edges.items():
+                for t in targets:
+                    rev.setdefault(t, set()).add(src)
+        return rev
+
+    def affected(self, entries: list[str], changed: set[str]) -> list[str]:
+        """The entry points whose closure contains (or would contain) a changed path."""
+        changed = {os.path.realpath(p) for p in changed}
+        return [e for e in entries if self.closure(e).touches(changed)]

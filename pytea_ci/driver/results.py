@@ -1,0 +1,118 @@
+"""The cache-aware part of a run: look each entry point up in the result cache, analyze the misses
+(in worker processes when `jobs` > 1), store each new result as soon as it is known (so a run
+killed midway keeps what it finished), and record the run's figures for `pytea-ci cache info`."""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import os
+import pickle
+from collections.abc import Iterator
+from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor, as_completed
+from typing import Any
+
+from pytea_ci.diagnostics.result import EntryResult
+from pytea_ci.driver.cache import ResultCache, entry_key, write_last_run
+from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
+from pytea_ci.driver.run import (
+    Options,
+    Progress,
+    RunFigures,
+    entry_options,
+    make_decider,
+    run_one,
+)
+from pytea_ci.solver import Decider
+
+_WORKER: dict[str, Any] = {}  # the worker process's options and decider (one per process)
+
+
+def _key_options(entry: str, opts: Options) -> dict[str, Any]:
+    return {"budget": dataclasses.asdict(opts.budget), "solver_timeout_ms": opts.solver_timeout_ms,
+            "options": entry_options(entry, opts)}
+
+
+def _lookup(entries: list[str], opts: Options, cache: ResultCache) -> tuple[list[EntryResult | None], list[str]]:
+    root = os.path.abspath(opts.root)
+    graph = ImportGraph(root, ImportCache(opts.cache_dir))
+    found: list[EntryResult | None] = []
+    keys: list[str] = []
+    for e in entries:
+        rel = os.path.relpath(os.path.abspath(e), root)
+        key = entry_key(rel, root, graph.closure(e), _key_options(e, opts))
+        keys.append(key)
+        found.append(cache.get(key))
+    graph.cache.save()
+    return found, keys
+
+
+def run_cached(entries: list[str], opts: Options,
+               progress: Progress | None = None) -> tuple[list[EntryResult], RunFigures]:
+    cache = ResultCache(opts.cache_dir) if opts.cache_dir else None
+    if cache is not None:
+        out, keys = _lookup(entries, opts, cache)
+    else:
+        out, keys = [None] * len(entries), []
+    figures = RunFigures(cached=sum(r is not None for r in out))
+    done = figures.cached
+    todo = [i for i, r in enumerate(out) if r is None]
+    for j, res in analyze_many([entries[i] for i in todo], opts):
+        i = todo[j]
+        out[i] = res
+        if cache is not None:
+            cache.put(keys[i], res)
+        figures.analyzed += 1
+        figures.z3_calls += res.stats.z3_calls
+        figures.solver_cache_hits += res.stats.cache_hits
+        done += 1
+        if progress is not None:
+            progress(done, len(entries), res.entry)
+    if opts.cache_dir:
+        write_last_run(opts.cache_dir, figures.as_dict())
+    return [r for r in out if r is not None], figures
+
+
+def analyze_many(entries: list[str], opts: Options) -> Iterator[tuple[int, EntryResult]]:
+    """(index, result) for each entry point, in completion order."""
+    jobs = opts.jobs if opts.jobs > 0 else (os.cpu_count() or 1)
+    if jobs <= 1 or len(entries) <= 1 or opts.strict:
+        decider = make_decider(opts)
+        for i, e in enumerate(entries):
+            yield i, run_one(e, opts, decider)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with ProcessPoolExecutor(max_workers=min(jobs, len(entries)), mp_context=ctx,
+                             initializer=_init_worker, initargs=(opts,)) as pool:
+        futures: dict[Future[EntryResult], int] = {pool.submit(_work, e): i for i, e in enumerate(entries)}
+        try:
+            for fut in as_completed(futures):
+                yield futures[fut], _result(fut, entries[futures[fut]], opts)
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def _init_worker(opts: Options) -> None:
+    _WORKER["opts"] = opts
+    _WORKER["decider"] = make_decider(opts)
+
+
+def _work(entry: str) -> EntryResult:
+    opts: Options = _WORKER["opts"]
+    decider: Decider = _WORKER["decider"]
+    return run_one(entry, opts, decider)
+
+
+def _result(fut: Future[EntryResult], entry: str, opts: Options) -> EntryResult:
+    """The worker's result; a worker that died (killed, out of memory) is that entry's internal error."""
+    try:
+        return fut.result()
+    except (BrokenExecutor, pickle.PicklingError, OSError) as e:
+        rel = os.path.relpath(os.path.abspath(entry), os.path.abspath(opts.root))
+        from pytea_ci.diagnostics import Diagnostic, Severity, Span
+
+        text = f"internal error: worker failed: {type(e).__name__}: {e}"
+        d = Diagnostic("PT011", Severity.NOTE, Span(rel, 1, 0), f"analysis failed: {text}", entry=rel)
+        return EntryResult(rel, [d], status="internal-error", error=text)

@@ -1,0 +1,134 @@
+"""Which entry points a `check` analyzes: from paths, git changes, the configuration, a shard.
+
+* no paths, no git option: every entry point of the project;
+* paths (what pre-commit passes): an entry point stands for itself; any other file maps to the entry
+  points that import it, directly or transitively (or to itself when none does); a folder stands for
+  the entry points in it;
+* `--staged` / `--diff`: the entry points whose import closure contains a changed file. `--staged`
+  reports just those; `--diff` reports every entry point (the unaffected ones normally come from the
+  result cache) unless `affected_only` is set. When git cannot answer, every entry point.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+
+from pytea_ci.driver import discover as disc
+from pytea_ci.driver import gitdiff
+from pytea_ci.driver.config import Config
+from pytea_ci.driver.imports_graph import ImportGraph
+
+
+class SelectionError(Exception):
+    """A path or git request that cannot be satisfied (reported in one line, exit code 2)."""
+
+
+@dataclass
+class Request:
+    root: str
+    paths: list[str] = field(default_factory=list)
+    staged: bool = False
+    diff: str | None = None
+    affected_only: bool = False
+    new_only: bool = False
+    shard: tuple[int, int] | None = None  # (K, N), 1 <= K <= N
+
+
+@dataclass
+class Selection:
+    entries: list[str]  # absolute paths, in a deterministic order
+    changes: gitdiff.ChangeSet | None = None  # for --new-only
+    messages: list[str] = field(default_factory=list)  # warnings for stderr
+
+
+class Selector:
+    def __init__(self, req: Request, cfg: Config, graph: ImportGraph) -> None:
+        self.req, self.cfg, self.graph = req, cfg, graph
+        self.root = os.path.abspath(req.root)
+        self._all: list[str] | None = None
+
+    def all_entries(self) -> list[str]:
+        if self._all is None:
+            if self.cfg.entry_points:
+                self._all = disc.configured(self.cfg.entry_points, self.root, self.cfg.exclude, self.graph)
+            else:
+                self._all = disc.discover(self.root, self.root, self.cfg.exclude, self.graph)
+        return self._all
+
+    def importers(self, path: str) -> list[str]:
+        return self.graph.affected(self.all_entries(), {path})
+
+    def for_file(self, path: str) -> list[str]:
+        path = os.path.abspath(path)
+        if path in self.all_entries_if_configured():
+            return [path]
+        if not self.cfg.entry_points and disc.looks_like_entry(path, self.graph) and not self._excluded(path):
+            return [path]
+        users = self.importers(path)
+        if users or self.cfg.entry_points or self._excluded(path):
+            return users
+        return [path]  # a lone file nobody imports: analyze it as a program
+
+    def all_entries_if_configured(self) -> list[str]:
+        return self.all_entries() if self.cfg.entry_points else []
+
+    def _excluded(self, path: str) -> bool:
+        inside = path.startswith(self.root + os.sep)
+        return inside and disc.excluded(path, self.root, self.cfg.exclude)
+
+    def for_paths(self, paths: list[str]) -> list[str]:
+        out: list[str] = []
+        for p in paths:
+            if os.path.isdir(p):
+                if self.cfg.entry_points:
+                    folder = os.path.abspath(p) + os.sep
+                    out += [e for e in self.all_entries() if e.startswith(folder)]
+                else:
+                    out += disc.discover(os.path.abspath(p), self.root, self.cfg.exclude, self.graph)
+            elif os.path.isfile(p):
+                out += self.for_file(p)
+            else:
+                raise SelectionError(f"{p}: no such file or directory")
+        return list(dict.fromkeys(out))
+
+
+def _changes(req: Request) -> tuple[gitdiff.ChangeSet | None, object]:
+    repo = gitdiff.open_repo(req.root)
+    if repo is None:
+        if req.staged or req.diff:
+            raise SelectionError(f"{req.root} is not inside a git repository (needed by --staged / --diff)")
+        return None, None
+    if req.staged:
+        return gitdiff.staged(repo), repo
+    if req.diff:
+        return gitdiff.diff(repo, req.diff), repo
+    return None, repo
+
+
+def in_shard(entry: str, root: str, shard: tuple[int, int] | None) -> bool:
+    """Stable assignment: hash of the path relative to the root, so adding files moves no one else."""
+    if shard is None:
+        return True
+    k, n = shard
+    digest = hashlib.sha256(disc.rel(entry, root).encode()).digest()
+    return int.from_bytes(digest[:8], "big") % n == k - 1
+
+
+def select(req: Request, cfg: Config, graph: ImportGraph) -> Selection:
+    sel = Selector(req, cfg, graph)
+    changes, repo = _changes(req)
+    messages: list[str] = []
+    candidates = sel.for_paths(req.paths) if req.paths else sel.all_entries()
+    entries = candidates
+    if changes is not None and not changes.complete:
+        messages.append(changes.message)
+    elif changes is not None and (req.staged or req.affected_only):
+        entries = [e for e in candidates if e in set(graph.affected(candidates, changes.changed))]
+    if req.new_only and changes is None:
+        if repo is None:
+            raise SelectionError("--new-only needs git: run inside a repository, or with --staged / --diff")
+        changes = gitdiff.worktree(repo)
+    entries = [e for e in entries if in_shard(e, req.root, req.shard)]
+    return Selection(entries, changes, messages)
