@@ -119,3 +119,9 @@ def test_view_of_non_contiguous_matches_torch(setup: str, expr: str) -> None:
         assert not found
     elif "relu" not in expr:
         assert (line, "PT001") in found
+
+
+def test_cat_of_zero_dim_tensors_matches_torch() -> None:
+    from tests.oracle.harness import check_against_torch
+
+    check_against_torch("a = torch.tensor(1.0)\n", "torch.cat([a, a])")

@@ -156,6 +156,8 @@ def cat(ctx: Ctx, tensors: Any, dim: Any = 0, axis: Any = None, out: Any = None)
     ctx.require(len(items) > 0, "cat", "expected a non-empty list of tensors", "PT003")
     items = [t for t in items if not (len(shape_of(t)) == 1 and shape_of(t)[0] == 0)] or items
     first = shape_of(items[0])
+    ctx.require(all(len(shape_of(t)) > 0 for t in items), "cat", "zero-dimensional tensor cannot be concatenated",
+                operands=tuple(f"tensor {k}: {fmt(shape_of(t))}" for k, t in enumerate(items)))
     d = norm_dim(ctx, dim, len(first), "cat")
     if d is None:
         return Tensor(None, items[0].dtype)
