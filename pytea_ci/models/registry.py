@@ -21,7 +21,7 @@ MODELED_ROOTS = (
     "torch", "torchvision", "numpy", "PIL", "argparse", "math", "os", "sys", "random", "time",
     "functools", "collections", "typing", "itertools", "logging", "copy", "json", "warnings",
     "dataclasses", "pathlib", "builtins", "abc", "enum", "re", "datetime", "shutil", "glob",
-    "tqdm", "matplotlib", "pickle", "csv", "string", "operator",
+    "tqdm", "matplotlib", "pickle", "csv", "string", "operator", "einops", "yaml",
 )
 
 
@@ -59,7 +59,7 @@ def prop(*names: str) -> Callable[[F], F]:
     return deco
 
 
-def native_class(qualname: str, *aliases: str, bases: tuple[ClassVal, ...] = ()) -> Callable[[type], ClassVal]:
+def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = ()) -> Callable[[type], ClassVal]:
     """Turn a Python class body of functions `(ctx, self, ...)` into a registered native class.
 
     A function named `init` becomes `__init__`; `call` becomes `__call__`.

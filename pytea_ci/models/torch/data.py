@@ -23,6 +23,11 @@ class Dataset:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         return None
 
+    def __add__(ctx: Ctx, self: Instance, other: Any) -> Any:  # noqa: N805
+        from pytea_ci.models.torch.data_more import concat
+
+        return concat(ctx, self, other)
+
 
 @native_class("torch.utils.data.TensorDataset", bases=(Dataset,))
 class TensorDataset:

@@ -9,11 +9,20 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.prim import dim_arg, fmt, known, shape_of, tag, tuple_arg, window_out
+from pytea_ci.models.prim import (
+    dim_arg,
+    fmt,
+    known,
+    shape_of,
+    tag,
+    tuple_arg,
+    window_out,
+)
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import floordiv
 from pytea_ci.shapes.tensor import Tensor
 
 
@@ -39,7 +48,10 @@ def conv_forward(ctx: Ctx, x: Any, n: int, cfg: dict[str, Any], op: str, transpo
     for i, size in enumerate(spatial):
         if transposed:
             op_pad = tuple_arg(cfg.get("output_padding", 0), n)[i]
-            out.append((size - 1) * st[i] - 2 * pd[i] + dl[i] * (k[i] - 1) + op_pad + 1)
+            size_out = (size - 1) * st[i] - 2 * pd[i] + dl[i] * (k[i] - 1) + op_pad + 1
+            ctx.require(P.ge(size_out, 1), op, f"given input size {size!r}, calculated output size {size_out!r}: "
+                        "output size is too small", "PT003", dims=(("input size", size), ("output size", size_out)))
+            out.append(size_out)
         elif pd[i] == "same":
             out.append(size)
         else:
@@ -47,6 +59,27 @@ def conv_forward(ctx: Ctx, x: Any, n: int, cfg: dict[str, Any], op: str, transpo
             out.append(window_out(ctx, size, k[i], st[i], p, dl[i], op))
     lead = (s[0],) if batched else ()
     return x.with_shape(lead + (cfg["out_channels"],) + tuple(tag(d, ctx, f"{op} output size") for d in out))
+
+
+def _check_conv_args(ctx: Ctx, op: str, c_in: Any, c_out: Any, groups: Any, stride: Any, padding: Any,
+                     transposed: bool) -> None:
+    """The constructor's own checks (torch raises ValueError before any input is seen)."""
+    if isinstance(groups, int) and groups > 0:
+        ctx.require(P.eq(c_in % groups, 0), op, f"in_channels ({c_in!r}) must be divisible by groups ({groups})", "PT003")
+        ctx.require(P.eq(c_out % groups, 0), op, f"out_channels ({c_out!r}) must be divisible by groups ({groups})",
+                    "PT003")
+    if isinstance(padding, str):
+        ctx.require(padding in ("same", "valid") and not transposed, op, f"invalid padding string {padding!r}", "PT003")
+        strided = any(s != 1 for s in (stride if isinstance(stride, (tuple, list)) else (stride,)))
+        ctx.require(not (padding == "same" and strided), op, "padding='same' is not supported for strided "
+                    "convolutions", "PT003")
+
+
+def _check_output_padding(ctx: Ctx, op: str, n: int, output_padding: Any, stride: Any, dilation: Any) -> None:
+    for o, s, d in zip(tuple_arg(output_padding, n), tuple_arg(stride, n), tuple_arg(dilation, n)):
+        if all(isinstance(v, int) for v in (o, s, d)):
+            ctx.require(o < s or o < d, op, f"output padding must be smaller than either stride or dilation, but got "
+                        f"output_padding={o}, stride={s}, dilation={d}", "PT003")
 
 
 def _conv_class(n: int, transposed: bool) -> None:
@@ -63,6 +96,9 @@ def _conv_class(n: int, transposed: bool) -> None:
                           stride=stride, padding=padding, dilation=extra.get("dilation", 1),
                           output_padding=extra.get("output_padding", 0), groups=extra.get("groups", 1))
         groups = extra.get("groups", 1)
+        _check_conv_args(ctx, name, in_channels, out_channels, groups, stride, padding, transposed)
+        if transposed:
+            _check_output_padding(ctx, name, n, extra.get("output_padding", 0), stride, extra.get("dilation", 1))
         w = (in_channels, out_channels // groups) if transposed else (out_channels, in_channels // groups)
         self.attrs["weight"] = Tensor(w + tuple(k))
 
@@ -97,6 +133,19 @@ for _n in (1, 2, 3):
     model(f"torch.nn.functional.conv_transpose{_n}d", f"torch.conv_transpose{_n}d")(_f_conv(_n, True))
 
 
+def pool_out(ctx: Ctx, size: Any, k: Any, s: Any, p: Any, d: Any, ceil_mode: bool, op: str) -> Any:
+    """torch's pooling_output_shape: floor division of the padded extent (rounded up in ceil mode, where
+    a last window starting in the right padding is dropped); the result must be at least 1."""
+    extent = size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)
+    out = floordiv(extent, s) + 1
+    if ceil_mode and isinstance(out, int) and isinstance(size, int) and isinstance(p, int) and (out - 1) * s >= size + p:
+        out -= 1
+    ctx.require(P.ge(out, 1), op, f"Given input size {size!r}, kernel_size={k!r}, stride={s!r}, padding={p!r}, "
+                f"dilation={d!r}: calculated output size {out!r}. Output size is too small", "PT003",
+                dims=(("input size", size), ("kernel size", k)))
+    return out
+
+
 def pool_forward(ctx: Ctx, x: Any, n: int, kernel: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: Any,
                  op: str) -> Any:
     if not known(x):
@@ -107,10 +156,10 @@ def pool_forward(ctx: Ctx, x: Any, n: int, kernel: Any, stride: Any, padding: An
     st = tuple_arg(stride if stride not in (None, ()) else kernel, n)
     pd, dl = tuple_arg(padding, n), tuple_arg(dilation, n)
     for i in range(n):
-        if isinstance(pd[i], int) and isinstance(k[i], int):
-            ctx.require(pd[i] <= k[i] // 2, op, f"pad should be at most half of effective kernel size, but got "
-                        f"pad={pd[i]}, kernel_size={k[i]}", "PT003")
-    out = [window_out(ctx, size, k[i], st[i], pd[i], dl[i], op, bool(ceil_mode)) for i, size in enumerate(s[-n:])]
+        if isinstance(pd[i], int) and isinstance(k[i], int) and isinstance(dl[i], int):
+            ctx.require(pd[i] <= k[i] // 2, op, f"pad should be at most half of effective kernel "
+                        f"size, but got pad={pd[i]}, kernel_size={k[i]} and dilation={dl[i]}", "PT003")
+    out = [pool_out(ctx, size, k[i], st[i], pd[i], dl[i], bool(ceil_mode), op) for i, size in enumerate(s[-n:])]
     return x.with_shape(tuple(s[:-n]) + tuple(tag(d, ctx, f"{op} output size") for d in out))
 
 

@@ -20,7 +20,7 @@ from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import Dim, floordiv
+from pytea_ci.shapes.dim import Dim, floordiv, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
 # ----- interpolate / Upsample ------------------------------------------------------------------------------
@@ -53,6 +53,11 @@ def interpolate_forward(ctx: Ctx, input: Any, size: Any, scale_factor: Any, op: 
             ctx.require(len(scale_factor) == n, op, f"scale_factor has {len(scale_factor)} entries but the input has "
                         f"{n} spatial dimensions", "PT003")
         out = tuple(_scaled(ctx, d, f) for d, f in zip(s[2:], tuple_arg(scale_factor, n)))
+    for d_in, d_out in zip(s[2:], out):
+        if is_dim(d_out):
+            ctx.require(P.ge(d_out, 1), op, f"Input and output sizes should be greater than 0, but got input "
+                        f"{fmt(s[2:])} and output {list(out)}", operands=(f"input: {fmt(s)}",),
+                        dims=(("input size", d_in), ("output size", d_out)))
     return input.with_shape(tuple(s[:2]) + tuple(out))
 
 
@@ -132,12 +137,26 @@ def pad_forward(ctx: Ctx, input: Any, pad: Any, mode: str, op: str) -> Any:
     s = list(shape_of(input))
     ctx.require(len(pad) % 2 == 0, op, f"padding length must be divisible by 2, got {len(pad)}", "PT003")
     ctx.require(len(pad) // 2 <= len(s), op, f"padding length ({len(pad)}) too large for a {len(s)}-D input", "PT003")
+    if mode != "constant":
+        k = len(pad) // 2
+        ctx.require(len(s) in (k + 1, k + 2), op, f"Padding size {len(pad)} is not supported for {len(s)}D input tensor "
+                    f"(mode {mode!r} pads the last {k} dims of a {k + 1}D or {k + 2}D input)",
+                    operands=(f"input: {fmt(tuple(s))}",))
     for i in range(len(pad) // 2):
         d, lo, hi = s[-1 - i], pad[2 * i], pad[2 * i + 1]
         if mode == "reflect":
             ctx.require(P.and_(P.lt(lo, d), P.lt(hi, d)), op, f"padding size should be less than the corresponding "
                         f"input dimension, but got padding ({lo!r}, {hi!r}) at dimension {len(s) - 1 - i} of input "
                         f"{fmt(tuple(s))}", operands=(f"input: {fmt(tuple(s))}",), dims=(("input size", d),))
+        if mode == "circular":
+            ctx.require(P.and_(P.le(lo, d), P.le(hi, d)), op, f"Padding value causes wrapping around more than once: "
+                        f"padding ({lo!r}, {hi!r}) at dimension {len(s) - 1 - i} of input {fmt(tuple(s))}",
+                        operands=(f"input: {fmt(tuple(s))}",), dims=(("input size", d),))
+        if mode == "constant" and isinstance(lo, int) and isinstance(hi, int) and (lo < 0 or hi < 0):
+            kept = d + min(lo, 0) + min(hi, 0)
+            ctx.require(P.ge(kept, 0), op, f"negative padding ({lo}, {hi}) removes more than the input size {d!r} at "
+                        f"dimension {len(s) - 1 - i} of input {fmt(tuple(s))}", operands=(f"input: {fmt(tuple(s))}",),
+                        dims=(("input size", d),))
         new = d + lo + hi
         ctx.require(P.ge(new, 1) if mode != "constant" else P.ge(new, 0), op, f"the input size {d!r}, plus padding "
                     f"{lo!r} and {hi!r} resulted in an invalid output size {new!r}", operands=(f"input: {fmt(tuple(s))}",))
