@@ -16,9 +16,22 @@ from pytea_ci.shapes.tensor import Tensor
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
 
-# Models whose result is a view that keeps non-contiguous strides (only `view` reads them).
+# Memory layout (strides, read only by `view`): views compute theirs; fresh and explicitly
+# contiguous tensors have contiguous strides; after any other op the layout is not known (many
+# ops keep their input's layout, so guessing "contiguous" would invent errors).
 _KEEPS_STRIDES = {"torch.transpose", "torch.permute", "torch.t", "torch.Tensor.view", "torch.Tensor.to",
-                  "torch.Tensor.expand", "torch.Tensor.__getitem__"}
+                  "torch.Tensor.__getitem__"}
+_CONTIGUOUS = {"torch.randn", "torch.zeros", "torch.ones", "torch.full", "torch.randint",
+               "torch.arange", "torch.eye", "torch.linspace", "torch.randperm", "torch.contiguous",
+               "torch.cat", "torch.stack", "torch.matmul", "torch.mm", "torch.bmm"}
+
+
+def _layout_after(name: str, out: Tensor) -> Tensor:
+    if name in _CONTIGUOUS and out.shape is not None and out.lib == "torch":
+        from pytea_ci.models.prim import contiguous_strides
+
+        return Tensor(out.shape, out.dtype, out.lib, contiguous_strides(out.shape))
+    return Tensor(out.shape, out.dtype, out.lib) if out.strides is not None else out
 _PY_METHOD_TYPES = (list, dict, tuple, str, int, float, bool, set, frozenset, bytes)
 _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "add", "discard"}
 
@@ -210,8 +223,8 @@ class ObjectMixin:
     def call_builtin(self: "Interpreter", fn: Builtin, args: tuple, kwargs: dict) -> Any:
         try:
             out = fn.fn(self, *args, **kwargs)
-            if isinstance(out, Tensor) and out.strides is not None and fn.name not in _KEEPS_STRIDES:
-                out = Tensor(out.shape, out.dtype, out.lib)  # not tracked through other ops: assume contiguous
+            if isinstance(out, Tensor) and fn.name not in _KEEPS_STRIDES:
+                out = _layout_after(fn.name, out)
             return out
         except (UserException, ReturnSignal):
             raise

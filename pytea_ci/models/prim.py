@@ -244,6 +244,5 @@ def view_strides(old: Shape, strides: tuple[int, ...], new: Shape) -> tuple[int,
 
 
 def with_strides(t: Tensor, shape: Shape, strides: tuple[int, ...] | None) -> Tensor:
-    """A view of `t`: keeps strides only when they are not the contiguous ones."""
-    keep = strides if strides is not None and strides != contiguous_strides(shape) else None
-    return Tensor(shape, t.dtype, t.lib, keep)
+    """A view of `t` with the given strides (None: layout not known)."""
+    return Tensor(shape, t.dtype, t.lib, strides)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pytea_ci.shapes.dim import Dim, prod
 
@@ -17,9 +17,9 @@ class Tensor:
     shape: tuple[Dim, ...] | None
     dtype: str | None = "float32"
     lib: str = "torch"  # "numpy" for ndarrays, which follow the same shape rules
-    # Element strides when known not to be contiguous (after transpose/permute/expand); None means
-    # contiguous or not tracked. Only `view` reads them.
-    strides: tuple[int, ...] | None = None
+    # Element strides when the memory layout is known (fresh tensors and views of them); None when
+    # it is not known. Only `view` reads them; they take no part in equality.
+    strides: tuple[int, ...] | None = field(default=None, compare=False)
 
     @property
     def rank(self) -> int | None:

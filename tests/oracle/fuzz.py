@@ -53,14 +53,61 @@ def _op(rng: random.Random, rank: int, i: int) -> str:
     return rng.choice(choices)
 
 
+def _fitting_op(rng: random.Random, shape: tuple[int, ...]) -> str:
+    """An op chosen to fit the current shape (it may still fail, e.g. on strides): keeps programs
+    long enough that most of them run, so false alarms have room to show."""
+    r = len(shape)
+    d = rng.randrange(-r, r)
+    last = shape[-1]
+    choices = [
+        f"x = nn.Linear({last}, {rng.choice([2, 4, 8])})(x)",
+        f"x = x.view(-1, {last})",
+        f"x = x.reshape({shape[0]}, -1)",
+        f"x = x.unsqueeze({rng.randrange(-r - 1, r + 1)})",
+        f"x = x.transpose({d}, {rng.randrange(-r, r)})",
+        f"x = x.sum(dim={d}, keepdim=True)",
+        f"x = torch.cat([x, torch.randn({', '.join(map(str, shape))})], dim={d})",
+        f"x = x + torch.randn({last})",
+        f"x = x @ torch.randn({last}, 3)",
+        f"x = nn.LayerNorm({last})(x)",
+        f"x = F.relu(x).softmax(dim={d})",
+        f"x = x.permute({', '.join(map(str, rng.sample(range(r), r)))})",
+        f"x = torch.stack([x, torch.randn_like(x)], dim={rng.randrange(-r - 1, r + 1)})",
+    ]
+    if r == 4:
+        choices += [f"x = nn.Conv2d({shape[1]}, 4, {rng.choice([1, 3])}, padding={rng.choice([0, 1])})(x)",
+                    "x = F.max_pool2d(x, 2)"]
+    if r in (2, 3):
+        choices.append(f"x = nn.BatchNorm1d({shape[1]})(x)")
+    return rng.choice(choices)
+
+
 def make_program(seed: int, length: int = 6) -> list[str]:
+    """A random program; with torch at hand, most ops are chosen to fit the shapes torch computes."""
     rng = random.Random(seed)
     rank = rng.randint(1, 4)
     lines = list(HEADER) + [f"x = torch.randn({', '.join(map(str, _dims(rng, rank)))})"]
+    env: dict[str, Any] = {}
+    alive = _exec(lines, env)
     for i in range(length):
-        lines.append(_op(rng, rank, i))
-        rank = max(1, min(5, rank + rng.choice([-1, 0, 0, 1])))  # a guess; torch decides the truth
+        shape = tuple(env["x"].shape) if alive and "x" in env else ()
+        if shape and 0 not in shape and max(shape) < 10_000 and rng.random() < 0.8:
+            line = _fitting_op(rng, shape)
+        else:
+            line = _op(rng, rank, i)
+        lines.append(line)
+        alive = alive and _exec([line], env)
+        rank = len(env["x"].shape) if alive else max(1, min(5, rank + rng.choice([-1, 0, 1])))
     return lines
+
+
+def _exec(lines: list[str], env: dict[str, Any]) -> bool:
+    try:
+        for line in lines:
+            exec(line, env)  # noqa: S102  (the oracle runs real torch on purpose)
+    except Exception:
+        return False
+    return True
 
 
 def run_torch(lines: list[str]) -> int | None:

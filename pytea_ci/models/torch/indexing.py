@@ -116,7 +116,7 @@ def getitem(ctx: Ctx, self: Tensor, idx: Any) -> Any:
 
 def _basic_index_strides(src: tuple[Dim, ...], strides: tuple[int, ...] | None, idx: Any) -> tuple[int, ...] | None:
     """Strides of a basic-indexing view (ints, slices, None, ...), when all sizes are concrete."""
-    base = strides or contiguous_strides(src)
+    base = strides
     items = list(idx) if isinstance(idx, tuple) else [idx]
     if base is None or not all(i is None or i is Ellipsis or isinstance(i, (int, slice)) for i in items):
         return None

@@ -40,7 +40,7 @@ def T(ctx: Ctx, t: Tensor) -> Any:
 def _permuted(t: Tensor, order: list[int]) -> Tensor:
     """`t` with its dims reordered, as a view (strides follow when the sizes are concrete)."""
     s = shape_of(t)
-    base = t.strides or contiguous_strides(s)
+    base = t.strides
     new_shape = tuple(s[i] for i in order)
     return with_strides(t, new_shape, None if base is None else tuple(base[i] for i in order))
 
