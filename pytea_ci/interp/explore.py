@@ -7,6 +7,7 @@ later run takes by replaying the same prefix of decisions. Findings from all pat
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 import sys
 import threading
@@ -19,6 +20,7 @@ from pytea_ci.interp.interpreter import Budget, Decision, Interpreter, Shared
 from pytea_ci.interp.runtime import (BreakSignal, BudgetExceeded, ContinueSignal, PathEnd, ReturnSignal,
                                      Scope, UserException)
 from pytea_ci.solver import Decider
+from pytea_ci.solver.decide import Stats
 
 
 _STACK_BYTES = 512 * 1024 * 1024
@@ -64,29 +66,48 @@ def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: d
     shared = Shared(display_root or root)
     shared.max_file_bytes = budget.max_file_bytes
     t0 = time.monotonic()
-    deadline = t0 + budget.seconds
-    stats = EntryStats()
-    base = (decider.stats.concrete, decider.stats.z3_calls, decider.stats.cache_hits, decider.stats.undecided,
-            decider.stats.z3_seconds)
+    before = dataclasses.replace(decider.stats)
     rel_entry = os.path.relpath(os.path.abspath(entry), os.path.abspath(shared.display_root))
     result = EntryResult(rel_entry)
-    decider.z3_limit = decider.stats.z3_seconds + budget.solver_seconds
     tree = shared.parse(entry)
     if isinstance(tree, SyntaxError):
-        line = tree.lineno or 1
-        msg = tree.msg if tree.lineno else str(tree.msg)
-        result.diagnostics.append(Diagnostic("PT012", Severity.ERROR, Span(rel_entry, line, max(0, (tree.offset or 1) - 1)),
-                                             f"syntax error: {msg}", entry=rel_entry))
+        span = Span(rel_entry, tree.lineno or 1, max(0, (tree.offset or 1) - 1))
+        result.diagnostics.append(Diagnostic("PT012", Severity.ERROR, span, f"syntax error: {tree.msg}", entry=rel_entry))
         result.status = "parse-error"
         return result
+    decider.z3_limit = decider.stats.z3_seconds + budget.solver_seconds
+    try:
+        paths, steps, incomplete = _explore(entry, root, tree, decider, budget, options, shared, t0, strict)
+    finally:
+        over = decider.stats.z3_seconds > (decider.z3_limit or float("inf"))
+        decider.z3_limit = None
+    if over:
+        incomplete.append(("solver time", None))
+    result.diagnostics.extend(shared.findings.values())
+    reached = _budget_notes(result, incomplete + list(shared.budgets.items()), rel_entry)
+    result.diagnostics.sort(key=lambda d: d.sort_key())
+    result.stats = _stats(before, decider, shared, paths, steps, time.monotonic() - t0)
+    if any(d.rule == "PT012" for d in result.diagnostics):
+        result.status = "parse-error"
+    elif any(d.severity is not Severity.NOTE for d in result.diagnostics):
+        result.status = "findings"
+    elif reached:
+        result.status = "incomplete"
+    return result
+
+
+def _explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: Budget, options: dict[str, Any],
+             shared: Shared, t0: float, strict: bool) -> tuple[int, int, list[tuple[str, Span | None]]]:
+    """Run every path (depth first, by replaying decisions) until done or a budget stops it."""
     prefix: list[Decision] = []
     incomplete: list[tuple[str, Span | None]] = []
+    paths = steps = 0
     while True:
         interp = Interpreter(entry, root, decider, budget, [d.choice for d in prefix], options, shared,
-                             deadline, strict)
-        stats.paths += 1
+                             t0 + budget.seconds, strict)
+        paths += 1
         run_path(interp, tree)
-        stats.steps += interp.steps
+        steps += interp.steps
         if interp.budget_note is not None:
             incomplete.append(interp.budget_note)
             if interp.budget_note[0] == "time per entry point":
@@ -96,39 +117,32 @@ def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: d
             full.pop()
         if not full:
             break
-        if stats.paths >= budget.paths:
+        if paths >= budget.paths:
             incomplete.append(("paths per entry point", None))
             break
         last = full.pop()
         prefix = full + [Decision(not last.choice, False)]
-    result.diagnostics.extend(shared.findings.values())
-    if decider.z3_limit is not None and decider.stats.z3_seconds > decider.z3_limit:
-        incomplete.append(("solver time", None))
-    decider.z3_limit = None
+    return paths, steps, incomplete
+
+
+def _budget_notes(result: EntryResult, hits: list[tuple[str, Span | None]], rel_entry: str) -> dict[str, Span | None]:
+    """One PT011 note per budget reached, where it was first reached."""
     reached: dict[str, Span | None] = {}
-    for name, span in incomplete + list(shared.budgets.items()):
+    for name, span in hits:
         reached.setdefault(name, span)
     for name, span in reached.items():
-        where = span or Span(rel_entry, 1, 0)
-        result.diagnostics.append(Diagnostic("PT011", Severity.NOTE, where,
+        result.diagnostics.append(Diagnostic("PT011", Severity.NOTE, span or Span(rel_entry, 1, 0),
                                              f"analysis incomplete: the {name} budget was reached; "
                                              "findings so far are reported", entry=rel_entry))
-    result.diagnostics.sort(key=lambda d: d.sort_key())
-    stats.unknowns = shared.unknowns
-    stats.unmodeled = dict(shared.unmodeled)
+    return reached
+
+
+def _stats(before: Stats, decider: Decider, shared: Shared, paths: int, steps: int, seconds: float) -> EntryStats:
     s = decider.stats
-    stats.concrete_checks, stats.z3_calls, stats.cache_hits, stats.undecided = (
-        s.concrete - base[0], s.z3_calls - base[1], s.cache_hits - base[2], s.undecided - base[3])
-    stats.z3_seconds = s.z3_seconds - base[4]
-    stats.seconds = time.monotonic() - t0
-    result.stats = stats
-    if any(d.rule in ("PT012",) for d in result.diagnostics):
-        result.status = "parse-error"
-    elif any(d.severity is not Severity.NOTE for d in result.diagnostics):
-        result.status = "findings"
-    elif reached:
-        result.status = "incomplete"
-    return result
+    return EntryStats(paths=paths, steps=steps, unknowns=shared.unknowns, unmodeled=dict(shared.unmodeled),
+                      concrete_checks=s.concrete - before.concrete, z3_calls=s.z3_calls - before.z3_calls,
+                      cache_hits=s.cache_hits - before.cache_hits, undecided=s.undecided - before.undecided,
+                      seconds=seconds, z3_seconds=s.z3_seconds - before.z3_seconds)
 
 
 def run_path(interp: Interpreter, tree: ast.Module) -> None:

@@ -39,73 +39,77 @@ _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "
 class ObjectMixin:
     # ----- attributes -------------------------------------------------------------------------
     def getattr(self: "Interpreter", obj: Any, name: str) -> Any:
-        if isinstance(obj, Instance):
-            if name in obj.attrs:
-                return obj.attrs[name]
-            if name == "__class__":
-                return obj.cls
-            if name == "__dict__":
-                return obj.attrs
-            found = obj.cls.lookup(name)
-            if found is not MISSING:
-                return self.bind_member(obj, obj.cls, found)
-            getter = obj.cls.lookup("__getattr__")
-            if getter is not MISSING:
-                return self.call(getter, obj, name)
-            return self.unknown(f"attribute {obj.cls.name}.{name}")
-        if isinstance(obj, Tensor):
-            lib = "numpy.ndarray" if getattr(obj, "lib", "torch") == "numpy" else "torch.Tensor"
-            p = PROPERTIES.get(f"{lib}.{name}")
-            if p is not None:
-                return p.fn(self, obj)
-            m = tensor_method(obj, name)
-            if m is not None:
-                return BoundMethod(obj, m)
-            return self.unknown(f"{lib}.{name}")
-        if isinstance(obj, ClassVal):
-            found = obj.lookup(name)
-            if found is MISSING:
-                if name == "__name__":
-                    return obj.name
-                return self.unknown(f"class attribute {obj.name}.{name}")
-            if isinstance(found, ClassMethod):
-                return BoundMethod(obj, found.func)
-            if isinstance(found, StaticMethod):
-                return found.func
-            return found
-        if isinstance(obj, ModuleVal):
-            if name in obj.globals:
-                return obj.globals[name]
-            sub = self.try_submodule(obj, name)
-            return sub if sub is not None else self.unknown(f"{obj.name}.{name}")
-        if isinstance(obj, Namespace):
-            qual = f"{obj.qualname}.{name}"
-            found = lookup(qual)
-            if found is None:
-                return self.unknown(qual, api=True)
-            return found
-        if isinstance(obj, SuperVal):
-            mro = obj.self_val.cls.mro() if isinstance(obj.self_val, Instance) else obj.owner.mro()
-            after = mro[mro.index(obj.owner) + 1:] if obj.owner in mro else []
-            for c in after:
-                if name in c.ns:
-                    return self.bind_member(obj.self_val, c, c.ns[name])
-            return self.unknown(f"super().{name}")
-        if isinstance(obj, Builtin):
-            p = PROPERTIES.get(f"{obj.name}.{name}")
-            if p is not None:
-                return p.fn(self, obj)
-            return self.unknown(f"{obj.name}.{name}")
+        for kind, handler in _ATTR_HANDLERS:
+            if isinstance(obj, kind):
+                return handler(self, obj, name)
         if isinstance(obj, _PY_METHOD_TYPES) and not isinstance(obj, Term):
-            p = PROPERTIES.get(f"builtins.{type(obj).__name__}.{name}")
-            if p is not None:
-                return p.fn(self, obj)
-            if hasattr(obj, name) and not name.startswith("_"):
-                return BoundMethod(obj, Builtin(f"{type(obj).__name__}.{name}", _py_method(name)))
-            return self.unknown(f"{type(obj).__name__}.{name}")
+            return self.attr_of_python_value(obj, name)
         if isinstance(obj, Term):
             return self.unknown(f"int.{name}")
         return self.unknown(f"attribute {name}")
+
+    def attr_of_instance(self: "Interpreter", obj: Instance, name: str) -> Any:
+        if name in obj.attrs:
+            return obj.attrs[name]
+        if name == "__class__":
+            return obj.cls
+        if name == "__dict__":
+            return obj.attrs
+        found = obj.cls.lookup(name)
+        if found is not MISSING:
+            return self.bind_member(obj, obj.cls, found)
+        getter = obj.cls.lookup("__getattr__")
+        if getter is not MISSING:
+            return self.call(getter, obj, name)
+        return self.unknown(f"attribute {obj.cls.name}.{name}")
+
+    def attr_of_tensor(self: "Interpreter", obj: Tensor, name: str) -> Any:
+        lib = "numpy.ndarray" if obj.lib == "numpy" else "torch.Tensor"
+        p = PROPERTIES.get(f"{lib}.{name}")
+        if p is not None:
+            return p.fn(self, obj)
+        m = tensor_method(obj, name)
+        return BoundMethod(obj, m) if m is not None else self.unknown(f"{lib}.{name}")
+
+    def attr_of_class(self: "Interpreter", obj: ClassVal, name: str) -> Any:
+        found = obj.lookup(name)
+        if found is MISSING:
+            return obj.name if name == "__name__" else self.unknown(f"class attribute {obj.name}.{name}")
+        if isinstance(found, ClassMethod):
+            return BoundMethod(obj, found.func)
+        if isinstance(found, StaticMethod):
+            return found.func
+        return found
+
+    def attr_of_module(self: "Interpreter", obj: ModuleVal, name: str) -> Any:
+        if name in obj.globals:
+            return obj.globals[name]
+        sub = self.try_submodule(obj, name)
+        return sub if sub is not None else self.unknown(f"{obj.name}.{name}")
+
+    def attr_of_namespace(self: "Interpreter", obj: Namespace, name: str) -> Any:
+        qual = f"{obj.qualname}.{name}"
+        found = lookup(qual)
+        return self.unknown(qual, api=True) if found is None else found
+
+    def attr_of_super(self: "Interpreter", obj: SuperVal, name: str) -> Any:
+        mro = obj.self_val.cls.mro() if isinstance(obj.self_val, Instance) else obj.owner.mro()
+        for c in mro[mro.index(obj.owner) + 1:] if obj.owner in mro else []:
+            if name in c.ns:
+                return self.bind_member(obj.self_val, c, c.ns[name])
+        return self.unknown(f"super().{name}")
+
+    def attr_of_builtin(self: "Interpreter", obj: Builtin, name: str) -> Any:
+        p = PROPERTIES.get(f"{obj.name}.{name}")
+        return p.fn(self, obj) if p is not None else self.unknown(f"{obj.name}.{name}")
+
+    def attr_of_python_value(self: "Interpreter", obj: Any, name: str) -> Any:
+        p = PROPERTIES.get(f"builtins.{type(obj).__name__}.{name}")
+        if p is not None:
+            return p.fn(self, obj)
+        if hasattr(obj, name) and not name.startswith("_"):
+            return BoundMethod(obj, Builtin(f"{type(obj).__name__}.{name}", _py_method(name)))
+        return self.unknown(f"{type(obj).__name__}.{name}")
 
     def bind_member(self: "Interpreter", obj: Any, cls: ClassVal, found: Any) -> Any:
         if isinstance(found, (FunctionVal, Builtin)):
@@ -456,3 +460,11 @@ def _py_method(name: str) -> Any:
         return result
 
     return run
+
+
+_ATTR_HANDLERS: list[tuple[type, Any]] = [
+    (Instance, ObjectMixin.attr_of_instance), (Tensor, ObjectMixin.attr_of_tensor),
+    (ClassVal, ObjectMixin.attr_of_class), (ModuleVal, ObjectMixin.attr_of_module),
+    (Namespace, ObjectMixin.attr_of_namespace), (SuperVal, ObjectMixin.attr_of_super),
+    (Builtin, ObjectMixin.attr_of_builtin),
+]
