@@ -4,20 +4,15 @@ internal error). The work happens in the driver; output in the reporters."""
 from __future__ import annotations
 
 import argparse
-import ast
 import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pytea_ci import __version__
-from pytea_ci.diagnostics import RULES, Severity, rule_by_id
-from pytea_ci.diagnostics.result import RunResult
-from pytea_ci.driver.config import ConfigError
-from pytea_ci.driver.progress import TtyProgress
-from pytea_ci.driver.select import SelectionError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # everything else loads on demand: `--version` and `--help` import nothing more
+    from pytea_ci.diagnostics.result import RunResult
     from pytea_ci.driver.check import CheckRequest
 
 FORMATS = ("text", "json", "sarif", "github")
@@ -95,6 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _parse_value(text: str) -> object:
+    import ast
+
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError):
@@ -128,6 +125,7 @@ def _request(ns: argparse.Namespace) -> CheckRequest:
 
 def _check(ns: argparse.Namespace) -> int:
     from pytea_ci.driver.check import check
+    from pytea_ci.driver.progress import TtyProgress
 
     formats = ns.format or ["text"]
     outputs = ns.output or []
@@ -197,6 +195,8 @@ def _emit(result: RunResult, fmt: str, root: str, dest: str | None, category: st
 
 
 def _exit_code(result: RunResult, fail_on: str) -> int:
+    from pytea_ci.diagnostics import Severity
+
     if fail_on == "never":
         return 0
     floor = Severity.ERROR.rank if fail_on == "error" else Severity.WARNING.rank
@@ -206,16 +206,23 @@ def _exit_code(result: RunResult, fail_on: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     ns = parser.parse_args(argv)
+    from pytea_ci.driver.config import ConfigError
+    from pytea_ci.driver.select import SelectionError
+
     try:
         if ns.command == "check":
             return _check(ns)
         if ns.command == "cache":
             return _cache(ns)
         if ns.command == "rules":
+            from pytea_ci.diagnostics import RULES
+
             for r in RULES:
                 print(f"{r.id}  {r.slug:<24} {r.level.value:<8} {r.summary}")
             return 0
         if ns.command == "rule":
+            from pytea_ci.diagnostics import rule_by_id
+
             rule = rule_by_id(ns.id)
             if rule is None:
                 raise UsageError(f"unknown rule {ns.id!r} (see `pytea-ci rules`)")

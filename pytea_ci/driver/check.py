@@ -16,7 +16,7 @@ from pytea_ci.driver.config import Config
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
 from pytea_ci.driver.run import Options, Progress, RunFigures, run_with_figures
 from pytea_ci.driver.select import Request, select
-from pytea_ci.interp.interpreter import Budget
+from pytea_ci.interp.budget import Budget
 
 
 @dataclass
@@ -52,8 +52,8 @@ def project_root(explicit: str | None, start: str) -> str:
     found = config_mod.find_pyproject(start)
     if found:
         return os.path.dirname(os.path.abspath(found))
-    repo = gitdiff.open_repo(start)
-    return gitdiff.repo_root(repo) if repo is not None else os.path.abspath(start)
+    top = gitdiff.work_tree(start)
+    return top if top is not None else os.path.abspath(start)
 
 
 def load_config(root: str, config_file: str | None, overrides: dict[str, Any]) -> Config:

@@ -46,6 +46,22 @@ def open_repo(path: str) -> Any:
         return None
 
 
+def work_tree(path: str) -> str | None:
+    """The top folder of the git work tree containing `path`, or None; without importing GitPython
+    (slow to import) when the answer is plain: the nearest folder with a `.git` entry."""
+    if any(v in os.environ for v in ("GIT_DIR", "GIT_WORK_TREE")):
+        repo = open_repo(path)
+        return repo_root(repo) if repo is not None and repo.working_tree_dir else None
+    folder = os.path.abspath(path)
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
 def repo_root(repo: Any) -> str:
     return os.path.abspath(repo.working_tree_dir)
 

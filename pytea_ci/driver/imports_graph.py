@@ -13,6 +13,7 @@ import ast
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -152,9 +153,9 @@ class Closure:
     absent: set[str] = field(default_factory=set)
     edges: dict[str, set[str]] = field(default_factory=dict)  # file -> project files it imports
 
-    def touches(self, paths: set[str]) -> bool:
+    def touches(self, paths: set[str], realpath: Callable[[str], str] = os.path.realpath) -> bool:
         """Whether a path of `paths` (real paths: symlinked folders, e.g. macOS /tmp) is in the closure."""
-        return any(os.path.realpath(p) in paths for p in (*self.files, *self.absent))
+        return any(realpath(p) in paths for p in (*self.files, *self.absent))
 
 
 class ImportGraph:
@@ -164,6 +165,13 @@ class ImportGraph:
         self.root = os.path.abspath(root)
         self.cache = cache
         self.closures: dict[str, Closure] = {}
+        self._real: dict[str, str] = {}  # os.path.realpath, memoized: the closures share most paths
+
+    def realpath(self, path: str) -> str:
+        real = self._real.get(path)
+        if real is None:
+            real = self._real[path] = os.path.realpath(path)
+        return real
 
     def _inside(self, path: str, entry_dir: str) -> bool:
         return any(path == r or path.startswith(r + os.sep) for r in (self.root, entry_dir))
@@ -215,5 +223,5 @@ class ImportGraph:
 
     def affected(self, entries: list[str], changed: set[str]) -> list[str]:
         """The entry points whose closure contains (or would contain) a changed path."""
-        changed = {os.path.realpath(p) for p in changed}
-        return [e for e in entries if self.closure(e).touches(changed)]
+        changed = {self.realpath(p) for p in changed}
+        return [e for e in entries if self.closure(e).touches(changed, self.realpath)]

@@ -5,12 +5,9 @@ killed midway keeps what it finished), and record the run's figures for `pytea-c
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
 import os
-import pickle
 from collections.abc import Iterator
-from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor, as_completed
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytea_ci.diagnostics.result import EntryResult
 from pytea_ci.driver.cache import ResultCache, entry_key, write_last_run
@@ -23,7 +20,11 @@ from pytea_ci.driver.run import (
     make_decider,
     run_one,
 )
-from pytea_ci.solver import Decider
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from pytea_ci.solver import Decider
 
 _WORKER: dict[str, Any] = {}  # the worker process's options and decider (one per process)
 
@@ -75,14 +76,22 @@ def run_cached(entries: list[str], opts: Options,
 
 def analyze_many(entries: list[str], opts: Options) -> Iterator[tuple[int, EntryResult]]:
     """(index, result) for each entry point, in completion order."""
+    if not entries:
+        return  # everything came from the cache: load neither the analyzer nor the solver
     jobs = opts.jobs if opts.jobs > 0 else (os.cpu_count() or 1)
     if jobs <= 1 or len(entries) <= 1 or opts.strict:
         decider = make_decider(opts)
         for i, e in enumerate(entries):
             yield i, run_one(e, opts, decider)
         return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    if "fork" in methods:  # load the analyzer once, before forking: the workers share its pages
+        import pytea_ci.interp.explore
+        import pytea_ci.models.all
     with ProcessPoolExecutor(max_workers=min(jobs, len(entries)), mp_context=ctx,
                              initializer=_init_worker, initargs=(opts,)) as pool:
         futures: dict[Future[EntryResult], int] = {pool.submit(_work, e): i for i, e in enumerate(entries)}
@@ -107,6 +116,9 @@ def _work(entry: str) -> EntryResult:
 
 def _result(fut: Future[EntryResult], entry: str, opts: Options) -> EntryResult:
     """The worker's result; a worker that died (killed, out of memory) is that entry's internal error."""
+    import pickle
+    from concurrent.futures import BrokenExecutor
+
     try:
         return fut.result()
     except (BrokenExecutor, pickle.PicklingError, OSError) as e:

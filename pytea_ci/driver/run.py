@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import os
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytea_ci import __version__
-from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.result import EntryResult, RunResult
-from pytea_ci.interp.explore import analyze_entry
-from pytea_ci.interp.interpreter import Budget
-from pytea_ci.solver import Decider
-from pytea_ci.solver.decide import MemoryCache, QueryCache
-from pytea_ci.solver.diskcache import DiskQueryCache
+from pytea_ci.interp.budget import Budget
+
+if TYPE_CHECKING:  # the interpreter, models and solver load only when an entry point is analyzed
+    from pytea_ci.solver import Decider
 
 Progress = Callable[[int, int, str], None]  # (done, total, entry being finished)
 
@@ -68,6 +65,10 @@ class RunFigures:
 
 
 def make_decider(opts: Options) -> Decider:
+    from pytea_ci.solver import Decider
+    from pytea_ci.solver.decide import MemoryCache, QueryCache
+    from pytea_ci.solver.diskcache import DiskQueryCache
+
     cache: QueryCache = (DiskQueryCache(os.path.join(opts.cache_dir, "solver")) if opts.cache_dir
                          else MemoryCache())
     return Decider(timeout_ms=opts.solver_timeout_ms, cache=cache, salt=f"pytea-ci {__version__}")
@@ -94,7 +95,16 @@ def run_with_figures(entries: list[str], opts: Options,
     return result, figures
 
 
+def analyze_entry(*args: Any, **kwargs: Any) -> EntryResult:
+    """`pytea_ci.interp.explore.analyze_entry`, imported on first use (a warm run never needs it)."""
+    from pytea_ci.interp.explore import analyze_entry as analyze
+
+    return analyze(*args, **kwargs)
+
+
 def run_one(entry: str, opts: Options, decider: Decider) -> EntryResult:
+    from pytea_ci.diagnostics import Diagnostic, Severity, Span
+
     rel = os.path.relpath(os.path.abspath(entry), os.path.abspath(opts.root))
     try:
         return analyze_entry(entry, opts.root, decider, opts.budget, entry_options(entry, opts), opts.root,
@@ -102,6 +112,8 @@ def run_one(entry: str, opts: Options, decider: Decider) -> EntryResult:
     except Exception as e:  # an analyzer bug: report it for this entry point, keep going
         if opts.strict:
             raise
+        import traceback
+
         where = traceback.extract_tb(e.__traceback__)[-1]
         text = f"internal error: {type(e).__name__}: {e} (at {os.path.basename(where.filename)}:{where.lineno})"
         d = Diagnostic("PT011", Severity.NOTE, Span(rel, 1, 0), f"analysis failed: {text}", entry=rel)

@@ -95,6 +95,8 @@ class Selector:
 
 
 def _changes(req: Request) -> tuple[gitdiff.ChangeSet | None, object]:
+    if not (req.staged or req.diff or req.new_only):
+        return None, None  # git is not needed: do not pay for importing GitPython
     repo = gitdiff.open_repo(req.root)
     if repo is None:
         if req.staged or req.diff:
@@ -125,7 +127,8 @@ def select(req: Request, cfg: Config, graph: ImportGraph) -> Selection:
     if changes is not None and not changes.complete:
         messages.append(changes.message)
     elif changes is not None and (req.staged or req.affected_only):
-        entries = [e for e in candidates if e in set(graph.affected(candidates, changes.changed))]
+        affected = set(graph.affected(candidates, changes.changed))
+        entries = [e for e in candidates if e in affected]
     if req.new_only and changes is None:
         if repo is None:
             raise SelectionError("--new-only needs git: run inside a repository, or with --staged / --diff")

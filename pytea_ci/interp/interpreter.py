@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from pytea_ci.diagnostics import Diagnostic, Frame, Related, Severity, Span
+from pytea_ci.interp.budget import Budget  # (defined apart; still importable from here)
 from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
 from pytea_ci.interp.objects import ObjectMixin
@@ -27,18 +28,6 @@ from pytea_ci.shapes.dim import UNKNOWN, Sym, origin_of, symbols
 from pytea_ci.shapes.pred import Cond, Pred
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.solver import Decider, Verdict
-
-
-@dataclass
-class Budget:
-    paths: int = 64
-    steps: int = 400_000
-    unroll: int = 16
-    loop_iterations: int = 2_000
-    recursion: int = 60
-    seconds: float = 20.0
-    solver_seconds: float = 10.0  # z3 time in total per entry point
-    max_file_bytes: int = 2_000_000  # larger files are skipped with a note
 
 
 @dataclass
@@ -74,6 +63,7 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.yields: list[list[Any]] = []
         self.star_namespaces: dict[int, list[Namespace]] = {}
         self.budget_note: tuple[str, Span | None] | None = None
+        self.expecting = 0  # inside `with pytest.raises(...)`: failures are expected, not findings
 
     # ----- positions ----------------------------------------------------------------------------
     def rel(self, path: str) -> str:
@@ -280,6 +270,8 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         if v is Verdict.UNDECIDED:
             self.emit("PT010", Severity.NOTE, f"{op}: could not decide whether {message.rstrip('.')} holds", operands, dims)
             return
+        if v is Verdict.FAILS and self.expecting:
+            raise UserException("RuntimeError")
         if v is Verdict.FAILS:
             self.emit(rule, Severity.ERROR, f"{op}: {message}", operands, dims, outcome.counterexample)
             raise PathEnd()

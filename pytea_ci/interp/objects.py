@@ -204,7 +204,7 @@ class ObjectMixin:
                 self.call(self.bind_member(obj, obj.cls, m), idx, value)
 
     # ----- calls --------------------------------------------------------------------------------
-    def call(self: "Interpreter", fn: Any, *args: Any, **kwargs: Any) -> Any:
+    def call(self: "Interpreter", fn: Any, /, *args: Any, **kwargs: Any) -> Any:
         if isinstance(fn, BoundMethod):
             return self.call(fn.func, fn.self_val, *args, **kwargs)
         if isinstance(fn, FunctionVal):

@@ -45,6 +45,15 @@ def effect_free(body: list[ast.stmt]) -> bool:
     return all(not isinstance(n, _BINDING) for stmt in body for n in ast.walk(stmt))
 
 
+def expects_error(expr: ast.expr) -> bool:
+    """`pytest.raises(...)`, `self.assertRaises(...)`, `assert_raises_regex(...)` and the like."""
+    if isinstance(expr, ast.Call):
+        f = expr.func
+        name = f.attr if isinstance(f, ast.Attribute) else (f.id if isinstance(f, ast.Name) else "")
+        return "raises" in name.lower()
+    return False
+
+
 _SHAPE_WORDS = {"shape", "size", "ndim", "dim", "numel", "ndimension", "nelement"}
 
 
@@ -286,7 +295,17 @@ class StmtMixin:
             value = self.enter_context(mgr)
             if item.optional_vars is not None:
                 self.assign(item.optional_vars, value, scope)
-        self.exec_block(node.body, scope)
+        if not any(expects_error(item.context_expr) for item in node.items):
+            self.exec_block(node.body, scope)
+            return
+        # `with pytest.raises(...)`: an error inside is what the code wants; it ends the block only.
+        self.expecting += 1
+        try:
+            self.exec_block(node.body, scope)
+        except UserException:
+            pass
+        finally:
+            self.expecting -= 1
 
     ex_AsyncWith = ex_With
 

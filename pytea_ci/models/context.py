@@ -26,7 +26,7 @@ class Ctx(Protocol):
     def unknown(self, reason: str = "") -> Any:
         """An Unknown value; the reason is counted in the coverage figures."""
 
-    def call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    def call(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
         """Call any value (user function, model, class, bound method) as the program would."""
 
     def iterate(self, value: Any) -> "list[Any] | None":

@@ -10,7 +10,7 @@ from pytea_ci.models.prim import sizes_arg
 from pytea_ci.models.registry import model, register
 from pytea_ci.models.torch.creation import _infer
 from pytea_ci.models.torch.creation import arange as torch_arange
-from pytea_ci.models.values import DType
+from pytea_ci.models.values import Builtin, DType
 from pytea_ci.shapes.dim import is_dim
 from pytea_ci.shapes.tensor import Tensor
 
@@ -26,13 +26,27 @@ def array_of(shape: Any, dtype: str | None) -> Tensor:
 
 def _dtype(kwargs: dict[str, Any], default: str | None) -> str | None:
     d = kwargs.get("dtype")
+    if d is None:
+        return default
     if isinstance(d, DType):
         return d.name
-    return {float: "float64", int: "int64", bool: "bool"}.get(d, default) if d is not None else default
+    if isinstance(d, Builtin):  # the builtins float/int/bool
+        return {"builtins.float": "float64", "builtins.int": "int64", "builtins.bool": "bool"}.get(d.name)
+    if isinstance(d, str) and d in ("float32", "float64", "int64", "int32", "uint8", "bool", "float16"):
+        return d
+    return None  # object, structured or otherwise unknown dtypes
 
 
 @model("numpy.array", "numpy.asarray", "numpy.ascontiguousarray", "numpy.asfarray", "numpy.copy")
 def array(ctx: Ctx, data: Any, dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
+    out = _array(ctx, data, dtype, kwargs)
+    ndmin = kwargs.get("ndmin", 0)
+    if isinstance(out, Tensor) and out.shape is not None and isinstance(ndmin, int) and len(out.shape) < ndmin:
+        return array_of((1,) * (ndmin - len(out.shape)) + tuple(out.shape), out.dtype)
+    return out
+
+
+def _array(ctx: Ctx, data: Any, dtype: Any, kwargs: dict[str, Any]) -> Any:
     if dtype is not None:
         kwargs["dtype"] = dtype
     if isinstance(data, Tensor):

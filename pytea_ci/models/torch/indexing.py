@@ -14,13 +14,14 @@ from pytea_ci.shapes.dim import Dim, Term, dmin, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
 
-def _slice_len(ctx: Ctx, size: Dim, sl: slice) -> Dim:
+def _slice_len(ctx: Ctx, size: Dim, sl: slice, lib: str = "torch") -> Dim:
     start, stop, step = sl.start, sl.stop, sl.step
     if any(isinstance(v, (Unknown, Tensor)) for v in (start, stop, step)):
         return ctx.fresh("slice")
     if isinstance(size, int) and all(v is None or isinstance(v, int) for v in (start, stop, step)):
         if step is not None and step <= 0:
-            ctx.require(False, "index", "step must be greater than zero", "PT003")
+            # torch rejects negative steps; numpy (like Python) walks backwards
+            ctx.require(lib == "numpy" and step != 0, "index", "step must be greater than zero", "PT003")
         return len(range(*slice(start, stop, step).indices(int(size))))
     if step not in (None, 1):
         return ctx.fresh("slice")
@@ -43,8 +44,10 @@ def _slice_len(ctx: Ctx, size: Dim, sl: slice) -> Dim:
     return ctx.fresh("slice")
 
 
-def index_shape(ctx: Ctx, src: tuple[Dim, ...], idx: Any) -> tuple[Dim, ...] | None:
+def index_shape(ctx: Ctx, src: tuple[Dim, ...], idx: Any, lib: str = "torch") -> tuple[Dim, ...] | None:
     items = list(idx) if isinstance(idx, tuple) else [idx]
+    if any(isinstance(i, (str, Unknown)) for i in items):
+        return None  # a field of a structured array, or an index not understood
     consumed = sum(_consumes(i) for i in items)
     if any(i is Ellipsis for i in items):
         k = items.index(Ellipsis)
@@ -59,7 +62,7 @@ def index_shape(ctx: Ctx, src: tuple[Dim, ...], idx: Any) -> tuple[Dim, ...] | N
         if it is None:
             out.append(1)
         elif isinstance(it, slice):
-            out.append(_slice_len(ctx, src[d], it))
+            out.append(_slice_len(ctx, src[d], it, lib))
             d += 1
         elif is_dim(it) and not isinstance(it, bool):
             size = src[d]
@@ -108,7 +111,9 @@ def _consumes(i: Any) -> int:
 def getitem(ctx: Ctx, self: Tensor, idx: Any) -> Any:
     if not known(self):
         return Tensor(None, self.dtype, self.lib)
-    shape = index_shape(ctx, shape_of(self), idx)
+    shape = index_shape(ctx, shape_of(self), idx, self.lib)
+    if shape == () and self.lib == "numpy" and self.dtype is None:
+        return ctx.unknown("item of an object array")  # it may be an array itself
     if shape is None or self.lib != "torch":
         return self.with_shape(shape)
     return with_strides(self, shape, _basic_index_strides(shape_of(self), self.strides, idx))
@@ -143,7 +148,9 @@ def _basic_index_strides(src: tuple[Dim, ...], strides: tuple[int, ...] | None, 
 def setitem(ctx: Ctx, self: Tensor, idx: Any, value: Any) -> Any:
     if not known(self):
         return None
-    region = index_shape(ctx, shape_of(self), idx)
+    if self.lib == "numpy" and self.dtype is None:
+        return None  # e.g. an object array, whose items may be arrays themselves
+    region = index_shape(ctx, shape_of(self), idx, self.lib)
     if region is None or not known(value):
         return None
     v = shape_of(value)

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Start-up latency: `pytea-ci --version`, and `pytea-ci check` on an empty file and on a trivial
+torch script (first run: nothing cached; then with the result cache), each in a fresh subprocess,
+median / p95 / max of N runs (wall time from spawn to exit) and peak RSS. A bare `python -c pass`
+is measured too: the floor no Python tool can go below. Compiled modules are cached as in any
+installed package (see `_bench.bench_env`); the last two rows show the cost without them
+(PYTHONDONTWRITEBYTECODE=1: every module compiled from source at each start).
+
+    python benchmarks/startup.py [--runs N]
+
+Targets (issue 8): --version <= 150 ms median; check on a trivial file <= 300 ms median.
+Exits 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from _bench import bench_env, machine, median, ms, pct, pytea_cmd, run, table
+
+TRIVIAL = "import torch\n\nx = torch.zeros(2, 3)\ny = x @ torch.ones(3, 4)\nprint(y.shape)\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=15)
+    ns = ap.parse_args()
+    exe = pytea_cmd()
+    rows = []
+    medians: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="pytea-startup-") as tmp:
+        empty = os.path.join(tmp, "empty.py")
+        trivial = os.path.join(tmp, "trivial.py")
+        open(empty, "w").close()
+        with open(trivial, "w") as f:
+            f.write(TRIVIAL)
+        cases = [
+            ("python -c pass (floor)", [sys.executable, "-c", "pass"]),
+            ("pytea-ci --version", exe + ["--version"]),
+            ("check empty.py --no-cache", exe + ["check", "--no-cache", "--root", tmp, empty]),
+            ("check trivial.py --no-cache", exe + ["check", "--no-cache", "--root", tmp, trivial]),
+            ("check trivial.py (cached)", exe + ["check", "--root", tmp, trivial]),
+            ("--version, no bytecode cache", exe + ["--version"]),
+            ("check trivial.py --no-cache, no bytecode cache", exe + ["check", "--no-cache", "--root", tmp, trivial]),
+        ]
+        run(exe + ["check", "--root", tmp, trivial], cwd=tmp)  # fill the cache for the cached case
+        for name, cmd in cases:
+            env = bench_env(bytecode="no bytecode" not in name)
+            runs = [run(cmd, cwd=tmp, env=env) for _ in range(ns.runs + 1)][1:]  # first run warms the OS file cache
+            bad = [r for r in runs if r.rc not in (0, 1)]
+            if bad:
+                print(f"{name}: exit {bad[0].rc}\n{bad[0].stderr}", file=sys.stderr)
+                return 2
+            walls = [r.wall for r in runs]
+            medians[name] = median(walls)
+            rows.append((name, len(runs), ms(median(walls)), ms(pct(walls, 95)), ms(max(walls)),
+                         f"{max(r.rss_mb for r in runs):.0f} MB"))
+    print(f"machine: {machine()}")
+    print(table(("command", "runs", "median", "p95", "max", "peak RSS"), rows))
+    version = medians["pytea-ci --version"]
+    check = medians["check trivial.py --no-cache"]
+    ok = version <= 0.150 and check <= 0.300
+    print(f"SUMMARY startup: --version {ms(version)} (target <= 150 ms), check trivial {ms(check)} "
+          f"(target <= 300 ms), check cached {ms(medians['check trivial.py (cached)'])}: "
+          f"{'met' if ok else 'MISSED'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

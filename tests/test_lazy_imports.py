@@ -1,0 +1,42 @@
+"""Start-up stays cheap: `--version` and a warm (fully cached) `check` import neither the analyzer
+(interpreter, models, solver) nor z3, GitPython or the SARIF model (benchmarks/startup.py times it)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HEAVY = ("z3", "git", "sarif_om", "pytea_ci.interp.interpreter", "pytea_ci.models.all", "pytea_ci.solver.decide")
+
+PROBE = """
+import json, sys
+from pytea_ci.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+sys.stdout.flush()
+print("\\n" + json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in ("z3", "git", "sarif_om")
+                                or m.startswith("pytea_ci."))))
+"""
+
+
+def _loaded(args: list[str], cwd: Path) -> set[str]:
+    out = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=cwd, capture_output=True, text=True, check=True)
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def test_version_imports_nothing_heavy(tmp_path: Path) -> None:
+    loaded = _loaded(["--version"], tmp_path)
+    assert not loaded & set(HEAVY)
+    assert not any(m.startswith("pytea_ci.driver") for m in loaded)
+
+
+def test_warm_check_loads_no_analyzer(tmp_path: Path) -> None:
+    (tmp_path / "main.py").write_text("import torch\nx = torch.zeros(2, 3) @ torch.ones(3, 4)\n")
+    cold = _loaded(["check", "--root", str(tmp_path), "main.py"], tmp_path)
+    assert "pytea_ci.interp.interpreter" in cold  # analyzed: the analyzer was needed
+    warm = _loaded(["check", "--root", str(tmp_path), "main.py"], tmp_path)
+    assert not warm & set(HEAVY), warm & set(HEAVY)
