@@ -16,13 +16,16 @@ CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "acceptance"
 # Families that use only the core APIs: every case must pass (issue 2).
 CORE_FAMILIES = ("mnist_cnn", "mnist_mlp", "batch_view", "cifar_resnet", "tabular_mlp")
 
+UNKNOWN_OPS: dict[str, int] = {}
+
 pytestmark = pytest.mark.skipif(not (CORPUS / "cases.json").exists(), reason="acceptance corpus not present")
 
 
 def _score(case: dict) -> tuple[bool, bool]:
-    """(passed, crashed)"""
+    """(passed, crashed); also records how many tensor ops received values not understood."""
     folder = CORPUS / case["id"]
     result = run([str(folder / case["entry"])], Options(root=str(folder)))
+    UNKNOWN_OPS[case["id"]] = sum(e.stats.unknowns for e in result.entries)
     crashed = any(e.status == "internal-error" for e in result.entries)
     hits = {(os.path.basename(d.span.path), d.span.line) for d in result.diagnostics
             if d.rule in ("PT001", "PT002", "PT003", "PT004")}
@@ -49,3 +52,8 @@ def test_no_false_alarm_and_no_crash(scores: dict) -> None:
 def test_core_families_all_pass(scores: dict) -> None:
     failing = [k for k, ((ok, _), _) in scores.items() if k.startswith(CORE_FAMILIES) and not ok]
     assert not failing
+
+
+def test_every_tensor_op_understood(scores: dict) -> None:
+    """Issue 3: no acceptance program passes a value the analyzer did not understand to a tensor op."""
+    assert {k: v for k, v in UNKNOWN_OPS.items() if v} == {}

@@ -11,7 +11,7 @@ from pytea_ci.diagnostics.diagnostic import Diagnostic
 class EntryStats:
     paths: int = 0
     steps: int = 0
-    unknowns: int = 0  # Unknown values that reached a tensor operation or a modeled API
+    unknowns: int = 0  # tensor operations (call sites) that received a value the analyzer did not understand
     unmodeled: dict[str, int] = field(default_factory=dict)  # unmodeled API name -> count
     concrete_checks: int = 0
     z3_calls: int = 0

@@ -139,7 +139,7 @@ def _budget_notes(result: EntryResult, hits: list[tuple[str, Span | None]], rel_
 
 def _stats(before: Stats, decider: Decider, shared: Shared, paths: int, steps: int, seconds: float) -> EntryStats:
     s = decider.stats
-    return EntryStats(paths=paths, steps=steps, unknowns=shared.unknowns, unmodeled=dict(shared.unmodeled),
+    return EntryStats(paths=paths, steps=steps, unknowns=len(shared.unknown_sites), unmodeled=dict(shared.unmodeled),
                       concrete_checks=s.concrete - before.concrete, z3_calls=s.z3_calls - before.z3_calls,
                       cache_hits=s.cache_hits - before.cache_hits, undecided=s.undecided - before.undecided,
                       seconds=seconds, z3_seconds=s.z3_seconds - before.z3_seconds)

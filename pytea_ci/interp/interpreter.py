@@ -124,7 +124,6 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         return self.unknown(f"unsupported syntax {type(node).__name__}")
 
     def unknown(self, reason: str = "", api: bool = False) -> Unknown:
-        self.shared.unknowns += 1
         if api:
             self.shared.unmodeled[reason] = self.shared.unmodeled.get(reason, 0) + 1
         return Unknown(reason)
@@ -308,7 +307,7 @@ class Shared:
         self.display_root = display_root
         self.asts: dict[str, ast.Module | SyntaxError] = {}
         self.findings: dict[tuple, Diagnostic] = {}
-        self.unknowns = 0
+        self.unknown_sites: set[tuple[Span, str]] = set()  # tensor ops that received values not understood
         self.unmodeled: dict[str, int] = {}
         self.budgets: dict[str, Span] = {}  # soft budgets reached, with where
         self.max_file_bytes = 2_000_000

@@ -26,6 +26,22 @@ _CONTIGUOUS = {"torch.randn", "torch.zeros", "torch.ones", "torch.full", "torch.
                "torch.cat", "torch.stack", "torch.matmul", "torch.mm", "torch.bmm"}
 
 
+_TENSOR_LIBS = ("torch.", "torchvision.", "numpy.", "einops.")
+_NOT_TENSOR_OPS = ("torch.optim.", "torch.save", "torch.manual_seed", "torch.load", "torchvision.utils.save_image")
+
+
+def _has_unknown(args: tuple, kwargs: dict) -> bool:
+    """Whether a tensor operation receives a value not understood (directly or in a list/tuple) that
+    could carry a shape: strings, floats and bools of unknown value cannot."""
+    for v in list(args) + list(kwargs.values()):
+        for x in (v if isinstance(v, (list, tuple)) else (v,)):
+            if isinstance(x, Unknown) and x.pytype not in ("str", "float", "bool"):
+                return True
+            if isinstance(x, Tensor) and x.shape is None:
+                return True
+    return False
+
+
 def _layout_after(name: str, out: Tensor) -> Tensor:
     if name in _CONTIGUOUS and out.shape is not None and out.lib == "torch":
         from pytea_ci.models.prim import contiguous_strides
@@ -225,6 +241,8 @@ class ObjectMixin:
         return self.unknown("call of unknown callable")
 
     def call_builtin(self: "Interpreter", fn: Builtin, args: tuple, kwargs: dict) -> Any:
+        if fn.name.startswith(_TENSOR_LIBS) and not fn.name.startswith(_NOT_TENSOR_OPS) and _has_unknown(args, kwargs):
+            self.shared.unknown_sites.add((self.span, fn.name))
         try:
             out = fn.fn(self, *args, **kwargs)
             if isinstance(out, Tensor) and fn.name not in _KEEPS_STRIDES:

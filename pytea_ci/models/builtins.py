@@ -39,7 +39,7 @@ def len_(ctx: Ctx, obj: Any) -> Any:
     if isinstance(obj, Instance):
         fn = ctx.getattr(obj, "__len__")
         return ctx.call(fn) if not isinstance(fn, Unknown) else fn
-    return ctx.unknown("len of unknown")
+    return ctx.fresh("len")  # some int: len() always gives one
 
 
 @model("builtins.range")
@@ -185,6 +185,8 @@ def int_(ctx: Ctx, x: Any = 0, *args: Any) -> Any:
             ctx.require(P.eq(prod(x.shape), 1), "int", f"only one element tensors can be converted to Python scalars "
                         f"(shape {list(x.shape)!r})")
         return ctx.fresh("int")
+    if isinstance(x, Unknown) and not args:
+        return ctx.fresh("int")  # int() always gives an int
     if _concrete(x, *args):
         try:
             return int(x, *args)

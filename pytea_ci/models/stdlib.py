@@ -53,12 +53,27 @@ def floor(ctx: Ctx, x: Any) -> Any:
     return x if is_dim(x) else ctx.unknown("math.floor")
 
 
-@model("os.path.join", "os.path.exists", "os.path.isdir", "os.path.isfile", "os.path.basename", "os.path.dirname",
-       "os.path.abspath", "os.path.expanduser", "os.path.splitext", "os.getcwd", "os.listdir", "os.environ.get",
-       "os.getenv", "os.cpu_count", "os.path.realpath", "os.walk", "glob.glob", "time.time", "time.perf_counter",
-       "time.monotonic", "time.strftime", "time.process_time", "datetime.datetime.now", "json.load", "json.loads",
-       "pickle.load", "random.random", "random.randint", "random.choice", "random.uniform", "random.sample",
-       "random.gauss", "os.path.getsize", "shutil.copy", "json.dumps", "pathlib.Path",
+@model("os.path.join", "os.path.basename", "os.path.dirname", "os.path.abspath", "os.path.expanduser",
+       "os.path.realpath", "os.getcwd", "time.strftime", "json.dumps")
+def path_string(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return Unknown("string", pytype="str")
+
+
+@model("os.path.exists", "os.path.isdir", "os.path.isfile")
+def path_test(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return Unknown("file test", pytype="bool")
+
+
+@model("time.time", "time.perf_counter", "time.monotonic", "time.process_time", "random.random", "random.uniform",
+       "random.gauss")
+def a_float(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return Unknown("a number", pytype="float")
+
+
+@model("os.path.splitext", "os.listdir", "os.environ.get",
+       "os.getenv", "os.cpu_count", "os.walk", "glob.glob", "datetime.datetime.now", "json.load", "json.loads",
+       "pickle.load", "random.randint", "random.choice", "random.sample",
+       "os.path.getsize", "shutil.copy", "pathlib.Path",
        "itertools.product",
        "itertools.chain", "itertools.count", "itertools.cycle", "itertools.islice", "collections.Counter",
        "collections.namedtuple", "operator.itemgetter")

@@ -85,6 +85,8 @@ CASES = [
     ("x = torch.randn(3, 4)\n", "torch.zeros_like(x).unsqueeze(0).expand(5, -1, -1)"),
     ("x = torch.randn(3, 1)\n", "x.expand(3, 4).repeat(2, 1)"),
     ("x = torch.randn(3, 2)\n", "x.expand(3, 4)"),
+    ("p = torch.rand(3, 5)\n", "torch.multinomial(p, 2)"),
+    ("p = torch.rand(5)\n", "torch.multinomial(p, 6)"),
 ]
 
 

@@ -212,9 +212,20 @@ def device_count(ctx: Ctx) -> Any:
     return 0
 
 
-@model("torch.device", "torch.load", "torch.get_default_dtype")
-def device(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
-    return ctx.unknown("device or loaded object")
+@model("torch.load", "torch.get_default_dtype")
+def load(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return ctx.unknown("loaded object")
+
+
+@native_class("torch.device")
+class device:
+    """A device: where tensors live has no effect on their shapes."""
+
+    def init(ctx: Ctx, self: Instance, type: Any = "cpu", index: Any = None) -> None:
+        self.attrs.update(type=type, index=index)
+
+
+CPU = Instance(device, {"type": "cpu", "index": None})
 
 
 @native_class("torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled",
@@ -268,3 +279,15 @@ def meshgrid(ctx: Ctx, *tensors: Any, indexing: Any = "ij") -> Any:
     if indexing == "xy" and len(sizes) >= 2:
         sizes[0], sizes[1] = sizes[1], sizes[0]
     return tuple(t.with_shape(tuple(sizes)) for t in items)
+
+
+@model("torch.multinomial", "torch.Tensor.multinomial")
+def multinomial(ctx: Ctx, input: Any, num_samples: Any, replacement: Any = False, **kwargs: Any) -> Any:
+    """Indices drawn from each row of probabilities: [*, C] -> [*, num_samples]."""
+    if not known(input) or not (1 <= len(shape_of(input)) <= 2):
+        return ctx.unknown("multinomial")
+    s = shape_of(input)
+    if replacement is False and isinstance(num_samples, int) and isinstance(s[-1], int):
+        ctx.require(num_samples <= s[-1], "multinomial", f"cannot sample n_sample > prob_dist.size(-1) samples "
+                    f"without replacement ({num_samples} > {s[-1]!r})", "PT003")
+    return Tensor(tuple(s[:-1]) + (num_samples,), "int64")

@@ -9,7 +9,7 @@ from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import (as_int, contiguous_strides, fmt, known, matmul_shapes, norm_dim, reshape_shape,
                                   shape_of, sizes_arg, view_strides, with_strides)
 from pytea_ci.models.registry import model, prop
-from pytea_ci.models.values import DType, IterVal
+from pytea_ci.models.values import DType, IterVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import prod
 from pytea_ci.shapes.tensor import Tensor
@@ -50,9 +50,16 @@ def data(ctx: Ctx, t: Tensor) -> Any:
     return t
 
 
-@prop("torch.Tensor.device", "torch.Tensor.is_cuda", "torch.Tensor.requires_grad", "torch.Tensor.grad_fn")
+@prop("torch.Tensor.device")
 def device(ctx: Ctx, t: Tensor) -> Any:
-    return ctx.unknown("tensor device")
+    from pytea_ci.models.torch.creation import CPU
+
+    return CPU
+
+
+@prop("torch.Tensor.is_cuda", "torch.Tensor.requires_grad", "torch.Tensor.grad_fn")
+def tensor_flags(ctx: Ctx, t: Tensor) -> Any:
+    return Unknown("tensor flag", pytype="bool")
 
 
 @prop("numpy.ndarray.size")

@@ -22,6 +22,17 @@ def _submodules(m: Instance) -> list[Instance]:
     return out
 
 
+def _parameters(m: Instance, seen: set[int]) -> list[Tensor]:
+    """The weight and bias tensors of a module and its submodules, in registration order."""
+    if id(m) in seen:
+        return []
+    seen.add(id(m))
+    out = [v for k, v in m.attrs.items() if isinstance(v, Tensor) and k in ("weight", "bias")]
+    for sub in _submodules(m):
+        out.extend(_parameters(sub, seen))
+    return out
+
+
 def _set_training(m: Instance, mode: bool, seen: set[int]) -> None:
     if id(m) in seen:
         return
@@ -68,8 +79,9 @@ class Module:
         return Module.ns["register_buffer"].fn(ctx, self, name, module)  # type: ignore[attr-defined]
 
     def parameters(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
-        # Tensors of unknown shape: enough for `next(model.parameters()).new_zeros(...)`.
-        return IterVal([Tensor(None, "float32")], truncated=True)
+        params = _parameters(self, set())
+        # the real weights when the layers are modeled; else one tensor of unknown shape
+        return IterVal(params or [Tensor(None, "float32")], truncated=True)
 
     buffers = parameters
 
