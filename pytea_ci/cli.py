@@ -81,6 +81,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("rules", help="list the rules")
     r = sub.add_parser("rule", help="show the documentation of one rule")
     r.add_argument("id", help="rule id (PT001) or slug (shape-mismatch)")
+    sm = sub.add_parser("sarif", help="SARIF utilities").add_subparsers(dest="sarif_command", required=True)
+    m = sm.add_parser("merge", help="merge the SARIF files of several shards into one run")
+    m.add_argument("files", nargs="+", metavar="FILE")
+    m.add_argument("-o", "--output", default=None, metavar="FILE", help="write here instead of stdout")
+    m.add_argument("--category", default=None, help="replace the shards' category (default: they must agree)")
     k = sub.add_parser("cache", help="show or clear the cache")
     k.add_argument("action", choices=("info", "clear"))
     k.add_argument("--cache-dir", default=None, metavar="DIR")
@@ -203,6 +208,24 @@ def _exit_code(result: RunResult, fail_on: str) -> int:
     return 1 if any(d.severity.rank >= floor for d in result.diagnostics) else 0
 
 
+def _sarif_merge(ns: argparse.Namespace) -> int:
+    from pytea_ci.report.sarif_merge import MergeError, merge
+
+    try:
+        body = merge(ns.files, category=ns.category, indent=2)
+    except MergeError as e:
+        raise UsageError(str(e)) from None
+    if ns.output is None:
+        sys.stdout.write(body)
+        return 0
+    try:
+        with open(ns.output, "w", encoding="utf-8") as f:
+            f.write(body)
+    except OSError as e:
+        raise UsageError(f"cannot write {ns.output}: {e.strerror}") from None
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     ns = parser.parse_args(argv)
@@ -214,6 +237,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check(ns)
         if ns.command == "cache":
             return _cache(ns)
+        if ns.command == "sarif":
+            return _sarif_merge(ns)
         if ns.command == "rules":
             from pytea_ci.diagnostics import RULES
 

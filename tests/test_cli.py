@@ -132,3 +132,19 @@ def test_python_dash_m_entry() -> None:
     p = subprocess.run([sys.executable, "-m", "pytea_ci", "--version"], capture_output=True, text=True,
                        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert p.returncode == 0 and "pytea-ci" in p.stdout
+
+
+def test_sarif_merge_command(mnist_bug: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two shards' SARIF merge into one run holding both shards' findings; mismatches exit 2."""
+    good = tmp_path / "ok" / "main.py"
+    good.parent.mkdir()
+    good.write_text((EXAMPLES / "mnist" / "main.py").read_text())
+    a, b, merged = tmp_path / "a.sarif", tmp_path / "b.sarif", tmp_path / "all.sarif"
+    root = str(tmp_path)
+    main(["check", "--root", root, "--no-cache", str(mnist_bug), "--format", "sarif", "--output", str(a)])
+    main(["check", "--root", root, "--no-cache", str(good), "--format", "sarif", "--output", str(b)])
+    assert main(["sarif", "merge", str(a), str(b), "-o", str(merged)]) == 0
+    runs = json.loads(merged.read_text())["runs"]
+    assert len(runs) == 1 and [r["ruleId"] for r in runs[0]["results"]] == ["PT001"]
+    assert main(["sarif", "merge", str(a), str(tmp_path / "missing.sarif")]) == 2
+    assert "missing.sarif" in capsys.readouterr().err

@@ -5,6 +5,7 @@ The docs feed `pytea-ci rule ID`, the README and SARIF's rule metadata, so they 
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 
 from pytea_ci.diagnostics.diagnostic import Severity
@@ -21,11 +22,49 @@ class Rule:
     example: str
     instead: str
 
-    def markdown(self) -> str:
+    @property
+    def anchor(self) -> str:
+        """The GitHub anchor of this rule's heading (`## PT001 shape-mismatch`) in docs/rules.md."""
+        return f"{self.id.lower()}-{self.slug}"
+
+    def markdown(self, level: int = 2) -> str:
+        """The four-section docs; `level` is the heading level of the rule's title."""
+        h, sub = "#" * level, "#" * (level + 1)
         return (
-            f"## {self.id} {self.slug}\n\n### What it does\n{self.what}\n\n### Why is this bad?\n{self.why}\n\n"
-            f"### Example\n```python\n{self.example}\n```\n\n### Use instead\n```python\n{self.instead}\n```\n"
+            f"{h} {self.id} {self.slug}\n\n{sub} What it does\n{self.what}\n\n{sub} Why is this bad?\n{self.why}\n\n"
+            f"{sub} Example\n{_code(self.example)}\n\n{sub} Use instead\n{_block(self.instead)}\n"
         )
+
+    def text(self) -> str:
+        """The same docs as plain text (SARIF's `help.text`): code indented, no markup around it."""
+        return (
+            f"{self.id} {self.slug}\n\nWhat it does:\n{self.what}\n\nWhy is this bad?\n{self.why}\n\n"
+            f"Example:\n{_indent(self.example)}\n\nUse instead:\n"
+            f"{_indent(self.instead) if is_code(self.instead) else self.instead}\n"
+        )
+
+
+def is_code(text: str) -> bool:
+    """Whether a docs snippet is Python code rather than prose ("Raise the budget." does not parse)."""
+    try:
+        ast.parse(text)
+    except SyntaxError:
+        return False
+    return True
+
+
+def _code(text: str) -> str:
+    return f"```python\n{text}\n```"
+
+
+def _block(text: str) -> str:
+    """A "Use instead" snippet in markdown: code in a python block, prose as it is. (An example is
+    always code, even one that does not parse such as PT012's.)"""
+    return _code(text) if is_code(text) else text
+
+
+def _indent(text: str) -> str:
+    return "\n".join(f"    {line}" if line else "" for line in text.splitlines())
 
 
 _LINEAR_BAD = "fc = nn.Linear(320, 50)\nx = torch.randn(64, 500)\ny = fc(x)  # 500 features, 320 expected"
@@ -78,7 +117,7 @@ RULES: tuple[Rule, ...] = (
         "Reports that a path, step, loop or time budget was reached, or that an entry point failed "
         "with an internal error; what was found before that is still reported.",
         "Code after the budget was not checked.",
-        "for _ in range(10**9):\n    step()", "Raise the budget in [tool.pytea-ci] or split the entry point.",
+        "for _ in range(10**9):\n    step()", "Raise the budget in `[tool.pytea-ci]` or split the entry point.",
     ),
     Rule(
         "PT012", "parse-error", Severity.ERROR,

@@ -6,14 +6,17 @@ so only the gravest 10 of each level are printed, plus one plain line counting t
 them all). Columns are 1-based UTF-16 code units, end exclusive as in SARIF, and given only for
 single-line spans (GitHub ignores columns when start and end lines differ).
 
-`write_step_summary` appends a markdown report to `$GITHUB_STEP_SUMMARY`: counts, a table of findings,
-counts by rule, and the entry points analyzed or taken from the cache.
+`write_step_summary` appends a markdown report to `$GITHUB_STEP_SUMMARY`: counts, a table of findings
+(each location a link to the file and line of the analyzed commit), counts by rule, and the entry points
+analyzed or taken from the cache. Every text is escaped for markdown, control characters included.
 """
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from urllib.parse import quote
 
 from pytea_ci.diagnostics import Diagnostic, Severity, rule_by_id
 from pytea_ci.diagnostics.result import RunResult
@@ -27,12 +30,19 @@ MAX_CELL = 300  # characters of a message shown in a table cell
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")  # what can change meaning inside a table cell
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # C0 but tab, LF, CR; DEL; C1
+
+
+def visible(text: str) -> str:
+    """Control characters (an ANSI escape's ESC, a CSI, NUL, ...) shown as `\\x1b`, never sent raw:
+    GitHub's log and annotation viewers would interpret them. Tab, LF and CR are escaped elsewhere."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 # ----- workflow commands ---------------------------------------------------------------------------
 def escape_data(text: str) -> str:
-    """Escape a workflow command's message."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Escape a workflow command's message (and make control characters visible)."""
+    return visible(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_property(text: str) -> str:
@@ -82,6 +92,7 @@ def escape_cell(text: str, limit: int = MAX_CELL) -> str:
     """Text safe inside a markdown table cell: markdown escaped, pipes escaped, line breaks as <br>."""
     if len(text) > limit:
         text = text[: limit - 1] + "…"
+    text = visible(text)
     return "<br>".join(_MARKDOWN_SPECIAL.sub(r"\\\1", line) for line in text.splitlines())
 
 
@@ -94,8 +105,23 @@ def _table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> list[str
             *(f"| {' | '.join(row)} |" for row in rows), ""]
 
 
-def step_summary(result: RunResult, root: str) -> str:
-    """The markdown job summary of a run."""
+def blob_url(env: Mapping[str, str]) -> str | None:
+    """`https://github.com/OWNER/REPO/blob/SHA/` from a workflow's environment, None outside one."""
+    server, repo, sha = (env.get(k, "") for k in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA"))
+    return f"{server.rstrip('/')}/{repo}/blob/{sha}/" if server and repo and sha else None
+
+
+def _where(sources: Sources, d: Diagnostic, links: str | None) -> str:
+    """The location cell: `path:line`, linked to the file and line on GitHub when `links` is given."""
+    text = escape_cell(f"{sources.display(d.span.path)}:{d.span.line}")
+    rel = sources.relative(d.span.path)
+    if links is None or rel is None:
+        return text
+    return f"[{text}]({links}{quote(rel, safe='/')}#L{max(1, d.span.line)})"
+
+
+def step_summary(result: RunResult, root: str, links: str | None = None) -> str:
+    """The markdown job summary of a run. `links` (see `blob_url`) makes each location a link."""
     sources = Sources(root)
     s = summarize(result)
     counts = ", ".join(_plural(s.by_level[level.value], level.value) for level in LEVELS)
@@ -112,7 +138,7 @@ def step_summary(result: RunResult, root: str) -> str:
     diagnostics = gravest_first(result.diagnostics)
     if diagnostics:
         rows = [(d.severity.value, escape_cell(rule_label(d.rule)),
-                 escape_cell(f"{sources.display(d.span.path)}:{d.span.line}"),
+                 _where(sources, d, links),
                  escape_cell("\n".join((d.message, *d.notes))))
                 for d in diagnostics[:MAX_SUMMARY_FINDINGS]]
         out += ["### Findings", "", *_table(("Level", "Rule", "Location", "Message"), rows)]
@@ -130,7 +156,8 @@ def step_summary(result: RunResult, root: str) -> str:
     return "\n".join(out)
 
 
-def write_step_summary(result: RunResult, root: str, path: str) -> None:
-    """Append the job summary to `path` (the file named by `$GITHUB_STEP_SUMMARY`)."""
+def write_step_summary(result: RunResult, root: str, path: str, env: Mapping[str, str] | None = None) -> None:
+    """Append the job summary to `path` (the file named by `$GITHUB_STEP_SUMMARY`); locations link to
+    the analyzed commit when `env` (default: the process environment) describes a workflow run."""
     with open(path, "a", encoding="utf-8") as f:
-        f.write(step_summary(result, root))
+        f.write(step_summary(result, root, blob_url(os.environ if env is None else env)))

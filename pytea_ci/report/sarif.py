@@ -5,7 +5,8 @@ What GitHub reads, and how we fill it:
 - Every result states its `level`, even when it equals the rule's default (a severity override may lower it).
 - Paths are relative to the repository root under `uriBaseId` `%SRCROOT%`; regions are 1-based with
   columns in UTF-16 code units (`columnKind`), converted from Python's UTF-8 byte offsets.
-- `partialFingerprints.primaryLocationLineHash` is computed here (the REST API does not compute it).
+- `partialFingerprints.primaryLocationLineHash` is computed here (the REST API does not compute it),
+  with `primaryLocationStartColumnFingerprint` so that findings sharing a line stay apart.
 - Related locations are linked from the message as `[text](id)`; the trace becomes one code flow whose
   thread-flow locations are inline, ending at the finding.
 - Entry points that failed or stopped early become tool execution notifications. GitHub's limits
@@ -100,15 +101,14 @@ def _link_text(text: str) -> str:
 
 
 def _rule_descriptor(rule: Rule) -> ReportingDescriptor:
-    docs = rule.markdown()
     return build(
         ReportingDescriptor,
         id=rule.id,
         name=rule.slug,
         short_description=build(MultiformatMessageString, text=_clip(rule.summary)),
         full_description=build(MultiformatMessageString, text=_clip(rule.what)),
-        help=build(MultiformatMessageString, text=docs, markdown=docs),
-        help_uri=f"{RULES_DOC_URI}#{rule.id.lower()}-{rule.slug}",
+        help=build(MultiformatMessageString, text=rule.text(), markdown=rule.markdown()),
+        help_uri=f"{RULES_DOC_URI}#{rule.anchor}",
         default_configuration=build(ReportingConfiguration, level=rule.level.value),
         properties={
             "tags": list(_TAGS.get(rule.id, _SHAPE_TAGS)),
@@ -269,6 +269,10 @@ class _LogBuilder:
             Region, start_line=r.line, start_column=r.col, end_line=r.end_line, end_column=r.end_col))
 
     def fingerprints(self, span: Span) -> dict[str, str] | None:
+        """`primaryLocationLineHash` (GitHub's, see fingerprint.py), and like CodeQL's logs
+        `primaryLocationStartColumnFingerprint`: the start column counted from the line's first
+        non-blank character, so that two findings of one rule on one line stay two alerts while
+        re-indenting the line (which the line hash ignores) changes neither."""
         full = self.sources.locate(span.path)
         if full not in self._hashes:
             data = self.sources.data(full) if self.sources.relative(full) is not None else None
@@ -276,4 +280,9 @@ class _LogBuilder:
         hashes = self._hashes[full]
         if hashes is None or not 1 <= span.line <= len(hashes):
             return None
-        return {"primaryLocationLineHash": hashes[span.line - 1]}
+        lines = self.sources.lines(full) or []
+        text = lines[span.line - 1] if span.line <= len(lines) else ""
+        indent = len(text) - len(text.lstrip(" \t"))
+        column = self.sources.region(span, Unit.UTF16).col - 1 - indent
+        return {"primaryLocationLineHash": hashes[span.line - 1],
+                "primaryLocationStartColumnFingerprint": str(max(0, column))}

@@ -1,31 +1,31 @@
 """Human text output in the style of ruff and mypy: `path:line:col: PT001 [slug] message`, then
-the shapes involved, where their dims came from, the call path, and a summary line."""
+the source line with a caret span under the failing expression, the shapes involved, where their dims
+came from, the call path, and a summary line.
+
+Columns are 1-based characters (Unicode code points, as editors and ruff count them), converted from
+the analyzer's UTF-8 byte offsets by `Sources`. The caret line is padded by display width: a tab
+counts as the 4 spaces it is shown as, wide characters (CJK, most emoji) as two cells, combining marks
+as none, so the carets sit under the expression on a terminal. No control character from a file name,
+a message or a source line reaches the terminal: each is shown escaped (`\\x1b`, `\\n`).
+"""
 
 from __future__ import annotations
 
 import os
+import unicodedata
 from typing import IO
 
-from pytea_ci.diagnostics import Diagnostic, rule_by_id
+from pytea_ci.diagnostics import Diagnostic, Span, rule_by_id
 from pytea_ci.diagnostics.result import RunResult
+from pytea_ci.report.source import Sources, Unit
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "note": "\033[36m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
+_TAB = "    "
 
 
 def use_color(stream: IO[str]) -> bool:
     return bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
-
-
-def _source_line(root: str, d: Diagnostic) -> str | None:
-    try:
-        with open(os.path.join(root, d.span.path), encoding="utf-8", errors="replace") as f:
-            for i, line in enumerate(f, 1):
-                if i == d.span.line:
-                    return line.rstrip("\n")
-    except OSError:
-        return None
-    return None
 
 
 def _clean(text: str) -> str:
@@ -33,42 +33,77 @@ def _clean(text: str) -> str:
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
-def format_diagnostic(d: Diagnostic, root: str, color: bool = False) -> str:
+def _clean_source(text: str) -> str:
+    """A source line for display: tabs as spaces, other control characters escaped."""
+    return _clean(text.replace("\t", _TAB))
+
+
+def _width(text: str) -> int:
+    """Terminal cells taken by (already cleaned) text."""
+    cells = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        cells += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return cells
+
+
+def _where(sources: Sources, span: Span) -> str:
+    """`path:line:col` with a 1-based character column."""
+    col = sources.column(span.path, max(1, span.line), max(0, span.col), Unit.CHAR)
+    return f"{sources.display(span.path)}:{span.line}:{col}"
+
+
+def _caret(sources: Sources, d: Diagnostic, src: str) -> tuple[int, int]:
+    """Display-cell offset and width of the caret span under `src` (the span's first line)."""
+    r = sources.region(d.span, Unit.CHAR)
+    start = r.col - 1
+    end = r.end_col - 1 if r.end_line == r.line and r.end_col is not None else len(src)
+    end = min(max(end, start + 1), max(len(src), start + 1))
+    pad = _width(_clean_source(src[:start]))
+    return pad, max(1, _width(_clean_source(src[start:end])))
+
+
+def format_diagnostic(d: Diagnostic, root: str, color: bool = False, sources: Sources | None = None) -> str:
+    sources = sources or Sources(root)
     rule = rule_by_id(d.rule)
     slug = rule.slug if rule else ""
     c = _COLORS.get(d.severity.value, "") if color else ""
     b, r, dm = (_BOLD, _RESET, _DIM) if color else ("", "", "")
-    lines = [f"{b}{_clean(str(d.span))}{r}: {c}{d.rule}{r} [{slug}] {_clean(d.message)}"]
-    src = _source_line(root, d)
-    if src is not None:
-        lines.append(f"   | {src}")
-        start = d.span.col
-        end = d.span.end_col if d.span.end_line == d.span.line and d.span.end_col else len(src)
-        lines.append("   | " + " " * start + c + "^" * max(1, end - start) + r)
+    lines = [f"{b}{_clean(_where(sources, d.span))}{r}: {c}{d.rule}{r} [{slug}] {_clean(d.message)}"]
+    all_lines = sources.lines(d.span.path)
+    if all_lines is not None and 1 <= d.span.line <= len(all_lines):
+        src = all_lines[d.span.line - 1]
+        pad, width = _caret(sources, d, src)
+        lines.append(f"   | {_clean_source(src)}")
+        lines.append("   | " + " " * pad + c + "^" * width + r)
     for note in d.notes:
         lines.append(f"   = {_clean(note)}")
     for rel in d.related:
-        lines.append(f"   = {dm}{_clean(rel.message)} ({_clean(str(rel.span))}){r}")
+        lines.append(f"   = {dm}{_clean(rel.message)} ({_clean(_where(sources, rel.span))}){r}")
     if d.counterexample:
-        lines.append("   = counterexample: " + ", ".join(f"{k} = {v}" for k, v in sorted(d.counterexample.items())))
+        lines.append("   = counterexample: " + ", ".join(f"{_clean(str(k))} = {v}"
+                                                         for k, v in sorted(d.counterexample.items())))
     if len(d.trace) > 1:
-        lines.append("   = path: " + " -> ".join(f"{_clean(f.message)} ({_clean(str(f.span))})" for f in d.trace[:-1]))
+        lines.append("   = path: " + " -> ".join(f"{_clean(f.message)} ({_clean(_where(sources, f.span))})"
+                                                 for f in d.trace[:-1]))
     return "\n".join(lines)
 
 
 def render(result: RunResult, root: str, color: bool = False) -> str:
-    out = [format_diagnostic(d, root, color) for d in result.diagnostics]
+    sources = Sources(root)
+    out = [format_diagnostic(d, root, color, sources) for d in result.diagnostics]
     counts = {"error": 0, "warning": 0, "note": 0}
     for d in result.diagnostics:
         counts[d.severity.value] += 1
     paths = sum(e.stats.paths for e in result.entries)
     unknowns = sum(e.stats.unknowns for e in result.entries)
     cached = sum(1 for e in result.entries if e.cached)
-    failed = sum(1 for e in result.entries if e.status == "internal-error")
+    failed = [e for e in result.entries if e.status == "internal-error"]
     summary = (f"Analyzed {len(result.entries)} entry point{'s' if len(result.entries) != 1 else ''}"
                + (f" ({cached} from cache)" if cached else "")
                + f": {counts['error']} error(s), {counts['warning']} warning(s), {counts['note']} note(s); "
-               f"{paths} path(s), {unknowns} unknown value(s); {result.seconds:.2f}s"
-               + (f"; {failed} internal error(s)" if failed else ""))
+               f"{paths} path(s), {unknowns} tensor op(s) on unknown values; {result.seconds:.2f}s"
+               + (f"; {len(failed)} internal error(s)" if failed else ""))
     out.append(summary)
     return "\n".join(out) + "\n"

@@ -76,3 +76,18 @@ def test_level_follows_the_diagnostic_not_the_rule(tmp_path: Path) -> None:
     d = Diagnostic("PT001", Severity.ERROR, Span("a.py", 1), "m")
     lowered = dataclasses.replace(d, severity=Severity.NOTE)
     assert github.annotation(lowered, Sources(str(tmp_path))).startswith("::notice ")
+
+
+def test_summary_links_to_file_and_line(result: RunResult, root: str, tmp_path: Path) -> None:
+    env = {"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "o/r", "GITHUB_SHA": "abc"}
+    assert github.blob_url(env) == "https://github.com/o/r/blob/abc/"
+    assert github.blob_url({}) is None
+    path = tmp_path / "summary.md"
+    github.write_step_summary(result, root, str(path), env=env)
+    md = path.read_text(encoding="utf-8")
+    assert "| [pkg/model.py:9](https://github.com/o/r/blob/abc/pkg/model.py#L9) |" in md
+    weird = "data/run%202%2C%20v1%3A%20%C3%B1and%C3%BA%20%F0%9F%9A%80.py#L4"
+    assert f"(https://github.com/o/r/blob/abc/{weird})" in md
+    github.write_step_summary(result, root, str(tmp_path / "plain.md"), env={})  # not in a workflow
+    plain = (tmp_path / "plain.md").read_text(encoding="utf-8")
+    assert "| pkg/model.py:9 |" in plain and "https://" not in plain

@@ -19,12 +19,12 @@ def test_document_shape(result: RunResult, root: str) -> None:
     doc = json.loads(json_format.render(result, root))
     assert doc["version"] == json_format.VERSION == 1
     assert doc["tool"] == {"name": "pytea-ci", "version": "1.2.3"}
-    assert doc["summary"]["by_level"] == {"error": 2, "warning": 2, "note": 2}
-    assert (doc["summary"]["entries"], doc["summary"]["analyzed"], doc["summary"]["cached"]) == (4, 3, 1)
+    assert doc["summary"]["by_level"] == {"error": 4, "warning": 2, "note": 2}
+    assert (doc["summary"]["entries"], doc["summary"]["analyzed"], doc["summary"]["cached"]) == (6, 5, 1)
     first = next(d for d in doc["diagnostics"] if d["rule"] == "PT001")
     assert first["slug"] == "shape-mismatch"
     assert (first["line"], first["column"], first["end_column"]) == (9, 16, 26)  # 1-based, end exclusive
-    trace_col = first["trace"][0]["column"]
+    trace_col = first["trace"][1]["column"]
     assert trace_col == 'tag = "données 🚀"; y = '.__len__() + 1  # characters, not bytes
 
 

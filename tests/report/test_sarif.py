@@ -21,7 +21,8 @@ SCHEMA = json.loads((Path(__file__).parent / "sarif-2.1.0.json").read_text(encod
 
 
 def render(result: RunResult, root: str, **kwargs: Any) -> dict[str, Any]:
-    return json.loads(sarif.render(result, root, **kwargs))
+    doc: dict[str, Any] = json.loads(sarif.render(result, root, **kwargs))
+    return doc
 
 
 def validate(doc: dict[str, Any]) -> None:
@@ -38,8 +39,10 @@ def walk(value: Any) -> Iterator[Any]:
         yield from walk(child)
 
 
-def by_rule(doc: dict[str, Any], rule: str) -> dict[str, Any]:
-    return next(r for r in doc["runs"][0]["results"] if r["ruleId"] == rule)
+def by_rule(doc: dict[str, Any], rule: str, uri: str | None = None) -> dict[str, Any]:
+    """The first result of `rule` (in the file `uri` when given)."""
+    return next(r for r in doc["runs"][0]["results"] if r["ruleId"] == rule
+                and uri in (None, r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]))
 
 
 def test_snapshot(result: RunResult, root: str, snapshot: Callable[[str, str], None]) -> None:
@@ -63,7 +66,7 @@ def test_level_always_explicit(result: RunResult, root: str) -> None:
     doc = render(result, root)
     assert by_rule(doc, "PT001")["level"] == "error"  # equal to the rule default
     assert by_rule(doc, "PT002")["level"] == "warning"  # equal to the default, and to sarif-om's default
-    assert by_rule(doc, "PT003")["level"] == "warning"  # lowered from the rule's "error"
+    assert by_rule(doc, "PT003", "train.py")["level"] == "warning"  # lowered from the rule's "error"
     assert all("level" in r for r in doc["runs"][0]["results"])
 
 
@@ -91,7 +94,7 @@ def test_locations_regions_and_fingerprints(result: RunResult, root: str) -> Non
     run = doc["runs"][0]
     assert run["columnKind"] == "utf16CodeUnits"
     assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == Path(root).as_uri() + "/"
-    res = by_rule(doc, "PT003")
+    res = by_rule(doc, "PT003", "train.py")
     loc = res["locations"][0]["physicalLocation"]
     assert loc["artifactLocation"] == {"uri": "train.py", "uriBaseId": "%SRCROOT%"}
     prefix = 'tag = "données 🚀"; y = '
@@ -123,7 +126,10 @@ def test_code_flow_is_inline_and_ends_at_the_finding(result: RunResult, root: st
     assert all("index" not in s and "location" in s for s in steps)
     assert steps[0]["location"]["message"]["text"] == "for batch in loader"
     assert steps[-1]["location"]["physicalLocation"] == res["locations"][0]["physicalLocation"]
-    assert len(by_rule(render(result, root), "PT001")["codeFlows"][0]["threadFlows"][0]["locations"]) == 2
+    path = by_rule(render(result, root), "PT001")["codeFlows"][0]["threadFlows"][0]["locations"]
+    assert [s["location"]["message"]["text"] for s in path] == [
+        "x: [64, 500]", "net(x) calls Net.forward with x: [64, 500]",
+        "self.fc(x) calls Linear(320, 50) with x: [64, 500]"]  # from the entry point to the failing call
     assert by_rule(render(result, root), "PT002")["properties"]["counterexample"] == {"n": 1000, "batch_size": 64}
 
 
