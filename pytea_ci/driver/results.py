@@ -90,8 +90,7 @@ def analyze_many(entries: list[str], opts: Options) -> Iterator[tuple[int, Entry
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     if "fork" in methods:  # load the analyzer once, before forking: the workers share its pages
-        import pytea_ci.interp.explore
-        import pytea_ci.models.all
+        pass
     with ProcessPoolExecutor(max_workers=min(jobs, len(entries)), mp_context=ctx,
                              initializer=_init_worker, initargs=(opts,)) as pool:
         futures: dict[Future[EntryResult], int] = {pool.submit(_work, e): i for i, e in enumerate(entries)}

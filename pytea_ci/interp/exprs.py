@@ -188,7 +188,7 @@ class ExprMixin:
             return self.unknown("arithmetic on a condition")
         if not (is_concrete(a) and is_concrete(b)):
             if name == "add" and isinstance(a, (list, tuple)) and isinstance(b, type(a)):
-                return a + b
+                return a + b  # type: ignore[operator]
             if name == "mul" and isinstance(a, (list, tuple)) and isinstance(b, int):
                 return a * b
             if name == "mul" and isinstance(b, (list, tuple)) and isinstance(a, int):

@@ -54,7 +54,7 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.modules: dict[str, Any] = {}
         self.frames: list[tuple[Span, Any]] = []
         self.spans: list[Span] = [Span(self.rel(entry), 1, 0)]
-        self.cur_path = entry
+        self.cur_path: str = entry
         self.steps = 0
         self.sym_count = 0
         self.inexact: set[int] = set()

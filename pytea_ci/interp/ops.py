@@ -8,7 +8,7 @@ import operator
 from typing import Any
 
 from pytea_ci.models.registry import REGISTRY
-from pytea_ci.models.values import Unknown
+from pytea_ci.models.values import Unknown, is_concrete
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Term, is_dim
 from pytea_ci.shapes.pred import Pred
@@ -33,17 +33,6 @@ _DIM_BIN = {"add", "sub", "mul", "floordiv", "mod"}
 def tensor_method(t: Tensor, name: str) -> Any:
     lib = "numpy.ndarray" if getattr(t, "lib", "torch") == "numpy" else "torch.Tensor"
     return REGISTRY.get(f"{lib}.{name}")
-
-
-def is_concrete(v: Any) -> bool:
-    """Fully concrete Python data (safe to hand to Python's own operators)."""
-    if v is None or isinstance(v, (bool, int, float, str, bytes, complex, range, slice)):
-        return not isinstance(v, Term)
-    if isinstance(v, (tuple, list, set, frozenset)):
-        return all(is_concrete(x) for x in v)
-    if isinstance(v, dict):
-        return all(is_concrete(k) and is_concrete(x) for k, x in v.items())
-    return False
 
 
 def dim_binop(name: str, a: Any, b: Any) -> Any:

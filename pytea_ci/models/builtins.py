@@ -15,7 +15,7 @@ from pytea_ci.shapes.tensor import Tensor
 
 
 def _concrete(*vals: Any) -> bool:
-    from pytea_ci.interp.ops import is_concrete  # noqa: PLC0415  (pure helper, no interpreter state)
+    from pytea_ci.models.values import is_concrete
 
     return all(is_concrete(v) for v in vals)
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from pytea_ci.shapes.dim import Term
+
 
 class Unknown:
     """A value the analyzer did not understand. Every operation on it yields Unknown."""
@@ -147,3 +149,14 @@ class DType:
     """A tensor dtype constant such as `torch.float32` (name without the library prefix)."""
 
     name: str
+
+
+def is_concrete(v: Any) -> bool:
+    """Fully concrete Python data (safe to hand to Python's own operators)."""
+    if v is None or isinstance(v, (bool, int, float, str, bytes, complex, range, slice)):
+        return not isinstance(v, Term)
+    if isinstance(v, (tuple, list, set, frozenset)):
+        return all(is_concrete(x) for x in v)
+    if isinstance(v, dict):
+        return all(is_concrete(k) and is_concrete(x) for k, x in v.items())
+    return False

@@ -243,5 +243,5 @@ def symbols(d: object) -> set[Sym]:
         elif isinstance(x, Op):
             stack.extend(x.args)
         elif isinstance(getattr(x, "args", None), tuple):
-            stack.extend(x.args)  # type: ignore[union-attr]
+            stack.extend(x.args)  # type: ignore[attr-defined]
     return out

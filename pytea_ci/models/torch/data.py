@@ -219,5 +219,3 @@ class DataLoader:
         return IterVal(out, truncated=True, indices=[i for i, _ in batches])
 
 
-_ = Term
-_ = INPUT

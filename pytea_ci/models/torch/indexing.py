@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.prim import broadcast_shapes, contiguous_strides, fmt, known, shape_of, with_strides
+from pytea_ci.models.prim import broadcast_shapes, fmt, known, shape_of, with_strides
 from pytea_ci.models.registry import model
 from pytea_ci.models.values import Unknown
 from pytea_ci.shapes import pred as P
@@ -91,9 +91,9 @@ def index_shape(ctx: Ctx, src: tuple[Dim, ...], idx: Any, lib: str = "torch") ->
             return None
     out.extend(src[d:])
     if adv:
-        b = adv[0]
-        for s in adv[1:]:
-            b = broadcast_shapes(ctx, b, s, "index", ("index", "index"))
+        b: tuple[Dim, ...] = adv[0]
+        for other in adv[1:]:
+            b = broadcast_shapes(ctx, b, other, "index", ("index", "index"))
         pos = adv_pos or 0
         out[pos:pos] = list(b)
     return tuple(out)

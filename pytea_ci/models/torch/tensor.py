@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.prim import (as_int, contiguous_strides, fmt, known, matmul_shapes, norm_dim, reshape_shape,
+from pytea_ci.models.prim import (as_int, fmt, known, matmul_shapes, norm_dim, reshape_shape,
                                   shape_of, sizes_arg, view_strides, with_strides)
 from pytea_ci.models.registry import model, prop
 from pytea_ci.models.values import DType, IterVal, Unknown
@@ -115,15 +115,15 @@ def view(ctx: Ctx, self: Tensor, *shape: Any, **kw: Any) -> Any:
     target = sizes_arg(shape)
     if not known(self) or target is None:
         return Tensor(None, self.dtype)
-    shape = reshape_shape(ctx, shape_of(self), target, "view")
-    if self.strides is None or shape is None or not all(isinstance(d, int) for d in shape + shape_of(self)):
-        return self.with_shape(shape)
-    strides = view_strides(shape_of(self), self.strides, shape)
-    ctx.require(strides is not None, "view", f"view size {fmt(shape)} is not compatible with the input's size "
+    new_shape = reshape_shape(ctx, shape_of(self), target, "view")
+    if self.strides is None or new_shape is None or not all(isinstance(d, int) for d in new_shape + shape_of(self)):
+        return self.with_shape(new_shape)
+    strides = view_strides(shape_of(self), self.strides, new_shape)
+    ctx.require(strides is not None, "view", f"view size {fmt(new_shape)} is not compatible with the input's size "
                 f"{fmt(shape_of(self))} and strides {list(self.strides)} (the input is not contiguous, e.g. after "
                 "transpose/permute); use .reshape(...) or .contiguous().view(...)",
                 operands=(f"input: {fmt(shape_of(self))} strides {list(self.strides)}",))
-    return with_strides(self, shape, strides)
+    return with_strides(self, new_shape, strides)
 
 
 @model("torch.Tensor.reshape")

@@ -9,7 +9,7 @@ from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import fmt, known, shape_of
 from pytea_ci.models.registry import model
 
-I = "torch.nn.init."
+NS = "torch.nn.init."
 
 
 def _rank_rule(ctx: Ctx, tensor: Any, ranks: tuple[int, ...] | None, op: str, message: str) -> Any:
@@ -20,8 +20,8 @@ def _rank_rule(ctx: Ctx, tensor: Any, ranks: tuple[int, ...] | None, op: str, me
     return tensor
 
 
-@model(I + "uniform_", I + "normal_", I + "constant_", I + "zeros_", I + "ones_", I + "trunc_normal_",
-       I + "uniform", I + "normal", I + "constant")
+@model(NS + "uniform_", NS + "normal_", NS + "constant_", NS + "zeros_", NS + "ones_", NS + "trunc_normal_",
+       NS + "uniform", NS + "normal", NS + "constant")
 def init_any(ctx: Ctx, tensor: Any, *args: Any, **kwargs: Any) -> Any:
     return tensor
 
@@ -29,29 +29,29 @@ def init_any(ctx: Ctx, tensor: Any, *args: Any, **kwargs: Any) -> Any:
 _FAN = tuple(range(2, 65))
 
 
-@model(I + "xavier_uniform_", I + "xavier_normal_", I + "kaiming_uniform_", I + "kaiming_normal_",
-       I + "xavier_uniform", I + "xavier_normal", I + "kaiming_uniform", I + "kaiming_normal")
+@model(NS + "xavier_uniform_", NS + "xavier_normal_", NS + "kaiming_uniform_", NS + "kaiming_normal_",
+       NS + "xavier_uniform", NS + "xavier_normal", NS + "kaiming_uniform", NS + "kaiming_normal")
 def init_fan(ctx: Ctx, tensor: Any, *args: Any, **kwargs: Any) -> Any:
     return _rank_rule(ctx, tensor, _FAN, "nn.init", "Fan in and fan out can not be computed for tensor with fewer "
                       "than 2 dimensions")
 
 
-@model(I + "orthogonal_", I + "orthogonal", I + "sparse_", I + "sparse")
+@model(NS + "orthogonal_", NS + "orthogonal", NS + "sparse_", NS + "sparse")
 def init_orthogonal(ctx: Ctx, tensor: Any, *args: Any, **kwargs: Any) -> Any:
     return _rank_rule(ctx, tensor, _FAN, "nn.init", "Only tensors with 2 or more dimensions are supported")
 
 
-@model(I + "eye_")
+@model(NS + "eye_")
 def init_eye(ctx: Ctx, tensor: Any) -> Any:
     return _rank_rule(ctx, tensor, (2,), "nn.init.eye_", "Only tensors with 2 dimensions are supported")
 
 
-@model(I + "dirac_")
+@model(NS + "dirac_")
 def init_dirac(ctx: Ctx, tensor: Any, groups: Any = 1) -> Any:
     return _rank_rule(ctx, tensor, (3, 4, 5), "nn.init.dirac_", "Only tensors with 3, 4, or 5 dimensions are supported")
 
 
-@model(I + "calculate_gain")
+@model(NS + "calculate_gain")
 def calculate_gain(ctx: Ctx, nonlinearity: Any, param: Any = None) -> Any:
     import math
 
@@ -60,7 +60,7 @@ def calculate_gain(ctx: Ctx, nonlinearity: Any, param: Any = None) -> Any:
     return gains.get(nonlinearity, ctx.unknown("calculate_gain")) if isinstance(nonlinearity, str) else ctx.unknown("gain")
 
 
-@model(I + "_calculate_fan_in_and_fan_out")
+@model(NS + "_calculate_fan_in_and_fan_out")
 def fan_in_out(ctx: Ctx, tensor: Any) -> Any:
     _rank_rule(ctx, tensor, _FAN, "nn.init", "Fan in and fan out can not be computed for tensor with fewer than 2 "
                "dimensions")
