@@ -139,6 +139,8 @@ def report(results: list[dict[str, Any]], wall: float) -> int:
     print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     print(f"seconds per file: p50 {pick(0.5):.2f}  p95 {pick(0.95):.2f}  max {secs[-1] if secs else 0:.2f}")
     print(f"peak RSS of a worker: {max((r['rss_mb'] for r in results), default=0):.0f} MB")
+    slowest = sorted(results, key=lambda r: -r["seconds"])[:5]
+    print("slowest: " + ", ".join(f"{os.path.basename(r['path'])} {r['seconds']:.2f}s" for r in slowest))
     bad = [r for r in results if r["status"] in ("internal-error", "hang")]
     for r in bad:
         print(f"\n{r['status'].upper()} {r['path']}\n{r['error']}")
