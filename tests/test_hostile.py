@@ -105,3 +105,40 @@ def test_memory_stays_bounded(tmp_path: Path) -> None:
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert p.returncode == 1, p.stdout + p.stderr
     assert "main.py:5:" in p.stdout
+
+
+def test_symlinks_leaving_the_project_are_not_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "helper.py").write_text("import torch\nbad = torch.randn(2, 3).view(7)\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "helper.py").symlink_to(outside / "helper.py")
+    (project / "main.py").write_text("import torch\nimport helper\nx = helper.bad\n")
+    result = run([str(project / "main.py")], Options(root=str(project)))
+    assert not [d for d in result.diagnostics if d.rule.startswith("PT00")]
+    assert all(e.status != "internal-error" for e in result.entries)
+
+
+def test_symlinked_module_inside_the_project_is_followed(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "lib").mkdir(parents=True)
+    (project / "lib" / "real.py").write_text("import torch\nbad = torch.randn(2, 3).view(7)\n")
+    (project / "helper.py").symlink_to(project / "lib" / "real.py")
+    (project / "main.py").write_text("import torch\nimport helper\n")
+    result = run([str(project / "main.py")], Options(root=str(project)))
+    assert [d.rule for d in result.diagnostics] == ["PT001"]
+
+
+def test_discovery_skips_symlinks_out_of_the_project(tmp_path: Path) -> None:
+    from pytea_ci.driver.discover import python_files
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "train.py").write_text("import torch\nif __name__ == '__main__':\n    pass\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "train.py").symlink_to(outside / "train.py")
+    (project / "main.py").write_text("import torch\nif __name__ == '__main__':\n    pass\n")
+    found = [Path(p).name for p in python_files(str(project), str(project), [])]
+    assert found == ["main.py"]

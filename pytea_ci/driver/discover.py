@@ -36,14 +36,21 @@ def excluded(path: str, root: str, patterns: list[str]) -> bool:
 def python_files(folder: str, root: str, exclude: list[str]) -> list[str]:
     """Sorted project `.py` files under `folder`."""
     out: list[str] = []
+    real_root = os.path.realpath(root)
     for dirpath, dirnames, files in os.walk(folder):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS
                              and not excluded(os.path.join(dirpath, d), root, exclude))
         for f in sorted(files):
             full = os.path.join(dirpath, f)
-            if f.endswith(".py") and not excluded(full, root, exclude):
+            if f.endswith(".py") and not excluded(full, root, exclude) and _inside(full, real_root):
                 out.append(os.path.abspath(full))
     return out
+
+
+def _inside(path: str, real_root: str) -> bool:
+    """Symlinks that leave the project are not followed."""
+    real = os.path.realpath(path)
+    return real == real_root or real.startswith(real_root + os.sep)
 
 
 def looks_like_entry(path: str, graph: ImportGraph) -> bool:
