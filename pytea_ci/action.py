@@ -326,18 +326,19 @@ def _run(env: Mapping[str, str], workspace: str, sarif_path: str, outputs: dict[
     for message in outcome.messages:
         log(f"::warning title=pytea-ci::{_command_data(message)}")
     result, root = outcome.result, outcome.root
+    repo_result, repo = cli._for_github(result, root)  # GitHub resolves paths from the repository root
 
-    _write(sarif_path, sarif.render(result, root, category=ns.category))  # first: whatever follows
+    _write(sarif_path, sarif.render(repo_result, repo, category=ns.category))  # first: whatever follows
     log(f"pytea-ci: wrote {os.path.relpath(sarif_path, workspace)}")
     if inputs.annotations:
-        out.write(github.render(result, root))
+        out.write(github.render(repo_result, repo))
         out.flush()
     from pytea_ci.report.text import render as text_render
 
     out.write(text_render(result, root, color=False))
     out.flush()
     if env.get("GITHUB_STEP_SUMMARY"):
-        github.write_step_summary(result, root, env["GITHUB_STEP_SUMMARY"])
+        github.write_step_summary(repo_result, repo, env["GITHUB_STEP_SUMMARY"])
         scope = rng.why if diff_ok or rng.base is None else f"{rng.why}; history missing: every entry point analyzed"
         with open(env["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as f:
             f.write(f"\nScope: {github.escape_cell(scope)}\n")

@@ -145,14 +145,18 @@ def _check(ns: argparse.Namespace) -> int:
     for message in outcome.messages:
         print(f"pytea-ci: warning: {message}", file=sys.stderr)
     result, root = outcome.result, outcome.root
+    repo_result, repo = _for_github(result, root)
     for i, fmt in enumerate(formats):
         dest = outputs[i] if i < len(outputs) else None
-        _emit(result, fmt, root, dest, ns.category)
+        if fmt in ("sarif", "github"):
+            _emit(repo_result, fmt, repo, dest, ns.category)
+        else:
+            _emit(result, fmt, root, dest, ns.category)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if "github" in formats and summary:
         from pytea_ci.report.github import write_step_summary
 
-        write_step_summary(result, root, summary)
+        write_step_summary(repo_result, repo, summary)
     if any(e.status == "internal-error" for e in result.entries):
         return 2
     return _exit_code(result, outcome.config.fail_on)
@@ -174,6 +178,18 @@ def _cache(ns: argparse.Namespace) -> int:
         return 0
     print(cache.format_info(cache.info(folder)), end="")
     return 0
+
+
+def _for_github(result: RunResult, root: str) -> tuple[RunResult, str]:
+    """SARIF and annotations name files relative to the repository root (GitHub resolves them
+    there), which is above the project root when the project lives in a sub-folder."""
+    from pytea_ci.driver.gitdiff import work_tree
+    from pytea_ci.report.rebase import rebase
+
+    repo = work_tree(root)
+    if repo is None or os.path.realpath(repo) == os.path.realpath(root):
+        return result, root
+    return rebase(result, os.path.relpath(os.path.realpath(root), os.path.realpath(repo))), repo
 
 
 def _emit(result: RunResult, fmt: str, root: str, dest: str | None, category: str) -> None:

@@ -148,3 +148,20 @@ def test_sarif_merge_command(mnist_bug: Path, tmp_path: Path, capsys: pytest.Cap
     assert len(runs) == 1 and [r["ruleId"] for r in runs[0]["results"]] == ["PT001"]
     assert main(["sarif", "merge", str(a), str(tmp_path / "missing.sarif")]) == 2
     assert "missing.sarif" in capsys.readouterr().err
+
+
+def test_sarif_paths_are_relative_to_the_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A project in a sub-folder of the repository: SARIF and annotations name `ml/main.py`."""
+    repo = tmp_path / "repo"
+    project = repo / "ml"
+    project.mkdir(parents=True)
+    (repo / ".git").mkdir()  # enough for the work-tree lookup
+    (project / "pyproject.toml").write_text("[tool.pytea-ci]\n")
+    (project / "main.py").write_text("import torch\nx = torch.randn(2, 3).view(7)\n")
+    out = tmp_path / "out.sarif"
+    monkeypatch.chdir(project)
+    assert main(["check", "main.py", "--no-cache", "--format", "sarif", "--output", str(out),
+                 "--format", "text", "--output", str(tmp_path / "out.txt")]) == 1
+    loc = json.loads(out.read_text())["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"] == "ml/main.py" and loc["region"]["startLine"] == 2
+    assert (tmp_path / "out.txt").read_text().startswith("main.py:2:")
