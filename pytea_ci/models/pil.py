@@ -31,4 +31,13 @@ def make_image(ctx: Ctx, mode: Any, height: Any, width: Any) -> Instance:
 
 @model("PIL.Image.open", "PIL.Image.new", "PIL.Image.fromarray")
 def image_open(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    # Image.new(mode, (width, height)) and Image.fromarray(HxW[xC] array) have known sizes; open() does not
+    from pytea_ci.shapes.tensor import Tensor
+
+    if len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], (tuple, list)) and len(args[1]) == 2:
+        return make_image(ctx, args[0], args[1][1], args[1][0])
+    if args and isinstance(args[0], Tensor) and args[0].shape is not None and len(args[0].shape) in (2, 3):
+        s = args[0].shape
+        mode = "L" if len(s) == 2 else {3: "RGB", 4: "RGBA"}.get(s[2]) if isinstance(s[2], int) else None
+        return make_image(ctx, kwargs.get("mode", mode), s[0], s[1])
     return make_image(ctx, None, ctx.fresh("height", lo=1), ctx.fresh("width", lo=1))

@@ -93,6 +93,12 @@ def expand_dims(ctx: Ctx, a: Any, axis: Any) -> Any:
 
 @model("numpy.squeeze", "numpy.ndarray.squeeze")
 def squeeze(ctx: Ctx, a: Any, axis: Any = None) -> Any:
+    # unlike torch, numpy refuses to squeeze an axis whose size is not one
+    if known(a) and isinstance(axis, int):
+        s = shape_of(a)
+        if -len(s) <= axis < len(s):
+            ctx.require(P.eq(s[axis], 1), "squeeze", "cannot select an axis to squeeze out which has size not "
+                        f"equal to one (axis {axis} has size {s[axis]!r})", "PT003")
     return _np(tt.squeeze(ctx, a, axis))
 
 

@@ -118,8 +118,9 @@ def _register_tables() -> None:
         b = Builtin(f"torch.{op}", _binary_model(op))
         register(f"torch.{op}", b)
         register(f"torch.Tensor.{op}", b)
-        if op not in ("eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum") and not op.startswith("logical"):
-            register(f"torch.Tensor.{op}_", b)
+        if op not in ("eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "fmax", "fmin") and not op.startswith("logical"):
+            # in place: the target's shape is the result's, so the broadcast shape must equal it
+            register(f"torch.Tensor.{op}_", Builtin(f"torch.Tensor.{op}_", _dunder_model(op, False, True)))
     for name, (op, reflected) in DUNDERS.items():
         register(f"torch.Tensor.{name}", Builtin(f"torch.Tensor.{name}", _dunder_model(op, reflected, name.startswith("__i"))))
     for op in UNARY:

@@ -207,9 +207,22 @@ def flip(ctx: Ctx, input: Any, *dims: Any) -> Any:
     return _check_dims(ctx, input, sizes_arg(dims) or [], "flip")
 
 
-@model("torch.fliplr", "torch.Tensor.fliplr", "torch.flipud", "torch.Tensor.flipud")
+@model("torch.flipud", "torch.Tensor.flipud")
+def flipud(ctx: Ctx, input: Any) -> Any:
+    if not isinstance(input, Tensor):
+        return ctx.unknown("flipud")
+    if input.shape is not None:
+        ctx.require(len(input.shape) >= 1, "flipud", "input must be >= 1-d, got 0-d", "PT003")
+    return input
+
+
+@model("torch.fliplr", "torch.Tensor.fliplr")
 def fliplr(ctx: Ctx, input: Any) -> Any:
-    return input if isinstance(input, Tensor) else ctx.unknown("fliplr")
+    if not isinstance(input, Tensor):
+        return ctx.unknown("fliplr")
+    if input.shape is not None:  # fliplr flips dim 1
+        ctx.require(len(input.shape) >= 2, "fliplr", f"input must be >= 2-d, got {len(input.shape)}-d", "PT003")
+    return input
 
 
 @model("torch.roll", "torch.Tensor.roll")

@@ -101,6 +101,8 @@ def topk(ctx: Ctx, input: Any, k: Any, dim: Any = -1, largest: Any = True, sorte
 def sort(ctx: Ctx, input: Any, dim: Any = -1, descending: Any = False, **kwargs: Any) -> Any:
     if not isinstance(input, Tensor):
         return ctx.unknown("sort")
+    if input.shape is not None:
+        norm_dim(ctx, dim, len(input.shape), "sort")
     return (input, input.with_shape(input.shape, "int64"))
 
 
@@ -108,4 +110,6 @@ def sort(ctx: Ctx, input: Any, dim: Any = -1, descending: Any = False, **kwargs:
 def argsort(ctx: Ctx, input: Any, dim: Any = -1, descending: Any = False, **kwargs: Any) -> Any:
     if not isinstance(input, Tensor):
         return ctx.unknown("argsort")
+    if input.shape is not None:
+        norm_dim(ctx, dim, len(input.shape), "argsort")
     return input.with_shape(input.shape, "int64")

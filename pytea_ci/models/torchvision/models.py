@@ -87,7 +87,12 @@ _RESNETS = {"resnet18": 1, "resnet34": 1, "resnet50": 4, "resnet101": 4, "resnet
 
 @native_class(f"{TM}.ResNet", f"{TM}.resnet.ResNet", bases=(Module,))
 class ResNet:
-    def init(ctx: Ctx, self: Instance, expansion: Any = 1, num_classes: Any = 1000, name: str = "ResNet") -> None:
+    def init(ctx: Ctx, self: Instance, block: Any = None, layers: Any = None, num_classes: Any = 1000,
+             *args: Any, expansion: Any = None, name: str = "ResNet", **kwargs: Any) -> None:
+        # public form ResNet(block, layers, num_classes): BasicBlock expands by 1, Bottleneck by 4
+        if expansion is None:
+            qual = getattr(block, "qualname", "") or getattr(block, "name", "")
+            expansion = 4 if qual.endswith("Bottleneck") else (1 if qual.endswith("BasicBlock") else None)
         e = expansion if isinstance(expansion, int) else 1
         self.attrs["training"] = True
         self.attrs["conv1"] = ctx.call(_nn("Conv2d"), 3, 64, 7, stride=2, padding=3, bias=False)
@@ -100,7 +105,8 @@ class ResNet:
             self.attrs[f"layer{i}"] = _stage(ctx, f"{name}.layer{i}", cin, width * e, ops)
             cin = width * e
         self.attrs["avgpool"] = ctx.call(_nn("AdaptiveAvgPool2d"), (1, 1))
-        self.attrs["fc"] = ctx.call(_nn("Linear"), 512 * e, num_classes)
+        features = 512 * e if isinstance(expansion, int) else ctx.fresh("resnet_features")
+        self.attrs["fc"] = ctx.call(_nn("Linear"), features, num_classes)
 
     def forward(ctx: Ctx, self: Instance, x: Any) -> Any:
         for part in ("conv1", "bn1", "relu", "maxpool", "layer1", "layer2", "layer3", "layer4", "avgpool"):
@@ -112,7 +118,7 @@ class ResNet:
 
 def _resnet(name: str, expansion: int) -> None:
     def build(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
-        return ctx.call(ResNet, expansion, _num_classes(kwargs), name)
+        return ctx.call(ResNet, num_classes=_num_classes(kwargs), expansion=expansion, name=name)
 
     model(f"{TM}.{name}", f"{TM}.resnet.{name}")(build)
 

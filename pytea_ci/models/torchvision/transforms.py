@@ -122,6 +122,18 @@ def crop(ctx: Ctx, a: dict[str, Any], x: Any) -> Any:
     return _with_hw(ctx, x, h, w)
 
 
+def random_crop(ctx: Ctx, a: dict[str, Any], x: Any) -> Any:
+    """RandomCrop fails when the (padded) image is smaller than the crop, unless pad_if_needed."""
+    h, w = _size2(a.get("size"))
+    hw = _hw(ctx, x)
+    padding = a.get("padding")
+    if hw is not None and (padding is None or padding == 0) and a.get("pad_if_needed") is not True and all(
+            isinstance(v, int) for v in (h, w, hw[0], hw[1])):
+        ctx.require(h <= hw[0] and w <= hw[1], "RandomCrop", f"required crop size ({h}, {w}) is larger than input "
+                    f"image size ({hw[0]}, {hw[1]})", "PT003")
+    return _with_hw(ctx, x, h, w)
+
+
 def pad(ctx: Ctx, a: dict[str, Any], x: Any) -> Any:
     hw = _hw(ctx, x)
     p = a.get("padding", 0)
@@ -151,9 +163,10 @@ _transform("ToTensor", to_tensor)
 _transform("PILToTensor", to_tensor)
 _transform("Normalize", normalize, ("mean", "std", "inplace"))
 _transform("Resize", resize, ("size",))
-for _crop in ("CenterCrop", "RandomCrop", "RandomResizedCrop", "FiveCrop_free"):
+for _crop in ("CenterCrop", "RandomResizedCrop", "FiveCrop_free"):
     if not _crop.endswith("_free"):
         _transform(_crop, crop, ("size",))
+_transform("RandomCrop", random_crop, ("size", "padding", "pad_if_needed"))
 _transform("Pad", pad, ("padding",))
 _transform("Grayscale", grayscale, ("num_output_channels",))
 _transform("Lambda", lambda_, ("lambd",))

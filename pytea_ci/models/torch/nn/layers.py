@@ -83,8 +83,19 @@ def _shape_preserving(name: str) -> None:
 
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         self.attrs["training"] = True
+        if name == "PReLU":
+            self.attrs["num_parameters"] = kwargs.get("num_parameters", args[0] if args else 1)
 
     def forward(ctx: Ctx, self: Instance, input: Any, *args: Any, **kwargs: Any) -> Any:
+        if known(input) and name == "Dropout1d":
+            s = shape_of(input)
+            ctx.require(len(s) in (2, 3), "dropout1d", f"expected 2D or 3D input, but received a {len(s)}D input",
+                        "PT003")
+        n = self.attrs.get("num_parameters")
+        if known(input) and name == "PReLU" and isinstance(n, int) and n != 1 and len(shape_of(input)) >= 2:
+            c = shape_of(input)[1]
+            ctx.require(P.eq(c, n), "PReLU", f"mismatch of parameter numbers and input channel size: found "
+                        f"parameter numbers = {n} and channel size = {c!r}", operands=(f"input: {fmt(shape_of(input))}",))
         return unary(ctx, name.lower(), input)
 
     native_class(f"torch.nn.{name}", bases=(Module,))(type(name, (), {"init": init, "forward": forward}))

@@ -57,7 +57,15 @@ def _in_class(n: int) -> None:
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
         if not known(input):
             return ctx.unknown(name)
-        ctx.require(len(shape_of(input)) in (n + 1, n + 2), name, f"expected {n + 1}D or {n + 2}D input, got {fmt(input.shape)}")
+        s = shape_of(input)
+        ctx.require(len(s) in (n + 1, n + 2), name, f"expected {n + 1}D or {n + 2}D input, got {fmt(input.shape)}")
+        if self.attrs.get("affine") is True and len(s) in (n + 1, n + 2):
+            c = s[-n - 1]  # with affine weights the channel count must match num_features
+            from pytea_ci.shapes import pred as P
+
+            ctx.require(P.eq(c, self.attrs["num_features"]), name, f"expected input's size at dim={len(s) - n - 1} to "
+                        f"match num_features ({self.attrs['num_features']!r}), but got: {c!r}",
+                        operands=(f"input: {fmt(s)}",))
         return input
 
     native_class(f"torch.nn.{name}", bases=(Module,))(type(name, (), {"init": init, "forward": forward}))
@@ -125,6 +133,9 @@ class LocalResponseNorm:
         self.attrs["training"] = True
 
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        if known(input):
+            ctx.require(len(shape_of(input)) >= 3, "LocalResponseNorm", "expected 3D or higher dimensionality input "
+                        f"(got {len(shape_of(input))} dimensions)", "PT003")
         return input
 
 

@@ -52,7 +52,12 @@ class PackedSequence:
 def packed(padded: Tensor, lengths: Any = None) -> Instance:
     """A PackedSequence whose padded form is `padded` (time-major, [T, N, *])."""
     s = shape_of(padded)
-    data = padded.with_shape(None) if len(s) < 2 else padded.with_shape((s[0] * s[1],) + tuple(s[2:]))
+    # data holds sum(lengths) time steps; T * N only bounds it, so without known lengths its size is unknown
+    total = sum(lengths) if isinstance(lengths, (list, tuple)) and lengths and all(isinstance(x, int) for x in lengths) else None
+    if isinstance(total, int) and len(s) >= 2:
+        data = padded.with_shape((total,) + tuple(s[2:]))
+    else:
+        data = padded.with_shape(None) if len(s) < 2 else padded.with_shape((s[0] * s[1],) + tuple(s[2:]))
     return Instance(PackedSequence, {"padded": padded, "lengths": lengths, "data": data,
                                      "batch_sizes": Tensor((s[0],), "int64")})
 
@@ -71,8 +76,10 @@ def pack_padded_sequence(ctx: Ctx, input: Any, lengths: Any, batch_first: Any = 
     if not known(input) or len(shape_of(input)) < 2:
         return ctx.unknown("pack_padded_sequence of unknown input")
     tm = time_major(ctx, input, batch_first)
-    if known(lengths) and len(shape_of(lengths)) == 1:
-        n, got = shape_of(tm)[1], shape_of(lengths)[0]
+    got = shape_of(lengths)[0] if known(lengths) and len(shape_of(lengths)) == 1 else (
+        len(lengths) if isinstance(lengths, (list, tuple)) else None)
+    if got is not None:
+        n = shape_of(tm)[1]
         ctx.require(P.eq(got, n), "pack_padded_sequence", f"expected `lengths` to have {n!r} entries (the batch "
                     f"size) but got {got!r}", operands=(f"input: {fmt(shape_of(input))}", f"lengths: {fmt((got,))}"))
     return packed(tm, lengths)
@@ -81,7 +88,10 @@ def pack_padded_sequence(ctx: Ctx, input: Any, lengths: Any, batch_first: Any = 
 @model("torch.nn.utils.rnn.pack_sequence")
 def pack_sequence(ctx: Ctx, sequences: Any, enforce_sorted: Any = True) -> Any:
     padded = pad_sequence(ctx, sequences)
-    return packed(padded) if isinstance(padded, Tensor) and padded.shape is not None else ctx.unknown("pack_sequence")
+    if not isinstance(padded, Tensor) or padded.shape is None:
+        return ctx.unknown("pack_sequence")
+    lengths = [shape_of(it)[0] for it in ctx.iterate(sequences) or []]
+    return packed(padded, lengths)
 
 
 @model("torch.nn.utils.rnn.pad_packed_sequence")
