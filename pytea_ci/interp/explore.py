@@ -76,11 +76,12 @@ def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: d
         result.status = "parse-error"
         return result
     decider.z3_limit = decider.stats.z3_seconds + budget.solver_seconds
+    decider.deadline = t0 + budget.seconds
     try:
         paths, steps, incomplete = _explore(entry, root, tree, decider, budget, options, shared, t0, strict)
     finally:
         over = decider.stats.z3_seconds > (decider.z3_limit or float("inf"))
-        decider.z3_limit = None
+        decider.z3_limit = decider.deadline = None
     if over:
         incomplete.append(("solver time", None))
     result.diagnostics.extend(shared.findings.values())

@@ -83,6 +83,7 @@ class Decider:
         self.salt = salt
         self.stats = Stats()
         self.z3_limit: float | None = None  # stop asking z3 once stats.z3_seconds passes this
+        self.deadline: float | None = None  # time.monotonic() by which the current entry point must end
 
     def sat(self, constraints: list[Cond]) -> tuple[str, dict[str, int]]:
         if any(c is False for c in constraints):
@@ -103,10 +104,15 @@ class Decider:
 
         if self.z3_limit is not None and self.stats.z3_seconds > self.z3_limit:
             return "unknown", {}
+        timeout_ms = self.timeout_ms
+        if self.deadline is not None:  # never let one query outlast the entry point's time budget
+            timeout_ms = min(timeout_ms, int((self.deadline - time.monotonic()) * 1000))
+            if timeout_ms <= 0:
+                return "unknown", {}
 
         t0 = time.perf_counter()
         self.stats.z3_calls += 1
-        status, model = check_sat(list(constraints), self.timeout_ms)
+        status, model = check_sat(list(constraints), timeout_ms)
         self.stats.z3_seconds += time.perf_counter() - t0
         if status != "unknown":
             self.cache.put(key, (status, {names.get(k, k): v for k, v in model.items()}))
