@@ -4,21 +4,17 @@ assignment (`a += b`) is a statement whose result is its target."""
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 import textwrap
 from typing import Any
 
-from pytea_ci.driver.run import Options, run_one
-from pytea_ci.solver import Decider
+from tests.oracle.harness import InProcess
+
 
 PRELUDE = ("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nimport numpy as np\n"
            "import einops\n")
 AUG = re.compile(r"^(\w+) (\S+)= ")
-_DECIDER = Decider(timeout_ms=2000, salt="pytea-ci api table")
-_DIR = tempfile.mkdtemp(prefix="pytea-api-")
-_OPTS = Options(root=_DIR, strict=True)
+_RUNNER = InProcess("api")
 
 
 def statement(expr: str) -> tuple[str, str]:
@@ -50,11 +46,7 @@ def analyze(setup: str, expr: str, shape: tuple[int, ...] | None, ok: bool) -> t
     if ok and shape is not None:
         body += f"y = {var}\nif isinstance(y, (tuple, list)):\n    y = y[0]\n"
         body += f"assert tuple(y.shape) == {shape!r}\n"
-    path = os.path.join(_DIR, "case.py")
-    with open(path, "w") as f:
-        f.write(body)
-    result = run_one(path, _OPTS, _DECIDER)
-    return line, {(d.span.line, d.rule) for d in result.diagnostics}
+    return line, _RUNNER.findings(body)
 
 
 def agree(setup: str, expr: str, expected: Any = None) -> None:

@@ -36,6 +36,26 @@ def torch_outcome(setup: str, expr: str) -> tuple[str, Any]:
     return "ok", tuple(y.shape)
 
 
+class InProcess:
+    """Analyze many small programs in this process with one shared decider (fast oracle loops)."""
+
+    def __init__(self, label: str) -> None:
+        from pytea_ci.solver import Decider
+
+        self.decider = Decider(timeout_ms=2000, salt=f"pytea-ci {label}")
+        self.folder = tempfile.mkdtemp(prefix=f"pytea-{label}-")
+        self.opts = Options(root=self.folder, strict=True)
+
+    def findings(self, body: str) -> set[tuple[int, str]]:
+        """(line, rule) of every finding of the program `body`."""
+        from pytea_ci.driver.run import run_one
+
+        path = os.path.join(self.folder, "case.py")
+        with open(path, "w") as f:
+            f.write(body)
+        return {(d.span.line, d.rule) for d in run_one(path, self.opts, self.decider).diagnostics}
+
+
 def analyze_case(setup: str, expr: str, shape: tuple[int, ...] | None) -> tuple[int, set[tuple[int, str]]]:
     body = PRELUDE + textwrap.dedent(setup) + f"y = {expr}\n"
     line = body.count("\n")

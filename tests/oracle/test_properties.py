@@ -10,15 +10,12 @@ property fast; examples are derandomized so CI sees the same cases every run.
 from __future__ import annotations
 
 import os
-import tempfile
 import textwrap
 from typing import Any
 
 import pytest
 
-from pytea_ci.driver.run import Options, run_one
-from pytea_ci.solver import Decider
-from tests.oracle.harness import PRELUDE, torch_outcome
+from tests.oracle.harness import InProcess, PRELUDE, torch_outcome
 
 torch = pytest.importorskip("torch")
 hypothesis = pytest.importorskip("hypothesis")
@@ -30,9 +27,7 @@ from hypothesis import strategies as st
 SETTINGS = settings(max_examples=200, deadline=None, derandomize=not os.environ.get("PYTEA_PROPS_RANDOM"), database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
-_DECIDER = Decider(timeout_ms=2000, salt="pytea-ci property tests")
-_DIR = tempfile.mkdtemp(prefix="pytea-props-")
-_OPTS = Options(root=_DIR, strict=True)
+_RUNNER = InProcess("props")
 
 
 def _analyze(setup: str, expr: str, shape: tuple[int, ...] | None) -> tuple[int, set[tuple[int, str]]]:
@@ -41,11 +36,7 @@ def _analyze(setup: str, expr: str, shape: tuple[int, ...] | None) -> tuple[int,
     if shape is not None:
         body += "if isinstance(y, (tuple, list)):\n    y = y[0]\n"
         body += f"assert tuple(y.shape) == {shape!r}\n"
-    path = os.path.join(_DIR, "case.py")
-    with open(path, "w") as f:
-        f.write(body)
-    result = run_one(path, _OPTS, _DECIDER)
-    return line, {(d.span.line, d.rule) for d in result.diagnostics}
+    return line, _RUNNER.findings(body)
 
 
 def agree(setup: str, expr: str) -> None:
