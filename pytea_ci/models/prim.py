@@ -246,3 +246,14 @@ def view_strides(old: Shape, strides: tuple[int, ...], new: Shape) -> tuple[int,
 def with_strides(t: Tensor, shape: Shape, strides: tuple[int, ...] | None) -> Tensor:
     """A view of `t` with the given strides (None: layout not known)."""
     return Tensor(shape, t.dtype, t.lib, strides)
+
+
+def matrix_operands(ctx: Ctx, op: str, x: Any, y: Any, ranks: tuple[int, int], names: tuple[str, str],
+                    expected: str) -> tuple[Shape, Shape] | None:
+    """The shapes of the two operands of mm/bmm/mv after checking their ranks; None when unknown."""
+    if not known(x, y):
+        return None
+    a, b = shape_of(x), shape_of(y)
+    ctx.require(len(a) == ranks[0] and len(b) == ranks[1], op, f"{expected}, got {fmt(a)} and {fmt(b)}",
+                operands=(f"{names[0]}: {fmt(a)}", f"{names[1]}: {fmt(b)}"))
+    return a, b

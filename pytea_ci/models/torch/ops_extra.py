@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.prim import fmt, known, norm_dim, shape_of
+from pytea_ci.models.prim import fmt, known, matrix_operands, norm_dim, shape_of
 from pytea_ci.models.registry import model
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Dim, dmax
@@ -49,11 +49,10 @@ def diff(ctx: Ctx, input: Any, n: Any = 1, dim: Any = -1, prepend: Any = None, a
 
 @model("torch.mv", "torch.Tensor.mv")
 def mv(ctx: Ctx, input: Any, vec: Any) -> Any:
-    if not known(input, vec):
+    shapes = matrix_operands(ctx, "mv", input, vec, (2, 1), ("self", "vec"), "vector + matrix @ vector expected")
+    if shapes is None:
         return ctx.unknown("mv of unknown operands")
-    a, b = shape_of(input), shape_of(vec)
-    ctx.require(len(a) == 2 and len(b) == 1, "mv", f"vector + matrix @ vector expected, got {fmt(a)} and {fmt(b)}",
-                operands=(f"self: {fmt(a)}", f"vec: {fmt(b)}"))
+    a, b = shapes
     ctx.require(P.eq(a[1], b[0]), "mv", f"size mismatch, got input ({a[0]!r}), mat ({a[0]!r}x{a[1]!r}), vec ({b[0]!r})",
                 operands=(f"self: {fmt(a)}", f"vec: {fmt(b)}"), dims=(("mat columns", a[1]), ("vec", b[0])))
     return input.with_shape((a[0],))

@@ -108,8 +108,5 @@ def sort(ctx: Ctx, input: Any, dim: Any = -1, descending: Any = False, **kwargs:
 
 @model("torch.argsort", "torch.Tensor.argsort")
 def argsort(ctx: Ctx, input: Any, dim: Any = -1, descending: Any = False, **kwargs: Any) -> Any:
-    if not isinstance(input, Tensor):
-        return ctx.unknown("argsort")
-    if input.shape is not None:
-        norm_dim(ctx, dim, len(input.shape), "argsort")
-    return input.with_shape(input.shape, "int64")
+    out = sort(ctx, input, dim, descending)
+    return out[1] if isinstance(out, tuple) else out

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.prim import (as_int, fmt, known, matmul_shapes, norm_dim, reshape_shape,
+from pytea_ci.models.prim import (as_int, fmt, known, matmul_shapes, matrix_operands, norm_dim, reshape_shape,
                                   shape_of, sizes_arg, view_strides, with_strides)
 from pytea_ci.models.registry import model, prop
 from pytea_ci.models.values import DType, IterVal, Unknown
@@ -291,21 +291,20 @@ def rmatmul(ctx: Ctx, self: Any, other: Any) -> Any:
 
 @model("torch.mm", "torch.Tensor.mm")
 def mm(ctx: Ctx, input: Any, mat2: Any) -> Any:
-    if not known(input, mat2):
+    shapes = matrix_operands(ctx, "mm", input, mat2, (2, 2), ("self", "mat2"), "mm expects 2-D matrices")
+    if shapes is None:
         return ctx.unknown("mm of unknown operands")
-    a, b = shape_of(input), shape_of(mat2)
-    ctx.require(len(a) == 2 and len(b) == 2, "mm", f"mm expects 2-D matrices, got {fmt(a)} and {fmt(b)}",
-                operands=(f"self: {fmt(a)}", f"mat2: {fmt(b)}"))
+    a, b = shapes
     return input.with_shape(matmul_shapes(ctx, a, b, "mm"))
 
 
 @model("torch.bmm", "torch.Tensor.bmm")
 def bmm(ctx: Ctx, input: Any, mat2: Any) -> Any:
-    if not known(input, mat2):
+    shapes = matrix_operands(ctx, "bmm", input, mat2, (3, 3), ("batch1", "batch2"),
+                             "batch1 and batch2 must be 3-D tensors")
+    if shapes is None:
         return ctx.unknown("bmm of unknown operands")
-    a, b = shape_of(input), shape_of(mat2)
-    ctx.require(len(a) == 3 and len(b) == 3, "bmm", f"batch1 and batch2 must be 3-D tensors, got {fmt(a)} and {fmt(b)}",
-                operands=(f"batch1: {fmt(a)}", f"batch2: {fmt(b)}"))
+    a, b = shapes
     ctx.require(P.eq(a[0], b[0]), "bmm", f"batch sizes differ: {fmt(a)} and {fmt(b)}", dims=(("batch1", a[0]), ("batch2", b[0])))
     ctx.require(P.eq(a[2], b[1]), "bmm", f"expected size for first two dimensions of batch2 tensor to be: "
                 f"[{a[0]!r}, {a[2]!r}] but got: [{b[0]!r}, {b[1]!r}]", operands=(f"batch1: {fmt(a)}", f"batch2: {fmt(b)}"),
