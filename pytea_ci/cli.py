@@ -3,15 +3,16 @@ internal error). The work happens in the driver; output in the reporters."""
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from pytea_ci import __version__
 
-if TYPE_CHECKING:  # everything else loads on demand: `--version` and `--help` import nothing more
+TYPE_CHECKING = False  # as typing's; importing typing (and argparse) is left to runs that need them
+if TYPE_CHECKING:  # everything else loads on demand: a replayed `check` imports nothing more
+    import argparse
+    from collections.abc import Sequence
+
     from pytea_ci.diagnostics.result import RunResult
     from pytea_ci.driver.check import CheckRequest
 
@@ -23,6 +24,8 @@ class UsageError(Exception):
 
 
 def _positive(text: str) -> int:
+    import argparse
+
     try:
         value = int(text)
     except ValueError:
@@ -33,6 +36,8 @@ def _positive(text: str) -> int:
 
 
 def _shard(text: str) -> tuple[int, int]:
+    import argparse
+
     k, sep, n = text.partition("/")
     if not (sep and k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
         raise argparse.ArgumentTypeError(f"expected K/N with 1 <= K <= N, got {text!r}")
@@ -40,6 +45,8 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def _add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    import argparse
+
     c = sub.add_parser("check", help="analyze entry points (each file is run as __main__)")
     c.add_argument("paths", nargs="*", help="files (entry points, or modules: mapped to the entry points importing "
                    "them) or directories; none: every entry point of the project")
@@ -73,6 +80,8 @@ def _add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     p = argparse.ArgumentParser(prog="pytea-ci", description="Find tensor shape errors in PyTorch programs "
                                 "without running them.")
     p.add_argument("--version", action="version", version=f"pytea-ci {__version__}")
@@ -128,8 +137,9 @@ def _request(ns: argparse.Namespace) -> CheckRequest:
                         progress=progress.for_stderr(ns.progress))
 
 
-def _check(ns: argparse.Namespace) -> int:
-    from pytea_ci.driver.check import check
+def _check(ns: argparse.Namespace, argv: Sequence[str]) -> int:
+    from pytea_ci.driver import fs, replay
+    from pytea_ci.driver.check import cache_dir, check
     from pytea_ci.driver.progress import TtyProgress
 
     formats = ns.format or ["text"]
@@ -137,21 +147,26 @@ def _check(ns: argparse.Namespace) -> int:
     if len(outputs) > len(formats):
         raise UsageError("more --output than --format options")
     req = _request(ns)
+    journal = fs.open_journal() if replay.eligible(ns) else None
     try:
-        outcome = check(req)
+        try:
+            outcome = check(req)
+        finally:
+            if isinstance(req.progress, TtyProgress):
+                req.progress.close()
+        warnings = "".join(f"pytea-ci: warning: {message}\n" for message in outcome.messages)
+        sys.stderr.write(warnings)
+        result, root = outcome.result, outcome.root
+        repo_result, repo = _for_github(result, root)
+        printed = []
+        for i, fmt in enumerate(formats):
+            dest = outputs[i] if i < len(outputs) else None
+            if fmt in ("sarif", "github"):
+                printed.append(_emit(repo_result, fmt, repo, dest, ns.category))
+            else:
+                printed.append(_emit(result, fmt, root, dest, ns.category))
     finally:
-        if isinstance(req.progress, TtyProgress):
-            req.progress.close()
-    for message in outcome.messages:
-        print(f"pytea-ci: warning: {message}", file=sys.stderr)
-    result, root = outcome.result, outcome.root
-    repo_result, repo = _for_github(result, root)
-    for i, fmt in enumerate(formats):
-        dest = outputs[i] if i < len(outputs) else None
-        if fmt in ("sarif", "github"):
-            _emit(repo_result, fmt, repo, dest, ns.category)
-        else:
-            _emit(result, fmt, root, dest, ns.category)
+        fs.close_journal()
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if "github" in formats and summary:
         from pytea_ci.report.github import write_step_summary
@@ -159,7 +174,11 @@ def _check(ns: argparse.Namespace) -> int:
         write_step_summary(repo_result, repo, summary)
     if any(e.status == "internal-error" for e in result.entries):
         return 2
-    return _exit_code(result, outcome.config.fail_on)
+    code = _exit_code(result, outcome.config.fail_on)
+    if journal is not None:
+        replay.save(argv, cache_dir(outcome.config, root), journal, result, root, outcome.figures.analyzed,
+                    "".join(printed), warnings, code)
+    return code
 
 
 def _cache(ns: argparse.Namespace) -> int:
@@ -192,7 +211,8 @@ def _for_github(result: RunResult, root: str) -> tuple[RunResult, str]:
     return rebase(result, os.path.relpath(os.path.realpath(root), os.path.realpath(repo))), repo
 
 
-def _emit(result: RunResult, fmt: str, root: str, dest: str | None, category: str) -> None:
+def _emit(result: RunResult, fmt: str, root: str, dest: str | None, category: str) -> str:
+    """Render `result` in `fmt` to `dest` (None: stdout); what went to stdout."""
     if fmt == "text":
         from pytea_ci.report import text
 
@@ -207,12 +227,13 @@ def _emit(result: RunResult, fmt: str, root: str, dest: str | None, category: st
         body = get_renderer(fmt)(result, root)
     if dest is None:
         sys.stdout.write(body)
-    else:
-        try:
-            with open(dest, "w", encoding="utf-8") as f:
-                f.write(body)
-        except OSError as e:
-            raise UsageError(f"cannot write {dest}: {e.strerror}") from None
+        return body
+    try:
+        with open(dest, "w", encoding="utf-8") as f:
+            f.write(body)
+    except OSError as e:
+        raise UsageError(f"cannot write {dest}: {e.strerror}") from None
+    return ""
 
 
 def _exit_code(result: RunResult, fail_on: str) -> int:
@@ -243,14 +264,21 @@ def _sarif_merge(ns: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["check"]:  # an unchanged, already reported run is printed again (driver/replay.py)
+        from pytea_ci.driver.replay import replay
+
+        code = replay(args)
+        if code is not None:
+            return code
     parser = build_parser()
-    ns = parser.parse_args(argv)
+    ns = parser.parse_args(args)
     from pytea_ci.driver.config import ConfigError
     from pytea_ci.driver.select import SelectionError
 
     try:
         if ns.command == "check":
-            return _check(ns)
+            return _check(ns, args)
         if ns.command == "cache":
             return _cache(ns)
         if ns.command == "sarif":

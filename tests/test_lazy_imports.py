@@ -1,5 +1,6 @@
 """Start-up stays cheap: `--version` and a warm (fully cached) `check` import neither the analyzer
-(interpreter, models, solver) nor z3, GitPython or the SARIF model (benchmarks/startup.py times it)."""
+(interpreter, models, solver) nor z3, GitPython or the SARIF model, and a replayed `check` imports
+only the replay fast path (benchmarks/startup.py times it)."""
 
 from __future__ import annotations
 
@@ -12,14 +13,14 @@ HEAVY = ("z3", "git", "sarif_om", "pytea_ci.interp.interpreter", "pytea_ci.model
 
 PROBE = """
 import json, sys
+ROOTS = ("z3", "git", "sarif_om", "argparse", "tomllib", "dataclasses")
 from pytea_ci.cli import main
 try:
     main(sys.argv[1:])
 except SystemExit:
     pass
 sys.stdout.flush()
-print("\\n" + json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in ("z3", "git", "sarif_om")
-                                or m.startswith("pytea_ci."))))
+print("\\n" + json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in ROOTS or m.startswith("pytea_ci."))))
 """
 
 
@@ -40,3 +41,14 @@ def test_warm_check_loads_no_analyzer(tmp_path: Path) -> None:
     assert "pytea_ci.interp.interpreter" in cold  # analyzed: the analyzer was needed
     warm = _loaded(["check", "--root", str(tmp_path), "main.py"], tmp_path)
     assert not warm & set(HEAVY), warm & set(HEAVY)
+
+
+def test_replayed_check_loads_only_the_fast_path(tmp_path: Path) -> None:
+    (tmp_path / "main.py").write_text("import torch\nx = torch.zeros(2, 3) @ torch.ones(3, 4)\n")
+    args = ["check", "--root", str(tmp_path), "main.py"]
+    _loaded(args, tmp_path)  # analyzed
+    full = _loaded(args, tmp_path)  # from the result cache: leaves a replay record
+    assert {"argparse", "pytea_ci.driver.config"} <= full
+    replayed = _loaded(args, tmp_path)
+    assert replayed == {"pytea_ci.cli", "pytea_ci.driver", "pytea_ci.driver.fs", "pytea_ci.driver.identity",
+                        "pytea_ci.driver.replay"}, replayed

@@ -3,3 +3,5 @@ solver caches, and running entry points (in parallel, isolated from one another)
 
 `check.py` is the whole of `pytea-ci check` below argument parsing; `run.py` runs a list of entry
 points (what the tests and benchmarks call directly)."""
+
+DEFAULT_CACHE_DIR = ".pytea_cache"  # relative to the project root

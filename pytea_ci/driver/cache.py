@@ -4,45 +4,29 @@ Key = sha256 of the analyzer version, a hash of the analyzer's own source files 
 so editing a model invalidates everything), the entry point's path, the content hash of every file
 in its import closure (and the candidate paths that do not exist), and its analysis options. Never
 mtimes. Entries are JSON files written atomically; corrupt or foreign-format entries are misses.
-The cache folder also holds the solver cache (`solver/`), the import cache and the last run's figures.
+The cache folder also holds the solver cache (`solver/`), the replay records (`replay/`), the import
+cache and the last run's figures.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import hashlib
 import json
 import os
 import shutil
 from typing import Any
 
-import pytea_ci
 from pytea_ci import __version__
 from pytea_ci.diagnostics import Diagnostic, Frame, Related, Severity, Span
 from pytea_ci.diagnostics.result import EntryResult, EntryStats
+from pytea_ci.driver.identity import analyzer_hash
 from pytea_ci.driver.imports_graph import Closure
 from pytea_ci.solver.diskcache import atomic_write, read_json
 
 FORMAT = 1
-SUBDIRS = ("results", "solver")
+SUBDIRS = ("results", "solver", "replay")
 _README = "Cache of pytea-ci (https://pypi.org/project/pytea-ci). Safe to delete.\n"
-
-
-@functools.lru_cache(maxsize=1)
-def analyzer_hash() -> str:
-    """Hash of every .py file of the pytea_ci package (models, interpreter, solver, ...)."""
-    pkg = os.path.dirname(os.path.abspath(pytea_ci.__file__))
-    h = hashlib.sha256(__version__.encode())
-    for dirpath, dirnames, files in os.walk(pkg):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-        for f in sorted(files):
-            if f.endswith(".py"):
-                path = os.path.join(dirpath, f)
-                h.update(os.path.relpath(path, pkg).encode() + b"\0")
-                with open(path, "rb") as fh:
-                    h.update(hashlib.sha256(fh.read()).digest())
-    return h.hexdigest()
 
 
 def entry_key(entry_rel: str, root: str, closure: Closure, options: dict[str, Any]) -> str:

@@ -22,6 +22,7 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 from pytea_ci.diagnostics import Severity, rule_by_id
+from pytea_ci.driver import DEFAULT_CACHE_DIR, fs
 
 SECTION = "tool.pytea-ci"
 FAIL_ON = ("error", "warning", "never")
@@ -44,7 +45,7 @@ class Config:
     max_paths: int = 64
     max_steps: int = 400_000
     loop_unroll: int = 16
-    cache_dir: str = ".pytea_cache"
+    cache_dir: str = DEFAULT_CACHE_DIR
     fail_on: str = "error"
     severity: dict[str, str] = field(default_factory=dict)
     disable: list[str] = field(default_factory=list)
@@ -153,10 +154,11 @@ def from_table(table: dict[str, Any], source: str) -> Config:
 
 def _read(path: str) -> dict[str, Any]:
     try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
+        return tomllib.loads(fs.read(path).decode("utf-8"))
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{path}: not UTF-8 text: {e.reason} at byte {e.start}") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: invalid TOML: {e}") from None
 
@@ -179,7 +181,7 @@ def find_pyproject(start: str) -> str | None:
     here = os.path.abspath(start)
     while True:
         cand = os.path.join(here, "pyproject.toml")
-        if os.path.isfile(cand) and _section(_read(cand), cand, False) is not None:
+        if fs.isfile(cand) and _section(_read(cand), cand, False) is not None:
             return cand
         parent = os.path.dirname(here)
         if parent == here:
@@ -192,7 +194,7 @@ def load(start: str, explicit: str | None = None) -> Config:
     path = explicit if explicit is not None else find_pyproject(start)
     if path is None:
         return Config()
-    if explicit is not None and not os.path.isfile(explicit):
+    if explicit is not None and not fs.isfile(explicit):
         raise ConfigError(f"{explicit}: no such configuration file")
     table = _section(_read(path), path, explicit is not None) or {}
     return from_table(table, os.path.abspath(path))

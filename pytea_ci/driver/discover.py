@@ -11,6 +11,7 @@ import fnmatch
 import glob
 import os
 
+from pytea_ci.driver import fs
 from pytea_ci.driver.imports_graph import ImportGraph
 
 SKIP_DIRS = frozenset({"venv", "env", "node_modules", "__pycache__", "build", "dist", "site-packages"})
@@ -36,8 +37,8 @@ def excluded(path: str, root: str, patterns: list[str]) -> bool:
 def python_files(folder: str, root: str, exclude: list[str]) -> list[str]:
     """Sorted project `.py` files under `folder`."""
     out: list[str] = []
-    real_root = os.path.realpath(root)
-    for dirpath, dirnames, files in os.walk(folder):
+    real_root = fs.realpath(root)
+    for dirpath, dirnames, files in fs.walk(folder):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS
                              and not excluded(os.path.join(dirpath, d), root, exclude))
         for f in sorted(files):
@@ -49,7 +50,7 @@ def python_files(folder: str, root: str, exclude: list[str]) -> list[str]:
 
 def _inside(path: str, real_root: str) -> bool:
     """Symlinks that leave the project are not followed."""
-    real = os.path.realpath(path)
+    real = fs.realpath(path)
     return real == real_root or real.startswith(real_root + os.sep)
 
 
@@ -77,10 +78,10 @@ def configured(patterns: list[str], root: str, exclude: list[str], graph: Import
     out: list[str] = []
     for pat in patterns:
         full = os.path.join(root, pat)
-        matches = sorted(glob.glob(full, recursive=True)) if glob.has_magic(pat) else [full]
+        matches = fs.glob(full) if glob.has_magic(pat) else [full]
         for m in matches:
-            if os.path.isdir(m):
+            if fs.isdir(m):
                 out += [p for p in python_files(m, root, exclude) if looks_like_entry(p, graph)]
-            elif os.path.isfile(m) and m.endswith(".py") and not excluded(m, root, exclude):
+            elif fs.isfile(m) and m.endswith(".py") and not excluded(m, root, exclude):
                 out.append(os.path.abspath(m))
     return sorted(dict.fromkeys(out))

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytea_ci.driver import fs
+
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 _HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 SHALLOW_FIX = ("fetch the history: `fetch-depth: 0` on actions/checkout, or "
@@ -36,6 +38,7 @@ class ChangeSet:
 
 def open_repo(path: str) -> Any:
     """The git repository containing `path`, or None (not a repository, or git is missing)."""
+    fs.untracked("git was asked")  # what git answers is not re-asked by a replay
     try:
         import git
     except ImportError:  # GitPython refuses to import when no git executable is found
@@ -54,7 +57,7 @@ def work_tree(path: str) -> str | None:
         return repo_root(repo) if repo is not None and repo.working_tree_dir else None
     folder = os.path.abspath(path)
     while True:
-        if os.path.exists(os.path.join(folder, ".git")):
+        if fs.exists(os.path.join(folder, ".git")):
             return folder
         parent = os.path.dirname(folder)
         if parent == folder:

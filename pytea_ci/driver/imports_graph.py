@@ -17,19 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytea_ci.driver import fs
 from pytea_ci.solver.diskcache import atomic_write, read_json
 
 FORMAT = 2
 Import = tuple[int, str]  # (relative level, dotted name); level 0 = absolute
-
-
-def file_hash(path: str) -> str | None:
-    """sha256 of a file's bytes, None when it cannot be read."""
-    try:
-        with open(path, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
-    except OSError:
-        return None
 
 
 def _dynamic_import(node: ast.Call) -> str | None:
@@ -106,8 +98,7 @@ class ImportCache:
     def facts(self, path: str) -> tuple[str | None, list[Import], bool]:
         """(content hash, imports, looks like a program) of a file; (None, [], False) when unreadable."""
         try:
-            with open(path, "rb") as f:
-                source = f.read()
+            source = fs.read(path)
         except OSError:
             return None, [], False
         digest = hashlib.sha256(source).hexdigest()
@@ -170,7 +161,7 @@ class ImportGraph:
     def realpath(self, path: str) -> str:
         real = self._real.get(path)
         if real is None:
-            real = self._real[path] = os.path.realpath(path)
+            real = self._real[path] = fs.realpath(path)
         return real
 
     def _inside(self, path: str, entry_dir: str) -> bool:
@@ -203,7 +194,7 @@ class ImportGraph:
                 for cand in self._resolve(imp, path, roots):
                     if not self._inside(cand, entry_dir):
                         continue
-                    if not os.path.isfile(cand):
+                    if not fs.isfile(cand):
                         out.absent.add(cand)
                         continue
                     out.edges[path].add(cand)

@@ -16,6 +16,7 @@ import os
 from dataclasses import dataclass, field
 
 from pytea_ci.driver import discover as disc
+from pytea_ci.driver import fs
 from pytea_ci.driver import gitdiff
 from pytea_ci.driver.config import Config
 from pytea_ci.driver.imports_graph import ImportGraph
@@ -81,13 +82,13 @@ class Selector:
     def for_paths(self, paths: list[str]) -> list[str]:
         out: list[str] = []
         for p in paths:
-            if os.path.isdir(p):
+            if fs.isdir(p):
                 if self.cfg.entry_points:
                     folder = os.path.abspath(p) + os.sep
                     out += [e for e in self.all_entries() if e.startswith(folder)]
                 else:
                     out += disc.discover(os.path.abspath(p), self.root, self.cfg.exclude, self.graph)
-            elif os.path.isfile(p):
+            elif fs.isfile(p):
                 out += self.for_file(p)
             else:
                 raise SelectionError(f"{p}: no such file or directory")
