@@ -79,7 +79,7 @@ def measure(name: str, root: str, entry: str, cached: bool) -> Sample:
 
 def _has_record(root: str) -> bool:
     folder = os.path.join(root, ".pytea_cache", "replay")
-    return any(f.endswith(".json") for _, _, files in os.walk(folder) for f in files)
+    return any(f.endswith(".replay") for _, _, files in os.walk(folder) for f in files)
 
 
 def summarize(label: str, samples: list[Sample]) -> tuple:

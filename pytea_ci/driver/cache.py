@@ -136,7 +136,7 @@ def _usage(path: str) -> tuple[int, int]:
     count = size = 0
     for dirpath, _, files in os.walk(path):
         for f in files:
-            if f.endswith(".json") and not f.startswith(".tmp-"):
+            if not f.startswith(".tmp-"):
                 count += 1
                 try:
                     size += os.path.getsize(os.path.join(dirpath, f))

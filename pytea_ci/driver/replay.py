@@ -22,7 +22,6 @@ here (such projects always take the full run, which is correct, only slower).
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -38,6 +37,7 @@ if TYPE_CHECKING:
     from pytea_ci.diagnostics.result import RunResult
 
 FORMAT = 1
+MAGIC = f"pytea-ci replay {FORMAT}"
 ENV = ("CI", "NO_COLOR", "GIT_DIR", "GIT_WORK_TREE", "HOME")  # every variable the run's output reads
 REPLAYABLE_FORMATS = frozenset({"text", "json", "sarif"})
 
@@ -53,7 +53,47 @@ def key(argv: Sequence[str]) -> str:
     """The invocation: arguments, working directory, environment and terminals, with the version."""
     doc = [FORMAT, __version__, os.getcwd(), list(argv), [os.environ.get(k) for k in ENV],
            _tty(sys.stdout), _tty(sys.stderr)]
-    return fs.digest(json.dumps(doc).encode("utf-8", "surrogateescape"))
+    return fs.digest(repr(doc).encode("utf-8", "surrogateescape"))
+
+
+# ----- the record: a few tab-separated header lines, then stderr and stdout by length --------------
+# (not JSON: the json module and the `re` it loads are a tenth of a replayed run)
+def _dump(doc: dict[str, Any]) -> str | None:
+    facts = doc["facts"]
+    if any(("\t" in x or "\n" in x) for _, p, a in facts for x in (p, a)):
+        return None  # a path that cannot be written on one line: never replayed
+    lines = [MAGIC, f"key\t{doc['key']}", f"analyzer\t{doc['analyzer']}", f"code\t{doc['code']}",
+             *(f"fact\t{k}\t{p}\t{a}" for k, p, a in facts)]
+    return "\n".join([*lines, f"stderr\t{len(doc['stderr'])}", doc["stderr"] + f"stdout\t{len(doc['stdout'])}",
+                      doc["stdout"]])
+
+
+def _load(text: str) -> dict[str, Any] | None:
+    """The record, or None when it is not one (truncated, foreign, another format)."""
+    doc: dict[str, Any] = {"facts": []}
+    pos = 0
+    for name in ("stderr", "stdout"):
+        while True:
+            end = text.find("\n", pos)
+            if end < 0:
+                return None
+            head, pos = text[pos:end].split("\t"), end + 1
+            if head == [MAGIC]:
+                continue
+            if head[0] == "fact" and len(head) == 4:
+                doc["facts"].append(head[1:])
+            elif head[0] in ("key", "analyzer", "code") and len(head) == 2:
+                doc[head[0]] = head[1]
+            elif head[0] == name and len(head) == 2 and head[1].isdigit():
+                doc[name] = text[pos:pos + int(head[1])]
+                pos += int(head[1])
+                break
+            else:
+                return None
+    if pos != len(text) or not text.startswith(MAGIC + "\n") or not doc.get("code", "").lstrip("-").isdigit():
+        return None
+    doc["code"] = int(doc["code"])
+    return doc
 
 
 def _option(argv: Sequence[str], name: str) -> str | None:
@@ -82,7 +122,7 @@ def _folders(argv: Sequence[str]) -> list[str]:
 
 
 def _record(folder: str, k: str) -> str:
-    return os.path.join(folder, "replay", k[:2], k + ".json")
+    return os.path.join(folder, "replay", k[:2], k + ".replay")
 
 
 def replay(argv: Sequence[str]) -> int | None:
@@ -92,11 +132,11 @@ def replay(argv: Sequence[str]) -> int | None:
         k = key(argv)
         for folder in _folders(argv):
             try:
-                with open(_record(folder, k), encoding="utf-8") as f:
-                    doc = json.load(f)
+                with open(_record(folder, k), encoding="utf-8", errors="surrogateescape", newline="") as f:
+                    doc = _load(f.read())
             except FileNotFoundError:
                 continue
-            if not _valid(doc, k):
+            if doc is None or not _valid(doc, k):
                 return None
             sys.stderr.write(doc["stderr"])
             sys.stdout.write(doc["stdout"])
@@ -106,13 +146,11 @@ def replay(argv: Sequence[str]) -> int | None:
     return None
 
 
-def _valid(doc: Any, k: str) -> bool:
+def _valid(doc: dict[str, Any], k: str) -> bool:
     from pytea_ci.driver.identity import analyzer_hash
 
-    return (isinstance(doc, dict) and doc.get("format") == FORMAT and doc.get("key") == k
-            and isinstance(doc.get("stdout"), str) and isinstance(doc.get("stderr"), str)
-            and isinstance(doc.get("code"), int) and doc.get("analyzer") == analyzer_hash()
-            and isinstance(doc.get("facts"), list) and fs.unchanged(doc["facts"]))
+    return doc.get("key") == k and doc.get("analyzer") == analyzer_hash() and fs.unchanged(
+        doc["facts"])
 
 
 def eligible(ns: argparse.Namespace) -> bool:
@@ -146,11 +184,12 @@ def save(argv: Sequence[str], folder: str, journal: fs.Journal, result: RunResul
     if not journal.replayable:
         return False
     k = key(argv)
-    doc = {"format": FORMAT, "key": k, "analyzer": analyzer_hash(), "code": code, "stdout": stdout,
-           "stderr": stderr, "facts": [[kind, path, seen] for (kind, path), seen in sorted(journal.facts.items())]}
+    text = _dump({"key": k, "analyzer": analyzer_hash(), "code": code, "stdout": stdout, "stderr": stderr,
+                  "facts": [[kind, path, seen] for (kind, path), seen in sorted(journal.facts.items())]})
+    if text is None:
+        return False
     try:
-        os.makedirs(os.path.dirname(_record(folder, k)), exist_ok=True)
-        atomic_write(_record(folder, k), json.dumps(doc))
-    except OSError:
+        atomic_write(_record(folder, k), text)
+    except (OSError, UnicodeEncodeError):
         return False  # a read-only cache only costs speed
     return True

@@ -15,7 +15,7 @@ import pytest
 
 from pytea_ci.cli import main
 from pytea_ci.driver import check as check_mod
-from pytea_ci.driver import fs, identity
+from pytea_ci.driver import fs, identity, replay
 from tests.driver.conftest import HELPER_BUG, HELPER_OK, write_project
 
 
@@ -53,7 +53,7 @@ def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> 
 
 
 def _records(root: Path) -> list[Path]:
-    return sorted((root / ".pytea_cache" / "replay").glob("*/*.json"))
+    return sorted((root / ".pytea_cache" / "replay").glob("*/*.replay"))
 
 
 def _warm(run: Runner, root: Path, *args: str) -> tuple[int, str, str]:
@@ -194,7 +194,7 @@ def test_unreadable_records_take_the_full_run(tmp_path: Path, run: Runner, garba
     (record,) = _records(root)
     record.write_text(garbage)
     code, out, err, replayed = run(root, "a.py")
-    assert not replayed and (code, err) == recorded[::2] and out == recorded[1]
+    assert not replayed and (code, _findings(out), err) == (recorded[0], _findings(recorded[1]), recorded[2])
 
 
 @pytest.mark.parametrize("args", [["--no-cache"], ["--format", "github"], ["--format", "json", "--output", "OUT"]])
@@ -210,7 +210,7 @@ def test_explicit_cache_dir_is_searched(tmp_path: Path, run: Runner) -> None:
     root = write_project(tmp_path / "p")
     cache = tmp_path / "elsewhere"
     recorded = _warm(run, root, "--cache-dir", str(cache), "a.py")
-    assert list((cache / "replay").glob("*/*.json"))
+    assert list((cache / "replay").glob("*/*.replay"))
     code, out, err, replayed = run(root, "--cache-dir", str(cache), "a.py")
     assert replayed and (code, out, err) == recorded
 
@@ -267,3 +267,24 @@ def test_selection_asks_the_file_system_only_through_fs() -> None:
     (work_tree,) = [n for n in ast.walk(gitdiff) if isinstance(n, ast.FunctionDef) and n.name == "work_tree"]
     found["gitdiff.py:work_tree"] = _direct_calls(work_tree)
     assert not {k: v for k, v in found.items() if v}
+
+
+def test_record_format_round_trips_any_output() -> None:
+    tricky = "stdout\t3\nfact\tread\t/x\t-\n\r\nünïcode ✓\n"
+    doc = {"key": "k", "analyzer": "a", "code": 1, "stdout": tricky, "stderr": tricky[::-1],
+           "facts": [["read", "/p/a b.py", "d1"], ["isfile", "/p/c.py", "0"]]}
+    text = replay._dump(doc)
+    assert text is not None and replay._load(text) == doc
+    for cut in (1, len(text) // 2, len(text) - 1):
+        assert replay._load(text[:cut]) is None  # truncated
+    assert replay._load(text + "x") is None
+    assert replay._dump({**doc, "facts": [["read", "/p/new\nline.py", "d"]]}) is None
+
+
+def test_truncated_record_takes_the_full_run(tmp_path: Path, run: Runner) -> None:
+    root = write_project(tmp_path / "p", helper=HELPER_BUG)
+    recorded = _warm(run, root, "a.py")
+    (record,) = _records(root)
+    record.write_text(record.read_text()[:-5])
+    code, out, err, replayed = run(root, "a.py")
+    assert not replayed and (code, _findings(out), err) == (recorded[0], _findings(recorded[1]), recorded[2])
