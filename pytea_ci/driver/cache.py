@@ -30,8 +30,11 @@ _README = "Cache of pytea-ci (https://pypi.org/project/pytea-ci). Safe to delete
 
 
 def entry_key(entry_rel: str, root: str, closure: Closure, options: dict[str, Any]) -> str:
-    def rel(p: str) -> str:
-        return os.path.relpath(p, root).replace(os.sep, "/")
+    prefix = os.path.abspath(root) + os.sep
+
+    def rel(p: str) -> str:  # closure paths are absolute and normalized: most are under the root
+        r = p[len(prefix):] if p.startswith(prefix) else os.path.relpath(p, root)
+        return r.replace(os.sep, "/")
 
     doc = {
         "format": FORMAT, "version": __version__, "analyzer": analyzer_hash(), "entry": entry_rel,

@@ -87,7 +87,7 @@ def check(req: CheckRequest) -> CheckOutcome:
     sel = select(Request(root, req.paths, req.staged, req.diff, req.affected_only, req.new_only, req.shard),
                  cfg, graph)
     graph.cache.save()
-    result, figures = run_with_figures(sel.entries, options(cfg, root, sel.entries, req), req.progress)
+    result, figures = run_with_figures(sel.entries, options(cfg, root, sel.entries, req), req.progress, graph)
     messages = list(sel.messages)
     changes = sel.changes if req.new_only else None
     if changes is not None and not changes.complete:

@@ -157,12 +157,19 @@ class ImportGraph:
         self.cache = cache
         self.closures: dict[str, Closure] = {}
         self._real: dict[str, str] = {}  # os.path.realpath, memoized: the closures share most paths
+        self._isfile: dict[str, bool] = {}  # likewise for the candidate modules (one answer per run)
 
     def realpath(self, path: str) -> str:
         real = self._real.get(path)
         if real is None:
             real = self._real[path] = fs.realpath(path)
         return real
+
+    def isfile(self, path: str) -> bool:
+        found = self._isfile.get(path)
+        if found is None:
+            found = self._isfile[path] = fs.isfile(path)
+        return found
 
     def _inside(self, path: str, entry_dir: str) -> bool:
         return any(path == r or path.startswith(r + os.sep) for r in (self.root, entry_dir))
@@ -194,7 +201,7 @@ class ImportGraph:
                 for cand in self._resolve(imp, path, roots):
                     if not self._inside(cand, entry_dir):
                         continue
-                    if not fs.isfile(cand):
+                    if not self.isfile(cand):
                         out.absent.add(cand)
                         continue
                     out.edges[path].add(cand)

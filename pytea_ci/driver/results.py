@@ -34,9 +34,11 @@ def _key_options(entry: str, opts: Options) -> dict[str, Any]:
             "options": entry_options(entry, opts)}
 
 
-def _lookup(entries: list[str], opts: Options, cache: ResultCache) -> tuple[list[EntryResult | None], list[str]]:
+def _lookup(entries: list[str], opts: Options, cache: ResultCache,
+            graph: ImportGraph | None) -> tuple[list[EntryResult | None], list[str]]:
     root = os.path.abspath(opts.root)
-    graph = ImportGraph(root, ImportCache(opts.cache_dir))
+    if graph is None or graph.root != root:
+        graph = ImportGraph(root, ImportCache(opts.cache_dir))
     found: list[EntryResult | None] = []
     keys: list[str] = []
     for e in entries:
@@ -48,11 +50,11 @@ def _lookup(entries: list[str], opts: Options, cache: ResultCache) -> tuple[list
     return found, keys
 
 
-def run_cached(entries: list[str], opts: Options,
-               progress: Progress | None = None) -> tuple[list[EntryResult], RunFigures]:
+def run_cached(entries: list[str], opts: Options, progress: Progress | None = None,
+               graph: ImportGraph | None = None) -> tuple[list[EntryResult], RunFigures]:
     cache = ResultCache(opts.cache_dir) if opts.cache_dir else None
     if cache is not None:
-        out, keys = _lookup(entries, opts, cache)
+        out, keys = _lookup(entries, opts, cache, graph)
     else:
         out, keys = [None] * len(entries), []
     figures = RunFigures(cached=sum(r is not None for r in out))

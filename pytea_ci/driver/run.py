@@ -17,6 +17,7 @@ from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.interp.budget import Budget
 
 if TYPE_CHECKING:  # the interpreter, models and solver load only when an entry point is analyzed
+    from pytea_ci.driver.imports_graph import ImportGraph
     from pytea_ci.solver import Decider
 
 Progress = Callable[[int, int, str], None]  # (done, total, entry being finished)
@@ -82,14 +83,15 @@ def run(entries: list[str], opts: Options, progress: Progress | None = None) -> 
     return run_with_figures(entries, opts, progress)[0]
 
 
-def run_with_figures(entries: list[str], opts: Options,
-                     progress: Progress | None = None) -> tuple[RunResult, RunFigures]:
+def run_with_figures(entries: list[str], opts: Options, progress: Progress | None = None,
+                     graph: ImportGraph | None = None) -> tuple[RunResult, RunFigures]:
+    """`graph`: the import graph the entry points were selected with (its closures are reused)."""
     from pytea_ci.driver import (
         results,  # the cache-aware half lives apart to keep this module small
     )
 
     t0 = time.monotonic()
-    out, figures = results.run_cached(entries, opts, progress)
+    out, figures = results.run_cached(entries, opts, progress, graph)
     result = RunResult(entries=out, tool_version=__version__)
     result.seconds = figures.seconds = time.monotonic() - t0
     return result, figures
