@@ -75,7 +75,9 @@ RULES: tuple[Rule, ...] = (
         "PT001", "shape-mismatch", Severity.ERROR,
         "A tensor shape requirement fails on every run that reaches it.",
         "Reports a tensor operation whose shape requirement (matching features, broadcastable sizes, "
-        "equal element counts, ...) cannot hold on any run that reaches it.",
+        "equal element counts, ...) cannot hold on any run that reaches it. A failure the program "
+        "catches (inside a `try` with a handler for RuntimeError, ValueError, IndexError, TypeError or "
+        "a broader class) is its own business and is not reported; the analysis follows the handler.",
         "PyTorch raises at run time, often hours into a training job, and the run is lost.",
         _LINEAR_BAD, _LINEAR_OK,
     ),
@@ -91,8 +93,9 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "PT003", "invalid-argument", Severity.ERROR,
         "An API argument is impossible for the tensor it is applied to.",
-        "Reports arguments that no input can satisfy: a dim out of range, a negative size, a kernel "
-        "larger than the padded input, a head count that does not divide the embedding size, ...",
+        "Reports arguments that no input can satisfy: a dim out of range (also `x.shape[i]` past the "
+        "tensor's rank), a negative size, a kernel larger than the padded input, a head count that "
+        "does not divide the embedding size, ...",
         "PyTorch rejects the call with an exception when it runs.",
         "x = torch.randn(8, 3)\ny = x.sum(dim=2)  # x has only dims 0 and 1", "y = x.sum(dim=1)",
     ),

@@ -19,7 +19,7 @@ from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
 from pytea_ci.interp.objects import ObjectMixin
 from pytea_ci.interp.ops import truth
-from pytea_ci.interp.runtime import BudgetExceeded, PathEnd, Scope, UserException
+from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope, UserException
 from pytea_ci.interp.stmts import StmtMixin
 from pytea_ci.models.registry import REGISTRY
 from pytea_ci.models.values import Namespace, Unknown
@@ -63,7 +63,9 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.yields: list[list[Any]] = []
         self.star_namespaces: dict[int, list[Namespace]] = {}
         self.budget_note: tuple[str, Span | None] | None = None
-        self.expecting = 0  # inside `with pytest.raises(...)`: failures are expected, not findings
+        # inside `with pytest.raises(...)`, or a `try` with a handler that catches what a failing tensor
+        # op raises: a failure is the program's business (it raises SHAPE_ERROR), not a finding
+        self.expecting = 0
 
     # ----- positions ----------------------------------------------------------------------------
     def rel(self, path: str) -> str:
@@ -270,10 +272,14 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             self.emit("PT010", Severity.NOTE, f"{op}: could not decide whether {message.rstrip('.')} holds", operands, dims)
             return
         if v is Verdict.FAILS and self.expecting:
-            raise UserException("RuntimeError")
+            raise UserException(SHAPE_ERROR)
         if v is Verdict.FAILS:
             self.emit(rule, Severity.ERROR, f"{op}: {message}", operands, dims, outcome.counterexample)
             raise PathEnd()
+        if self.expecting:  # the inputs that fail raise into a handler: follow the ones that pass
+            if isinstance(cond, Pred):
+                self.pc.append(cond)
+            return
         ce = outcome.counterexample
         when = ", ".join(f"{k} = {val}" for k, val in sorted(ce.items()))
         self.emit("PT002", Severity.WARNING, f"{op}: {message} (fails when {when})" if when else f"{op}: {message}",

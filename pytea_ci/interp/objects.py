@@ -9,7 +9,7 @@ from pytea_ci.interp.ops import is_concrete, tensor_method
 from pytea_ci.interp.runtime import FunctionVal, ModuleVal, ReturnSignal, Scope, SuperVal, UserException
 from pytea_ci.models.registry import PROPERTIES, lookup
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal,
-                                    Namespace, PropertyVal, RangeVal, StaticMethod, Unknown)
+                                    Namespace, PropertyVal, RangeVal, SizeVal, StaticMethod, Unknown)
 from pytea_ci.shapes.dim import ITERATION, PInt, Term, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
@@ -164,6 +164,8 @@ class ObjectMixin:
                 try:
                     return obj[idx]
                 except IndexError:
+                    if isinstance(obj, SizeVal) and isinstance(idx, int) and not self.expecting:
+                        self.report_rank_index(len(obj), idx)
                     raise UserException("IndexError") from None
                 except TypeError:
                     raise UserException("TypeError") from None
@@ -187,6 +189,16 @@ class ObjectMixin:
         if isinstance(obj, ClassVal):
             return obj  # typing generics such as List[int]
         return self.unknown("subscript")
+
+    def report_rank_index(self: "Interpreter", rank: int, idx: int) -> None:
+        """`x.shape[i]` / `x.size()[i]` past the tensor's rank: an IndexError on every run that gets here."""
+        from pytea_ci.diagnostics import Severity
+        from pytea_ci.interp.runtime import PathEnd
+
+        lo, hi = -rank, rank - 1
+        where = f"expected in [{lo}, {hi}]" if rank else "it has no dims"
+        self.emit("PT003", Severity.ERROR, f"shape[{idx}]: index {idx} is out of range for a {rank}-D tensor ({where})")
+        raise PathEnd()
 
     def some_value(self: "Interpreter", values: list[Any], what: str) -> Any:
         """One of `values`, not knowing which: a fresh int when they are all ints, the common value

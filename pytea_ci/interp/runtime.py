@@ -77,8 +77,13 @@ class BudgetExceeded(Exception):
         self.span = span
 
 
+SHAPE_ERROR = "ShapeError"  # what a failing tensor op raises: torch's RuntimeError, IndexError, ValueError, ...
+SHAPE_ERROR_BASES = frozenset({"RuntimeError", "IndexError", "ValueError", "TypeError", "LookupError"})
+
+
 class UserException(Exception):
-    """A Python exception raised inside the analyzed program (by `raise` or by a failing builtin)."""
+    """A Python exception raised inside the analyzed program (by `raise` or by a failing builtin).
+    `kind` SHAPE_ERROR: a tensor op failed; any handler of one of SHAPE_ERROR_BASES catches it."""
 
     def __init__(self, kind: str, value: Any = None) -> None:
         super().__init__(kind)

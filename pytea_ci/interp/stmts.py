@@ -6,7 +6,7 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.ops import BINOPS, truth
-from pytea_ci.interp.runtime import (BreakSignal, ContinueSignal, FunctionVal, ReturnSignal, Scope,
+from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal, ReturnSignal, Scope,
                                      UserException)
 from pytea_ci.models.values import ClassVal, Instance, Unknown
 from pytea_ci.shapes import pred as P
@@ -319,9 +319,14 @@ class StmtMixin:
         raise UserException(kind, exc)
 
     def ex_Try(self: "Interpreter", node: ast.Try, scope: Scope) -> None:
+        catches = any(self.handler_matches(h, UserException(SHAPE_ERROR), scope) for h in node.handlers)
         try:
             try:
-                self.exec_block(node.body, scope)
+                self.expecting += catches
+                try:
+                    self.exec_block(node.body, scope)
+                finally:
+                    self.expecting -= catches
             except UserException as e:
                 for h in node.handlers:
                     if self.handler_matches(h, e, scope):
@@ -381,6 +386,8 @@ _ARITH = {"ZeroDivisionError", "OverflowError", "FloatingPointError"}
 
 
 def _builtin_subclass(kind: str, name: str) -> bool:
+    if kind == SHAPE_ERROR:
+        return name in SHAPE_ERROR_BASES
     if name == "LookupError":
         return kind in _LOOKUP_ERRORS
     if name == "ArithmeticError":

@@ -144,6 +144,13 @@ class PropertyVal:
     fget: Any
 
 
+class SizeVal(tuple):  # type: ignore[type-arg]
+    """A tensor's shape as the program sees it (`torch.Size`, `ndarray.shape`): a tuple of dims whose
+    length is the rank, so an index out of range is a rank mistake of the program (PT003)."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True)
 class DType:
     """A tensor dtype constant such as `torch.float32` (name without the library prefix)."""

@@ -9,7 +9,7 @@ from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import (as_int, fmt, known, matmul_shapes, matrix_operands, norm_dim, reshape_shape,
                                   shape_of, sizes_arg, view_strides, with_strides)
 from pytea_ci.models.registry import model, prop
-from pytea_ci.models.values import DType, IterVal, Unknown
+from pytea_ci.models.values import DType, IterVal, SizeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import prod
 from pytea_ci.shapes.tensor import Tensor
@@ -17,7 +17,7 @@ from pytea_ci.shapes.tensor import Tensor
 
 @prop("torch.Tensor.shape", "numpy.ndarray.shape")
 def shape(ctx: Ctx, t: Tensor) -> Any:
-    return tuple(t.shape) if t.shape is not None else ctx.unknown("shape of unknown rank")
+    return SizeVal(t.shape) if t.shape is not None else ctx.unknown("shape of unknown rank")
 
 
 @prop("torch.Tensor.ndim", "numpy.ndarray.ndim")
@@ -72,7 +72,7 @@ def size(ctx: Ctx, self: Tensor, dim: Any = None) -> Any:
     if self.shape is None:
         return ctx.unknown("size of unknown rank")
     if dim is None:
-        return tuple(self.shape)
+        return SizeVal(self.shape)
     d = norm_dim(ctx, dim, len(self.shape), "size")
     return self.shape[d] if d is not None else ctx.unknown("size(dim)")
 
