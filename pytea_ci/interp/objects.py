@@ -20,10 +20,13 @@ if TYPE_CHECKING:
 # contiguous tensors have contiguous strides; after any other op the layout is not known (many
 # ops keep their input's layout, so guessing "contiguous" would invent errors).
 _KEEPS_STRIDES = {"torch.transpose", "torch.permute", "torch.t", "torch.Tensor.view", "torch.Tensor.to",
-                  "torch.Tensor.__getitem__"}
+                  "torch.Tensor.__getitem__",
+                  # what `forward` returned, whose own ops set its layout
+                  "torch.nn.Module.__call__", "torch.nn.Sequential.forward", "torch.nn.Identity.forward"}
 _CONTIGUOUS = {"torch.randn", "torch.zeros", "torch.ones", "torch.full", "torch.randint",
                "torch.arange", "torch.eye", "torch.linspace", "torch.randperm", "torch.contiguous",
-               "torch.cat", "torch.stack", "torch.matmul", "torch.mm", "torch.bmm"}
+               "torch.cat", "torch.stack", "torch.matmul", "torch.mm", "torch.bmm",
+               "torch.nn.functional.linear", "torch.nn.Linear.forward"}  # addmm into a fresh output
 
 
 _TENSOR_LIBS = ("torch.", "torchvision.", "numpy.", "einops.")

@@ -106,6 +106,13 @@ STRIDE_CASES = [
     ("x = torch.randn(2, 3, 4)\n", "x.transpose(1, 2).reshape(2, 12)"),
     ("x = torch.randn(2, 3, 4)\n", "x.transpose(1, 2).transpose(1, 2).view(6, 4)"),
     ("x = torch.randn(2, 3, 4)\n", "x.transpose(1, 2).relu().view(2, 12)"),
+    # Linear writes a fresh contiguous output whatever its input's layout; a module call keeps the
+    # layout its forward returned
+    ("x = torch.randn(16, 6, 12)\nfc = nn.Linear(12, 2)\n", "fc(x).transpose(1, 0).view(-1, 2)"),
+    ("x = torch.randn(6, 16, 12).transpose(0, 1)\nfc = nn.Linear(12, 2)\n", "fc(x).view(-1, 2)"),
+    ("x = torch.randn(12, 16).t()\n", "F.linear(x, torch.randn(2, 12)).view(32)"),
+    ("x = torch.randn(4, 6)\nm = nn.Identity()\n", "m(x.t()).view(24)"),
+    ("x = torch.randn(4, 6)\nm = nn.Sequential(nn.Identity())\n", "m(x.t()).view(24)"),
 ]
 
 
