@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 # contiguous tensors have contiguous strides; after any other op the layout is not known (many
 # ops keep their input's layout, so guessing "contiguous" would invent errors).
 _KEEPS_STRIDES = {"torch.transpose", "torch.permute", "torch.t", "torch.Tensor.view", "torch.Tensor.to",
-                  "torch.Tensor.__getitem__",
+                  "torch.Tensor.__getitem__", "torch.unsqueeze", "torch.squeeze",
                   # what `forward` returned, whose own ops set its layout
                   "torch.nn.Module.__call__", "torch.nn.Sequential.forward", "torch.nn.Identity.forward"}
 _CONTIGUOUS = {"torch.randn", "torch.zeros", "torch.ones", "torch.full", "torch.randint",
@@ -45,11 +45,29 @@ def _has_unknown(args: tuple, kwargs: dict) -> bool:
     return False
 
 
-def _layout_after(name: str, out: Tensor) -> Tensor:
-    if name in _CONTIGUOUS and out.shape is not None and out.lib == "torch":
-        from pytea_ci.models.prim import contiguous_strides
+def _like_input_ops() -> frozenset[str]:
+    from pytea_ci.models.torch.elementwise import DUNDERS, UNARY
 
+    # `number ** x` is computed by another kernel, whose output is contiguous
+    dunders = {f"torch.Tensor.{d}" for d in DUNDERS if d != "__rpow__"}
+    return frozenset({f"torch.{op}" for op in UNARY if op != "contiguous"} | dunders
+                     | {"__neg__", "__pos__", "__abs__", "__invert__"})
+
+
+# Element-wise ops on one tensor (a Python number at most beside it) allocate their output like their
+# input: a dense input's layout is kept (checked against torch for every permutation, tests/oracle).
+_LIKE_INPUT = _like_input_ops()
+
+
+def _layout_after(name: str, out: Tensor, args: tuple) -> Tensor:
+    from pytea_ci.models.prim import contiguous_strides, is_dense
+
+    if name in _CONTIGUOUS and out.shape is not None and out.lib == "torch":
         return Tensor(out.shape, out.dtype, out.lib, contiguous_strides(out.shape))
+    if name in _LIKE_INPUT and args and isinstance(src := args[0], Tensor) and src.strides is not None \
+            and src.shape == out.shape and not any(isinstance(a, Tensor) for a in args[1:]) \
+            and out.shape is not None and is_dense(out.shape, src.strides):
+        return Tensor(out.shape, out.dtype, out.lib, src.strides)
     return Tensor(out.shape, out.dtype, out.lib) if out.strides is not None else out
 _PY_METHOD_TYPES = (list, dict, tuple, str, int, float, bool, set, frozenset, bytes)
 _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "add", "discard"}
@@ -261,7 +279,7 @@ class ObjectMixin:
         try:
             out = fn.fn(self, *args, **kwargs)
             if isinstance(out, Tensor) and fn.name not in _KEEPS_STRIDES:
-                out = _layout_after(fn.name, out)
+                out = _layout_after(fn.name, out, args)
             return out
         except (UserException, ReturnSignal):
             raise

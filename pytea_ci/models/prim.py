@@ -219,6 +219,20 @@ def contiguous_strides(shape: Shape) -> tuple[int, ...] | None:
     return tuple(reversed(out))
 
 
+def is_dense(shape: Shape, strides: tuple[int, ...]) -> bool:
+    """Non-overlapping and dense: the elements fill one block of memory in some order of the dims
+    (a permutation of a contiguous tensor). Dims of size 1 take no part."""
+    dims = sorted((st, int(d)) for d, st in zip(shape, strides) if isinstance(d, int) and d != 1)
+    if len(dims) != sum(1 for d in shape if d != 1):
+        return False  # a symbolic size
+    expected = 1
+    for st, d in dims:
+        if st != expected:
+            return False
+        expected *= d
+    return True
+
+
 def view_strides(old: Shape, strides: tuple[int, ...], new: Shape) -> tuple[int, ...] | None:
     """Strides of `view(new)` on a tensor with `strides`, or None when no view exists (PyTorch's
     computeStride: each run of new dims must cover whole contiguous chunks of the old ones)."""

@@ -178,7 +178,8 @@ def unsqueeze(ctx: Ctx, input: Tensor, dim: Any) -> Any:
     d = norm_dim(ctx, dim, len(s) + 1, "unsqueeze")
     if d is None:
         return Tensor(None, input.dtype)
-    return input.with_shape(s[:d] + (1,) + s[d:])
+    st = input.strides  # a view: the new dim's stride is never read by a later view (size 1)
+    return with_strides(input, s[:d] + (1,) + s[d:], None if st is None else st[:d] + (1,) + st[d:])
 
 
 @model("torch.squeeze", "torch.Tensor.squeeze", "torch.Tensor.squeeze_")
@@ -194,7 +195,9 @@ def squeeze(ctx: Ctx, input: Tensor, dim: Any = None) -> Any:
             continue
         if s[n] == 1 or (not isinstance(s[n], int) and ctx.fork(P.eq(s[n], 1))):
             drop.add(n)
-    return input.with_shape(tuple(x for i, x in enumerate(s) if i not in drop))
+    st = input.strides  # a view: the size-1 dims and their strides go
+    return with_strides(input, tuple(x for i, x in enumerate(s) if i not in drop),
+                        None if st is None else tuple(x for i, x in enumerate(st) if i not in drop))
 
 
 @model("torch.permute", "torch.Tensor.permute")
