@@ -15,8 +15,8 @@ now, so the next identical run records), runs that asked git (`--staged`, `--dif
 wrote files (`--output`, the github format) or ran without the cache (`--no-cache`). A replay does
 not update `last_run.json` (`pytea-ci cache info` shows the last full run).
 
-Records are found at `.pytea_cache/` in the working directory or one of its parents, or in the
-`--cache-dir` given on the command line; a `cache-dir` set only in the configuration is not searched
+Records are found at `.pytea_cache/` of the `--root` given, of the working directory or of one of its
+parents, or in the `--cache-dir` given on the command line; a `cache-dir` set only in the configuration is not searched
 here (such projects always take the full run, which is correct, only slower).
 """
 
@@ -106,12 +106,13 @@ def _option(argv: Sequence[str], name: str) -> str | None:
 
 
 def _folders(argv: Sequence[str]) -> list[str]:
-    """Where a record may be: the `--cache-dir` of the command line, else `.pytea_cache/` in the
-    working directory or above (where the project root usually is)."""
+    """Where a record may be: the `--cache-dir` of the command line, else `.pytea_cache/` of the
+    `--root` given, or of the working directory or a folder above it (where the root usually is)."""
     explicit = _option(argv, "--cache-dir")
     if explicit:
         return [os.path.abspath(explicit)]
-    out = []
+    root = _option(argv, "--root")
+    out = [os.path.join(os.path.abspath(root), DEFAULT_CACHE_DIR)] if root else []
     here = os.getcwd()
     while True:
         out.append(os.path.join(here, DEFAULT_CACHE_DIR))

@@ -288,3 +288,13 @@ def test_truncated_record_takes_the_full_run(tmp_path: Path, run: Runner) -> Non
     record.write_text(record.read_text()[:-5])
     code, out, err, replayed = run(root, "a.py")
     assert not replayed and (code, _findings(out), err) == (recorded[0], _findings(recorded[1]), recorded[2])
+
+
+def test_explicit_root_is_searched_from_elsewhere(tmp_path: Path, run: Runner) -> None:
+    root = write_project(tmp_path / "p")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    args = ("--root", str(root), str(root / "a.py"))
+    recorded = _warm(run, elsewhere, *args)
+    code, out, err, replayed = run(elsewhere, *args)
+    assert replayed and (code, out, err) == recorded
