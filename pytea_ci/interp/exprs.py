@@ -291,8 +291,8 @@ class ExprMixin:
             return self.call(fn, *args, **kwargs)
 
     def ev_ListComp(self: "Interpreter", node: ast.ListComp, scope: Scope) -> Any:
-        out = self.comprehension(node.generators, scope, lambda s: [self.eval(node.elt, s)])
-        return out if isinstance(out, Unknown) else list(out)
+        # the list itself, not a copy: it carries the "inexact" mark when iterations were left out
+        return self.comprehension(node.generators, scope, lambda s: [self.eval(node.elt, s)])
 
     def ev_GeneratorExp(self: "Interpreter", node: ast.GeneratorExp, scope: Scope) -> Any:
         return self.ev_ListComp(node, scope)  # type: ignore[arg-type]
@@ -300,16 +300,14 @@ class ExprMixin:
     def ev_SetComp(self: "Interpreter", node: ast.SetComp, scope: Scope) -> Any:
         out = self.ev_ListComp(node, scope)  # type: ignore[arg-type]
         try:
-            return out if isinstance(out, Unknown) else set(out)
+            return self.same_exactness(out, set(out))
         except TypeError:
             return self.unknown("set of unhashable values")
 
     def ev_DictComp(self: "Interpreter", node: ast.DictComp, scope: Scope) -> Any:
         out = self.comprehension(node.generators, scope, lambda s: [(self.eval(node.key, s), self.eval(node.value, s))])
-        if isinstance(out, Unknown):
-            return out
         try:
-            return dict(out)
+            return self.same_exactness(out, dict(out))
         except TypeError:
             return self.unknown("unhashable dict key")
 

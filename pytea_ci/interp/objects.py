@@ -197,7 +197,7 @@ class ObjectMixin:
             try:
                 return obj[idx]
             except KeyError:
-                if is_concrete(idx) and is_concrete(list(obj.keys())):
+                if is_concrete(idx) and is_concrete(list(obj.keys())) and id(obj) not in self.inexact:
                     raise UserException("KeyError") from None
                 return self.some_value(list(obj.values()), "dict item")
             except TypeError:
@@ -422,10 +422,12 @@ class ObjectMixin:
         if isinstance(v, (list, tuple)):
             inexact = id(v) in self.inexact
             return list(v), inexact
-        if isinstance(v, (str, set, frozenset)):
+        if isinstance(v, str):
             return list(v), False
+        if isinstance(v, (set, frozenset)):
+            return list(v), id(v) in self.inexact
         if isinstance(v, dict):
-            return list(v.keys()), False
+            return list(v.keys()), id(v) in self.inexact
         if isinstance(v, Instance):
             it = v.cls.lookup("__iter__")
             if it is not MISSING:
@@ -449,14 +451,22 @@ class ObjectMixin:
         return [i], True
 
     def iterate(self: "Interpreter", v: Any) -> "list[Any] | None":
-        if isinstance(v, (list, tuple)) and id(v) in self.inexact:
+        if isinstance(v, (list, tuple, dict, set, frozenset)) and id(v) in self.inexact:
             return None
         items, truncated = self.loop_items(v)
         return None if truncated else items
 
-    def mark_inexact(self: "Interpreter", lst: list) -> None:
+    def mark_inexact(self: "Interpreter", lst: Any) -> None:
+        """A list, tuple, dict or set that holds only some of its items (built over iterations
+        left out): its length is not known, and a missing key or index is not an error."""
         self.inexact.add(id(lst))
         self.keepalive.append(lst)
+
+    def same_exactness(self: "Interpreter", source: Any, made: Any) -> Any:
+        """`made` (built from `source`), marked inexact when `source` is."""
+        if id(source) in self.inexact:
+            self.mark_inexact(made)
+        return made
 
     def note_mutation(self: "Interpreter", lst: Any) -> None:
         if self.loop_mutations and isinstance(lst, list):

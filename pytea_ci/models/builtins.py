@@ -28,7 +28,7 @@ def print_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 @model("builtins.len")
 def len_(ctx: Ctx, obj: Any) -> Any:
     if isinstance(obj, (list, tuple, dict, set, str, frozenset)):
-        items = ctx.iterate(obj) if isinstance(obj, (list, tuple)) else obj
+        items = ctx.iterate(obj) if not isinstance(obj, str) else obj
         return len(obj) if items is not None else ctx.unknown("length of a list built in a loop")
     if isinstance(obj, RangeVal):
         if all(isinstance(v, int) for v in (obj.start, obj.stop, obj.step)):

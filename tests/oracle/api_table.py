@@ -114,6 +114,9 @@ for _d, _x in (("__neg__", "-x"), ("__pos__", "+x"), ("__abs__", "abs(x)"), ("__
 X23 = "x = torch.randn(2, 3)\n"
 X234 = "x = torch.randn(2, 3, 4)\n"
 add("torch.Tensor.T", X23, "x.T")
+add("torch.Tensor.mT", X234, "x.mT", "x.mH", "x.mT.view(2, 12)", "torch.zeros(4).mT")
+add("torch.Tensor.H", X23, "x.H", "x.H.view(6)", "torch.zeros(2, 3, 4).H")
+add("torch.Tensor.shape", X23, "torch.zeros(x.shape[2])", "torch.zeros(x.size()[-3])")
 add("torch.Tensor.data", X23, "x.data")
 add("torch.Tensor.device", X23, "torch.zeros(2, device=x.device)")
 add("torch.Tensor.dim", X23, "torch.zeros(x.dim())")

@@ -62,6 +62,32 @@ CASES = [
     ("x = torch.randn(8, 5)\n", "x[None, ..., ::2]"),
     ("x = torch.randn(8, 5)\ni = torch.tensor([0, 2, 3])\n", "x[i]"),
     ("x = torch.randn(8, 5)\n", "x[9]"),
+    # advanced indices split by a slice or None put their dims first; an int does not split them in torch
+    ("x = torch.randn(4, 3, 10, 12)\n", "x[:, [0, 1], :, [2, 3]]"),
+    ("x = torch.randn(4, 3, 10, 12)\n", "x[:, [0, 1], None, [2, 3]]"),
+    ("x = torch.randn(4, 3, 10, 12)\n", "x[..., [0, 1], :, [2, 3]]"),
+    ("x = torch.randn(4, 3, 10, 12)\n", "x[:, [0, 1], 2, [2, 3]]"),
+    ("x = torch.randn(4, 3, 10, 12)\n", "x[:, 0, :, [2, 3]]"),
+    ("x = torch.randn(4, 3, 10, 12)\n", "x[0, :, [1, 2]]"),
+    ("x = torch.randn(4, 3, 10, 12)\n", "x[:, [0, 1], [2, 3]]"),
+    ("x = torch.randn(4, 3, 10, 12)\ni = torch.tensor([0, 1])\n", "x[i, :, i]"),
+    # nested lists are index arrays; a list of bools is a mask
+    ("x = torch.randn(4, 3, 10, 12)\n", "x[:, :, [[1], [2]], [0, 3, 5]]"),
+    ("x = torch.randn(4, 3, 10, 12)\n", "x[:, [[1], [2]], [0, 3, 5]]"),
+    ("x = torch.randn(4, 3, 10, 12)\n", "x[:, :, [[1], [2]], [0, 3]]"),
+    ("x = torch.randn(4, 3)\n", "x[[True, False, True, False]]"),
+    ("x = torch.randn(4, 3)\n", "x[[True, False, True]]"),
+    ("x = torch.randn(600, 3)\n", "x[list(range(500))]"),
+    # mT / mH swap the last two dims only
+    ("x = torch.randn(8, 5, 1)\n", "x + x.mT"),
+    ("x = torch.randn(2, 3, 4)\n", "x.mT @ x"),
+    ("x = torch.randn(2, 3, 4)\n", "x.mH.view(2, 12)"),
+    ("x = torch.randn(3, 4)\n", "x.H @ x"),
+    ("x = torch.randn(4)\n", "x.mT"),
+    # comprehensions longer than the unrolling keep their length unknown, not three items
+    ("xs = [torch.randn(4, 3) for _ in range(20)]\n", "torch.stack(xs).view(20, 12)"),
+    ("t = torch.randn(100, 4)\n", "torch.stack([r for r in t]).view(100, 4)"),
+    ("xs = tuple(torch.randn(1, 3) for _ in range(40))\n", "torch.cat(xs).view(40, 3)"),
     # losses
     ("o = torch.randn(64, 10)\nt = torch.randint(0, 10, (64,))\n", "F.cross_entropy(o, t)"),
     ("o = torch.randn(64, 10)\nt = torch.randint(0, 10, (64, 1))\n", "F.cross_entropy(o, t)"),

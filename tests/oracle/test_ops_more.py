@@ -87,6 +87,12 @@ NUMPY_CASES = [
     ("a = np.zeros((2, 3))\n", "np.argmax(a, axis=1)"),
     ("a = np.zeros((2, 3))\n", "np.vstack([a, np.zeros(3)])"),
     ("a = np.array([[1, 2], [3, 4], [5, 6]])\n", "np.transpose(a)"),
+    # numpy counts int indices as advanced: an int between a slice and a list splits differently
+    ("a = np.zeros((4, 3, 10, 12))\n", "a[:, 0, :, [2, 3]]"),
+    ("a = np.zeros((4, 3, 10, 12))\n", "a[0, :, [1, 2]]"),
+    ("a = np.zeros((4, 3, 10, 12))\n", "a[:, [0, 1], :, [2, 3]]"),
+    ("a = np.zeros((4, 3, 10, 12))\n", "a[:, [0, 1], 2, [2, 3]]"),
+    ("a = np.zeros((4, 3, 10, 12))\n", "a[:, :, [[1], [2]], [0, 3, 5]]"),
 ]
 
 

@@ -80,8 +80,14 @@ def index_shape(ctx: Ctx, src: tuple[Dim, ...], idx: Any, lib: str = "torch") ->
             adv.append((ctx.fresh("nonzero"),))
             adv_pos = len(out) if adv_pos is None else adv_pos
             d += r
+        elif isinstance(it, list) and it and all(isinstance(v, bool) for v in it):
+            ctx.require(P.eq(len(it), src[d]), "index", f"the shape of the mask [{len(it)}] does not match the shape "
+                        f"of the indexed tensor {fmt(src)} at index {d}", operands=(f"mask: [{len(it)}]",))
+            adv.append((ctx.fresh("nonzero"),))  # a list of bools is a mask
+            adv_pos = len(out) if adv_pos is None else adv_pos
+            d += 1
         elif isinstance(it, (Tensor, list)):
-            shape = it.shape if isinstance(it, Tensor) else (len(it),)
+            shape = it.shape if isinstance(it, Tensor) else _list_shape(ctx, it)
             if shape is None:
                 return None
             adv.append(tuple(shape))
@@ -94,9 +100,39 @@ def index_shape(ctx: Ctx, src: tuple[Dim, ...], idx: Any, lib: str = "torch") ->
         b: tuple[Dim, ...] = adv[0]
         for other in adv[1:]:
             b = broadcast_shapes(ctx, b, other, "index", ("index", "index"))
-        pos = adv_pos or 0
+        pos = (adv_pos or 0) if _adjacent(items, lib) else 0
         out[pos:pos] = list(b)
     return tuple(out)
+
+
+def _is_adv(i: Any) -> bool:
+    return isinstance(i, (Tensor, list))
+
+
+def _adjacent(items: list[Any], lib: str) -> bool:
+    """Whether the advanced indices form one run (their result dims then replace them in place)
+    rather than being split by a slice or None (their dims then go first). torch applies int indices
+    before the advanced ones, so an int does not split them; numpy counts ints as advanced indices."""
+    if lib == "torch":
+        kinds = [_is_adv(i) for i in items if not (is_dim(i) and not isinstance(i, bool))]
+    else:
+        kinds = [_is_adv(i) or (is_dim(i) and not isinstance(i, bool)) for i in items]
+    runs = sum(1 for k, prev in zip(kinds, [False, *kinds]) if k and not prev)
+    return runs <= 1
+
+
+def _list_shape(ctx: Ctx, lst: list[Any]) -> tuple[Dim, ...] | None:
+    """The shape of a (nested) list of ints used as an index array; None when it is not one."""
+    items = ctx.iterate(lst)
+    if items is None:
+        return (ctx.fresh("index"),)  # built in a loop not followed to its end: its length is not known
+    if all(is_dim(v) and not isinstance(v, bool) for v in items):
+        return (len(items),)
+    if items and all(isinstance(v, list) for v in items):
+        inner = [_list_shape(ctx, v) for v in items]
+        if inner[0] is not None and all(x == inner[0] for x in inner):
+            return (len(items), *inner[0])
+    return None
 
 
 def _consumes(i: Any) -> int:

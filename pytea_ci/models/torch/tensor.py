@@ -30,11 +30,31 @@ def dtype(ctx: Ctx, t: Tensor) -> Any:
     return DType(t.dtype) if t.dtype else ctx.unknown("dtype")
 
 
-@prop("torch.Tensor.T", "torch.Tensor.mT", "numpy.ndarray.T")
+@prop("torch.Tensor.T", "numpy.ndarray.T")
 def T(ctx: Ctx, t: Tensor) -> Any:
     if t.shape is None:
         return t.with_shape(None)
     return _permuted(t, list(reversed(range(len(t.shape)))))
+
+
+@prop("torch.Tensor.mT", "torch.Tensor.mH")
+def mT(ctx: Ctx, t: Tensor) -> Any:
+    """The last two dims swapped (a batch of matrices transposed)."""
+    if t.shape is None:
+        return t.with_shape(None)
+    n = len(t.shape)
+    ctx.require(n >= 2, "mT", f"mT is only supported on matrices or batches of matrices, got a {n}-D tensor", "PT003")
+    return _permuted(t, [*range(n - 2), n - 1, n - 2])
+
+
+@prop("torch.Tensor.H")
+def H(ctx: Ctx, t: Tensor) -> Any:
+    """The (conjugate) transpose of a matrix."""
+    if t.shape is None:
+        return t.with_shape(None)
+    n = len(t.shape)
+    ctx.require(n in (0, 2), "H", f"H is only supported on matrices (2-D tensors), got a {n}-D tensor", "PT003")
+    return _permuted(t, list(reversed(range(n))))
 
 
 def _permuted(t: Tensor, order: list[int]) -> Tensor:
