@@ -9,7 +9,7 @@ from pytea_ci.interp.ops import is_concrete, tensor_method
 from pytea_ci.interp.runtime import FunctionVal, ModuleVal, ReturnSignal, Scope, SuperVal, UserException
 from pytea_ci.models.registry import PROPERTIES, lookup
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal,
-                                    Namespace, PropertyVal, RangeVal, SizeVal, StaticMethod, Unknown)
+                                    Namespace, PropertyVal, RangeVal, SizeVal, StaticMethod, Unknown, ValuesIndices)
 from pytea_ci.shapes.dim import ITERATION, PInt, Term, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
@@ -79,6 +79,8 @@ class ObjectMixin:
         for kind, handler in _ATTR_HANDLERS:
             if isinstance(obj, kind):
                 return handler(self, obj, name)
+        if isinstance(obj, ValuesIndices) and name in obj.fields:
+            return obj[obj.fields.index(name)]
         if isinstance(obj, _PY_METHOD_TYPES) and not isinstance(obj, Term):
             return self.attr_of_python_value(obj, name)
         if isinstance(obj, Term):

@@ -9,5 +9,5 @@ from pytea_ci.models.torch import ops_more, products  # noqa: F401
 from pytea_ci.models.numpy_ import array, creation as np_creation  # noqa: F401
 from pytea_ci.models import einops_, tqdm_, yaml_  # noqa: F401
 from pytea_ci.models.torch import data_more, ops_extra  # noqa: F401
-from pytea_ci.models.torch.nn import functional_more, init, loss_more  # noqa: F401
+from pytea_ci.models.torch.nn import functional_more, init, loss_more, parallel  # noqa: F401
 from pytea_ci.models.torchvision import models, utils  # noqa: F401

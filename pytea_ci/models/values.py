@@ -144,6 +144,13 @@ class PropertyVal:
     fget: Any
 
 
+class ValuesIndices(tuple):  # type: ignore[type-arg]
+    """`torch.return_types.max` and kin: a (values, indices) pair that also has those two fields."""
+
+    __slots__ = ()
+    fields = ("values", "indices")
+
+
 class SizeVal(tuple):  # type: ignore[type-arg]
     """A tensor's shape as the program sees it (`torch.Size`, `ndarray.shape`): a tuple of dims whose
     length is the rank, so an index out of range is a rank mistake of the program (PT003)."""

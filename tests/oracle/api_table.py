@@ -157,7 +157,17 @@ add("torch.tensor", "", "torch.tensor([[1, 2, 3], [4, 5, 6]])", "torch.tensor(3.
 add("torch.linspace", "", "torch.linspace(0, 1, 7)")
 add("torch.randperm", "", "torch.randperm(6)")
 add("torch.zeros_like", X23, "torch.zeros_like(x)")
-add("torch.LongTensor", "", "torch.LongTensor([1, 2, 3])")
+add("torch.LongTensor", "", "torch.LongTensor([1, 2, 3])", "torch.LongTensor(2, 3).view(5)")
+add("torch.FloatTensor", "", "torch.FloatTensor([1, 2, 3])", "torch.FloatTensor((2, 3))", "torch.FloatTensor(2, 3)",
+    "torch.FloatTensor(torch.Size([2, 3]))", "torch.FloatTensor([1, 2, 3]).view(2, 3)")
+add("torch.autograd.Variable", X23, "torch.autograd.Variable(x) @ torch.randn(3, 4)",
+    "torch.autograd.Variable(x, requires_grad=True) @ torch.randn(4, 3)")
+add("torch.nn.DataParallel", X23, "nn.DataParallel(nn.Linear(3, 4))(x)", "nn.DataParallel(nn.Linear(4, 4))(x)",
+    "nn.DataParallel(nn.Linear(3, 4)).module(x)")
+_GRADS = "m = nn.Linear(3, 4)\nm(torch.randn(2, 3)).sum().backward()\n"
+add("torch.nn.utils.clip_grad_norm_", _GRADS, "nn.utils.clip_grad_norm_(m.parameters(), 1.0).expand(3)",
+    "nn.utils.clip_grad_value_(m.parameters(), 1.0) is None and torch.zeros(2)",
+    "nn.utils.clip_grad_norm_(m.parameters(), 1.0).view(2)")
 add("torch.Size", X23, "torch.zeros(torch.Size([2, 5]))")
 add("torch.is_tensor", X23, "torch.zeros(2) if torch.is_tensor(x) else x")
 
@@ -219,7 +229,11 @@ add("torch.diag_embed", X23, "torch.diag_embed(x)")
 add("torch.diagonal", X234, "torch.diagonal(x)", "torch.diagonal(x, dim1=1, dim2=2)")
 add("torch.t", X23, "torch.t(x)", "torch.t(torch.randn(2, 3, 4))")
 add("torch.where", "c = torch.rand(2, 3) > 0.5\na = torch.randn(3)\nb = torch.randn(4)\n", "torch.where(c, a, 0.0)",
-    "torch.where(c, a, b)")
+    "torch.where(c, a, b)", "torch.where(c, 1, 0)", "torch.where(c, 1, 0).view(3, 2)", "torch.where(c, 1.0, 0).view(7)")
+add("torch.Tensor.where", "c = torch.rand(2, 3) > 0.5\na = torch.randn(3)\nb = torch.randn(4)\n", "a.where(c, 0.0)",
+    "a.where(c, a)", "b.where(c, 0.0)")
+add("torch.Tensor.unfold", X234, "x.unfold(2, 2, 1)", "x.unfold(0, 2, 2)", "x.unfold(-1, 4, 3)", "x.unfold(1, 4, 1)",
+    "x.unfold(1, 2, 0)", "x.unfold(3, 1, 1)", "torch.randn(()).unfold(0, 1, 1)")
 add("torch.meshgrid", "a = torch.randn(3)\nb = torch.randn(4)\n", "torch.meshgrid(a, b, indexing='ij')[0]")
 add("torch.Tensor.__getitem__", X234, "x[0]", "x[:, 1:]", "x[..., None]", "x[2]", "x[0, 0, 0, 0]")
 add("torch.Tensor.__setitem__", X23 + "x[0] = torch.ones(3)\n", "x")
@@ -468,6 +482,8 @@ add("einops.layers.torch.Reduce", _E + X234, "Reduce('b c w -> b c', 'max')(x)",
 # ----- numpy ---------------------------------------------------------------------------------------------------------
 A23 = "a = np.random.rand(2, 3)\n"
 add("numpy.arange", "", "np.arange(6).reshape(2, 3)", "np.arange(6).reshape(4, 2)")
+add("numpy.where", A23 + "b = np.random.rand(3)\n", "np.where(a > 0.5, a, b)", "np.where(a > 0.5, 1.0, 0.0).reshape(3, 2)",
+    "np.where(a > 0.5, a, np.zeros(2))", "np.where(a > 0.5)[1] + np.zeros((2, 3)).sum()")
 add("numpy.array", "", "np.array([[1, 2, 3], [4, 5, 6]]).reshape(3, 2)", "np.array([[1, 2, 3]]).reshape(2, 2)")
 add("numpy.concatenate", A23 + "b = np.random.rand(4, 3)\n", "np.concatenate([a, b])", "np.concatenate([a, b], axis=1)")
 add("numpy.stack", A23 + "b = np.random.rand(2, 3)\nc = np.random.rand(3, 3)\n", "np.stack([a, b], 1)", "np.stack([a, c])")
@@ -502,6 +518,11 @@ _TV = "import torchvision\nimport torchvision.transforms as T\n"
 
 def rec(name: str, setup: str, expr: str, expected: object) -> None:
     RECORDED.append((name, setup, expr, expected))
+
+
+# data_parallel needs CUDA devices: on them it returns what the module returns (PyTorch documentation)
+rec("torch.nn.parallel.data_parallel", X23, "nn.parallel.data_parallel(nn.Linear(3, 4), x)", (2, 4))
+rec("torch.nn.parallel.data_parallel", X23, "nn.parallel.data_parallel(nn.Linear(2, 4), x)", "error")
 
 
 # models: same architecture families as the outcomes recorded with torchvision 0.28 in test_new_models.py

@@ -11,7 +11,7 @@ from pytea_ci.models.prim import fmt, known, reduce_shape, shape_of, sizes_arg
 from pytea_ci.models.registry import model, register
 from pytea_ci.models.torch import creation as tc
 from pytea_ci.models.torch import tensor as tt
-from pytea_ci.models.torch.elementwise import DUNDERS, binary
+from pytea_ci.models.torch.elementwise import DUNDERS, binary, where
 from pytea_ci.models.values import Builtin, DType
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.tensor import Tensor
@@ -166,3 +166,20 @@ def astype(ctx: Ctx, self: Any, dtype: Any, *args: Any, **kwargs: Any) -> Any:
 @model("numpy.ndarray.copy")
 def copy(ctx: Ctx, self: Any, *args: Any, **kwargs: Any) -> Any:
     return self
+
+
+@model("numpy.where")
+def np_where(ctx: Ctx, condition: Any, x: Any = None, y: Any = None) -> Any:
+    """`where(c, x, y)` broadcasts the three; `where(c)` is one index array per dim of `c`, as long
+    as the number of true elements (not known)."""
+    if x is not None:
+        return where(ctx, condition, x, y)
+    if not isinstance(condition, Tensor) or condition.shape is None:
+        return ctx.unknown("numpy.where(condition)")
+    n = ctx.fresh("nonzero")
+    return tuple(Tensor((n,), "int64", "numpy") for _ in condition.shape)
+
+
+for _name, _value in (("inf", float("inf")), ("nan", float("nan")), ("pi", 3.141592653589793),
+                      ("e", 2.718281828459045)):
+    register(f"numpy.{_name}", _value)

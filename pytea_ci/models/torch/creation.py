@@ -8,7 +8,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import as_int, fmt, known, norm_dim, shape_of, sizes_arg
 from pytea_ci.models.registry import model, native_class, register
-from pytea_ci.models.values import DType, Instance, Unknown
+from pytea_ci.models.values import DType, Instance, SizeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Term, ceildiv, is_dim
 from pytea_ci.shapes.tensor import Tensor
@@ -37,16 +37,26 @@ def _make(ctx: Ctx, sizes: tuple[Any, ...], kwargs: dict[str, Any], default: str
     return Tensor(tuple(s), _dtype(kwargs, default))
 
 
-@model("torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty", "torch.FloatTensor")
+@model("torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty")
 def randn(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     return _make(ctx, size, kwargs)
 
 
-@model("torch.LongTensor")
+def _legacy(ctx: Ctx, size: tuple[Any, ...], kwargs: dict[str, Any], dtype: str) -> Any:
+    """`torch.FloatTensor(2, 3)` or `(torch.Size)`: sizes; `torch.FloatTensor([1, 2])` or a tuple: data."""
+    if len(size) == 1 and isinstance(size[0], (list, tuple)) and not isinstance(size[0], SizeVal):
+        return tensor(ctx, list(size[0]), dtype=DType(dtype))
+    return _make(ctx, size, kwargs, dtype)
+
+
+@model("torch.FloatTensor", "torch.cuda.FloatTensor")
+def float_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
+    return _legacy(ctx, size, kwargs, "float32")
+
+
+@model("torch.LongTensor", "torch.cuda.LongTensor")
 def long_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
-    if size and isinstance(size[0], list):
-        return tensor(ctx, size[0], dtype=DType("int64"))
-    return _make(ctx, size, kwargs, "int64")
+    return _legacy(ctx, size, kwargs, "int64")
 
 
 @model("torch.full")
@@ -259,7 +269,7 @@ class Generator:
 @model("torch.Size")
 def size_ctor(ctx: Ctx, sizes: Any = ()) -> Any:
     items = ctx.iterate(sizes)
-    return tuple(items) if items is not None else ctx.unknown("torch.Size")
+    return SizeVal(items) if items is not None else ctx.unknown("torch.Size")
 
 
 @model("torch.is_tensor")

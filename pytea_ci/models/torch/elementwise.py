@@ -138,9 +138,27 @@ _register_tables()
 
 @model("torch.where")
 def where(ctx: Ctx, condition: Any, input: Any = None, other: Any = None) -> Any:
+    """`where(condition, input, other)`: the three broadcast together; either value may be a number."""
     if input is None:
         return ctx.unknown("torch.where(condition)")
-    t = binary(ctx, "add", input, other) if (isinstance(input, Tensor) or isinstance(other, Tensor)) else input
-    if isinstance(t, Tensor) and isinstance(condition, Tensor):
-        return binary(ctx, "eq", condition, t).with_shape(t.shape if condition.shape is None else binary(ctx, "add", condition, t).shape, t.dtype)
-    return t
+    operands = (condition, input, other)
+    for v in operands:
+        if not isinstance(v, Tensor) and not (is_dim(v) or isinstance(v, (float, bool))):
+            return ctx.unknown("where with an operand not understood")
+    if not any(isinstance(v, Tensor) for v in operands):
+        return ctx.unknown("where without a tensor")
+    dtype = result_dtype(input, other)
+    lib = "numpy" if any(isinstance(v, Tensor) and v.lib == "numpy" for v in operands) else "torch"
+    if any(isinstance(v, Tensor) and v.shape is None for v in operands):
+        return Tensor(None, dtype, lib)
+    shape: tuple[Any, ...] = ()
+    for name, v in zip(("condition", "input", "other"), operands):
+        if isinstance(v, Tensor):
+            shape = broadcast_shapes(ctx, shape, v.shape, "where", ("the others", name))
+    return Tensor(shape, dtype, lib)
+
+
+@model("torch.Tensor.where")
+def tensor_where(ctx: Ctx, self: Any, condition: Any, other: Any) -> Any:
+    """`x.where(condition, y)` is `torch.where(condition, x, y)`."""
+    return where(ctx, condition, self, other)

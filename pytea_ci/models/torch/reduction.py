@@ -9,6 +9,7 @@ from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import known, norm_dim, reduce_shape, shape_of
 from pytea_ci.models.registry import model
 from pytea_ci.models.torch.elementwise import binary
+from pytea_ci.models.values import ValuesIndices
 from pytea_ci.shapes.tensor import Tensor
 
 
@@ -58,7 +59,7 @@ def max_(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs: 
     values = _reduce(ctx, "max", input, dim, keepdim)
     if not isinstance(values, Tensor):
         return values
-    return (values, values.with_shape(values.shape, "int64"))
+    return ValuesIndices((values, values.with_shape(values.shape, "int64")))
 
 
 @model("torch.norm", "torch.Tensor.norm", "torch.linalg.norm", "torch.linalg.vector_norm")
@@ -94,7 +95,7 @@ def topk(ctx: Ctx, input: Any, k: Any, dim: Any = -1, largest: Any = True, sorte
         ctx.require(P.le(k, s[d]), "topk", f"selected index k ({k!r}) out of range for dimension of size {s[d]!r}",
                     "PT003", dims=(("k", k), ("size", s[d])))
     out = input.with_shape(s[:d] + (k,) + s[d + 1:] if s else ())
-    return (out, out.with_shape(out.shape, "int64"))
+    return ValuesIndices((out, out.with_shape(out.shape, "int64")))
 
 
 @model("torch.sort", "torch.Tensor.sort")
@@ -103,7 +104,7 @@ def sort(ctx: Ctx, input: Any, dim: Any = -1, descending: Any = False, **kwargs:
         return ctx.unknown("sort")
     if input.shape is not None:
         norm_dim(ctx, dim, len(input.shape), "sort")
-    return (input, input.with_shape(input.shape, "int64"))
+    return ValuesIndices((input, input.with_shape(input.shape, "int64")))
 
 
 @model("torch.argsort", "torch.Tensor.argsort")

@@ -11,7 +11,7 @@ from pytea_ci.models.prim import (as_int, fmt, known, matmul_shapes, matrix_oper
 from pytea_ci.models.registry import model, prop
 from pytea_ci.models.values import DType, IterVal, SizeVal, Unknown
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import prod
+from pytea_ci.shapes.dim import is_dim, prod
 from pytea_ci.shapes.tensor import Tensor
 
 
@@ -188,6 +188,24 @@ def unflatten(ctx: Ctx, input: Tensor, dim: Any, sizes: Any) -> Any:
         return Tensor(None, input.dtype)
     inner = reshape_shape(ctx, (s[d],), target, "unflatten")
     return input.with_shape(s[:d] + tuple(inner or ()) + s[d + 1:])
+
+
+@model("torch.Tensor.unfold")
+def unfold(ctx: Ctx, self: Tensor, dimension: Any, size: Any, step: Any) -> Any:
+    """Windows of `size` every `step` along `dimension`: that dim becomes the window count and a
+    last dim of `size` is added."""
+    if not known(self):
+        return Tensor(None, getattr(self, "dtype", None))
+    s = shape_of(self)
+    if not s:
+        return self.with_shape((size,))
+    d = norm_dim(ctx, dimension, len(s), "unfold")
+    if d is None or not is_dim(size) or not is_dim(step):
+        return Tensor(None, self.dtype)
+    ctx.require(P.lt(0, step), "unfold", f"step is {step!r} but must be > 0", "PT003", dims=(("step", step),))
+    ctx.require(P.le(size, s[d]), "unfold", f"maximum size for tensor at dimension {d} is {s[d]!r} but size is "
+                f"{size!r}", "PT003", dims=(("size", size), ("dimension size", s[d])))
+    return self.with_shape(s[:d] + ((s[d] - size) // step + 1,) + s[d + 1:] + (size,))
 
 
 @model("torch.unsqueeze", "torch.Tensor.unsqueeze", "torch.Tensor.unsqueeze_")

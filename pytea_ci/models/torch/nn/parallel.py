@@ -1,0 +1,40 @@
+"""Running a module on several devices, and the autograd and gradient helpers training loops call
+around it: nn.DataParallel / DistributedDataParallel and nn.parallel.data_parallel (on the CPU the
+analysis assumes, the wrapped module's own forward), torch.autograd.Variable (a plain tensor since
+PyTorch 0.4) and nn.utils.clip_grad_norm_ / clip_grad_value_ (no shape effect; the norm is a 0-d tensor)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.registry import model, native_class
+from pytea_ci.models.torch.nn.module import Module
+from pytea_ci.models.values import Instance
+from pytea_ci.shapes.tensor import Tensor
+
+
+@native_class("torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.DistributedDataParallel",
+              bases=(Module,))
+class DataParallel:
+    def init(ctx: Ctx, self: Instance, module: Any, *args: Any, **kwargs: Any) -> None:
+        self.attrs.update(training=True, module=module)
+
+    def forward(ctx: Ctx, self: Instance, *inputs: Any, **kwargs: Any) -> Any:
+        return ctx.call(self.attrs["module"], *inputs, **kwargs)
+
+
+@model("torch.nn.parallel.data_parallel")
+def data_parallel(ctx: Ctx, module: Any, inputs: Any, *args: Any, module_kwargs: Any = None, **kwargs: Any) -> Any:
+    inputs = inputs if isinstance(inputs, tuple) else (inputs,)
+    return ctx.call(module, *inputs, **(module_kwargs if isinstance(module_kwargs, dict) else {}))
+
+
+@model("torch.autograd.Variable")
+def variable(ctx: Ctx, data: Any, *args: Any, **kwargs: Any) -> Any:
+    return data
+
+
+@model("torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_norm", "torch.nn.utils.clip_grad_value_")
+def clip_grad(ctx: Ctx, parameters: Any, *args: Any, **kwargs: Any) -> Any:
+    return Tensor(())
