@@ -108,7 +108,7 @@ class ObjectMixin:
         if p is not None:
             return p.fn(self, obj)
         m = tensor_method(obj, name)
-        return BoundMethod(obj, m) if m is not None else self.unknown(f"{lib}.{name}")
+        return BoundMethod(obj, m) if m is not None else self.unknown(f"{lib}.{name}", api=True)
 
     def attr_of_class(self: "Interpreter", obj: ClassVal, name: str) -> Any:
         found = obj.lookup(name)

@@ -107,7 +107,7 @@ def numel(ctx: Ctx, self: Tensor) -> Any:
     return self.numel() if self.shape is not None else ctx.unknown("numel")
 
 
-@model("torch.Tensor.__len__")
+@model("torch.Tensor.__len__", "numpy.ndarray.__len__")
 def tensor_len(ctx: Ctx, self: Tensor) -> Any:
     if self.shape is None:
         return ctx.unknown("len")
