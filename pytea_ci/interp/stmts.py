@@ -6,9 +6,10 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.ops import BINOPS, truth
-from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal, ReturnSignal, Scope,
+from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal, PathEnd,
+                                     ReturnSignal, Scope,
                                      UserException)
-from pytea_ci.models.values import ClassVal, Instance, Unknown
+from pytea_ci.models.values import MISSING, ClassVal, Instance, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.tensor import Tensor
@@ -43,6 +44,37 @@ _BINDING = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast
 def effect_free(body: list[ast.stmt]) -> bool:
     """A block that binds no name and transfers no control (e.g. only prints and logging calls)."""
     return all(not isinstance(n, _BINDING) for stmt in body for n in ast.walk(stmt))
+
+
+_PURE_CALLS = {"min", "max", "abs", "float", "int", "round", "str", "bool", "len", "item", "tolist"}
+
+
+def bookkeeping(body: list[ast.stmt]) -> bool:
+    """A block of `name = expr` / `name += expr` (plain names, no calls but pure builtins and
+    `.item()`) and statements that bind nothing: what a training loop does to track its best loss."""
+    for stmt in body:
+        if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if not all(isinstance(t, ast.Name) for t in targets) or stmt.value is None:
+                return False
+            for n in ast.walk(stmt.value):
+                if isinstance(n, ast.Call):
+                    f = n.func
+                    name = f.id if isinstance(f, ast.Name) else (f.attr if isinstance(f, ast.Attribute) else "")
+                    if name not in _PURE_CALLS:
+                        return False
+                elif isinstance(n, (ast.NamedExpr, ast.Lambda, ast.Yield, ast.YieldFrom, ast.Await)):
+                    return False
+        elif not effect_free([stmt]):
+            return False
+    return True
+
+
+def _scalar(v: Any) -> bool:
+    """A value no shape depends on: a float, string, bool, None, or something already unknown."""
+    if isinstance(v, Unknown):
+        return v.pytype not in ("int",)
+    return v is None or isinstance(v, (float, str, bool))
 
 
 def expects_error(expr: ast.expr) -> bool:
@@ -148,10 +180,53 @@ class StmtMixin:
             self.exec_block(node.body, scope)
             self.exec_block(node.orelse, scope)
             return
+        if self.is_opaque(cond) and bookkeeping(node.body) and bookkeeping(node.orelse) \
+                and self.join_branches(node, scope):
+            return
         if self.decide(cond, node):
             self.exec_block(node.body, scope)
         else:
             self.exec_block(node.orelse, scope)
+
+    def join_branches(self: "Interpreter", node: ast.If, scope: Scope) -> bool:
+        """Both sides of a data-dependent bookkeeping branch (`if loss < best: best = loss`) on this
+        path, their bindings joined: equal values stay, scalars that differ become unknown. When a
+        side binds an int, a tensor or an object differently, nothing is bound and the caller forks."""
+        names = sorted(assigned_names(node.body) | assigned_names(node.orelse))
+        home = {n: scope.globals if n in scope.global_names else scope.locals for n in names}
+        before = {n: home[n].get(n, MISSING) for n in names}
+
+        def run(block: list[ast.stmt]) -> dict[str, Any] | None:
+            try:
+                self.exec_block(block, scope)
+                return {n: home[n].get(n, MISSING) for n in names}
+            except (UserException, PathEnd):
+                return None  # a side that raises or fails: fork, so the other side goes on
+            finally:
+                for n in names:  # back to the state before the branch
+                    if before[n] is MISSING:
+                        home[n].pop(n, None)
+                    else:
+                        home[n][n] = before[n]
+
+        a = run(node.body)
+        b = run(node.orelse) if a is not None else None
+        if a is None or b is None:
+            return False
+        joined: dict[str, Any] = {}
+        for n in names:
+            if _same(a[n], b[n]):
+                joined[n] = a[n]
+            elif all(v is MISSING or _scalar(v) for v in (a[n], b[n])):
+                kinds = {type(v).__name__ for v in (a[n], b[n]) if v is not MISSING and not isinstance(v, Unknown)}
+                joined[n] = Unknown("set on one side of a data-dependent branch",
+                                    kinds.pop() if len(kinds) == 1 else None)
+            else:
+                return False
+        for n, v in joined.items():
+            if v is not MISSING:
+                home[n][n] = v
+        return True
 
     def ex_Return(self: "Interpreter", node: ast.Return, scope: Scope) -> None:
         raise ReturnSignal(None if node.value is None else self.eval(node.value, scope))

@@ -1,0 +1,68 @@
+"""Path economy: a data-dependent branch that only tracks scalars (`if loss < best: best = loss`) is
+joined on one path, so a training loop over epochs does not double its paths each epoch; a branch that
+binds a size, a tensor or an object differently still forks, so each configuration is checked."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from pytea_ci.diagnostics.result import EntryResult
+from pytea_ci.driver.run import Options, run
+
+PRELUDE = "import argparse\nimport torch\nimport torch.nn as nn\n"
+
+
+def _analyze(tmp_path: Path, body: str) -> EntryResult:
+    entry = tmp_path / "main.py"
+    entry.write_text(PRELUDE + textwrap.dedent(body))
+    return run([str(entry)], Options(root=str(tmp_path), strict=True)).entries[0]
+
+
+def test_best_loss_tracking_stays_on_one_path(tmp_path: Path) -> None:
+    r = _analyze(tmp_path, """
+        model = nn.Linear(4, 2)
+        best, best_epoch, note = float("inf"), -1, ""
+        for epoch in range(12):
+            loss = model(torch.randn(8, 4)).sum().item()
+            if loss < best:
+                best = loss
+                note = "improved"
+                torch.save(model.state_dict(), "best.pt")
+            else:
+                note = "no change"
+            print(epoch, best, note)
+        y = model(torch.randn(8, 5))
+    """)
+    assert r.stats.paths == 1
+    assert [(d.rule, d.span.line) for d in r.diagnostics] == [("PT001", 16)]  # still checked after the loop
+
+
+def test_a_size_chosen_by_data_still_forks(tmp_path: Path) -> None:
+    r = _analyze(tmp_path, """
+        p = argparse.ArgumentParser()
+        p.add_argument("--model", required=True)
+        args = p.parse_args()
+        if args.model == "big":
+            hidden = 512
+        else:
+            hidden = 256
+        net = nn.Sequential(nn.Linear(16, hidden), nn.Linear(256, 10))
+        y = net(torch.randn(2, 16))
+    """)
+    assert r.stats.paths == 2
+    assert [(d.rule, d.span.line) for d in r.diagnostics] == [("PT001", 13)]  # only "big" fails
+
+
+def test_a_side_that_fails_is_not_joined(tmp_path: Path) -> None:
+    r = _analyze(tmp_path, """
+        x = torch.randn(2, 3)
+        flag = torch.rand(1).item() > 0.5
+        if flag:
+            v = x.view(7).sum().item()
+        else:
+            v = 0.0
+        z = torch.zeros(2, 3).view(6)
+    """)
+    assert r.stats.paths == 2
+    assert [(d.rule, d.span.line) for d in r.diagnostics] == [("PT001", 8)]
