@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.runtime import ModuleVal, Scope, UserException
 from pytea_ci.models.registry import is_modeled_root, lookup
-from pytea_ci.models.values import Namespace, Unknown
+from pytea_ci.models.values import MISSING, Namespace, Unknown
 
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
@@ -33,7 +33,7 @@ class ImportMixin:
         if path is None:
             if is_modeled_root(dotted):
                 found = lookup(dotted)
-                return found if found is not None else self.unknown(dotted, api=True)
+                return found if found is not MISSING else self.unknown(dotted, api=True)
             return self.unknown(f"third-party module {dotted}")
         if "." in dotted:
             self.import_module(dotted.rsplit(".", 1)[0], scope, node)

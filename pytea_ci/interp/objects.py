@@ -129,7 +129,7 @@ class ObjectMixin:
     def attr_of_namespace(self: "Interpreter", obj: Namespace, name: str) -> Any:
         qual = f"{obj.qualname}.{name}"
         found = lookup(qual)
-        return self.unknown(qual, api=True) if found is None else found
+        return self.unknown(qual, api=True) if found is MISSING else found
 
     def attr_of_super(self: "Interpreter", obj: SuperVal, name: str) -> Any:
         mro = obj.self_val.cls.mro() if isinstance(obj.self_val, Instance) else obj.owner.mro()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, TypeVar
 
-from pytea_ci.models.values import Builtin, ClassVal, Namespace, Property
+from pytea_ci.models.values import MISSING, Builtin, ClassVal, Namespace, Property
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -88,12 +88,13 @@ _CLASS_MACHINERY = {"__module__", "__qualname__", "__doc__", "__dict__", "__weak
 
 
 def lookup(qualname: str) -> Any:
-    """The model for a name, a Namespace for a package prefix, or None when unmodeled."""
+    """The model for a name (a value such as `numpy.newaxis` may be None), a Namespace for a
+    package prefix, or MISSING when unmodeled."""
     if qualname in REGISTRY:
         return REGISTRY[qualname]
     if qualname in _PREFIXES or qualname in MODELED_ROOTS:
         return Namespace(qualname)
-    return None
+    return MISSING
 
 
 def is_modeled_root(name: str) -> bool:

@@ -482,6 +482,7 @@ add("einops.layers.torch.Reduce", _E + X234, "Reduce('b c w -> b c', 'max')(x)",
 # ----- numpy ---------------------------------------------------------------------------------------------------------
 A23 = "a = np.random.rand(2, 3)\n"
 add("numpy.arange", "", "np.arange(6).reshape(2, 3)", "np.arange(6).reshape(4, 2)")
+add("numpy.newaxis", A23, "a[np.newaxis].reshape(1, 6)", "a[:, np.newaxis].reshape(6)", "a[np.newaxis].reshape(7)")
 add("numpy.ndarray.__len__", A23, "np.zeros(len(a)).reshape(2, 1)", "np.zeros(len(a)).reshape(3, 1)")
 add("numpy.where", A23 + "b = np.random.rand(3)\n", "np.where(a > 0.5, a, b)", "np.where(a > 0.5, 1.0, 0.0).reshape(3, 2)",
     "np.where(a > 0.5, a, np.zeros(2))", "np.where(a > 0.5)[1] + np.zeros((2, 3)).sum()")

@@ -63,12 +63,12 @@ _register_operators()
 
 @model("numpy.reshape")
 def reshape(ctx: Ctx, a: Any, newshape: Any, **kwargs: Any) -> Any:
-    return _np(tt.view(ctx, a, newshape))
+    return _np(tt.tensor_reshape(ctx, a, newshape)) if isinstance(a, Tensor) else ctx.unknown("reshape")
 
 
 @model("numpy.ndarray.reshape")
 def ndarray_reshape(ctx: Ctx, self: Any, *shape: Any, **kwargs: Any) -> Any:
-    return _np(tt.view(ctx, self, *shape))
+    return _np(tt.tensor_reshape(ctx, self, *shape))
 
 
 @model("numpy.transpose", "numpy.ndarray.transpose")
@@ -181,5 +181,5 @@ def np_where(ctx: Ctx, condition: Any, x: Any = None, y: Any = None) -> Any:
 
 
 for _name, _value in (("inf", float("inf")), ("nan", float("nan")), ("pi", 3.141592653589793),
-                      ("e", 2.718281828459045)):
+                      ("e", 2.718281828459045), ("newaxis", None)):
     register(f"numpy.{_name}", _value)

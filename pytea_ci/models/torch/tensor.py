@@ -132,10 +132,16 @@ def view(ctx: Ctx, self: Tensor, *shape: Any, **kw: Any) -> Any:
         return self
     if "shape" in kw:
         shape = (kw["shape"],)
+    return reshaped(ctx, self, shape, "view")
+
+
+def reshaped(ctx: Ctx, self: Tensor, shape: tuple[Any, ...], op: str) -> Any:
+    """`self` viewed with `shape` (sizes or one tuple of them); `op` names the call in messages. Only a
+    view needs compatible strides: a tensor with no known layout (what `reshape` passes) is not checked."""
     target = sizes_arg(shape)
     if not known(self) or target is None:
         return Tensor(None, self.dtype)
-    new_shape = reshape_shape(ctx, shape_of(self), target, "view")
+    new_shape = reshape_shape(ctx, shape_of(self), target, op)
     if self.strides is None or new_shape is None or not all(isinstance(d, int) for d in new_shape + shape_of(self)):
         return self.with_shape(new_shape)
     strides = view_strides(shape_of(self), self.strides, new_shape)
@@ -147,8 +153,9 @@ def view(ctx: Ctx, self: Tensor, *shape: Any, **kw: Any) -> Any:
 
 
 @model("torch.Tensor.reshape")
-def tensor_reshape(ctx: Ctx, self: Tensor, *shape: Any) -> Any:
-    return view(ctx, Tensor(self.shape, self.dtype, self.lib), *shape)
+def tensor_reshape(ctx: Ctx, self: Tensor, *shape: Any, **kw: Any) -> Any:
+    return reshaped(ctx, Tensor(self.shape, self.dtype, self.lib), (kw["shape"],) if "shape" in kw else shape,
+                    "reshape")
 
 
 @model("torch.reshape")
