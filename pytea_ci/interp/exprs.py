@@ -324,7 +324,8 @@ class ExprMixin:
                 return
             g = gens[i]
             source = self.eval(g.iter, scope if i == 0 else inner)
-            items, truncated = self.loop_items(source)
+            with self.at(g.iter):
+                items, truncated = self.loop_items(source)
             inexact[0] |= truncated
             for item in items:
                 self.assign(g.target, item, inner)

@@ -31,6 +31,10 @@ def library_outcome(setup: str, expr: str) -> tuple[str, Any]:
         exec(line, env)  # noqa: S102
     except (RuntimeError, ValueError, IndexError, AssertionError, KeyError) as e:  # einops layers: KeyError
         return "error", str(e)
+    except TypeError as e:
+        if "0-d tensor" not in str(e):  # iterating or taking len() of a 0-d tensor; other TypeErrors are bugs
+            raise
+        return "error", str(e)
     y = env[var]
     if isinstance(y, (tuple, list)) and y and hasattr(y[0], "shape"):
         y = y[0]

@@ -238,7 +238,7 @@ add("torch.meshgrid", "a = torch.randn(3)\nb = torch.randn(4)\n", "torch.meshgri
 add("torch.Tensor.__getitem__", X234, "x[0]", "x[:, 1:]", "x[..., None]", "x[2]", "x[0, 0, 0, 0]")
 add("torch.Tensor.__setitem__", X23 + "x[0] = torch.ones(3)\n", "x")
 add("torch.Tensor.__len__", X23, "torch.zeros(len(x))")
-add("torch.Tensor.__iter__", X23, "[r for r in x][0]")
+add("torch.Tensor.__iter__", X23, "[r for r in x][0]", "[v for v in x.sum()][0]", "[v for v in x[0, 0]]", "list(x.sum(0))[2]")
 
 # ----- products ----------------------------------------------------------------------------------------------------
 add("torch.einsum", "a = torch.randn(2, 3)\nb = torch.randn(3, 4)\nc = torch.randn(4, 4)\n", "torch.einsum('ij,jk->ik', a, b)",

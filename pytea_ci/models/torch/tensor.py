@@ -117,8 +117,9 @@ def tensor_len(ctx: Ctx, self: Tensor) -> Any:
 
 @model("torch.Tensor.__iter__", "numpy.ndarray.__iter__")
 def tensor_iter(ctx: Ctx, self: Tensor) -> Any:
-    if self.shape is None or not self.shape:
+    if self.shape is None:
         return IterVal([ctx.unknown("iteration over a tensor")], truncated=True)
+    ctx.require(len(self.shape) > 0, "iteration", "iteration over a 0-d tensor", "PT003")
     item = self.with_shape(self.shape[1:])
     n = self.shape[0]
     if isinstance(n, int) and n <= 8:
