@@ -79,8 +79,6 @@ class ObjectMixin:
         for kind, handler in _ATTR_HANDLERS:
             if isinstance(obj, kind):
                 return handler(self, obj, name)
-        if isinstance(obj, ValuesIndices) and name in obj.fields:
-            return obj[obj.fields.index(name)]
         if isinstance(obj, _PY_METHOD_TYPES) and not isinstance(obj, Term):
             return self.attr_of_python_value(obj, name)
         if isinstance(obj, Term):
@@ -109,6 +107,11 @@ class ObjectMixin:
             return p.fn(self, obj)
         m = tensor_method(obj, name)
         return BoundMethod(obj, m) if m is not None else self.unknown(f"{lib}.{name}", api=True)
+
+    def attr_of_values_indices(self: "Interpreter", obj: ValuesIndices, name: str) -> Any:
+        if name in obj.fields:
+            return obj[obj.fields.index(name)]
+        return self.attr_of_python_value(obj, name)
 
     def attr_of_class(self: "Interpreter", obj: ClassVal, name: str) -> Any:
         found = obj.lookup(name)
@@ -529,5 +532,5 @@ _ATTR_HANDLERS: list[tuple[type, Any]] = [
     (Instance, ObjectMixin.attr_of_instance), (Tensor, ObjectMixin.attr_of_tensor),
     (ClassVal, ObjectMixin.attr_of_class), (ModuleVal, ObjectMixin.attr_of_module),
     (Namespace, ObjectMixin.attr_of_namespace), (SuperVal, ObjectMixin.attr_of_super),
-    (Builtin, ObjectMixin.attr_of_builtin),
+    (Builtin, ObjectMixin.attr_of_builtin), (ValuesIndices, ObjectMixin.attr_of_values_indices),
 ]

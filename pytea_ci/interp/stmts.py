@@ -6,9 +6,8 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.ops import BINOPS, truth
-from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal, PathEnd,
-                                     ReturnSignal, Scope,
-                                     UserException)
+from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal,
+                                     PathEnd, ReturnSignal, Scope, UserException)
 from pytea_ci.models.values import MISSING, ClassVal, Instance, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.pred import Pred
@@ -73,7 +72,7 @@ def bookkeeping(body: list[ast.stmt]) -> bool:
 def _scalar(v: Any) -> bool:
     """A value no shape depends on: a float, string, bool, None, or something already unknown."""
     if isinstance(v, Unknown):
-        return v.pytype not in ("int",)
+        return v.pytype != "int"
     return v is None or isinstance(v, (float, str, bool))
 
 
@@ -193,6 +192,8 @@ class StmtMixin:
         path, their bindings joined: equal values stay, scalars that differ become unknown. When a
         side binds an int, a tensor or an object differently, nothing is bound and the caller forks."""
         names = sorted(assigned_names(node.body) | assigned_names(node.orelse))
+        if any(n in scope.nonlocal_names for n in names):
+            return False  # bound in an enclosing function: fork rather than track that scope here
         home = {n: scope.globals if n in scope.global_names else scope.locals for n in names}
         before = {n: home[n].get(n, MISSING) for n in names}
 

@@ -59,6 +59,8 @@ def index_shape(ctx: Ctx, src: tuple[Dim, ...], idx: Any, lib: str = "torch") ->
     adv_pos: int | None = None
     d = 0
     for it in items:
+        if isinstance(it, list) and it and all(isinstance(v, bool) for v in it):
+            it = Tensor((len(it),), "bool")  # a list of bools is a mask
         if it is None:
             out.append(1)
         elif isinstance(it, slice):
@@ -80,12 +82,6 @@ def index_shape(ctx: Ctx, src: tuple[Dim, ...], idx: Any, lib: str = "torch") ->
             adv.append((ctx.fresh("nonzero"),))
             adv_pos = len(out) if adv_pos is None else adv_pos
             d += r
-        elif isinstance(it, list) and it and all(isinstance(v, bool) for v in it):
-            ctx.require(P.eq(len(it), src[d]), "index", f"the shape of the mask [{len(it)}] does not match the shape "
-                        f"of the indexed tensor {fmt(src)} at index {d}", operands=(f"mask: [{len(it)}]",))
-            adv.append((ctx.fresh("nonzero"),))  # a list of bools is a mask
-            adv_pos = len(out) if adv_pos is None else adv_pos
-            d += 1
         elif isinstance(it, (Tensor, list)):
             shape = it.shape if isinstance(it, Tensor) else _list_shape(ctx, it)
             if shape is None:
