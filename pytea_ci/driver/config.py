@@ -178,15 +178,11 @@ def _section(doc: dict[str, Any], path: str, required: bool) -> dict[str, Any] |
 
 def find_pyproject(start: str) -> str | None:
     """The nearest pyproject.toml with a [tool.pytea-ci] table, from `start` upwards."""
-    here = os.path.abspath(start)
-    while True:
+    for here in fs.ancestors(start):
         cand = os.path.join(here, "pyproject.toml")
         if fs.isfile(cand) and _section(_read(cand), cand, False) is not None:
             return cand
-        parent = os.path.dirname(here)
-        if parent == here:
-            return None
-        here = parent
+    return None
 
 
 def load(start: str, explicit: str | None = None) -> Config:

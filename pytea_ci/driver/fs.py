@@ -150,6 +150,17 @@ def unchanged(facts: list[list[str]]) -> bool:
     return all(kind in KINDS and answer(kind, path) == seen for kind, path, seen in facts)
 
 
+def ancestors(path: str) -> Iterator[str]:
+    """`path` (made absolute) and every folder above it, up to the file-system root (asks nothing)."""
+    here = os.path.abspath(path)
+    while True:
+        yield here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return
+        here = parent
+
+
 # ----- the questions ---------------------------------------------------------------------------------
 def read(path: str) -> bytes:
     """A file's bytes; raises OSError like `open`."""

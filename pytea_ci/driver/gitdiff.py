@@ -55,14 +55,7 @@ def work_tree(path: str) -> str | None:
     if any(v in os.environ for v in ("GIT_DIR", "GIT_WORK_TREE")):
         repo = open_repo(path)
         return repo_root(repo) if repo is not None and repo.working_tree_dir else None
-    folder = os.path.abspath(path)
-    while True:
-        if fs.exists(os.path.join(folder, ".git")):
-            return folder
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
+    return next((folder for folder in fs.ancestors(path) if fs.exists(os.path.join(folder, ".git"))), None)
 
 
 def repo_root(repo: Any) -> str:

@@ -113,13 +113,7 @@ def _folders(argv: Sequence[str]) -> list[str]:
         return [os.path.abspath(explicit)]
     root = _option(argv, "--root")
     out = [os.path.join(os.path.abspath(root), DEFAULT_CACHE_DIR)] if root else []
-    here = os.getcwd()
-    while True:
-        out.append(os.path.join(here, DEFAULT_CACHE_DIR))
-        parent = os.path.dirname(here)
-        if parent == here:
-            return out
-        here = parent
+    return out + [os.path.join(here, DEFAULT_CACHE_DIR) for here in fs.ancestors(os.getcwd())]
 
 
 def _record(folder: str, k: str) -> str:
