@@ -293,7 +293,7 @@ def _describe(e: BaseException) -> str:
     if isinstance(e, (InputError, OSError)):
         return str(e)
     name = type(e).__name__
-    if name in ("UsageError", "ConfigError", "SelectionError"):
+    if name in ("UsageError", "ConfigError", "SelectionError", "GitError"):
         return str(e)
     import traceback
 

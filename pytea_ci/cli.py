@@ -75,6 +75,8 @@ def _add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     c.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
                    help="worker processes (default: number of CPUs)")
     c.add_argument("--shard", type=_shard, default=None, metavar="K/N", help="analyze only shard K of N")
+    c.add_argument("--library-mode", choices=("auto", "always", "only", "never"), default=None,
+                   help="check nn.Modules alone, without an entry point (default auto: those no entry point builds)")
     c.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="show progress (default: on a terminal only)")
 
@@ -128,6 +130,7 @@ def _request(ns: argparse.Namespace) -> CheckRequest:
 
     overrides = {"fail_on": ns.fail_on, "solver_timeout": ns.solver_timeout, "max_paths": ns.max_paths,
                  "time_budget": ns.time_budget, "loop_unroll": ns.loop_unroll, "jobs": ns.jobs,
+                 "library_mode": ns.library_mode,
                  "cache_dir": os.path.abspath(ns.cache_dir) if ns.cache_dir else None}
     if ns.affected_only and not ns.diff:
         raise UsageError("--affected-only needs --diff")
@@ -155,6 +158,7 @@ def _check(ns: argparse.Namespace, argv: Sequence[str]) -> int:
             if isinstance(req.progress, TtyProgress):
                 req.progress.close()
         warnings = "".join(f"pytea-ci: warning: {message}\n" for message in outcome.messages)
+        warnings += "".join(f"pytea-ci: {note}\n" for note in outcome.notes)
         sys.stderr.write(warnings)
         result, root = outcome.result, outcome.root
         repo_result, repo = _for_github(result, root)
@@ -274,6 +278,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     ns = parser.parse_args(args)
     from pytea_ci.driver.config import ConfigError
+    from pytea_ci.driver.gitdiff import GitError
     from pytea_ci.driver.select import SelectionError
 
     try:
@@ -299,7 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         parser.print_help()
         return 2
-    except (UsageError, ConfigError, SelectionError) as e:
+    except (UsageError, ConfigError, SelectionError, GitError) as e:
         print(f"pytea-ci: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -1,6 +1,7 @@
 """`pytea-ci check` end to end, minus argument parsing and output: find the project root and its
 configuration, apply CLI overrides, select the entry points, run them (cached, in parallel), then
-apply the per-rule severity overrides, disabled rules and `--new-only`."""
+apply the per-rule severity overrides, disabled rules, `--new-only` (driver/newonly.py) and
+`--baseline` (driver/baseline.py)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ from typing import Any
 
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.driver import config as config_mod
-from pytea_ci.driver import gitdiff
+from pytea_ci.driver import gitdiff, library_run, newonly
 from pytea_ci.driver.config import Config
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
 from pytea_ci.driver.run import Options, Progress, RunFigures, run_with_figures
-from pytea_ci.driver.select import Request, select
+from pytea_ci.driver.select import Request, Selection, select
 from pytea_ci.interp.budget import Budget
 
 
@@ -28,6 +29,7 @@ class CheckRequest:
     diff: str | None = None
     affected_only: bool = False
     new_only: bool = False
+    classify: bool = False  # tell new findings from pre-existing ones without dropping either (the Action)
     shard: tuple[int, int] | None = None
     no_cache: bool = False
     args: dict[str, Any] = field(default_factory=dict)  # --arg NAME=VALUE, on top of the config
@@ -41,7 +43,9 @@ class CheckOutcome:
     figures: RunFigures
     config: Config
     root: str
-    messages: list[str]
+    messages: list[str]  # warnings
+    notes: list[str] = field(default_factory=list)  # what was done, e.g. which --new-only rule was used
+    verdict: newonly.Verdict | None = None  # which findings are new, when it was asked
 
 
 def project_root(explicit: str | None, start: str) -> str:
@@ -84,27 +88,47 @@ def check(req: CheckRequest) -> CheckOutcome:
     cfg = load_config(root, req.config_file, req.overrides)
     cdir = None if req.no_cache else cache_dir(cfg, root)
     graph = ImportGraph(root, ImportCache(cdir))
-    sel = select(Request(root, req.paths, req.staged, req.diff, req.affected_only, req.new_only, req.shard),
-                 cfg, graph)
+    sel = select(Request(root, req.paths, req.staged, req.diff, req.affected_only, req.new_only or req.classify,
+                         req.shard), cfg, graph)
     graph.cache.save()
-    result, figures = run_with_figures(sel.entries, options(cfg, root, sel.entries, req), req.progress, graph)
-    messages = list(sel.messages)
-    changes = sel.changes if req.new_only else None
-    if changes is not None and not changes.complete:
-        messages.append("--new-only ignored: the changed lines are not known")
-        changes = None
-    result.entries = [_filter(e, cfg, root, changes) for e in result.entries]
-    return CheckOutcome(result, figures, cfg, root, messages)
+    opts = options(cfg, root, sel.entries, req)
+    result, figures = run_with_figures(library_run.entries_to_run(cfg.library_mode, sel.entries), opts,
+                                       req.progress, graph)
+    library_run.extend(result, cfg.library_mode, cfg.library_time_budget, req.paths,
+                       sel.changes.changed if sel.changes is not None and (req.staged or req.diff) else None,
+                       cfg.exclude, sel.entries, opts, graph)
+    outcome = CheckOutcome(result, figures, cfg, root, list(sel.messages))
+    outcome.verdict = _verdict(outcome, sel, req, cdir)
+    verdict = outcome.verdict if req.new_only else None
+    result.entries = [_filter(e, cfg, verdict) for e in result.entries]
+    return outcome
 
 
-def _filter(e: EntryResult, cfg: Config, root: str, changes: gitdiff.ChangeSet | None) -> EntryResult:
-    """Severity overrides, disabled rules and (with changes) only findings on changed lines."""
+def _verdict(outcome: CheckOutcome, sel: Selection, req: CheckRequest, cdir: str | None) -> newonly.Verdict | None:
+    """Which findings are new (`--new-only`, or `classify`); None when the changes are not known."""
+    if not (req.new_only or req.classify) or sel.changes is None:
+        return None
+    if not sel.changes.complete:
+        if req.new_only:
+            outcome.messages.append("--new-only ignored: the changed lines are not known")
+        return None
+
+    def make_options(base_root: str, entries: list[str]) -> Options:
+        return newonly.with_cache(options(outcome.config, base_root, entries, req), cdir)
+
+    verdict = newonly.classify(outcome.result, sel.changes, sel.repo, outcome.root, sel.entries, make_options)
+    outcome.notes.append(verdict.message)
+    return verdict
+
+
+def _filter(e: EntryResult, cfg: Config, verdict: newonly.Verdict | None) -> EntryResult:
+    """Severity overrides, disabled rules and (with a verdict) only the new findings."""
     kept = []
     for d in e.diagnostics:
         level = config_mod.severity_of(cfg, d.rule, d.severity)
         if level is None:
             continue
-        if changes is not None and not changes.in_hunks(os.path.join(root, d.span.path), d.span.line):
+        if verdict is not None and not verdict.is_new(d):
             continue
         kept.append(d if level is d.severity else dataclasses.replace(d, severity=level))
     return dataclasses.replace(e, diagnostics=kept)

@@ -1,9 +1,13 @@
 """What changed, according to git (GitPython): staged changes, a base revision or a PR range.
 
 The result is a `ChangeSet`: absolute paths of every changed file (both sides of a rename, deleted
-files included) and the changed line ranges on the new side (for `--new-only`). When git cannot
-answer (no repository, a shallow clone without the base, an unknown revision) the change set is
-marked incomplete with a message saying how to fix it, and the caller analyzes every entry point.
+files included), the changed line ranges on the new side, the renames, and the commit the changes
+are measured from (`base`: what `--new-only` analyzes to tell new findings from old ones).
+
+Failures are one line each (`GitError`, exit code 2): a revision that does not exist (a typo, or
+`HEAD~1` in a depth-1 clone), a git command that fails. The one tolerated gap is the CI case of a
+shallow clone: a commit id that is not in it, or a merge-base beyond its depth, gives a change set
+marked incomplete (every entry point is analyzed) or without a merge-base, with the fix in its message.
 """
 
 from __future__ import annotations
@@ -17,23 +21,45 @@ from pytea_ci.driver import fs
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 _HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
+_HEX = re.compile(r"^[0-9a-fA-F]{7,64}$")
 SHALLOW_FIX = ("fetch the history: `fetch-depth: 0` on actions/checkout, or "
                "`git fetch --deepen=50 origin <base> <head>`")
 
 
 class GitError(Exception):
-    """git cannot answer a question that was explicitly asked (e.g. --staged outside a repository)."""
+    """git cannot answer a question that was explicitly asked (reported in one line, exit code 2)."""
 
 
 @dataclass
 class ChangeSet:
     changed: set[str] = field(default_factory=set)
     hunks: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # path -> [(first, last)] new side
+    renames: dict[str, str] = field(default_factory=dict)  # new absolute path -> old absolute path
     complete: bool = True  # False: fall back to every entry point
-    message: str = ""  # why it is incomplete, and how to fix it
+    message: str = ""  # why it is incomplete (or has no merge-base), and how to fix it
+    base: str | None = None  # the commit the changes are measured from; None: none (first commit, unknown)
+    merge_base_missing: bool = False  # shallow clone: the hunks are measured from the base itself
 
     def in_hunks(self, path: str, line: int) -> bool:
         return any(a <= line <= b for a, b in self.hunks.get(os.path.abspath(path), []))
+
+
+def one_line(e: BaseException) -> str:
+    """A git failure as one line: git's own `fatal:`/`error:` line when there is one."""
+    stderr = getattr(e, "stderr", None)
+    text = stderr if isinstance(stderr, str) and stderr.strip() else str(e)
+    lines = [ln.strip().strip("'").strip() for ln in text.splitlines() if ln.strip()]
+    for ln in lines:
+        for marker in ("fatal:", "error:"):
+            if marker in ln:
+                return ln[ln.index(marker):]
+    return lines[0] if lines else type(e).__name__
+
+
+def _git_errors() -> tuple[type[BaseException], ...]:
+    import git
+
+    return (git.GitError, git.BadName, git.BadObject, ValueError, OSError)
 
 
 def open_repo(path: str) -> Any:
@@ -75,56 +101,73 @@ def parse_hunks(patch: bytes | str | None) -> list[tuple[int, int]]:
     return out
 
 
-def _collect(repo: Any, diffs: Any) -> ChangeSet:
+def _collect(repo: Any, diffs: Any, base: str | None) -> ChangeSet:
     root = repo_root(repo)
-    cs = ChangeSet()
+    cs = ChangeSet(base=base)
     for d in diffs:
-        old = os.path.join(root, d.a_path) if d.a_path else None
-        new = os.path.join(root, d.b_path) if d.b_path else None
-        for p in (old, new):
-            if p:
-                cs.changed.add(os.path.abspath(p))
+        old = os.path.abspath(os.path.join(root, d.a_path)) if d.a_path else None
+        new = os.path.abspath(os.path.join(root, d.b_path)) if d.b_path else None
+        cs.changed.update(p for p in (old, new) if p)
         if new and not d.deleted_file:
-            cs.hunks.setdefault(os.path.abspath(new), []).extend(parse_hunks(d.diff))
+            cs.hunks.setdefault(new, []).extend(parse_hunks(d.diff))
+        if old and new and old != new:
+            cs.renames[new] = old
     return cs
 
 
 def _patch_args() -> dict[str, Any]:
     # explicit prefixes: a user's `diff.noprefix=true` would otherwise yield no paths
+    # (GitPython asks for renames, -M, by itself: a moved file keeps its findings' identity)
     return {"create_patch": True, "unified": 0, "src_prefix": "a/", "dst_prefix": "b/"}
+
+
+def _head(repo: Any) -> Any:
+    return repo.head.commit if repo.head.is_valid() else None
 
 
 def staged(repo: Any) -> ChangeSet:
     """The index against HEAD (against the empty tree before the first commit)."""
     import git
 
-    base = repo.head.commit.tree if repo.head.is_valid() else repo.tree(EMPTY_TREE)
-    return _collect(repo, base.diff(git.Diffable.INDEX, **_patch_args()))
+    try:
+        head = _head(repo)
+        base = head.tree if head is not None else repo.tree(EMPTY_TREE)
+        return _collect(repo, base.diff(git.Diffable.INDEX, **_patch_args()), head.hexsha if head else None)
+    except _git_errors() as e:
+        raise GitError(f"git diff --staged failed: {one_line(e)}") from None
 
 
 def worktree(repo: Any) -> ChangeSet:
     """The working tree against HEAD (what plain file arguments are compared with for --new-only)."""
-    base = repo.head.commit.tree if repo.head.is_valid() else repo.tree(EMPTY_TREE)
-    return _collect(repo, base.diff(None, **_patch_args()))
+    try:
+        head = _head(repo)
+        base = head.tree if head is not None else repo.tree(EMPTY_TREE)
+        return _collect(repo, base.diff(None, **_patch_args()), head.hexsha if head else None)
+    except _git_errors() as e:
+        raise GitError(f"git diff HEAD failed: {one_line(e)}") from None
 
 
-def _is_shallow(repo: Any) -> bool:
+def is_shallow(repo: Any) -> bool:
     return os.path.exists(os.path.join(repo.git_dir, "shallow"))
 
 
 def _resolve(repo: Any, rev: str) -> Any:
-    import git
-
+    """The commit `rev` names; None for a commit id missing from a shallow clone (the CI case);
+    GitError for anything else that does not resolve (a typo, `HEAD~1` beyond a shallow clone)."""
+    if not rev or rev.startswith("-"):
+        raise GitError(f"--diff: {rev!r} is not a revision")
     try:
-        return repo.commit(rev)
-    except (git.BadName, git.GitCommandError, ValueError):
-        return None
+        return repo.commit(repo.git.rev_parse(f"{rev}^{{commit}}", "--").splitlines()[0])
+    except _git_errors() as e:
+        if is_shallow(repo) and _HEX.match(rev):
+            return None
+        hint = f" (this is a shallow clone; to fix: {SHALLOW_FIX})" if is_shallow(repo) else ""
+        raise GitError(f"--diff: unknown revision {rev!r}: {one_line(e)}{hint}") from None
 
 
-def _missing(repo: Any, what: str) -> ChangeSet:
-    why = "this is a shallow clone" if _is_shallow(repo) else "it is not in this clone"
-    return ChangeSet(complete=False, message=f"cannot diff against {what}: {why}; analyzing every entry point. "
-                                             f"To fix: {SHALLOW_FIX}.")
+def _missing(what: str) -> ChangeSet:
+    return ChangeSet(complete=False, message=f"cannot diff against {what}: this is a shallow clone; analyzing "
+                                             f"every entry point. To fix: {SHALLOW_FIX}.")
 
 
 def diff(repo: Any, spec: str) -> ChangeSet:
@@ -133,15 +176,42 @@ def diff(repo: Any, spec: str) -> ChangeSet:
     base_rev, head_rev = spec.split(sep, 1) if sep else (spec, "")
     base = _resolve(repo, base_rev)
     if base is None:
-        return _missing(repo, repr(base_rev))
+        return _missing(repr(base_rev))
     head = None  # None: the working tree
     if sep:
         head = _resolve(repo, head_rev or "HEAD")
         if head is None:
-            return _missing(repo, repr(head_rev))
-    if sep == "...":
-        bases = repo.merge_base(base, head)
-        if not bases:
-            return _missing(repo, f"the merge-base of {base_rev!r} and {head_rev or 'HEAD'!r}")
-        base = bases[0]
-    return _collect(repo, base.diff(head, **_patch_args()))
+            return _missing(repr(head_rev))
+    try:
+        missing = False
+        if sep == "...":
+            bases = repo.merge_base(base, head)
+            if not bases and not is_shallow(repo):
+                raise GitError(f"--diff: {base_rev!r} and {head_rev or 'HEAD'!r} have no common ancestor")
+            missing = not bases
+            base = bases[0] if bases else base
+        cs = _collect(repo, base.diff(head, **_patch_args()), base.hexsha)
+    except _git_errors() as e:
+        raise GitError(f"git diff {spec} failed: {one_line(e)}") from None
+    if missing:
+        cs.merge_base_missing = True
+        cs.message = (f"the merge-base of {base_rev!r} and {head_rev or 'HEAD'!r} is beyond this shallow clone: "
+                      f"changes are measured from {base_rev!r} itself. To fix: {SHALLOW_FIX}.")
+    return cs
+
+
+def snapshot(repo: Any, commit: str, dest: str) -> None:
+    """Write the tree of `commit` into `dest` (`git archive`: read-only for the repository, unlike a
+    worktree, and safe inside a pre-commit hook where GIT_INDEX_FILE points at the commit's index)."""
+    import tarfile
+    import tempfile
+
+    errors: tuple[type[BaseException], ...] = (*_git_errors(), tarfile.TarError)
+    try:
+        with tempfile.TemporaryFile() as tar:
+            repo.archive(tar, commit, format="tar")
+            tar.seek(0)
+            with tarfile.open(fileobj=tar) as archive:
+                archive.extractall(dest, filter="data")
+    except errors as e:
+        raise GitError(f"cannot read commit {commit[:12]}: {one_line(e)}") from None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
 from pytea_ci.driver import discover as disc
 from pytea_ci.driver import fs
@@ -42,6 +43,7 @@ class Selection:
     entries: list[str]  # absolute paths, in a deterministic order
     changes: gitdiff.ChangeSet | None = None  # for --new-only
     messages: list[str] = field(default_factory=list)  # warnings for stderr
+    repo: Any = None  # the git repository, when git was asked
 
 
 class Selector:
@@ -95,7 +97,7 @@ class Selector:
         return list(dict.fromkeys(out))
 
 
-def _changes(req: Request) -> tuple[gitdiff.ChangeSet | None, object]:
+def _changes(req: Request) -> tuple[gitdiff.ChangeSet | None, Any]:
     if not (req.staged or req.diff or req.new_only):
         return None, None  # git is not needed: do not pay for importing GitPython
     repo = gitdiff.open_repo(req.root)
@@ -125,9 +127,9 @@ def select(req: Request, cfg: Config, graph: ImportGraph) -> Selection:
     messages: list[str] = []
     candidates = sel.for_paths(req.paths) if req.paths else sel.all_entries()
     entries = candidates
-    if changes is not None and not changes.complete:
+    if changes is not None and (not changes.complete or changes.merge_base_missing):
         messages.append(changes.message)
-    elif changes is not None and (req.staged or req.affected_only):
+    if changes is not None and changes.complete and (req.staged or req.affected_only):
         affected = set(graph.affected(candidates, changes.changed))
         entries = [e for e in candidates if e in affected]
     if req.new_only and changes is None:
@@ -135,4 +137,4 @@ def select(req: Request, cfg: Config, graph: ImportGraph) -> Selection:
             raise SelectionError("--new-only needs git: run inside a repository, or with --staged / --diff")
         changes = gitdiff.worktree(repo)
     entries = [e for e in entries if in_shard(e, req.root, req.shard)]
-    return Selection(entries, changes, messages)
+    return Selection(entries, changes, messages, repo)

@@ -286,3 +286,10 @@ class _LogBuilder:
         column = self.sources.region(span, Unit.UTF16).col - 1 - indent
         return {"primaryLocationLineHash": hashes[span.line - 1],
                 "primaryLocationStartColumnFingerprint": str(max(0, column))}
+
+
+def partial_fingerprints(diagnostics: Sequence[Diagnostic], root: str) -> list[dict[str, str] | None]:
+    """The `partialFingerprints` each diagnostic gets in a SARIF log of `root` (None when its file
+    cannot be read): what `--new-only` and baselines compare."""
+    builder = _LogBuilder(RunResult(), root)
+    return [builder.fingerprints(d.span) for d in diagnostics]

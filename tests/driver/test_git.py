@@ -97,12 +97,13 @@ def test_deleted_entry_point_is_simply_gone(repo: Path) -> None:
     assert code == 0 and entries(doc) == {}
 
 
-def test_new_only_keeps_findings_on_changed_lines(repo: Path) -> None:
+def test_new_only_reports_what_the_change_introduced(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (repo / "b.py").write_text(B_BUG)
     (repo / "helper.py").write_text(HELPER_BUG)
     _code, doc = run_json(repo, "--diff", "HEAD", "--new-only")
-    # b.py's bug is on its changed line 5; a.py's finding sits on an unchanged line of a.py
-    assert findings(doc) == [("PT001", "b.py", 5)]
+    # b.py's bug is on its changed line; a.py's is on an unchanged line of a.py, caused by helper.py
+    assert findings(doc) == [("PT001", "a.py", 7), ("PT001", "b.py", 5)]
+    assert "same fingerprint on the base" in capsys.readouterr().err
 
 
 def test_shallow_clone_falls_back_with_a_clear_message(repo: Path, tmp_path: Path,
@@ -119,10 +120,11 @@ def test_shallow_clone_falls_back_with_a_clear_message(repo: Path, tmp_path: Pat
     assert code == 1
 
 
-def test_unknown_base_falls_back(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _code, doc = run_json(repo, "--diff", "no-such-branch...HEAD")
-    assert "no-such-branch" in capsys.readouterr().err
-    assert sorted(entries(doc)) == ["a.py", "b.py"]
+def test_unknown_base_is_a_usage_error(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, doc = run_json(repo, "--diff", "no-such-branch...HEAD")
+    err = capsys.readouterr().err
+    assert code == 2 and doc == {}
+    assert err.count("\n") == 1 and "no-such-branch" in err and "unknown revision" in err
 
 
 def test_detached_head(repo: Path) -> None:
