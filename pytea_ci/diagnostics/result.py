@@ -3,22 +3,40 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from pytea_ci.diagnostics.diagnostic import Diagnostic
 
 
 @dataclass
 class EntryStats:
+    """Figures of one entry point. Locations in the lists are `[path, line, col]` as in `Span`
+    (1-based line, 0-based byte column); the lists stay plain data so the result cache stores them."""
+
     paths: int = 0
     steps: int = 0
     unknowns: int = 0  # tensor operations (call sites) that received a value the analyzer did not understand
     unmodeled: dict[str, int] = field(default_factory=dict)  # unmodeled API name -> count
+    ops_reached: int = 0  # tensor operations (call sites) reached on some path
+    ops_checked: int = 0  # of them, those checked with known shapes (concrete or symbolic) on some path
+    checks_decided: int = 0  # shape checks decided (holds, fails, or a warning)
+    checks_skipped: int = 0  # shape checks skipped because a symbol had no usable kind
+    # {"location": [path, line, col], "what": str, "ops": n}: what made the values not understood, by ops disabled
+    unknown_origins: list[dict[str, Any]] = field(default_factory=list)
+    # {"kind": "exception" | "budget" | "launcher", "location": [...], "reason": str, "module": str | None,
+    #  "paths": n}: paths that ended before the program's end (kind exception: the program raised)
+    ended_paths: list[dict[str, Any]] = field(default_factory=list)
     concrete_checks: int = 0
     z3_calls: int = 0
     cache_hits: int = 0
     undecided: int = 0
     seconds: float = 0.0
     z3_seconds: float = 0.0
+
+    @property
+    def coverage(self) -> float | None:
+        """Checked / reached tensor operations; None when no tensor operation was reached."""
+        return self.ops_checked / self.ops_reached if self.ops_reached else None
 
 
 @dataclass

@@ -107,6 +107,18 @@ RULES: tuple[Rule, ...] = (
         "x = torch.randn(8, 3)\nassert x.size(1) == 4", "x = torch.randn(8, 4)\nassert x.size(1) == 4",
     ),
     Rule(
+        "PT005", "unpack-mismatch", Severity.ERROR,
+        "A shape, a split or a tuple is unpacked into the wrong number of names.",
+        "Reports an unpacking assignment (`b, t = x.size()`, `q, k, v = y.split(n, dim=2)`, "
+        "`h, w = cfg[\"image_size\"]`, `for a, b in pairs`) whose right-hand side has a known number of "
+        "items that differs from the number of names (with a starred name: fewer items than the plain "
+        "names). A ValueError the program catches is not reported.",
+        "Python raises `ValueError: too many values to unpack` (or `not enough values`) when the line "
+        "runs: the tensor has another rank than the code assumes, or the split gives another number of pieces.",
+        "x = torch.randn(8, 16, 32)\nq, k, v = x.split(16, dim=2)  # 32 / 16 = 2 pieces",
+        "x = torch.randn(8, 16, 48)\nq, k, v = x.split(16, dim=2)",
+    ),
+    Rule(
         "PT010", "undecided", Severity.NOTE,
         "The solver could not decide a shape requirement within its budget.",
         "Reports a symbolic shape requirement that the SMT solver could neither prove nor refute "
@@ -128,6 +140,18 @@ RULES: tuple[Rule, ...] = (
         "Reports a Python file that is not valid Python, so it cannot be analyzed.",
         "Python itself will refuse to run it.",
         "def f(:\n    pass", "def f():\n    pass",
+    ),
+    Rule(
+        "PT013", "nothing-checked", Severity.NOTE,
+        "No tensor operation of an entry point could be checked.",
+        "Reports an entry point in which not one tensor operation was checked with known shapes, with the "
+        "first reason: every path ended early (an exception of the program, a budget), a launcher the "
+        "analyzer cannot follow was given the code to run, or every operation received a value not "
+        "understood. `pytea-ci explain ENTRY` lists every reason.",
+        "\"0 findings\" then means \"checked nothing\", not \"correct\": a shape error in this entry point "
+        "would go unreported.",
+        "import some_launcher\n\ndef main():\n    ...\n\nsome_launcher.run(main)  # main is never analyzed",
+        "def main():\n    ...\n\nif __name__ == \"__main__\":\n    main()",
     ),
 )
 

@@ -17,8 +17,9 @@ from typing import Any
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.result import EntryResult, EntryStats
 from pytea_ci.interp.interpreter import Budget, Decision, Interpreter, Shared
-from pytea_ci.interp.runtime import (BreakSignal, BudgetExceeded, ContinueSignal, PathEnd, ReturnSignal,
-                                     Scope, UserException)
+from pytea_ci.interp.runtime import (SHAPE_ERROR, BreakSignal, BudgetExceeded, ContinueSignal, PathEnd,
+                                     ReturnSignal, Scope, UserException)
+from pytea_ci.interp.snapshot import run_prefix
 from pytea_ci.solver import Decider
 from pytea_ci.solver.decide import Stats
 
@@ -84,6 +85,7 @@ def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: d
         decider.z3_limit = decider.deadline = None
     if over:
         incomplete.append(("solver time", None))
+    shared.machine.resolve(shared.findings)
     result.diagnostics.extend(shared.findings.values())
     reached = _budget_notes(result, incomplete + list(shared.budgets.items()), rel_entry)
     result.diagnostics.sort(key=lambda d: d.sort_key())
@@ -98,16 +100,19 @@ def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: d
 
 
 def _explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: Budget, options: dict[str, Any],
-             shared: Shared, t0: float, strict: bool) -> tuple[int, int, list[tuple[str, Span | None]]]:
-    """Run every path (depth first, by replaying decisions) until done or a budget stops it."""
+             shared: Shared, t0: float, strict: bool, make: type[Interpreter] = Interpreter,
+             name: str = "__main__") -> tuple[int, int, list[tuple[str, Span | None]]]:
+    """Run every path (depth first, by replaying decisions) until done or a budget stops it.
+
+    `make` and `name`: library mode runs its own interpreter class over a module imported as `name`."""
     prefix: list[Decision] = []
     incomplete: list[tuple[str, Span | None]] = []
     paths = steps = 0
     while True:
-        interp = Interpreter(entry, root, decider, budget, [d.choice for d in prefix], options, shared,
-                             t0 + budget.seconds, strict)
+        interp = make(entry, root, decider, budget, [d.choice for d in prefix], options, shared,
+                      t0 + budget.seconds, strict)
         paths += 1
-        run_path(interp, tree)
+        run_path(interp, tree, name)
         steps += interp.steps
         if interp.budget_note is not None:
             incomplete.append(interp.budget_note)
@@ -140,20 +145,38 @@ def _budget_notes(result: EntryResult, hits: list[tuple[str, Span | None]], rel_
 
 def _stats(before: Stats, decider: Decider, shared: Shared, paths: int, steps: int, seconds: float) -> EntryStats:
     s = decider.stats
-    return EntryStats(paths=paths, steps=steps, unknowns=len(shared.unknown_sites), unmodeled=dict(shared.unmodeled),
-                      concrete_checks=s.concrete - before.concrete, z3_calls=s.z3_calls - before.z3_calls,
-                      cache_hits=s.cache_hits - before.cache_hits, undecided=s.undecided - before.undecided,
-                      seconds=seconds, z3_seconds=s.z3_seconds - before.z3_seconds)
+    stats = EntryStats(paths=paths, steps=steps, unmodeled=dict(shared.unmodeled),
+                       concrete_checks=s.concrete - before.concrete, z3_calls=s.z3_calls - before.z3_calls,
+                       cache_hits=s.cache_hits - before.cache_hits, undecided=s.undecided - before.undecided,
+                       seconds=seconds, z3_seconds=s.z3_seconds - before.z3_seconds)
+    shared.coverage.fill(stats)
+    return stats
 
 
-def run_path(interp: Interpreter, tree: ast.Module) -> None:
+def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> None:
     interp.budget_note = None
-    g: dict[str, Any] = {"__name__": "__main__", "__file__": interp.entry, "__package__": ""}
+    g: dict[str, Any] = {"__name__": name, "__file__": interp.entry, "__package__": ""}
+    cov = interp.shared.coverage
     try:
-        interp.exec_block(tree.body, Scope(g, g))
-    except (PathEnd, UserException, ReturnSignal, BreakSignal, ContinueSignal):
+        g, done = run_prefix(interp, tree.body, g, name)
+        interp.exec_block(tree.body[done:], Scope(g, g))
+    except UserException as e:
+        cov.end("exception", e.span or interp.span, _raised(e))
+    except (PathEnd, ReturnSignal, BreakSignal, ContinueSignal):
         pass
     except BudgetExceeded as b:
         interp.budget_note = (b.budget, b.span)
+        cov.end("budget", b.span or interp.span, f"the {b.budget} budget was reached", b.module)
     except RecursionError:
         interp.budget_note = ("recursion depth", interp.span)
+        cov.end("budget", interp.span, "the recursion depth budget was reached")
+
+
+def _raised(e: UserException) -> str:
+    """`AssertionError at `assert torch.cuda.is_available()``: what the program raised, and the statement."""
+    kind = "a shape error" if e.kind == SHAPE_ERROR else e.kind
+    if e.stmt is None:
+        return f"{kind} was raised"
+    text = ast.unparse(e.stmt).splitlines()[0] if e.stmt is not None else ""
+    text = text if len(text) <= 80 else text[:77] + "..."
+    return f"{kind} raised by `{text}`"

@@ -5,8 +5,11 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.interp.ops import BINOPS, CMPOPS, compare_dims, compare_seq, contains_term, dim_binop, is_concrete, truth
+from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, contains_term, dim_binop, is_concrete,
+                                on_machine, truth)
 from pytea_ci.interp.runtime import FunctionVal, Scope, UserException
+from pytea_ci.models.prim import is_number, number_kind
+from pytea_ci.models.registry import REGISTRY
 from pytea_ci.models.values import Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import PInt, Term, is_dim
@@ -17,6 +20,7 @@ if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
 
 _REFLECTED = {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor"}
+_ARITH = {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow"}
 
 
 class ExprMixin:
@@ -62,7 +66,7 @@ class ExprMixin:
         try:
             return set(items)
         except TypeError:
-            return Unknown("set of unhashable values")
+            return self.unknown("set of unhashable values")
 
     def eval_elts(self: "Interpreter", elts: list[ast.expr], scope: Scope) -> list[Any]:
         out: list[Any] = []
@@ -94,14 +98,23 @@ class ExprMixin:
         return out
 
     def ev_JoinedStr(self: "Interpreter", node: ast.JoinedStr, scope: Scope) -> Any:
-        for v in node.values:
-            if isinstance(v, ast.FormattedValue):
-                self.eval(v.value, scope)
-        return Unknown("f-string")
+        """Concrete when every part is (`setattr(self, f"layer{i}", m)` names an attribute); else a
+        string of unknown content."""
+        parts = [v.value if isinstance(v, ast.Constant) else self.eval(v, scope) for v in node.values]
+        if all(isinstance(p, str) for p in parts):
+            return "".join(parts)
+        return self.unknown("f-string", pytype="str")
 
     def ev_FormattedValue(self: "Interpreter", node: ast.FormattedValue, scope: Scope) -> Any:
-        self.eval(node.value, scope)
-        return Unknown("f-string")
+        v = self.eval(node.value, scope)
+        spec = "" if node.format_spec is None else self.eval(node.format_spec, scope)
+        if not isinstance(spec, str) or not (v is None or type(v) in (str, bool, float, int, PInt)):
+            return self.unknown("f-string", pytype="str")
+        try:
+            plain = int(v) if type(v) is PInt else v
+            return format({115: str, 114: repr, 97: ascii}.get(node.conversion, lambda x: x)(plain), spec)
+        except (ValueError, TypeError):
+            return self.unknown("f-string", pytype="str")
 
     def ev_NamedExpr(self: "Interpreter", node: ast.NamedExpr, scope: Scope) -> Any:
         v = self.eval(node.value, scope)
@@ -118,11 +131,13 @@ class ExprMixin:
         c = truth(self.eval(node.test, scope))
         if isinstance(c, bool):
             return self.eval(node.body if c else node.orelse, scope)
+        if on_machine(c):  # a fact about the machine: each side on its own path, as a statement would
+            return self.eval(node.body if self.decide(c, node) else node.orelse, scope)
         a = self.eval(node.body, scope)
         b = self.eval(node.orelse, scope)
         if a is b or (type(a) is type(b) and _safe_eq(a, b)):
             return a
-        return self.unknown("conditional expression")
+        return self.derived("conditional expression", a, b)
 
     def ev_BoolOp(self: "Interpreter", node: ast.BoolOp, scope: Scope) -> Any:
         is_and = isinstance(node.op, ast.And)
@@ -149,7 +164,7 @@ class ExprMixin:
         v = self.eval(node.operand, scope)
         if isinstance(node.op, ast.Not):
             t = truth(v)
-            return P.not_(t) if isinstance(t, (bool, Pred)) else self.unknown("not unknown")
+            return P.not_(t) if isinstance(t, (bool, Pred)) else self.derived("not unknown", v)
         if isinstance(v, Tensor):
             with self.at(node):
                 name = {ast.USub: "__neg__", ast.Invert: "__invert__", ast.UAdd: "__pos__"}[type(node.op)]
@@ -162,7 +177,7 @@ class ExprMixin:
             except Exception as e:
                 raise UserException(type(e).__name__) from None
             return PInt(r, self.span_of(node), "computed") if isinstance(r, int) and not isinstance(r, bool) else r
-        return self.unknown("unary operation")
+        return self.derived("unary operation", v)
 
     def ev_BinOp(self: "Interpreter", node: ast.BinOp, scope: Scope) -> Any:
         a = self.eval(node.left, scope)
@@ -177,7 +192,10 @@ class ExprMixin:
                 return self.call_tensor_op(a, f"__{name}__", (b,))
             return self.call_tensor_op(b, f"__r{name}__" if name in _REFLECTED else f"__{name}__", (a,))
         if isinstance(a, Unknown) or isinstance(b, Unknown):
-            return Unknown("operation on unknown")
+            out = self.derived("operation on unknown", a, b)
+            if name in _ARITH and is_number(a) and is_number(b):  # a number of unknown value stays a number
+                out.pytype = "float" if name == "truediv" or "float" in (number_kind(a), number_kind(b)) else "int"
+            return out
         if (isinstance(a, Term) or isinstance(b, Term)):
             if is_dim(a) and is_dim(b) and name in {"add", "sub", "mul", "floordiv", "mod"}:
                 return dim_binop(name, a, b)
@@ -241,7 +259,7 @@ class ExprMixin:
     def compare(self: "Interpreter", op: ast.cmpop, a: Any, b: Any) -> Any:
         if isinstance(op, (ast.Is, ast.IsNot)):
             if isinstance(a, Unknown) or isinstance(b, Unknown):
-                return Unknown("identity of unknown")
+                return self.derived("identity of unknown", a, b)
             same = a is b or (a is None and b is None)
             return same if isinstance(op, ast.Is) else not same
         if isinstance(op, (ast.In, ast.NotIn)):
@@ -270,7 +288,7 @@ class ExprMixin:
         if name in ("eq", "ne") and _by_identity(a) and _by_identity(b):
             same = a is b
             return same if name == "eq" else not same
-        return self.unknown("comparison of unknown values")
+        return self.derived("comparison of unknown values", a, b)
 
     def ev_Call(self: "Interpreter", node: ast.Call, scope: Scope) -> Any:
         fn = self.eval(node.func, scope)
@@ -281,12 +299,17 @@ class ExprMixin:
             if kw.arg is None:
                 if isinstance(v, dict) and all(isinstance(k, str) for k in v):
                     kwargs.update(v)
+                elif isinstance(fn, FunctionVal):  # e.g. `cli(**overrides_from_argv)`: still run it
+                    kwargs.update({p: self.derived("keyword from an unknown mapping", v)
+                                   for p in _named_params(fn.node, len(args)) if p not in kwargs})
                 else:
                     return self.unknown("**kwargs of unknown mapping")
             else:
                 kwargs[kw.arg] = v
         if fn is SUPER_MARK:
             return self.make_super(scope, args)
+        if fn is REGISTRY.get("builtins.globals") and not args:
+            return scope.globals  # `globals()[name]`: the module's namespace itself
         with self.at(node):
             return self.call(fn, *args, **kwargs)
 
@@ -317,6 +340,7 @@ class ExprMixin:
             inner.parent = None
         results: list[Any] = []
         inexact = [False]
+        count: list[Any] = []  # how many items the first generator yields, when known
 
         def loop(i: int) -> None:
             if i == len(gens):
@@ -324,6 +348,8 @@ class ExprMixin:
                 return
             g = gens[i]
             source = self.eval(g.iter, scope if i == 0 else inner)
+            if i == 0:
+                count.append(self.known_length(source))
             with self.at(g.iter):
                 items, truncated = self.loop_items(source)
             inexact[0] |= truncated
@@ -343,6 +369,8 @@ class ExprMixin:
         if inexact[0]:
             self.inexact.add(id(results))
             self.keepalive.append(results)
+            if len(gens) == 1 and not gens[0].ifs and count and count[0] is not None:
+                self.known_len[id(results)] = count[0]  # one item per iteration; only the items are representatives
         return results
 
     def ev_Starred(self: "Interpreter", node: ast.Starred, scope: Scope) -> Any:
@@ -355,13 +383,13 @@ class ExprMixin:
     def ev_Yield(self: "Interpreter", node: ast.Yield, scope: Scope) -> Any:
         value = None if node.value is None else self.eval(node.value, scope)
         self.yield_value(value)
-        return Unknown("sent value")
+        return self.unknown("sent value")
 
     def ev_YieldFrom(self: "Interpreter", node: ast.YieldFrom, scope: Scope) -> Any:
         items = self.iterate(self.eval(node.value, scope))
         for it in items or [self.unknown("yield from unknown")]:
             self.yield_value(it)
-        return Unknown("yield from")
+        return self.unknown("yield from")
 
 
 class _SuperMark:
@@ -380,6 +408,14 @@ def _by_identity(v: Any) -> bool:
     if isinstance(v, Instance):
         return v.cls.lookup("__eq__") is MISSING
     return isinstance(v, (ClassVal, FunctionVal, ModuleVal)) or v is None
+
+
+def _named_params(fn: "ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda", n_positional: int) -> list[str]:
+    """Parameters a call with an unknown `**mapping` may set: the named ones not given positionally
+    (each becomes unknown; a `**kwargs` parameter of the callee gets what is known, `{}` here)."""
+    a = fn.args
+    positional = [p.arg for p in a.posonlyargs + a.args][n_positional:]
+    return positional + [p.arg for p in a.kwonlyargs]
 
 
 def _safe_eq(a: Any, b: Any) -> bool:

@@ -7,7 +7,7 @@ import ast
 import os
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.interp.runtime import ModuleVal, Scope, UserException
+from pytea_ci.interp.runtime import BudgetExceeded, ModuleVal, Scope, UserException
 from pytea_ci.models.registry import is_modeled_root, lookup
 from pytea_ci.models.values import MISSING, Namespace, Unknown
 
@@ -34,7 +34,7 @@ class ImportMixin:
             if is_modeled_root(dotted):
                 found = lookup(dotted)
                 return found if found is not MISSING else self.unknown(dotted, api=True)
-            return self.unknown(f"third-party module {dotted}")
+            return self.unknown(f"third-party module '{dotted.split('.')[0]}' (import {dotted})", api=True)
         if "." in dotted:
             self.import_module(dotted.rsplit(".", 1)[0], scope, node)
         return self.run_module(dotted, path)
@@ -57,6 +57,9 @@ class ImportMixin:
             self.exec_block(tree.body, Scope(g, g))
         except UserException:
             pass  # the module raised while importing; what it defined so far stays usable
+        except BudgetExceeded as b:
+            b.module = b.module or dotted
+            raise
         finally:
             self.cur_path = saved
         return mod
@@ -91,7 +94,7 @@ class ImportMixin:
             if alias.name == "*":
                 self.star_import(mod, scope)
                 continue
-            value = self.getattr(mod, alias.name) if not isinstance(mod, Unknown) else self.unknown(f"{dotted}.{alias.name}")
+            value = self.getattr(mod, alias.name) if not isinstance(mod, Unknown) else self.derived(f"{dotted}.{alias.name}", mod)
             if isinstance(mod, ModuleVal) and alias.name not in mod.globals:
                 sub = self.try_submodule(mod, alias.name)
                 if sub is not None:

@@ -15,10 +15,12 @@ from typing import Any, Iterator
 
 from pytea_ci.diagnostics import Diagnostic, Frame, Related, Severity, Span
 from pytea_ci.interp.budget import Budget  # (defined apart; still importable from here)
+from pytea_ci.interp.coverage import Coverage, first_origin
 from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
+from pytea_ci.interp.machine import Choice, MachineFindings, choice_of, guard
 from pytea_ci.interp.objects import ObjectMixin
-from pytea_ci.interp.ops import truth
+from pytea_ci.interp.ops import on_machine, truth
 from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope, UserException
 from pytea_ci.interp.stmts import StmtMixin
 from pytea_ci.models.registry import REGISTRY
@@ -26,7 +28,7 @@ from pytea_ci.models.values import Namespace, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import UNKNOWN, Sym, origin_of, symbols
 from pytea_ci.shapes.pred import Cond, Pred
-from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.shapes.tensor import Origin, Tensor
 from pytea_ci.solver import Decider, Verdict
 
 
@@ -58,11 +60,15 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.steps = 0
         self.sym_count = 0
         self.inexact: set[int] = set()
+        self.known_len: dict[int, int] = {}  # inexact lists whose length is known (their items are representatives)
         self.keepalive: list[Any] = []
         self.loop_mutations: list[set[int]] = []
         self.yields: list[list[Any]] = []
         self.star_namespaces: dict[int, list[Namespace]] = {}
         self.budget_note: tuple[str, Span | None] | None = None
+        self.facts: dict[str, Any] = {}  # per-path state of models (Ctx.facts)
+        self.machine_choices: list[Choice] = []  # sides taken at forks on facts about the machine
+        self.inherit: Origin | None = None  # origin of the unknown operand of the model being called
         # inside `with pytest.raises(...)`, or a `try` with a handler that catches what a failing tensor
         # op raises: a failure is the program's business (it raises SHAPE_ERROR), not a finding
         self.expecting = 0
@@ -123,12 +129,19 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
     def unsupported(self, node: ast.AST) -> Any:
         if self.strict:
             raise NotImplementedError(f"unsupported syntax {type(node).__name__}")
-        return self.unknown(f"unsupported syntax {type(node).__name__}")
+        return self.unknown(f"unsupported construct: {type(node).__name__}")
 
-    def unknown(self, reason: str = "", api: bool = False) -> Unknown:
+    def unknown(self, reason: str = "", api: bool = False, pytype: str | None = None) -> Unknown:
+        """An Unknown born here; inside a model called with values not understood, it keeps the first
+        of their origins (an op on unknowns does not mint a new origin). `api`: an unmodeled API."""
         if api:
             self.shared.unmodeled[reason] = self.shared.unmodeled.get(reason, 0) + 1
-        return Unknown(reason)
+        return Unknown(reason, pytype, self.inherit or Origin(self.span, reason))
+
+    def derived(self, reason: str, *sources: Any) -> Unknown:
+        """An Unknown computed from `sources`: it keeps the first origin among them."""
+        o = first_origin(sources, self.span)
+        return Unknown(reason, None, o) if o is not None else self.unknown(reason)
 
     def fresh(self, hint: str, kind: str = UNKNOWN, lo: int | None = 0, hi: int | None = None,
               note: str = "") -> Sym:
@@ -205,25 +218,41 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
                 items = None
         if items is None:
             for e in elts:
-                self.assign(e, self.unknown("unpacking") if not isinstance(e, ast.Starred) else [], scope)
+                rest: list[Any] = []
+                if isinstance(e, ast.Starred):
+                    self.mark_inexact(rest)  # some items, how many is not known
+                self.assign(e, self.derived("unpacking", value) if not isinstance(e, ast.Starred) else rest, scope)
             return
         if star is None:
             if len(items) != len(elts):
-                raise UserException("ValueError")
+                self.unpack_mismatch(len(items), len(elts), False, node)
             for e, v in zip(elts, items):
                 self.assign(e, v, scope)
             return
         after = len(elts) - star - 1
         if len(items) < len(elts) - 1:
-            raise UserException("ValueError")
+            self.unpack_mismatch(len(items), len(elts) - 1, True, node)
         for e, v in zip(elts[:star], items[:star]):
             self.assign(e, v, scope)
         self.assign(elts[star], list(items[star:len(items) - after]), scope)
         for e, v in zip(elts[star + 1:], items[len(items) - after:]):
             self.assign(e, v, scope)
 
+    def unpack_mismatch(self, got: int, names: int, starred: bool, node: ast.AST) -> None:
+        """Unpacking a known number of items into another number of names: Python's ValueError, a
+        finding (PT005) on every run that gets here, unless the program catches it."""
+        if self.expecting:
+            raise UserException("ValueError")
+        want = f"at least {names}" if starred else f"{names}"
+        why = "not enough values" if got < names else "too many values"
+        with self.at(node):
+            self.emit("PT005", Severity.ERROR, f"unpack: {why} to unpack (expected {want}, got {got})")
+        raise PathEnd()
+
     # ----- branching ----------------------------------------------------------------------------
     def decide(self, cond: Any, node: ast.AST | None = None) -> bool:
+        """Which side of a branch this path takes (forking when both are possible). A fork on a fact
+        about the machine is remembered as a machine choice unless the other side ends the program."""
         t = truth(cond)
         if isinstance(t, bool):
             return t
@@ -239,6 +268,8 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
                 raise PathEnd()  # infeasible path
             choice = self.choose(t)
             self.pc.append(t if choice else P.not_(t))
+            if on_machine(t) and not guard(node, choice):
+                self.machine_choices.append(choice_of(t, choice))
             return choice
         return self.choose(None)
 
@@ -266,6 +297,7 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
         outcome = self.decider.check(cond, self.pc)
         v = outcome.verdict
+        self.shared.coverage.check(v is not Verdict.UNKNOWN)
         if v in (Verdict.HOLDS, Verdict.UNKNOWN):
             return
         if v is Verdict.UNDECIDED:
@@ -279,6 +311,9 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         if self.expecting:  # the inputs that fail raise into a handler: follow the ones that pass
             if isinstance(cond, Pred):
                 self.pc.append(cond)
+            return
+        if isinstance(cond, Pred) and on_machine(cond):  # fails on some machines only: not a finding
+            self.pc.append(cond)
             return
         ce = outcome.counterexample
         when = ", ".join(f"{k} = {val}" for k, val in sorted(ce.items()))
@@ -298,8 +333,12 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
                     break
         trace = [Frame(call, f"{getattr(fn, 'name', 'function')}()") for call, fn in self.frames]
         trace.append(Frame(self.span, message.split(":")[0]))
-        self.shared.add(Diagnostic(rule, sev, self.span, message, tuple(operands), tuple(related), tuple(trace),
-                                   dict(counterexample or {}), self.rel(self.entry)))
+        d = Diagnostic(rule, sev, self.span, message, tuple(operands), tuple(related), tuple(trace),
+                       dict(counterexample or {}), self.rel(self.entry))
+        if self.machine_choices and sev is not Severity.NOTE:
+            self.shared.machine.add(d, self.machine_choices)  # decided when all paths have run
+        else:
+            self.shared.add(d)
 
     def report_assert(self, node: ast.Assert) -> None:
         self.emit("PT004", Severity.ERROR, "assert: the condition can never hold on this path")
@@ -313,10 +352,12 @@ class Shared:
         self.display_root = display_root
         self.asts: dict[str, ast.Module | SyntaxError] = {}
         self.findings: dict[tuple, Diagnostic] = {}
-        self.unknown_sites: set[tuple[Span, str]] = set()  # tensor ops that received values not understood
+        self.coverage = Coverage()  # tensor ops reached and checked, origins of unknowns, early path ends
         self.unmodeled: dict[str, int] = {}
+        self.machine = MachineFindings()  # findings on paths that forked on facts about the machine
         self.budgets: dict[str, Span] = {}  # soft budgets reached, with where
         self.max_file_bytes = 2_000_000
+        self.checkpoints: dict[tuple[int, str], list[Any]] = {}  # import prefixes already run (snapshot.py)
 
     def parse(self, path: str) -> "ast.Module | SyntaxError":
         if path not in self.asts:

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from pytea_ci.interp.coverage import first_origin, origin_of_value
 from pytea_ci.interp.ops import is_concrete, tensor_method
-from pytea_ci.interp.runtime import FunctionVal, ModuleVal, ReturnSignal, Scope, SuperVal, UserException
+from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, ModuleVal, PathEnd, ReturnSignal, Scope, SuperVal,
+                                     UserException)
+from pytea_ci.models.ranges import values_after
 from pytea_ci.models.registry import PROPERTIES, lookup
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal,
-                                    Namespace, PropertyVal, RangeVal, SizeVal, StaticMethod, Unknown, ValuesIndices)
+                                    NamedTupleVal, Namespace, PropertyVal, RangeVal, SizeVal, StaticMethod, Unknown,
+                                    ValuesIndices)
 from pytea_ci.shapes.dim import ITERATION, PInt, Term, is_dim
-from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.shapes.tensor import Origin, Tensor
 
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
@@ -21,41 +26,76 @@ if TYPE_CHECKING:
 # ops keep their input's layout, so guessing "contiguous" would invent errors).
 _KEEPS_STRIDES = {"torch.transpose", "torch.permute", "torch.t", "torch.Tensor.view", "torch.Tensor.to",
                   "torch.Tensor.__getitem__", "torch.unsqueeze", "torch.squeeze",
+                  # wrappers that return the tensor they were given
+                  "torch.autograd.Variable", "torch.nn.Parameter",
                   # what `forward` returned, whose own ops set its layout
                   "torch.nn.Module.__call__", "torch.nn.Sequential.forward", "torch.nn.Identity.forward"}
 _CONTIGUOUS = {"torch.randn", "torch.zeros", "torch.ones", "torch.full", "torch.randint",
                "torch.arange", "torch.eye", "torch.linspace", "torch.randperm", "torch.contiguous",
                "torch.cat", "torch.stack", "torch.matmul", "torch.mm", "torch.bmm",
-               "torch.nn.functional.linear", "torch.nn.Linear.forward"}  # addmm into a fresh output
+               "torch.nn.functional.linear", "torch.nn.Linear.forward",  # addmm into a fresh output
+               "torch.FloatTensor", "torch.LongTensor", "torch.Tensor.__new__"}
 
 
 _TENSOR_LIBS = ("torch.", "torchvision.", "numpy.", "einops.")
 _NOT_TENSOR_OPS = ("torch.optim.", "torch.save", "torch.manual_seed", "torch.load", "torchvision.utils.save_image")
 
 
-def _has_unknown(args: tuple, kwargs: dict) -> bool:
-    """Whether a tensor operation receives a value not understood (directly or in a list/tuple) that
-    could carry a shape: strings, floats and bools of unknown value cannot."""
-    for v in list(args) + list(kwargs.values()):
-        for x in (v if isinstance(v, (list, tuple)) else (v,)):
-            if isinstance(x, Unknown) and x.pytype not in ("str", "float", "bool"):
-                return True
-            if isinstance(x, Tensor) and x.shape is None:
-                return True
-    return False
+TENSOR_METHOD = "tensor method"  # pytype of an unmodeled tensor method: calling it is a tensor operation
+
+
+def _operands(args: tuple, kwargs: dict) -> list[Any]:
+    """Arguments, one level into lists and tuples."""
+    out: list[Any] = []
+    for v in (*args, *kwargs.values()) if kwargs else args:
+        if isinstance(v, (list, tuple)):
+            out.extend(v)
+        else:
+            out.append(v)
+    return out
+
+
+def _shape_origin(operands: list[Any], span: Any) -> Origin | None:
+    """The origin of the first tensor operand of unknown shape, or None."""
+    for x in operands:
+        if isinstance(x, Tensor) and x.shape is None:
+            return origin_of_value(x, span)
+    return None
+
+
+def _opaque_operand(operands: list[Any]) -> bool:
+    """An operand not understood that could be a tensor (strings, floats and bools cannot)."""
+    return any(isinstance(x, Unknown) and x.pytype not in ("str", "float", "bool") for x in operands)
+
+
+# Models whose result not understood is a value read from tensor data: the operation itself was checked.
+_DATA_VALUES = frozenset({"torch.Tensor.item", "torch.Tensor.tolist", "numpy.ndarray.tolist", "numpy.ndarray.item",
+                          "torch.Tensor.__int__", "torch.Tensor.__float__", "torch.Tensor.__bool__",
+                          "torch.Tensor.__index__"})
+
+
+def _result_origin(out: Any) -> Origin | None:
+    """What made a tensor operation's result not understood (None: the operation computed it)."""
+    if isinstance(out, Unknown) and out.pytype is None or isinstance(out, Tensor) and out.shape is None:
+        return out.origin
+    return None
+
+
+def _is_tensor_op(name: str) -> bool:
+    return name.startswith(_TENSOR_LIBS) and not name.startswith(_NOT_TENSOR_OPS)
 
 
 def _like_input_ops() -> frozenset[str]:
-    from pytea_ci.models.torch.elementwise import DUNDERS, UNARY
+    from pytea_ci.models.torch.elementwise import BINARY, DUNDERS, UNARY
 
     # `number ** x` is computed by another kernel, whose output is contiguous
     dunders = {f"torch.Tensor.{d}" for d in DUNDERS if d != "__rpow__"}
-    return frozenset({f"torch.{op}" for op in UNARY if op != "contiguous"} | dunders
+    return frozenset({f"torch.{op}" for op in UNARY if op != "contiguous"} | dunders | {f"torch.{op}" for op in BINARY}
                      | {"__neg__", "__pos__", "__abs__", "__invert__"})
 
 
-# Element-wise ops on one tensor (a Python number at most beside it) allocate their output like their
-# input: a dense input's layout is kept (checked against torch for every permutation, tests/oracle).
+# Element-wise ops on one tensor (a Python number or tensors of the very same layout beside it) allocate
+# their output like their input: a dense input's layout is kept (checked against torch, tests/oracle).
 _LIKE_INPUT = _like_input_ops()
 
 
@@ -65,7 +105,8 @@ def _layout_after(name: str, out: Tensor, args: tuple) -> Tensor:
     if name in _CONTIGUOUS and out.shape is not None and out.lib == "torch":
         return Tensor(out.shape, out.dtype, out.lib, contiguous_strides(out.shape))
     if name in _LIKE_INPUT and args and isinstance(src := args[0], Tensor) and src.strides is not None \
-            and src.shape == out.shape and not any(isinstance(a, Tensor) for a in args[1:]) \
+            and src.shape == out.shape \
+            and all((a.shape, a.strides) == (src.shape, src.strides) for a in args[1:] if isinstance(a, Tensor)) \
             and out.shape is not None and is_dense(out.shape, src.strides):
         return Tensor(out.shape, out.dtype, out.lib, src.strides)
     return Tensor(out.shape, out.dtype, out.lib) if out.strides is not None else out
@@ -74,6 +115,8 @@ _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "
 
 
 class ObjectMixin:
+    inherit: Origin | None  # the Interpreter's: origin of the unknown operand of the model being called
+
     # ----- attributes -------------------------------------------------------------------------
     def getattr(self: "Interpreter", obj: Any, name: str) -> Any:
         for kind, handler in _ATTR_HANDLERS:
@@ -83,7 +126,7 @@ class ObjectMixin:
             return self.attr_of_python_value(obj, name)
         if isinstance(obj, Term):
             return self.unknown(f"int.{name}")
-        return self.unknown(f"attribute {name}")
+        return self.derived(f"attribute {name}", obj)
 
     def attr_of_instance(self: "Interpreter", obj: Instance, name: str) -> Any:
         if name in obj.attrs:
@@ -98,7 +141,7 @@ class ObjectMixin:
         getter = obj.cls.lookup("__getattr__")
         if getter is not MISSING:
             return self.call(getter, obj, name)
-        return self.unknown(f"attribute {obj.cls.name}.{name}")
+        return self.unknown(f"attribute {obj.cls.name}.{name}", api=obj.cls.native)
 
     def attr_of_tensor(self: "Interpreter", obj: Tensor, name: str) -> Any:
         lib = "numpy.ndarray" if obj.lib == "numpy" else "torch.Tensor"
@@ -106,17 +149,30 @@ class ObjectMixin:
         if p is not None:
             return p.fn(self, obj)
         m = tensor_method(obj, name)
-        return BoundMethod(obj, m) if m is not None else self.unknown(f"{lib}.{name}", api=True)
+        return BoundMethod(obj, m) if m is not None else self.unknown(f"{lib}.{name}", api=True, pytype=TENSOR_METHOD)
 
     def attr_of_values_indices(self: "Interpreter", obj: ValuesIndices, name: str) -> Any:
         if name in obj.fields:
             return obj[obj.fields.index(name)]
         return self.attr_of_python_value(obj, name)
 
+    def attr_of_named_tuple(self: "Interpreter", obj: NamedTupleVal, name: str) -> Any:
+        fields = obj.cls.lookup("_fields")
+        if isinstance(fields, tuple) and name in fields and fields.index(name) < len(obj):
+            return obj[fields.index(name)]
+        if name == "__class__":
+            return obj.cls
+        found = obj.cls.lookup(name)
+        if found is not MISSING:
+            return self.bind_member(obj, obj.cls, found)
+        return self.attr_of_python_value(obj, name)
+
     def attr_of_class(self: "Interpreter", obj: ClassVal, name: str) -> Any:
         found = obj.lookup(name)
         if found is MISSING:
-            return obj.name if name == "__name__" else self.unknown(f"class attribute {obj.name}.{name}")
+            special = {"__name__": obj.name, "__qualname__": obj.name, "__dict__": obj.ns,
+                       "__mro__": tuple(obj.mro()), "__bases__": obj.bases}
+            return special[name] if name in special else self.unknown(f"class attribute {obj.name}.{name}")
         if isinstance(found, ClassMethod):
             return BoundMethod(obj, found.func)
         if isinstance(found, StaticMethod):
@@ -126,16 +182,21 @@ class ObjectMixin:
     def attr_of_module(self: "Interpreter", obj: ModuleVal, name: str) -> Any:
         if name in obj.globals:
             return obj.globals[name]
+        if name == "__dict__":
+            return obj.globals
         sub = self.try_submodule(obj, name)
         return sub if sub is not None else self.unknown(f"{obj.name}.{name}")
 
     def attr_of_namespace(self: "Interpreter", obj: Namespace, name: str) -> Any:
         qual = f"{obj.qualname}.{name}"
         found = lookup(qual)
+        if isinstance(found, Unknown) and found.origin is None:  # a modeled constant not understood
+            return Unknown(found.reason, found.pytype, Origin(self.span, found.reason or qual))
         return self.unknown(qual, api=True) if found is MISSING else found
 
     def attr_of_super(self: "Interpreter", obj: SuperVal, name: str) -> Any:
-        mro = obj.self_val.cls.mro() if isinstance(obj.self_val, Instance) else obj.owner.mro()
+        mro = obj.self_val.mro() if isinstance(obj.self_val, ClassVal) else (
+            obj.self_val.cls.mro() if isinstance(obj.self_val, (Instance, NamedTupleVal)) else obj.owner.mro())
         for c in mro[mro.index(obj.owner) + 1:] if obj.owner in mro else []:
             if name in c.ns:
                 return self.bind_member(obj.self_val, c, c.ns[name])
@@ -169,6 +230,8 @@ class ObjectMixin:
             prop = obj.cls.lookup(name)
             if isinstance(prop, PropertyVal):
                 return
+            if obj.cls.lookup("__frozen__") is True:  # a frozen dataclass
+                raise UserException("FrozenInstanceError")
             setter = obj.cls.lookup("__setattr__")
             if isinstance(setter, FunctionVal):
                 self.call(setter, obj, name, value)
@@ -213,8 +276,11 @@ class ObjectMixin:
                 return self.call(self.bind_member(obj, obj.cls, m), idx)
             return self.unknown(f"{obj.cls.name}[...]")
         if isinstance(obj, ClassVal):
+            members = obj.lookup("__members__")  # Enum["NAME"]
+            if isinstance(members, dict):
+                return members[idx] if idx in members else self.unknown(f"{obj.name}[...]")
             return obj  # typing generics such as List[int]
-        return self.unknown("subscript")
+        return self.derived("subscript", obj, idx)
 
     def report_rank_index(self: "Interpreter", rank: int, idx: int) -> None:
         """`x.shape[i]` / `x.size()[i]` past the tensor's rank: an IndexError on every run that gets here."""
@@ -262,7 +328,13 @@ class ObjectMixin:
         if isinstance(fn, BoundMethod):
             return self.call(fn.func, fn.self_val, *args, **kwargs)
         if isinstance(fn, FunctionVal):
-            return self.call_function(fn, args, kwargs)
+            if self.inherit is None:
+                return self.call_function(fn, args, kwargs)
+            saved, self.inherit = self.inherit, None  # the program's own code mints its own origins
+            try:
+                return self.call_function(fn, args, kwargs)
+            finally:
+                self.inherit = saved
         if isinstance(fn, Builtin):
             return self.call_builtin(fn, args, kwargs)
         if isinstance(fn, ClassVal):
@@ -270,33 +342,97 @@ class ObjectMixin:
         if isinstance(fn, Instance):
             m = fn.cls.lookup("__call__")
             if m is MISSING:
-                return self.unknown(f"call of {fn.cls.name} instance")
+                return self.unknown_call(f"call of {fn.cls.name} instance", None, args, kwargs)
             return self.call(self.bind_member(fn, fn.cls, m), *args, **kwargs)
         if isinstance(fn, (StaticMethod, ClassMethod)):
             return self.call(fn.func, *args, **kwargs)
         if isinstance(fn, Namespace):
-            return self.unknown(f"call of {fn.qualname}", api=True)
-        return self.unknown("call of unknown callable")
+            ctor = lookup(f"{fn.qualname}.__new__")  # a modeled class kept as a namespace (torch.Tensor)
+            if isinstance(ctor, Builtin):
+                return self.call_builtin(ctor, args, kwargs)
+            return self.unknown_call(f"call of {fn.qualname}", None, args, kwargs, api=True)
+        return self.unknown_call("call of unknown callable", fn, args, kwargs)
+
+    def unknown_call(self: "Interpreter", reason: str, fn: Any, args: tuple, kwargs: dict, api: bool = False) -> Unknown:
+        """The result of calling something not understood. With tensor arguments it is a tensor operation
+        not checked (disabled by what made the callable); code handed to it is a launcher not followed."""
+        origin = origin_of_value(fn, self.span) if isinstance(fn, Unknown) else None
+        out = Unknown(reason, None, origin) if origin is not None else self.unknown(reason, api)
+        operands = _operands(args, kwargs)
+        if any(isinstance(x, Tensor) for x in operands) or (isinstance(fn, Unknown) and fn.pytype == TENSOR_METHOD):
+            self.shared.coverage.op(self.span, out.origin)
+        code = next((x for x in operands if isinstance(x, (FunctionVal, BoundMethod))), None)
+        if code is not None:
+            name = getattr(getattr(code, "func", code), "name", "a function")
+            made_by = out.origin.what if out.origin is not None else reason
+            self.shared.coverage.end("launcher", self.span, f"{name}() is handed to {made_by}, which is not followed")
+        return out
 
     def call_builtin(self: "Interpreter", fn: Builtin, args: tuple, kwargs: dict) -> Any:
-        if fn.name.startswith(_TENSOR_LIBS) and not fn.name.startswith(_NOT_TENSOR_OPS) and _has_unknown(args, kwargs):
-            self.shared.unknown_sites.add((self.span, fn.name))
+        operands = _operands(args, kwargs)
+        tensor_op = _is_tensor_op(fn.name)
+        skipped = _shape_origin(operands, self.span) if tensor_op else None
+        if skipped is not None:
+            self.shared.coverage.op(self.span, skipped)
+        saved = self.inherit
+        self.inherit = inherited = first_origin(operands, self.span, 1)
+        try:
+            out = self.run_model(fn, args, kwargs)
+        except (PathEnd, UserException):  # a check failed: the operation was checked
+            if tensor_op and skipped is None and any(isinstance(x, Tensor) for x in operands):
+                self.shared.coverage.op(self.span, None)
+            raise
+        finally:
+            self.inherit = saved
+        if isinstance(out, (Unknown, Tensor, tuple, list, IterVal)):
+            out = self.with_origin(out, fn.name, inherited)
+            if inherited is None and fn.name.startswith(_TENSOR_LIBS):
+                self.note_gave_up(fn.name, out)
+        if tensor_op and skipped is None and (isinstance(out, Tensor) or _opaque_operand(operands)
+                                              or any(isinstance(x, Tensor) for x in operands)):
+            self.shared.coverage.op(self.span, None if fn.name in _DATA_VALUES else _result_origin(out))
+        return out
+
+    def with_origin(self: "Interpreter", out: Any, name: str, inherited: Origin | None) -> Any:
+        """A model's result not understood gets an origin: the operands' first, else born here."""
+        if isinstance(out, Unknown) and out.origin is None:
+            return Unknown(out.reason, out.pytype, inherited or Origin(self.span, f"{name}: {out.reason}"))
+        if isinstance(out, Tensor) and out.shape is None and out.origin is None:
+            return dataclasses.replace(out, origin=inherited or Origin(self.span, f"{name} result of unknown shape"))
+        items = out.items if isinstance(out, IterVal) else out
+        if (type(items) in (tuple, list, ValuesIndices, SizeVal)) and any(isinstance(x, (Unknown, Tensor)) for x in items):
+            new = [self.with_origin(x, name, inherited) if isinstance(x, (Unknown, Tensor)) else x for x in items]
+            if any(a is not b for a, b in zip(new, items)):
+                if isinstance(out, IterVal):
+                    out.items = new
+                elif isinstance(out, tuple):
+                    return type(out)(new)
+                else:
+                    out[:] = new
+        return out
+
+    def note_gave_up(self: "Interpreter", name: str, out: Any) -> None:
+        """A model of a tensor library that answered "not understood" to known arguments: unmodeled."""
+        o = _result_origin(out)
+        if o is not None and o.span == self.span:
+            key = name if o.what.startswith(name) else f"{name}: {o.what}"
+            self.shared.unmodeled[key] = self.shared.unmodeled.get(key, 0) + 1
+
+    def run_model(self: "Interpreter", fn: Builtin, args: tuple, kwargs: dict) -> Any:
         try:
             out = fn.fn(self, *args, **kwargs)
             if isinstance(out, Tensor) and fn.name not in _KEEPS_STRIDES:
                 out = _layout_after(fn.name, out, args)
-            return out
+            return values_after(self, fn.name, out, args, kwargs)
         except (UserException, ReturnSignal):
             raise
         except Exception as e:  # a model that does not handle these arguments
-            from pytea_ci.interp.runtime import BudgetExceeded, PathEnd
-
             if isinstance(e, (PathEnd, BudgetExceeded)) or self.strict:
                 raise
-            return self.unknown(f"model {fn.name} failed: {type(e).__name__}")
+            return self.unknown(f"model {fn.name} gave up: {type(e).__name__}", api=True)
 
     def instantiate(self: "Interpreter", cls: ClassVal, args: tuple, kwargs: dict) -> Any:
-        factory = cls.ns.get("__new_value__")
+        factory = cls.lookup("__new_value__")  # a modeled `__new__` (named tuples, enums): the whole construction
         if isinstance(factory, Builtin):
             return self.call_builtin(factory, args, kwargs)
         inst = Instance(cls)
@@ -393,6 +529,21 @@ class ObjectMixin:
         result = self.call(dec, fn)
         return fn if isinstance(result, Unknown) else result
 
+    def init_subclass(self: "Interpreter", cls: ClassVal, kwargs: dict[str, Any]) -> Any:
+        """What creating a class runs after its body: the class hook of a modeled base (a model of
+        what its metaclass does: NamedTuple fields, Enum members), then the nearest user
+        `__init_subclass__` (implicitly a classmethod; registries use it)."""
+        for c in cls.mro()[1:]:
+            hook = c.ns.get("__class_hook__")
+            if isinstance(hook, Builtin):
+                return self.call_builtin(hook, (cls,), kwargs)
+        for c in cls.mro()[1:]:
+            found = c.ns.get("__init_subclass__")
+            if isinstance(found, (FunctionVal, ClassMethod)):
+                self.call(getattr(found, "func", found), cls, **kwargs)
+                break
+        return cls
+
     def enter_context(self: "Interpreter", mgr: Any) -> Any:
         if isinstance(mgr, Instance):
             enter = mgr.cls.lookup("__enter__")
@@ -414,7 +565,8 @@ class ObjectMixin:
     def call_tensor_op(self: "Interpreter", t: Tensor, name: str, args: tuple) -> Any:
         m = tensor_method(t, name)
         if m is None:
-            return self.unknown(f"Tensor.{name}", api=True)
+            lib = "numpy.ndarray" if t.lib == "numpy" else "torch.Tensor"
+            return self.unknown_call(f"{lib}.{name}", None, (t, *args), {}, api=True)
         return self.call_builtin(m, (t,) + tuple(args), {})
 
     # ----- iteration ----------------------------------------------------------------------------
@@ -440,7 +592,9 @@ class ObjectMixin:
             return [self.unknown(f"iteration over {v.cls.name}")], True
         if isinstance(v, Tensor):
             return self.loop_items(self.call_tensor_op(v, "__iter__", ()))
-        return [self.unknown("iteration over unknown")], True
+        if isinstance(v, ClassVal) and isinstance(members := v.lookup("__members__"), dict):
+            return list(members.values()), False  # the members of an Enum
+        return [self.derived("iteration over unknown", v)], True
 
     def range_items(self: "Interpreter", r: RangeVal) -> tuple[list[Any], bool]:
         if all(isinstance(x, int) for x in (r.start, r.stop, r.step)):
@@ -461,9 +615,19 @@ class ObjectMixin:
         items, truncated = self.loop_items(v)
         return None if truncated else items
 
+    def known_length(self: "Interpreter", v: Any) -> int | None:
+        """The number of items of a list, tuple or concrete range, also of a list holding only
+        representatives of its items (a comprehension over a long range); None when not known."""
+        if isinstance(v, RangeVal) and all(isinstance(x, int) for x in (v.start, v.stop, v.step)) and v.step:
+            return len(range(int(v.start), int(v.stop), int(v.step)))
+        if isinstance(v, (list, tuple)):
+            return self.known_len.get(id(v)) if id(v) in self.inexact else len(v)
+        return None
+
     def mark_inexact(self: "Interpreter", lst: Any) -> None:
         """A list, tuple, dict or set that holds only some of its items (built over iterations
         left out): its length is not known, and a missing key or index is not an error."""
+        self.known_len.pop(id(lst), None)
         self.inexact.add(id(lst))
         self.keepalive.append(lst)
 
@@ -474,6 +638,7 @@ class ObjectMixin:
         return made
 
     def note_mutation(self: "Interpreter", lst: Any) -> None:
+        self.known_len.pop(id(lst), None)  # a list changed after it was built: its known length is gone
         if self.loop_mutations and isinstance(lst, list):
             self.loop_mutations[-1].add(id(lst))
             self.keepalive.append(lst)
@@ -533,4 +698,5 @@ _ATTR_HANDLERS: list[tuple[type, Any]] = [
     (ClassVal, ObjectMixin.attr_of_class), (ModuleVal, ObjectMixin.attr_of_module),
     (Namespace, ObjectMixin.attr_of_namespace), (SuperVal, ObjectMixin.attr_of_super),
     (Builtin, ObjectMixin.attr_of_builtin), (ValuesIndices, ObjectMixin.attr_of_values_indices),
+    (NamedTupleVal, ObjectMixin.attr_of_named_tuple),
 ]

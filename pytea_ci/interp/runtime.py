@@ -71,6 +71,8 @@ class PathEnd(Exception):
 
 
 class BudgetExceeded(Exception):
+    module: str | None = None  # the innermost module being imported when the budget was reached
+
     def __init__(self, budget: str, span: Span | None) -> None:
         super().__init__(budget)
         self.budget = budget
@@ -83,7 +85,11 @@ SHAPE_ERROR_BASES = frozenset({"RuntimeError", "IndexError", "ValueError", "Type
 
 class UserException(Exception):
     """A Python exception raised inside the analyzed program (by `raise` or by a failing builtin).
-    `kind` SHAPE_ERROR: a tensor op failed; any handler of one of SHAPE_ERROR_BASES catches it."""
+    `kind` SHAPE_ERROR: a tensor op failed; any handler of one of SHAPE_ERROR_BASES catches it.
+    `stmt`/`span`: the innermost statement it was raised in (set as it leaves that statement)."""
+
+    stmt: ast.stmt | None = None
+    span: Span | None = None
 
     def __init__(self, kind: str, value: Any = None) -> None:
         super().__init__(kind)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.interp.ops import BINOPS, truth
+from pytea_ci.interp.ops import BINOPS, on_machine, truth
 from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal,
                                      PathEnd, ReturnSignal, Scope, UserException)
 from pytea_ci.models.values import MISSING, ClassVal, Instance, Unknown
 from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import UNKNOWN, symbols
 from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.tensor import Tensor
 
@@ -121,7 +122,12 @@ class StmtMixin:
         if meth is None:
             self.unsupported(node)
             return
-        meth(node, scope)
+        try:
+            meth(node, scope)
+        except UserException as e:
+            if e.stmt is None:  # where the program raised, for the coverage figures
+                e.stmt, e.span = node, self.span_of(node)
+            raise
 
     def ex_Expr(self: "Interpreter", node: ast.Expr, scope: Scope) -> None:
         self.eval(node.value, scope)
@@ -135,6 +141,9 @@ class StmtMixin:
             self.assign(t, value, scope)
 
     def ex_AnnAssign(self: "Interpreter", node: ast.AnnAssign, scope: Scope) -> None:
+        if scope.is_class and isinstance(node.target, ast.Name):
+            # the field list of dataclasses and NamedTuples; the annotation's text is enough (ClassVar, InitVar)
+            scope.locals.setdefault("__annotations__", {})[node.target.id] = ast.unparse(node.annotation)
         if node.value is not None:
             self.assign(node.target, self.eval(node.value, scope), scope)
 
@@ -220,8 +229,8 @@ class StmtMixin:
                 joined[n] = a[n]
             elif all(v is MISSING or _scalar(v) for v in (a[n], b[n])):
                 kinds = {type(v).__name__ for v in (a[n], b[n]) if v is not MISSING and not isinstance(v, Unknown)}
-                joined[n] = Unknown("set on one side of a data-dependent branch",
-                                    kinds.pop() if len(kinds) == 1 else None)
+                joined[n] = self.unknown(f"{n}: set on one side of a data-dependent branch",
+                                         pytype=kinds.pop() if len(kinds) == 1 else None)
             else:
                 return False
         for n, v in joined.items():
@@ -269,7 +278,7 @@ class StmtMixin:
         if truncated:
             for n in names:
                 if n in scope.locals and not _same(before.get(n), scope.locals[n]):
-                    scope.locals[n] = Unknown("widened loop variable")
+                    scope.locals[n] = self.unknown(f"loop variable {n} widened (changes across iterations)")
             for lst in mutated:
                 self.inexact.add(lst)
         elif self.loop_mutations:
@@ -344,7 +353,9 @@ class StmtMixin:
                 target.owner = cls
             if hasattr(v, "fget") and isinstance(v.fget, FunctionVal):
                 v.fget.owner = cls
-        val: Any = cls
+        kwargs = {k.arg: self.eval(k.value, scope) for k in node.keywords if k.arg not in (None, "metaclass")}
+        with self.at(node):
+            val: Any = self.init_subclass(cls, kwargs)
         for dec in reversed(node.decorator_list):
             d = self.eval(dec, scope)
             with self.at(dec):
@@ -407,7 +418,7 @@ class StmtMixin:
                 for h in node.handlers:
                     if self.handler_matches(h, e, scope):
                         if h.name:
-                            self.bind_name(h.name, e.value if e.value is not None else Unknown("exception"), scope)
+                            self.bind_name(h.name, e.value if e.value is not None else self.unknown("exception"), scope)
                         self.exec_block(h.body, scope)
                         break
                 else:
@@ -439,19 +450,23 @@ class StmtMixin:
         return False
 
     def ex_Assert(self: "Interpreter", node: ast.Assert, scope: Scope) -> None:
+        """An assert constrains the path: what it states is assumed from here on. One that can never
+        hold is PT004 when it is about shapes and decided without unknowns or machine facts; any
+        other failing assert is the program raising AssertionError (the path ends, recorded)."""
         cond = truth(self.eval(node.test, scope))
+        machine = on_machine(cond)
         with self.at(node):
-            if isinstance(cond, bool):
-                if not cond and about_shapes(node.test):
-                    self.report_assert(node)
-                elif not cond:
-                    raise UserException("AssertionError")  # not a shape finding: the path just ends
-                return
+            if isinstance(cond, Pred) and any(s.kind == UNKNOWN for s in symbols(cond)):
+                return  # depends on a value not understood: assumed, nothing to learn from it
             if isinstance(cond, Pred):
-                can_true, _ = self.decider.branch(cond, self.pc)
-                if not can_true:
+                can_true, can_false = self.decider.branch(cond, self.pc)
+                if can_true and can_false:
+                    self.pc.append(cond)
+                cond = can_true
+            if cond is False:
+                if about_shapes(node.test) and not machine:
                     self.report_assert(node)
-                self.pc.append(cond)
+                raise UserException("AssertionError")
 
     def ex_Match(self: "Interpreter", node: ast.AST, scope: Scope) -> None:
         self.unsupported(node)

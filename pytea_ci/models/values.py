@@ -12,16 +12,22 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from pytea_ci.shapes.dim import Term
+from pytea_ci.shapes.tensor import Origin
 
 
 class Unknown:
-    """A value the analyzer did not understand. Every operation on it yields Unknown."""
+    """A value the analyzer did not understand. Every operation on it yields Unknown.
 
-    __slots__ = ("reason", "pytype")
+    `origin` is where the first value not understood was born and what made it (an `Origin`); values
+    computed from an Unknown keep the origin of the first Unknown they were computed from.
+    """
 
-    def __init__(self, reason: str = "", pytype: str | None = None) -> None:
+    __slots__ = ("reason", "pytype", "origin")
+
+    def __init__(self, reason: str = "", pytype: str | None = None, origin: Origin | None = None) -> None:
         self.reason = reason
         self.pytype = pytype  # "int", "float", "bool", "str" when the Python type is known
+        self.origin = origin
 
     def __repr__(self) -> str:
         return f"Unknown({self.reason})" if self.reason else "Unknown"
@@ -55,14 +61,15 @@ class ClassVal:
     ns: dict[str, Any] = field(default_factory=dict)
     qualname: str = ""
     native: bool = False
+    _order: list["ClassVal"] | None = field(default=None, repr=False)
 
     def mro(self) -> list["ClassVal"]:
-        out: list[ClassVal] = [self]
-        for b in self.bases:
-            for c in b.mro():
-                if c not in out:
-                    out.append(c)
-        return out
+        """The method resolution order, by C3 linearization as CPython computes it (so a mixin's
+        `super()` reaches the next class of the instance's order, e.g. `nn.Linear` after `Bottle`
+        in `class BottledLinear(Bottle, nn.Linear)`); a hierarchy C3 rejects falls back to depth first."""
+        if self._order is None:
+            self._order = c3_linearize(self, [b.mro() for b in self.bases], list(self.bases))
+        return self._order
 
     def lookup(self, name: str) -> Any:
         for c in self.mro():
@@ -75,6 +82,28 @@ class ClassVal:
 
     def __repr__(self) -> str:
         return f"<class {self.qualname or self.name}>"
+
+
+def c3_linearize(head: ClassVal, base_orders: list[list[ClassVal]], bases: list[ClassVal]) -> list[ClassVal]:
+    """C3 merge of the bases' orders; depth first without repeats when no consistent order exists."""
+    seqs = [list(o) for o in base_orders] + [list(bases)]
+    out: list[ClassVal] = [head]
+    while True:
+        seqs = [s for s in seqs if s]
+        if not seqs:
+            return out
+        for s in seqs:
+            cand = s[0]
+            if not any(cand in t[1:] for t in seqs):
+                break
+        else:
+            for o in base_orders:
+                out.extend(c for c in o if c not in out)
+            return out
+        out.append(cand)
+        for s in seqs:
+            if s and s[0] is cand:
+                del s[0]
 
 
 @dataclass(eq=False)
@@ -149,6 +178,19 @@ class ValuesIndices(tuple):  # type: ignore[type-arg]
 
     __slots__ = ()
     fields = ("values", "indices")
+
+
+class NamedTupleVal(tuple):  # type: ignore[type-arg]
+    """An instance of a named tuple class (`typing.NamedTuple`, `collections.namedtuple`): a tuple
+    (indexing, unpacking and `len` as for any tuple) whose class gives its field names and methods."""
+
+    cls: ClassVal
+
+    @staticmethod
+    def of(cls: ClassVal, items: Any) -> "NamedTupleVal":
+        v = NamedTupleVal(items)
+        v.cls = cls
+        return v
 
 
 class SizeVal(tuple):  # type: ignore[type-arg]

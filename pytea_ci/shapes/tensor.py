@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
+from pytea_ci.diagnostics import Span
 from pytea_ci.shapes.dim import Dim, prod
+from pytea_ci.shapes.vrange import ValueRange
 
 FLOAT_DTYPES = ("float32", "float64", "float16", "bfloat16")
 INT_DTYPES = ("int64", "int32", "int16", "int8", "uint8")
+
+
+class Origin(NamedTuple):
+    """Where a value not understood was born (`span`) and what made it (`what`, e.g. "torch.load result")."""
+
+    span: Span
+    what: str
 
 
 @dataclass(frozen=True)
@@ -20,6 +30,10 @@ class Tensor:
     # Element strides when the memory layout is known (fresh tensors and views of them); None when
     # it is not known. Only `view` reads them; they take no part in equality.
     strides: tuple[int, ...] | None = field(default=None, compare=False)
+    # Where a tensor of unknown shape came from (see `Origin`); no part in equality either.
+    origin: Origin | None = field(default=None, compare=False)
+    # The values of an integer tensor where the program makes them known (see `vrange`); no part in equality.
+    vrange: ValueRange | None = field(default=None, compare=False)
 
     @property
     def rank(self) -> int | None:

@@ -43,10 +43,21 @@ def randn(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
 
 
 def _legacy(ctx: Ctx, size: tuple[Any, ...], kwargs: dict[str, Any], dtype: str) -> Any:
-    """`torch.FloatTensor(2, 3)` or `(torch.Size)`: sizes; `torch.FloatTensor([1, 2])` or a tuple: data."""
+    """`torch.FloatTensor(2, 3)` or `(torch.Size)`: sizes; `torch.FloatTensor([1, 2])`, a tuple or an
+    ndarray: data (a torch tensor is taken as it is, converted to the constructor's dtype)."""
     if len(size) == 1 and isinstance(size[0], (list, tuple)) and not isinstance(size[0], SizeVal):
-        return tensor(ctx, list(size[0]), dtype=DType(dtype))
+        return tensor(ctx, size[0] if isinstance(size[0], list) else list(size[0]), dtype=DType(dtype))
+    if len(size) == 1 and isinstance(size[0], Tensor):
+        return Tensor(size[0].shape, dtype)
+    if any(isinstance(s, Unknown) and s.pytype != "int" for s in size):
+        return ctx.unknown("legacy constructor of a value not understood")
     return _make(ctx, size, kwargs, dtype)
+
+
+@model("torch.Tensor.__new__")
+def legacy_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
+    """`torch.Tensor(3, 4)` (uninitialized float32 of that size), `torch.Tensor([1, 2])` (data)."""
+    return _legacy(ctx, size, kwargs, "float32")
 
 
 @model("torch.FloatTensor", "torch.cuda.FloatTensor")
@@ -83,18 +94,20 @@ def zeros_like(ctx: Ctx, input: Any, *args: Any, **kwargs: Any) -> Any:
 def tensor(ctx: Ctx, data: Any, *args: Any, **kwargs: Any) -> Any:
     if isinstance(data, Tensor):
         return Tensor(data.shape, _dtype(kwargs, data.dtype))
-    if isinstance(data, list) and data and ctx.iterate(data) is None:
+    shape, dtype = infer_data(ctx, data)
+    if shape is None and isinstance(data, list) and data and ctx.known_length(data) is None:
         # A list built in a loop that was not followed to the end: its length is not known.
-        inner, dtype = _infer(data[0])
+        inner, dtype = infer_data(ctx, data[0])
         shape = None if inner is None else (ctx.fresh("len"),) + inner
-    else:
-        shape, dtype = _infer(data)
     if shape is None:
         return Tensor(None, _dtype(kwargs, None))
     return Tensor(shape, _dtype(kwargs, dtype))
 
 
-def _infer(data: Any) -> tuple[tuple[Any, ...] | None, str | None]:
+def infer_data(ctx: Ctx, data: Any) -> tuple[tuple[Any, ...] | None, str | None]:
+    """Shape and dtype of nested sequences of numbers (or tensors). A list whose items are only
+    representatives (a comprehension over a long range) counts with its known length, when the
+    representatives agree; a list of unknown length gives no shape."""
     if isinstance(data, Unknown) and data.pytype in ("int", "float", "bool"):
         return (), {"int": "int64", "float": "float32", "bool": "bool"}[data.pytype]
     if isinstance(data, bool):
@@ -106,15 +119,18 @@ def _infer(data: Any) -> tuple[tuple[Any, ...] | None, str | None]:
     if isinstance(data, Tensor):
         return data.shape, data.dtype
     if isinstance(data, (list, tuple)):
+        n = ctx.known_length(data)
+        if n is None:
+            return None, None
         if not data:
-            return (0,), "float32"
-        inner = [_infer(x) for x in data]
+            return ((0,), "float32") if n == 0 else (None, None)
+        inner = [infer_data(ctx, x) for x in data]
         shapes = {s for s, _ in inner}
         if len(shapes) != 1 or None in shapes:
             return None, None
         dtypes = [d for _, d in inner]
         dt = "float32" if "float32" in dtypes else dtypes[0]
-        return (len(data),) + next(iter(shapes)), dt  # type: ignore[operator]
+        return (n,) + next(iter(shapes)), dt  # type: ignore[operator]
     return None, None
 
 
@@ -157,12 +173,33 @@ def _seq(ctx: Ctx, tensors: Any) -> list[Any] | None:
     return items
 
 
+def _some(ctx: Ctx, tensors: Any) -> list[Any] | None:
+    """Some of the tensors of a list whose length is not known (one built in a loop that was not
+    followed to the end): the ones it holds are real items, so they are checked against each other."""
+    if not isinstance(tensors, list) or ctx.iterate(tensors) is not None:
+        return None
+    items, _ = ctx.loop_items(tensors)
+    return items if items and all(known(t) for t in items) else None
+
+
+def _length_unknown(ctx: Ctx, out: Any, d: int) -> Any:
+    """`out` with its size along `d` unknown (the joined list's length is not known)."""
+    if not known(out):
+        return out
+    s = shape_of(out)
+    return out.with_shape(s[:d] + (ctx.fresh("joined"),) + s[d + 1:])
+
+
 @model("torch.cat", "torch.concat", "torch.concatenate")
 def cat(ctx: Ctx, tensors: Any, dim: Any = 0, axis: Any = None, out: Any = None) -> Any:
     dim = axis if axis is not None else dim
     items = _seq(ctx, tensors)
     if items is None:
-        return ctx.unknown("cat of unknown tensors")
+        some = _some(ctx, tensors)
+        if some is None:
+            return ctx.unknown("cat of unknown tensors")
+        out = cat(ctx, some, dim)
+        return _length_unknown(ctx, out, norm_dim(ctx, dim, len(shape_of(out)), "cat") or 0)
     ctx.require(len(items) > 0, "cat", "expected a non-empty list of tensors", "PT003")
     items = [t for t in items if not (len(shape_of(t)) == 1 and shape_of(t)[0] == 0)] or items
     first = shape_of(items[0])
@@ -190,7 +227,11 @@ def cat(ctx: Ctx, tensors: Any, dim: Any = 0, axis: Any = None, out: Any = None)
 def stack(ctx: Ctx, tensors: Any, dim: Any = 0, out: Any = None) -> Any:
     items = _seq(ctx, tensors)
     if items is None:
-        return ctx.unknown("stack of unknown tensors")
+        some = _some(ctx, tensors)
+        if some is None:
+            return ctx.unknown("stack of unknown tensors")
+        out = stack(ctx, some, dim)
+        return _length_unknown(ctx, out, norm_dim(ctx, dim, len(shape_of(out)), "stack") or 0)
     ctx.require(len(items) > 0, "stack", "expects a non-empty list of tensors", "PT003")
     first = shape_of(items[0])
     for k, t in enumerate(items[1:], 1):
@@ -212,19 +253,9 @@ def manual_seed(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return None
 
 
-@model("torch.cuda.is_available", "torch.backends.mps.is_available", "torch.cuda.is_bf16_supported")
-def is_available(ctx: Ctx) -> Any:
-    return False
-
-
-@model("torch.cuda.device_count")
-def device_count(ctx: Ctx) -> Any:
-    return 0
-
-
 @model("torch.load", "torch.get_default_dtype")
 def load(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
-    return ctx.unknown("loaded object")
+    return ctx.unknown("torch.load result")
 
 
 @native_class("torch.device")

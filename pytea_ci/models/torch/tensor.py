@@ -7,7 +7,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import (as_int, fmt, known, matmul_shapes, matrix_operands, norm_dim, reshape_shape,
-                                  shape_of, sizes_arg, view_strides, with_strides)
+                                  scalar_unknown, shape_of, sizes_arg, view_strides, with_strides)
 from pytea_ci.models.registry import model, prop
 from pytea_ci.models.values import DType, IterVal, SizeVal, Unknown
 from pytea_ci.shapes import pred as P
@@ -397,12 +397,26 @@ def item(ctx: Ctx, self: Tensor) -> Any:
     if known(self):
         ctx.require(P.eq(self.numel(), 1), "item", f"a Tensor with {self.numel()!r} elements cannot be converted to "
                     f"Scalar (shape {fmt(self.shape)})", operands=(f"self: {fmt(self.shape)}",))
-    return ctx.unknown("tensor value")
+    return ctx.unknown("value from tensor data (.item())")
 
 
 @model("torch.Tensor.tolist", "numpy.ndarray.tolist")
 def tolist(ctx: Ctx, self: Tensor) -> Any:
-    return ctx.unknown("tensor values")
+    """Nested lists of the tensor's shape holding numbers of unknown value (of the tensor's kind)."""
+    if self.shape is None or self.dtype is None or not all(isinstance(d, int) for d in self.shape) \
+            or self.numel() > _TOLIST_MAX:
+        return ctx.unknown("values from tensor data (.tolist())")
+    kind = "bool" if self.dtype == "bool" else ("int" if self.is_int() else "float")
+
+    def build(dims: tuple[Any, ...]) -> Any:
+        if not dims:
+            return scalar_unknown(ctx, "value from tensor data (.tolist())", kind)
+        return [build(dims[1:]) for _ in range(int(dims[0]))]
+
+    return build(self.shape)
+
+
+_TOLIST_MAX = 64  # larger tensors become one unknown value, not thousands of them
 
 
 @model("torch.Tensor.numpy")

@@ -1,0 +1,94 @@
+"""Coverage bookkeeping of one entry point (DESIGN §3, "Unknowns have origins"): which tensor
+operations were reached and checked, what made the others unchecked, which checks were skipped, and
+which paths ended before the program's end and why.
+
+A tensor operation is a call site (a span) of a tensor-library model (or of a callable not understood) that
+received a tensor or a value not understood that could be one. A site is *checked* when, on some
+path, its operands' shapes were known (concrete or symbolic) and the model computed a result; else it
+is *skipped*, with the origin of the first value not understood that reached it. Shared by all paths
+of the entry point.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.diagnostics import Span
+from pytea_ci.diagnostics.result import EntryStats
+from pytea_ci.shapes.tensor import Origin, Tensor
+from pytea_ci.models.values import Unknown
+
+UNRECORDED = "value not understood (origin not recorded)"
+MAX_ORIGINS = 50  # per entry point, the ones that disabled the most operations
+
+
+def loc(span: Span) -> list[Any]:
+    return [span.path, span.line, span.col]
+
+
+def origin_of_value(v: Any, span: Span) -> Origin | None:
+    """The origin an operand carries: an Unknown's, or a tensor-of-unknown-shape's; None if known."""
+    if isinstance(v, Unknown):
+        return v.origin or Origin(span, f"{v.reason or 'value'} ({UNRECORDED})")
+    if isinstance(v, Tensor) and v.shape is None:
+        return v.origin or Origin(span, f"tensor of unknown shape ({UNRECORDED})")
+    return None
+
+
+def first_origin(values: Any, span: Span, depth: int = 2) -> Origin | None:
+    """The first origin among `values` (one level into lists, tuples and dicts)."""
+    for v in values:
+        o = origin_of_value(v, span)
+        if o is not None:
+            return o
+        if depth > 1 and isinstance(v, (list, tuple)) and not isinstance(v, str):
+            o = first_origin(v, span, depth - 1)
+            if o is not None:
+                return o
+    return None
+
+
+class Coverage:
+    def __init__(self) -> None:
+        self.ops: dict[Span, Origin | None] = {}  # call site -> None once checked, else what disabled it
+        self.checks_decided = 0
+        self.checks_skipped = 0
+        self.ended: dict[tuple[str, Span, str, str | None], int] = {}  # (kind, span, reason, module) -> paths
+
+    def op(self, span: Span, origin: Origin | None) -> None:
+        """A tensor operation reached at `span` (one per call site: a module call and the `forward`
+        it runs are one operation): checked when `origin` is None, else skipped because of it."""
+        if origin is None:
+            self.ops[span] = None
+        elif span not in self.ops:
+            self.ops[span] = origin
+
+    def check(self, decided: bool) -> None:
+        if decided:
+            self.checks_decided += 1
+        else:
+            self.checks_skipped += 1
+
+    def end(self, kind: str, span: Span, reason: str, module: str | None = None) -> None:
+        """A path ended before the program's end: `kind` exception | budget | launcher."""
+        key = (kind, span, reason, module)
+        self.ended[key] = self.ended.get(key, 0) + 1
+
+    def origins(self) -> list[tuple[Origin, int]]:
+        counts: dict[Origin, int] = {}
+        for o in self.ops.values():
+            if o is not None:
+                counts[o] = counts.get(o, 0) + 1
+        return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0].span.path, kv[0].span.line, kv[0].what))
+
+    def fill(self, stats: EntryStats) -> None:
+        checked = sum(o is None for o in self.ops.values())
+        stats.ops_reached = len(self.ops)
+        stats.ops_checked = checked
+        stats.unknowns = len(self.ops) - checked
+        stats.checks_decided = self.checks_decided
+        stats.checks_skipped = self.checks_skipped
+        stats.unknown_origins = [{"location": loc(o.span), "what": o.what, "ops": n}
+                                 for o, n in self.origins()[:MAX_ORIGINS]]
+        stats.ended_paths = [{"kind": kind, "location": loc(span), "reason": reason, "module": module, "paths": n}
+                             for (kind, span, reason, module), n in self.ended.items()]
