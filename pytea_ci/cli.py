@@ -90,6 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command")
     _add_check(sub)
     sub.add_parser("rules", help="list the rules")
+    sh = sub.add_parser("shapes", help="each nn.Module's input contract, example input, output shape and layers")
+    sh.add_argument("target", help="a file, file.py::ClassName, or a folder")
+    sh.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    sh.add_argument("--output", default=None, metavar="FILE", help="write here instead of stdout")
+    sh.add_argument("--root", default=None)
+    sh.add_argument("--config", default=None, metavar="FILE")
     r = sub.add_parser("rule", help="show the documentation of one rule")
     r.add_argument("id", help="rule id (PT001) or slug (shape-mismatch)")
     sm = sub.add_parser("sarif", help="SARIF utilities").add_subparsers(dest="sarif_command", required=True)
@@ -267,6 +273,24 @@ def _sarif_merge(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _shapes(ns: argparse.Namespace) -> int:
+    from pytea_ci.driver.library_run import TargetError, shapes
+    from pytea_ci.report import shapes as render
+
+    try:
+        modules = shapes(ns.target, ns.root, ns.config)
+    except TargetError as e:
+        raise UsageError(str(e)) from None
+    fn = {"text": render.render_text, "json": render.render_json, "markdown": render.render_markdown}[ns.format]
+    text = fn(modules)
+    if ns.output:
+        with open(ns.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 1 if any(d.severity.value != "note" for m in modules for d in m.diagnostics) else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["check"]:  # an unchanged, already reported run is printed again (driver/replay.py)
@@ -288,6 +312,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cache(ns)
         if ns.command == "sarif":
             return _sarif_merge(ns)
+        if ns.command == "shapes":
+            return _shapes(ns)
         if ns.command == "rules":
             from pytea_ci.diagnostics import RULES
 

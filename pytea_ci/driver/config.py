@@ -50,6 +50,8 @@ class Config:
     severity: dict[str, str] = field(default_factory=dict)
     disable: list[str] = field(default_factory=list)
     jobs: int = 0  # 0: number of CPUs
+    library_mode: str = "auto"  # auto | always | only | never (driver/library_run.py)
+    library_time_budget: float = 5.0  # seconds per module in library mode
     source: str = ""  # the file it came from ("" when none)
 
     def override(self, **values: Any) -> None:
@@ -129,6 +131,8 @@ KEYS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "severity": (_is_severity, "a table of rule id or slug = error | warning | note"),
     "disable": (lambda v: _is_str_list(v) and all(rule_by_id(x) for x in v), "a list of rule ids or slugs"),
     "jobs": (lambda v: _is_int(v) and v >= 0, "a non-negative integer (0: number of CPUs)"),
+    "library-mode": (lambda v: v in ("auto", "always", "only", "never"), "one of auto, always, only, never"),
+    "library-time-budget": (lambda v: (_is_int(v) or isinstance(v, float)) and v > 0, "a positive number (seconds)"),
 }
 
 
@@ -142,7 +146,7 @@ def from_table(table: dict[str, Any], source: str) -> Config:
         check, expected = KEYS[key]
         if not check(value):
             raise ConfigError(f"{source}: [{SECTION}] {key} must be {expected}, got {value!r}")
-        if key == "time-budget":
+        if key in ("time-budget", "library-time-budget"):
             value = float(value)
         if key == "severity":
             value = {rule_by_id(k).id: v for k, v in value.items()}  # type: ignore[union-attr]

@@ -1,0 +1,255 @@
+"""Library mode, driver side: which `nn.Module` classes to check alone, and how to build each.
+
+Targets are the module classes (subclasses of `nn.Module`, directly or through other classes of
+the analyzed files) defined in the analyzed files. Each is built (a) as the project's call sites
+with literal arguments build it (each distinct one a configuration), or by a factory of its file
+whose parameters all have defaults (`def resnet18(**kw): return ResNet(...)`); (b) otherwise with
+its defaults, required integer-like parameters becoming positive symbols and others unknown.
+`forward`'s parameters without a default are the inputs (`interp/library_inputs.py`).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass, field
+
+from pytea_ci.driver import fs
+from pytea_ci.interp.library_inputs import InputSpec, LibraryTarget, dtype_of, parse_dims
+
+MODES = ("auto", "always", "only", "never")
+MAX_CONFIGS = 3  # constructions per module
+_MODULE_BASES = {"Module", "nn.Module", "torch.nn.Module", "Sequential", "nn.Sequential", "torch.nn.Sequential"}
+_INT_HINTS = ("dim", "size", "num", "head", "channel", "feature", "class", "hidden", "depth", "width", "len",
+              "ch", "vocab", "embed", "stride", "patch", "kernel", "planes", "n_", "d_", "inp", "out")
+_TENSOR_ANN = {"Tensor", "torch.Tensor", "FloatTensor", "torch.FloatTensor", "LongTensor", "torch.LongTensor"}
+
+
+@dataclass
+class ClassInfo:
+    path: str
+    node: ast.ClassDef
+    bases: list[str]
+    methods: dict[str, ast.FunctionDef] = field(default_factory=dict)
+
+
+def _name(node: ast.expr) -> str:
+    return ast.unparse(node)
+
+
+def _parse(path: str) -> ast.Module | None:
+    try:
+        return ast.parse(fs.read(path), filename=path)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def classes_of(paths: list[str]) -> dict[str, list[ClassInfo]]:
+    """Top-level classes of each file, by class name (the same name may occur in several files)."""
+    out: dict[str, list[ClassInfo]] = {}
+    for path in paths:
+        tree = _parse(path)
+        for node in tree.body if tree else []:
+            if isinstance(node, ast.ClassDef):
+                methods = {m.name: m for m in node.body if isinstance(m, ast.FunctionDef)}
+                out.setdefault(node.name, []).append(ClassInfo(path, node, [_name(b) for b in node.bases], methods))
+    return out
+
+
+def module_classes(classes: dict[str, list[ClassInfo]]) -> list[ClassInfo]:
+    """The classes that are nn.Modules, directly or through other known classes (by name)."""
+    modules: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, infos in classes.items():
+            if name not in modules and any(_is_module_base(b, modules) for i in infos for b in i.bases):
+                modules.add(name)
+                changed = True
+    return [i for name in sorted(modules) for i in classes[name]]
+
+
+def _is_module_base(base: str, modules: set[str]) -> bool:
+    return base in _MODULE_BASES or base.rsplit(".", 1)[-1] in modules or base.endswith("nn.Module")
+
+
+def _method(info: ClassInfo, name: str, classes: dict[str, list[ClassInfo]], seen: int = 0) -> ast.FunctionDef | None:
+    """The method as found through the class's bases among the known classes."""
+    if name in info.methods:
+        return info.methods[name]
+    for b in info.bases:
+        for base in classes.get(b.rsplit(".", 1)[-1], []) if seen < 20 else []:
+            found = _method(base, name, classes, seen + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _is_sequential(info: ClassInfo, classes: dict[str, list[ClassInfo]], seen: int = 0) -> bool:
+    if any(b.endswith("Sequential") for b in info.bases):
+        return True
+    return seen < 20 and any(_is_sequential(c, classes, seen + 1) for b in info.bases
+                             for c in classes.get(b.rsplit(".", 1)[-1], []))
+
+
+# ----- forward's inputs ------------------------------------------------------------------------------
+def forward_inputs(fwd: ast.FunctionDef) -> tuple[InputSpec, ...]:
+    a = fwd.args
+    params = (a.posonlyargs + a.args)[1:]
+    required = params[:len(params) - len(a.defaults)] if a.defaults else params
+    specs: list[InputSpec] = []
+    for p in required:
+        kind, dims, dtype = _annotation(p.annotation)
+        index = sum(s.kind == "tensor" for s in specs)
+        specs.append(InputSpec(p.arg, kind, dims, dtype, index))
+    return tuple(specs)
+
+
+def _annotation(ann: ast.expr | None) -> tuple[str, tuple[str, ...] | None, str | None]:
+    """(kind, jaxtyping dims, dtype) of a parameter's annotation."""
+    if ann is None or _name(ann) in _TENSOR_ANN:
+        return "tensor", None, None
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):  # a quoted annotation
+        try:
+            return _annotation(ast.parse(ann.value, mode="eval").body)
+        except SyntaxError:
+            return "unknown", None, None
+    if _name(ann) == "int":
+        return "int", None, None
+    if isinstance(ann, ast.Subscript):
+        wrapper = _name(ann.value).rsplit(".", 1)[-1]
+        parts = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+        texts = [p.value for p in parts if isinstance(p, ast.Constant) and isinstance(p.value, str)]
+        if wrapper == "TensorType" and texts:
+            return "tensor", tuple(texts), None
+        if len(parts) == 2 and len(texts) == 1 and wrapper in _JAXTYPING:
+            return "tensor", parse_dims(texts[0]), dtype_of(wrapper)
+    return "unknown", None, None
+
+
+_JAXTYPING = {"Float", "Float32", "Float64", "Int", "Int64", "Long", "Integer", "Bool", "Shaped", "Num", "Real"}
+
+
+# ----- construction ---------------------------------------------------------------------------------
+def _literal(node: ast.expr) -> bool:
+    try:
+        ast.literal_eval(node)
+        return True
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        return False
+
+
+def _imports(tree: ast.Module, own: str, cls: str) -> bool:
+    """Whether a file imports the class's module (`from models import Block`, `import models`)."""
+    mod = os.path.splitext(os.path.basename(own))[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] == mod:
+            if any(a.name in (cls, "*") for a in node.names):
+                return True
+        if isinstance(node, ast.Import) and any(a.name.split(".")[-1] == mod for a in node.names):
+            return True
+    return False
+
+
+def call_sites(cls: str, own: str, trees: dict[str, ast.Module], root: str) -> list[tuple[str, str]]:
+    """(construction source, label) for each distinct call `cls(<literals>)` in the class's file
+    (`own`) and the project files importing it."""
+    out: dict[str, str] = {}
+    for path, tree in trees.items():
+        if path != own and not _imports(tree, own, cls):
+            continue
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and _callee(node) == cls):
+                continue
+            if all(_literal(a) for a in node.args) and all(k.arg and _literal(k.value) for k in node.keywords):
+                src = f"{cls}({', '.join([_name(a) for a in node.args] + [f'{k.arg}={_name(k.value)}' for k in node.keywords])})"
+                out.setdefault(src, f"{src} at {os.path.relpath(path, root)}:{node.lineno}")
+    return list(out.items())
+
+
+def _callee(node: ast.Call) -> str:
+    """The called name; `nn.X(...)`, `torch.X(...)` are torch's, never a project class."""
+    f = node.func
+    if isinstance(f, ast.Attribute) and _name(f.value).split(".")[0] not in ("nn", "torch", "F"):
+        return f.attr
+    return f.id if isinstance(f, ast.Name) else ""
+
+
+def factories(cls: str, tree: ast.Module, rel: str) -> list[tuple[str, str]]:
+    """Functions of the class's own file that return `cls(...)` and can be called without arguments."""
+    out = []
+    for fn in tree.body:
+        if not isinstance(fn, ast.FunctionDef) or fn.name.startswith("_"):
+            continue
+        a = fn.args
+        if len(a.args) + len(a.posonlyargs) > len(a.defaults) or any(d is None for d in a.kw_defaults):
+            continue
+        if any(isinstance(n, ast.Return) and isinstance(n.value, ast.Call) and _callee(n.value) == cls
+               for n in ast.walk(fn)):
+            out.append((f"{fn.name}()", f"{fn.name}() at {rel}:{fn.lineno}"))
+    return out
+
+
+def defaults(cls: str, init: ast.FunctionDef | None) -> tuple[str, str]:
+    """`cls(...)` with its defaults; required parameters become symbols (integer-like) or unknown."""
+    if init is None:
+        return f"{cls}()", "defaults"
+    a = init.args
+    params = (a.posonlyargs + a.args)[1:]
+    required = params[:len(params) - len(a.defaults)] if a.defaults else params
+    required += [p for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
+    args, syms = [], []
+    for p in required:
+        if _int_like(p):
+            args.append(f"{p.arg}=__pytea_dim__({p.arg!r})")
+            syms.append(p.arg)
+        else:
+            args.append(f"{p.arg}=__pytea_unknown__({p.arg!r})")
+    label = f"symbolic {', '.join(syms)}" if syms else "defaults"
+    return f"{cls}({', '.join(args)})", label
+
+
+def _int_like(p: ast.arg) -> bool:
+    if p.annotation is not None:
+        return _name(p.annotation) == "int"
+    name = p.arg.lower()
+    return name in ("n", "d", "k", "h", "c") or any(h in name for h in _INT_HINTS) and "layers" not in name
+
+
+@dataclass
+class Targets:
+    targets: list[LibraryTarget] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # "file.py::Cls: why"
+
+
+def targets(files: list[str], project: list[str], root: str, only: set[str] | None = None) -> Targets:
+    """The library-mode targets among the module classes of `files` (`project`: where call sites
+    are looked for; `only`: class names to keep, None for all)."""
+    classes = classes_of(list(dict.fromkeys(files + project)))
+    trees = {p: t for p in project if (t := _parse(p)) is not None}
+    wanted = {os.path.abspath(f) for f in files}
+    out = Targets()
+    for info in module_classes(classes):
+        if info.path not in wanted or (only is not None and info.node.name not in only):
+            continue
+        out.targets.extend(_build(info, classes, trees, root, out))
+    return out
+
+
+def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], trees: dict[str, ast.Module], root: str,
+           out: Targets) -> list[LibraryTarget]:
+    name, rel = info.node.name, os.path.relpath(info.path, root)
+    fwd = _method(info, "forward", classes)
+    if fwd is not None:
+        inputs = forward_inputs(fwd)
+    elif _is_sequential(info, classes):
+        inputs = (InputSpec("input"),)
+    else:
+        out.skipped.append(f"{rel}::{name}: no forward")
+        return []
+    own = trees.get(info.path) or _parse(info.path)
+    configs = call_sites(name, info.path, trees, root) + (factories(name, own, rel) if own else [])
+    if not configs:
+        configs = [defaults(name, _method(info, "__init__", classes))]
+    return [LibraryTarget(info.path, name, info.node.lineno, src, label, inputs)
+            for src, label in configs[:MAX_CONFIGS]]

@@ -1,0 +1,139 @@
+"""Library mode in a `check` run: which files' modules to check, which of them the entry points
+already cover (`auto`), and one result per module, without the findings an entry point reported.
+
+Modes (`library-mode` / `--library-mode`): `auto` checks the modules that no analyzed entry point
+constructs (outside module classes, or inside a module class it constructs); `always` checks every
+module of the analyzed files as well; `only` skips the entry points; `never` turns library mode off.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from typing import TYPE_CHECKING
+
+from pytea_ci.diagnostics import Severity
+from pytea_ci.diagnostics.result import EntryResult, RunResult
+from pytea_ci.driver import discover as disc
+from pytea_ci.driver import fs
+from pytea_ci.driver import library as lib
+from pytea_ci.driver.imports_graph import ImportGraph
+
+if TYPE_CHECKING:
+    from pytea_ci.diagnostics.modshapes import ModuleShapes
+    from pytea_ci.driver.run import Options
+    from pytea_ci.interp.library_inputs import LibraryTarget
+
+
+def files_for(paths: list[str], changed: set[str] | None, root: str, exclude: list[str],
+              graph: ImportGraph) -> list[str]:
+    """The analyzed files: the paths given (with the project files they import), the changed files,
+    or every project file."""
+    if changed is not None:
+        return sorted(p for p in changed if p.endswith(".py") and fs.isfile(p))
+    if not paths:
+        return disc.python_files(root, root, exclude)
+    out: list[str] = []
+    for p in paths:
+        if fs.isdir(p):
+            out += disc.python_files(os.path.abspath(p), root, exclude)
+        elif fs.isfile(p):
+            out += list(graph.closure(os.path.abspath(p)).files)
+    return list(dict.fromkeys(out))
+
+
+def covered(entries: list[str], graph: ImportGraph, modules: set[str]) -> set[str]:
+    """Module classes an entry point constructs: called outside module classes in its closure, or
+    inside a module class that is itself covered."""
+    direct: set[str] = set()
+    inner: dict[str, set[str]] = {}
+    for path in {f for e in entries for f in graph.closure(e).files}:
+        tree = lib._parse(path)
+        for node in tree.body if tree else []:
+            calls = {lib._callee(n) for n in ast.walk(node) if isinstance(n, ast.Call)} & modules
+            if isinstance(node, ast.ClassDef) and node.name in modules:
+                inner.setdefault(node.name, set()).update(calls)
+            else:
+                direct |= calls
+    out, todo = set(direct), list(direct)
+    while todo:
+        for sub in inner.get(todo.pop(), set()) - out:
+            out.add(sub)
+            todo.append(sub)
+    return out
+
+
+def select_targets(mode: str, files: list[str], root: str, exclude: list[str], entries: list[str],
+                   graph: ImportGraph) -> list[LibraryTarget]:
+    project = disc.python_files(root, root, exclude)
+    found = lib.targets(files, project, root)
+    if mode != "auto":
+        return found.targets
+    names = {t.cls for t in found.targets}
+    done = covered(entries, graph, names)
+    return [t for t in found.targets if t.cls not in done]
+
+
+def run_targets(targets: list[LibraryTarget], opts: Options, seconds: float) -> list[ModuleShapes]:
+    if not targets:
+        return []
+    from pytea_ci.driver.run import make_decider
+    from pytea_ci.interp.library_report import analyze_guarded
+
+    decider = make_decider(opts)
+    return [analyze_guarded(t, opts.root, decider, seconds, opts.strict) for t in targets]
+
+
+def as_results(shapes: list[ModuleShapes], reported: list[EntryResult]) -> list[EntryResult]:
+    """One result per module, minus the findings an entry point already reported."""
+    seen = {d.key() for e in reported for d in e.diagnostics}
+    out = []
+    for s in shapes:
+        diags = [d for d in s.diagnostics if d.key() not in seen]
+        seen.update(d.key() for d in diags)
+        status = "findings" if any(d.severity is not Severity.NOTE for d in diags) else "ok"
+        out.append(EntryResult(s.module, diags, status=status))
+    return out
+
+
+def entries_to_run(mode: str, entries: list[str]) -> list[str]:
+    return [] if mode == "only" else entries
+
+
+def extend(result: RunResult, mode: str, seconds: float, paths: list[str], changed: set[str] | None,
+           exclude: list[str], entries: list[str], opts: Options, graph: ImportGraph) -> None:
+    """Add the library-mode results of the analyzed files to `result` (nothing when `never`)."""
+    if mode == "never":
+        return
+    root = os.path.abspath(opts.root)
+    files = files_for(paths, changed, root, exclude, graph)
+    targets = select_targets(mode, files, root, exclude, entries, graph)
+    result.entries += as_results(run_targets(targets, opts, seconds), result.entries)
+
+
+class TargetError(Exception):
+    """A `shapes` target that does not exist (reported in one line, exit code 2)."""
+
+
+def shapes(target: str, root: str | None = None, config_file: str | None = None) -> list[ModuleShapes]:
+    """`pytea-ci shapes TARGET`: a file (its modules and those of the project files it imports),
+    `file.py::ClassName`, or a folder."""
+    from pytea_ci.driver.check import load_config, options, project_root
+    from pytea_ci.driver.imports_graph import ImportCache
+
+    path, _, cls = target.partition("::")
+    if not (fs.isfile(path) or fs.isdir(path)):
+        raise TargetError(f"{path}: no such file or directory")
+    top = project_root(root, os.path.dirname(os.path.abspath(path)) if fs.isfile(path) else path)
+    cfg = load_config(top, config_file, {})
+    graph = ImportGraph(top, ImportCache(None))
+    files = files_for([path], None, top, cfg.exclude, graph)
+    if cls:
+        files = [os.path.abspath(path)]
+    found = lib.targets(files, disc.python_files(top, top, cfg.exclude), top, {cls} if cls else None)
+    if cls and not found.targets:
+        raise TargetError(f"{target}: no nn.Module class {cls} with a forward in {path}")
+    from pytea_ci.driver.check import CheckRequest
+
+    opts = options(cfg, top, [], CheckRequest(no_cache=True))
+    return run_targets(found.targets, opts, cfg.library_time_budget)

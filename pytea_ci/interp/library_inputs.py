@@ -1,0 +1,123 @@
+"""Library mode's symbolic inputs: a tensor of fresh positive dims per `forward` parameter.
+
+A parameter's rank comes from its jaxtyping/torchtyping annotation (`Float[Tensor, "b c h w"]`:
+names shared across parameters, fixed sizes, `...` and `*batch` variadics) or, without one, is a
+*choice* the verdict layer enumerates (ranks 1 to 5: the first op that needs a rank keeps those it
+accepts). Integer parameters (annotated `int`) are positive symbols; anything else is unknown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pytea_ci.shapes.dim import INPUT, Dim, Sym
+from pytea_ci.shapes.tensor import Tensor
+
+if TYPE_CHECKING:
+    from pytea_ci.interp.library import LibraryInterpreter
+
+RANKS = (1, 2, 3, 4, 5)
+VARIADIC = (0, 1, 2)  # dims a `...` / `*batch` stands for
+_LETTERS = {1: "D", 2: "ND", 3: "NCL", 4: "NCHW", 5: "NCDHW"}
+_DTYPES = {"Float": "float32", "Float32": "float32", "Float64": "float64", "Int": "int64", "Int64": "int64",
+           "Long": "int64", "Integer": "int64", "Bool": "bool", "Shaped": None, "Num": None, "Real": None,
+           "TensorType": None}
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """One `forward` parameter: `kind` "tensor" | "int" | "unknown"; `dims`: the annotation's tokens."""
+
+    name: str
+    kind: str = "tensor"
+    dims: tuple[str, ...] | None = None
+    dtype: str | None = None
+    index: int = 0  # among the tensor parameters (the first one gets the plain letters)
+
+
+@dataclass(frozen=True)
+class LibraryTarget:
+    """One module to check: where it is, how to build it, what `forward` takes."""
+
+    path: str  # absolute path of the file defining the class
+    cls: str
+    line: int
+    construct: str  # Python source of the construction, evaluated in the module's globals
+    label: str  # how it is built, for messages ("defaults", "resnet18() at models.py:40")
+    inputs: tuple[InputSpec, ...] = ()
+
+
+def choices(spec: InputSpec) -> tuple[int, ...]:
+    """What the verdict layer enumerates for this parameter: ranks, or the size of a variadic."""
+    if spec.kind != "tensor":
+        return (0,)
+    if spec.dims is None:
+        return RANKS
+    return VARIADIC if any(_variadic(t) for t in spec.dims) else (0,)
+
+
+def parse_dims(text: str) -> tuple[str, ...]:
+    """The tokens of a jaxtyping shape string ("b c h w", "*batch 3", "... d")."""
+    return tuple(t.lstrip("#") for t in text.replace(",", " ").split() if t)
+
+
+def dtype_of(wrapper: str) -> str | None:
+    return _DTYPES.get(wrapper)
+
+
+def positive(ctx: "LibraryInterpreter", name: str, note: str) -> Sym:
+    return Sym(name, INPUT, 1, None, ctx.span, note)
+
+
+def make_input(ctx: "LibraryInterpreter", spec: InputSpec, choice: int) -> Any:
+    if spec.kind == "int":
+        return positive(ctx, spec.name, f"argument {spec.name} of forward")
+    if spec.kind != "tensor":
+        return ctx.unknown(f"input {spec.name}")
+    if spec.dims is None:
+        suffix = "" if spec.index == 0 else str(spec.index + 1)
+        dims: tuple[Dim, ...] = tuple(positive(ctx, f"{c}{suffix}", f"dimension {i} of input {spec.name}")
+                                      for i, c in enumerate(_LETTERS[choice]))
+    else:
+        dims = _annotated(ctx, spec, choice)
+    return Tensor(dims, spec.dtype)
+
+
+def shape_text(spec: InputSpec, choice: int) -> str:
+    """How an input of this choice is written in messages: "[N, C, H, W]", "[b, *batch, d]", "int"."""
+    if spec.kind != "tensor":
+        return spec.kind
+    if spec.dims is None:
+        suffix = "" if spec.index == 0 else str(spec.index + 1)
+        return "[" + ", ".join(f"{c}{suffix}" for c in _LETTERS[choice]) + "]"
+    return "[" + ", ".join(spec.dims) + "]"
+
+
+def _variadic(token: str) -> bool:
+    return token == "..." or token.startswith("*")
+
+
+def _annotated(ctx: "LibraryInterpreter", spec: InputSpec, choice: int) -> tuple[Dim, ...]:
+    out: list[Dim] = []
+    for i, tok in enumerate(spec.dims or ()):
+        if _variadic(tok):
+            out.extend(_variadic_dims(ctx, spec, tok, choice))
+        elif tok.isdigit():
+            out.append(int(tok))
+        elif tok.isidentifier() and tok != "_":
+            if tok not in ctx.named:
+                ctx.named[tok] = Sym(tok, INPUT, 1, None, ctx.span, f"annotated dimension {tok} of {spec.name}")
+            out.append(ctx.named[tok])
+        else:  # "_", or an expression such as "h*2": a size nobody promised anything about
+            out.append(positive(ctx, f"{spec.name}_{i}", f"dimension {i} of input {spec.name}"))
+    return tuple(out)
+
+
+def _variadic_dims(ctx: "LibraryInterpreter", spec: InputSpec, tok: str, choice: int) -> list[Dim]:
+    name = tok.lstrip("*") if tok != "..." else f"{spec.name}_batch"
+    key = "*" + name
+    if key not in ctx.named:
+        ctx.named[key] = [Sym(f"{name}{j}", INPUT, 1, None, ctx.span, f"annotated dimension {name}{j} of {spec.name}")
+                          for j in range(choice)]
+    return list(ctx.named[key])

@@ -1,0 +1,138 @@
+"""Library mode's results as `ModuleShapes`: the findings, the input contract with its smallest
+example (a z3 model), the output shape and the per-layer table, for one module.
+The accepted rank combination shown is `library_verdict.prefer`'s.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from pytea_ci.diagnostics import Diagnostic, Severity, Span
+from pytea_ci.diagnostics.modshapes import InputShape, Layer, ModuleShapes
+from pytea_ci.interp.library import PathOutcome, param_count
+from pytea_ci.interp.library_inputs import LibraryTarget, shape_text
+
+from pytea_ci.interp.library_verdict import ComboResult, prefer, run_module, verdict
+from pytea_ci.shapes.dim import INPUT, Dim, Lin, Op, Sym, symbols
+from pytea_ci.shapes.pred import Cond, Pred
+from pytea_ci.shapes.tensor import Tensor, fmt_shape
+from pytea_ci.solver import Decider
+
+
+def analyze_module(target: LibraryTarget, root: str, decider: Decider, seconds: float = 5.0,
+                   display_root: str | None = None, strict: bool = False) -> ModuleShapes:
+    """Check one module in library mode: its findings and what `pytea-ci shapes` shows."""
+    base = display_root or root
+    rel = os.path.relpath(target.path, base)
+    run = run_module(target, root, decider, seconds, display_root, strict)
+    shapes = ModuleShapes(f"{rel}::{target.cls}", rel, target.line, target.label, "skipped")
+    shapes.diagnostics = verdict(run, rel, lambda ranks: _inputs_text(target, ranks))
+    chosen = prefer(run.accepted) if run.accepted else None
+    if chosen is None:
+        shapes.status = "incomplete" if run.out_of_budget else "rejected" if run.combos else "skipped"
+        return shapes
+    _fill(shapes, _best_path(chosen), decider, [s.name for s in target.inputs])
+    return shapes
+
+
+def _inputs_text(target: LibraryTarget, ranks: tuple[int, ...]) -> str:
+    return ", ".join(f"{s.name}: {shape_text(s, r)}" for s, r in zip(target.inputs, ranks)) or "(no input)"
+
+
+def _best_path(combo: ComboResult) -> PathOutcome:
+    return next((p for p in combo.completed if isinstance(p.output, Tensor) and p.output.shape is not None),
+                combo.completed[0])
+
+
+def _fill(shapes: ModuleShapes, path: PathOutcome, decider: Decider, names: list[str]) -> None:
+    from pytea_ci.solver.example import smallest
+
+    contract: list[Cond] = [c for c in path.pc if isinstance(c, Pred) and all(s.kind == INPUT for s in symbols(c))]
+    wanted = sorted({s for t in path.inputs if isinstance(t, Tensor) and t.shape for d in t.shape
+                     for s in symbols(d)} | {s for c in contract for s in symbols(c)}, key=lambda s: s.name)
+    model = smallest(contract, wanted, decider.timeout_ms) or {}
+    shapes.symbols = {k: v for k, v in sorted(model.items()) if any(s.name == k for s in wanted)}
+    shapes.contract = [repr(c) for c in contract]
+    shapes.inputs = [_input(name, v, model) for name, v in zip(names, path.inputs)]
+    shapes.output, shapes.output_example = _value_text(path.output), _example(path.output, model)
+    shapes.layers = [_layer(row, out, ins, model) for _, row, out, ins in path.layers]
+    total = param_count(path.model)
+    shapes.params = repr(total) if total is not None else ""
+    determined = isinstance(path.output, Tensor) and path.output.shape is not None and model
+    shapes.status = "determined" if determined else "partial"
+
+
+def _input(name: str, v: Any, model: dict[str, int]) -> InputShape:
+    if isinstance(v, Tensor) and v.shape is not None:
+        return InputShape(name, [repr(d) for d in v.shape], _example(v, model))
+    return InputShape(name, None)
+
+
+def _value_text(v: Any) -> str:
+    if isinstance(v, Tensor):
+        return fmt_shape(v.shape)
+    if isinstance(v, (tuple, list)) and v and all(isinstance(x, Tensor) for x in v):
+        return "(" + ", ".join(fmt_shape(x.shape) for x in v) + ")"
+    return "unknown"
+
+
+def _example(v: Any, model: dict[str, int]) -> list[int] | None:
+    if not isinstance(v, Tensor) or v.shape is None:
+        return None
+    vals = [evaluate(d, model) for d in v.shape]
+    return None if any(x is None for x in vals) else [int(x) for x in vals if x is not None]
+
+
+def _layer(row: Layer, out: Any, ins: list[Any], model: dict[str, int]) -> Layer:
+    row.inputs_example = [_example(t, model) for t in ins]
+    row.output_example = _example(out, model)
+    return row
+
+
+def evaluate(d: Dim | Cond, values: dict[str, int]) -> int | None:
+    """The value of a dim under an assignment of its symbols (None when one is missing)."""
+    if isinstance(d, bool):
+        return int(d)
+    if isinstance(d, int):
+        return d
+    if isinstance(d, Sym):
+        return values.get(d.name)
+    if isinstance(d, Lin):
+        parts = [evaluate(a, values) for a, _ in d.terms]
+        if any(p is None for p in parts):
+            return None
+        return d.const + sum(c * p for (_, c), p in zip(d.terms, parts) if p is not None)
+    if isinstance(d, Op):
+        return _op(d.op, [evaluate(a, values) for a in d.args])
+    return None
+
+
+def _op(op: str, args: list[int | None]) -> int | None:
+    if any(a is None for a in args):
+        return None
+    vals = [a for a in args if a is not None]
+    if op == "mul":
+        out = 1
+        for a in vals:
+            out *= a
+        return out
+    if op in ("floordiv", "mod") and vals[1] == 0:
+        return None
+    return {"floordiv": lambda: vals[0] // vals[1], "mod": lambda: vals[0] % vals[1],
+            "min": lambda: min(vals), "max": lambda: max(vals)}[op]()
+
+
+def analyze_guarded(target: LibraryTarget, root: str, decider: Decider, seconds: float,
+                    strict: bool = False) -> ModuleShapes:
+    """`analyze_module`, with an analyzer bug turned into a PT011 note on the module (never a crash)."""
+    try:
+        return analyze_module(target, root, decider, seconds, root, strict)
+    except Exception as e:  # an analyzer bug: report it for this module, keep going
+        if strict:
+            raise
+        rel = os.path.relpath(target.path, root)
+        text = f"library mode failed on {target.cls}: internal error: {type(e).__name__}: {e}"
+        shapes = ModuleShapes(f"{rel}::{target.cls}", rel, target.line, target.label, "internal-error")
+        shapes.diagnostics = [Diagnostic("PT011", Severity.NOTE, Span(rel, target.line, 0), text, entry=rel)]
+        return shapes

@@ -1,0 +1,123 @@
+"""Library mode: targets, construction, symbolic inputs and verdicts (issue 14), on tests/library/fixtures."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from pytea_ci.interp.library_report import analyze_module
+from pytea_ci.solver import Decider
+from tests.library.helpers import FIXTURES, expectations, targets
+
+FILES = ["cnn.py", "annotated.py", os.path.join("proj", "models.py")]
+
+
+def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", "import sys; from pytea_ci.cli import main; sys.exit(main())", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300)
+
+
+def _shapes(path: str, cls: str) -> dict:
+    (t,) = targets(os.path.join(FIXTURES, path), cls)[:1]
+    return analyze_module(t, os.path.dirname(t.path), Decider(), 10.0, strict=True).as_dict()
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_findings_match_the_markers(name: str) -> None:
+    """Every marked line is reported with its rule, and nothing else (a line without a marker: no finding)."""
+    path = os.path.join(FIXTURES, name)
+    found = set()
+    for t in targets(path):
+        res = analyze_module(t, os.path.dirname(path), Decider(), 10.0, strict=True)
+        found |= {(d.span.line, d.rule) for d in res.diagnostics if d.severity.value != "note"}
+    assert found == expectations(path)
+
+
+def test_contract_example_and_layers_of_a_cnn() -> None:
+    s = _shapes("cnn.py", "Net")
+    assert s["status"] == "determined"
+    assert s["inputs"][0]["shape"] == ["N", "C", "H", "W"]
+    assert s["inputs"][0]["example"] == [1, 1, 28, 28]  # the smallest input the contract allows
+    assert "C == 1" in s["contract"]
+    assert s["output"] == "[N, 10]"
+    names = [row["name"] for row in s["layers"] if row["kind"] != "op"]
+    assert names == ["Net", "conv1", "conv2", "fc1", "fc2"]
+    assert s["layers"][0]["params"] == "1199786"  # torch: sum(p.numel() for p in Net().parameters())
+
+
+def test_symbolic_constructor_integer_is_an_error_for_every_dim() -> None:
+    s = _shapes("cnn.py", "Mlp")
+    assert s["construction"] == "symbolic dim"
+    assert [f["rule"] for f in s["findings"]] == ["PT001"]
+    assert "for every input x: [N, D]" in s["findings"][0]["message"]
+
+
+def test_call_site_and_factory_configurations() -> None:
+    block = _shapes(os.path.join("proj", "models.py"), "Block")
+    assert block["construction"].startswith("Block(4, 8) at ")
+    assert block["contract"] == ["C == 4"] and block["output"] == "[N, 8, H, W]"
+    net = _shapes(os.path.join("proj", "models.py"), "ResNetish")
+    assert net["construction"].startswith("resnet_small() at ")
+    assert [r["name"] for r in net["layers"] if r["kind"] == "Block"] == ["layers.0", "layers.1"]
+
+
+def test_jaxtyping_shared_variadic_and_fixed_sizes() -> None:
+    fuse = _shapes("annotated.py", "Fuse")
+    assert fuse["inputs"][0]["shape"] == fuse["inputs"][1]["shape"]  # *batch is shared
+    assert fuse["inputs"][0]["shape"][-1] == "8" and fuse["findings"] == []
+    image = _shapes("annotated.py", "Image")
+    assert image["inputs"][0]["shape"][1] == "3" and image["inputs"][0]["example"] == [1, 3, 3, 3]
+
+
+def test_integer_token_input_through_an_embedding() -> None:
+    s = _shapes("cnn.py", "Tokens")
+    assert s["inputs"][0]["shape"] == ["N", "D"] and s["output"] == "[N, D, 3]"
+
+
+def test_rank_comes_from_first_use_and_wrong_ranks_are_no_finding() -> None:
+    s = _shapes("cnn.py", "Reshaper")
+    assert s["findings"] == [] and s["status"] == "determined"
+
+
+def _project(tmp_path: object, main: str) -> str:
+    root = str(tmp_path)
+    shutil.copy(os.path.join(FIXTURES, "cnn.py"), os.path.join(root, "cnn.py"))
+    with open(os.path.join(root, "main.py"), "w") as f:
+        f.write(main)
+    with open(os.path.join(root, "pyproject.toml"), "w") as f:
+        f.write("[tool.pytea-ci]\n")
+    return root
+
+
+def test_auto_mode_checks_modules_no_entry_point_builds(tmp_path: object) -> None:
+    script = "import torch\nfrom cnn import Mlp, Head\nm = Mlp(8)\nif __name__ == '__main__':\n    pass\n"
+    root = _project(tmp_path, script)
+    out = _cli("check", "main.py", "--no-cache", "--format", "json", cwd=root)
+    lines = {(d["path"], d["line"]) for d in json.loads(out.stdout)["diagnostics"]}
+    assert ("cnn.py", 41) in lines  # Head: built by nobody, checked in library mode
+    assert ("cnn.py", 30) not in lines  # Mlp: built by the entry point, which is what checks it
+    never = _cli("check", "main.py", "--no-cache", "--library-mode", "never", cwd=root)
+    assert never.returncode == 0, never.stdout
+
+
+def test_lone_model_file_is_checked(tmp_path: object) -> None:
+    root = _project(tmp_path, "")
+    out = _cli("check", "cnn.py", "--no-cache", cwd=root)
+    assert out.returncode == 1 and "cnn.py:30:" in out.stdout and "cnn.py:41:" in out.stdout
+
+
+def test_shapes_cli_formats_and_bad_target(tmp_path: object) -> None:
+    root = _project(tmp_path, "")
+    text = _cli("shapes", "cnn.py::Net", cwd=root)
+    assert text.returncode == 0 and "example [1, 1, 28, 28]" in text.stdout
+    md = _cli("shapes", "cnn.py::Net", "--format", "markdown", cwd=root)
+    assert "| conv1 |" in md.stdout.replace("&nbsp;", "")
+    js = json.loads(_cli("shapes", "cnn.py::Net", "--format", "json", cwd=root).stdout)
+    assert js["version"] == 1 and js["modules"][0]["output_example"] == [1, 10]
+    bad = _cli("shapes", "nope.py", cwd=root)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
