@@ -155,6 +155,9 @@ def _check(ns: argparse.Namespace, argv: Sequence[str]) -> int:
     outputs = ns.output or []
     if len(outputs) > len(formats):
         raise UsageError("more --output than --format options")
+    from pytea_ci.driver.sanity import output_mismatches
+
+    mismatches = output_mismatches(formats, outputs)
     req = _request(ns)
     journal = fs.open_journal() if replay.eligible(ns) else None
     try:
@@ -163,6 +166,7 @@ def _check(ns: argparse.Namespace, argv: Sequence[str]) -> int:
         finally:
             if isinstance(req.progress, TtyProgress):
                 req.progress.close()
+        outcome.messages[:0] = mismatches
         warnings = "".join(f"pytea-ci: warning: {message}\n" for message in outcome.messages)
         warnings += "".join(f"pytea-ci: {note}\n" for note in outcome.notes)
         sys.stderr.write(warnings)
@@ -172,7 +176,7 @@ def _check(ns: argparse.Namespace, argv: Sequence[str]) -> int:
         for i, fmt in enumerate(formats):
             dest = outputs[i] if i < len(outputs) else None
             if fmt in ("sarif", "github"):
-                printed.append(_emit(repo_result, fmt, repo, dest, ns.category))
+                printed.append(_emit(repo_result, fmt, repo, dest, ns.category, outcome.messages))
             else:
                 printed.append(_emit(result, fmt, root, dest, ns.category))
     finally:
@@ -221,7 +225,8 @@ def _for_github(result: RunResult, root: str) -> tuple[RunResult, str]:
     return rebase(result, os.path.relpath(os.path.realpath(root), os.path.realpath(repo))), repo
 
 
-def _emit(result: RunResult, fmt: str, root: str, dest: str | None, category: str) -> str:
+def _emit(result: RunResult, fmt: str, root: str, dest: str | None, category: str,
+          notices: Sequence[str] = ()) -> str:
     """Render `result` in `fmt` to `dest` (None: stdout); what went to stdout."""
     if fmt == "text":
         from pytea_ci.report import text
@@ -230,13 +235,13 @@ def _emit(result: RunResult, fmt: str, root: str, dest: str | None, category: st
     elif fmt == "sarif":
         from pytea_ci.report import sarif
 
-        body = sarif.render(result, root, category=category)
+        body = sarif.render(result, root, category=category, notices=notices)
     else:
         from pytea_ci.report import get_renderer
 
         body = get_renderer(fmt)(result, root)
     if dest is None:
-        sys.stdout.write(body)
+        write_stdout(body)
         return body
     try:
         with open(dest, "w", encoding="utf-8") as f:
@@ -244,6 +249,26 @@ def _emit(result: RunResult, fmt: str, root: str, dest: str | None, category: st
     except OSError as e:
         raise UsageError(f"cannot write {dest}: {e.strerror}") from None
     return ""
+
+
+def write_stdout(text: str) -> None:
+    """Print; a reader that went away (`| head -1`) ends the output quietly, not with a traceback."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+
+
+def _silence_stdout() -> None:
+    # what Python's documentation advises: point stdout at devnull, so the flush at exit cannot fail again
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    finally:
+        os.close(devnull)
 
 
 def _exit_code(result: RunResult, fail_on: str) -> int:
@@ -293,6 +318,14 @@ def _shapes(ns: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(args)
+    except BrokenPipeError:  # the reader went away (`pytea-ci rule PT001 | head -1`): stop quietly
+        _silence_stdout()
+        return 0
+
+
+def _main(args: list[str]) -> int:
     if args[:1] == ["check"]:  # an unchanged, already reported run is printed again (driver/replay.py)
         from pytea_ci.driver.replay import replay
 
@@ -317,8 +350,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if ns.command == "rules":
             from pytea_ci.diagnostics import RULES
 
-            for r in RULES:
-                print(f"{r.id}  {r.slug:<24} {r.level.value:<8} {r.summary}")
+            write_stdout("".join(f"{r.id}  {r.slug:<24} {r.level.value:<8} {r.summary}\n" for r in RULES))
             return 0
         if ns.command == "rule":
             from pytea_ci.diagnostics import rule_by_id
@@ -326,7 +358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             rule = rule_by_id(ns.id)
             if rule is None:
                 raise UsageError(f"unknown rule {ns.id!r} (see `pytea-ci rules`)")
-            print(rule.markdown())
+            write_stdout(rule.markdown() + "\n")
             return 0
         parser.print_help()
         return 2

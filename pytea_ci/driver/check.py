@@ -12,7 +12,7 @@ from typing import Any
 
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.driver import config as config_mod
-from pytea_ci.driver import gitdiff, library_run, newonly
+from pytea_ci.driver import gitdiff, library_run, newonly, sanity
 from pytea_ci.driver.config import Config
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
 from pytea_ci.driver.run import Options, Progress, RunFigures, run_with_figures
@@ -92,12 +92,15 @@ def check(req: CheckRequest) -> CheckOutcome:
                          req.shard), cfg, graph)
     graph.cache.save()
     opts = options(cfg, root, sel.entries, req)
+    warnings = [*sanity.misnamed_sections(req.root or os.getcwd()), *sel.messages]
+    wanted = {e: set(o["args"]) for e, o in opts.per_entry.items()}
+    warnings += sanity.unknown_args(wanted, set(req.args), graph)
     result, figures = run_with_figures(library_run.entries_to_run(cfg.library_mode, sel.entries), opts,
                                        req.progress, graph)
     library_run.extend(result, cfg.library_mode, cfg.library_time_budget, req.paths,
                        sel.changes.changed if sel.changes is not None and (req.staged or req.diff) else None,
                        cfg.exclude, sel.entries, opts, graph)
-    outcome = CheckOutcome(result, figures, cfg, root, list(sel.messages))
+    outcome = CheckOutcome(result, figures, cfg, root, warnings)
     outcome.verdict = _verdict(outcome, sel, req, cdir)
     verdict = outcome.verdict if req.new_only else None
     result.entries = [_filter(e, cfg, verdict) for e in result.entries]

@@ -85,3 +85,13 @@ def configured(patterns: list[str], root: str, exclude: list[str], graph: Import
             elif fs.isfile(m) and m.endswith(".py") and not excluded(m, root, exclude):
                 out.append(os.path.abspath(m))
     return sorted(dict.fromkeys(out))
+
+
+def unmatched(patterns: list[str], root: str) -> list[str]:
+    """The `entry-points` patterns that name no existing file or folder."""
+    out = []
+    for pat in patterns:
+        full = os.path.join(root, pat)
+        if not (fs.glob(full) if glob.has_magic(pat) else fs.exists(full)):
+            out.append(pat)
+    return out

@@ -51,14 +51,24 @@ class Selector:
         self.req, self.cfg, self.graph = req, cfg, graph
         self.root = os.path.abspath(req.root)
         self._all: list[str] | None = None
+        self.messages: list[str] = []
 
     def all_entries(self) -> list[str]:
         if self._all is None:
             if self.cfg.entry_points:
                 self._all = disc.configured(self.cfg.entry_points, self.root, self.cfg.exclude, self.graph)
+                self._check_patterns()
             else:
                 self._all = disc.discover(self.root, self.root, self.cfg.exclude, self.graph)
         return self._all
+
+    def _check_patterns(self) -> None:
+        where = f"entry-points of {self.cfg.source or 'the configuration'}"
+        missing = disc.unmatched(self.cfg.entry_points, self.root)
+        if self._all:
+            self.messages += [f"{where}: {pat!r} matches no file under {self.root}" for pat in missing]
+        elif not self.req.paths:
+            raise SelectionError(f"{where}: no entry point matches {self.cfg.entry_points!r} under {self.root}")
 
     def importers(self, path: str) -> list[str]:
         return self.graph.affected(self.all_entries(), {path})
@@ -81,19 +91,31 @@ class Selector:
         inside = path.startswith(self.root + os.sep)
         return inside and disc.excluded(path, self.root, self.cfg.exclude)
 
+    def for_folder(self, p: str) -> list[str]:
+        if self.cfg.entry_points:
+            folder = os.path.abspath(p) + os.sep
+            return [e for e in self.all_entries() if e.startswith(folder)]
+        return disc.discover(os.path.abspath(p), self.root, self.cfg.exclude, self.graph)
+
     def for_paths(self, paths: list[str]) -> list[str]:
         out: list[str] = []
+        empty_folders = []
         for p in paths:
             if fs.isdir(p):
-                if self.cfg.entry_points:
-                    folder = os.path.abspath(p) + os.sep
-                    out += [e for e in self.all_entries() if e.startswith(folder)]
-                else:
-                    out += disc.discover(os.path.abspath(p), self.root, self.cfg.exclude, self.graph)
+                found = self.for_folder(p)
+                if not found:
+                    empty_folders.append(p)
+                out += found
             elif fs.isfile(p):
                 out += self.for_file(p)
             else:
                 raise SelectionError(f"{p}: no such file or directory")
+        if empty_folders and not out:
+            raise SelectionError(f"no entry point in {', '.join(empty_folders)} (a file with an "
+                                 "`if __name__ == \"__main__\":` block or a torch script; or set entry-points)")
+        self.messages += [f"{p}: no entry point in this folder" for p in empty_folders]
+        if not out:
+            self.messages.append("none of the given files is an entry point or imported by one: nothing was checked")
         return list(dict.fromkeys(out))
 
 
@@ -126,6 +148,11 @@ def select(req: Request, cfg: Config, graph: ImportGraph) -> Selection:
     changes, repo = _changes(req)
     messages: list[str] = []
     candidates = sel.for_paths(req.paths) if req.paths else sel.all_entries()
+    if not req.paths and not candidates:
+        messages.append(f"no entry point found under {sel.root} (a file with an `if __name__ == \"__main__\":` "
+                        "block, or a torch script no other file imports): nothing was checked; "
+                        "set entry-points in [tool.pytea-ci]")
+    messages += sel.messages
     entries = candidates
     if changes is not None and (not changes.complete or changes.merge_base_missing):
         messages.append(changes.message)

@@ -1,0 +1,115 @@
+"""Runs that would check less than the user asked for, said in one line each instead of silently.
+
+* `--arg NAME=...` / `[tool.pytea-ci.args]` naming an argparse argument that no selected entry point
+  defines (read from the `add_argument` calls of each entry point's import closure);
+* a `[tool.pytea_ci]` or `[tool.pytea]` table, which pytea-ci does not read (the table is `pytea-ci`);
+* an `--output` whose extension contradicts the `--format` it is paired with.
+
+The caller prints them as warnings (and SARIF carries them as notifications); the run goes on.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import sys
+from collections.abc import Iterable, Sequence
+
+from pytea_ci.driver import fs
+from pytea_ci.driver.imports_graph import ImportGraph
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+MISNAMED = ("pytea_ci", "pytea", "pyteaci", "pytea-CI")
+EXTENSIONS = {".sarif": ("sarif",), ".json": ("json", "sarif"), ".txt": ("text", "github"),
+              ".log": ("text", "github")}
+
+
+# ----- argparse names ------------------------------------------------------------------------------
+def _dest(call: ast.Call) -> str | None:
+    """The dest of `add_argument(...)` as argparse computes it; None when it is not a constant."""
+    for kw in call.keywords:
+        if kw.arg == "dest":
+            return kw.value.value if isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str) else None
+    names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if not names or len(names) != len(call.args):
+        return None
+    long = [n for n in names if n.startswith("--")]
+    return (long or names)[0].lstrip("-").replace("-", "_")
+
+
+def defined_args(files: Iterable[str]) -> set[str] | None:
+    """Every argparse dest (and `set_defaults` name) the files define; None when one cannot be known."""
+    out: set[str] = set()
+    for path in files:
+        try:
+            tree = ast.parse(fs.read(path))
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            if node.func.attr == "add_argument":
+                dest = _dest(node)
+                if dest is None:
+                    return None
+                out.add(dest)
+            elif node.func.attr == "set_defaults":
+                if any(kw.arg is None for kw in node.keywords):
+                    return None
+                out.update(kw.arg for kw in node.keywords if kw.arg)
+    return out
+
+
+def unknown_args(wanted: dict[str, set[str]], cli_names: set[str], graph: ImportGraph) -> list[str]:
+    """One warning per override name that none of the entry points it applies to defines.
+    `wanted`: entry point -> the names overridden for it; `cli_names`: those given with --arg."""
+    defined: dict[str, bool] = {}
+    for entry, names in wanted.items():
+        if not names:
+            continue
+        found = defined_args(graph.closure(entry).files)
+        if found is None:
+            return []  # a computed argument name: anything may exist
+        for name in names:
+            defined[name] = defined.get(name, False) or name in found
+    out = []
+    for name, ok in sorted(defined.items()):
+        if not ok:
+            origin = "--arg" if name in cli_names else "[tool.pytea-ci.args]"
+            out.append(f"{origin} {name}: no analyzed entry point defines an argparse argument {name!r}; "
+                       "the override has no effect")
+    return out
+
+
+# ----- configuration tables ------------------------------------------------------------------------
+def misnamed_sections(start: str) -> list[str]:
+    """`[tool.pytea_ci]`-like tables in the pyproject.toml files from `start` upwards."""
+    out = []
+    for here in fs.ancestors(start):
+        path = os.path.join(here, "pyproject.toml")
+        if not fs.isfile(path):
+            continue
+        try:
+            tool = tomllib.loads(fs.read(path).decode("utf-8")).get("tool", {})
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue
+        if isinstance(tool, dict):
+            out += [f"{path}: [tool.{name}] is not read by pytea-ci; the table is [tool.pytea-ci]"
+                    for name in MISNAMED if name in tool]
+    return out
+
+
+# ----- outputs -------------------------------------------------------------------------------------
+def output_mismatches(formats: Sequence[str], outputs: Sequence[str]) -> list[str]:
+    """`--output x.sarif` paired (by position) with another format than sarif, and the like."""
+    out = []
+    for fmt, dest in zip(formats, outputs, strict=False):
+        ext = os.path.splitext(dest)[1].lower()
+        if ext in EXTENSIONS and fmt not in EXTENSIONS[ext]:
+            out.append(f"--output {dest} receives the {fmt} format (outputs pair with --format options in order; "
+                       f"put --format {EXTENSIONS[ext][0]} at the same position)")
+    return out
