@@ -72,20 +72,27 @@ _SHAPE_TAGS = ("correctness", "pytorch", "tensor-shape")
 _LINK_LIKE = re.compile(r"\[(?=[^\]\n]*\]\()")  # a "[" that would start an embedded link
 
 
-def render(result: RunResult, root: str, *, category: str = DEFAULT_CATEGORY, indent: int | None = None) -> str:
-    """The SARIF log as JSON text. `category` becomes `automationDetails.id` ("" leaves it out).
+def render(result: RunResult, root: str, *, category: str = DEFAULT_CATEGORY, indent: int | None = None,
+           notices: Sequence[str] = ()) -> str:
+    """The SARIF log as JSON text. `category` becomes `automationDetails.id` ("" leaves it out);
+    `notices` (the run's warnings, e.g. an entry-point glob that matched nothing) become warning
+    notifications of the invocation.
 
     Compact by default: GitHub caps uploads by size, and Python's JSON encoder is several times
     slower with `indent` (seconds for 25,000 results).
     """
-    data = to_data(build_log(result, root, category=category))
+    data = to_data(build_log(result, root, category=category, notices=notices))
     data = {"$schema": data.pop("$schema"), "version": data.pop("version"), **data}  # the usual order
     separators = None if indent is not None else (",", ":")
     return json.dumps(data, indent=indent, separators=separators, ensure_ascii=False) + "\n"
 
 
-def build_log(result: RunResult, root: str, *, category: str = DEFAULT_CATEGORY) -> SarifLog:
-    return _LogBuilder(result, root).log(category)
+def build_log(result: RunResult, root: str, *, category: str = DEFAULT_CATEGORY,
+              notices: Sequence[str] = ()) -> SarifLog:
+    builder = _LogBuilder(result, root)
+    for text in notices:
+        builder.warn(text)
+    return builder.log(category)
 
 
 def _text(text: str) -> Message:
