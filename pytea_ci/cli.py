@@ -69,7 +69,10 @@ def _add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     g.add_argument("--diff", metavar="BASE[...HEAD]", help="changes since BASE, or since the merge-base of BASE "
                    "and HEAD; unaffected entry points come from the cache")
     c.add_argument("--affected-only", action="store_true", help="with --diff: report only affected entry points")
-    c.add_argument("--new-only", action="store_true", help="keep only findings on changed lines")
+    c.add_argument("--new-only", action="store_true", help="keep only findings that the changes introduced "
+                   "(none with the same fingerprint on the base revision)")
+    c.add_argument("--baseline", default=None, metavar="FILE", help="report only findings not recorded in FILE "
+                   "(written by `pytea-ci baseline write`)")
     c.add_argument("--no-cache", action="store_true", help="neither read nor write the caches")
     c.add_argument("--cache-dir", default=None, metavar="DIR", help="cache folder (default: .pytea_cache/ at the root)")
     c.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
@@ -79,6 +82,20 @@ def _add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="check nn.Modules alone, without an entry point (default auto: those no entry point builds)")
     c.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="show progress (default: on a terminal only)")
+
+
+def _add_baseline(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    b = sub.add_parser("baseline", help="record the current findings, so that `check --baseline` reports only new ones")
+    w = b.add_subparsers(dest="baseline_command", required=True).add_parser("write", help="write the baseline file")
+    w.add_argument("paths", nargs="*", help="as for check (default: every entry point)")
+    w.add_argument("--output", "-o", default="pytea-ci-baseline.json", metavar="FILE",
+                   help="where to write it (default: pytea-ci-baseline.json)")
+    w.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE")
+    w.add_argument("--root", default=None)
+    w.add_argument("--config", default=None, metavar="FILE")
+    w.add_argument("--no-cache", action="store_true")
+    w.add_argument("--cache-dir", default=None, metavar="DIR")
+    w.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -103,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("files", nargs="+", metavar="FILE")
     m.add_argument("-o", "--output", default=None, metavar="FILE", help="write here instead of stdout")
     m.add_argument("--category", default=None, help="replace the shards' category (default: they must agree)")
+    _add_baseline(sub)
     k = sub.add_parser("cache", help="show or clear the cache")
     k.add_argument("action", choices=("info", "clear"))
     k.add_argument("--cache-dir", default=None, metavar="DIR")
@@ -141,7 +159,7 @@ def _request(ns: argparse.Namespace) -> CheckRequest:
     if ns.affected_only and not ns.diff:
         raise UsageError("--affected-only needs --diff")
     return CheckRequest(paths=ns.paths, root=ns.root, config_file=ns.config, staged=ns.staged, diff=ns.diff,
-                        affected_only=ns.affected_only, new_only=ns.new_only, shard=ns.shard,
+                        affected_only=ns.affected_only, new_only=ns.new_only, baseline=ns.baseline, shard=ns.shard,
                         no_cache=ns.no_cache, args=_arg_overrides(ns.arg), overrides=overrides,
                         progress=progress.for_stderr(ns.progress))
 
@@ -193,6 +211,28 @@ def _check(ns: argparse.Namespace, argv: Sequence[str]) -> int:
         replay.save(argv, cache_dir(outcome.config, root), journal, result, root, outcome.figures.analyzed,
                     "".join(printed), warnings, code)
     return code
+
+
+def _baseline_write(ns: argparse.Namespace) -> int:
+    from pytea_ci.driver import baseline
+    from pytea_ci.driver.check import CheckRequest, check
+
+    overrides = {"jobs": ns.jobs, "cache_dir": os.path.abspath(ns.cache_dir) if ns.cache_dir else None}
+    outcome = check(CheckRequest(paths=ns.paths, root=ns.root, config_file=ns.config, no_cache=ns.no_cache,
+                                 args=_arg_overrides(ns.arg), overrides=overrides))
+    sys.stderr.write("".join(f"pytea-ci: warning: {message}\n" for message in outcome.messages))
+    if any(e.status == "internal-error" for e in outcome.result.entries):
+        raise UsageError("an entry point failed with an internal error; the baseline was not written")
+    from pytea_ci.solver.diskcache import atomic_write
+
+    try:
+        atomic_write(os.path.abspath(ns.output), baseline.render(outcome.result, outcome.root))
+    except OSError as e:
+        raise UsageError(f"cannot write {ns.output}: {e.strerror}") from None
+    count = len(outcome.result.diagnostics)
+    print(f"pytea-ci: wrote {count} finding(s) of {len(outcome.result.entries)} entry point(s) to {ns.output}; "
+          f"`pytea-ci check --baseline {ns.output}` reports only the others", file=sys.stderr)
+    return 0
 
 
 def _cache(ns: argparse.Namespace) -> int:
@@ -334,6 +374,7 @@ def _main(args: list[str]) -> int:
             return code
     parser = build_parser()
     ns = parser.parse_args(args)
+    from pytea_ci.driver.baseline import BaselineError
     from pytea_ci.driver.config import ConfigError
     from pytea_ci.driver.gitdiff import GitError
     from pytea_ci.driver.select import SelectionError
@@ -343,6 +384,8 @@ def _main(args: list[str]) -> int:
             return _check(ns, args)
         if ns.command == "cache":
             return _cache(ns)
+        if ns.command == "baseline":
+            return _baseline_write(ns)
         if ns.command == "sarif":
             return _sarif_merge(ns)
         if ns.command == "shapes":
@@ -362,7 +405,7 @@ def _main(args: list[str]) -> int:
             return 0
         parser.print_help()
         return 2
-    except (UsageError, ConfigError, SelectionError, GitError) as e:
+    except (UsageError, ConfigError, SelectionError, GitError, BaselineError) as e:
         print(f"pytea-ci: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

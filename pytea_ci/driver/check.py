@@ -12,7 +12,7 @@ from typing import Any
 
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.driver import config as config_mod
-from pytea_ci.driver import gitdiff, library_run, newonly, sanity
+from pytea_ci.driver import baseline, gitdiff, library_run, newonly, sanity
 from pytea_ci.driver.config import Config
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
 from pytea_ci.driver.run import Options, Progress, RunFigures, run_with_figures
@@ -29,6 +29,7 @@ class CheckRequest:
     diff: str | None = None
     affected_only: bool = False
     new_only: bool = False
+    baseline: str | None = None  # report only findings not recorded in this baseline file
     classify: bool = False  # tell new findings from pre-existing ones without dropping either (the Action)
     shard: tuple[int, int] | None = None
     no_cache: bool = False
@@ -104,7 +105,18 @@ def check(req: CheckRequest) -> CheckOutcome:
     outcome.verdict = _verdict(outcome, sel, req, cdir)
     verdict = outcome.verdict if req.new_only else None
     result.entries = [_filter(e, cfg, verdict) for e in result.entries]
+    if req.baseline:
+        _apply_baseline(outcome, req.baseline)
     return outcome
+
+
+def _apply_baseline(outcome: CheckOutcome, path: str) -> None:
+    applied = baseline.apply(outcome.result, baseline.load(path), outcome.root)
+    note = f"{applied.suppressed} finding(s) suppressed by the baseline {path}"
+    fixed = applied.recorded - applied.suppressed
+    if fixed > 0:
+        note += f"; {fixed} of its {applied.recorded} are gone (fixed, or not analyzed in this run)"
+    outcome.notes.append(note)
 
 
 def _verdict(outcome: CheckOutcome, sel: Selection, req: CheckRequest, cdir: str | None) -> newonly.Verdict | None:

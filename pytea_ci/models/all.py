@@ -11,3 +11,5 @@ from pytea_ci.models import einops_, tqdm_, yaml_  # noqa: F401
 from pytea_ci.models.torch import data_more, ops_extra  # noqa: F401
 from pytea_ci.models.torch.nn import functional_more, init, loss_more, parallel  # noqa: F401
 from pytea_ci.models.torchvision import models, utils  # noqa: F401
+from pytea_ci.models.torch import sparse  # noqa: F401
+from pytea_ci.models.numpy_ import math as np_math  # noqa: F401

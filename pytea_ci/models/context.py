@@ -35,6 +35,10 @@ class Ctx(Protocol):
     def loop_items(self, value: Any) -> "tuple[list[Any], bool]":
         """Representative items of an iterable and whether some iterations were left out."""
 
+    def known_length(self, value: Any) -> "int | None":
+        """The number of items of a list/tuple/range, also when only representatives of them were
+        computed (a comprehension over a long range); None when not known."""
+
     def mark_inexact(self, lst: list[Any]) -> None:
         """Record that a list's length is not known (built in a loop that was not fully followed)."""
 

@@ -271,3 +271,21 @@ def matrix_operands(ctx: Ctx, op: str, x: Any, y: Any, ranks: tuple[int, int], n
     ctx.require(len(a) == ranks[0] and len(b) == ranks[1], op, f"{expected}, got {fmt(a)} and {fmt(b)}",
                 operands=(f"{names[0]}: {fmt(a)}", f"{names[1]}: {fmt(b)}"))
     return a, b
+
+
+def scalar_unknown(ctx: Ctx, reason: str, pytype: str) -> Any:
+    """A Python number (or bool) of unknown value: its kind is known, so it never poisons a shape."""
+    u = ctx.unknown(reason)
+    if isinstance(u, Unknown):
+        u.pytype = pytype
+    return u
+
+
+def is_number(v: Any) -> bool:
+    """A Python number: concrete, symbolic, or of unknown value with a known kind."""
+    return isinstance(v, (int, float, Term)) or (isinstance(v, Unknown) and v.pytype in ("int", "float", "bool"))
+
+
+def number_kind(v: Any) -> str:
+    """"float" for a float (known or not), else "int"."""
+    return "float" if isinstance(v, float) or (isinstance(v, Unknown) and v.pytype == "float") else "int"

@@ -32,12 +32,23 @@ def z3_version() -> str:
     return "unknown"
 
 
+@functools.lru_cache(maxsize=1)
+def _file_mode() -> int:
+    """What `open()` would create: 0o666 less the umask (0644 usually). mkstemp's 0600 would keep
+    the cache and reports from other users, e.g. a CI step that saves the cache (actions/cache)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def atomic_write(path: str, text: str) -> None:
     """Write `text` to `path` through a temporary file in the same folder, then rename it."""
     folder = os.path.dirname(path)
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
     try:
+        if hasattr(os, "fchmod"):  # POSIX; on Windows the mode bits do not apply
+            os.fchmod(fd, _file_mode())
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)

@@ -11,6 +11,7 @@ scripts/gen_api_fixtures.py writes tests/fixtures/api/*.py from the same rows.
 
 from __future__ import annotations
 
+from pytea_ci.models.numpy_.math import UFUNCS
 from pytea_ci.models.torch.elementwise import BINARY, DUNDERS, UNARY
 
 Case = tuple[str, str, str]
@@ -513,6 +514,59 @@ add("numpy.random.rand", "", "np.random.rand(2, 3)")
 add("numpy.random.randint", "", "np.random.randint(0, 5, (2, 3))")
 add("numpy.random.random", "", "np.random.random((2, 3))")
 add("numpy.random.seed", "np.random.seed(0)\n", "np.random.rand(2, 3)")
+
+# ----- real-world gaps (issue 12 item 8): legacy constructors, sparse, numpy math, layouts -------------------------
+add("torch.Tensor.__new__", "", "torch.Tensor(2, 3)", "torch.Tensor([[1, 2], [3, 4]])", "torch.Tensor(2, 3).t().view(6)",
+    "torch.Tensor(3, 1).t().view(3)", "torch.Tensor(2, 3) @ torch.Tensor(2, 3)", "torch.Tensor(torch.Size([4, 5]))")
+add("torch.FloatTensor", "a = np.random.rand(2, 3)\n", "torch.FloatTensor(a).unsqueeze(0)", "torch.FloatTensor(a) + torch.zeros(3, 2)",
+    "torch.FloatTensor(3, 4).normal_().t().view(12)")
+add("torch.LongTensor", "", "torch.LongTensor([[0, 1], [1, 0]]).t().view(4)", "torch.LongTensor([[0, 1], [1, 2]]) + torch.zeros(3)")
+_SP = "i = torch.tensor([[0, 1, 2, 2], [1, 0, 2, 0]])\nv = torch.rand(4)\n"
+add("torch.sparse_coo_tensor", _SP, "torch.sparse_coo_tensor(i, v, (3, 3))", "torch.sparse_coo_tensor(i, torch.rand(4, 2), (3, 3, 2))",
+    "torch.sparse_coo_tensor(i, torch.rand(5), (3, 3))", "torch.sparse_coo_tensor(i, v, (3, 3, 2))",
+    "torch.sparse_coo_tensor(i, v, (3, 3)).coalesce().to_dense()")
+add("torch.spmm", _SP + "a = torch.sparse_coo_tensor(i, v, (3, 3))\n", "torch.spmm(a, torch.rand(3, 5))",
+    "torch.sparse.mm(a.t(), torch.rand(3, 5))", "torch.spmm(a, torch.rand(4, 5))", "torch.sparse.mm(a, torch.rand(2, 5))")
+add("torch.index_add", "x = torch.zeros(5, 3)\ni = torch.tensor([0, 1, 1, 4])\n", "x.index_add_(0, i, torch.ones(4, 3))",
+    "x.index_add_(1, i, torch.ones(4, 3))", "x.index_add(0, i, torch.ones(4, 2))", "torch.index_add(x, 0, i, torch.ones(3, 3))",
+    "x.index_copy_(0, torch.tensor([0, 2]), torch.ones(2, 3))", "x.index_add_(0, i.view(2, 2), torch.ones(4, 3))")
+add("torch.topk", "x = torch.randn(4, 5, 6).transpose(0, 1)\n", "torch.topk(x, 2, dim=0)[0].view(-1)",
+    "x.topk(3, dim=2)[1].view(60)", "x.sort(dim=1)[0].reshape(-1)")
+add("torch.gt", "x = torch.randn(4, 5).t()\n", "torch.gt(x, x).view(-1)", "(x > 0).view(-1)", "(x == x).t().view(-1)",
+    "torch.gt(x, x.contiguous()).reshape(-1)")
+add("torch.nn.InstanceNorm2d", "x = torch.randn(2, 4, 1, 1)\n", "nn.InstanceNorm2d(4)(x)", "nn.InstanceNorm2d(4).eval()(x)",
+    "nn.InstanceNorm2d(4, track_running_stats=True).eval()(x)", "nn.InstanceNorm2d(4)(torch.randn(2, 4, 2, 1))",
+    "nn.InstanceNorm2d(4)(torch.randn(4, 1, 1))", "nn.InstanceNorm2d(4, affine=True)(torch.randn(4, 3, 3))")
+add("torch.nn.InstanceNorm1d", "x = torch.randn(2, 4, 1)\n", "nn.InstanceNorm1d(4)(x)", "nn.InstanceNorm1d(4)(torch.randn(2, 4, 3))",
+    "nn.InstanceNorm1d(4, 1e-5, 0.1, False, True).eval()(x)")
+add("torch.nn.functional.instance_norm", "x = torch.randn(2, 4, 1, 1)\n", "F.instance_norm(x)",
+    "F.instance_norm(torch.randn(2, 4, 2, 2))", "F.instance_norm(x, use_input_stats=False, running_mean=torch.zeros(4), "
+    "running_var=torch.ones(4))")
+add("torch.nn.BatchNorm1d", "x = torch.randn(1, 8)\n", "nn.BatchNorm1d(8)(x)", "nn.BatchNorm1d(8).eval()(x)",
+    "nn.BatchNorm1d(8)(torch.randn(1, 8, 3))")
+add("torch.Tensor.tolist", "x = torch.randint(0, 5, (2,))\n", "torch.tensor([x.tolist(), x.tolist()])",
+    "torch.tensor(torch.rand(2, 3).tolist()) + torch.zeros(4)")
+for _u in UFUNCS:
+    _arr = "np.random.rand(2, 3) > 0.5" if _u == "logical_not" else "np.random.rand(2, 3) * 0.5 + 1.0"
+    add(f"numpy.{_u}", f"a = {_arr}\n", f"np.{_u}(a)", f"np.{_u}(a).reshape(6)", f"np.{_u}(a).reshape(4)")
+add("numpy.sin", "", "np.array([np.sin(0.5), np.cos(2)]).reshape(2, 1)", "np.array([np.power(10000, 0.25)] * 3).reshape(2)",
+    "torch.tensor([np.exp(1.0), 2.0 / np.sqrt(3)]) + torch.zeros(3)")
+add("numpy.cumsum", A23, "np.cumsum(a)", "np.cumsum(a, axis=1)", "np.cumsum(a).reshape(2, 3)", "np.cumsum(a, axis=2)",
+    "a.cumprod(0)", "np.cumprod(a).reshape(3, 3)")
+add("numpy.append", A23, "np.append(a, a)", "np.append(a, [[1.0, 2.0, 3.0]], axis=0)", "np.append(a, np.zeros((2, 1)), axis=1)",
+    "np.append(a, np.zeros((2, 2)), axis=0)", "np.append(a, 5.0).reshape(7)")
+add("numpy.einsum", A23 + "b = np.random.rand(3, 4)\n", "np.einsum('ij,jk->ik', a, b)", "np.einsum('ij,jk->ik', a, a)",
+    "np.einsum('ij->j', a)")
+add("numpy.random.choice", "", "np.random.choice(10, 4)", "np.random.choice(10, (2, 3))", "np.random.choice(5, 3, replace=False)",
+    "np.random.choice(np.arange(6), 2).reshape(2, 1)", "np.random.choice(3, 5, replace=False)",
+    "np.zeros(3)[np.random.choice(3)] + np.zeros(2)")
+add("numpy.random.permutation", "", "np.random.permutation(7)", "np.random.permutation(np.zeros((3, 2)))",
+    "np.random.permutation(7).reshape(2, 3)")
+add("numpy.power", "", "np.array([np.power(2, 3), np.power(10000, 0.5)]).reshape(2, 1)")
+_LC = "rows = [[float(j) for j in range(30)] for p in range(40)]\n"
+add("numpy.array", _LC, "np.array(rows).reshape(1200)", "np.array(rows).reshape(30, 40)", "np.array(rows)[:, 0::2]",
+    "np.array([r for r in rows if r[1] > 0.5]).reshape(-1, 30)", "torch.tensor(rows) + torch.zeros(40, 1)",
+    "torch.tensor(rows) + torch.zeros(30, 1)")
 
 # ----- torchvision and PIL: not installable here, so outcomes are recorded from their documented behaviour ----------
 _TV = "import torchvision\nimport torchvision.transforms as T\n"

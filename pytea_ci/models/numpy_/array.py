@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.prim import fmt, known, reduce_shape, shape_of, sizes_arg
+from pytea_ci.models.prim import fmt, is_number, known, number_kind, reduce_shape, scalar_unknown, shape_of, sizes_arg
 from pytea_ci.models.registry import model, register
 from pytea_ci.models.torch import creation as tc
 from pytea_ci.models.torch import tensor as tt
@@ -44,6 +44,9 @@ def np_broadcast(ctx: Ctx, a: Any, b: Any, op: str) -> None:
 def _dunder(op: str, reflected: bool) -> Any:
     def run(ctx: Ctx, self: Any, other: Any) -> Any:
         a, b = (other, self) if reflected else (self, other)
+        if not isinstance(a, Tensor) and not isinstance(b, Tensor) and is_number(a) and is_number(b):
+            kind = "float" if op in ("div", "pow") or "float" in (number_kind(a), number_kind(b)) else "int"
+            return scalar_unknown(ctx, f"numpy {op} of numbers", kind)  # np.power(10000, 0.5): a number
         np_broadcast(ctx, a, b, op)
         return _np(binary(ctx, op, a, b))
 

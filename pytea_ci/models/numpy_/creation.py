@@ -8,7 +8,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import sizes_arg
 from pytea_ci.models.registry import model, register
-from pytea_ci.models.torch.creation import _infer
+from pytea_ci.models.torch.creation import infer_data
 from pytea_ci.models.torch.creation import arange as torch_arange
 from pytea_ci.models.values import Builtin, DType
 from pytea_ci.shapes.dim import is_dim
@@ -51,10 +51,11 @@ def _array(ctx: Ctx, data: Any, dtype: Any, kwargs: dict[str, Any]) -> Any:
         kwargs["dtype"] = dtype
     if isinstance(data, Tensor):
         return array_of(data.shape, _dtype(kwargs, data.dtype))
-    shape, dt = _infer(data)
-    if shape is None and isinstance(data, (list, tuple)):
-        items = ctx.iterate(data)  # a list built in a loop: its length may be known, its items not
-        return array_of(None, _dtype(kwargs, None)) if items is None else array_of(None, _dtype(kwargs, dt))
+    shape, dt = infer_data(ctx, data)
+    if shape is None and isinstance(data, list) and data and ctx.known_length(data) is None:
+        # a list built in a loop not followed to the end: its items may be known, its length is not
+        inner, dt = infer_data(ctx, data[0])
+        shape = None if inner is None else (ctx.fresh("len"),) + inner
     if shape is None:
         return array_of(None, _dtype(kwargs, None))
     return array_of(shape, _dtype(kwargs, "float64" if dt == "float32" else dt))

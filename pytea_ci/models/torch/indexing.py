@@ -231,3 +231,29 @@ def masked_fill_(ctx: Ctx, input: Any, mask: Any, value: Any) -> Any:
     elif known(out, input):
         ctx.require(False, "masked_fill_", f"the mask {fmt(shape_of(mask))} has more dims than the input {fmt(shape_of(input))}")
     return input
+
+
+@model("torch.index_add", "torch.Tensor.index_add", "torch.Tensor.index_add_", "torch.index_copy",
+       "torch.Tensor.index_copy", "torch.Tensor.index_copy_")
+def index_add(ctx: Ctx, input: Any, dim: Any, index: Any, source: Any, *args: Any, **kwargs: Any) -> Any:
+    """`x.index_add_(dim, index, source)`: a vector of indices, one per slice of `source` along `dim`;
+    `source` has `x`'s shape apart from `dim`. The result has `x`'s shape."""
+    from pytea_ci.models.prim import norm_dim
+
+    if not known(input, index, source):
+        return input if isinstance(input, Tensor) else ctx.unknown("index_add")
+    s, i, src = shape_of(input), shape_of(index), shape_of(source)
+    d = norm_dim(ctx, dim, len(s), "index_add_")
+    if d is None:
+        return input
+    ctx.require(len(i) <= 1, "index_add_", f"Index is supposed to be a vector, but got dim: {len(i)} with size: {fmt(i)}",
+                "PT003", operands=(f"index: {fmt(i)}",))
+    same_rank = len(src) == len(s) or (not s and len(src) <= 1)
+    ctx.require(same_rank and P.and_(*[P.eq(a, b) for k, (a, b) in enumerate(zip(s, src)) if k != d]), "index_add_",
+                f"source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = "
+                f"{fmt(s)} source.shape = {fmt(src)}", operands=(f"self: {fmt(s)}", f"source: {fmt(src)}"))
+    n = i[0] if i else 1
+    ctx.require(P.eq(n, src[d] if src else 1), "index_add_", f"Number of indices ({n!r}) should be equal to "
+                f"source.size(dim): ({src[d] if src else 1!r}), for dim: {d}", operands=(f"index: {fmt(i)}",
+                f"source: {fmt(src)}"), dims=(("indices", n), ("source size", src[d] if src else 1)))
+    return input

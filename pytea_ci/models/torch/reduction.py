@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.prim import known, norm_dim, reduce_shape, shape_of
+from pytea_ci.models.prim import contiguous_strides, known, norm_dim, reduce_shape, shape_of, with_strides
 from pytea_ci.models.registry import model
 from pytea_ci.models.torch.elementwise import binary
 from pytea_ci.models.values import ValuesIndices
@@ -94,8 +94,9 @@ def topk(ctx: Ctx, input: Any, k: Any, dim: Any = -1, largest: Any = True, sorte
     if s:
         ctx.require(P.le(k, s[d]), "topk", f"selected index k ({k!r}) out of range for dimension of size {s[d]!r}",
                     "PT003", dims=(("k", k), ("size", s[d])))
-    out = input.with_shape(s[:d] + (k,) + s[d + 1:] if s else ())
-    return ValuesIndices((out, out.with_shape(out.shape, "int64")))
+    shape = s[:d] + (k,) + s[d + 1:] if s else ()
+    strides = contiguous_strides(shape)  # topk writes fresh contiguous outputs, whatever the input's layout
+    return ValuesIndices((with_strides(input, shape, strides), Tensor(shape, "int64", input.lib, strides)))
 
 
 @model("torch.sort", "torch.Tensor.sort")

@@ -403,8 +403,8 @@ def item(ctx: Ctx, self: Tensor) -> Any:
 @model("torch.Tensor.tolist", "numpy.ndarray.tolist")
 def tolist(ctx: Ctx, self: Tensor) -> Any:
     """Nested lists of the tensor's shape holding numbers of unknown value (of the tensor's kind)."""
-    if self.shape is None or self.dtype is None or not all(isinstance(d, int) for d in self.shape) \
-            or self.numel() > _TOLIST_MAX:
+    n = self.numel()
+    if self.dtype is None or self.shape is None or not isinstance(n, int) or n > _TOLIST_MAX:
         return ctx.unknown("values from tensor data (.tolist())")
     kind = "bool" if self.dtype == "bool" else ("int" if self.is_int() else "float")
 

@@ -270,6 +270,10 @@ def f_instance_norm(ctx: Ctx, input: Any, *args: Any, **kwargs: Any) -> Any:
         return ctx.unknown("instance_norm of unknown input")
     s = shape_of(input)
     ctx.require(len(s) >= 2, "instance_norm", f"expected at least 2D input, got {fmt(s)}", operands=(f"input: {fmt(s)}",))
+    if kwargs.get("use_input_stats", args[4] if len(args) > 4 else True) is True:
+        from pytea_ci.models.torch.nn.norm import instance_stats
+
+        instance_stats(ctx, s, 2, "instance_norm")
     return input
 
 

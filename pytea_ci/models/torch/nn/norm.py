@@ -52,7 +52,9 @@ def _in_class(n: int) -> None:
     name = f"InstanceNorm{n}d"
 
     def init(ctx: Ctx, self: Instance, num_features: Any, *args: Any, **kwargs: Any) -> None:
-        self.attrs.update(training=True, num_features=num_features, affine=kwargs.get("affine", False))
+        affine = kwargs.get("affine", args[2] if len(args) > 2 else False)
+        track = kwargs.get("track_running_stats", args[3] if len(args) > 3 else False)
+        self.attrs.update(training=True, num_features=num_features, affine=affine, track_running_stats=track)
 
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
         if not known(input):
@@ -66,9 +68,18 @@ def _in_class(n: int) -> None:
             ctx.require(P.eq(c, self.attrs["num_features"]), name, f"expected input's size at dim={len(s) - n - 1} to "
                         f"match num_features ({self.attrs['num_features']!r}), but got: {c!r}",
                         operands=(f"input: {fmt(s)}",))
+        if self.attrs.get("training") is True or self.attrs.get("track_running_stats") is False:
+            instance_stats(ctx, s, len(s) - n, name)
         return input
 
     native_class(f"torch.nn.{name}", bases=(Module,))(type(name, (), {"init": init, "forward": forward}))
+
+
+def instance_stats(ctx: Ctx, s: tuple[Any, ...], first: int, op: str) -> None:
+    """Statistics over each instance's own spatial elements (dims from `first` on) need more than one."""
+    spatial = prod(tuple(s[first:]))
+    ctx.require(P.lt(1, spatial), op, f"expected more than 1 spatial element when training, got input size {fmt(s)}",
+                operands=(f"input: {fmt(s)}",), dims=tuple(("spatial size", d) for d in s[first:]))
 
 
 for _n in (1, 2, 3):
