@@ -7,6 +7,7 @@ classic `x.view(64, -1)` bug lives. Batch sizes carry their provenance into find
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pytea_ci.models.context import Ctx
@@ -16,6 +17,7 @@ from pytea_ci.models.values import Instance, IterVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import INPUT, PInt, Term, floordiv, is_dim, mod
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.shapes.vrange import ValueRange
 
 
 @native_class("torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset", "torch.utils.data.IterableDataset")
@@ -102,11 +104,12 @@ def sample_item(ctx: Ctx, ds: Any) -> Any:
 def collate(ctx: Ctx, item: Any, b: Any) -> Any:
     """`default_collate` of `b` copies of `item`."""
     if isinstance(item, Tensor):
-        return item.with_shape(None if item.shape is None else (b,) + tuple(item.shape), item.dtype)
+        batch = item.with_shape(None if item.shape is None else (b,) + tuple(item.shape), item.dtype)
+        return replace(batch, vrange=item.vrange)  # a batch holds items' values
     if isinstance(item, bool):
         return Tensor((b,), "bool")
     if is_dim(item):
-        return Tensor((b,), "int64")
+        return Tensor((b,), "int64", vrange=_int_range(item))
     if isinstance(item, float):
         return Tensor((b,), "float64")
     if isinstance(item, tuple):
@@ -118,6 +121,15 @@ def collate(ctx: Ctx, item: Any, b: Any) -> Any:
     if isinstance(item, str):
         return ctx.unknown("batch of strings")
     return ctx.unknown("collate of an unknown item")
+
+
+def _int_range(v: Any) -> ValueRange | None:
+    """The values a batch of the int `v` holds (a label of known range, a constant)."""
+    if isinstance(v, int):
+        return ValueRange(int(v), int(v), True)
+    lo, hi = getattr(v, "lo", None), getattr(v, "hi", None)
+    return ValueRange(lo, hi, origin=getattr(v, "origin", None), note=getattr(v, "note", "")) \
+        if lo is not None and hi is not None else None
 
 
 def _tensors(item: Any) -> list[Tensor]:

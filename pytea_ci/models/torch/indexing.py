@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.index_checks import require_indices
+from pytea_ci.models.ranges import overwrite
 from pytea_ci.models.prim import broadcast_shapes, fmt, known, shape_of, with_strides
 from pytea_ci.models.registry import model
 from pytea_ci.models.values import Unknown
@@ -86,6 +88,8 @@ def index_shape(ctx: Ctx, src: tuple[Dim, ...], idx: Any, lib: str = "torch") ->
             shape = it.shape if isinstance(it, Tensor) else _list_shape(ctx, it)
             if shape is None:
                 return None
+            if d < len(src):
+                require_indices(ctx, it, src[d], "index", "the indices", f"dimension {d} (its size)", negative_ok=True)
             adv.append(tuple(shape))
             adv_pos = len(out) if adv_pos is None else adv_pos
             d += 1
@@ -183,6 +187,7 @@ def setitem(ctx: Ctx, self: Tensor, idx: Any, value: Any) -> Any:
     if self.lib == "numpy" and self.dtype is None:
         return None  # e.g. an object array, whose items may be arrays themselves
     region = index_shape(ctx, shape_of(self), idx, self.lib)
+    overwrite(self, idx, value, region)
     if region is None or not known(value):
         return None
     v = shape_of(value)
@@ -209,6 +214,7 @@ def index_select(ctx: Ctx, input: Any, dim: Any, index: Any) -> Any:
     d = norm_dim(ctx, dim, len(s), "index_select")
     if d is None:
         return ctx.unknown("index_select")
+    require_indices(ctx, index, s[d] if s else 1, "index_select", "the indices", f"dimension {d} of the input")
     return input.with_shape(s[:d] + (shape_of(index)[0] if shape_of(index) else 1,) + s[d + 1:])
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.index_checks import require_indices
 from pytea_ci.models.prim import dim_arg, fmt, known, shape_of, tag
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.elementwise import unary
@@ -139,6 +140,8 @@ def embedding_forward(ctx: Ctx, input: Any, weight: Any, op: str) -> Any:
     w = shape_of(weight)
     ctx.require(input.dtype in (None, "int64", "int32", "int16", "int8", "uint8"), op,
                 f"expected indices of an integer dtype, got {input.dtype}", operands=(f"input: {fmt(input.shape)}",))
+    if w:
+        require_indices(ctx, input, w[0], op, "the indices", "the number of embeddings")
     return Tensor(shape_of(input) + (w[-1],), weight.dtype)
 
 
@@ -164,4 +167,6 @@ def one_hot(ctx: Ctx, tensor: Any, num_classes: Any = -1) -> Any:
     if not known(tensor):
         return ctx.unknown("one_hot")
     n = num_classes if isinstance(num_classes, int) and num_classes >= 0 else ctx.fresh("classes")
+    if isinstance(num_classes, int) and num_classes >= 0:
+        require_indices(ctx, tensor, num_classes, "one_hot", "the class values", "num_classes")
     return Tensor(shape_of(tensor) + (n,), "int64")

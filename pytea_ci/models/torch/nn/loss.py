@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.index_checks import require_indices
 from pytea_ci.models.prim import broadcast_shapes, fmt, known, same_shape_required, shape_of
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.nn.module import Module
@@ -18,7 +19,8 @@ def _reduced(x: Tensor, reduction: Any, shape: Any) -> Tensor:
     return Tensor(tuple(shape) if reduction == "none" else (), "float32")
 
 
-def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str, probs_ok: bool) -> Any:
+def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str, probs_ok: bool,
+                     ignore_index: Any = -100) -> Any:
     if not known(input, target):
         return ctx.unknown(f"{op} of unknown input")
     si, st = shape_of(input), shape_of(target)
@@ -29,6 +31,8 @@ def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str,
     if probs_ok and target.dtype is None and len(si) == len(st):
         return _reduced(input, reduction, si[:1] + si[2:])
     ctx.require(len(si) >= 1, op, "input must have at least one dimension", "PT003")
+    classes = si[1] if len(si) >= 2 else si[0]
+    require_indices(ctx, target, classes, op, "the class targets", "the number of classes", ignore=ignore_index)
     if len(si) == 1:
         ok = len(st) == 0 or (len(st) == 1 and P.eq(st[0], 1))
         ctx.require(ok, op, f"for a 1-D input {fmt(si)} the target must be 0-D or of size [1], got {fmt(st)}", operands=ops)
@@ -48,14 +52,14 @@ def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str,
     return _reduced(input, reduction, expected)
 
 
-def elementwise_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str) -> Any:
+def elementwise_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str, **_: Any) -> Any:
     if not known(input, target):
         return ctx.unknown(f"{op} of unknown input")
     shape = broadcast_shapes(ctx, shape_of(input), shape_of(target), op, ("input", "target"))
     return _reduced(input, reduction, shape)
 
 
-def strict_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str) -> Any:
+def strict_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str, **_: Any) -> Any:
     if not known(input, target):
         return ctx.unknown(f"{op} of unknown input")
     same_shape_required(ctx, input, target, op, "using a target size {b} that is different to the input size {a}")
@@ -70,22 +74,24 @@ _STRICT = {"BCELoss": "binary_cross_entropy", "BCEWithLogitsLoss": "binary_cross
 
 def _loss_class(name: str, fn_name: str, rule: Any) -> None:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
-        self.attrs.update(training=True, reduction=kwargs.get("reduction", "mean"))
+        self.attrs.update(training=True, reduction=kwargs.get("reduction", "mean"),
+                          ignore_index=kwargs.get("ignore_index", args[2] if len(args) > 2 else -100))
 
     def forward(ctx: Ctx, self: Instance, input: Any, target: Any, *args: Any) -> Any:
-        return rule(ctx, input, target, self.attrs["reduction"], name)
+        return rule(ctx, input, target, self.attrs["reduction"], name, ignore_index=self.attrs["ignore_index"])
 
     native_class(f"torch.nn.{name}", bases=(Module,))(type(name, (), {"init": init, "forward": forward}))
 
     def functional(ctx: Ctx, input: Any, target: Any, *args: Any, **kwargs: Any) -> Any:
-        return rule(ctx, input, target, kwargs.get("reduction", "mean"), fn_name)
+        ignore = kwargs.get("ignore_index", args[2] if len(args) > 2 else -100)
+        return rule(ctx, input, target, kwargs.get("reduction", "mean"), fn_name, ignore_index=ignore)
 
     model(f"torch.nn.functional.{fn_name}")(functional)
 
 
 def _class_rule(probs_ok: bool) -> Any:
-    def rule(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str) -> Any:
-        return class_index_loss(ctx, input, target, reduction, op, probs_ok)
+    def rule(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str, ignore_index: Any = -100) -> Any:
+        return class_index_loss(ctx, input, target, reduction, op, probs_ok, ignore_index)
 
     return rule
 

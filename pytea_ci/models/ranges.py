@@ -1,0 +1,230 @@
+"""Where integer tensors get their value ranges, and how operations carry them (DESIGN §3).
+
+`values_after` runs after every model (like the layout rules): sources (`randint`, `arange`,
+`randperm`, literals, `full`, `argmax`) set a range, value-preserving operations (views, copies,
+indexing) keep it, and arithmetic with a constant (`labels - 1`, `% n`, `clamp`) moves it. A model
+that computes its own range is left alone. `int()` / `.item()` of a drawn value is an input symbol.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.shapes.dim import INPUT, Term, is_dim
+from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.shapes.vrange import ValueRange, clamp, hull, keep_draws, plus, scale, shift
+
+# Operations whose result holds exactly the values of their first operand (same multiset or a copy).
+_SAME_VALUES = frozenset(
+    "view reshape view_as reshape_as unsqueeze unsqueeze_ squeeze squeeze_ flatten unflatten permute transpose "
+    "swapaxes t contiguous clone detach cpu cuda to type long int short type_as expand expand_as repeat flip "
+    "roll pin_memory movedim moveaxis ravel broadcast_to tile".split())
+# Operations whose result holds some of the values of their first operand.
+_SUBSET = frozenset("__getitem__ narrow select masked_select take chunk_item".split())
+_COMPARE = frozenset("eq ne lt le gt ge greater less greater_equal less_equal not_equal isnan isinf isfinite "
+                     "logical_not logical_and logical_or logical_xor".split())
+
+
+def _ints(*vals: Any) -> bool:
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in vals)
+
+
+def made(ctx: Ctx, lo: Any, hi: Any, note: str, attained: bool = False,
+         drawn: tuple[int, int, int] | None = None) -> ValueRange:
+    return ValueRange(lo, hi, attained, drawn, ctx.span, note)
+
+
+def _numel(t: Tensor) -> int | None:
+    n = t.numel()
+    return int(n) if isinstance(n, int) else None
+
+
+# ----- sources -------------------------------------------------------------------------------------
+def _randint(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+    pos = [a for a in args if not isinstance(a, (tuple, list))]
+    low: Any = kwargs.get("low", 0)
+    high: Any = kwargs.get("high")
+    if high is None:
+        low, high = (0, pos[0]) if len(pos) == 1 else (pos[0], pos[1]) if len(pos) >= 2 else (None, None)
+    if not (is_dim(low) and is_dim(high)):
+        return None
+    note = f"{'numpy.random' if out.lib == 'numpy' else 'torch'}.randint({low!r}, {high!r})"
+    n = _numel(out)
+    drawn = (int(low), int(high) - 1, n) if _ints(low, high) and n and high > low else None
+    return made(ctx, low, high - 1, note, drawn=drawn)
+
+
+def _arange(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+    start, end, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) > 2 else 1)
+    if not (_ints(start, end, step) and step):
+        return made(ctx, start, end - 1, "torch.arange", attained=True) if is_dim(start) and is_dim(end) and step == 1 \
+            else None
+    values = range(start, end, step)
+    if not values:
+        return None
+    return made(ctx, min(values[0], values[-1]), max(values[0], values[-1]), f"torch.arange({', '.join(map(repr, args))})", True)
+
+
+def _randperm(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+    return made(ctx, 0, args[0] - 1, f"torch.randperm({args[0]!r})", True) if args and is_dim(args[0]) else None
+
+
+def _literal_ints(data: Any) -> list[int] | None:
+    if _ints(data):
+        return [int(data)]
+    if isinstance(data, (list, tuple)) and data:
+        out: list[int] = []
+        for x in data:
+            inner = _literal_ints(x)
+            if inner is None:
+                return None
+            out.extend(inner)
+        return out
+    return None
+
+
+def _literal(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+    if args and isinstance(args[0], Tensor):
+        return args[0].vrange
+    values = _literal_ints(args[0]) if args else None
+    return made(ctx, min(values), max(values), "torch.tensor of literals", True) if values else None
+
+
+def _full(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+    v = kwargs.get("fill_value", args[1] if len(args) > 1 else None)
+    return made(ctx, v, v, f"torch.full(..., {v!r})", True) if _ints(v) else None
+
+
+def _argmax(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+    src = args[0] if args else None
+    if not isinstance(src, Tensor) or src.shape is None:
+        return None
+    dim = kwargs.get("dim", args[1] if len(args) > 1 else None)
+    if dim is None:
+        size = src.numel()
+    elif _ints(dim) and -len(src.shape) <= dim < len(src.shape):
+        size = src.shape[dim]
+    else:
+        return None
+    return made(ctx, 0, size - 1, "indices of an argmax/argmin") if size is not None else None
+
+
+_SOURCES: dict[str, Callable[[Ctx, Tensor, tuple, dict], ValueRange | None]] = {
+    "torch.randint": _randint, "numpy.random.randint": _randint, "torch.arange": _arange,
+    "torch.randperm": _randperm, "torch.tensor": _literal, "torch.full": _full, "torch.argmax": _argmax,
+}
+
+
+# ----- propagation ---------------------------------------------------------------------------------
+def _subset(r: ValueRange, src: Tensor, out: Tensor, args: tuple) -> ValueRange:
+    """Some elements of `src`: with a symbolic index (an item of a dataset, a loop index) every
+    element is met over the run, so the draws stay; a fixed selection keeps what it selected."""
+    if any(isinstance(a, Term) or isinstance(a, tuple) and any(isinstance(x, Term) for x in a) for a in args[1:]):
+        return replace(r, attained=False)
+    total, kept = _numel(src), _numel(out)
+    if r.drawn is None or total is None or kept is None:
+        return keep_draws(r, None)
+    return keep_draws(r, r.drawn[2] - (total - kept))
+
+
+def _arith(op: str, r: ValueRange, k: Any, reflected: bool) -> ValueRange | None:
+    if isinstance(k, Tensor):
+        return plus(r, k.vrange) if op == "add" and k.vrange is not None else None
+    if not _ints(k):
+        return None
+    if op in ("add", "sub"):
+        if op == "sub" and reflected:
+            return shift(scale(r, -1), k)
+        return shift(r, k if op == "add" else -k)
+    if op == "mul":
+        return scale(r, k)
+    if op in ("remainder", "fmod") and k > 0 and not reflected:
+        inside = _ints(r.lo, r.hi) and 0 <= r.lo and r.hi < k  # type: ignore[operator]
+        return r if inside else ValueRange(0 if op == "remainder" else -(k - 1), k - 1, origin=r.origin, note=f"% {k}")
+    return None
+
+
+def _op_of(name: str) -> tuple[str, bool]:
+    from pytea_ci.models.torch.elementwise import DUNDERS
+
+    last = name.rsplit(".", 1)[-1]
+    if last in DUNDERS:
+        return DUNDERS[last]
+    return last, False
+
+
+def _carried(name: str, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+    src = args[0] if args and isinstance(args[0], Tensor) else None
+    op, reflected = _op_of(name)
+    if op in _COMPARE:
+        return ValueRange(0, 1)
+    if src is None or src.vrange is None:
+        return None
+    r = src.vrange
+    if op in _SAME_VALUES:
+        return r
+    if op in _SUBSET:
+        return _subset(r, src, out, args)
+    if op in ("clamp", "clip", "clamp_min", "clamp_max"):
+        lo = kwargs.get("min", args[1] if len(args) > 1 else None)
+        hi = kwargs.get("max", args[2] if len(args) > 2 else None)
+        lo, hi = (None, lo) if op == "clamp_max" else (lo, hi)
+        return clamp(r, lo if _ints(lo) else None, hi if _ints(hi) else None)
+    other = kwargs.get("other", args[1] if len(args) > 1 else None)
+    return _arith(op, r, other, reflected) if op in ("add", "sub", "mul", "remainder", "fmod") else None
+
+
+def values_after(ctx: Ctx, name: str, out: Any, args: tuple, kwargs: dict) -> Any:
+    """`out` of the model `name` with the value range the operation gives it (or a ranged scalar)."""
+    if name in ("builtins.int", "torch.Tensor.item") and args and isinstance(args[0], Tensor):
+        return scalar_of(ctx, args[0], out)
+    if not isinstance(out, Tensor) or out.vrange is not None:
+        _in_place(name, args)
+        return out
+    source = _SOURCES.get(name)
+    if source is not None and not out.is_int():
+        return out
+    r = source(ctx, out, args, kwargs) if source is not None else _carried(name, out, args, kwargs)
+    _in_place(name, args)
+    return replace(out, vrange=r) if r is not None else out
+
+
+def scalar_of(ctx: Ctx, t: Tensor, out: Any) -> Any:
+    """`int(t)` / `t.item()` of a one-element tensor: its value when the range is one number, an
+    input symbol over the range when the value is drawn at random, else what the model gave."""
+    r = t.vrange
+    if r is None or not _ints(r.lo, r.hi):
+        return out
+    if r.lo == r.hi and r.attained:
+        return r.lo
+    if r.drawn is not None:
+        return ctx.fresh("drawn", kind=INPUT, lo=r.lo, hi=r.hi, note=f"a size drawn by {r.note}")
+    return out
+
+
+def overwrite(target: Tensor, idx: Any, value: Any, region: tuple | None) -> None:
+    """`target[idx] = value` writes in place: every alias of `target` sees the new values, so the
+    range is updated on the (frozen, shared) tensor itself, and only ever widened. A write chosen by
+    the values themselves (a mask, an index tensor) may be removing the bad ones: nothing is kept.
+    A fixed region (`t[:, -3:] = 0`) adds the written values and overwrites that many draws."""
+    r = target.vrange
+    if r is None:
+        return
+    items = idx if isinstance(idx, tuple) else (idx,)
+    v = value.vrange if isinstance(value, Tensor) else (ValueRange(value, value) if _ints(value) else None)
+    new = None
+    if v is not None and not any(isinstance(i, (Tensor, list)) for i in items):
+        selected = _numel(Tensor(region)) if region is not None else None
+        new = keep_draws(hull(r, v), None if selected is None or r.drawn is None else r.drawn[2] - selected)
+    object.__setattr__(target, "vrange", new)
+
+
+def _in_place(name: str, args: tuple) -> None:
+    """An in-place method (`add_`, `clamp_`, `random_`, `+=`) changes values every alias sees: forget them."""
+    last = name.rsplit(".", 1)[-1]
+    if args and isinstance(args[0], Tensor) and args[0].vrange is not None and (
+            last.endswith("_") and not last.startswith("__") or last.startswith("__i")):
+        object.__setattr__(args[0], "vrange", None)
+
