@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytea_ci.diagnostics import Span
+from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.result import EntryStats
 from pytea_ci.shapes.tensor import Origin, Tensor
 from pytea_ci.models.values import Unknown
@@ -92,3 +92,31 @@ class Coverage:
                                  for o, n in self.origins()[:MAX_ORIGINS]]
         stats.ended_paths = [{"kind": kind, "location": loc(span), "reason": reason, "module": module, "paths": n}
                              for (kind, span, reason, module), n in self.ended.items()]
+
+
+def _where(location: list[Any]) -> str:
+    return f"{location[0]}:{location[1]}"
+
+
+def nothing_checked(stats: EntryStats, entry: str) -> Diagnostic | None:
+    """PT013 when not one tensor operation was checked although there was something to check (an
+    operation reached, a launcher not followed, or every path ended early), with the first reason."""
+    if stats.ops_checked:
+        return None
+    launchers = [p for p in stats.ended_paths if p["kind"] == "launcher"]
+    early = [p for p in stats.ended_paths if p["kind"] != "launcher"]
+    every_path_ended = bool(early) and sum(p["paths"] for p in early) >= stats.paths
+    if launchers:
+        first, why = launchers[0], f"{launchers[0]['reason']} ({_where(launchers[0]['location'])})"
+    elif every_path_ended:
+        first = early[0]
+        why = f"every path ended early; the first at {_where(first['location'])}: {first['reason']}"
+    elif stats.unknown_origins:
+        first = stats.unknown_origins[0]
+        why = (f"{stats.ops_reached} tensor operation(s) received values not understood; the first came from "
+               f"{first['what']} ({_where(first['location'])})")
+    else:
+        return None
+    span = Span(*first["location"])
+    return Diagnostic("PT013", Severity.NOTE, span,
+                      f"nothing checked: no tensor operation of {entry} could be checked; {why}", entry=entry)

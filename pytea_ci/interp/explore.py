@@ -16,6 +16,7 @@ from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.result import EntryResult, EntryStats
+from pytea_ci.interp.coverage import nothing_checked
 from pytea_ci.interp.interpreter import Budget, Decision, Interpreter, Shared
 from pytea_ci.interp.runtime import (SHAPE_ERROR, BreakSignal, BudgetExceeded, ContinueSignal, PathEnd,
                                      ReturnSignal, Scope, UserException)
@@ -88,8 +89,11 @@ def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: d
     shared.machine.resolve(shared.findings)
     result.diagnostics.extend(shared.findings.values())
     reached = _budget_notes(result, incomplete + list(shared.budgets.items()), rel_entry)
-    result.diagnostics.sort(key=lambda d: d.sort_key())
     result.stats = _stats(before, decider, shared, paths, steps, time.monotonic() - t0)
+    note = nothing_checked(result.stats, rel_entry)
+    if note is not None:
+        result.diagnostics.append(note)
+    result.diagnostics.sort(key=lambda d: d.sort_key())
     if any(d.rule == "PT012" for d in result.diagnostics):
         result.status = "parse-error"
     elif any(d.severity is not Severity.NOTE for d in result.diagnostics):
@@ -113,6 +117,7 @@ def _explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: 
                       t0 + budget.seconds, strict)
         paths += 1
         run_path(interp, tree, name)
+        shared.machine.path_done(interp.path_id, interp.decisions(), interp.stopped_at_finding)
         steps += interp.steps
         if interp.budget_note is not None:
             incomplete.append(interp.budget_note)

@@ -21,11 +21,12 @@ from urllib.parse import quote
 from pytea_ci.diagnostics import Diagnostic, Severity, rule_by_id
 from pytea_ci.diagnostics.result import RunResult
 from pytea_ci.report.source import Sources, Unit
-from pytea_ci.report.summary import LEVELS, TOOL_NAME, gravest_first, summarize
+from pytea_ci.report.summary import LEVELS, TOOL_NAME, checked_text, gravest_first, percent, summarize, top_origins
 
 MAX_ANNOTATIONS_PER_LEVEL = 10
 MAX_SUMMARY_FINDINGS = 200  # rows; the summary must stay well under GitHub's 1 MiB per step
 MAX_SUMMARY_ENTRIES = 200
+MAX_SUMMARY_ORIGINS = 10
 MAX_CELL = 300  # characters of a message shown in a table cell
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
@@ -126,7 +127,7 @@ def step_summary(result: RunResult, root: str, links: str | None = None) -> str:
     s = summarize(result)
     counts = ", ".join(_plural(s.by_level[level.value], level.value) for level in LEVELS)
     totals = (f"**{counts}** in {_plural(s.entries, 'entry point')} ({s.analyzed} analyzed, "
-              f"{s.cached} from the cache) in {s.seconds:.2f} s.")
+              f"{s.cached} from the cache) in {s.seconds:.2f} s; {checked_text(s.ops_checked, s.ops_reached)}.")
     out = [f"## {TOOL_NAME}", "", totals, ""]
     if s.internal_errors or s.incomplete:
         failed = (f"⚠️ {_plural(s.internal_errors, 'entry point')} failed with an internal error, "
@@ -148,12 +149,32 @@ def step_summary(result: RunResult, root: str, links: str | None = None) -> str:
                 *_table(("Rule", "Count"), [(escape_cell(rule_label(k)), str(v)) for k, v in s.by_rule.items()])]
     if result.entries:
         entries = [(escape_cell(sources.display(e.entry)), escape_cell(e.status), "yes" if e.cached else "no",
-                    str(len(e.diagnostics)), f"{e.stats.seconds:.2f} s")
+                    str(len(e.diagnostics)), _coverage_cell(e.stats.ops_checked, e.stats.ops_reached),
+                    f"{e.stats.seconds:.2f} s")
                    for e in result.entries[:MAX_SUMMARY_ENTRIES]]
-        out += ["### Entry points", "", *_table(("Entry point", "Status", "Cached", "Findings", "Time"), entries)]
+        out += ["### Entry points", "",
+                *_table(("Entry point", "Status", "Cached", "Findings", "Coverage", "Time"), entries)]
         if len(result.entries) > MAX_SUMMARY_ENTRIES:
             out += [f"… and {len(result.entries) - MAX_SUMMARY_ENTRIES} more.", ""]
+    out += _origins_section(result, sources)
     return "\n".join(out)
+
+
+def _coverage_cell(checked: int, reached: int) -> str:
+    """`92% (212/230)`: tensor operations checked of those reached; `n/a` when none was reached."""
+    return "n/a" if not reached else f"{percent(checked / reached)} ({checked}/{reached})"
+
+
+def _origins_section(result: RunResult, sources: Sources) -> list[str]:
+    """The values not understood that disabled the most tensor operations (`pytea-ci explain` lists all)."""
+    top = top_origins(result.entries, MAX_SUMMARY_ORIGINS)
+    if not top:
+        return []
+    rows = [(str(o.ops), escape_cell(f"{sources.display(o.path)}:{o.line}"), escape_cell(o.what)) for o in top]
+    return ["### Where the analysis lost track", "",
+            "Tensor operations not checked because a value was not understood, by where it came from "
+            "(`pytea-ci explain ENTRY` lists every reason):", "",
+            *_table(("Operations", "Location", "Value not understood"), rows)]
 
 
 def write_step_summary(result: RunResult, root: str, path: str, env: Mapping[str, str] | None = None) -> None:

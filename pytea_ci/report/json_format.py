@@ -14,9 +14,11 @@ from typing import Any
 from pytea_ci.diagnostics import Diagnostic, Frame, Related, Severity, Span, rule_by_id
 from pytea_ci.diagnostics.result import EntryResult, EntryStats, RunResult
 from pytea_ci.report.source import Sources, Unit
-from pytea_ci.report.summary import TOOL_NAME, summarize, tool_version
+from pytea_ci.report.summary import TOOL_NAME, coverage_data, summarize, tool_version
 
-VERSION = 1
+VERSION = 2  # 2: per-entry coverage, unknown_origins and ended_paths; `unknowns`/`incomplete` recounted
+_LISTS = ("unknown_origins", "ended_paths")  # EntryStats fields given at the entry's top level, with locations
+_COVERAGE = ("ops_reached", "ops_checked", "checks_decided", "checks_skipped")  # given in `coverage`
 
 
 def _location(sources: Sources, span: Span) -> dict[str, Any]:
@@ -46,12 +48,36 @@ def _diagnostic(sources: Sources, d: Diagnostic) -> dict[str, Any]:
     }
 
 
+def _point(sources: Sources, location: list[Any]) -> dict[str, Any]:
+    """`{path, line, column}` of a stats location `[path, line, byte col]`."""
+    loc = _location(sources, Span(location[0], location[1], location[2]))
+    return {"path": loc["path"], "line": loc["line"], "column": loc["column"]}
+
+
 def _entry(sources: Sources, e: EntryResult) -> dict[str, Any]:
-    stats = dataclasses.asdict(e.stats)
+    stats = {k: v for k, v in dataclasses.asdict(e.stats).items() if k not in _LISTS + _COVERAGE}
     for key in ("seconds", "z3_seconds"):
         stats[key] = round(stats[key], 3)
     return {"entry": sources.display(e.entry), "status": e.status, "cached": e.cached, "error": e.error,
+            "coverage": coverage_data(e.stats),
+            "unknown_origins": [{**_point(sources, o["location"]), "what": o["what"], "ops": o["ops"]}
+                                for o in e.stats.unknown_origins],
+            "ended_paths": [{"kind": p["kind"], **_point(sources, p["location"]), "reason": p["reason"],
+                             "module": p["module"], "paths": p["paths"]} for p in e.stats.ended_paths],
             "stats": stats}
+
+
+def _load_stats(sources: Sources, e: dict[str, Any]) -> EntryStats:
+    cov = e["coverage"]
+
+    def located(item: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+        span = _span(sources, {**item, "end_line": None, "end_column": None})
+        return {"location": [span.path, span.line, span.col], **{k: item[k] for k in keys}}
+
+    return EntryStats(**e["stats"], ops_reached=cov["reached"], ops_checked=cov["checked"],
+                      checks_decided=cov["checks_decided"], checks_skipped=cov["checks_skipped"],
+                      unknown_origins=[located(o, ("what", "ops")) for o in e["unknown_origins"]],
+                      ended_paths=[located(p, ("kind", "reason", "module", "paths")) for p in e["ended_paths"]])
 
 
 def to_data(result: RunResult, root: str) -> dict[str, Any]:
@@ -71,6 +97,8 @@ def to_data(result: RunResult, root: str) -> dict[str, Any]:
             "incomplete": summary.incomplete,
             "internal_errors": summary.internal_errors,
             "seconds": summary.seconds,
+            "coverage": {"reached": summary.ops_reached, "checked": summary.ops_checked,
+                         "ratio": None if summary.coverage is None else round(summary.coverage, 4)},
         },
         "entries": [_entry(sources, e) for e in result.entries],
         "diagnostics": [_diagnostic(sources, d) for d in result.diagnostics],
@@ -115,7 +143,7 @@ def load(text: str, root: str) -> RunResult:
         raise ValueError(f"unsupported pytea-ci JSON version {doc.get('version')!r} (expected {VERSION})")
     sources = Sources(root)
     entries = [
-        EntryResult(entry=e["entry"], stats=EntryStats(**e["stats"]), status=e["status"], error=e["error"],
+        EntryResult(entry=e["entry"], stats=_load_stats(sources, e), status=e["status"], error=e["error"],
                     cached=e["cached"])
         for e in doc["entries"]
     ]

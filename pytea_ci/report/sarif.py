@@ -46,17 +46,19 @@ from sarif_om import (  # type: ignore[import-untyped]
 )
 
 from pytea_ci.diagnostics import RULES, Diagnostic, Frame, Related, Rule, Severity, Span
-from pytea_ci.diagnostics.result import RunResult
+from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.report.fingerprint import decode_like_node, line_hashes
 from pytea_ci.report.sarif_json import build, to_data
 from pytea_ci.report.source import Sources, Unit
-from pytea_ci.report.summary import TOOL_NAME, gravest_first, tool_version
+from pytea_ci.report.summary import (TOOL_NAME, coverage_data, gravest_first, hit_budget, summarize, tool_version,
+                                     top_origins)
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/pytea-ci/pytea-ci"
 RULES_DOC_URI = f"{INFORMATION_URI}/blob/main/docs/rules.md"
 SRCROOT = "%SRCROOT%"
 DEFAULT_CATEGORY = "pytea-ci/"
+COVERAGE_KEY = "pytea-ci/coverage"  # the run's property bag entry with the coverage figures
 
 # GitHub code scanning limits: over them, an upload is rejected.
 MAX_RESULTS = 25_000
@@ -172,6 +174,7 @@ class _LogBuilder:
             invocations=[invocation],
             automation_details=build(RunAutomationDetails, id=category) if category else None,
             column_kind="utf16CodeUnits",
+            properties=self.coverage_properties(),
             original_uri_base_ids={SRCROOT: build(ArtifactLocation, uri=Path(self.sources.root).as_uri() + "/")},
         )
         return build(SarifLog, schema_uri=SCHEMA_URI, version="2.1.0", runs=[run])
@@ -189,18 +192,34 @@ class _LogBuilder:
         for e in self.result.entries:
             entry = self.sources.display(e.entry)
             if e.status == "internal-error":
-                text = f"{entry}: the analysis failed with an internal error: {e.error or 'no details'}"
-                level = "error"
-            elif e.status == "incomplete":
-                text = f"{entry}: the analysis stopped at a budget; code after it was not checked."
-                level = "warning"
-            else:
-                continue
-            self.notifications.append(build(
-                Notification, message=_text(text), level=level,
-                locations=[build(Location, physical_location=self.physical(Span(e.entry, 1), region=False))],
-                associated_rule=build(ReportingDescriptorReference, id="PT011", index=self.rule_index["PT011"]),
-            ))
+                self.entry_note(e, "PT011", "error",
+                                f"{entry}: the analysis failed with an internal error: {e.error or 'no details'}")
+            elif hit_budget(e):
+                budgets = "; ".join(d.message for d in e.diagnostics if d.rule == "PT011")
+                self.entry_note(e, "PT011", "warning", f"{entry}: the analysis stopped at a budget; code after it "
+                                f"was not checked" + (f" ({budgets})" if budgets else "."))
+            for d in e.diagnostics:
+                if d.rule == "PT013":
+                    self.entry_note(e, "PT013", "warning", f"{entry}: {d.message}", d.span)
+
+    def entry_note(self, e: EntryResult, rule: str, level: str, text: str, span: Span | None = None) -> None:
+        where = self.physical(span, region=True) if span is not None else self.physical(Span(e.entry, 1), region=False)
+        self.notifications.append(build(
+            Notification, message=_text(text), level=level, locations=[build(Location, physical_location=where)],
+            associated_rule=build(ReportingDescriptorReference, id=rule, index=self.rule_index[rule]),
+        ))
+
+    def coverage_properties(self) -> dict[str, object]:
+        """The run's coverage figures (a property bag: SARIF has no field for them)."""
+        totals = summarize(self.result)
+        entries = sorted(self.result.entries, key=lambda e: self.sources.display(e.entry))
+        return {COVERAGE_KEY: {
+            "reached": totals.ops_reached, "checked": totals.ops_checked,
+            "ratio": None if totals.coverage is None else round(totals.coverage, 4),
+            "entries": [{"entry": self.sources.display(e.entry), **coverage_data(e.stats),
+                         "topUnknownOrigins": [{"what": o.what, "path": self.sources.display(o.path), "line": o.line,
+                                                "ops": o.ops} for o in top_origins([e], 3)]}
+                        for e in entries]}}
 
     def warn(self, text: str) -> None:
         self.notifications.append(build(Notification, message=_text(text), level="warning"))

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from pytea_ci.report.sarif import MAX_RESULTS, SCHEMA_URI
+from pytea_ci.report.sarif import COVERAGE_KEY, MAX_RESULTS, SCHEMA_URI
 
 _RANK = {"error": 0, "warning": 1, "note": 2, "none": 3}
 _Input = str | os.PathLike[str]
@@ -115,6 +115,7 @@ class _Merger:
         self.configuration: list[dict[str, Any]] = []
         self.base_ids: dict[str, Any] = {}
         self.warnings: list[str] = []
+        self.coverage: list[dict[str, Any]] = []  # the entries of every run's `pytea-ci/coverage` property
 
     # ----- one input run ---------------------------------------------------------------------------
     def add(self, name: str, run: dict[str, Any]) -> None:
@@ -133,6 +134,7 @@ class _Merger:
                              f"{self.first.get('columnKind')!r}")
         for key, value in (run.get("originalUriBaseIds") or {}).items():
             self.base_ids.setdefault(key, value)
+        self.coverage += ((run.get("properties") or {}).get(COVERAGE_KEY) or {}).get("entries", [])
         local = [self.add_rule(rule) for rule in driver.get("rules", [])]
         for result in run.get("results", []):
             self.add_result(self.reindexed(dict(result), local, "ruleId"))
@@ -227,6 +229,8 @@ class _Merger:
                 out[key] = self.base_ids
             elif key == "automationDetails" and self.category is not None:
                 continue
+            elif key == "properties" and COVERAGE_KEY in value:
+                out[key] = {**value, COVERAGE_KEY: self.merged_coverage()}
             else:
                 out[key] = value
         out.setdefault("results", results)
@@ -236,6 +240,15 @@ class _Merger:
         if self.category:
             out["automationDetails"] = {"id": self.category if "/" in self.category else self.category + "/"}
         return out
+
+
+    def merged_coverage(self) -> dict[str, Any]:
+        """The shards' coverage figures added up, entries in the order of an unsharded run."""
+        entries = sorted(self.coverage, key=lambda e: str(e.get("entry", "")))
+        reached = sum(int(e.get("reached", 0)) for e in entries)
+        checked = sum(int(e.get("checked", 0)) for e in entries)
+        return {"reached": reached, "checked": checked, "ratio": round(checked / reached, 4) if reached else None,
+                "entries": entries}
 
 
 def _category(run: dict[str, Any]) -> str | None:

@@ -18,6 +18,7 @@ from typing import IO
 from pytea_ci.diagnostics import Diagnostic, Span, rule_by_id
 from pytea_ci.diagnostics.result import RunResult
 from pytea_ci.report.source import Sources, Unit
+from pytea_ci.report.summary import checked_text, summarize
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "note": "\033[36m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
@@ -97,13 +98,13 @@ def render(result: RunResult, root: str, color: bool = False) -> str:
     for d in result.diagnostics:
         counts[d.severity.value] += 1
     paths = sum(e.stats.paths for e in result.entries)
-    unknowns = sum(e.stats.unknowns for e in result.entries)
+    totals = summarize(result)
     cached = sum(1 for e in result.entries if e.cached)
     failed = [e for e in result.entries if e.status == "internal-error"]
     summary = (f"Analyzed {len(result.entries)} entry point{'s' if len(result.entries) != 1 else ''}"
                + (f" ({cached} from cache)" if cached else "")
                + f": {counts['error']} error(s), {counts['warning']} warning(s), {counts['note']} note(s); "
-               f"{paths} path(s), {unknowns} tensor op(s) on unknown values; {result.seconds:.2f}s"
+               f"{checked_text(totals.ops_checked, totals.ops_reached)}; {paths} path(s); {result.seconds:.2f}s"
                + (f"; {len(failed)} internal error(s)" if failed else ""))
     out.append(summary)
     return "\n".join(out) + "\n"

@@ -10,7 +10,9 @@ It covers what issue 5 lists for the snapshot tests, each diagnostic named by it
 - a message with markdown characters (`*_`#<>|~[]()`), and messages with an ANSI escape, newlines,
   `%`, `:` and `,` that every format must escape its own way;
 - non-ASCII text before a span (byte, character and UTF-16 columns differ), and a tab before one;
-- entry points that are cached, incomplete or failed.
+- entry points that are cached, incomplete or failed;
+- coverage figures: an entry point with unknown origins (one after non-ASCII text) and a path ended by
+  an exception of the program, one that checked nothing (PT013), one with findings and a budget note.
 """
 
 from __future__ import annotations
@@ -104,7 +106,20 @@ DIAGNOSTICS = [
     ),
     Diagnostic("PT012", Severity.ERROR, Span(BROKEN, 2, 5, 2, 6), "invalid syntax: '(' was never closed",
                entry=BROKEN),
+    Diagnostic("PT013", Severity.NOTE, Span("eval.py", 1, 0),
+               "nothing checked: no tensor operation of eval.py could be checked; every path ended early; "
+               "the first at eval.py:1: AssertionError raised by `assert torch.cuda.is_available()`",
+               entry="eval.py"),
 ]
+
+TRAIN_STATS = EntryStats(
+    paths=3, steps=120, unknowns=2, unmodeled={"make_loader": 1}, ops_reached=20, ops_checked=18,
+    checks_decided=9, checks_skipped=1,
+    unknown_origins=[{"location": [TRAIN, 6, NET_COL], "what": "third-party module 'timm' (import timm)", "ops": 1},
+                     {"location": [TRAIN, 7, 0], "what": "name make_loader", "ops": 1}],
+    ended_paths=[{"kind": "exception", "location": [TRAIN, 8, 0], "reason": "ValueError raised by `raise ValueError()`",
+                  "module": None, "paths": 1}],
+    concrete_checks=9, z3_calls=2, cache_hits=1, undecided=1, seconds=1.23456, z3_seconds=0.5)
 
 
 def make_root(root: Path) -> None:
@@ -118,15 +133,16 @@ def make_result() -> RunResult:
     d = DIAGNOSTICS
     return RunResult(
         entries=[
-            EntryResult(TRAIN, [d[0], d[1], d[2], d[4]],
-                        EntryStats(paths=3, steps=120, unknowns=1, unmodeled={"make_loader": 1},
-                                   concrete_checks=9, z3_calls=2, cache_hits=1, undecided=1,
-                                   seconds=1.23456, z3_seconds=0.5),
+            EntryResult(TRAIN, [d[0], d[1], d[2], d[4]], TRAIN_STATS, status="findings"),
+            EntryResult(ODD, [d[3], d[5]], EntryStats(paths=1, steps=7, seconds=0.25, ops_reached=1, ops_checked=1),
+                        status="findings"),  # findings and a budget: counted as incomplete
+            EntryResult(WEIRD, [d[6]], EntryStats(paths=1, steps=12, seconds=0.01, ops_reached=3, ops_checked=3),
                         status="findings"),
-            EntryResult(ODD, [d[3], d[5]], EntryStats(paths=1, steps=7, seconds=0.25), status="incomplete"),
-            EntryResult(WEIRD, [d[6]], EntryStats(paths=1, steps=12, seconds=0.01), status="findings"),
             EntryResult(BROKEN, [d[7]], status="parse-error"),
-            EntryResult("eval.py", [], EntryStats(seconds=0.0), status="ok", cached=True),
+            EntryResult("eval.py", [d[8]], EntryStats(
+                seconds=0.0, ended_paths=[{"kind": "exception", "location": ["eval.py", 1, 0], "paths": 1,
+                                           "reason": "AssertionError raised by `assert torch.cuda.is_available()`",
+                                           "module": None}]), status="ok", cached=True),
             EntryResult("tools/crash.py", [], status="internal-error", error="RecursionError: too deep\nat line 3"),
         ],
         seconds=2.5,

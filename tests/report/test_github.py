@@ -62,7 +62,7 @@ def test_write_step_summary_appends(result: RunResult, root: str, tmp_path: Path
     github.write_step_summary(result, root, str(path))
     text = path.read_text(encoding="utf-8")
     assert text.startswith("previous step\n## pytea-ci")
-    assert "| train.py | findings | no | 4 | 1.23 s |" in text
+    assert "| train.py | findings | no | 4 | 90% (18/20) | 1.23 s |" in text
 
 
 def test_summary_without_findings(tmp_path: Path) -> None:

@@ -136,11 +136,28 @@ def test_code_flow_is_inline_and_ends_at_the_finding(result: RunResult, root: st
 def test_invocation_reports_failed_entry_points(result: RunResult, root: str) -> None:
     inv = render(result, root)["runs"][0]["invocations"][0]
     assert inv["executionSuccessful"] is False
-    notes = {n["level"]: n for n in inv["toolExecutionNotifications"]}
-    assert notes["error"]["message"]["text"].startswith("tools/crash.py: the analysis failed")
-    assert notes["warning"]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "pkg/odd%20name.py"
+    notes = {(n["level"], n["associatedRule"]["id"]): n for n in inv["toolExecutionNotifications"]}
+    assert set(notes) == {("error", "PT011"), ("warning", "PT011"), ("warning", "PT013")}
+    assert notes["error", "PT011"]["message"]["text"].startswith("tools/crash.py: the analysis failed")
+    # an entry point with findings that also reached a budget is reported as stopped at a budget
+    budget = notes["warning", "PT011"]
+    assert budget["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "pkg/odd%20name.py"
+    assert "path budget (1000) reached" in budget["message"]["text"]
+    nothing = notes["warning", "PT013"]
+    assert nothing["message"]["text"].startswith("eval.py: nothing checked")
+    assert nothing["locations"][0]["physicalLocation"]["region"]["startLine"] == 1
     clean = render(RunResult([EntryResult("a.py")]), root)["runs"][0]
     assert clean["invocations"] == [{"executionSuccessful": True}] and clean["results"] == []
+
+
+def test_run_properties_carry_coverage(result: RunResult, root: str) -> None:
+    cov = render(result, root)["runs"][0]["properties"]["pytea-ci/coverage"]
+    assert (cov["reached"], cov["checked"], cov["ratio"]) == (24, 22, round(22 / 24, 4))
+    train = next(e for e in cov["entries"] if e["entry"] == "train.py")
+    assert (train["reached"], train["checked"], train["skipped"], train["checks_skipped"]) == (20, 18, 2, 1)
+    assert train["topUnknownOrigins"][0] == {"what": "third-party module 'timm' (import timm)", "path": "train.py",
+                                             "line": 6, "ops": 1}
+    assert "ratio" not in next(e for e in cov["entries"] if e["entry"] == "eval.py")  # nothing reached
 
 
 @pytest.mark.parametrize(("category", "expected"), [("pytea-ci/", "pytea-ci/"), ("models", "models/"),
