@@ -26,7 +26,8 @@ from pytea_ci.interp.stmts import StmtMixin
 from pytea_ci.models.registry import REGISTRY
 from pytea_ci.models.values import Namespace, Unknown
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import UNKNOWN, Sym, origin_of, symbols
+from pytea_ci.shapes.dim import INPUT, UNKNOWN, Sym, origin_of, symbols
+from pytea_ci.shapes.explain import fails_when, for_every
 from pytea_ci.shapes.pred import Cond, Pred
 from pytea_ci.shapes.tensor import Origin, Tensor
 from pytea_ci.solver import Decider, Verdict
@@ -59,6 +60,8 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.cur_path: str = entry
         self.steps = 0
         self.sym_count = 0
+        self.naming = None
+        self.sym_names: set[str] = set()
         self.inexact: set[int] = set()
         self.known_len: dict[int, int] = {}  # inexact lists whose length is known (their items are representatives)
         self.keepalive: list[Any] = []
@@ -146,7 +149,12 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
     def fresh(self, hint: str, kind: str = UNKNOWN, lo: int | None = 0, hi: int | None = None,
               note: str = "") -> Sym:
         self.sym_count += 1
-        return Sym(f"{hint}_{self.sym_count}", kind, lo, hi, self.span, note)
+        name = f"{hint}_{self.sym_count}"
+        if kind == INPUT and self.naming is not None and self.naming[1] == self.span:
+            # a value the program reads or draws, named after the variable it is assigned to
+            name = self.naming[0] if self.naming[0] not in self.sym_names else f"{self.naming[0]}_{self.sym_count}"
+        self.sym_names.add(name)
+        return Sym(name, kind, lo, hi, self.span, note)
 
     def option(self, key: str) -> Any:
         return self.options.get(key)
@@ -306,7 +314,9 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         if v is Verdict.FAILS and self.expecting:
             raise UserException(SHAPE_ERROR)
         if v is Verdict.FAILS:
-            self.emit(rule, Severity.ERROR, f"{op}: {message}", operands, dims, outcome.counterexample)
+            every = for_every(cond)
+            self.emit(rule, Severity.ERROR, f"{op}: {message}" + (f" ({every})" if every else ""), operands, dims,
+                      outcome.counterexample)
             raise PathEnd()
         if self.expecting:  # the inputs that fail raise into a handler: follow the ones that pass
             if isinstance(cond, Pred):
@@ -316,8 +326,8 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             self.pc.append(cond)
             return
         ce = outcome.counterexample
-        when = ", ".join(f"{k} = {val}" for k, val in sorted(ce.items()))
-        self.emit("PT002", Severity.WARNING, f"{op}: {message} (fails when {when})" if when else f"{op}: {message}",
+        when = fails_when(cond, ce)
+        self.emit("PT002", Severity.WARNING, f"{op}: {message} ({when})" if when else f"{op}: {message}",
                   operands, dims, ce)
         if isinstance(cond, Pred):
             self.pc.append(cond)

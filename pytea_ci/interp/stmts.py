@@ -112,6 +112,8 @@ def _same(a: Any, b: Any) -> bool:
 
 
 class StmtMixin:
+    naming: "tuple[str, Any] | None"  # (variable, span of the expression) while an assignment is evaluated
+
     def exec_block(self: "Interpreter", body: list[ast.stmt], scope: Scope) -> None:
         for stmt in body:
             self.exec(stmt, scope)
@@ -136,7 +138,13 @@ class StmtMixin:
         return None
 
     def ex_Assign(self: "Interpreter", node: ast.Assign, scope: Scope) -> None:
-        value = self.eval(node.value, scope)
+        target = node.targets[0]
+        if isinstance(target, ast.Name) and len(node.targets) == 1:
+            self.naming = (target.id, self.span_of(node.value))
+        try:
+            value = self.eval(node.value, scope)
+        finally:
+            self.naming = None
         for t in node.targets:
             self.assign(t, value, scope)
 

@@ -186,7 +186,9 @@ def int_(ctx: Ctx, x: Any = 0, *args: Any) -> Any:
                         f"(shape {list(x.shape)!r})")
         return ctx.fresh("int")
     if isinstance(x, Unknown) and not args:
-        return ctx.fresh("int")  # int() always gives an int
+        from pytea_ci.models.random_ import read_int
+
+        return read_int(ctx, x)  # int() always gives an int
     if _concrete(x, *args):
         try:
             return int(x, *args)

@@ -176,7 +176,7 @@ def _carried(name: str, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | 
     return _arith(op, r, other, reflected) if op in ("add", "sub", "mul", "remainder", "fmod") else None
 
 
-def values_after(ctx: Ctx, name: str, out: Any, args: tuple, kwargs: dict) -> Any:
+def values_after(ctx: Any, name: str, out: Any, args: tuple, kwargs: dict) -> Any:
     """`out` of the model `name` with the value range the operation gives it (or a ranged scalar)."""
     if name in ("builtins.int", "torch.Tensor.item") and args and isinstance(args[0], Tensor):
         return scalar_of(ctx, args[0], out)

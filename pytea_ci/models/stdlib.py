@@ -64,15 +64,14 @@ def path_test(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return Unknown("file test", pytype="bool")
 
 
-@model("time.time", "time.perf_counter", "time.monotonic", "time.process_time", "random.random", "random.uniform",
-       "random.gauss")
+@model("time.time", "time.perf_counter", "time.monotonic", "time.process_time")
 def a_float(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return Unknown("a number", pytype="float")
 
 
 @model("os.path.splitext", "os.listdir", "os.environ.get",
        "os.getenv", "os.cpu_count", "os.walk", "glob.glob", "datetime.datetime.now", "json.load", "json.loads",
-       "pickle.load", "random.randint", "random.choice", "random.sample",
+       "pickle.load",
        "os.path.getsize", "shutil.copy", "pathlib.Path",
        "itertools.product",
        "itertools.chain", "itertools.count", "itertools.cycle", "itertools.islice", "collections.Counter",
@@ -81,7 +80,7 @@ def effect(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("standard library value")
 
 
-@model("os.makedirs", "os.mkdir", "os.remove", "os.chdir", "random.seed", "random.shuffle", "time.sleep",
+@model("os.makedirs", "os.mkdir", "os.remove", "os.chdir", "time.sleep",
        "warnings.warn", "warnings.filterwarnings", "warnings.simplefilter", "logging.basicConfig", "logging.info",
        "logging.debug", "logging.warning", "logging.error", "logging.critical", "logging.exception",
        "json.dump", "pickle.dump", "shutil.rmtree", "sys.exit", "matplotlib.pyplot.plot", "matplotlib.pyplot.savefig",

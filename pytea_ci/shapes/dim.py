@@ -94,6 +94,7 @@ class Sym(Term):
     hi: int | None = None
     origin: Span | None = field(default=None, compare=False, hash=False)
     note: str = field(default="", compare=False, hash=False)
+    values: tuple[int, ...] = ()  # when not empty, the only values it takes (`random.choice([28, 32])`)
 
     def __repr__(self) -> str:
         return self.name
@@ -174,10 +175,20 @@ def mul(a: Dim, b: Dim) -> Dim:
     if isinstance(a, int):
         const, terms = _linear(b)
         return _build(const * a, {t: c * a for t, c in terms.items()})
+    (ka, a), (kb, b) = _coefficient(a), _coefficient(b)
+    if ka * kb != 1:
+        return mul(ka * kb, mul(a, b))  # (24*s) * s == 24 * (s*s): constants stay outside products
     factors: list[Dim] = []
     for x in (a, b):
         factors.extend(x.args if isinstance(x, Op) and x.op == "mul" else (x,))
     return Op("mul", tuple(sorted(factors, key=repr)))
+
+
+def _coefficient(d: Dim) -> tuple[int, Dim]:
+    """c*atom as (c, atom); any other term as (1, itself)."""
+    if isinstance(d, Lin) and d.const == 0 and len(d.terms) == 1:
+        return d.terms[0][1], d.terms[0][0]
+    return 1, d
 
 
 def floordiv(a: Dim, b: Dim) -> Dim:
@@ -192,6 +203,8 @@ def floordiv(a: Dim, b: Dim) -> Dim:
             return _build(const // b, {t: c // b for t, c in terms.items()})
     if a == b:
         return 1
+    if isinstance(b, Term) and _linear(a)[0] == 0 and list(_linear(a)[1]) == [b]:
+        return _linear(a)[1][b]  # (c*b) // b == c: a zero b raised ZeroDivisionError in the program
     return Op("floordiv", (a, b))
 
 

@@ -21,7 +21,7 @@ class Canon:
         if isinstance(d, Sym):
             if d.name not in self.names:
                 self.names[d.name] = f"v{len(self.names)}"
-            return f"{self.names[d.name]}[{d.lo},{d.hi}]"
+            return f"{self.names[d.name]}[{d.lo},{d.hi}]" + (f"{set(d.values)}" if d.values else "")
         if isinstance(d, Lin):
             inner = sorted(f"{c}*{self.dim(a)}" for a, c in d.terms)
             return f"(+ {d.const} " + " ".join(inner) + ")"

@@ -74,6 +74,27 @@ def _relevant(cond: Cond, pc: list[Cond]) -> list[Cond]:
     return chosen
 
 
+def _nonzero_divisors(constraints: list[Cond]) -> list[Cond]:
+    """`a // b` and `a % b` in a question mean b != 0: a zero divisor raised ZeroDivisionError in the
+    program before the check was reached (z3 would otherwise pick any value for a division by 0)."""
+    from pytea_ci.shapes.dim import Lin, Op
+    from pytea_ci.shapes.pred import Pred, ne
+
+    out: list[Cond] = []
+    stack: list[object] = list(constraints)
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Op) and x.op in ("floordiv", "mod") and not isinstance(x.args[1], int):
+            c = ne(x.args[1], 0)
+            if c not in out and c is not True:
+                out.append(c)
+        if isinstance(x, (Op, Pred)):
+            stack.extend(x.args)
+        elif isinstance(x, Lin):
+            stack.extend(a for a, _ in x.terms)
+    return out
+
+
 class Decider:
     """Answers 'can this fail / can this hold' questions; counts how each was answered."""
 
@@ -89,6 +110,7 @@ class Decider:
         if any(c is False for c in constraints):
             return "unsat", {}
         constraints = [c for c in constraints if c is not True]
+        constraints += _nonzero_divisors(constraints)
         if not constraints:
             return "sat", {}
         key, names = query_key(list(constraints), self.salt + f"|t{self.timeout_ms}")
@@ -123,10 +145,9 @@ class Decider:
             self.stats.concrete += 1
             return Outcome(Verdict.HOLDS if cond else Verdict.FAILS)
         syms = symbols(cond)
-        if any(s.kind == UNKNOWN for s in syms):
-            self.stats.unknown += 1
-            return Outcome(Verdict.UNKNOWN)
         ctx = _relevant(cond, pc)
+        if any(s.kind == UNKNOWN for s in syms):
+            return self._check_unknown(cond, ctx)
         fail_status, model = self.sat(ctx + [not_(cond)])
         if fail_status == "unsat":
             return Outcome(Verdict.HOLDS)
@@ -140,6 +161,16 @@ class Decider:
         if all(s.kind == ITERATION for s in involved if isinstance(s, Sym)):
             return Outcome(Verdict.FAILS, model)
         return Outcome(Verdict.MAY_FAIL, model)
+
+    def _check_unknown(self, cond: Cond, ctx: list[Cond]) -> Outcome:
+        """A symbol not understood: the check is still decided when it fails for every value of it
+        (`28 * s // s == 32`); one that fails only for some values says nothing."""
+        hold_status, _ = self.sat(ctx + [cond])
+        if hold_status == "unsat":
+            _, model = self.sat(ctx + [not_(cond)])
+            return Outcome(Verdict.FAILS, model)
+        self.stats.unknown += 1
+        return Outcome(Verdict.UNKNOWN)
 
     def branch(self, cond: Cond, pc: list[Cond]) -> tuple[bool, bool]:
         """(can be true, can be false) under the path condition; undecided counts as possible."""

@@ -44,6 +44,8 @@ class Translator:
                 out.append(v >= s.lo)
             if s.hi is not None:
                 out.append(v <= s.hi)
+            if s.values:
+                out.append(self.z3.Or(*[v == c for c in s.values]))
         return out
 
     def dim(self, d: object) -> Any:

@@ -116,7 +116,12 @@ def normal(ctx: Ctx, a: Any = 0.0, b: Any = 1.0, size: Any = None) -> Any:
 
 @model("numpy.random.randint")
 def randint(ctx: Ctx, low: Any, high: Any = None, size: Any = None, **kwargs: Any) -> Any:
-    return ctx.unknown("numpy random value") if size is None else _make(ctx, size, kwargs, "int64")
+    if size is None:
+        from pytea_ci.models.random_ import drawn_int
+
+        low, high = (0, low) if high is None else (low, high)
+        return drawn_int(ctx, low, high - 1, f"numpy.random.randint({low!r}, {high!r})")
+    return _make(ctx, size, kwargs, "int64")
 
 
 @model("numpy.random.seed", "numpy.random.shuffle", "numpy.set_printoptions", "numpy.save", "numpy.savez")

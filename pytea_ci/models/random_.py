@@ -1,0 +1,107 @@
+"""Python's `random` module, and the ints a program draws at run time (DESIGN §3 "two kinds of
+unknown integers"). A drawn int is an *input* symbol over the range the call implies:
+`random.randint(16, 64)` is a symbol in [16, 64], `random.randrange(8, 65, 8)` is `8 + 8*k`,
+`random.choice([28, 32, 64])` a symbol taking just those values; a check that fails for every
+draw is an error naming the draw, one that fails for some a warning with a failing value.
+`int()` of a string read at run time (an environment variable, `sys.argv[i]`) is a positive input.
+Floats drawn (`random.random`, `uniform`, `gauss`) are unknown floats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.registry import model
+from pytea_ci.models.values import Unknown
+from pytea_ci.shapes.dim import INPUT, Dim, add, is_dim
+
+_MAX_CHOICES = 256  # a longer list of choices is summarised by its bounds
+
+
+def _int(v: Any) -> int | None:
+    return int(v) if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def drawn_int(ctx: Ctx, low: Any, high: Any, what: str, step: Any = 1) -> Any:
+    """An int drawn from low, low + step, ..., up to high inclusive (one value per run)."""
+    note = f"a value drawn by {what}"
+    lo, hi, st = _int(low), _int(high), _int(step)
+    if lo is not None and hi is not None and st:
+        values = range(lo, hi + 1, st) if st > 0 else range(lo, hi - 1, st)
+        if not values:
+            ctx.user_error("ValueError", f"empty range for {what}")
+        if len(values) == 1:
+            return values[0]
+        if st == 1:
+            return ctx.fresh("drawn", kind=INPUT, lo=lo, hi=hi, note=note)
+        return choice_of(ctx, list(values), what)
+    if is_dim(low) and st == 1:
+        k = ctx.fresh("drawn", kind=INPUT, lo=0, note=note)
+        return add(low, k)  # low + k, k >= 0: the upper bound is not known
+    return ctx.fresh("drawn", kind=INPUT, lo=None, note=note)
+
+
+def choice_of(ctx: Ctx, values: list[Dim], what: str) -> Any:
+    """One of `values` (ints or dims), not knowing which."""
+    ints = [_int(v) for v in values]
+    if any(v is None for v in ints):
+        return ctx.fresh("drawn", kind=INPUT, lo=None, note=f"a value drawn by {what}")
+    distinct = sorted(set(v for v in ints if v is not None))
+    if len(distinct) == 1:
+        return distinct[0]
+    sym = ctx.fresh("drawn", kind=INPUT, lo=distinct[0], hi=distinct[-1], note=f"a value drawn by {what}")
+    return replace(sym, values=tuple(distinct)) if len(distinct) <= _MAX_CHOICES else sym
+
+
+@model("random.randint")
+def randint(ctx: Ctx, a: Any, b: Any) -> Any:
+    return drawn_int(ctx, a, b, f"random.randint({a!r}, {b!r})")
+
+
+@model("random.randrange")
+def randrange(ctx: Ctx, start: Any, stop: Any = None, step: Any = 1) -> Any:
+    if stop is None:
+        start, stop = 0, start
+    what = f"random.randrange({start!r}, {stop!r}" + (f", {step!r})" if step != 1 else ")")
+    last = stop - 1 if _int(step) is None or step > 0 else stop + 1
+    return drawn_int(ctx, start, last, what, step)
+
+
+@model("random.choice")
+def choice(ctx: Ctx, seq: Any) -> Any:
+    items = ctx.iterate(seq) if not isinstance(seq, (str, Unknown)) else None
+    if not items:
+        return ctx.unknown("random.choice of unknown items")
+    if all(is_dim(v) for v in items):
+        return choice_of(ctx, items, f"random.choice({items!r})")
+    first = items[0]
+    return first if all(v is first or v == first for v in items) else ctx.unknown("random.choice of non-ints")
+
+
+@model("random.sample", "random.choices")
+def sample(ctx: Ctx, population: Any, *args: Any, **kwargs: Any) -> Any:
+    return ctx.unknown("random sample")
+
+
+@model("random.random", "random.uniform", "random.gauss", "random.normalvariate", "random.betavariate",
+       "random.expovariate", "random.triangular")
+def a_float(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return Unknown("a random number", pytype="float")
+
+
+@model("random.seed", "random.shuffle", "random.setstate")
+def no_effect(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return None
+
+
+def read_int(ctx: Ctx, text: Unknown) -> Any:
+    """`int(s)` of a string not known: a positive input symbol when the program read it at run time
+    (an environment variable, a command-line argument); any int otherwise."""
+    what = text.origin.what if text.origin is not None else text.reason
+    if text.pytype == "str" or what.startswith("sys.argv") or text.reason.startswith("value of environment"):
+        source = text.reason if text.reason.startswith("value of") else what
+        return ctx.fresh("n", kind=INPUT, lo=1, note=f"int() of {source} (a positive size by assumption)")
+    return ctx.fresh("int")
+
