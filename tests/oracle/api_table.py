@@ -568,6 +568,53 @@ add("numpy.array", _LC, "np.array(rows).reshape(1200)", "np.array(rows).reshape(
     "np.array([r for r in rows if r[1] > 0.5]).reshape(-1, 30)", "torch.tensor(rows) + torch.zeros(40, 1)",
     "torch.tensor(rows) + torch.zeros(30, 1)")
 
+_SIG = "x = torch.randn(4, 10)\nz = torch.randn(3, 4, 6)\n"
+add("torch.fft.fft", _SIG, "torch.fft.fft(x)", "torch.fft.ifft(x, n=7)", "torch.fft.fft(x, dim=0)", "torch.fft.fft(x, n=0)",
+    "torch.fft.fft(x, dim=2)", "torch.fft.fft(x) + torch.zeros(10, 4)")
+add("torch.fft.rfft", _SIG, "torch.fft.rfft(x)", "torch.fft.rfft(x, n=7)", "torch.fft.rfft(x, dim=0, norm='ortho')",
+    "torch.fft.rfft(x) + torch.zeros(4, 10)")
+add("torch.fft.irfft", _SIG, "torch.fft.irfft(x)", "torch.fft.irfft(x, n=5)", "torch.fft.irfft(torch.randn(4, 1))",
+    "torch.fft.irfft(torch.fft.rfft(x)) + torch.zeros(4, 10)")
+add("torch.fft.fft2", _SIG, "torch.fft.fft2(z)", "torch.fft.ifft2(z, s=(5, 5))", "torch.fft.fft2(z, s=(5,))")
+add("torch.fft.rfft2", _SIG, "torch.fft.rfft2(z)", "torch.fft.rfft2(z, s=(5, 8))", "torch.fft.rfft2(z) + torch.zeros(3, 4, 6)")
+add("torch.fft.irfft2", _SIG, "torch.fft.irfft2(z)", "torch.fft.irfft2(z, s=(5, 9))")
+add("torch.fft.fftn", _SIG, "torch.fft.fftn(z)", "torch.fft.fftn(z, s=(5, 5))", "torch.fft.ifftn(z, dim=(0, 2))",
+    "torch.fft.fftn(z, s=(5, 5), dim=(0,))")
+add("torch.fft.rfftn", _SIG, "torch.fft.rfftn(z)", "torch.fft.rfftn(z, s=(5, 8), dim=(0, 2))", "torch.fft.rfftn(z, dim=(0, 3))")
+add("torch.fft.irfftn", _SIG, "torch.fft.irfftn(z)", "torch.fft.irfftn(z, s=(2, 3, 4))")
+add("torch.fft.fftshift", _SIG, "torch.fft.fftshift(x)", "torch.fft.ifftshift(x, dim=1)", "torch.fft.fftshift(x, dim=2)")
+add("torch.fft.fftfreq", "", "torch.fft.fftfreq(7)", "torch.fft.fftfreq(7) + torch.zeros(6)")
+add("torch.fft.rfftfreq", "", "torch.fft.rfftfreq(7)", "torch.fft.rfftfreq(7) + torch.zeros(7)")
+_CPX = "a = torch.rand(2, 3)\nb = torch.rand(3)\n"
+add("torch.polar", _CPX, "torch.polar(a, b)", "torch.polar(a, torch.rand(4))", "torch.complex(a, b)", "torch.complex(a, a[:1])")
+add("torch.view_as_real", _CPX, "torch.view_as_real(torch.polar(a, a))", "torch.view_as_real(torch.fft.rfft(a)) + torch.zeros(2, 2, 2)")
+add("torch.view_as_complex", _CPX, "torch.view_as_complex(torch.rand(3, 2))", "torch.view_as_complex(torch.rand(3, 4))",
+    "torch.view_as_complex(a.view(3, 2)) * torch.polar(b, b)", "torch.view_as_complex(a.view(3, 2)) + torch.zeros(2)")
+add("torch.normal", _CPX, "torch.normal(a, b)", "torch.normal(a, 1.0)", "torch.normal(0.0, b)", "torch.normal(0.0, 1.0, (2, 5))",
+    "torch.normal(a, torch.rand(4))", "torch.normal(a, 0.5) + torch.zeros(3, 2)")
+_MHA = ("q = torch.randn(5, 3, 8)\nk = torch.randn(7, 3, 8)\nw = torch.randn(24, 8)\nb = torch.randn(24)\n"
+        "ow = torch.randn(8, 8)\nob = torch.randn(8)\n")
+add("torch.nn.functional.multi_head_attention_forward", _MHA,
+    "F.multi_head_attention_forward(q, k, k, 8, 2, w, b, None, None, False, 0.0, ow, ob)",
+    "F.multi_head_attention_forward(q, k, k, 8, 2, w, b, None, None, False, 0.0, ow, ob)[1] + torch.zeros(3, 5, 7)",
+    "F.multi_head_attention_forward(q, k, k, 8, 2, w, b, None, None, False, 0.0, ow, ob, average_attn_weights=False)[1]"
+    " + torch.zeros(3, 2, 5, 7)",
+    "F.multi_head_attention_forward(torch.randn(5, 3, 6), k, k, 8, 2, w, b, None, None, False, 0.0, ow, ob)",
+    "F.multi_head_attention_forward(q, k, k, 8, 3, w, b, None, None, False, 0.0, ow, ob)",
+    "F.multi_head_attention_forward(q, torch.randn(7, 2, 8), torch.randn(7, 2, 8), 8, 2, w, b, None, None, False, 0.0, ow, ob)")
+add("torch.nn.Embedding.from_pretrained", "w = torch.randn(10, 4)\ni = torch.tensor([1, 2, 3])\n",
+    "nn.Embedding.from_pretrained(w)(i)", "nn.Embedding.from_pretrained(w, freeze=False)(i) @ torch.randn(5, 2)",
+    "nn.Embedding.from_pretrained(torch.randn(10))")
+add("torch.jit.trace", "m = nn.Linear(3, 4)\nx = torch.randn(2, 3)\n", "torch.jit.trace(m, x)(x)",
+    "torch.jit.trace(m, x)(torch.randn(2, 5))")
+add("torch.cuda.amp.GradScaler", "x = torch.randn(2, 3)\n", "torch.amp.GradScaler('cpu').scale(x)",
+    "torch.amp.GradScaler('cpu').scale(x) @ torch.randn(2, 2)")
+_DS = "from torch.utils.data import DistributedSampler, TensorDataset, DataLoader\nds = TensorDataset(torch.randn(9, 3))\n"
+add("torch.utils.data.distributed.DistributedSampler", _DS, "torch.zeros(len(DistributedSampler(ds, num_replicas=2, rank=0)))",
+    "torch.zeros(len(DistributedSampler(ds, num_replicas=2, rank=0, drop_last=True))) + torch.zeros(5)",
+    "[b[0] @ torch.randn(3, 2) for b in DataLoader(ds, batch_size=2, sampler=DistributedSampler(ds, num_replicas=2, rank=1))]",
+    "[b[0] @ torch.randn(2, 2) for b in DataLoader(ds, batch_size=2, sampler=DistributedSampler(ds, num_replicas=2, rank=1))]")
+
 # ----- torchvision and PIL: not installable here, so outcomes are recorded from their documented behaviour ----------
 _TV = "import torchvision\nimport torchvision.transforms as T\n"
 
@@ -652,6 +699,11 @@ rec("torchvision.datasets.ImageFolder", _TV,
     "torchvision.datasets.ImageFolder('d', transform=T.Compose([T.Resize((32, 32)), T.ToTensor()]))[0][0]", (3, 32, 32))
 rec("torchvision.datasets.MNIST", _TV,
     "torchvision.datasets.MNIST('data', transform=T.ToTensor())[0][0].view(-1) @ torch.randn(28 * 28 + 1, 2)", "error")
+# legacy attributes of the MNIST family (torchvision keeps them as deprecated aliases of .data / .targets)
+rec("torchvision.datasets.MNIST", _TV, "torchvision.datasets.MNIST('data').train_data[0]", (28, 28))
+rec("torchvision.datasets.MNIST", _TV, "torchvision.datasets.MNIST('data', train=False).test_labels", (10000,))
+rec("torchvision.datasets.MNIST", _TV, "torchvision.datasets.MNIST('data').train_data.view(-1, 784) @ torch.randn(28, 2)",
+    "error")
 
 # ----- exemptions: no shape effect, cannot fail on shapes (each still used in tests/fixtures/api/api_exempt.py) ------------
 _OPT = "model = nn.Linear(4, 2)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
@@ -675,6 +727,9 @@ EXEMPT.update({
     "torch.cuda.device_count": ("returns an int", "n_gpus = torch.cuda.device_count()"),
     "torch.no_grad": ("context manager, no tensors", "with torch.no_grad():\n    pass"),
     "torch.load": ("loads an object of unknown shape", "def load_checkpoint(path):\n    return torch.load(path)"),
+    "torch.hub.load": ("downloads a model (no network in CI): an unknown object",
+                       "def hub_model(name):\n    return torch.hub.load('repo', name)(torch.zeros(1))"),
+    "torch.jit.save": ("writes a file, no shape effect", "def export(m):\n    torch.jit.save(m, 'm.pt')"),
     "functools.lru_cache": ("decorators (also torch.compile, torch.jit.script) return the function they wrap",
                             "@torch.jit.script\ndef scripted(t: torch.Tensor) -> torch.Tensor:\n    return t"),
     "torch.Tensor.cuda": ("device move (no CUDA in CI), shape unchanged", "def to_gpu(t):\n    return t.cuda()"),

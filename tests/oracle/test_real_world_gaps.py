@@ -36,7 +36,7 @@ def test_program_runs_clean_without_arguments(monkeypatch: pytest.MonkeyPatch) -
 
 @pytest.mark.parametrize("mode", range(2, len(_marked_lines()) + 2))
 def test_program_fails_exactly_at_the_marked_line(mode: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    with pytest.raises((RuntimeError, IndexError, ValueError)) as info:
+    with pytest.raises((RuntimeError, IndexError, ValueError, AssertionError)) as info:  # torch asserts on some
         _run(mode, monkeypatch)
     lines = [f.lineno for f in traceback.extract_tb(info.value.__traceback__) if f.filename == str(FIXTURE)]
     assert lines[-1] == _marked_lines()[mode - 2]

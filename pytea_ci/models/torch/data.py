@@ -174,6 +174,15 @@ def _require_same_shapes(ctx: Ctx, a: Any, b: Any) -> None:
                     dims=tuple(("item size", d) for d in x.shape if not isinstance(d, int)))
 
 
+def sampled_len(ctx: Ctx, loader: dict[str, Any]) -> Any:
+    """How many items one pass of a DataLoader draws: its sampler's own count when the sampler states
+    one (a DistributedSampler's share of the dataset), else the dataset's length."""
+    sampler = loader["sampler"]
+    if isinstance(sampler, Instance) and "num_samples" in sampler.attrs:
+        return sampler.attrs["num_samples"]
+    return dataset_len(ctx, loader["dataset"])
+
+
 @native_class("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")
 class DataLoader:
     def init(ctx: Ctx, self: Instance, dataset: Any, batch_size: Any = 1, shuffle: Any = False, sampler: Any = None,
@@ -183,7 +192,7 @@ class DataLoader:
                           sampler=sampler, batch_sampler=batch_sampler, span=ctx.span)
 
     def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
-        n, bs = dataset_len(ctx, self.attrs["dataset"]), self.attrs["batch_size"]
+        n, bs = sampled_len(ctx, self.attrs), self.attrs["batch_size"]
         if not (is_dim(n) and is_dim(bs)) or isinstance(self.attrs["batch_sampler"], Instance):
             return ctx.unknown("number of batches")
         return floordiv(n, bs) if self.attrs["drop_last"] is True else floordiv(n + bs - 1, bs)
@@ -193,7 +202,7 @@ class DataLoader:
         if a["batch_sampler"] is not None or (a["sampler"] is not None and not isinstance(a["sampler"], Instance)):
             return IterVal([ctx.unknown("batches from a custom sampler")], truncated=True)
         ds, bs = a["dataset"], a["batch_size"]
-        n = dataset_len(ctx, ds)
+        n = sampled_len(ctx, a)
         item = sample_item(ctx, ds)
         if bs != 1 and a["collate_fn"] is None and _varies(item):
             _require_same_shapes(ctx, item, sample_item(ctx, ds))

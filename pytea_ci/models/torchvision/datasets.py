@@ -33,9 +33,12 @@ def _apply(ctx: Ctx, self: Instance, img: Any, label: Any) -> Any:
 
 def _raw_arrays(name: str, mode: str, n: Any, h: int, w: int) -> dict[str, Any]:
     """`.data` and `.targets` as torchvision stores them: MNIST-style sets keep uint8 tensors
-    [N, H, W] and a label tensor, CIFAR/SVHN/STL keep a uint8 ndarray [N, H, W, C] and a list."""
+    [N, H, W] and a label tensor (also under their legacy names `train_data`/`test_data` and
+    `train_labels`/`test_labels`), CIFAR/SVHN/STL keep a uint8 ndarray [N, H, W, C] and a list."""
     if mode == "L":
-        return {"data": Tensor((n, h, w), "uint8"), "targets": Tensor((n,), "int64")}
+        data, targets = Tensor((n, h, w), "uint8"), Tensor((n,), "int64")
+        return {"data": data, "targets": targets, "train_data": data, "test_data": data, "train_labels": targets,
+                "test_labels": targets}
     if name.startswith("CIFAR"):
         return {"data": Tensor((n, h, w, 3), "uint8", "numpy"), "targets": Tensor((n,), "int64", "numpy")}
     return {}

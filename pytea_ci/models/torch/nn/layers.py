@@ -8,11 +8,11 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.index_checks import require_indices
 from pytea_ci.models.prim import dim_arg, fmt, known, shape_of, tag
-from pytea_ci.models.registry import model, native_class
+from pytea_ci.models.registry import REGISTRY, model, native_class
 from pytea_ci.models.torch.elementwise import unary
 from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.torch.tensor import flatten, unflatten
-from pytea_ci.models.values import Instance
+from pytea_ci.models.values import Instance, StaticMethod
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.tensor import Tensor
 
@@ -170,3 +170,21 @@ def one_hot(ctx: Ctx, tensor: Any, num_classes: Any = -1) -> Any:
     if isinstance(num_classes, int) and num_classes >= 0:
         require_indices(ctx, tensor, num_classes, "one_hot", "the class values", "num_classes")
     return Tensor(shape_of(tensor) + (n,), "int64")
+
+
+@model("torch.nn.Embedding.from_pretrained")
+def embedding_from_pretrained(ctx: Ctx, embeddings: Any, freeze: Any = True, padding_idx: Any = None,
+                              *args: Any, **kwargs: Any) -> Any:
+    """An Embedding whose table is the given 2-D tensor: (num_embeddings, embedding_dim)."""
+    if not known(embeddings):
+        return ctx.unknown("Embedding.from_pretrained of an unknown tensor")
+    s = shape_of(embeddings)
+    ctx.require(len(s) == 2, "Embedding.from_pretrained", f"Embeddings parameter is expected to be 2-dimensional, got "
+                f"{fmt(s)}", "PT003", operands=(f"embeddings: {fmt(s)}",))
+    emb = ctx.call(Embedding, s[0], s[1])
+    if isinstance(emb, Instance):
+        emb.attrs["weight"] = embeddings
+    return emb
+
+
+Embedding.ns["from_pretrained"] = StaticMethod(REGISTRY["torch.nn.Embedding.from_pretrained"])
