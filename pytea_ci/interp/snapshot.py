@@ -1,0 +1,210 @@
+"""Run an entry point's imports once per entry point, not once per path (issue 12, item 9).
+
+Every path replays the entry point from its first line (explore.py), so the import-time code of
+the project (package `__init__`s, registries, decorators, class bodies) used to run again on every
+path. Until a path takes its first undecided branch, all paths do exactly the same, and after it
+they differ only by the recorded choices. So the state after the entry's *import prefix* (its
+leading definitions and imports, see `import_prefix`) is captured once per sequence of choices made
+inside it (a `Checkpoint`: a deep copy of the interpreter's per-path state and of the entry's
+globals), and a later path whose forced choices agree with that sequence starts from a fresh copy
+of it instead of re-running the imports.
+
+Copies are deep for what a path may change (dicts, lists, sets, user classes and functions,
+instances, scopes, modules) and shallow for what nothing changes (numbers, strings, tensors,
+symbols, predicates, AST nodes, models and everything in the registry).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from pytea_ci.interp.interpreter import Decision, Interpreter, Shared
+from pytea_ci.interp.runtime import Scope
+from pytea_ci.models.registry import REGISTRY
+from pytea_ci.models.values import Builtin, ClassVal, Namespace, Unknown
+from pytea_ci.shapes.dim import Term
+from pytea_ci.shapes.pred import Pred
+from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.solver import Decider
+
+# interpreter attributes that are not per-path state (configuration, shared with other paths, or
+# handled apart: the trail is rebuilt from the recorded choices; steps start from zero)
+_NOT_STATE = frozenset({"entry", "root", "search_roots", "decider", "budget", "forced", "trail", "options",
+                        "shared", "deadline", "strict", "steps", "budget_note", "path_id"})
+_ID_SETS = ("inexact",)  # sets of ids of objects of the state
+_ID_KEYS = ("star_namespaces",)  # dicts keyed by ids of objects of the state
+_ATOMS = (type(None), bool, int, float, complex, str, bytes, Term, Tensor, Pred, Unknown, Namespace, Builtin,
+          ast.AST, type, range, slice)
+MIN_STEPS = 500  # a prefix cheaper than this is simply re-run
+MAX_CHECKPOINTS = 8  # per entry point (one per sequence of choices made inside the prefix)
+
+
+@dataclass
+class Checkpoint:
+    choices: tuple[bool, ...]
+    state: dict[str, Any]  # the interpreter's per-path attributes, copied
+    globals: dict[str, Any]  # the entry module's globals, copied together with the state
+
+
+def run_prefix(interp: Interpreter, body: list[ast.stmt], g: dict[str, Any], name: str) -> tuple[dict[str, Any], int]:
+    """Run the import prefix of `body` in `g`, or start from a copy of its checkpoint; return the
+    globals to go on with and how many statements of `body` were run."""
+    n = import_prefix(body)
+    if n == 0:
+        return g, 0
+    store = interp.shared.checkpoints.setdefault((id(body), name), [])
+    cp = find(store, interp.forced)
+    if cp is not None:
+        return restore(interp, cp), n
+    steps = interp.steps
+    interp.exec_block(body[:n], Scope(g, g))
+    if interp.steps - steps >= MIN_STEPS and len(store) < MAX_CHECKPOINTS:
+        store.append(take(interp, g))
+    return g, n
+
+
+def import_prefix(body: list[ast.stmt]) -> int:
+    """How many leading statements of a module form its import prefix: up to the last import
+    before the first statement that runs the program (a loop, a `with`, `if __name__ == ...`)."""
+    end = 0
+    for i, stmt in enumerate(body):
+        if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Match)) or _is_main(stmt):
+            break
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)) or (
+                isinstance(stmt, ast.Try) and any(isinstance(s, (ast.Import, ast.ImportFrom)) for s in stmt.body)):
+            end = i + 1
+    return end
+
+
+def _is_main(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.If) and "__name__" in ast.unparse(stmt.test)
+
+
+def matches(choices: tuple[bool, ...], forced: list[bool]) -> bool:
+    """Whether a path with these forced choices makes `choices` inside the prefix: the forced ones
+    agree, and past them the path takes the first side (True), as `Interpreter.choose` does."""
+    return all(c == forced[i] if i < len(forced) else c for i, c in enumerate(choices))
+
+
+def find(checkpoints: list[Checkpoint], forced: list[bool]) -> Checkpoint | None:
+    return next((cp for cp in checkpoints if matches(cp.choices, forced)), None)
+
+
+def take(interp: Interpreter, g: dict[str, Any]) -> Checkpoint:
+    """Capture the state of `interp` (which has just run the prefix) and the entry's globals `g`."""
+    live = {k: v for k, v in vars(interp).items() if k not in _NOT_STATE}
+    state, globs = _copy_state(live, g, interp)
+    return Checkpoint(tuple(d.choice for d in interp.trail), state, globs)
+
+
+def restore(interp: Interpreter, cp: Checkpoint) -> dict[str, Any]:
+    """Give `interp` a fresh copy of `cp` (its trail made of the recorded choices); return the
+    entry's globals to run the rest of the module in."""
+    state, globs = _copy_state(cp.state, cp.globals, interp)
+    for k, v in state.items():
+        setattr(interp, k, v)
+    n = len(interp.forced)
+    interp.trail = [Decision(c, i >= n) for i, c in enumerate(cp.choices)]
+    return globs
+
+
+def _copy_state(state: dict[str, Any], g: dict[str, Any], interp: Interpreter) -> tuple[dict[str, Any], dict[str, Any]]:
+    memo = _Copier(interp)
+    out = {k: memo.copy(v) for k, v in state.items() if k not in _ID_SETS + _ID_KEYS}
+    globs = memo.copy(g)
+    for k in _ID_SETS:
+        if k in state:
+            out[k] = {id(memo.seen[i]) for i in state[k] if i in memo.seen}
+    for k in _ID_KEYS:
+        if k in state:
+            out[k] = {id(memo.seen[i]): memo.copy(v) for i, v in state[k].items() if i in memo.seen}
+    return out, globs
+
+
+_REGISTRY_IDS: dict[int, Any] = {}
+
+
+def _registry_ids() -> dict[int, Any]:
+    """Everything the registry holds is shared by all paths (and all entry points) already."""
+    if len(_REGISTRY_IDS) != len(REGISTRY):
+        _REGISTRY_IDS.clear()
+        _REGISTRY_IDS.update((id(v), v) for v in REGISTRY.values())
+    return _REGISTRY_IDS
+
+
+def _frozen(cls: type) -> bool:
+    return any(getattr(c.__dict__.get("__dataclass_params__"), "frozen", False) for c in cls.__mro__)
+
+
+class _Copier:
+    """A deep copy that keeps identities (one copy per object) and shares what is immutable."""
+
+    def __init__(self, interp: Interpreter) -> None:
+        self.interp = interp
+        self.shared_ids = _registry_ids()
+        self.seen: dict[int, Any] = {}
+
+    def copy(self, x: Any) -> Any:
+        if isinstance(x, _ATOMS):
+            return x
+        i = id(x)
+        if i in self.seen:
+            return self.seen[i]
+        if i in self.shared_ids or (isinstance(x, ClassVal) and x.native):
+            return x
+        if isinstance(x, Interpreter):  # a value that holds the interpreter: this path's one
+            return self.interp
+        if isinstance(x, (Shared, Decider)):
+            return x
+        return self._copy_new(x, i)
+
+    def _copy_new(self, x: Any, i: int) -> Any:
+        if isinstance(x, dict):
+            new_d = copy.copy(x)
+            self.seen[i] = new_d
+            new_d.clear()
+            for k, v in x.items():
+                new_d[self.copy(k)] = self.copy(v)
+            return new_d
+        if isinstance(x, (list, set)):
+            new_c = copy.copy(x)
+            self.seen[i] = new_c
+            new_c.clear()
+            items = [self.copy(v) for v in x]
+            new_c.extend(items) if isinstance(new_c, list) else new_c.update(items)
+            return new_c
+        if isinstance(x, (tuple, frozenset)):
+            return self._copy_immutable(x, i)
+        if dataclasses.is_dataclass(x) and not _frozen(type(x)):
+            new_obj = copy.copy(x)
+            self.seen[i] = new_obj
+            for f in dataclasses.fields(x):
+                object.__setattr__(new_obj, f.name, self.copy(getattr(x, f.name)))
+            return new_obj
+        if hasattr(x, "__dict__") and not dataclasses.is_dataclass(x) and not callable(x):
+            new_p = copy.copy(x)
+            self.seen[i] = new_p
+            new_p.__dict__.update({k: self.copy(v) for k, v in vars(x).items()})
+            return new_p
+        return x  # frozen dataclasses, slotted values, functions: immutable or not ours to copy
+
+    def _copy_immutable(self, x: Any, i: int) -> Any:
+        """A tuple is copied only when something inside it is (a tuple of lists, of instances)."""
+        items = [self.copy(v) for v in x]
+        if all(a is b for a, b in zip(items, x)):
+            new: Any = x
+        elif type(x) in (tuple, frozenset):
+            new = type(x)(items)
+        elif hasattr(type(x), "_make"):
+            new = type(x)._make(items)  # type: ignore[attr-defined]
+        else:
+            try:
+                new = type(x)(items)
+            except Exception:
+                new = x
+        self.seen[i] = new
+        return new

@@ -1,0 +1,35 @@
+"""Oracle for tests/fixtures/imports/import_prefix.py: under real torch the first path (no argument)
+runs clean, and the second (one argument) runs clean up to the line marked `# E:`, where it fails."""
+
+from __future__ import annotations
+
+import re
+import runpy
+import sys
+import traceback
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "imports" / "import_prefix.py"
+
+
+def _run(monkeypatch: pytest.MonkeyPatch, *args: str) -> None:
+    monkeypatch.syspath_prepend(str(FIXTURE.parent))
+    monkeypatch.delitem(sys.modules, "_import_heavy", raising=False)  # a fresh import, as a new process
+    monkeypatch.setattr(sys, "argv", [FIXTURE.name, *args])
+    runpy.run_path(str(FIXTURE), run_name="__main__")
+
+
+def test_first_path_runs_clean(monkeypatch: pytest.MonkeyPatch) -> None:
+    _run(monkeypatch)
+
+
+def test_second_path_fails_at_the_marked_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(RuntimeError) as info:
+        _run(monkeypatch, "second")
+    lines = [f.lineno for f in traceback.extract_tb(info.value.__traceback__) if f.filename == str(FIXTURE)]
+    marked = [i for i, line in enumerate(FIXTURE.read_text().splitlines(), 1) if re.search(r"#\s*E:", line)]
+    assert lines[-1] == marked[0]

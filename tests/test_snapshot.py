@@ -1,0 +1,42 @@
+"""The import prefix of an entry point runs once per entry point (interp/snapshot.py): later paths
+start from a copy of the state after it, with the same findings as when every path re-runs it."""
+
+from __future__ import annotations
+
+import ast
+import os
+
+import pytest
+
+from pytea_ci.driver.run import Options, run
+from pytea_ci.interp import snapshot
+
+FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "imports", "import_prefix.py")
+
+
+def _analyze() -> tuple[int, int, list[tuple[int, str]]]:
+    result = run([FIXTURE], Options(root=os.path.dirname(FIXTURE), strict=True))
+    entry = result.entries[0]
+    return entry.stats.paths, entry.stats.steps, sorted((d.span.line, d.rule) for d in entry.diagnostics)
+
+
+def test_later_paths_skip_the_imports_and_find_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    paths, steps, found = _analyze()
+    monkeypatch.setattr(snapshot, "MIN_STEPS", 10**9)  # never checkpoint: every path re-runs the imports
+    paths_rerun, steps_rerun, found_rerun = _analyze()
+    assert paths == paths_rerun == 2
+    assert found == found_rerun == [(26, "PT001")]
+    assert steps < 0.75 * steps_rerun
+
+
+def test_import_prefix_ends_at_the_last_import_before_the_program() -> None:
+    body = ast.parse("'''doc'''\nimport a\nX = 1\nfrom b import c\ndef f(): pass\nfor i in x: pass\nimport d\n").body
+    assert snapshot.import_prefix(body) == 4
+    assert snapshot.import_prefix(ast.parse("x = 1\nif __name__ == '__main__':\n    import a\n").body) == 0
+
+
+def test_a_checkpoint_serves_paths_that_make_its_choices() -> None:
+    assert snapshot.matches((True, False), [True, False, True])
+    assert snapshot.matches((True, True), [True])  # past the forced ones, a path takes the first side
+    assert not snapshot.matches((True, False), [True])
+    assert not snapshot.matches((False,), [True])
