@@ -206,11 +206,11 @@ class ExprMixin:
             return self.unknown("arithmetic on a condition")
         if not (is_concrete(a) and is_concrete(b)):
             if name == "add" and isinstance(a, (list, tuple)) and isinstance(b, type(a)):
-                return a + b  # type: ignore[operator]
+                return self.same_exactness(b, self.same_exactness(a, a + b))  # type: ignore[operator]
             if name == "mul" and isinstance(a, (list, tuple)) and isinstance(b, int):
-                return a * b
+                return self.same_exactness(a, a * b)
             if name == "mul" and isinstance(b, (list, tuple)) and isinstance(a, int):
-                return b * a
+                return self.same_exactness(b, b * a)
             return self.user_binop(name, a, b)
         if name == "pow" and isinstance(b, int) and b > 4096:
             return self.unknown("huge power")
@@ -220,6 +220,8 @@ class ExprMixin:
             r = pyop(a, b)
         except Exception as e:
             raise UserException(type(e).__name__) from None
+        if isinstance(r, (list, tuple)):  # a sequence built from one holding only some of its items
+            return self.same_exactness(b, self.same_exactness(a, r))
         if isinstance(r, int) and not isinstance(r, bool):
             if abs(r) > 10**30:
                 return self.unknown("huge integer")

@@ -251,7 +251,7 @@ class ObjectMixin:
                 if isinstance(idx, int) and id(obj) in self.inexact:
                     return self.unknown("item of a list whose length is not known")
                 try:
-                    return obj[idx]
+                    return self.same_exactness(obj, obj[idx]) if isinstance(idx, slice) else obj[idx]
                 except IndexError:
                     if isinstance(obj, SizeVal) and isinstance(idx, int) and not self.expecting:
                         self.report_rank_index(len(obj), idx)

@@ -568,6 +568,10 @@ add("numpy.array", _LC, "np.array(rows).reshape(1200)", "np.array(rows).reshape(
     "np.array([r for r in rows if r[1] > 0.5]).reshape(-1, 30)", "torch.tensor(rows) + torch.zeros(40, 1)",
     "torch.tensor(rows) + torch.zeros(30, 1)")
 
+add("numpy.stack", "rows = [np.zeros(5) + i for i in range(40)]\n", "np.stack(rows).reshape(200)", "np.stack(rows).reshape(7)",
+    "np.stack(rows, 1).reshape(5, 40)")
+add("torch.stack", "rows = [torch.zeros(3) for _ in range(50)]\n", "torch.stack(rows).view(150)", "torch.stack(rows).view(149)",
+    "torch.stack([r for r in rows if r.sum() > 0] + rows[:1]).view(-1, 3)", "torch.stack(rows, 1).view(3, 50)")
 _SIG = "x = torch.randn(4, 10)\nz = torch.randn(3, 4, 6)\n"
 add("torch.fft.fft", _SIG, "torch.fft.fft(x)", "torch.fft.ifft(x, n=7)", "torch.fft.fft(x, dim=0)", "torch.fft.fft(x, n=0)",
     "torch.fft.fft(x, dim=2)", "torch.fft.fft(x) + torch.zeros(10, 4)")

@@ -231,7 +231,10 @@ def stack(ctx: Ctx, tensors: Any, dim: Any = 0, out: Any = None) -> Any:
         if some is None:
             return ctx.unknown("stack of unknown tensors")
         out = stack(ctx, some, dim)
-        return _length_unknown(ctx, out, norm_dim(ctx, dim, len(shape_of(out)), "stack") or 0)
+        d = norm_dim(ctx, dim, len(shape_of(out)), "stack") or 0
+        n = ctx.known_length(tensors)  # a comprehension over a long range: one item per iteration
+        return _length_unknown(ctx, out, d) if n is None or not known(out) else \
+            out.with_shape(shape_of(out)[:d] + (n,) + shape_of(out)[d + 1:])
     ctx.require(len(items) > 0, "stack", "expects a non-empty list of tensors", "PT003")
     first = shape_of(items[0])
     for k, t in enumerate(items[1:], 1):
