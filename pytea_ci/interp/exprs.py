@@ -10,7 +10,7 @@ from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, cont
 from pytea_ci.interp.runtime import FunctionVal, Scope, UserException
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models.registry import REGISTRY
-from pytea_ci.models.values import Unknown
+from pytea_ci.models.values import DType, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import PInt, Term, is_dim
 from pytea_ci.shapes.pred import Pred
@@ -132,7 +132,9 @@ class ExprMixin:
         if isinstance(c, bool):
             return self.eval(node.body if c else node.orelse, scope)
         if on_machine(c):  # a fact about the machine: each side on its own path, as a statement would
-            return self.eval(node.body if self.decide(c, node) else node.orelse, scope)
+            choice = self.decide(c, node)
+            with self.machine_side():
+                return self.eval(node.body if choice else node.orelse, scope)
         a = self.eval(node.body, scope)
         b = self.eval(node.orelse, scope)
         if a is b or (type(a) is type(b) and _safe_eq(a, b)):
@@ -262,7 +264,7 @@ class ExprMixin:
         if isinstance(op, (ast.Is, ast.IsNot)):
             if isinstance(a, Unknown) or isinstance(b, Unknown):
                 return self.derived("identity of unknown", a, b)
-            same = a is b or (a is None and b is None)
+            same = a is b or (a is None and b is None) or (isinstance(a, DType) and a == b)  # dtypes are singletons
             return same if isinstance(op, ast.Is) else not same
         if isinstance(op, (ast.In, ast.NotIn)):
             if isinstance(b, (list, tuple, set, dict, str)) and is_concrete(a) and (isinstance(b, dict) or is_concrete(b)):

@@ -18,7 +18,7 @@ from pytea_ci.interp.budget import Budget  # (defined apart; still importable fr
 from pytea_ci.interp.coverage import Coverage, first_origin
 from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
-from pytea_ci.interp.machine import Choice, MachineFindings, choice_of, guard
+from pytea_ci.interp.machine import MachineFindings, PathMachine
 from pytea_ci.interp.objects import ObjectMixin
 from pytea_ci.interp.ops import on_machine, truth
 from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope, UserException
@@ -70,7 +70,10 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.star_namespaces: dict[int, list[Namespace]] = {}
         self.budget_note: tuple[str, Span | None] | None = None
         self.facts: dict[str, Any] = {}  # per-path state of models (Ctx.facts)
-        self.machine_choices: list[Choice] = []  # sides taken at forks on facts about the machine
+        self.path_id = shared.machine.new_path()
+        self.machine = PathMachine()  # sides taken at branches on facts about the machine
+        self.branch_inside: frozenset[str] = frozenset()  # machine choices the last decided side runs inside
+        self.stopped_at_finding = False
         self.inherit: Origin | None = None  # origin of the unknown operand of the model being called
         # inside `with pytest.raises(...)`, or a `try` with a handler that catches what a failing tensor
         # op raises: a failure is the program's business (it raises SHAPE_ERROR), not a finding
@@ -259,27 +262,41 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
 
     # ----- branching ----------------------------------------------------------------------------
     def decide(self, cond: Any, node: ast.AST | None = None) -> bool:
-        """Which side of a branch this path takes (forking when both are possible). A fork on a fact
-        about the machine is remembered as a machine choice unless the other side ends the program."""
+        """Which side of a branch this path takes (forking when both are possible). A branch on a fact
+        about the machine is noted (`interp.machine`): a fork is a machine choice, a guard is not."""
         t = truth(cond)
+        self.branch_inside = frozenset()
         if isinstance(t, bool):
             return t
         if isinstance(t, Pred):
             if any(s.kind == UNKNOWN for s in symbols(t)):
                 return self.choose(None)
             can_t, can_f = self.decider.branch(t, self.pc)
-            if can_t and not can_f:
-                return True
-            if can_f and not can_t:
-                return False
             if not can_t and not can_f:
                 raise PathEnd()  # infeasible path
-            choice = self.choose(t)
-            self.pc.append(t if choice else P.not_(t))
-            if on_machine(t) and not guard(node, choice):
-                self.machine_choices.append(choice_of(t, choice))
+            choice = can_t
+            if can_t and can_f:
+                choice = self.choose(t)
+                self.pc.append(t if choice else P.not_(t))
+            if on_machine(t):
+                self.branch_inside = self.machine.branch(t, choice, node, len(self.trail) - 1 if can_t and can_f else None)
             return choice
         return self.choose(None)
+
+    def decisions(self) -> tuple[bool, ...]:
+        return tuple(d.choice for d in self.trail)
+
+    @contextlib.contextmanager
+    def machine_side(self) -> Iterator[None]:
+        """Run the side just decided inside the machine choices that decided it (see `interp.machine`)."""
+        inside, self.branch_inside = self.branch_inside, frozenset()
+        if inside:
+            self.machine.inside.append(inside)
+        try:
+            yield
+        finally:
+            if inside:
+                self.machine.inside.pop()
 
     def is_opaque(self, cond: Any) -> bool:
         """A condition that depends on something not understood (no constraint to learn from it)."""
@@ -345,8 +362,10 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         trace.append(Frame(self.span, message.split(":")[0]))
         d = Diagnostic(rule, sev, self.span, message, tuple(operands), tuple(related), tuple(trace),
                        dict(counterexample or {}), self.rel(self.entry))
-        if self.machine_choices and sev is not Severity.NOTE:
-            self.shared.machine.add(d, self.machine_choices)  # decided when all paths have run
+        if sev is not Severity.NOTE:
+            self.stopped_at_finding = True
+        if self.machine.choices and sev is not Severity.NOTE:
+            self.shared.machine.add(d, self.path_id, self.decisions(), self.machine)  # decided when all paths have run
         else:
             self.shared.add(d)
 

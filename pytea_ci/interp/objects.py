@@ -12,7 +12,7 @@ from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, ModuleVal, Pat
                                      UserException)
 from pytea_ci.models.ranges import values_after
 from pytea_ci.models.registry import PROPERTIES, lookup
-from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal,
+from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, IterVal,
                                     NamedTupleVal, Namespace, PropertyVal, RangeVal, SizeVal, StaticMethod, Unknown,
                                     ValuesIndices)
 from pytea_ci.shapes.dim import ITERATION, PInt, Term, is_dim
@@ -126,6 +126,8 @@ class ObjectMixin:
             return self.attr_of_python_value(obj, name)
         if isinstance(obj, Term):
             return self.unknown(f"int.{name}")
+        if isinstance(obj, DType) and f"builtins.DType.{name}" in PROPERTIES:  # `x.dtype.is_floating_point`
+            return PROPERTIES[f"builtins.DType.{name}"].fn(self, obj)
         return self.derived(f"attribute {name}", obj)
 
     def attr_of_instance(self: "Interpreter", obj: Instance, name: str) -> Any:

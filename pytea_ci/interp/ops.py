@@ -10,7 +10,7 @@ from typing import Any
 from pytea_ci.models.registry import REGISTRY
 from pytea_ci.models.values import Unknown, is_concrete
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import Term, is_dim
+from pytea_ci.shapes.dim import MACHINE, Term, is_dim, symbols
 from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.tensor import Tensor
 
@@ -76,6 +76,11 @@ def truth(v: Any) -> Any:
     if isinstance(v, (list, tuple, dict, set)):
         return len(v) > 0
     return True
+
+
+def on_machine(cond: Any) -> bool:
+    """A condition about the machine the program runs on (it involves a MACHINE symbol)."""
+    return isinstance(cond, Pred) and any(s.kind == MACHINE for s in symbols(cond))
 
 
 def has_sym(*vs: Any) -> bool:

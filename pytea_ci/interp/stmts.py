@@ -199,10 +199,9 @@ class StmtMixin:
         if self.is_opaque(cond) and bookkeeping(node.body) and bookkeeping(node.orelse) \
                 and self.join_branches(node, scope):
             return
-        if self.decide(cond, node):
-            self.exec_block(node.body, scope)
-        else:
-            self.exec_block(node.orelse, scope)
+        choice = self.decide(cond, node)
+        with self.machine_side():
+            self.exec_block(node.body if choice else node.orelse, scope)
 
     def join_branches(self: "Interpreter", node: ast.If, scope: Scope) -> bool:
         """Both sides of a data-dependent bookkeeping branch (`if loss < best: best = loss`) on this
@@ -470,6 +469,8 @@ class StmtMixin:
                 can_true, can_false = self.decider.branch(cond, self.pc)
                 if can_true and can_false:
                     self.pc.append(cond)
+                if machine and can_true and self.decider.branch(cond, [])[1]:
+                    self.machine.require(cond)  # the program requires it (not a tautology): no guess
                 cond = can_true
             if cond is False:
                 if about_shapes(node.test) and not machine:

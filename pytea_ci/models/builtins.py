@@ -20,7 +20,7 @@ def _concrete(*vals: Any) -> bool:
     return all(is_concrete(v) for v in vals)
 
 
-@model("builtins.print", "builtins.input", "builtins.exit", "builtins.quit", "builtins.breakpoint", "builtins.help")
+@model("builtins.print", "builtins.input", "builtins.breakpoint", "builtins.help")
 def print_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return None
 

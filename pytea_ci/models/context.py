@@ -11,6 +11,7 @@ from pytea_ci.shapes.pred import Cond
 
 class Ctx(Protocol):
     span: Span
+    facts: dict[str, Any]  # per-path program state kept by models (e.g. the process group is initialized)
 
     def require(self, cond: Cond, op: str, message: str, rule: str = "PT001",
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:

@@ -83,16 +83,34 @@ def broadcast_shapes(ctx: Ctx, a: Shape, b: Shape, op: str, names: tuple[str, st
     return tuple(out)
 
 
-def result_dtype(a: Any, b: Any) -> str | None:
-    from pytea_ci.shapes.tensor import promote
+def scalar_kind(v: Any) -> str:
+    """The promotion category of a Python number (an int-like dim counts as an int)."""
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, complex):
+        return "complex"
+    return "float" if isinstance(v, float) else "int"
 
-    da = a.dtype if isinstance(a, Tensor) else ("float32" if isinstance(a, float) else ("bool" if isinstance(a, bool) else None))
-    db = b.dtype if isinstance(b, Tensor) else ("float32" if isinstance(b, float) else ("bool" if isinstance(b, bool) else None))
-    if isinstance(a, Tensor) and not isinstance(b, Tensor):
-        return a.dtype if not (isinstance(b, float) and not a.is_float()) else "float32"
-    if isinstance(b, Tensor) and not isinstance(a, Tensor):
-        return b.dtype if not (isinstance(a, float) and not b.is_float()) else "float32"
-    return promote(da, db)
+
+def result_dtype(a: Any, b: Any) -> str | None:
+    """torch's type promotion: tensors with dims decide the dtype within a category, zero-dim tensors
+    and Python numbers only raise the category (`2.5 * int_tensor` is float32)."""
+    from pytea_ci.shapes.tensor import category, promote, promote_scalar
+
+    if not isinstance(a, Tensor):
+        a, b = b, a
+    if not isinstance(a, Tensor):
+        return None
+    if not isinstance(b, Tensor):
+        return promote_scalar(a.dtype, scalar_kind(b))
+    dims_a, dims_b = a.rank != 0, b.rank != 0
+    if dims_a == dims_b or b.dtype is None or a.dtype is None:
+        return promote(a.dtype, b.dtype)
+    big, small = (a, b) if dims_a else (b, a)
+    ca, cs = category(big.dtype), category(small.dtype)
+    if ca is None or cs is None or cs <= ca:
+        return big.dtype
+    return promote_scalar(big.dtype, ("bool", "int", "float", "complex")[cs])
 
 
 def matmul_shapes(ctx: Ctx, a: Shape, b: Shape, op: str) -> Shape:

@@ -21,7 +21,9 @@ MODELED_ROOTS = (
     "torch", "torchvision", "numpy", "PIL", "argparse", "math", "os", "sys", "random", "time",
     "functools", "collections", "typing", "itertools", "logging", "copy", "json", "warnings",
     "dataclasses", "pathlib", "builtins", "abc", "enum", "re", "datetime", "shutil", "glob",
-    "tqdm", "matplotlib", "pickle", "csv", "string", "operator", "einops", "yaml",
+    "tqdm", "matplotlib", "pickle", "csv", "string", "operator", "einops", "yaml", "socket", "platform",
+    "packaging", "getpass",
+    "fire", "jsonargparse", "typer", "click", "hydra", "accelerate", "lightning", "lightning_fabric",
 )
 
 

@@ -69,8 +69,7 @@ def a_float(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return Unknown("a number", pytype="float")
 
 
-@model("os.path.splitext", "os.listdir", "os.environ.get",
-       "os.getenv", "os.cpu_count", "os.walk", "glob.glob", "datetime.datetime.now", "json.load", "json.loads",
+@model("os.path.splitext", "os.listdir", "os.walk", "glob.glob", "datetime.datetime.now", "json.load", "json.loads",
        "pickle.load",
        "os.path.getsize", "shutil.copy", "pathlib.Path",
        "itertools.product",
@@ -83,7 +82,7 @@ def effect(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 @model("os.makedirs", "os.mkdir", "os.remove", "os.chdir", "time.sleep",
        "warnings.warn", "warnings.filterwarnings", "warnings.simplefilter", "logging.basicConfig", "logging.info",
        "logging.debug", "logging.warning", "logging.error", "logging.critical", "logging.exception",
-       "json.dump", "pickle.dump", "shutil.rmtree", "sys.exit", "matplotlib.pyplot.plot", "matplotlib.pyplot.savefig",
+       "json.dump", "pickle.dump", "shutil.rmtree", "matplotlib.pyplot.plot", "matplotlib.pyplot.savefig",
        "matplotlib.pyplot.show", "matplotlib.pyplot.figure", "matplotlib.pyplot.close", "matplotlib.use",
        "matplotlib.pyplot.imshow", "matplotlib.pyplot.title", "matplotlib.pyplot.subplot")
 def no_effect(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
@@ -116,10 +115,9 @@ def sys_path(ctx: Ctx, *args: Any) -> Any:
     return None
 
 
-for _name in ("sys.argv", "sys.stdout", "sys.stderr", "os.environ", "string.ascii_letters", "os.sep"):
+for _name in ("sys.stdout", "sys.stderr", "string.ascii_letters", "os.sep"):
     register(_name, Unknown(_name))
 register("sys.version_info", (3, 11, 0))
-register("sys.platform", "linux")
 register("sys.maxsize", 2**63 - 1)
 
 

@@ -209,7 +209,7 @@ class DType:
 
 def is_concrete(v: Any) -> bool:
     """Fully concrete Python data (safe to hand to Python's own operators)."""
-    if v is None or isinstance(v, (bool, int, float, str, bytes, complex, range, slice)):
+    if v is None or isinstance(v, (bool, int, float, str, bytes, complex, range, slice, DType)):
         return not isinstance(v, Term)
     if isinstance(v, (tuple, list, set, frozenset)):
         return all(is_concrete(x) for x in v)

@@ -17,6 +17,9 @@ from pytea_ci.diagnostics import Span
 INPUT = "input"
 ITERATION = "iteration"
 UNKNOWN = "unknown"
+# A fact about the machine the program runs on (GPU availability, device count, rank): one value per
+# run like an input, but a finding that holds only for some machines is not reported (DESIGN §3).
+MACHINE = "machine"
 
 
 class PInt(int):

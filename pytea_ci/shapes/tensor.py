@@ -11,6 +11,7 @@ from pytea_ci.shapes.vrange import ValueRange
 
 FLOAT_DTYPES = ("float32", "float64", "float16", "bfloat16")
 INT_DTYPES = ("int64", "int32", "int16", "int8", "uint8")
+COMPLEX_DTYPES = ("complex64", "complex128", "complex32")
 
 
 class Origin(NamedTuple):
@@ -51,6 +52,9 @@ class Tensor:
     def is_int(self) -> bool:
         return self.dtype in INT_DTYPES
 
+    def is_complex(self) -> bool:
+        return self.dtype in COMPLEX_DTYPES
+
 
 def fmt_shape(shape: "tuple[Dim, ...] | None") -> str:
     if shape is None:
@@ -58,9 +62,44 @@ def fmt_shape(shape: "tuple[Dim, ...] | None") -> str:
     return "[" + ", ".join(repr(d) for d in shape) + "]"
 
 
+def category(dtype: str | None) -> int | None:
+    """0 bool, 1 integer, 2 floating point, 3 complex (torch's promotion categories); None unknown."""
+    if dtype == "bool":
+        return 0
+    for k, group in enumerate((INT_DTYPES, FLOAT_DTYPES, COMPLEX_DTYPES), 1):
+        if dtype in group:
+            return k
+    return None
+
+
+_ORDER = ("bool",) + INT_DTYPES[::-1] + ("float16", "bfloat16", "float32", "float64", "complex32", "complex64",
+                                         "complex128")
+
+
 def promote(a: str | None, b: str | None) -> str | None:
-    """Result dtype of a binary op (enough for float/int/bool distinctions)."""
+    """Result dtype of a binary op on two tensors, as `torch.result_type` (an unknown dtype on one
+    side gives the other side's)."""
     if a is None or b is None:
         return a or b
-    order = ("bool",) + INT_DTYPES[::-1] + ("float16", "bfloat16", "float32", "float64")
-    return max(a, b, key=lambda d: order.index(d) if d in order else 0)
+    if {a, b} == {"float16", "bfloat16"}:
+        return "float32"
+    if {a, b} == {"int8", "uint8"}:
+        return "int16"
+    if category(a) == 3 or category(b) == 3:
+        wide = "float64" in (a, b) or "complex128" in (a, b)
+        return "complex128" if wide else "complex64"
+    return max(a, b, key=lambda d: _ORDER.index(d) if d in _ORDER else 0)
+
+
+def promote_scalar(t: str | None, scalar: str) -> str | None:
+    """A tensor of dtype `t` with a Python scalar of category `scalar` ("bool" "int" "float" "complex"):
+    the scalar raises the category only (a float scalar makes an integer tensor float32)."""
+    if t is None:
+        return None
+    cat = category(t)
+    want = {"bool": 0, "int": 1, "float": 2, "complex": 3}[scalar]
+    if cat is None or want <= cat:
+        return t
+    if want == 3:
+        return "complex128" if t == "float64" else "complex64"
+    return "float32" if want == 2 else "int64"

@@ -11,7 +11,7 @@ scripts/gen_api_fixtures.py writes tests/fixtures/api/*.py from the same rows.
 
 from __future__ import annotations
 
-from pytea_ci.models.numpy_.math import UFUNCS
+from pytea_ci.models.numpy_.math import DISTRIBUTIONS, UFUNCS
 from pytea_ci.models.torch.elementwise import BINARY, DUNDERS, UNARY
 
 Case = tuple[str, str, str]
@@ -563,6 +563,13 @@ add("numpy.random.choice", "", "np.random.choice(10, 4)", "np.random.choice(10, 
 add("numpy.random.permutation", "", "np.random.permutation(7)", "np.random.permutation(np.zeros((3, 2)))",
     "np.random.permutation(7).reshape(2, 3)")
 add("numpy.power", "", "np.array([np.power(2, 3), np.power(10000, 0.5)]).reshape(2, 1)")
+for _d, (_at, _k) in DISTRIBUTIONS.items():
+    _params = {"binomial": "10, 0.5", "beta": "2.0, 3.0", "gamma": "2.0, 1.0", "laplace": "0.0, 1.0", "lognormal": "0.0, 1.0",
+               "geometric": "0.5", "logistic": "0.0, 1.0", "gumbel": "0.0, 1.0", "exponential": "1.0",
+               "poisson": "3.0"}.get(_d, "")
+    _sep = ", " if _params else ""
+    add(f"numpy.random.{_d}", "", f"np.random.{_d}({_params}{_sep}size=(2, 3))",
+        f"np.random.{_d}({_params}{_sep}size=(2, 3)).reshape(7)", f"np.zeros(3) + np.random.{_d}({_params})")
 _LC = "rows = [[float(j) for j in range(30)] for p in range(40)]\n"
 add("numpy.array", _LC, "np.array(rows).reshape(1200)", "np.array(rows).reshape(30, 40)", "np.array(rows)[:, 0::2]",
     "np.array([r for r in rows if r[1] > 0.5]).reshape(-1, 30)", "torch.tensor(rows) + torch.zeros(40, 1)",

@@ -124,3 +124,30 @@ def permutation(ctx: Ctx, x: Any) -> Any:
     if as_int(x) is not None or isinstance(x, Term):
         return Tensor((x,), "int64", "numpy")
     return ctx.unknown("numpy.random.permutation of a value not understood")
+
+
+# distribution -> (position of `size` among the positional arguments, kind of a single draw)
+DISTRIBUTIONS: dict[str, tuple[int, str]] = {
+    "standard_normal": (0, "float"), "exponential": (1, "float"), "poisson": (1, "int"), "binomial": (2, "int"),
+    "beta": (2, "float"), "gamma": (2, "float"), "laplace": (2, "float"), "lognormal": (2, "float"),
+    "geometric": (1, "int"), "standard_exponential": (0, "float"), "logistic": (2, "float"), "gumbel": (2, "float"),
+}
+
+
+def _distribution(name: str, at: int, kind: str) -> Any:
+    def run(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+        """Draws of the requested `size`; one number of unknown value without it (and number parameters)."""
+        size = kwargs.get("size", args[at] if len(args) > at else None)
+        params = [a for a in args[:at]] + [v for k, v in kwargs.items() if k != "size"]
+        if size is None:
+            if all(is_number(p) for p in params):
+                return scalar_unknown(ctx, f"numpy.random.{name} value", kind)
+            return ctx.unknown(f"numpy.random.{name} with array parameters")
+        s = sizes_arg((size,))
+        return Tensor(None if s is None else tuple(s), "int64" if kind == "int" else "float64", "numpy")
+
+    return run
+
+
+for _name, (_at, _kind) in DISTRIBUTIONS.items():
+    register(f"numpy.random.{_name}", Builtin(f"numpy.random.{_name}", _distribution(_name, _at, _kind)))

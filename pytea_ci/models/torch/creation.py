@@ -14,9 +14,10 @@ from pytea_ci.shapes.dim import Term, ceildiv, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
 for _name in ("float32", "float", "float64", "double", "float16", "half", "bfloat16", "int64", "long", "int32",
-              "int", "int16", "short", "int8", "uint8", "bool", "complex64"):
+              "int", "int16", "short", "int8", "uint8", "bool", "complex64", "complex128", "cfloat", "cdouble",
+              "complex32", "chalf"):
     _canon = {"float": "float32", "double": "float64", "half": "float16", "long": "int64", "int": "int32",
-              "short": "int16"}.get(_name, _name)
+              "short": "int16", "cfloat": "complex64", "cdouble": "complex128", "chalf": "complex32"}.get(_name, _name)
     register(f"torch.{_name}", DType(_canon))
 
 
@@ -231,10 +232,10 @@ def stack(ctx: Ctx, tensors: Any, dim: Any = 0, out: Any = None) -> Any:
         if some is None:
             return ctx.unknown("stack of unknown tensors")
         out = stack(ctx, some, dim)
-        d = norm_dim(ctx, dim, len(shape_of(out)), "stack") or 0
+        at = norm_dim(ctx, dim, len(shape_of(out)), "stack") or 0
         n = ctx.known_length(tensors)  # a comprehension over a long range: one item per iteration
-        return _length_unknown(ctx, out, d) if n is None or not known(out) else \
-            out.with_shape(shape_of(out)[:d] + (n,) + shape_of(out)[d + 1:])
+        return _length_unknown(ctx, out, at) if n is None or not known(out) else \
+            out.with_shape(shape_of(out)[:at] + (n,) + shape_of(out)[at + 1:])
     ctx.require(len(items) > 0, "stack", "expects a non-empty list of tensors", "PT003")
     first = shape_of(items[0])
     for k, t in enumerate(items[1:], 1):

@@ -51,8 +51,21 @@ BOOL_UNARY = {"logical_not", "isnan", "isinf", "isfinite"}
 FLOAT_UNARY = {"sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "sin", "cos", "erf", "silu", "gelu", "softplus"}
 
 
+_STAND_IN = {"int": 1, "float": 0.5, "bool": True}
+
+
+def _scalar(v: Any) -> Any:
+    """A number of unknown value (`loss.item()`, `float(t)`) stands for itself by its kind: with a
+    tensor, only its kind matters (the result keeps the tensor's shape)."""
+    if isinstance(v, Unknown) and v.pytype in _STAND_IN:
+        return _STAND_IN[v.pytype]
+    return v
+
+
 def binary(ctx: Ctx, op: str, a: Any, b: Any) -> Any:
     kind = BINARY[op]
+    if isinstance(a, Tensor) or isinstance(b, Tensor):
+        a, b = _scalar(a), _scalar(b)
     if isinstance(a, Unknown) or isinstance(b, Unknown):
         return ctx.unknown(f"{op} with unknown operand")
     if not (isinstance(a, Tensor) or isinstance(b, Tensor)):

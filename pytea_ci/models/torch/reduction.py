@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.prim import contiguous_strides, known, norm_dim, reduce_shape, shape_of, with_strides
+from pytea_ci.models.prim import contiguous_strides, dtype_name, known, norm_dim, reduce_shape, shape_of, with_strides
 from pytea_ci.models.registry import model
 from pytea_ci.models.torch.elementwise import binary
 from pytea_ci.models.values import ValuesIndices
-from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.shapes.tensor import Tensor, category
 
 
 def _reduce(ctx: Ctx, op: str, input: Any, dim: Any, keepdim: Any, dtype: str | None = "") -> Any:
@@ -24,12 +24,20 @@ def _dim_kw(dim: Any, kwargs: dict[str, Any]) -> Any:
     return kwargs.get("axis", dim)
 
 
-@model("torch.sum", "torch.Tensor.sum", "torch.mean", "torch.Tensor.mean", "torch.prod", "torch.Tensor.prod",
-       "torch.nansum", "torch.Tensor.nansum", "torch.nanmean", "torch.Tensor.nanmean", "torch.logsumexp",
-       "torch.Tensor.logsumexp", "torch.amax", "torch.Tensor.amax", "torch.amin", "torch.Tensor.amin",
+@model("torch.mean", "torch.Tensor.mean", "torch.nanmean", "torch.Tensor.nanmean", "torch.logsumexp",
+       "torch.Tensor.logsumexp", "torch.amax", "torch.Tensor.amax", "torch.amin", "torch.Tensor.amin")
+def mean(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
+    return _reduce(ctx, "sum", input, _dim_kw(dim, kwargs), keepdim or kwargs.get("keepdims", False),
+                   dtype_name(kwargs.get("dtype")) or "")
+
+
+@model("torch.sum", "torch.Tensor.sum", "torch.prod", "torch.Tensor.prod", "torch.nansum", "torch.Tensor.nansum",
        "torch.count_nonzero", "torch.Tensor.count_nonzero")
 def sum_(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
-    return _reduce(ctx, "sum", input, _dim_kw(dim, kwargs), keepdim or kwargs.get("keepdims", False))
+    """Sums of bools and integers are int64, as in torch (`(pred == y).sum()`)."""
+    dtype = dtype_name(kwargs.get("dtype")) or ("int64" if isinstance(input, Tensor) and category(input.dtype) in (0, 1)
+                                                else "")
+    return _reduce(ctx, "sum", input, _dim_kw(dim, kwargs), keepdim or kwargs.get("keepdims", False), dtype)
 
 
 @model("torch.std", "torch.Tensor.std", "torch.var", "torch.Tensor.var")

@@ -9,6 +9,7 @@ from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import (as_int, fmt, known, matmul_shapes, matrix_operands, norm_dim, reshape_shape,
                                   scalar_unknown, shape_of, sizes_arg, view_strides, with_strides)
 from pytea_ci.models.registry import model, prop
+from pytea_ci.models.torch.dtypes import scalar_of
 from pytea_ci.models.values import DType, IterVal, SizeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import is_dim, prod
@@ -397,7 +398,9 @@ def item(ctx: Ctx, self: Tensor) -> Any:
     if known(self):
         ctx.require(P.eq(self.numel(), 1), "item", f"a Tensor with {self.numel()!r} elements cannot be converted to "
                     f"Scalar (shape {fmt(self.shape)})", operands=(f"self: {fmt(self.shape)}",))
-    return ctx.unknown("value from tensor data (.item())")
+    out = ctx.unknown("value from tensor data (.item())")
+    out.pytype = scalar_of(self.dtype)  # a number of unknown value, of the element's Python type
+    return out
 
 
 @model("torch.Tensor.tolist", "numpy.ndarray.tolist")

@@ -1,0 +1,174 @@
+"""Launchers that run the program's entry function for it: `torch.multiprocessing.spawn`,
+`fire.Fire`, `jsonargparse.CLI`, `typer`, `click`, `hydra.main`, `Fabric.launch`,
+`accelerate.notebook_launcher`. The function runs as the launcher would run it with no command-line
+arguments: with its parameter defaults (click/typer option defaults), and an unknown value for a
+parameter that has none (hydra's config, a required argument). `spawn` passes the process index
+first (a symbol over `range(nprocs)`: every process runs), then `args`.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.machine import fact
+from pytea_ci.models.registry import model, native_class
+from pytea_ci.models.values import Builtin, ClassVal, Instance
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import ITERATION
+
+
+def _params(fn: Any) -> "ast.arguments | None":
+    args = getattr(getattr(fn, "node", None), "args", None)
+    return args if isinstance(args, ast.arguments) else None
+
+
+def run_with_defaults(ctx: Ctx, fn: Any, *given: Any, **options: Any) -> Any:
+    """Call `fn(*given, **options)`, an unknown for each parameter with no default left unset."""
+    a = _params(fn)
+    if a is None:
+        if isinstance(fn, (Builtin, Instance)) or callable(fn):
+            return ctx.call(fn, *given, **options)
+        return ctx.unknown("launched object")
+    positional = a.posonlyargs + a.args
+    required = positional[len(given):len(positional) - len(a.defaults)]
+    missing = {p.arg: ctx.unknown(f"launcher argument {p.arg}") for p in required if p.arg not in options}
+    missing.update({p.arg: ctx.unknown(f"launcher argument {p.arg}")
+                    for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None and p.arg not in options})
+    return ctx.call(fn, *given, **options, **missing)
+
+
+def _launch_component(ctx: Ctx, component: Any) -> Any:
+    if component is None or isinstance(component, (dict, ClassVal)):
+        return ctx.unknown("command-line component")  # a command picked from argv: not known
+    return run_with_defaults(ctx, component)
+
+
+@model("torch.multiprocessing.spawn", "torch.multiprocessing.start_processes")
+def spawn(ctx: Ctx, fn: Any, args: Any = (), nprocs: Any = 1, join: Any = True, *rest: Any, **kwargs: Any) -> Any:
+    hi = nprocs - 1 if isinstance(nprocs, int) and nprocs >= 1 else None
+    rank = ctx.fresh("process_index", kind=ITERATION, lo=0, hi=hi, note="the process index spawn passes")
+    items = ctx.iterate(args)
+    run_with_defaults(ctx, fn, rank, *(items if items is not None else [ctx.unknown("spawn args")]))
+    return None
+
+
+@model("fire.Fire", "jsonargparse.CLI", "jsonargparse.auto_cli", "typer.run")
+def fire(ctx: Ctx, component: Any = None, *args: Any, **kwargs: Any) -> Any:
+    return _launch_component(ctx, component)
+
+
+@model("typer.Option", "typer.Argument")
+def typer_option(ctx: Ctx, default: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """The parameter's default (`...` means required: unknown)."""
+    return ctx.unknown("required command-line value") if default is Ellipsis else default
+
+
+@native_class("typer.Typer")
+class Typer:
+    def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
+        self.attrs["commands"] = []
+
+    def command(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        def register(ctx: Ctx, fn: Any) -> Any:
+            self.attrs["commands"].append(fn)
+            return fn
+
+        return Builtin("typer.Typer.command.decorator", register)
+
+    callback = command
+
+    def call(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        for fn in self.attrs.get("commands", []):
+            run_with_defaults(ctx, fn)
+        return None
+
+
+@native_class("click.Command")
+class ClickCommand:
+    """A function with its click options: calling it runs the function with the options' defaults."""
+
+    def call(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        options = dict(self.attrs["options"])
+        options.update(kwargs)
+        return run_with_defaults(ctx, self.attrs["fn"], *args, **options)
+
+
+def _command(fn: Any) -> Instance:
+    return fn if isinstance(fn, Instance) and fn.cls is ClickCommand else Instance(ClickCommand, {"fn": fn, "options": {}})
+
+
+def _param_name(decls: tuple[Any, ...]) -> str | None:
+    names = [d for d in decls if isinstance(d, str)]
+    plain = [d for d in names if not d.startswith("-")]
+    longs = [d for d in names if d.startswith("--")]
+    chosen = plain[0] if plain else (longs[0] if longs else (names[0] if names else None))
+    return None if chosen is None else chosen.lstrip("-").replace("-", "_").split("/")[0]
+
+
+@model("click.option", "click.argument")
+def click_option(ctx: Ctx, *decls: Any, **kwargs: Any) -> Any:
+    name = _param_name(decls)
+
+    def deco(ctx: Ctx, fn: Any) -> Any:
+        cmd = _command(fn)
+        if name is not None and "default" in kwargs:
+            cmd.attrs["options"].setdefault(name, kwargs["default"])
+        elif name is not None and kwargs.get("is_flag"):
+            cmd.attrs["options"].setdefault(name, False)
+        return cmd
+
+    return Builtin("click.option.decorator", deco)
+
+
+@model("click.command")
+def click_command(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    if len(args) == 1 and _params(args[0]) is not None:  # used bare: `@click.command`
+        return _command(args[0])
+    return Builtin("click.command.decorator", lambda ctx, fn: _command(fn))
+
+
+@model("hydra.main")
+def hydra_main(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    """`@hydra.main(...)`: the decorated function is called with no arguments; hydra passes the
+    composed config, which is not known here."""
+
+    def deco(ctx: Ctx, fn: Any) -> Any:
+        def run(ctx: Ctx, *given: Any, **kw: Any) -> Any:
+            return ctx.call(fn, *(given or (ctx.unknown("hydra config"),)), **kw)
+
+        return Builtin("hydra.main.wrapper", run)
+
+    return Builtin("hydra.main.decorator", deco)
+
+
+@model("accelerate.notebook_launcher")
+def notebook_launcher(ctx: Ctx, function: Any, args: Any = (), *rest: Any, **kwargs: Any) -> Any:
+    items = ctx.iterate(args)
+    return run_with_defaults(ctx, function, *(items if items is not None else []))
+
+
+@native_class("lightning.fabric.Fabric", "lightning.Fabric", "lightning_fabric.Fabric")
+class Fabric:
+    """What Fabric does around the user's code has no shape effect: `launch(fn, *args)` runs
+    `fn(fabric, *args)`, `setup` gives back what it was given."""
+
+    def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
+        rank = fact(ctx, "rank")
+        self.attrs.update(global_rank=rank, local_rank=fact(ctx, "local_rank"), world_size=fact(ctx, "world_size", 1),
+                          is_global_zero=P.eq(rank, 0), device=ctx.unknown("the Fabric device"))
+
+    def launch(ctx: Ctx, self: Instance, function: Any = None, *args: Any, **kwargs: Any) -> Any:
+        return None if function is None else run_with_defaults(ctx, function, self, *args, **kwargs)
+
+    def setup(ctx: Ctx, self: Instance, module: Any, *optimizers: Any, **kwargs: Any) -> Any:
+        return (module, *optimizers) if optimizers else module
+
+    def setup_dataloaders(ctx: Ctx, self: Instance, *loaders: Any, **kwargs: Any) -> Any:
+        return loaders[0] if len(loaders) == 1 else tuple(loaders)
+
+    def backward(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        return None
+
+    print = barrier = seed_everything = backward
