@@ -312,7 +312,7 @@ class ExprMixin:
                 kwargs[kw.arg] = v
         if fn is SUPER_MARK:
             return self.make_super(scope, args)
-        if fn is REGISTRY.get("builtins.globals") and not args:
+        if fn is REGISTRY.get("builtins.globals") and not args and getattr(node.func, "id", None) == "globals":
             return scope.globals  # `globals()[name]`: the module's namespace itself
         with self.at(node):
             return self.call(fn, *args, **kwargs)

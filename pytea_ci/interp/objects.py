@@ -10,6 +10,7 @@ from pytea_ci.interp.coverage import first_origin, origin_of_value
 from pytea_ci.interp.ops import is_concrete, tensor_method
 from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, ModuleVal, PathEnd, ReturnSignal, Scope, SuperVal,
                                      UserException)
+from pytea_ci.interp.join import one_of
 from pytea_ci.models.ranges import values_after
 from pytea_ci.models.registry import PROPERTIES, lookup
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, IterVal,
@@ -261,7 +262,7 @@ class ObjectMixin:
                 except TypeError:
                     raise UserException("TypeError") from None
             if not isinstance(obj, str) and not isinstance(idx, slice):
-                return self.some_value(list(obj), "index with an unknown position")
+                return one_of(self, list(obj), "index with an unknown position")
             return self.unknown("index with an unknown position")
         if isinstance(obj, dict):
             try:

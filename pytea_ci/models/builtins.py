@@ -29,7 +29,11 @@ def print_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 def len_(ctx: Ctx, obj: Any) -> Any:
     if isinstance(obj, (list, tuple, dict, set, str, frozenset)):
         items = ctx.iterate(obj) if not isinstance(obj, str) else obj
-        return len(obj) if items is not None else ctx.unknown("length of a list built in a loop")
+        if items is not None:
+            return len(obj)
+        n = ctx.known_length(obj) if isinstance(obj, (list, tuple)) else None
+        # built in a loop not followed to its end: at least the items seen
+        return n if n is not None else ctx.fresh("len", lo=len(obj))
     if isinstance(obj, RangeVal):
         if all(isinstance(v, int) for v in (obj.start, obj.stop, obj.step)):
             return len(range(obj.start, obj.stop, obj.step))

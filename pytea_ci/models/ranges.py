@@ -111,9 +111,29 @@ def _argmax(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | No
     return made(ctx, 0, size - 1, "indices of an argmax/argmin") if size is not None else None
 
 
+def _joined(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+    """`cat`/`stack` of tensors that all have ranges: the values of all of them."""
+    parts = list(args[0]) if args and isinstance(args[0], (list, tuple)) else []
+    ranges = [t.vrange if isinstance(t, Tensor) else None for t in parts]
+    if not ranges or any(r is None for r in ranges):
+        return None
+    out_range = ranges[0]
+    for r in ranges[1:]:
+        out_range = hull(out_range, r)  # type: ignore[arg-type]
+    return out_range
+
+
+def _padded(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+    """`pad_sequence`: the sequences' values and the padding value."""
+    r = _joined(ctx, out, args, kwargs)
+    pad = kwargs.get("padding_value", args[2] if len(args) > 2 else 0)
+    return hull(r, ValueRange(pad, pad)) if r is not None and _ints(pad) else None
+
+
 _SOURCES: dict[str, Callable[[Ctx, Tensor, tuple, dict], ValueRange | None]] = {
     "torch.randint": _randint, "numpy.random.randint": _randint, "torch.arange": _arange,
     "torch.randperm": _randperm, "torch.tensor": _literal, "torch.full": _full, "torch.argmax": _argmax,
+    "torch.cat": _joined, "torch.stack": _joined, "torch.nn.utils.rnn.pad_sequence": _padded,
 }
 
 

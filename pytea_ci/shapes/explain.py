@@ -6,18 +6,30 @@ at main.py:6")."""
 from __future__ import annotations
 
 from pytea_ci.shapes.dim import INPUT, Sym, symbols
-from pytea_ci.shapes.pred import Cond, Pred, not_
+from pytea_ci.shapes.pred import Cond, Pred, and_, not_, or_
 
 _MAX_CONDITION = 120  # a longer condition is left to the example alone
 
 
 def fails_when(cond: Cond, example: dict[str, int]) -> str:
     """"fails when <not cond>; e.g. <example>" (either part may be missing)."""
-    text = repr(not_(cond)) if isinstance(cond, Pred) else ""
+    text = repr(_negate(cond)) if isinstance(cond, Pred) else ""
     ex = ", ".join(f"{k} = {v}" for k, v in sorted(example.items()))
     if text and len(text) <= _MAX_CONDITION:
         return f"fails when {text}" + (f"; e.g. {ex}" if ex else "")
     return f"fails when {ex}" if ex else ""
+
+
+def _negate(p: Pred) -> Cond:
+    """not p with the negation pushed inside and/or (De Morgan), so it reads as a condition."""
+    if p.op in ("and", "or"):
+        parts = [_negate(a) if isinstance(a, Pred) else not_(a) for a in p.args]  # type: ignore[arg-type]
+        return or_(*parts) if p.op == "and" else and_(*parts)
+    if p.op == "not" and isinstance(p.args[0], Pred):
+        return p.args[0]
+    if p.op in ("lt", "le"):  # not (a <= b) reads better as b < a
+        return Pred("le" if p.op == "lt" else "lt", (p.args[1], p.args[0]))
+    return not_(p)
 
 
 def for_every(cond: Cond) -> str:

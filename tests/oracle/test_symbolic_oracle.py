@@ -1,0 +1,131 @@
+"""Oracle tests for verdicts over symbols and value ranges (DESIGN §3), against real torch.
+
+Property: for a random small program whose size comes from `random.randint` / `random.choice`, the
+verdict is an error iff torch raises for every value of the symbol, a warning iff it raises for some,
+nothing iff for none. The oracle runs torch for *every* value of the (small) range, so it is exact.
+
+For index ranges the values are drawn, so the oracle runs 200 seeds: pytea-ci's error means an
+out-of-range value occurs with probability at least 99% (DEFINITE), a warning that it may. Cases whose
+probability sits between those regimes, where 200 seeds cannot tell them apart, are left out.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+
+import pytest
+
+from tests.oracle.harness import InProcess
+
+torch = pytest.importorskip("torch")
+hypothesis = pytest.importorskip("hypothesis")
+
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+SETTINGS = settings(max_examples=60, deadline=None, derandomize=not os.environ.get("PYTEA_PROPS_RANDOM"),
+                    database=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+_RUNNER = InProcess("symbols")
+_ERRORS = {"PT001", "PT003"}
+
+
+def _verdict(body: str, line: int) -> str:
+    rules = {rule for ln, rule in _RUNNER.findings(body) if ln == line}
+    return "error" if rules & _ERRORS else "warning" if "PT002" in rules else "none"
+
+
+def _torch_raises(code: str, env: dict[str, object]) -> bool:
+    try:
+        exec(code, dict(env))  # noqa: S102  (the oracle runs real torch on purpose)
+    except (RuntimeError, IndexError, ValueError):
+        return True
+    return False
+
+
+def _expected(raised: list[bool]) -> str:
+    return "error" if all(raised) else "warning" if any(raised) else "none"
+
+
+# ----- sizes drawn at run time ------------------------------------------------------------------------------
+OPS = {
+    "view": "x.view(-1, {k})",
+    "linear": "nn.Linear({k}, 3)(x)",
+    "reshape": "x.reshape({k}, -1)",
+    "view2": "x.view({b}, {k})",
+    "matmul": "x @ torch.randn({k}, 2)",
+}
+
+
+@SETTINGS
+@given(lo=st.integers(1, 12), width=st.integers(0, 8), m=st.integers(1, 3), c=st.integers(0, 3),
+       b=st.integers(1, 3), k=st.integers(1, 12), op=st.sampled_from(sorted(OPS)),
+       choice=st.one_of(st.none(), st.lists(st.integers(1, 16), min_size=2, max_size=4, unique=True)))
+def test_drawn_size_verdicts(lo: int, width: int, m: int, c: int, b: int, k: int, op: str,
+                             choice: list[int] | None) -> None:
+    draw = f"random.choice({choice!r})" if choice else f"random.randint({lo}, {lo + width})"
+    values = choice if choice else list(range(lo, lo + width + 1))
+    expr = OPS[op].format(k=k, b=b)
+    setup = f"x = torch.randn({b}, {m} * s + {c})\n"
+    body = f"import random\nimport torch\nimport torch.nn as nn\ns = {draw}\n{setup}y = {expr}\n"
+    raised = [_torch_raises("import torch\nimport torch.nn as nn\n" + setup + f"y = {expr}\n", {"s": v})
+              for v in values]
+    assert _verdict(body, 6) == _expected(raised), (body, dict(zip(values, raised)))
+
+
+def test_first_paragraph_examples() -> None:
+    """The issue's examples: a Linear hard-wired for 32x32 inputs with a random size (fails for some
+    sizes), and `28 * s // s` against 32 features for a size read from the environment (fails for all)."""
+    random_size = textwrap.dedent("""\
+        import random
+        import torch
+        import torch.nn as nn
+        size = random.randint(16, 64)
+        x = torch.randn(2, 3, size, size)
+        y = nn.Linear(3 * 32 * 32, 10)(x.view(2, -1))
+        """)
+    raised = [_torch_raises(random_size.replace("random.randint(16, 64)", str(v)), {}) for v in range(16, 65)]
+    assert _expected(raised) == "warning" == _verdict(random_size, 6)
+    env_size = textwrap.dedent("""\
+        import os
+        import torch
+        import torch.nn as nn
+        s = int(os.environ.get("N", "27"))
+        x = torch.randn(4, 28 * s // s)
+        y = nn.Linear(32, 8)(x)
+        """)
+    raised = [_torch_raises(env_size.replace('int(os.environ.get("N", "27"))', str(v)), {}) for v in range(1, 40)]
+    assert _expected(raised) == "error" == _verdict(env_size, 6)
+
+
+# ----- value ranges of integer tensors ----------------------------------------------------------------------
+def _p_in_range(lo: int, hi: int, n: int, rows: int) -> float:
+    inside = max(0, min(hi, rows - 1) - max(lo, 0) + 1)
+    return (inside / (hi - lo + 1)) ** n
+
+
+INDEX_OPS = {
+    "embedding": "nn.Embedding({rows}, 2)(ids)",
+    "cross_entropy": "F.cross_entropy(torch.randn({n}, {rows}), ids)",
+    "one_hot": "F.one_hot(ids, num_classes={rows})",
+    "gather": "torch.randn({n}, {rows}).gather(1, ids.unsqueeze(1))",
+    "index_select": "torch.randn(2, {rows}).index_select(1, ids)",
+    "indexing": "torch.randn({rows}, 2)[ids]",
+}
+
+
+@SETTINGS
+@given(lo=st.integers(0, 6), width=st.integers(1, 12), n=st.integers(1, 64), rows=st.integers(1, 16),
+       shift=st.integers(-1, 1), op=st.sampled_from(sorted(INDEX_OPS)))
+def test_index_range_verdicts(lo: int, width: int, n: int, rows: int, shift: int, op: str) -> None:
+    hi = lo + width  # randint's high is exclusive: values lo..hi-1, then shifted
+    p = _p_in_range(lo + shift, hi - 1 + shift, n, rows)
+    assume(p == 1.0 or p <= 1e-6 or 0.05 <= p <= 0.95)
+    expr = INDEX_OPS[op].format(rows=rows, n=n)
+    setup = f"ids = torch.randint({lo}, {hi}, ({n},)) + {shift}\n"
+    body = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n" + setup + f"y = {expr}\n"
+    raised = []
+    for seed in range(200):
+        torch.manual_seed(seed)
+        raised.append(_torch_raises(body, {}))
+    assert _verdict(body, 5) == _expected(raised), (body, p, sum(raised))
