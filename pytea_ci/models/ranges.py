@@ -112,10 +112,11 @@ def _argmax(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | No
 
 
 def _joined(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
-    """`cat`/`stack` of tensors that all have ranges: the values of all of them."""
+    """`cat`/`stack` of tensors that all have the same range (parts of different ranges, such as
+    columns of different cardinalities, are told apart again by indexing, which a range cannot do)."""
     parts = list(args[0]) if args and isinstance(args[0], (list, tuple)) else []
     ranges = [t.vrange if isinstance(t, Tensor) else None for t in parts]
-    if not ranges or any(r is None for r in ranges):
+    if not ranges or any(r is None or (r.lo, r.hi) != (ranges[0].lo, ranges[0].hi) for r in ranges):  # type: ignore[union-attr]
         return None
     out_range = ranges[0]
     for r in ranges[1:]:
