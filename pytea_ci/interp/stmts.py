@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
+from pytea_ci.interp.appends import appended_once
 from pytea_ci.interp.ops import BINOPS, on_machine, truth
 from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal,
                                      PathEnd, ReturnSignal, Scope, UserException)
@@ -258,7 +259,22 @@ class StmtMixin:
         source = self.eval(node.iter, scope)
         with self.at(node.iter):
             items, truncated = self.loop_items(source)
+        grown = self.grown_lists(node, scope, source) if truncated else {}
         self.run_loop(node, scope, items, truncated, lambda item: self.assign(node.target, item, scope))
+        for name, (lst, length) in grown.items():
+            if scope.locals.get(name) is lst and id(lst) in self.inexact:
+                self.known_len[id(lst)] = length  # one item per iteration: only the items are representatives
+
+    def grown_lists(self: "Interpreter", node: ast.For, scope: Scope, source: Any) -> dict[str, tuple[list, int]]:
+        """Lists of known length the loop appends to once per iteration, with their length after it."""
+        count = self.known_length(source)
+        out: dict[str, tuple[list, int]] = {}
+        for name in appended_once(node.body) if count is not None else ():
+            lst = scope.locals.get(name)
+            n = self.known_length(lst) if isinstance(lst, list) else None
+            if count is not None and n is not None:
+                out[name] = (lst, n + count)  # type: ignore[assignment]
+        return out
 
     ex_AsyncFor = ex_For
 

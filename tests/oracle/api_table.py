@@ -579,6 +579,13 @@ add("numpy.stack", "rows = [np.zeros(5) + i for i in range(40)]\n", "np.stack(ro
     "np.stack(rows, 1).reshape(5, 40)")
 add("torch.stack", "rows = [torch.zeros(3) for _ in range(50)]\n", "torch.stack(rows).view(150)", "torch.stack(rows).view(149)",
     "torch.stack([r for r in rows if r.sum() > 0] + rows[:1]).view(-1, 3)", "torch.stack(rows, 1).view(3, 50)")
+_LOOP = "xs = []\nfor i in range(30):\n    xs.append(torch.zeros(2, 3) + i)\n"
+add("torch.cat", _LOOP, "torch.cat(xs).view(180)", "torch.cat(xs).view(7)", "torch.cat(xs, 1).view(2, 90)",
+    "torch.cat(xs + xs[:1]).view(-1, 3)", "torch.cat([x for x in xs if x.sum() > 6]).view(-1, 3)")
+add("numpy.array", "rows = []\nfor p in range(50):\n    rows.append([np.sin(p / 10000 ** (j / 8)) for j in range(8)])\n",
+    "np.array(rows).reshape(400)", "np.array(rows).reshape(8, 49)", "torch.FloatTensor(np.array(rows)) + torch.zeros(50, 1)")
+add("torch.stack", "acc = []\nfor i in range(40):\n    if i % 3:\n        acc.append(torch.zeros(4))\n",
+    "torch.stack(acc).view(-1, 4)", "torch.stack(acc).sum(0).view(2, 2)", "torch.stack(acc, 1).view(4, -1)")
 _SIG = "x = torch.randn(4, 10)\nz = torch.randn(3, 4, 6)\n"
 add("torch.fft.fft", _SIG, "torch.fft.fft(x)", "torch.fft.ifft(x, n=7)", "torch.fft.fft(x, dim=0)", "torch.fft.fft(x, n=0)",
     "torch.fft.fft(x, dim=2)", "torch.fft.fft(x) + torch.zeros(10, 4)")

@@ -200,7 +200,11 @@ def cat(ctx: Ctx, tensors: Any, dim: Any = 0, axis: Any = None, out: Any = None)
         if some is None:
             return ctx.unknown("cat of unknown tensors")
         out = cat(ctx, some, dim)
-        return _length_unknown(ctx, out, norm_dim(ctx, dim, len(shape_of(out)), "cat") or 0)
+        at = norm_dim(ctx, dim, len(shape_of(out)), "cat") or 0 if known(out) else 0
+        n, sizes = ctx.known_length(tensors), {shape_of(t)[at] for t in some if len(shape_of(t)) > at}
+        if n is None or len(sizes) != 1 or not known(out):
+            return _length_unknown(ctx, out, at)
+        return out.with_shape(shape_of(out)[:at] + (n * sizes.pop(),) + shape_of(out)[at + 1:])  # n equal parts
     ctx.require(len(items) > 0, "cat", "expected a non-empty list of tensors", "PT003")
     items = [t for t in items if not (len(shape_of(t)) == 1 and shape_of(t)[0] == 0)] or items
     first = shape_of(items[0])

@@ -187,4 +187,4 @@ def embedding_from_pretrained(ctx: Ctx, embeddings: Any, freeze: Any = True, pad
     return emb
 
 
-Embedding.ns["from_pretrained"] = StaticMethod(REGISTRY["torch.nn.Embedding.from_pretrained"])
+REGISTRY["torch.nn.Embedding"].ns["from_pretrained"] = StaticMethod(REGISTRY["torch.nn.Embedding.from_pretrained"])
