@@ -56,6 +56,9 @@ def _add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="lowest level of finding that makes the exit code 1 (default: error)")
     c.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE",
                    help="override an argparse default of the analyzed program (repeatable)")
+    c.add_argument("--symbolic", action="append", default=[], metavar="NAME=RANGE",
+                   help="declare an argparse option, a Dataset class's length or the value at FILE:LINE symbolic "
+                        "over RANGE, e.g. batch_size=1..1024 or image_size=224,256..512 step 32 (repeatable)")
     c.add_argument("--solver-timeout", type=int, default=None, metavar="MS", help="z3 time limit per query")
     c.add_argument("--max-paths", type=int, default=None, help="paths explored per entry point")
     c.add_argument("--time-budget", type=float, default=None, metavar="S", help="seconds per entry point")
@@ -148,13 +151,22 @@ def _arg_overrides(items: Sequence[str]) -> dict[str, object]:
     return overrides
 
 
+def _symbolic(items: Sequence[str]) -> dict[str, object]:
+    from pytea_ci.driver.symranges import parse_cli
+
+    try:
+        return parse_cli(list(items))
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
 def _request(ns: argparse.Namespace) -> CheckRequest:
     from pytea_ci.driver import progress
     from pytea_ci.driver.check import CheckRequest
 
     overrides = {"fail_on": ns.fail_on, "solver_timeout": ns.solver_timeout, "max_paths": ns.max_paths,
                  "time_budget": ns.time_budget, "loop_unroll": ns.loop_unroll, "jobs": ns.jobs,
-                 "library_mode": ns.library_mode,
+                 "library_mode": ns.library_mode, "symbolic": _symbolic(ns.symbolic),
                  "cache_dir": os.path.abspath(ns.cache_dir) if ns.cache_dir else None}
     if ns.affected_only and not ns.diff:
         raise UsageError("--affected-only needs --diff")

@@ -23,6 +23,7 @@ else:  # pragma: no cover - Python 3.10
 
 from pytea_ci.diagnostics import Severity, rule_by_id
 from pytea_ci.driver import DEFAULT_CACHE_DIR, fs
+from pytea_ci.driver.symranges import parse_range
 
 SECTION = "tool.pytea-ci"
 FAIL_ON = ("error", "warning", "never")
@@ -57,6 +58,8 @@ class Config:
     def override(self, **values: Any) -> None:
         """Apply CLI flags: every value that is not None replaces the file's."""
         for name, value in values.items():
+            if name == "symbolic" and value is not None:
+                value = {**self.symbolic, **value}  # --symbolic adds to the configured table
             if value is not None:
                 setattr(self, name, value)
 
@@ -70,7 +73,7 @@ class Config:
 
     def analysis_options(self, entry: str) -> dict[str, Any]:
         """The interpreter options of one entry point (path relative to the project root)."""
-        symbolic = {k: _bounds(v) for k, v in self.per_entry(self.symbolic, entry).items()}
+        symbolic = {k: parse_range(v) for k, v in self.per_entry(self.symbolic, entry).items()}
         return {"args": self.per_entry(self.args, entry), "symbolic_args": symbolic}
 
 
@@ -79,10 +82,12 @@ def _matches(entry: str, pattern: str) -> bool:
     return entry == pattern.rstrip("/") or fnmatch.fnmatch(entry, pattern) or entry.startswith(pattern.rstrip("/") + "/")
 
 
-def _bounds(v: Any) -> tuple[int, int | None]:
-    if isinstance(v, int):
-        return (v, None)
-    return (v[0], v[1] if len(v) > 1 else None)
+def _is_range(v: Any) -> bool:
+    try:
+        parse_range(v)
+    except ValueError:
+        return False
+    return True
 
 
 # ----- validation ----------------------------------------------------------------------------------
@@ -94,12 +99,6 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _is_bounds(v: Any) -> bool:
-    if _is_int(v):
-        return True
-    return isinstance(v, list) and 1 <= len(v) <= 2 and all(_is_int(x) for x in v) and (len(v) == 1 or v[0] <= v[1])
-
-
 def _is_args(v: Any) -> bool:
     return isinstance(v, dict) and all(not isinstance(x, dict) or all(not isinstance(y, dict) for y in x.values())
                                        for x in v.values())
@@ -108,7 +107,7 @@ def _is_args(v: Any) -> bool:
 def _is_symbolic(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    return all(_is_bounds(x) or (isinstance(x, dict) and all(_is_bounds(y) for y in x.values())) for x in v.values())
+    return all(_is_range(x) or (isinstance(x, dict) and all(_is_range(y) for y in x.values())) for x in v.values())
 
 
 def _is_severity(v: Any) -> bool:
@@ -120,7 +119,8 @@ KEYS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "entry-points": (_is_str_list, "a list of paths or globs"),
     "exclude": (_is_str_list, "a list of globs"),
     "args": (_is_args, "a table of argument = value, or of entry-point pattern = {argument = value}"),
-    "symbolic": (_is_symbolic, "a table of argument = lo or [lo, hi] (or entry-point pattern = {...})"),
+    "symbolic": (_is_symbolic, "a table of name = range (\"1..1024\", \"0..\", [\"224\", \"256..512 step 32\"]) "
+                 "for argparse options, Dataset classes or file:line (or entry-point pattern = {...})"),
     "solver-timeout": (lambda v: _is_int(v) and v > 0, "a positive integer (milliseconds)"),
     "time-budget": (lambda v: (_is_int(v) or isinstance(v, float)) and v > 0, "a positive number (seconds)"),
     "max-paths": (lambda v: _is_int(v) and v > 0, "a positive integer"),

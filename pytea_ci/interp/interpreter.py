@@ -153,7 +153,7 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
               note: str = "") -> Sym:
         self.sym_count += 1
         name = f"{hint}_{self.sym_count}"
-        if kind == INPUT and self.naming is not None and self.naming[1] == self.span:
+        if kind == INPUT and hint in ("drawn", "n") and self.naming is not None and self.naming[1] == self.span:
             # a value the program reads or draws, named after the variable it is assigned to
             name = self.naming[0] if self.naming[0] not in self.sym_names else f"{self.naming[0]}_{self.sym_count}"
         self.sym_names.add(name)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pytea_ci.interp.appends import appended_once
 from pytea_ci.interp.ops import BINOPS, on_machine, truth
@@ -146,6 +146,8 @@ class StmtMixin:
             value = self.eval(node.value, scope)
         finally:
             self.naming = None
+        if self.options.get("symbolic_args"):
+            value = _declared_at(self, node, value)
         for t in node.targets:
             self.assign(t, value, scope)
 
@@ -537,3 +539,17 @@ def _load(target: ast.expr) -> ast.expr:
 
 
 _ = P  # predicates are used through truth()/decide()
+
+
+def _declared_at(it: "Interpreter", node: ast.Assign, value: Any) -> Any:
+    """The value assigned at a `file:line` the configuration declares symbolic (`[tool.pytea-ci.symbolic]`)."""
+    from pytea_ci.models.random_ import declared
+
+    span = it.span_of(node)
+    table = it.options["symbolic_args"]
+    for key in (f"{span.path}:{span.line}", f"{span.path.rsplit('/', 1)[-1]}:{span.line}"):
+        if key in table:
+            target = node.targets[0]
+            name = target.id if isinstance(target, ast.Name) else "value"
+            return declared(cast(Any, it), name, table[key], f"the value at {key} (declared symbolic)")
+    return value

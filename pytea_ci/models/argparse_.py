@@ -8,7 +8,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.values import Builtin, Instance, Unknown
-from pytea_ci.shapes.dim import INPUT, PInt
+from pytea_ci.shapes.dim import PInt
 
 
 def _dest(names: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
@@ -23,8 +23,9 @@ def _value(ctx: Ctx, dest: str, kwargs: dict[str, Any], positional: bool) -> Any
     overrides = ctx.option("args") or {}
     symbolic = ctx.option("symbolic_args") or {}
     if dest in symbolic:
-        lo, hi = symbolic[dest]
-        return ctx.fresh(dest, kind=INPUT, lo=lo, hi=hi, note=f"command-line argument --{dest} (declared symbolic)")
+        from pytea_ci.models.random_ import declared
+
+        return declared(ctx, dest, symbolic[dest], f"command-line argument --{dest} (declared symbolic)")
     action = kwargs.get("action")
     if dest in overrides:
         return _tag(ctx, overrides[dest], dest, "configured")

@@ -105,3 +105,19 @@ def read_int(ctx: Ctx, text: Unknown) -> Any:
         return ctx.fresh("n", kind=INPUT, lo=1, note=f"int() of {source} (a positive size by assumption)")
     return ctx.fresh("int")
 
+
+def declared(ctx: Ctx, name: str, rng: tuple, note: str) -> Any:
+    """The input `name` the configuration declares symbolic over `rng` = (lo, hi, values) (see
+    driver/symranges.py): its one value when the range holds one, else an input symbol over it."""
+    lo, hi, values = rng
+    if lo is not None and lo == hi:
+        return lo
+    sym = ctx.fresh(name, kind=INPUT, lo=lo, hi=hi, note=note)
+    return replace(sym, values=tuple(values)) if values else sym
+
+
+def declared_for(ctx: Ctx, key: str, note: str) -> Any:
+    """`declared` for the configuration entry `key`, or None when there is none."""
+    table = ctx.option("symbolic_args") or {}
+    return declared(ctx, key.split(":")[0].split(".")[-1], table[key], note) if key in table else None
+

@@ -89,6 +89,11 @@ def dataset_len(ctx: Ctx, ds: Any) -> Any:
     if isinstance(ds, Tensor) and known(ds) and shape_of(ds):
         return shape_of(ds)[0]
     if isinstance(ds, Instance):
+        from pytea_ci.models.random_ import declared_for
+
+        configured = declared_for(ctx, ds.cls.name, f"length of a {ds.cls.name} (declared symbolic)")
+        if configured is not None:
+            return configured
         fn = ctx.getattr(ds, "__len__")
         if not isinstance(fn, Unknown):
             return ctx.call(fn)
