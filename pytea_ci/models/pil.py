@@ -7,6 +7,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.values import Instance
+from pytea_ci.shapes.dim import INPUT
 
 CHANNELS = {"L": 1, "1": 1, "P": 1, "I": 1, "F": 1, "RGB": 3, "RGBA": 4, "CMYK": 4, "LA": 2, "YCbCr": 3}
 
@@ -40,4 +41,6 @@ def image_open(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
         s = args[0].shape
         mode = "L" if len(s) == 2 else {3: "RGB", 4: "RGBA"}.get(s[2]) if isinstance(s[2], int) else None
         return make_image(ctx, kwargs.get("mode", mode), s[0], s[1])
-    return make_image(ctx, None, ctx.fresh("height", lo=1), ctx.fresh("width", lo=1))
+    # the size of an image file is an input: one value per file the program is run on
+    return make_image(ctx, None, ctx.fresh("height", kind=INPUT, lo=1, note="height of an image file PIL opens"),
+                      ctx.fresh("width", kind=INPUT, lo=1, note="width of an image file PIL opens"))

@@ -121,3 +121,19 @@ def declared_for(ctx: Ctx, key: str, note: str) -> Any:
     table = ctx.option("symbolic_args") or {}
     return declared(ctx, key.split(":")[0].split(".")[-1], table[key], note) if key in table else None
 
+
+# What a program reads at run time whose length is an input of the run: folder listings, lines and
+# records of data files (origins as the interpreter records them, "<api>: <reason>").
+_DATA_SOURCES = ("os.listdir", "os.scandir", "os.walk", "glob.", "json.load", "yaml.", "pickle.load", "csv.",
+                 "builtins.open", "pathlib.", "numpy.load", "numpy.genfromtxt", "torch.load")
+
+
+def length_of_read(ctx: Ctx, obj: Any) -> Any:
+    """`len()` of a value not understood: the number of entries of a listing or data file the program
+    reads is an input symbol (one value per run, any count >= 0); of anything else, any int >= 0."""
+    what = obj.origin.what if isinstance(obj, Unknown) and obj.origin is not None else ""
+    if what.startswith(_DATA_SOURCES):
+        source = what.split(":")[0]
+        return ctx.fresh("len", kind=INPUT, lo=0, note=f"number of entries read by {source}")
+    return ctx.fresh("len")
+

@@ -62,7 +62,8 @@ def _standard(name: str) -> None:
     def __getitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:
         img = make_image(ctx, mode, PInt(h, self.attrs["span"], f"{name} image height"),
                          PInt(w, self.attrs["span"], f"{name} image width"))
-        return _apply(ctx, self, img, ctx.fresh("label"))
+        label = ctx.fresh("label", lo=0, hi=classes - 1, note=f"a {name} label ({classes} classes)")
+        return _apply(ctx, self, img, label)
 
     body = {"init": init, "__len__": __len__, "__getitem__": __getitem__}
     native_class(f"torchvision.datasets.{name}", bases=(Dataset,))(type(name, (), body))
@@ -76,14 +77,17 @@ for _name in STANDARD:
 class FakeData:
     def init(ctx: Ctx, self: Instance, size: Any = 1000, image_size: Any = (3, 224, 224), num_classes: Any = 10,
              transform: Any = None, target_transform: Any = None, random_offset: Any = 0) -> None:
-        self.attrs.update(n=size, image_size=image_size, transform=transform, target_transform=target_transform)
+        self.attrs.update(n=size, image_size=image_size, transform=transform, target_transform=target_transform,
+                          num_classes=num_classes)
 
     def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
         return self.attrs["n"]
 
     def __getitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:  # noqa: N805
         c, h, w = tuple(self.attrs["image_size"])
-        return _apply(ctx, self, make_image(ctx, "L" if c == 1 else "RGB", h, w), ctx.fresh("label"))
+        k = self.attrs["num_classes"]
+        label = ctx.fresh("label", lo=0, hi=k - 1 if isinstance(k, int) and k > 0 else None, note="a FakeData label")
+        return _apply(ctx, self, make_image(ctx, "L" if c == 1 else "RGB", h, w), label)
 
 
 @native_class("torchvision.datasets.ImageFolder", "torchvision.datasets.DatasetFolder")
