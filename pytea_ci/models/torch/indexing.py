@@ -255,11 +255,11 @@ def index_add(ctx: Ctx, input: Any, dim: Any, index: Any, source: Any, *args: An
     ctx.require(len(i) <= 1, "index_add_", f"Index is supposed to be a vector, but got dim: {len(i)} with size: {fmt(i)}",
                 "PT003", operands=(f"index: {fmt(i)}",))
     same_rank = len(src) == len(s) or (not s and len(src) <= 1)
-    ctx.require(same_rank and P.and_(*[P.eq(a, b) for k, (a, b) in enumerate(zip(s, src)) if k != d]), "index_add_",
-                f"source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = "
-                f"{fmt(s)} source.shape = {fmt(src)}", operands=(f"self: {fmt(s)}", f"source: {fmt(src)}"))
-    n = i[0] if i else 1
-    ctx.require(P.eq(n, src[d] if src else 1), "index_add_", f"Number of indices ({n!r}) should be equal to "
-                f"source.size(dim): ({src[d] if src else 1!r}), for dim: {d}", operands=(f"index: {fmt(i)}",
-                f"source: {fmt(src)}"), dims=(("indices", n), ("source size", src[d] if src else 1)))
+    n, along = i[0] if i else 1, src[d] if src else 1
+    # one requirement, so that sizes known only together (one unknown length on both sides) are decided
+    ctx.require(same_rank and P.and_(P.eq(n, along), *[P.eq(a, b) for k, (a, b) in enumerate(zip(s, src)) if k != d]),
+                "index_add_", f"source tensor shape must match self tensor shape excluding dim {d}, and the number of "
+                f"indices must equal source.size({d}): self {fmt(s)}, source {fmt(src)}, {n!r} indices",
+                operands=(f"self: {fmt(s)}", f"index: {fmt(i)}", f"source: {fmt(src)}"),
+                dims=(("indices", n), ("source size", along)))
     return input
