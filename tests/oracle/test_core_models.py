@@ -159,12 +159,14 @@ def test_view_of_non_contiguous_matches_torch(setup: str, expr: str) -> None:
 def test_elementwise_ops_keep_a_dense_layout_like_torch() -> None:
     """The layout rule of interp/objects.py (`_LIKE_INPUT`): every op it names, applied by torch to a
     dense tensor in any order of its dims (with a Python number beside it for operators), returns
-    the input's strides. An op torch rejects for these inputs is skipped; most must be checked."""
+    the input's strides; a binary op (`torch.add` ...) given two tensors of that very layout does too.
+    An op torch rejects for these inputs is skipped; most must be checked."""
     import itertools
 
     import torch
 
     from pytea_ci.interp.objects import _LIKE_INPUT
+    from pytea_ci.models.torch.elementwise import BINARY
 
     base = torch.rand(2, 3, 4) + 0.5  # in the domain of log, sqrt, acosh-1, ...
     checked, skipped = [], []
@@ -179,6 +181,8 @@ def test_elementwise_ops_keep_a_dense_layout_like_torch() -> None:
                     y = getattr(x.clone(), short)(2)  # (a clone: in-place operators write into it)
                 elif short.endswith("_"):
                     y = getattr(x.clone(), short)()
+                elif short in BINARY:
+                    y = getattr(torch, short)(x, x.clone())  # (the clone keeps the layout of its dense input)
                 else:
                     y = getattr(x, short)()
             except (RuntimeError, TypeError, AttributeError, NotImplementedError, AssertionError):  # .cuda()
