@@ -55,7 +55,9 @@ def _same(a: Any, b: Any) -> bool:
 def _join_dims(it: "Interpreter", dims: list[Any]) -> Any:
     ints = sorted({int(d) for d in dims if isinstance(d, int)})
     syms = [s for d in dims for s in symbols(d)]
-    kind = UNKNOWN if any(s.kind == UNKNOWN for s in syms) else INPUT
+    # sizes the program draws or reads per item (input symbols) differ from item to item in every run;
+    # items of different literal sizes are told apart by an index the analyzer does not follow
+    kind = INPUT if syms and all(s.kind == INPUT for s in syms) else UNKNOWN
     los = [d if isinstance(d, int) else _bound(d, "lo") for d in dims]
     his = [d if isinstance(d, int) else _bound(d, "hi") for d in dims]
     lo = min(los) if all(x is not None for x in los) else None  # type: ignore[type-var]

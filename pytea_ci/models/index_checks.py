@@ -18,6 +18,9 @@ from pytea_ci.shapes.tensor import INT_DTYPES, Tensor
 from pytea_ci.shapes.vrange import DEFINITE, ValueRange, p_all_within
 
 
+_INDEX_DTYPES = tuple(d for d in INT_DTYPES if d != "uint8")  # a uint8 index tensor is a mask
+
+
 def _ints(*vals: Any) -> bool:
     return all(isinstance(v, int) and not isinstance(v, bool) for v in vals)
 
@@ -25,7 +28,7 @@ def _ints(*vals: Any) -> bool:
 def require_indices(ctx: Ctx, idx: Any, size: Any, op: str, what: str, limit: str, *,
                     negative_ok: bool = False, ignore: Any = None) -> None:
     """Every value of the integer tensor `idx` must index a dim of `size` (`limit` names it)."""
-    if not isinstance(idx, Tensor) or idx.vrange is None or idx.dtype not in INT_DTYPES or not is_dim(size):
+    if not isinstance(idx, Tensor) or idx.vrange is None or idx.dtype not in _INDEX_DTYPES or not is_dim(size):
         return
     if _ints(n := idx.numel()) and n == 0:
         return

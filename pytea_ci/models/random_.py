@@ -13,8 +13,8 @@ from dataclasses import replace
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.registry import model
-from pytea_ci.models.values import Unknown
+from pytea_ci.models.registry import model, register
+from pytea_ci.models.values import Builtin, Unknown
 from pytea_ci.shapes.dim import INPUT, Dim, add, is_dim
 
 _MAX_CHOICES = 256  # a longer list of choices is summarised by its bounds
@@ -122,18 +122,31 @@ def declared_for(ctx: Ctx, key: str, note: str) -> Any:
     return declared(ctx, key.split(":")[0].split(".")[-1], table[key], note) if key in table else None
 
 
-# What a program reads at run time whose length is an input of the run: folder listings, lines and
-# records of data files (origins as the interpreter records them, "<api>: <reason>").
-_DATA_SOURCES = ("os.listdir", "os.scandir", "os.walk", "glob.", "json.load", "yaml.", "pickle.load", "csv.",
-                 "builtins.open", "pathlib.", "numpy.load", "numpy.genfromtxt", "torch.load")
+# What a program reads at run time whose length is an input of the run: folder listings and data files.
+_READ = "read at run time by "
+_DATA_SOURCES = ("os.listdir", "os.walk", "os.scandir", "glob.glob", "glob.iglob", "json.load", "json.loads",
+                 "pickle.load")
+
+
+def _data_read(name: str) -> Any:
+    def run(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+        from pytea_ci.shapes.tensor import Origin
+
+        return Unknown(_READ + name, None, Origin(ctx.span, _READ + name))  # born here, whatever the path was
+
+    return run
+
+
+for _name in _DATA_SOURCES:
+    register(_name, Builtin(_name, _data_read(_name)))
 
 
 def length_of_read(ctx: Ctx, obj: Any) -> Any:
     """`len()` of a value not understood: the number of entries of a listing or data file the program
-    reads is an input symbol (one value per run, any count >= 0); of anything else, any int >= 0."""
+    reads (or of a YAML document) is an input symbol (one value per run, any count >= 0); of anything
+    else, any int >= 0."""
     what = obj.origin.what if isinstance(obj, Unknown) and obj.origin is not None else ""
-    if what.startswith(_DATA_SOURCES):
-        source = what.split(":")[0]
-        return ctx.fresh("len", kind=INPUT, lo=0, note=f"number of entries read by {source}")
+    if what.startswith(_READ) or what == "YAML document":
+        return ctx.fresh("len", kind=INPUT, lo=0, note=f"number of entries {what}")
     return ctx.fresh("len")
 

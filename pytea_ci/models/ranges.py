@@ -246,6 +246,6 @@ def _in_place(name: str, args: tuple) -> None:
     """An in-place method (`add_`, `clamp_`, `random_`, `+=`) changes values every alias sees: forget them."""
     last = name.rsplit(".", 1)[-1]
     if args and isinstance(args[0], Tensor) and args[0].vrange is not None and (
-            last.endswith("_") and not last.startswith("__") or last.startswith("__i")):
+            last.endswith("_") and not last.startswith("__") or last.startswith("__i") and _op_of(name)[0] != last):
         object.__setattr__(args[0], "vrange", None)
 

@@ -15,7 +15,7 @@ from pytea_ci.models.prim import known, shape_of
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.values import Instance, IterVal, Unknown
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import INPUT, PInt, Term, floordiv, is_dim, mod
+from pytea_ci.shapes.dim import INPUT, UNKNOWN, PInt, Term, floordiv, is_dim, mod, symbols
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import ValueRange
 
@@ -227,7 +227,9 @@ class DataLoader:
         elif is_dim(n):
             batches.append((0, PInt(bs, span, "batch size of this DataLoader") if isinstance(bs, int) else bs))
             rest = mod(n, bs)
-            if a["drop_last"] is not True and not isinstance(rest, int) and ctx.fork(P.ne(rest, 0)):
+            # a length not understood (kind unknown) may well be a multiple of the batch size: no last batch
+            understood = not any(s.kind == UNKNOWN for s in symbols(rest))
+            if a["drop_last"] is not True and not isinstance(rest, int) and understood and ctx.fork(P.ne(rest, 0)):
                 batches.append((floordiv(n, bs), rest))
             elif isinstance(rest, int) and rest and a["drop_last"] is not True:
                 batches.append((floordiv(n, bs), rest))
