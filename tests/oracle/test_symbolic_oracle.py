@@ -129,3 +129,49 @@ def test_index_range_verdicts(lo: int, width: int, n: int, rows: int, shift: int
         torch.manual_seed(seed)
         raised.append(_torch_raises(body, {}))
     assert _verdict(body, 5) == _expected(raised), (body, p, sum(raised))
+
+
+# ----- custom datasets of variable-length items -------------------------------------------------------------
+VARLEN = '''import random
+import torch
+from torch.nn.utils.rnn import pad_sequence
+from torch.utils.data import DataLoader, Dataset
+
+
+class Sequences(Dataset):
+    def __init__(self, n):
+        self.items = []
+        for _ in range(n):
+            length = random.randint({lo}, {hi})
+            self.items.append(torch.randint(1, 100, (length,)))
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+def pad(batch):
+    return pad_sequence(batch, batch_first=True)
+
+
+for x in DataLoader(Sequences(40), batch_size={bs}{collate}):
+    pass
+'''
+
+
+@pytest.mark.parametrize("lo, hi, bs, collate", [
+    (5, 30, 8, ""), (5, 30, 8, ", collate_fn=pad"), (5, 30, 1, ""), (12, 12, 8, ""), (3, 4, 4, ""),
+])
+def test_varlen_items_and_default_collate(lo: int, hi: int, bs: int, collate: str) -> None:
+    """A warning at the loop iff torch's default collate fails for some draws of the lengths."""
+    body = VARLEN.format(lo=lo, hi=hi, bs=bs, collate=collate)
+    raised = []
+    for seed in range(20):
+        import random
+
+        random.seed(seed)
+        raised.append(_torch_raises(body, {"__name__": "varlen"}))
+    line = body.splitlines().index(next(ln for ln in body.splitlines() if ln.startswith("for x in"))) + 1
+    assert _verdict(body, line) == ("warning" if any(raised) else "none"), (lo, hi, bs, collate, sum(raised))
