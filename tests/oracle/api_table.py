@@ -517,7 +517,9 @@ add("numpy.random.seed", "np.random.seed(0)\n", "np.random.rand(2, 3)")
 
 # ----- real-world gaps (issue 12 item 8): legacy constructors, sparse, numpy math, layouts -------------------------
 add("torch.Tensor.__new__", "", "torch.Tensor(2, 3)", "torch.Tensor([[1, 2], [3, 4]])", "torch.Tensor(2, 3).t().view(6)",
-    "torch.Tensor(3, 1).t().view(3)", "torch.Tensor(2, 3) @ torch.Tensor(2, 3)", "torch.Tensor(torch.Size([4, 5]))")
+    "torch.Tensor(3, 1).t().view(3)", "torch.Tensor(2, 3) @ torch.Tensor(2, 3)", "torch.Tensor(torch.Size([4, 5]))",
+    "torch.Tensor()", "torch.FloatTensor() + torch.zeros(2)", "torch.Tensor(torch.zeros(2, 3).long()) + torch.zeros(3)",
+    "torch.Tensor(np.zeros((2, 3))).view(6)", "torch.Tensor(3) + torch.zeros(4)")
 add("torch.FloatTensor", "a = np.random.rand(2, 3)\n", "torch.FloatTensor(a).unsqueeze(0)", "torch.FloatTensor(a) + torch.zeros(3, 2)",
     "torch.FloatTensor(3, 4).normal_().t().view(12)")
 add("torch.LongTensor", "", "torch.LongTensor([[0, 1], [1, 0]]).t().view(4)", "torch.LongTensor([[0, 1], [1, 2]]) + torch.zeros(3)")

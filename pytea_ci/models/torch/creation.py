@@ -50,6 +50,8 @@ def _legacy(ctx: Ctx, size: tuple[Any, ...], kwargs: dict[str, Any], dtype: str)
         return tensor(ctx, size[0] if isinstance(size[0], list) else list(size[0]), dtype=DType(dtype))
     if len(size) == 1 and isinstance(size[0], Tensor):
         return Tensor(size[0].shape, dtype)
+    if not size and "size" not in kwargs:
+        return Tensor((0,), dtype)  # `torch.Tensor()`: an empty vector
     if any(isinstance(s, Unknown) and s.pytype != "int" for s in size):
         return ctx.unknown("legacy constructor of a value not understood")
     return _make(ctx, size, kwargs, dtype)
@@ -57,7 +59,10 @@ def _legacy(ctx: Ctx, size: tuple[Any, ...], kwargs: dict[str, Any], dtype: str)
 
 @model("torch.Tensor.__new__")
 def legacy_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
-    """`torch.Tensor(3, 4)` (uninitialized float32 of that size), `torch.Tensor([1, 2])` (data)."""
+    """`torch.Tensor(3, 4)` (uninitialized float32 of that size), `torch.Tensor([1, 2])` (data),
+    `torch.Tensor(t)` (a torch tensor as it is)."""
+    if len(size) == 1 and isinstance(size[0], Tensor) and size[0].lib == "torch":
+        return size[0]
     return _legacy(ctx, size, kwargs, "float32")
 
 
