@@ -143,10 +143,11 @@ for _name in _DATA_SOURCES:
 
 def length_of_read(ctx: Ctx, obj: Any) -> Any:
     """`len()` of a value not understood: the number of entries of a listing or data file the program
-    reads (or of a YAML document) is an input symbol (one value per run, any count >= 0); of anything
+    reads (or of a YAML document) is an input symbol (one value per run, any count >= 1); of anything
     else, any int >= 0."""
     what = obj.origin.what if isinstance(obj, Unknown) and obj.origin is not None else ""
     if what.startswith(_READ) or what == "YAML document":
-        return ctx.fresh("len", kind=INPUT, lo=0, note=f"number of entries {what}")
+        # a count of files or records: used as a size it is taken to be positive
+        return ctx.fresh("len", kind=INPUT, lo=1, note=f"number of entries {what}")
     return ctx.fresh("len")
 

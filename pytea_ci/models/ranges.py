@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.values import ValuesIndices
 from pytea_ci.shapes.dim import INPUT, Term, is_dim
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import ValueRange, clamp, hull, keep_draws, plus, scale, shift
@@ -97,18 +98,41 @@ def _full(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None
     return made(ctx, v, v, f"torch.full(..., {v!r})", True) if _ints(v) else None
 
 
-def _argmax(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+def _index_range(ctx: Ctx, args: tuple, dim: Any, what: str, attained: bool = False) -> ValueRange | None:
+    """Indices into dim `dim` of the first argument (its flattened form when `dim` is None)."""
     src = args[0] if args else None
     if not isinstance(src, Tensor) or src.shape is None:
         return None
-    dim = kwargs.get("dim", args[1] if len(args) > 1 else None)
     if dim is None:
         size = src.numel()
     elif _ints(dim) and -len(src.shape) <= dim < len(src.shape):
         size = src.shape[dim]
     else:
         return None
-    return made(ctx, 0, size - 1, "indices of an argmax/argmin") if size is not None else None
+    return made(ctx, 0, size - 1, f"indices of {what}", attained) if size is not None else None
+
+
+def _argmax(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+    return _index_range(ctx, args, kwargs.get("dim", args[1] if len(args) > 1 else None), "an argmax/argmin")
+
+
+def _argsort(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+    """A permutation of the dim: every index occurs."""
+    return _index_range(ctx, args, kwargs.get("dim", args[1] if len(args) > 1 else -1), "an argsort", True)
+
+
+# (values, indices) results: where the dim argument sits, and whether every index occurs (a sort)
+_WITH_INDICES = {"torch.max": (1, None, False), "torch.sort": (1, -1, True), "torch.topk": (2, -1, False)}
+
+
+def _with_indices(ctx: Ctx, name: str, out: ValuesIndices, args: tuple, kwargs: dict) -> Any:
+    pos, default, attained = _WITH_INDICES[name]
+    dim = kwargs.get("dim", args[pos] if len(args) > pos else default)
+    r = _index_range(ctx, args, dim, name.rsplit(".", 1)[-1], attained) if dim is not None else None
+    indices = out[1] if len(out) == 2 else None
+    if r is None or not isinstance(indices, Tensor):
+        return out
+    return ValuesIndices((out[0], replace(indices, vrange=r)))
 
 
 def _joined(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
@@ -134,6 +158,7 @@ def _padded(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | No
 _SOURCES: dict[str, Callable[[Ctx, Tensor, tuple, dict], ValueRange | None]] = {
     "torch.randint": _randint, "numpy.random.randint": _randint, "torch.arange": _arange,
     "torch.randperm": _randperm, "torch.tensor": _literal, "torch.full": _full, "torch.argmax": _argmax,
+    "torch.argsort": _argsort,
     "torch.cat": _joined, "torch.stack": _joined, "torch.nn.utils.rnn.pad_sequence": _padded,
 }
 
@@ -201,6 +226,8 @@ def values_after(ctx: Any, name: str, out: Any, args: tuple, kwargs: dict) -> An
     """`out` of the model `name` with the value range the operation gives it (or a ranged scalar)."""
     if name in ("builtins.int", "torch.Tensor.item") and args and isinstance(args[0], Tensor):
         return scalar_of(ctx, args[0], out)
+    if isinstance(out, ValuesIndices) and name in _WITH_INDICES:
+        return _with_indices(ctx, name, out, args, kwargs)
     if not isinstance(out, Tensor) or out.vrange is not None:
         _in_place(name, args)
         return out
