@@ -9,6 +9,7 @@ module of the analyzed files as well; `only` skips the entry points; `never` tur
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 from typing import TYPE_CHECKING
 
@@ -84,15 +85,45 @@ def run_targets(targets: list[LibraryTarget], opts: Options, seconds: float) -> 
     return [analyze_guarded(t, opts.root, decider, seconds, opts.strict) for t in targets]
 
 
-def as_results(shapes: list[ModuleShapes], reported: list[EntryResult]) -> list[EntryResult]:
-    """One result per module, minus the findings an entry point already reported."""
+def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, graph: ImportGraph) -> list[EntryResult]:
+    """One result per target, from the result cache when its file's closure and construction are unchanged
+    (a budget cut-off depends on the machine: never cached)."""
+    from pytea_ci.driver.cache import ResultCache, entry_key
+
+    cache = ResultCache(opts.cache_dir) if opts.cache_dir else None
+    out: list[EntryResult | None] = []
+    keys: list[str] = []
+    for t in targets:
+        rel = os.path.relpath(t.path, opts.root)
+        keys.append(entry_key(f"{rel}::{t.cls}", opts.root, graph.closure(t.path), _key_options(t, opts, seconds)))
+        out.append(cache.get(keys[-1]) if cache is not None else None)
+    todo = [i for i, r in enumerate(out) if r is None]
+    for i, shapes in zip(todo, run_targets([targets[i] for i in todo], opts, seconds)):
+        res = out[i] = _as_result(shapes)
+        if cache is not None and not any(d.rule == "PT011" for d in res.diagnostics):
+            cache.put(keys[i], res)
+    return [r for r in out if r is not None]
+
+
+def _key_options(t: LibraryTarget, opts: Options, seconds: float) -> dict[str, object]:
+    return {"library": [t.cls, t.construct, [dataclasses.astuple(i) for i in t.inputs]], "seconds": seconds,
+            "solver_timeout_ms": opts.solver_timeout_ms}
+
+
+def _as_result(s: ModuleShapes) -> EntryResult:
+    status = "findings" if any(d.severity is not Severity.NOTE for d in s.diagnostics) else "ok"
+    return EntryResult(s.module, list(s.diagnostics), status=status)
+
+
+def without_reported(results: list[EntryResult], reported: list[EntryResult]) -> list[EntryResult]:
+    """The library-mode results minus the findings an entry point (or an earlier module) reported."""
     seen = {d.key() for e in reported for d in e.diagnostics}
     out = []
-    for s in shapes:
-        diags = [d for d in s.diagnostics if d.key() not in seen]
+    for r in results:
+        diags = [d for d in r.diagnostics if d.key() not in seen]
         seen.update(d.key() for d in diags)
-        status = "findings" if any(d.severity is not Severity.NOTE for d in diags) else "ok"
-        out.append(EntryResult(s.module, diags, status=status))
+        status = "findings" if any(d.severity is not Severity.NOTE for d in diags) else r.status
+        out.append(dataclasses.replace(r, diagnostics=diags, status=status if diags else "ok"))
     return out
 
 
@@ -108,7 +139,7 @@ def extend(result: RunResult, mode: str, seconds: float, paths: list[str], chang
     root = os.path.abspath(opts.root)
     files = files_for(paths, changed, root, exclude, graph)
     targets = select_targets(mode, files, root, exclude, entries, graph)
-    result.entries += as_results(run_targets(targets, opts, seconds), result.entries)
+    result.entries += without_reported(check_targets(targets, opts, seconds, graph), result.entries)
 
 
 class TargetError(Exception):

@@ -90,10 +90,8 @@ def _layer(row: Layer, out: Any, ins: list[Any], model: dict[str, int]) -> Layer
     return row
 
 
-def evaluate(d: Dim | Cond, values: dict[str, int]) -> int | None:
+def evaluate(d: Dim, values: dict[str, int]) -> int | None:
     """The value of a dim under an assignment of its symbols (None when one is missing)."""
-    if isinstance(d, bool):
-        return int(d)
     if isinstance(d, int):
         return d
     if isinstance(d, Sym):
@@ -136,3 +134,18 @@ def analyze_guarded(target: LibraryTarget, root: str, decider: Decider, seconds:
         shapes = ModuleShapes(f"{rel}::{target.cls}", rel, target.line, target.label, "internal-error")
         shapes.diagnostics = [Diagnostic("PT011", Severity.NOTE, Span(rel, target.line, 0), text, entry=rel)]
         return shapes
+
+
+def holds(cond: Cond, values: dict[str, int]) -> bool | None:
+    """Whether a condition holds under an assignment of its symbols (None when one is missing)."""
+    if isinstance(cond, bool):
+        return cond
+    if cond.op in ("and", "or", "not"):
+        parts = [holds(a, values) for a in cond.args if isinstance(a, (bool, Pred))]
+        if any(p is None for p in parts):
+            return None
+        return {"and": all, "or": any}[cond.op](parts) if cond.op != "not" else not parts[0]
+    a, b = (evaluate(x, values) for x in cond.args if not isinstance(x, Pred))
+    if a is None or b is None:
+        return None
+    return {"eq": a == b, "ne": a != b, "lt": a < b, "le": a <= b}[cond.op]

@@ -133,12 +133,14 @@ def _module_name(path: str) -> str:
 
 
 def prefer(combos: list[ComboResult]) -> ComboResult:
-    """The combination to show: per input the second smallest rank offered (torch layers take an
-    unbatched and a batched rank: Conv2d 3 or 4, Linear 1 or more), then the closest to that."""
+    """The combination to show: per input the batched rank (torch layers take an unbatched and a
+    batched rank, Conv2d 3 or 4: the largest; a rank-agnostic input such as Linear's, 1 or more: the
+    smallest from 2), then the accepted combination closest to that."""
     want = []
     for i in range(len(combos[0].ranks)):
         ranks = sorted({c.ranks[i] for c in combos})
-        want.append(ranks[1] if len(ranks) > 1 else ranks[0])
+        agnostic = {3, 4, 5} <= set(ranks)
+        want.append(next((r for r in ranks if r >= 2), ranks[0]) if agnostic else ranks[-1])
     return min(combos, key=lambda c: (sum(abs(a - b) for a, b in zip(c.ranks, want)), c.ranks))
 
 

@@ -1,0 +1,122 @@
+"""Library mode against real torch: the inferred contract of each fixture module is exactly what torch
+accepts (sizes drawn by hypothesis: torch runs those satisfying it, with the predicted output shape,
+and raises on the others), the example input runs, the per-layer table matches forward hooks, and
+each finding raises under torch. Skipped without torch."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from typing import Any
+
+import pytest
+
+from pytea_ci.interp.library_report import _best_path, analyze_module, evaluate, holds
+from pytea_ci.interp.library_verdict import prefer, run_module
+from pytea_ci.shapes.dim import INPUT, symbols
+from pytea_ci.shapes.pred import Pred
+from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.solver import Decider
+from tests.library.helpers import FIXTURES, expectations, targets
+
+torch = pytest.importorskip("torch")
+hypothesis = pytest.importorskip("hypothesis")
+st = pytest.importorskip("hypothesis.strategies")
+
+CASES = [("cnn.py", "Net"), ("cnn.py", "Reshaper"), ("cnn.py", "Tokens"), (os.path.join("proj", "models.py"), "Block"),
+         (os.path.join("proj", "models.py"), "ResNetish")]
+BUGS = [("cnn.py", "Mlp"), ("cnn.py", "Head")]
+
+
+def _load(path: str) -> Any:
+    folder = os.path.dirname(path)
+    sys.path.insert(0, folder)
+    try:
+        spec = importlib.util.spec_from_file_location(f"libfixture_{abs(hash(path))}", path)
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+    finally:
+        sys.path.remove(folder)
+
+
+def _build(path: str, construct: str, values: dict[str, int]) -> Any:
+    mod = _load(path)
+    env = dict(vars(mod), __pytea_dim__=lambda name: values.get(name, 4))
+    torch.manual_seed(0)
+    return eval(construct, env).eval()  # the fixture's own construction expression
+
+
+def _run(model: Any, shapes: list[list[int]]) -> Any:
+    """Call with float inputs; integer ones (token ids) when the first layer wants indices."""
+    try:
+        return model(*[torch.randn(*s) for s in shapes])
+    except RuntimeError as e:
+        if "Long" not in str(e) and "Int" not in str(e):
+            raise
+    return model(*[torch.randint(0, 2, tuple(s)) for s in shapes])
+
+
+def _analysis(name: str, cls: str) -> tuple[Any, Any]:
+    (t,) = targets(os.path.join(FIXTURES, name), cls)[:1]
+    run = run_module(t, os.path.dirname(t.path), Decider(), 10.0, strict=True)
+    return t, prefer(run.accepted)
+
+
+@pytest.mark.parametrize("name,cls", CASES)
+def test_example_input_runs_with_the_predicted_shapes(name: str, cls: str) -> None:
+    t, _ = _analysis(name, cls)
+    s = analyze_module(t, os.path.dirname(t.path), Decider(), 10.0, strict=True)
+    model = _build(t.path, t.construct, s.symbols)
+    seen: dict[str, list[list[int]]] = {}
+    for mname, sub in model.named_modules():
+        if mname:
+            sub.register_forward_hook(lambda m, i, o, n=mname: seen.setdefault(n, []).append(list(o.shape)))
+    with torch.no_grad():
+        out = _run(model, [i.example for i in s.inputs])
+    assert list(out.shape) == s.output_example
+    for row in s.layers:
+        if row.kind != "op" and row.depth >= 1 and row.output_example is not None:
+            assert row.output_example in seen[row.name], (row.name, seen.get(row.name))
+
+
+@pytest.mark.parametrize("name,cls", CASES)
+def test_contract_is_what_torch_accepts(name: str, cls: str) -> None:
+    t, combo = _analysis(name, cls)
+    path = _best_path(combo)
+    contract = [c for c in path.pc if isinstance(c, Pred) and all(s.kind == INPUT for s in symbols(c))]
+    syms = sorted({s.name for x in path.inputs if isinstance(x, Tensor) and x.shape for d in x.shape
+                   for s in symbols(d)} | {s.name for c in contract for s in symbols(c)})
+
+    @hypothesis.settings(max_examples=25, deadline=None, derandomize=True)
+    @hypothesis.given(st.lists(st.integers(1, 36), min_size=len(syms), max_size=len(syms)))
+    def check(vals: list[int]) -> None:
+        values = dict(zip(syms, vals))
+        shapes = [[evaluate(d, values) for d in x.shape] for x in path.inputs]
+        model = _build(t.path, t.construct, values)
+        if all(holds(c, values) for c in contract):
+            with torch.no_grad():
+                out = _run(model, shapes)
+            assert list(out.shape) == [evaluate(d, values) for d in path.output.shape]
+        else:
+            with pytest.raises((RuntimeError, ValueError, IndexError)), torch.no_grad():
+                _run(model, shapes)
+
+    check()
+
+
+@pytest.mark.parametrize("name,cls", BUGS)
+def test_findings_raise_under_torch(name: str, cls: str) -> None:
+    """A library-mode finding fails for every input: torch raises on inputs the earlier layers accept."""
+    path = os.path.join(FIXTURES, name)
+    (t,) = targets(path, cls)[:1]
+    s = analyze_module(t, os.path.dirname(path), Decider(), 10.0, strict=True)
+    assert {d.span.line for d in s.diagnostics} <= {line for line, _ in expectations(path)}
+    assert s.diagnostics
+    for dim in (1, 3, 8):
+        model = _build(t.path, t.construct, {"dim": dim})
+        first = next(m for m in model.modules() if isinstance(m, torch.nn.Linear))
+        with pytest.raises(RuntimeError), torch.no_grad():
+            model(torch.randn(2, first.in_features))
