@@ -175,5 +175,6 @@ def defaultdict(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 for _name in ("List", "Dict", "Tuple", "Optional", "Union", "Any", "Callable", "Iterable", "Iterator", "Sequence",
               "Mapping", "Set", "Type", "Literal", "Generator", "NamedTuple_", "TypeVar_"):
     register(f"typing.{_name}", None)
+register("typing.TYPE_CHECKING", False)  # False when the program runs: `if TYPE_CHECKING:` imports are skipped
 
 _ = (ceildiv, floordiv, _concrete)

@@ -1,5 +1,6 @@
-"""Oracle for tests/fixtures/imports/import_prefix.py: under real torch the first path (no argument)
-runs clean, and the second (one argument) runs clean up to the line marked `# E:`, where it fails."""
+"""Oracle for tests/fixtures/imports/: under real torch, import_prefix.py's first path (no argument)
+runs clean and its second (one argument) runs clean up to the line marked `# E:`, where it fails;
+type_checking.py runs clean up to its marked line, where it fails."""
 
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ def _run(monkeypatch: pytest.MonkeyPatch, *args: str) -> None:
     runpy.run_path(str(FIXTURE), run_name="__main__")
 
 
+def _failed_at_the_marked_line(fixture: Path, info: pytest.ExceptionInfo[RuntimeError]) -> bool:
+    lines = [f.lineno for f in traceback.extract_tb(info.value.__traceback__) if f.filename == str(fixture)]
+    marked = [i for i, line in enumerate(fixture.read_text().splitlines(), 1) if re.search(r"#\s*E:", line)]
+    return lines[-1] == marked[0]
+
+
 def test_first_path_runs_clean(monkeypatch: pytest.MonkeyPatch) -> None:
     _run(monkeypatch)
 
@@ -30,6 +37,12 @@ def test_first_path_runs_clean(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_second_path_fails_at_the_marked_line(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(RuntimeError) as info:
         _run(monkeypatch, "second")
-    lines = [f.lineno for f in traceback.extract_tb(info.value.__traceback__) if f.filename == str(FIXTURE)]
-    marked = [i for i, line in enumerate(FIXTURE.read_text().splitlines(), 1) if re.search(r"#\s*E:", line)]
-    assert lines[-1] == marked[0]
+    assert _failed_at_the_marked_line(FIXTURE, info)
+
+
+def test_type_checking_is_false_when_the_program_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    fixture = FIXTURE.parent / "type_checking.py"
+    monkeypatch.setattr(sys, "argv", [fixture.name])
+    with pytest.raises(RuntimeError) as info:
+        runpy.run_path(str(fixture), run_name="__main__")
+    assert _failed_at_the_marked_line(fixture, info)
