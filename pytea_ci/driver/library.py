@@ -161,10 +161,18 @@ def call_sites(cls: str, own: str, trees: dict[str, ast.Module], root: str) -> l
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and _callee(node) == cls):
                 continue
-            if all(_literal(a) for a in node.args) and all(k.arg and _literal(k.value) for k in node.keywords):
+            if not (all(_literal(a) for a in node.args) and all(k.arg and _literal(k.value) for k in node.keywords)):
+                if _is_script(tree):  # run the script: the instance it builds is checked
+                    out.setdefault(f"@{path}", f"{os.path.relpath(path, root)}:{node.lineno}, as the script builds it")
+            else:
                 src = f"{cls}({', '.join([_name(a) for a in node.args] + [f'{k.arg}={_name(k.value)}' for k in node.keywords])})"
                 out.setdefault(src, f"{src} at {os.path.relpath(path, root)}:{node.lineno}")
     return list(out.items())
+
+
+def _is_script(tree: ast.Module) -> bool:
+    """A file with an `if __name__ == "__main__":` block."""
+    return any(isinstance(n, ast.If) and "__main__" in ast.unparse(n.test) for n in tree.body)
 
 
 def _callee(node: ast.Call) -> str:
@@ -248,8 +256,10 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], trees: dict[str
         out.skipped.append(f"{rel}::{name}: no forward")
         return []
     own = trees.get(info.path) or _parse(info.path)
-    configs = call_sites(name, info.path, trees, root) + (factories(name, own, rel) if own else [])
-    if not configs:
-        configs = [defaults(name, _method(info, "__init__", classes))]
-    return [LibraryTarget(info.path, name, info.node.lineno, src, label, inputs)
+    sites = call_sites(name, info.path, trees, root) + (factories(name, own, rel) if own else [])
+    configs = [c for c in sites if not c[0].startswith("@")]  # literal call sites and factories
+    if not configs:  # else the scripts that build it, then the defaults (a script may not get that far)
+        configs = [c for c in sites if c[0].startswith("@")] + [defaults(name, _method(info, "__init__", classes))]
+    return [LibraryTarget(info.path, name, info.node.lineno, "" if src.startswith("@") else src, label, inputs,
+                          src[1:] if src.startswith("@") else "")
             for src, label in configs[:MAX_CONFIGS]]

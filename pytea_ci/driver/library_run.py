@@ -95,7 +95,8 @@ def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, g
     keys: list[str] = []
     for t in targets:
         rel = os.path.relpath(t.path, opts.root)
-        keys.append(entry_key(f"{rel}::{t.cls}", opts.root, graph.closure(t.path), _key_options(t, opts, seconds)))
+        keys.append(entry_key(f"{rel}::{t.cls}", opts.root, graph.closure(t.via or t.path),
+                              _key_options(t, opts, seconds)))
         out.append(cache.get(keys[-1]) if cache is not None else None)
     todo = [i for i, r in enumerate(out) if r is None]
     for i, shapes in zip(todo, run_targets([targets[i] for i in todo], opts, seconds)):
@@ -106,7 +107,7 @@ def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, g
 
 
 def _key_options(t: LibraryTarget, opts: Options, seconds: float) -> dict[str, object]:
-    return {"library": [t.cls, t.construct, [dataclasses.astuple(i) for i in t.inputs]], "seconds": seconds,
+    return {"library": [t.cls, t.construct, t.via, [dataclasses.astuple(i) for i in t.inputs]], "seconds": seconds,
             "solver_timeout_ms": opts.solver_timeout_ms}
 
 

@@ -22,7 +22,7 @@ from pytea_ci.interp.interpreter import Interpreter, Shared
 from pytea_ci.interp.library_inputs import LibraryTarget, make_input, positive
 from pytea_ci.interp.runtime import PathEnd, Scope
 from pytea_ci.models.torch.nn.module import is_module
-from pytea_ci.models.values import Builtin, Instance, Unknown
+from pytea_ci.models.values import Builtin, ClassVal, Instance, Unknown
 from pytea_ci.shapes.dim import Dim, symbols
 from pytea_ci.shapes.pred import Cond, Pred
 from pytea_ci.shapes.tensor import Tensor, fmt_shape
@@ -113,6 +113,15 @@ class LibraryInterpreter(Interpreter):
         if not self.active:
             raise PathEnd()
         super().report_assert(node)
+
+    def instantiate(self, cls: ClassVal, args: tuple, kwargs: dict) -> Any:
+        """Under a script (`LibraryTarget.via`): the first instance of the target class the script
+        builds is called with the symbolic inputs, and the path ends there."""
+        inst = super().instantiate(cls, args, kwargs)
+        if self.target.via and not self.active and cls.name == self.target.cls and is_module(inst):
+            _run(self, inst)
+            raise PathEnd()
+        return inst
 
     # ----- the per-layer table ------------------------------------------------------------------
     def call_builtin(self, fn: Builtin, args: tuple, kwargs: dict) -> Any:

@@ -46,6 +46,7 @@ class LibraryTarget:
     construct: str  # Python source of the construction, evaluated in the module's globals
     label: str  # how it is built, for messages ("defaults", "resnet18() at models.py:40")
     inputs: tuple[InputSpec, ...] = ()
+    via: str = ""  # a script to run as __main__ instead: the first instance of `cls` it builds is checked
 
 
 def choices(spec: InputSpec) -> tuple[int, ...]:

@@ -92,6 +92,11 @@ def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: floa
     if isinstance(tree, SyntaxError):
         return run
     program = driver_tree(tree, target)
+    if target.via:
+        script = base.parse(target.via)
+        if isinstance(script, SyntaxError):
+            return run
+        program = script
     combos = list(itertools.islice(itertools.product(*[choices(s) for s in target.inputs]), MAX_COMBOS + 1))
     if len(combos) > MAX_COMBOS:
         run.out_of_budget = True
@@ -115,8 +120,9 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
     t0 = time.monotonic()
     decider.deadline = t0 + seconds
     try:
-        _, _, incomplete = _explore(target.path, root, program, decider, budget, options, shared, t0, strict,
-                                    make=LibraryInterpreter, name=_module_name(target.path))
+        _, _, incomplete = _explore(target.via or target.path, root, program, decider, budget, options, shared,
+                                    t0, strict, make=LibraryInterpreter,
+                                    name="__main__" if target.via else _module_name(target.path))
     finally:
         decider.deadline = None
     res = ComboResult(ranks, shared.completed, incomplete=bool(incomplete or shared.budgets))

@@ -14,7 +14,7 @@ from pytea_ci.interp.library_report import analyze_module
 from pytea_ci.solver import Decider
 from tests.library.helpers import FIXTURES, expectations, targets
 
-FILES = ["cnn.py", "annotated.py", os.path.join("proj", "models.py")]
+FILES = ["cnn.py", "annotated.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py")]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
@@ -64,6 +64,12 @@ def test_call_site_and_factory_configurations() -> None:
     net = _shapes(os.path.join("proj", "models.py"), "ResNetish")
     assert net["construction"].startswith("resnet_small() at ")
     assert [r["name"] for r in net["layers"] if r["kind"] == "Block"] == ["layers.0", "layers.1"]
+
+
+def test_a_script_that_builds_the_module_provides_its_configuration() -> None:
+    s = _shapes(os.path.join("proj", "wide.py"), "Wide")
+    assert s["construction"].startswith("train.py:11, as the script builds it")
+    assert [f["rule"] for f in s["findings"]] == ["PT001"] and "in_features is 16" in s["findings"][0]["message"]
 
 
 def test_jaxtyping_shared_variadic_and_fixed_sizes() -> None:
