@@ -179,3 +179,33 @@ def test_varlen_items_and_default_collate(lo: int, hi: int, bs: int, collate: st
         raised.append(_torch_raises(body, {"__name__": "varlen"}))
     line = body.splitlines().index(next(ln for ln in body.splitlines() if ln.startswith("for x in"))) + 1
     assert _verdict(body, line) == ("warning" if any(raised) else "none"), (lo, hi, bs, collate, sum(raised))
+
+
+SOURCES = {
+    "arange": "torch.arange({a}, {b})",
+    "randperm": "torch.randperm({n})",
+    "literal": "torch.tensor({lst})",
+    "argsort": "torch.randn(3, {n}).argsort(1).flatten()",
+    "clamp": "torch.arange({a}, {b}).clamp(0, {c})",
+    "shifted": "(torch.arange({a}, {b}) + {c}) % {k}",
+}
+
+
+@SETTINGS
+@given(source=st.sampled_from(sorted(SOURCES)), op=st.sampled_from(sorted(INDEX_OPS)), rows=st.integers(1, 12),
+       a=st.integers(-3, 6), width=st.integers(1, 10), n=st.integers(1, 14), c=st.integers(0, 12),
+       k=st.integers(1, 14), lst=st.lists(st.integers(-3, 14), min_size=1, max_size=6))
+def test_index_sources_whose_values_all_occur(source: str, op: str, rows: int, a: int, width: int, n: int, c: int,
+                                              k: int, lst: list[int]) -> None:
+    """Sources whose values are known to occur (arange, randperm, literals, argsort, clamped): pytea-ci's
+    verdict is torch's, error iff it raises; after `% k` (bounds only) an error only if torch raises
+    and silence only if it does not."""
+    ids = SOURCES[source].format(a=a, b=a + width, n=n, c=c, k=k, lst=lst)
+    expr = INDEX_OPS[op].format(rows=rows, n="ids.shape[0]")
+    body = f"import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nids = {ids}\ny = {expr}\n"
+    raised = _torch_raises(body, {})
+    got = _verdict(body, 5)
+    if source == "shifted":  # `% k` keeps bounds only (values between them need not occur)
+        assert (got == "error") <= raised and (got == "none") <= (not raised), (body, raised, got)
+    else:
+        assert got == ("error" if raised else "none"), (body, raised)
