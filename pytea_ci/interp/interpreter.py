@@ -331,7 +331,7 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         if v is Verdict.FAILS and self.expecting:
             raise UserException(SHAPE_ERROR)
         if v is Verdict.FAILS:
-            every = for_every(cond)
+            every = for_every(cond, self.pc)
             self.emit(rule, Severity.ERROR, f"{op}: {message}" + (f" ({every})" if every else ""), operands, dims,
                       outcome.counterexample)
             raise PathEnd()

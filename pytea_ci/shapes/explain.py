@@ -32,9 +32,10 @@ def _negate(p: Pred) -> Cond:
     return not_(p)
 
 
-def for_every(cond: Cond) -> str:
+def for_every(cond: Cond, pc: "list[Cond] | tuple[Cond, ...]" = ()) -> str:
     """"for every value of size (a value drawn by random.randint(16, 64) at main.py:6)" when the
-    check is about input symbols; "" when it is about concrete sizes only."""
+    check is about input symbols, with the path's conditions on them ("where n % 32 != 0", e.g. on
+    the path of a DataLoader's short last batch); "" when it is about concrete sizes only."""
     inputs = sorted((s for s in symbols(cond) if isinstance(s, Sym) and s.kind == INPUT), key=lambda s: s.name)
     if not inputs:
         return ""
@@ -42,4 +43,7 @@ def for_every(cond: Cond) -> str:
     for s in inputs:
         where = f" at {s.origin.path}:{s.origin.line}" if s.origin is not None else ""
         parts.append(f"{s.name} ({s.note}{where})" if s.note else s.name)
-    return "for every value of " + ", ".join(parts)
+    names = {s.name for s in inputs}
+    conditions = [repr(p) for p in pc if isinstance(p, Pred) and names & {s.name for s in symbols(p)}]
+    text = " and ".join(conditions)
+    return "for every value of " + ", ".join(parts) + (f" where {text}" if text and len(text) <= _MAX_CONDITION else "")
