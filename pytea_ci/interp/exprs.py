@@ -101,9 +101,8 @@ class ExprMixin:
         """Concrete when every part is (`setattr(self, f"layer{i}", m)` names an attribute); else a
         string of unknown content."""
         parts = [v.value if isinstance(v, ast.Constant) else self.eval(v, scope) for v in node.values]
-        if all(isinstance(p, str) for p in parts):
-            return "".join(parts)
-        return self.unknown("f-string", pytype="str")
+        texts = [p for p in parts if isinstance(p, str)]
+        return "".join(texts) if len(texts) == len(parts) else self.unknown("f-string", pytype="str")
 
     def ev_FormattedValue(self: "Interpreter", node: ast.FormattedValue, scope: Scope) -> Any:
         v = self.eval(node.value, scope)
@@ -112,7 +111,8 @@ class ExprMixin:
             return self.unknown("f-string", pytype="str")
         try:
             plain = int(v) if type(v) is PInt else v
-            return format({115: str, 114: repr, 97: ascii}.get(node.conversion, lambda x: x)(plain), spec)
+            shown = {115: str(plain), 114: repr(plain), 97: ascii(plain)}.get(node.conversion, plain)
+            return format(shown, spec)
         except (ValueError, TypeError):
             return self.unknown("f-string", pytype="str")
 

@@ -464,7 +464,7 @@ class StmtMixin:
         for k in kinds:
             if not isinstance(k, ClassVal):
                 return True  # unknown exception class: assume it matches
-            if k.name in ("Exception", "BaseException", e.kind):
+            if k.name in ("BaseException", e.kind) or (k.name == "Exception" and e.kind not in _NOT_EXCEPTIONS):
                 return True
             if e.value is not None and isinstance(e.value, (Instance, ClassVal)):
                 cls = e.value.cls if isinstance(e.value, Instance) else e.value
@@ -500,6 +500,7 @@ class StmtMixin:
 
 
 _LOOKUP_ERRORS = {"IndexError", "KeyError"}
+_NOT_EXCEPTIONS = {"SystemExit", "KeyboardInterrupt", "GeneratorExit"}  # BaseException, not Exception
 _ARITH = {"ZeroDivisionError", "OverflowError", "FloatingPointError"}
 
 
@@ -553,3 +554,4 @@ def _declared_at(it: "Interpreter", node: ast.Assign, value: Any) -> Any:
             name = target.id if isinstance(target, ast.Name) else "value"
             return declared(cast(Any, it), name, table[key], f"the value at {key} (declared symbolic)")
     return value
+

@@ -8,8 +8,8 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, native_class, register
-from pytea_ci.models.values import (BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, Namespace,
-                                    PropertyVal, RangeVal, StaticMethod, Unknown)
+from pytea_ci.models.values import (BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
+                                    Namespace, PropertyVal, RangeVal, StaticMethod, Unknown)
 from pytea_ci.shapes.dim import Term, dmax, dmin, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
@@ -261,6 +261,8 @@ def _type_matches(value: Any, t: Any) -> Any:
     if isinstance(value, Unknown):
         return None
     if isinstance(t, ClassVal):
+        if isinstance(value, NamedTupleVal) and t in value.cls.mro():
+            return True
         if isinstance(value, Instance):
             return t in value.cls.mro() or None if t.qualname.startswith(("builtins.",)) else t in value.cls.mro()
         return False if not t.native else None
@@ -299,9 +301,18 @@ def callable_(ctx: Ctx, obj: Any) -> Any:
 def getattr_(ctx: Ctx, obj: Any, name: Any, *default: Any) -> Any:
     if not isinstance(name, str):
         return ctx.unknown("getattr with unknown name")
-    if isinstance(obj, Instance) and name not in obj.attrs and obj.cls.lookup(name) is _missing() and default:
+    if default and _lacks(obj, name):
         return default[0]
     return ctx.getattr(obj, name)
+
+
+def _lacks(obj: Any, name: str) -> bool:
+    """Whether an instance of a class the analyzer fully knows has no attribute `name` (its class
+    has no `__getattr__` fallback and no base the analyzer does not know)."""
+    if not isinstance(obj, Instance) or name in obj.attrs or obj.cls.lookup(name) is not _missing():
+        return False
+    return obj.cls.lookup("__getattr__") is _missing() and obj.cls.lookup("__opaque_base__") is _missing() \
+        and "__opaque__" not in obj.attrs
 
 
 @model("builtins.setattr")
@@ -313,11 +324,24 @@ def setattr_(ctx: Ctx, obj: Any, name: Any, value: Any) -> Any:
 
 @model("builtins.hasattr")
 def hasattr_(ctx: Ctx, obj: Any, name: Any) -> Any:
-    if isinstance(obj, Instance) and isinstance(name, str):
-        if name in obj.attrs or obj.cls.lookup(name) is not _missing():
+    """True when the attribute is found (in a modeled library too: `hasattr(F, "scaled_dot_product_attention")`),
+    False only where absence is certain, else a bool of unknown value."""
+    if not isinstance(name, str) or isinstance(obj, Unknown):
+        return Unknown("hasattr", pytype="bool")
+    if _lacks(obj, name):
+        return False
+    if type(obj) in (list, tuple, dict, set, str, int, float, bool, type(None)):
+        return hasattr(obj, name)  # the real built-in type answers
+    if isinstance(obj, (Instance, ClassVal, Namespace, Tensor)) or type(obj).__name__ == "ModuleVal":
+        try:
+            found = ctx.getattr(obj, name)
+        except Exception as e:  # a user `__getattr__` raising AttributeError: hasattr is False, as in Python
+            if getattr(e, "kind", None) == "AttributeError":
+                return False
+            raise
+        if not isinstance(found, Unknown):
             return True
-        return ctx.unknown("hasattr") if obj.cls.lookup("__opaque_base__") is not _missing() else False
-    return ctx.unknown("hasattr")
+    return Unknown("hasattr", pytype="bool")
 
 
 def _missing() -> Any:
@@ -363,7 +387,16 @@ def filter_(ctx: Ctx, fn: Any, iterable: Any) -> Any:
     return ctx.unknown("filter")
 
 
-@model("builtins.id", "builtins.hash", "builtins.vars", "builtins.dir", "builtins.globals", "builtins.locals",
+@model("builtins.vars")
+def vars_(ctx: Ctx, *obj: Any) -> Any:
+    """The attribute dict itself (`vars(args)`, `vars(module)`), as Python gives it; `vars()` is unknown."""
+    if len(obj) != 1 or isinstance(obj[0], Unknown):
+        return ctx.unknown("vars()")
+    found = ctx.getattr(obj[0], "__dict__")
+    return found if isinstance(found, dict) else ctx.unknown("vars of a value without a known __dict__")
+
+
+@model("builtins.id", "builtins.hash", "builtins.dir", "builtins.globals", "builtins.locals",
        "builtins.open", "builtins.eval", "builtins.exec", "builtins.compile", "builtins.__import__", "builtins.memoryview",
        "builtins.bytearray", "builtins.bytes", "builtins.pow", "builtins.slice", "builtins.object_new")
 def opaque(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
@@ -372,7 +405,7 @@ def opaque(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 
 @model("builtins.type")
 def type_(ctx: Ctx, obj: Any, *args: Any) -> Any:
-    return obj.cls if isinstance(obj, Instance) and not args else ctx.unknown("type()")
+    return obj.cls if isinstance(obj, (Instance, NamedTupleVal)) and not args else ctx.unknown("type()")
 
 
 @model("builtins.staticmethod")
@@ -394,6 +427,11 @@ def property_(ctx: Ctx, fget: Any = None, *args: Any, **kwargs: Any) -> Any:
 class object_:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         return None
+
+    def __setattr__(ctx: Ctx, self: Any, name: Any, value: Any) -> None:  # type: ignore[override]  # noqa: N805
+        """`object.__setattr__(self, name, v)`: how frozen dataclasses set their fields."""
+        if isinstance(self, Instance) and isinstance(name, str):
+            self.attrs[name] = value
 
 
 _EXC_TREE = {

@@ -22,7 +22,7 @@ MODELED_ROOTS = (
     "functools", "collections", "typing", "itertools", "logging", "copy", "json", "warnings",
     "dataclasses", "pathlib", "builtins", "abc", "enum", "re", "datetime", "shutil", "glob",
     "tqdm", "matplotlib", "pickle", "csv", "string", "operator", "einops", "yaml", "socket", "platform",
-    "packaging", "getpass",
+    "packaging", "getpass", "types", "inspect",
     "fire", "jsonargparse", "typer", "click", "hydra", "accelerate", "lightning", "lightning_fabric",
 )
 

@@ -73,7 +73,7 @@ def a_float(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
        "os.path.getsize", "shutil.copy", "pathlib.Path",
        "itertools.product",
        "itertools.chain", "itertools.count", "itertools.cycle", "itertools.islice", "collections.Counter",
-       "collections.namedtuple", "operator.itemgetter")
+       "operator.itemgetter")
 def effect(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("standard library value")
 
@@ -131,7 +131,7 @@ def partial(ctx: Ctx, fn: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 @model("functools.lru_cache", "functools.cache", "typing.final", "typing.overload", "abc.abstractmethod",
-       "dataclasses.dataclass", "torch.jit.script", "torch.jit.unused", "torch.compile", "typing.no_type_check")
+       "torch.jit.script", "torch.jit.unused", "torch.compile", "typing.no_type_check")
 def passthrough_decorator(ctx: Ctx, fn: Any = None, *args: Any, **kwargs: Any) -> Any:
     if fn is None or isinstance(fn, int):
         return Builtin("decorator", lambda c, f: f)
@@ -173,8 +173,9 @@ def defaultdict(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 
 
 for _name in ("List", "Dict", "Tuple", "Optional", "Union", "Any", "Callable", "Iterable", "Iterator", "Sequence",
-              "Mapping", "Set", "Type", "Literal", "Generator", "NamedTuple_", "TypeVar_"):
+              "Mapping", "Set", "Type", "Literal", "Generator", "TypeVar_", "ClassVar", "Final", "Annotated"):
     register(f"typing.{_name}", None)
+register("dataclasses.InitVar", None)
 register("typing.TYPE_CHECKING", False)  # False when the program runs: `if TYPE_CHECKING:` imports are skipped
 
 _ = (ceildiv, floordiv, _concrete)

@@ -11,7 +11,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import broadcast_shapes, fmt, known, matmul_shapes, shape_of
-from pytea_ci.models.registry import model, native_class
+from pytea_ci.models.registry import lookup, model, native_class
 from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.torch.nn.rnn import require_shape
 from pytea_ci.models.values import Instance
@@ -114,15 +114,41 @@ def _self_attend(ctx: Ctx, a: dict[str, Any], x: Any, mask: Any, kpm: Any, op: s
     return x
 
 
+def _layer_parts(ctx: Ctx, self: Instance, d_model: Any, dim_feedforward: Any, dropout: Any, eps: Any,
+                 norms: int) -> None:
+    """The submodules torch's Transformer layers have (`linear1`, `norm1`, ...), which subclasses
+    overriding `forward` use directly."""
+    def make(name: str, *args: Any, **kwargs: Any) -> Any:
+        return ctx.call(lookup(f"torch.nn.{name}"), *args, **kwargs)
+
+    self.attrs.update(linear1=make("Linear", d_model, dim_feedforward), dropout=make("Dropout", dropout),
+                      linear2=make("Linear", dim_feedforward, d_model))
+    for i in range(1, norms + 1):
+        self.attrs[f"norm{i}"] = make("LayerNorm", d_model, eps=eps)
+        self.attrs[f"dropout{i}"] = make("Dropout", dropout)
+
+
+def _ff_block(ctx: Ctx, self: Instance, x: Any) -> Any:
+    """linear2(dropout(activation(linear1(x)))): the activation keeps the shape."""
+    return ctx.call(self.attrs["linear2"], ctx.call(self.attrs["linear1"], x))
+
+
 @native_class("torch.nn.TransformerEncoderLayer", bases=(Module,))
 class TransformerEncoderLayer:
     def init(ctx: Ctx, self: Instance, d_model: Any, nhead: Any, dim_feedforward: Any = 2048, dropout: Any = 0.1,
              activation: Any = "relu", layer_norm_eps: Any = 1e-5, batch_first: Any = False, **kw: Any) -> None:
         self.attrs.update(_layer_attrs(ctx, d_model, nhead, batch_first))
+        _layer_parts(ctx, self, d_model, dim_feedforward, dropout, layer_norm_eps, 2)
 
     def forward(ctx: Ctx, self: Instance, src: Any, src_mask: Any = None, src_key_padding_mask: Any = None,
                 is_causal: Any = False) -> Any:
         return _self_attend(ctx, self.attrs, src, src_mask, src_key_padding_mask, "TransformerEncoderLayer")
+
+    def _sa_block(ctx: Ctx, self: Instance, x: Any, attn_mask: Any = None, key_padding_mask: Any = None,
+                  is_causal: Any = False) -> Any:
+        return _self_attend(ctx, self.attrs, x, attn_mask, key_padding_mask, "TransformerEncoderLayer")
+
+    _ff_block = _ff_block
 
 
 @native_class("torch.nn.TransformerDecoderLayer", bases=(Module,))
@@ -130,6 +156,9 @@ class TransformerDecoderLayer:
     def init(ctx: Ctx, self: Instance, d_model: Any, nhead: Any, dim_feedforward: Any = 2048, dropout: Any = 0.1,
              activation: Any = "relu", layer_norm_eps: Any = 1e-5, batch_first: Any = False, **kw: Any) -> None:
         self.attrs.update(_layer_attrs(ctx, d_model, nhead, batch_first))
+        _layer_parts(ctx, self, d_model, dim_feedforward, dropout, layer_norm_eps, 3)
+
+    _ff_block = _ff_block
 
     def forward(ctx: Ctx, self: Instance, tgt: Any, memory: Any, tgt_mask: Any = None, memory_mask: Any = None,
                 tgt_key_padding_mask: Any = None, memory_key_padding_mask: Any = None, tgt_is_causal: Any = False,

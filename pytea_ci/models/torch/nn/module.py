@@ -78,6 +78,8 @@ class Module:
     def add_module(ctx: Ctx, self: Instance, name: Any, module: Any) -> Any:
         return Module.ns["register_buffer"].fn(ctx, self, name, module)  # type: ignore[attr-defined]
 
+    register_module = add_module
+
     def parameters(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
         params = _parameters(self, set())
         # the real weights when the layers are modeled; else one tensor of unknown shape
@@ -206,6 +208,18 @@ class ModuleDict:
     def __getitem__(ctx: Ctx, self: Instance, key: Any) -> Any:  # noqa: N805
         d = self.attrs["_dict"]
         return d[key] if key in d else ctx.unknown("ModuleDict item")
+
+    def __getattr__(ctx: Ctx, self: Instance, name: Any) -> Any:  # noqa: N805
+        """Entries read as attributes (`self.transformer.wte`), as `nn.Module.__getattr__` finds them."""
+        d = self.attrs.get("_dict", {})
+        return d[name] if name in d else ctx.unknown(f"ModuleDict attribute {name}")
+
+    def update(ctx: Ctx, self: Instance, modules: Any) -> Any:
+        if isinstance(modules, dict):
+            self.attrs["_dict"].update(modules)
+        else:
+            self.attrs["_opaque"] = True
+        return None
 
     def __setitem__(ctx: Ctx, self: Instance, key: Any, value: Any) -> Any:  # noqa: N805
         self.attrs["_dict"][key] = value
