@@ -62,6 +62,11 @@ def current_device(ctx: Ctx) -> Any:
     return fact(ctx, "cuda_current_device")
 
 
+@model("torch.cuda.get_device_capability")
+def get_device_capability(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return (fact(ctx, "cuda_capability_major"), fact(ctx, "cuda_capability_minor"))
+
+
 @model("torch.cuda.set_device", "torch.cuda.synchronize", "torch.cuda.reset_peak_memory_stats")
 def set_device(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return None

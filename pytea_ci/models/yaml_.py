@@ -1,4 +1,4 @@
-"""PyYAML: loaded documents are Unknown values (their content comes from a file), dumping does
+"""PyYAML: a document loaded from a file is Unknown, one written in the program is read; dumping does
 nothing to shapes. The loader classes exist so `yaml.load(f, Loader=yaml.FullLoader)` resolves."""
 
 from __future__ import annotations
@@ -7,11 +7,19 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, native_class
+from pytea_ci.models.yaml_text import parse
 
 
-@model("yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load", "yaml.safe_load_all", "yaml.load_all")
-def load(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
-    return ctx.unknown("YAML document")
+@model("yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load")
+def load(ctx: Ctx, stream: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """A document written in the program (a string literal) is read (yaml_text.py); a file's is unknown."""
+    doc = parse(stream) if isinstance(stream, str) else None
+    return doc if doc is not None else ctx.unknown("YAML document")
+
+
+@model("yaml.safe_load_all", "yaml.load_all")
+def load_all(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return ctx.unknown("YAML documents")
 
 
 @model("yaml.dump", "yaml.safe_dump", "yaml.dump_all", "yaml.safe_dump_all")
