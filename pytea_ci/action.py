@@ -26,6 +26,7 @@ Given command-line arguments, it is the `pytea-ci` CLI instead (the container's 
 from __future__ import annotations
 
 import json
+import math
 import os
 import shlex
 import subprocess
@@ -33,7 +34,10 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pytea_ci.report.summary import Summary
 
 ZERO_SHA = "0" * 40
 DEFAULT_SARIF = "pytea-ci.sarif"
@@ -278,7 +282,7 @@ def run(env: Mapping[str, str] | None = None, out: Any = None, err: Any = None) 
             print(f"pytea-ci: cannot write {sarif_path}: {w}", file=err)
         if env.get("GITHUB_OUTPUT"):
             write_outputs(env["GITHUB_OUTPUT"], {**outputs, "findings": 0, "errors": 0, "warnings": 0,
-                                                 "analyzed": 0, "cached": 0, "exit-code": code})
+                                                 "analyzed": 0, "cached": 0, "coverage": "", "exit-code": code})
         if isinstance(e, KeyboardInterrupt):
             raise
         return code
@@ -344,11 +348,21 @@ def _run(env: Mapping[str, str], workspace: str, sarif_path: str, outputs: dict[
             f.write(f"\nScope: {github.escape_cell(scope)}\n")
     s = summarize(result)
     code = 2 if s.internal_errors else cli._exit_code(result, outcome.config.fail_on)
+    gate = cli._coverage_gate(result, root, outcome.config.min_coverage)
+    if gate:
+        log(gate.rstrip("\n"))
+        code = max(code, 1)
     if env.get("GITHUB_OUTPUT"):
         write_outputs(env["GITHUB_OUTPUT"], {**outputs, "findings": s.findings, "errors": s.by_level["error"],
                                              "warnings": s.by_level["warning"], "analyzed": s.analyzed,
-                                             "cached": s.cached, "exit-code": code})
+                                             "cached": s.cached, "coverage": _coverage_output(s),
+                                             "exit-code": code})
     return code
+
+
+def _coverage_output(s: Summary) -> str:
+    """Percent of the tensor operations reached that were checked, rounded down; "" when none was reached."""
+    return "" if s.coverage is None else str(math.floor(s.coverage * 100 + 1e-9))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

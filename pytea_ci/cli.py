@@ -35,6 +35,18 @@ def _positive(text: str) -> int:
     return value
 
 
+def _percent(text: str) -> float:
+    import argparse
+
+    try:
+        value = float(text.rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a percentage from 0 to 100, got {text!r}") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"expected a percentage from 0 to 100, got {text!r}")
+    return value
+
+
 def _shard(text: str) -> tuple[int, int]:
     import argparse
 
@@ -54,6 +66,12 @@ def _add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     c.add_argument("--output", action="append", help="write the matching --format to FILE instead of stdout")
     c.add_argument("--fail-on", choices=("error", "warning", "never"), default=None,
                    help="lowest level of finding that makes the exit code 1 (default: error)")
+    c.add_argument("--min-coverage", type=_percent, default=None, metavar="P",
+                   help="exit 1 when an entry point checked less than P%% of the tensor operations it reached "
+                        "(default: off)")
+    c.add_argument("--explain", action="store_true",
+                   help="also list, per entry point, what made values not understood, paths that ended early, "
+                        "budgets and unmodeled APIs (to stdout after text, else to stderr)")
     c.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE",
                    help="override an argparse default of the analyzed program (repeatable)")
     c.add_argument("--symbolic", action="append", default=[], metavar="NAME=RANGE",
@@ -109,6 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"pytea-ci {__version__}")
     sub = p.add_subparsers(dest="command")
     _add_check(sub)
+    sub.add_parser("explain", add_help=False,
+                   help="check --explain: per entry point, what was checked and where the analysis lost track "
+                        "(takes the arguments of check)")
     sub.add_parser("rules", help="list the rules")
     sh = sub.add_parser("shapes", help="each nn.Module's input contract, example input, output shape and layers")
     sh.add_argument("target", help="a file, file.py::ClassName, or a folder")
@@ -164,7 +185,7 @@ def _request(ns: argparse.Namespace) -> CheckRequest:
     from pytea_ci.driver import progress
     from pytea_ci.driver.check import CheckRequest
 
-    overrides = {"fail_on": ns.fail_on, "solver_timeout": ns.solver_timeout, "max_paths": ns.max_paths,
+    overrides = {"fail_on": ns.fail_on, "min_coverage": ns.min_coverage, "solver_timeout": ns.solver_timeout, "max_paths": ns.max_paths,
                  "time_budget": ns.time_budget, "loop_unroll": ns.loop_unroll, "jobs": ns.jobs,
                  "library_mode": ns.library_mode, "symbolic": _symbolic(ns.symbolic),
                  "cache_dir": os.path.abspath(ns.cache_dir) if ns.cache_dir else None}
@@ -209,6 +230,8 @@ def _check(ns: argparse.Namespace, argv: Sequence[str]) -> int:
                 printed.append(_emit(repo_result, fmt, repo, dest, ns.category, outcome.messages))
             else:
                 printed.append(_emit(result, fmt, root, dest, ns.category))
+        if ns.explain:
+            warnings += _explain(result, root, set(formats[len(outputs):]) == {"text"}, printed)
     finally:
         fs.close_journal()
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
@@ -219,6 +242,11 @@ def _check(ns: argparse.Namespace, argv: Sequence[str]) -> int:
     if any(e.status == "internal-error" for e in result.entries):
         return 2
     code = _exit_code(result, outcome.config.fail_on)
+    gate = _coverage_gate(result, root, outcome.config.min_coverage)
+    if gate:
+        sys.stderr.write(gate)
+        warnings += gate
+        code = max(code, 1)
     if journal is not None:
         replay.save(argv, cache_dir(outcome.config, root), journal, result, root, outcome.figures.analyzed,
                     "".join(printed), warnings, code)
@@ -281,9 +309,10 @@ def _emit(result: RunResult, fmt: str, root: str, dest: str | None, category: st
           notices: Sequence[str] = ()) -> str:
     """Render `result` in `fmt` to `dest` (None: stdout); what went to stdout."""
     if fmt == "text":
+        from pytea_ci.driver.notebook import to_cells
         from pytea_ci.report import text
 
-        body = text.render(result, root, color=dest is None and text.use_color(sys.stdout))
+        body = text.render(to_cells(result, root), root, color=dest is None and text.use_color(sys.stdout))
     elif fmt == "sarif":
         from pytea_ci.report import sarif
 
@@ -321,6 +350,36 @@ def _silence_stdout() -> None:
         pass
     finally:
         os.close(devnull)
+
+
+def _explain(result: RunResult, root: str, to_stdout: bool, printed: list[str]) -> str:
+    """Write the explanation (after the text output on stdout, else on stderr); returns what went to stderr."""
+    from pytea_ci.report.explain import render
+
+    text = render(result, root)
+    if to_stdout:
+        write_stdout(text)
+        printed.append(text)
+        return ""
+    sys.stderr.write(text)
+    return text
+
+
+def _coverage_gate(result: RunResult, root: str, minimum: float | None) -> str:
+    """The message of `--min-coverage` naming the entry points below it ("" when none or no gate)."""
+    if minimum is None:
+        return ""
+    from pytea_ci.report.source import Sources
+    from pytea_ci.report.summary import below, checked_text
+
+    failing = below(result.entries, minimum / 100)
+    if not failing:
+        return ""
+    sources = Sources(root)
+    names = "; ".join(f"{sources.display(e.entry)} {checked_text(e.stats.ops_checked, e.stats.ops_reached)}"
+                      for e in failing)
+    return (f"pytea-ci: coverage below --min-coverage {minimum:g}% in {len(failing)} entry point"
+            f"{'s' if len(failing) != 1 else ''}: {names}\n")
 
 
 def _exit_code(result: RunResult, fail_on: str) -> int:
@@ -378,6 +437,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(args: list[str]) -> int:
+    if args[:1] == ["explain"]:  # `explain ARGS` is `check --explain ARGS`
+        args = ["check", "--explain", *args[1:]]
     if args[:1] == ["check"]:  # an unchanged, already reported run is printed again (driver/replay.py)
         from pytea_ci.driver.replay import replay
 

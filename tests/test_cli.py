@@ -91,7 +91,7 @@ def test_json_output(mnist_bug: Path, tmp_path: Path) -> None:
                  "--output", str(tmp_path / "out.txt"), "--output", str(out_file)])
     assert code == 1
     data = json.loads(out_file.read_text())
-    assert data["version"] == 1
+    assert data["version"] == 2
     assert [d["rule"] for d in data["diagnostics"]] == ["PT001"]
     assert "PT001" in (tmp_path / "out.txt").read_text()
 

@@ -53,6 +53,7 @@ class Config:
     jobs: int = 0  # 0: number of CPUs
     library_mode: str = "auto"  # auto | always | only | never (driver/library_run.py)
     library_time_budget: float = 5.0  # seconds per module in library mode
+    min_coverage: float | None = None  # percent of tensor operations checked per entry point; None: no gate
     source: str = ""  # the file it came from ("" when none)
 
     def override(self, **values: Any) -> None:
@@ -133,6 +134,8 @@ KEYS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "jobs": (lambda v: _is_int(v) and v >= 0, "a non-negative integer (0: number of CPUs)"),
     "library-mode": (lambda v: v in ("auto", "always", "only", "never"), "one of auto, always, only, never"),
     "library-time-budget": (lambda v: (_is_int(v) or isinstance(v, float)) and v > 0, "a positive number (seconds)"),
+    "min-coverage": (lambda v: (_is_int(v) or isinstance(v, float)) and 0 <= v <= 100,
+                     "a percentage from 0 to 100 (tensor operations checked per entry point)"),
 }
 
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from pytea_ci.diagnostics import Diagnostic, Frame, Related, Severity, Span
+from pytea_ci.diagnostics.notebook import is_notebook
+from pytea_ci.diagnostics.notebook import parse as parse_notebook
 from pytea_ci.interp.budget import Budget  # (defined apart; still importable from here)
 from pytea_ci.interp.coverage import Coverage, first_origin
 from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
@@ -75,9 +77,11 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.branch_inside: frozenset[str] = frozenset()  # machine choices the last decided side runs inside
         self.stopped_at_finding = False
         self.inherit: Origin | None = None  # origin of the unknown operand of the model being called
+        self.model_name = ""  # the model being called ("" in the program's own code)
         # inside `with pytest.raises(...)`, or a `try` with a handler that catches what a failing tensor
         # op raises: a failure is the program's business (it raises SHAPE_ERROR), not a finding
         self.expecting = 0
+        self.importing = 0  # > 0 while a project module's import-time code runs (imports.py)
 
     # ----- positions ----------------------------------------------------------------------------
     def rel(self, path: str) -> str:
@@ -142,7 +146,11 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         of their origins (an op on unknowns does not mint a new origin). `api`: an unmodeled API."""
         if api:
             self.shared.unmodeled[reason] = self.shared.unmodeled.get(reason, 0) + 1
-        return Unknown(reason, pytype, self.inherit or Origin(self.span, reason))
+        if self.inherit is not None:
+            return Unknown(reason, pytype, self.inherit)
+        model = self.model_name
+        what = f"{model}: {reason}" if model and not reason.startswith(model) and model not in reason else reason
+        return Unknown(reason, pytype, Origin(self.span, what))
 
     def derived(self, reason: str, *sources: Any) -> Unknown:
         """An Unknown computed from `sources`: it keeps the first origin among them."""
@@ -307,7 +315,14 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         return self.decide(cond)
 
     def choose(self, cond: Cond | None) -> bool:
-        """Take the forced decision when replaying, else try True first and remember False."""
+        """Take the forced decision when replaying, else try True first and remember False.
+
+        While a project module is imported, a branch on a value not understood (`cond` None: an
+        installed package's version, a file's presence, a cache) is not forked: its first side is
+        taken, as the first path would, so import-time code does not multiply the paths before the
+        program proper runs (facts about the machine still fork)."""
+        if cond is None and self.importing:
+            return True
         i = len(self.trail)
         if i < len(self.forced):
             choice = self.forced[i]
@@ -398,6 +413,8 @@ class Shared:
                     return self.asts[path]
                 with open(path, "rb") as f:
                     source = f.read()
+                if is_notebook(path):  # its code cells as one module (diagnostics/notebook.py)
+                    source = parse_notebook(source).python.encode("utf-8")
                 self.asts[path] = ast.parse(source, filename=path)
             except SyntaxError as e:
                 self.asts[path] = e

@@ -117,6 +117,7 @@ _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "
 
 class ObjectMixin:
     inherit: Origin | None  # the Interpreter's: origin of the unknown operand of the model being called
+    model_name: str  # the Interpreter's: the model being called
 
     # ----- attributes -------------------------------------------------------------------------
     def getattr(self: "Interpreter", obj: Any, name: str) -> Any:
@@ -331,13 +332,14 @@ class ObjectMixin:
         if isinstance(fn, BoundMethod):
             return self.call(fn.func, fn.self_val, *args, **kwargs)
         if isinstance(fn, FunctionVal):
-            if self.inherit is None:
+            if self.inherit is None and not self.model_name:
                 return self.call_function(fn, args, kwargs)
-            saved, self.inherit = self.inherit, None  # the program's own code mints its own origins
+            saved = self.inherit, self.model_name
+            self.inherit, self.model_name = None, ""  # the program's own code mints its own origins
             try:
                 return self.call_function(fn, args, kwargs)
             finally:
-                self.inherit = saved
+                self.inherit, self.model_name = saved
         if isinstance(fn, Builtin):
             return self.call_builtin(fn, args, kwargs)
         if isinstance(fn, ClassVal):
@@ -377,8 +379,9 @@ class ObjectMixin:
         skipped = _shape_origin(operands, self.span) if tensor_op else None
         if skipped is not None:
             self.shared.coverage.op(self.span, skipped)
-        saved = self.inherit
+        saved = self.inherit, self.model_name
         self.inherit = inherited = first_origin(operands, self.span, 1)
+        self.model_name = fn.name
         try:
             out = self.run_model(fn, args, kwargs)
         except (PathEnd, UserException):  # a check failed: the operation was checked
@@ -386,7 +389,7 @@ class ObjectMixin:
                 self.shared.coverage.op(self.span, None)
             raise
         finally:
-            self.inherit = saved
+            self.inherit, self.model_name = saved
         if isinstance(out, (Unknown, Tensor, tuple, list, IterVal)):
             out = self.with_origin(out, fn.name, inherited)
             if inherited is None and fn.name.startswith(_TENSOR_LIBS):
@@ -582,8 +585,8 @@ class ObjectMixin:
         if isinstance(v, (list, tuple)):
             inexact = id(v) in self.inexact
             return list(v), inexact
-        if isinstance(v, str):
-            return list(v), False
+        if isinstance(v, (str, bytes)):
+            return list(v), False  # characters; the ints of a bytes value (`list(s.encode())`)
         if isinstance(v, (set, frozenset)):
             return list(v), id(v) in self.inexact
         if isinstance(v, dict):

@@ -29,9 +29,12 @@ def use_color(stream: IO[str]) -> bool:
     return bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
 
 
-def _clean(text: str) -> str:
+def clean(text: str) -> str:
     """No control characters (ANSI escapes, newlines) from file names or messages reach the terminal."""
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+_clean = clean
 
 
 def _clean_source(text: str) -> str:

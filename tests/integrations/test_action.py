@@ -122,8 +122,12 @@ def test_pull_request(tmp_path: Path) -> None:
     jsonschema.validate(r.sarif, SCHEMA)
     assert r.results == [("PT001", "model.py", 10)]
     assert r.sarif["runs"][0]["automationDetails"]["id"] == "pytea-ci/"
+    cov = r.sarif["runs"][0]["properties"]["pytea-ci/coverage"]
+    assert cov["reached"] > 0 and 0 < cov["checked"] <= cov["reached"]
     assert r.outputs == {"sarif-file": "out/pytea.sarif", "findings": "1", "errors": "1", "warnings": "0",
-                         "analyzed": "2", "cached": "0", "exit-code": "1"}
+                         "analyzed": "2", "cached": "0", "coverage": str(cov["checked"] * 100 // cov["reached"]),
+                         "exit-code": "1"}
+    assert "| Coverage |" in r.summary
     assert r.annotations == [a for a in r.annotations if a.startswith("::error file=model.py,line=10,col=16,")]
     assert len(r.annotations) == 1 and "title=PT001 shape-mismatch::Linear" in r.annotations[0]
     assert "## pytea-ci" in r.summary and "| error | PT001 shape-mismatch | model.py:10 |" in r.summary
@@ -145,6 +149,7 @@ def test_second_run_answers_from_the_cache(tmp_path: Path) -> None:
     assert (second.outputs["analyzed"], second.outputs["cached"]) == ("0", "2")
     assert (pr.origin / ".cache" / "pytea").is_dir()
     assert second.results == first.results and second.code == first.code == 1
+    assert second.outputs["coverage"] == first.outputs["coverage"] != ""  # cached results carry the figures
 
 
 @pytest.mark.parametrize(("severity", "fail_on", "code"), [
