@@ -11,7 +11,7 @@ from pytea_ci.models.registry import model, native_class, register
 from pytea_ci.models.values import DType, Instance, SizeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Term, ceildiv, is_dim
-from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.shapes.tensor import Tensor, promote
 
 for _name in ("float32", "float", "float64", "double", "float16", "half", "bfloat16", "int64", "long", "int32",
               "int", "int16", "short", "int8", "uint8", "bool", "complex64", "complex128", "cfloat", "cdouble",
@@ -230,7 +230,7 @@ def cat(ctx: Ctx, tensors: Any, dim: Any = 0, axis: Any = None, out: Any = None)
                             operands=(f"tensor 0: {fmt(first)}", f"tensor {k}: {fmt(s)}"),
                             dims=(("tensor 0", a), (f"tensor {k}", b)))
         total = total + s[d]
-    return items[0].with_shape(first[:d] + (total,) + first[d + 1:])
+    return items[0].with_shape(first[:d] + (total,) + first[d + 1:], joined_dtype(items))
 
 
 @model("torch.stack")
@@ -255,7 +255,15 @@ def stack(ctx: Ctx, tensors: Any, dim: Any = 0, out: Any = None) -> Any:
     d = norm_dim(ctx, dim, len(first) + 1, "stack")
     if d is None:
         return Tensor(None, items[0].dtype)
-    return items[0].with_shape(first[:d] + (len(items),) + first[d:])
+    return items[0].with_shape(first[:d] + (len(items),) + first[d:], joined_dtype(items))
+
+
+def joined_dtype(items: list[Any]) -> str | None:
+    """The dtype of `cat`/`stack`: the items' dtypes promoted together."""
+    out = items[0].dtype
+    for t in items[1:]:
+        out = promote(out, t.dtype)
+    return out
 
 
 @model("torch.manual_seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all", "torch.set_num_threads",

@@ -31,13 +31,17 @@ def mean(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs: 
                    dtype_name(kwargs.get("dtype")) or "")
 
 
-@model("torch.sum", "torch.Tensor.sum", "torch.prod", "torch.Tensor.prod", "torch.nansum", "torch.Tensor.nansum",
-       "torch.count_nonzero", "torch.Tensor.count_nonzero")
+@model("torch.sum", "torch.Tensor.sum", "torch.prod", "torch.Tensor.prod", "torch.nansum", "torch.Tensor.nansum")
 def sum_(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
     """Sums of bools and integers are int64, as in torch (`(pred == y).sum()`)."""
     dtype = dtype_name(kwargs.get("dtype")) or ("int64" if isinstance(input, Tensor) and category(input.dtype) in (0, 1)
                                                 else "")
     return _reduce(ctx, "sum", input, _dim_kw(dim, kwargs), keepdim or kwargs.get("keepdims", False), dtype)
+
+
+@model("torch.count_nonzero", "torch.Tensor.count_nonzero")
+def count_nonzero(ctx: Ctx, input: Any, dim: Any = None) -> Any:
+    return _reduce(ctx, "count_nonzero", input, dim, False, "int64")
 
 
 @model("torch.std", "torch.Tensor.std", "torch.var", "torch.Tensor.var")
@@ -79,7 +83,6 @@ def norm(ctx: Ctx, input: Any, p: Any = "fro", dim: Any = None, keepdim: Any = F
 
 @model("torch.softmax", "torch.Tensor.softmax", "torch.log_softmax", "torch.Tensor.log_softmax",
        "torch.nn.functional.softmax", "torch.nn.functional.log_softmax", "torch.nn.functional.softmin",
-       "torch.cumsum", "torch.Tensor.cumsum", "torch.cumprod", "torch.Tensor.cumprod",
        "torch.nn.functional.gumbel_softmax")
 def softmax(ctx: Ctx, input: Any, dim: Any = None, *args: Any, **kwargs: Any) -> Any:
     if not known(input):
@@ -87,6 +90,16 @@ def softmax(ctx: Ctx, input: Any, dim: Any = None, *args: Any, **kwargs: Any) ->
     if dim is not None:
         norm_dim(ctx, dim, len(shape_of(input)), "softmax")
     return input.with_shape(input.shape, "float32" if not input.is_float() else input.dtype)
+
+
+@model("torch.cumsum", "torch.Tensor.cumsum", "torch.cumprod", "torch.Tensor.cumprod")
+def cumsum(ctx: Ctx, input: Any, dim: Any, **kwargs: Any) -> Any:
+    """Same shape; running sums of bools and integers are int64."""
+    if not known(input):
+        return ctx.unknown("cumsum of unknown tensor")
+    norm_dim(ctx, dim, len(shape_of(input)), "cumsum")
+    dtype = dtype_name(kwargs.get("dtype")) or ("int64" if category(input.dtype) in (0, 1) else input.dtype)
+    return input.with_shape(input.shape, dtype)
 
 
 @model("torch.topk", "torch.Tensor.topk")
