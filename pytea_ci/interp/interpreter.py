@@ -139,7 +139,9 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
     def unsupported(self, node: ast.AST) -> Any:
         if self.strict:
             raise NotImplementedError(f"unsupported syntax {type(node).__name__}")
-        return self.unknown(f"unsupported construct: {type(node).__name__}")
+        what = f"unsupported construct: {type(node).__name__}"
+        self.shared.unmodeled[what] = self.shared.unmodeled.get(what, 0) + 1
+        return Unknown(what, None, Origin(self.span_of(node), what))
 
     def unknown(self, reason: str = "", api: bool = False, pytype: str | None = None) -> Unknown:
         """An Unknown born here; inside a model called with values not understood, it keeps the first
@@ -176,15 +178,15 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
     # ----- names --------------------------------------------------------------------------------
     def lookup(self, name: str, scope: Scope, node: ast.AST) -> Any:
         if name in scope.global_names:
-            return self._global(name, scope)
+            return self._global(name, scope, node)
         s: Scope | None = scope
         while s is not None:
             if name in s.locals:
                 return s.locals[name]
             s = s.parent
-        return self._global(name, scope)
+        return self._global(name, scope, node)
 
-    def _global(self, name: str, scope: Scope) -> Any:
+    def _global(self, name: str, scope: Scope, node: ast.AST | None = None) -> Any:
         if name in scope.globals:
             return scope.globals[name]
         if name == "super":
@@ -198,7 +200,8 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             return b
         if name == "__name__":
             return scope.globals.get("__name__")
-        return self.unknown(f"name {name}")
+        what = f"name {name} (not defined on this path, or set by code not understood)"
+        return Unknown(f"name {name}", None, Origin(self.span_of(node), what))
 
     def bind_name(self, name: str, value: Any, scope: Scope) -> None:
         if name in scope.global_names:

@@ -75,14 +75,14 @@ class LibraryInterpreter(Interpreter):
         self.names: dict[int, str] = {}
         self.named: dict[str, Any] = {}  # jaxtyping names -> dims, shared across inputs
 
-    def _global(self, name: str, scope: Scope) -> Any:
+    def _global(self, name: str, scope: Scope, node: ast.AST | None = None) -> Any:
         if name == RUN:
             return Builtin(RUN, _run)
         if name == DIM:
             return Builtin(DIM, _dim)
         if name == UNKNOWN_ARG:
             return Builtin(UNKNOWN_ARG, lambda ctx, what: ctx.unknown(f"constructor argument {what}"))
-        return super()._global(name, scope)
+        return super()._global(name, scope, node)
 
     def require(self, cond: Cond, op: str, message: str, rule: str = "PT001",
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
