@@ -148,12 +148,33 @@ def reshape_shape(ctx: Ctx, src: Shape, target: list[Any], op: str) -> Shape | N
                     f"shape {shown} is invalid for input of size {numel!r} (input {fmt(src)})",
                     operands=(f"input: {fmt(src)}", f"requested: {shown}"),
                     dims=(("input size", numel), ("requested size", known_part)))
-        inferred = floordiv(numel, known_part) if known_part != 0 else 0
+        inferred = _inferred_size(src, [t for i, t in enumerate(target) if i not in holes]) if known_part != 0 else 0
         return tuple(inferred if i in holes else t for i, t in enumerate(target))
     ctx.require(P.eq(numel, known_part), op, f"shape {shown} is invalid for input of size {numel!r} (input {fmt(src)})",
                 operands=(f"input: {fmt(src)}", f"requested: {shown}"),
                 dims=(("input size", numel), ("requested size", known_part)))
     return tuple(target)
+
+
+def _same_dim(a: Any, b: Any) -> bool:
+    if isinstance(a, Term) or isinstance(b, Term):
+        return isinstance(a, Term) and isinstance(b, Term) and a == b
+    return int(a) == int(b)
+
+
+def _inferred_size(src: Shape, given: list[Any]) -> Any:
+    """numel // prod(given), with the dims both sides share cancelled first (`x.reshape(*x.shape[:-1], -1, 2)`
+    gives `x.shape[-1] // 2`, not a quotient of products the solver cannot simplify). The caller has
+    required prod(given) != 0, so every cancelled factor is non-zero."""
+    rest = list(src)
+    left: list[Any] = []
+    for t in given:
+        same = next((i for i, d in enumerate(rest) if _same_dim(d, t)), None)
+        if same is None:
+            left.append(t)
+        else:
+            del rest[same]
+    return floordiv(prod(rest), prod(left))
 
 
 def reduce_shape(ctx: Ctx, shape: Shape, dim: Any, keepdim: bool, op: str) -> Shape | None:

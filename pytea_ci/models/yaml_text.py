@@ -25,7 +25,7 @@ class _Unsupported(Exception):
 
 def parse(text: str) -> Any:
     """The document, or None when the text uses YAML this reader does not follow."""
-    lines = []
+    lines: list[tuple[int, str]] = []
     for raw in text.splitlines():
         line = _strip_comment(raw).rstrip()
         if line.strip() == "---" and not lines:
