@@ -127,3 +127,11 @@ def test_shapes_cli_formats_and_bad_target(tmp_path: object) -> None:
     assert js["version"] == 1 and js["modules"][0]["output_example"] == [1, 10]
     bad = _cli("shapes", "nope.py", cwd=root)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_library_mode_configuration_is_validated() -> None:
+    from pytea_ci.driver.config import ConfigError, from_table
+
+    assert from_table({"library-mode": "only", "library-time-budget": 2}, "x").library_mode == "only"
+    with pytest.raises(ConfigError, match="library-mode"):
+        from_table({"library-mode": "sometimes"}, "x")
