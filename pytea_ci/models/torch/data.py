@@ -240,8 +240,10 @@ class DataLoader:
             if a["collate_fn"] is not None:
                 if isinstance(b, int) and b <= 1024:
                     out.append(ctx.call(a["collate_fn"], [item] * int(b)))
-                else:
-                    out.append(ctx.unknown("custom collate of a symbolic batch"))
+                else:  # a batch of unknown length: one representative item, the length not known
+                    some: list[Any] = [item]
+                    ctx.mark_inexact(some)
+                    out.append(ctx.call(a["collate_fn"], some))
             else:
                 out.append(collate(ctx, item, b))
         return IterVal(out, truncated=True, indices=[i for i, _ in batches])
