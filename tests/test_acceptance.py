@@ -16,16 +16,33 @@ CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "acceptance"
 # Families that use only the core APIs: every case must pass (issue 2).
 CORE_FAMILIES = ("mnist_cnn", "mnist_mlp", "batch_view", "cifar_resnet", "tabular_mlp")
 
-UNKNOWN_OPS: dict[str, int] = {}
+# Issue 13: every ok and error case checks at least this share of the tensor operations it reaches.
+MIN_COVERAGE = 0.95
+# Cases below it today, each with the reason (what would have to be modeled). The test fails when
+# another case drops below the threshold, and when one of these reaches it and is still listed here.
+KNOWN_GAPS = {
+    "autoencoder_ok": "torch.Tensor.quantile is not modeled",
+    "env_distributed_bug_conv1d_without_permute": "DataLoader with a custom (distributed) sampler: batch not modeled",
+    "env_distributed_bug_max_over_channels": "DataLoader with a custom (distributed) sampler: batch not modeled",
+    "gpt_dataclass_bug_split_on_time_dim": "torch.split with symbolic split sizes gives tensors of unknown shape",
+    "sinusoid_numpy_bug_table_args_swapped": "numpy.random.Generator.integers with a symbolic size",
+    "sinusoid_numpy_bug_table_not_unsqueezed": "numpy.random.Generator.integers with a symbolic size",
+    "sinusoid_numpy_bug_table_shorter_than_sequence": "numpy.random.Generator.integers with a symbolic size",
+}
+COVERAGE: dict[str, tuple[int, int]] = {}  # case -> (checked, reached) tensor operations
+FOUND: set[str] = set()  # cases with an error or warning finding
 
 pytestmark = pytest.mark.skipif(not (CORPUS / "cases.json").exists(), reason="acceptance corpus not present")
 
 
 def _score(case: dict) -> tuple[bool, bool]:
-    """(passed, crashed); also records how many tensor ops received values not understood."""
+    """(passed, crashed); also records the tensor operations checked and reached."""
     folder = CORPUS / case["id"]
     result = run([str(folder / case["entry"])], Options(root=str(folder)))
-    UNKNOWN_OPS[case["id"]] = sum(e.stats.unknowns for e in result.entries)
+    COVERAGE[case["id"]] = (sum(e.stats.ops_checked for e in result.entries),
+                            sum(e.stats.ops_reached for e in result.entries))
+    if any(d.severity.value != "note" for d in result.diagnostics):
+        FOUND.add(case["id"])
     crashed = any(e.status == "internal-error" for e in result.entries)
     hits = {(os.path.basename(d.span.path), d.span.line) for d in result.diagnostics
             if d.rule in ("PT001", "PT002", "PT003", "PT004")}
@@ -54,6 +71,19 @@ def test_core_families_all_pass(scores: dict) -> None:
     assert not failing
 
 
-def test_every_tensor_op_understood(scores: dict) -> None:
-    """Issue 3: no acceptance program passes a value the analyzer did not understand to a tensor op."""
-    assert {k: v for k, v in UNKNOWN_OPS.items() if v} == {}
+def _below(case: str, verdict: str) -> bool:
+    checked, reached = COVERAGE[case]
+    if not reached:  # nothing reached: only right when an error was found before the first tensor op
+        return not (verdict == "error" and case in FOUND)
+    return checked / reached < MIN_COVERAGE
+
+
+def test_coverage_of_every_case(scores: dict) -> None:
+    """Issue 13: every ok and error case checks >= MIN_COVERAGE of the tensor operations it reaches,
+    except the known gaps listed with their reason."""
+    below = {k for k, (_, verdict) in scores.items() if _below(k, verdict)}
+    ratios = sorted(c / r if r else 1.0 for c, r in COVERAGE.values())
+    print(f"\ncoverage over {len(ratios)} cases: min {ratios[0]:.0%}, median {ratios[len(ratios) // 2]:.0%}, "
+          f">= {MIN_COVERAGE:.0%}: {sum(x >= MIN_COVERAGE for x in ratios)}")
+    assert sorted(below - set(KNOWN_GAPS)) == [], "new cases below the coverage threshold"
+    assert sorted(set(KNOWN_GAPS) - below) == [], "known gaps that reach the threshold now: remove them"
