@@ -75,6 +75,10 @@ _DATA_VALUES = frozenset({"torch.Tensor.item", "torch.Tensor.tolist", "numpy.nda
                           "torch.Tensor.__index__"})
 
 
+_SEQUENCES = (tuple, list, ValuesIndices, SizeVal)  # results whose items get origins (not named tuples)
+_CARRIERS = (Unknown, Tensor, tuple, list)
+
+
 def _result_origin(out: Any) -> Origin | None:
     """What made a tensor operation's result not understood (None: the operation computed it)."""
     if isinstance(out, Unknown) and out.pytype is None or isinstance(out, Tensor) and out.shape is None:
@@ -399,15 +403,16 @@ class ObjectMixin:
             self.shared.coverage.op(self.span, None if fn.name in _DATA_VALUES else _result_origin(out))
         return out
 
-    def with_origin(self: "Interpreter", out: Any, name: str, inherited: Origin | None) -> Any:
-        """A model's result not understood gets an origin: the operands' first, else born here."""
+    def with_origin(self: "Interpreter", out: Any, name: str, inherited: Origin | None, depth: int = 2) -> Any:
+        """A model's result not understood gets an origin: the operands' first, else born here (also
+        inside the tuples and lists it returns or iterates, `depth` levels down)."""
         if isinstance(out, Unknown) and out.origin is None:
             return Unknown(out.reason, out.pytype, inherited or Origin(self.span, f"{name}: {out.reason}"))
         if isinstance(out, Tensor) and out.shape is None and out.origin is None:
             return dataclasses.replace(out, origin=inherited or Origin(self.span, f"{name} result of unknown shape"))
         items = out.items if isinstance(out, IterVal) else out
-        if (type(items) in (tuple, list, ValuesIndices, SizeVal)) and any(isinstance(x, (Unknown, Tensor)) for x in items):
-            new = [self.with_origin(x, name, inherited) if isinstance(x, (Unknown, Tensor)) else x for x in items]
+        if depth and type(items) in _SEQUENCES and any(isinstance(x, _CARRIERS) for x in items):
+            new = [self.with_origin(x, name, inherited, depth - 1) if isinstance(x, _CARRIERS) else x for x in items]
             if any(a is not b for a, b in zip(new, items)):
                 if isinstance(out, IterVal):
                     out.items = new
