@@ -1,5 +1,6 @@
-"""The import prefix of an entry point runs once per entry point (interp/snapshot.py): later paths
-start from a copy of the state after it, with the same findings as when every path re-runs it."""
+"""Import-time work (issue 12 item 9): the import prefix of an entry point runs once per entry point
+(interp/snapshot.py), later paths start from a copy of the state after it, with the same findings as
+when every path re-runs it; import-time branches on values not understood do not fork."""
 
 from __future__ import annotations
 
@@ -40,3 +41,11 @@ def test_a_checkpoint_serves_paths_that_make_its_choices() -> None:
     assert snapshot.matches((True, True), [True])  # past the forced ones, a path takes the first side
     assert not snapshot.matches((True, False), [True])
     assert not snapshot.matches((False,), [True])
+
+
+def test_import_time_branches_on_values_not_understood_do_not_fork() -> None:
+    entry = os.path.join(os.path.dirname(FIXTURE), "import_branches.py")
+    result = run([entry], Options(root=os.path.dirname(entry), strict=True))
+    stats = result.entries[0].stats
+    assert stats.paths == 2  # the program's own branch, both ways (six import-time branches: 64 before)
+    assert [(d.span.line, d.rule) for d in result.entries[0].diagnostics] == [(15, "PT001")]

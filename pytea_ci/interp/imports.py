@@ -53,6 +53,7 @@ class ImportMixin:
         g["__package__"] = dotted if path.endswith("__init__.py") else dotted.rpartition(".")[0]
         saved = self.cur_path
         self.cur_path = path
+        self.importing += 1
         try:
             self.exec_block(tree.body, Scope(g, g))
         except UserException:
@@ -62,6 +63,7 @@ class ImportMixin:
             raise
         finally:
             self.cur_path = saved
+            self.importing -= 1
         return mod
 
     def try_submodule(self: "Interpreter", mod: ModuleVal, name: str) -> Any:

@@ -46,3 +46,17 @@ def test_type_checking_is_false_when_the_program_runs(monkeypatch: pytest.Monkey
     with pytest.raises(RuntimeError) as info:
         runpy.run_path(str(fixture), run_name="__main__")
     assert _failed_at_the_marked_line(fixture, info)
+
+
+@pytest.mark.parametrize("args", [(), ("second",)])
+def test_import_branches_fails_only_at_the_marked_line(args: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> None:
+    fixture = FIXTURE.parent / "import_branches.py"
+    monkeypatch.syspath_prepend(str(fixture.parent))
+    monkeypatch.delitem(sys.modules, "_import_branches", raising=False)
+    monkeypatch.setattr(sys, "argv", [fixture.name, *args])
+    if args:
+        runpy.run_path(str(fixture), run_name="__main__")
+        return
+    with pytest.raises(RuntimeError) as info:
+        runpy.run_path(str(fixture), run_name="__main__")
+    assert _failed_at_the_marked_line(fixture, info)
