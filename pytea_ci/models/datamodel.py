@@ -13,8 +13,8 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import REGISTRY, model, native_class, register
-from pytea_ci.models.values import (MISSING, Builtin, ClassMethod, ClassVal, Instance, NamedTupleVal, PropertyVal,
-                                    StaticMethod, Unknown, is_concrete)
+from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, NamedTupleVal,
+                                    PropertyVal, StaticMethod, Unknown, is_concrete)
 
 
 # ----- dataclasses --------------------------------------------------------------------------------
@@ -344,3 +344,37 @@ native_class("enum.IntEnum", "enum.IntFlag", "enum.StrEnum", bases=(_native("enu
 @model("enum.unique")
 def unique(ctx: Ctx, cls: Any) -> Any:
     return cls
+
+
+# ----- inspect ------------------------------------------------------------------------------------
+def _is_function(obj: Any) -> bool:
+    return type(obj).__name__ == "FunctionVal"  # a user function (the interpreter's value)
+
+
+@model("inspect.isclass")
+def isclass(ctx: Ctx, obj: Any) -> Any:
+    return Unknown("isclass", pytype="bool") if isinstance(obj, Unknown) else isinstance(obj, ClassVal)
+
+
+@model("inspect.isfunction")
+def isfunction(ctx: Ctx, obj: Any) -> Any:
+    """True for user functions, False for classes, instances and data; a modeled callable may be a
+    Python function or a builtin in the real library, so that stays unknown."""
+    if isinstance(obj, (Unknown, Builtin)):
+        return Unknown("isfunction", pytype="bool")
+    return _is_function(obj)
+
+
+@model("inspect.ismethod")
+def ismethod(ctx: Ctx, obj: Any) -> Any:
+    if isinstance(obj, BoundMethod) and _is_function(obj.func):
+        return True
+    if isinstance(obj, (Unknown, Builtin, BoundMethod)):
+        return Unknown("ismethod", pytype="bool")
+    return False
+
+
+@model("inspect.signature", "inspect.getfullargspec", "inspect.getmembers", "inspect.getsource",
+       "inspect.getfile", "inspect.stack", "inspect.currentframe")
+def introspection(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return ctx.unknown("introspection")
