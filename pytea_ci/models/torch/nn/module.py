@@ -190,6 +190,15 @@ class ModuleList:
         self.attrs["_modules"].append(module)
         return self
 
+    def insert(ctx: Ctx, self: Instance, index: Any, module: Any) -> Any:
+        """Insert before position `index`; torch's own insert mishandles negative positions and
+        positions past the end (a KeyError, a gap): those make the list unknown."""
+        if isinstance(index, int) and 0 <= index <= len(self.attrs["_modules"]):
+            self.attrs["_modules"].insert(index, module)
+        else:
+            self.attrs["_opaque"] = True
+        return None
+
     def extend(ctx: Ctx, self: Instance, modules: Any) -> Any:
         items = ctx.iterate(modules)
         if items is None:
