@@ -205,3 +205,17 @@ def test_cached_result_keeps_the_figures(tmp_path: Path) -> None:
     assert second.stats == first.stats or (
         (second.stats.unknown_origins, second.stats.ops_reached, second.stats.ops_checked)
         == (first.stats.unknown_origins, first.stats.ops_reached, first.stats.ops_checked))
+
+
+def test_nothing_checked_when_the_tensor_code_is_never_called(tmp_path: Path) -> None:
+    source = """\
+        import torch
+
+        def train():
+            return torch.nn.Linear(3, 4)(torch.randn(2, 3))
+
+        layer = torch.nn.Linear(3, 4)
+    """
+    e = analyze(tmp_path, source)
+    (note,) = [d for d in e.diagnostics if d.rule == "PT013"]
+    assert e.stats.ops_reached == 0 and "no tensor operation was reached" in note.message

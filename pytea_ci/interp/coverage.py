@@ -54,6 +54,7 @@ class Coverage:
         self.checks_decided = 0
         self.checks_skipped = 0
         self.ended: dict[tuple[str, Span, str, str | None], int] = {}  # (kind, span, reason, module) -> paths
+        self.library_used = False  # a tensor-library API was called (even if no tensor operation was reached)
 
     def op(self, span: Span, origin: Origin | None) -> None:
         """A tensor operation reached at `span` (one per call site: a module call and the `forward`
@@ -98,25 +99,37 @@ def _where(location: list[Any]) -> str:
     return f"{location[0]}:{location[1]}"
 
 
-def nothing_checked(stats: EntryStats, entry: str) -> Diagnostic | None:
+def nothing_checked(stats: EntryStats, entry: str, library_used: bool) -> Diagnostic | None:
     """PT013 when not one tensor operation was checked although there was something to check (an
-    operation reached, a launcher not followed, or every path ended early), with the first reason."""
+    operation reached, a launcher not followed, every path ended early, or the tensor libraries were
+    used without reaching an operation), with the first reason."""
     if stats.ops_checked:
         return None
+    found = _first_reason(stats, library_used, entry)
+    if found is None:
+        return None
+    location, why = found
+    return Diagnostic("PT013", Severity.NOTE, Span(*location),
+                      f"nothing checked: no tensor operation of {entry} could be checked; {why}", entry=entry)
+
+
+def _first_reason(stats: EntryStats, library_used: bool, entry: str) -> tuple[list[Any], str] | None:
     launchers = [p for p in stats.ended_paths if p["kind"] == "launcher"]
     early = [p for p in stats.ended_paths if p["kind"] != "launcher"]
-    every_path_ended = bool(early) and sum(p["paths"] for p in early) >= stats.paths
     if launchers:
-        first, why = launchers[0], f"{launchers[0]['reason']} ({_where(launchers[0]['location'])})"
-    elif every_path_ended:
+        return launchers[0]["location"], f"{launchers[0]['reason']} ({_where(launchers[0]['location'])})"
+    if early and sum(p["paths"] for p in early) >= stats.paths:
         first = early[0]
-        why = f"every path ended early; the first at {_where(first['location'])}: {first['reason']}"
-    elif stats.unknown_origins:
+        module = f" while importing {first['module']}" if first.get("module") else ""
+        return first["location"], (f"every path ended early; the first at {_where(first['location'])}{module}: "
+                                   f"{first['reason']}")
+    if stats.unknown_origins:
         first = stats.unknown_origins[0]
-        why = (f"{stats.ops_reached} tensor operation(s) received values not understood; the first came from "
-               f"{first['what']} ({_where(first['location'])})")
-    else:
-        return None
-    span = Span(*first["location"])
-    return Diagnostic("PT013", Severity.NOTE, span,
-                      f"nothing checked: no tensor operation of {entry} could be checked; {why}", entry=entry)
+        return first["location"], (f"{stats.ops_reached} tensor operation(s) received values not understood; the "
+                                   f"first came from {first['what']} ({_where(first['location'])})")
+    if library_used or early:
+        where = early[0]["location"] if early else [entry, 1, 0]
+        also = f"; a path ended at {_where(where)}: {early[0]['reason']}" if early else ""
+        return where, ("the tensor libraries are used but no tensor operation was reached (is the code that "
+                       f"computes with tensors called from this entry point?){also}")
+    return None

@@ -90,7 +90,7 @@ def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: d
     result.diagnostics.extend(shared.findings.values())
     reached = _budget_notes(result, incomplete + list(shared.budgets.items()), rel_entry)
     result.stats = _stats(before, decider, shared, paths, steps, time.monotonic() - t0)
-    note = nothing_checked(result.stats, rel_entry)
+    note = nothing_checked(result.stats, rel_entry, shared.coverage.library_used)
     if note is not None:
         result.diagnostics.append(note)
     result.diagnostics.sort(key=lambda d: d.sort_key())

@@ -380,6 +380,8 @@ class ObjectMixin:
     def call_builtin(self: "Interpreter", fn: Builtin, args: tuple, kwargs: dict) -> Any:
         operands = _operands(args, kwargs)
         tensor_op = _is_tensor_op(fn.name)
+        if tensor_op:
+            self.shared.coverage.library_used = True
         skipped = _shape_origin(operands, self.span) if tensor_op else None
         if skipped is not None:
             self.shared.coverage.op(self.span, skipped)
