@@ -6,7 +6,7 @@ path. Until a path takes its first undecided branch, all paths do exactly the sa
 they differ only by the recorded choices. So the state after the entry's *import prefix* (its
 leading definitions and imports, see `import_prefix`) is captured once per sequence of choices made
 inside it (a `Checkpoint`: a deep copy of the interpreter's per-path state and of the entry's
-globals), and a later path whose forced choices agree with that sequence starts from a fresh copy
+globals, taken by the first path that replays, so a single-path entry point pays nothing), and a later path whose forced choices agree with that sequence starts from a fresh copy
 of it instead of re-running the imports.
 
 Copies are deep for what a path may change (dicts, lists, sets, user classes and functions,
@@ -62,7 +62,8 @@ def run_prefix(interp: Interpreter, body: list[ast.stmt], g: dict[str, Any], nam
         return restore(interp, cp), n
     steps = interp.steps
     interp.exec_block(body[:n], Scope(g, g))
-    if interp.steps - steps >= MIN_STEPS and len(store) < MAX_CHECKPOINTS:
+    if interp.forced and interp.steps - steps >= MIN_STEPS and len(store) < MAX_CHECKPOINTS:
+        # taken by the first path that replays (the first path cannot know whether another follows)
         store.append(take(interp, g))
     return g, n
 

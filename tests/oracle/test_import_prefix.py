@@ -1,6 +1,6 @@
-"""Oracle for tests/fixtures/imports/: under real torch, import_prefix.py's first path (no argument)
-runs clean and its second (one argument) runs clean up to the line marked `# E:`, where it fails;
-type_checking.py runs clean up to its marked line, where it fails."""
+"""Oracle for tests/fixtures/imports/: under real torch, import_prefix.py's first (no argument) and
+third (two arguments) paths run clean and its second (one argument) runs clean up to the line
+marked `# E:`, where it fails; type_checking.py and import_branches.py fail at their marked line."""
 
 from __future__ import annotations
 
@@ -30,8 +30,9 @@ def _failed_at_the_marked_line(fixture: Path, info: pytest.ExceptionInfo[Runtime
     return lines[-1] == marked[0]
 
 
-def test_first_path_runs_clean(monkeypatch: pytest.MonkeyPatch) -> None:
-    _run(monkeypatch)
+@pytest.mark.parametrize("args", [(), ("third", "path")])
+def test_first_and_third_paths_run_clean(args: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> None:
+    _run(monkeypatch, *args)
 
 
 def test_second_path_fails_at_the_marked_line(monkeypatch: pytest.MonkeyPatch) -> None:
