@@ -1,9 +1,12 @@
 """Random small PyTorch programs for differential testing against real torch.
 
-A program is a list of source lines: random tensors, then a chain of layer constructions and
-tensor ops with random shapes and arguments, some of them wrong. `run_torch` executes it line by
-line with real torch (the test oracle) and returns the first line that raised a shape error;
-`run_pytea` analyzes the same text with pytea-ci and returns the lines of its PT001-PT004 findings.
+A program is a list of source chunks (one line each, but the prelude of classes): random tensors,
+then a chain of layer constructions and tensor ops with random shapes and arguments, some of them
+wrong, some written the way model code is (a dataclass or NamedTuple config, ModuleDict entries read
+as attributes, a mixin whose super() reaches nn.Linear, shapes and chunks unpacked into names).
+`run_torch` executes it chunk by chunk with real torch (the test oracle) and returns the line that
+raised a shape error (or the ValueError of an unpacking); `run_pytea` analyzes the same text with
+pytea-ci and returns the lines of its PT001-PT005 findings.
 """
 
 from __future__ import annotations
@@ -11,12 +14,38 @@ from __future__ import annotations
 import os
 import random
 import tempfile
+import traceback
 from typing import Any
 
 from pytea_ci.driver.run import Options, run
 from pytea_ci.solver import Decider
 
-HEADER = ["import torch", "import torch.nn as nn", "import torch.nn.functional as F"]
+PRELUDE = """from dataclasses import dataclass
+from typing import NamedTuple
+
+
+@dataclass
+class Cfg:
+    width: int
+    out: int = 4
+
+
+class Spec(NamedTuple):
+    width: int
+    out: int
+
+
+class Bottle(nn.Module):
+    def forward(self, x):
+        if x.dim() <= 2:
+            return super().forward(x)
+        lead = x.shape[:-1]
+        return super().forward(x.reshape(-1, x.shape[-1])).view(*lead, -1)
+
+
+class BottledLinear(Bottle, nn.Linear):
+    pass"""
+HEADER = ["import torch", "import torch.nn as nn", "import torch.nn.functional as F", PRELUDE]
 SHAPE_ERRORS = (RuntimeError, ValueError, IndexError, AssertionError)
 
 
@@ -49,8 +78,23 @@ def _op(rng: random.Random, rank: int, i: int) -> str:
         f"x = x[:, {rng.randrange(0, 4)}]",
         f"x = x.expand({', '.join(map(str, _dims(rng, rank)))})" if rank else "x = x.view(1)",
         f"x = torch.stack([x, torch.randn_like(x)], dim={rng.randrange(-rank - 1, rank + 1)})",
+        *_data_model_ops(rng, k, rng.choice([2, 4, 8]), d),
     ]
     return rng.choice(choices)
+
+
+def _data_model_ops(rng: random.Random, k: int, out: int, d: int) -> list[str]:
+    """Ops written with the Python data model: configs, ModuleDict attributes, a mixin, unpacking."""
+    return [
+        f"x = nn.Linear(Cfg({k}).width, Cfg({k}, {out}).out)(x)",
+        f"x = nn.Linear(Spec({k}, {out}).width, Spec(out={out}, width={k}).out)(x)",
+        f"x = nn.ModuleDict(dict(fc=nn.Linear({k}, {out}))).fc(x)",
+        f"x = BottledLinear({k}, {out})(x)",
+        f"a, b = x.shape[-2:]; x = x.reshape(-1, a * b)",
+        f"*lead, w = x.shape; x = x.reshape(-1, w)",
+        f"p, q = x.chunk(2, dim={d}); x = torch.cat([p, q], dim={d})",
+        f"p, q, r = x.split({rng.choice([1, 2, 3, 4])}, dim={d}); x = p + r",
+    ]
 
 
 def _fitting_op(rng: random.Random, shape: tuple[int, ...]) -> str:
@@ -79,6 +123,8 @@ def _fitting_op(rng: random.Random, shape: tuple[int, ...]) -> str:
                     "x = F.max_pool2d(x, 2)"]
     if r in (2, 3):
         choices.append(f"x = nn.BatchNorm1d({shape[1]})(x)")
+    if rng.random() < 0.3:
+        return rng.choice(_data_model_ops(rng, last, rng.choice([2, 4, 8]), d))
     return rng.choice(choices)
 
 
@@ -111,14 +157,25 @@ def _exec(lines: list[str], env: dict[str, Any]) -> bool:
 
 
 def run_torch(lines: list[str]) -> int | None:
-    """The 1-based line where real torch raises a shape error, or None when the program runs."""
+    """The 1-based line (of the program text) where real torch raises a shape error, or None when
+    the program runs."""
+    return run_torch_at(lines)[0]
+
+
+def run_torch_at(lines: list[str]) -> tuple[int | None, int]:
+    """(error line, first line of the chunk that was running). A chunk is compiled at its own line,
+    so an error inside a method of the prelude is placed on that method's line, as the analyzer
+    places it; the chunk's line says how far the program got."""
     env: dict[str, Any] = {}
-    for number, line in enumerate(lines, 1):
+    start = 1
+    for chunk in lines:
+        code = compile("\n" * (start - 1) + chunk, "<fuzz>", "exec")
         try:
-            exec(line, env)  # noqa: S102  (the oracle runs real torch on purpose)
-        except SHAPE_ERRORS:
-            return number
-    return None
+            exec(code, env)  # noqa: S102  (the oracle runs real torch on purpose)
+        except SHAPE_ERRORS as e:
+            return [f.lineno for f in traceback.extract_tb(e.__traceback__) if f.filename == "<fuzz>"][-1], start
+        start += chunk.count("\n") + 1
+    return None, start
 
 
 def run_pytea(lines: list[str], decider: Decider | None = None) -> set[int]:
@@ -127,17 +184,17 @@ def run_pytea(lines: list[str], decider: Decider | None = None) -> set[int]:
         with open(path, "w") as f:
             f.write("\n".join(lines) + "\n")
         result = run([path], Options(root=d, strict=True))
-    return {x.span.line for x in result.diagnostics if x.rule in ("PT001", "PT002", "PT003", "PT004")}
+    return {x.span.line for x in result.diagnostics if x.rule in ("PT001", "PT002", "PT003", "PT004", "PT005")}
 
 
 def compare(seed: int) -> tuple[str, list[str], int | None, set[int]]:
     """('agree' | 'false-alarm' | 'missed', program, torch line, pytea lines). Findings after the line
     where torch stopped are not false alarms: torch never ran those lines."""
     lines = make_program(seed)
-    want = run_torch(lines)
+    want, reached = run_torch_at(lines)
     got = run_pytea(lines)
     if want is None:
         return ("agree" if not got else "false-alarm"), lines, want, got
-    if any(line < want for line in got):
+    if any(line < reached and line != want for line in got):
         return "false-alarm", lines, want, got  # a finding on a line torch ran without error
     return ("agree" if want in got else "missed"), lines, want, got
