@@ -10,9 +10,11 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytea_ci.diagnostics import Diagnostic
 from pytea_ci.diagnostics.result import EntryResult, RunResult
+from pytea_ci.diagnostics.suppress import is_suppressed
 from pytea_ci.driver import config as config_mod
-from pytea_ci.driver import baseline, gitdiff, library_run, newonly, sanity
+from pytea_ci.driver import baseline, fs, gitdiff, library_run, newonly, sanity
 from pytea_ci.driver.config import Config
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
 from pytea_ci.driver.run import Options, Progress, RunFigures, run_with_figures
@@ -104,7 +106,7 @@ def check(req: CheckRequest) -> CheckOutcome:
     outcome = CheckOutcome(result, figures, cfg, root, warnings)
     outcome.verdict = _verdict(outcome, sel, req, cdir)
     verdict = outcome.verdict if req.new_only else None
-    result.entries = [_filter(e, cfg, verdict) for e in result.entries]
+    result.entries = [_filter(e, cfg, verdict, root) for e in result.entries]
     if req.baseline:
         _apply_baseline(outcome, req.baseline)
     return outcome
@@ -136,14 +138,26 @@ def _verdict(outcome: CheckOutcome, sel: Selection, req: CheckRequest, cdir: str
     return verdict
 
 
-def _filter(e: EntryResult, cfg: Config, verdict: newonly.Verdict | None) -> EntryResult:
-    """Severity overrides, disabled rules and (with a verdict) only the new findings."""
+def _filter(e: EntryResult, cfg: Config, verdict: newonly.Verdict | None, root: str) -> EntryResult:
+    """Severity overrides, disabled rules, `# pytea: ignore` comments and (with a verdict) only the
+    new findings."""
     kept = []
     for d in e.diagnostics:
         level = config_mod.severity_of(cfg, d.rule, d.severity)
-        if level is None:
+        if level is None or _suppressed(d, root):
             continue
         if verdict is not None and not verdict.is_new(d):
             continue
         kept.append(d if level is d.severity else dataclasses.replace(d, severity=level))
     return dataclasses.replace(e, diagnostics=kept)
+
+
+def _suppressed(d: Diagnostic, root: str) -> bool:
+    """`# pytea: ignore` or `# pytea: ignore[PT001]` on the reported line (of a notebook's JSON too)."""
+    try:
+        lines = fs.read(os.path.join(root, d.span.path)).split(b"\n")
+    except OSError:
+        return False
+    if not 1 <= d.span.line <= len(lines) or b"pytea" not in lines[d.span.line - 1]:
+        return False
+    return is_suppressed(lines[d.span.line - 1].decode("utf-8", errors="replace"), d.rule)

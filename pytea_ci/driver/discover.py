@@ -1,8 +1,12 @@
 """Entry points: from the configuration (paths or globs), or discovered.
 
-A discovered entry point is a project `.py` file with an `if __name__ == "__main__":` block or a
-top-level script body (calls or loops at module level) that imports torch, directly or through
-project modules. Hidden folders, virtual environments and `exclude` globs are skipped.
+A discovered entry point uses torch (directly or through project modules) and is
+* a `.py` file with an `if __name__ == "__main__":` block, or
+* a script — top-level calls or loops — that no other project file imports (a module with
+  top-level statements that others import, like `utils/general.py`, is not a program), or
+* a Jupyter notebook (`.ipynb`: always a program).
+Test files (`test_*.py`, `*_test.py`, `conftest.py`, anything under `tests/` or `test/`) are not
+entry points unless configured. Hidden folders, virtual environments and `exclude` globs are skipped.
 """
 
 from __future__ import annotations
@@ -10,12 +14,17 @@ from __future__ import annotations
 import fnmatch
 import glob
 import os
+import re
 
+from pytea_ci.diagnostics.notebook import SUFFIX as NOTEBOOK, is_notebook
 from pytea_ci.driver import fs
 from pytea_ci.driver.imports_graph import ImportGraph
 
 SKIP_DIRS = frozenset({"venv", "env", "node_modules", "__pycache__", "build", "dist", "site-packages"})
 TORCH_ROOTS = ("torch", "torchvision", "torchaudio", "torchtext")
+TEST_DIRS = frozenset({"tests", "test"})
+_MAIN_GUARD = re.compile(rb"^if\s+(?:__name__\s*==\s*['\"]__main__['\"]|['\"]__main__['\"]\s*==\s*__name__)\s*:",
+                         re.MULTILINE)
 
 
 def rel(path: str, root: str) -> str:
@@ -34,8 +43,8 @@ def excluded(path: str, root: str, patterns: list[str]) -> bool:
     return False
 
 
-def python_files(folder: str, root: str, exclude: list[str]) -> list[str]:
-    """Sorted project `.py` files under `folder`."""
+def python_files(folder: str, root: str, exclude: list[str], suffixes: tuple[str, ...] = (".py",)) -> list[str]:
+    """Sorted project `.py` files (or other `suffixes`) under `folder`."""
     out: list[str] = []
     real_root = fs.realpath(root)
     for dirpath, dirnames, files in fs.walk(folder):
@@ -43,7 +52,7 @@ def python_files(folder: str, root: str, exclude: list[str]) -> list[str]:
                              and not excluded(os.path.join(dirpath, d), root, exclude))
         for f in sorted(files):
             full = os.path.join(dirpath, f)
-            if f.endswith(".py") and not excluded(full, root, exclude) and _inside(full, real_root):
+            if f.endswith(suffixes) and not excluded(full, root, exclude) and _inside(full, real_root):
                 out.append(os.path.abspath(full))
     return out
 
@@ -55,8 +64,42 @@ def _inside(path: str, real_root: str) -> bool:
 
 
 def looks_like_entry(path: str, graph: ImportGraph) -> bool:
-    """A `__main__` block, or module-level calls or loops (a script)."""
-    return graph.cache.facts(path)[2]
+    """A notebook, a `__main__` block, or module-level calls or loops (a script)."""
+    return is_notebook(path) or graph.cache.facts(path)[2]
+
+
+def has_main_guard(path: str) -> bool:
+    try:
+        return _MAIN_GUARD.search(fs.read(path)) is not None
+    except OSError:
+        return False
+
+
+def is_test_file(path: str, root: str) -> bool:
+    parts = rel(path, root).split("/")
+    name = parts[-1]
+    return (name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
+            or any(p in TEST_DIRS for p in parts[:-1]))
+
+
+def imported_files(root: str, exclude: list[str], graph: ImportGraph) -> set[str]:
+    """Every project file that another project file imports directly."""
+    out: set[str] = set()
+    for f in python_files(root, root, exclude, (".py", NOTEBOOK)):
+        out |= graph.direct_imports(f)
+    return out
+
+
+def is_entry(path: str, root: str, exclude: list[str], graph: ImportGraph, imported: set[str] | None = None) -> bool:
+    """Whether `path` is a program by the rules above (torch use not included). `imported`: the
+    result of `imported_files`, when the caller has it."""
+    if is_test_file(path, root) or not looks_like_entry(path, graph):
+        return False
+    if is_notebook(path) or has_main_guard(path):
+        return True
+    if imported is None:
+        imported = imported_files(root, exclude, graph)
+    return os.path.abspath(path) not in imported
 
 
 def uses_torch(path: str, graph: ImportGraph) -> bool:
@@ -70,7 +113,9 @@ def uses_torch(path: str, graph: ImportGraph) -> bool:
 
 def discover(folder: str, root: str, exclude: list[str], graph: ImportGraph) -> list[str]:
     """Entry points under `folder`, sorted."""
-    return [p for p in python_files(folder, root, exclude) if looks_like_entry(p, graph) and uses_torch(p, graph)]
+    candidates = [p for p in python_files(folder, root, exclude, (".py", NOTEBOOK)) if looks_like_entry(p, graph)]
+    imported = imported_files(root, exclude, graph) if candidates else set()
+    return [p for p in candidates if is_entry(p, root, exclude, graph, imported) and uses_torch(p, graph)]
 
 
 def configured(patterns: list[str], root: str, exclude: list[str], graph: ImportGraph) -> list[str]:
@@ -81,8 +126,8 @@ def configured(patterns: list[str], root: str, exclude: list[str], graph: Import
         matches = fs.glob(full) if glob.has_magic(pat) else [full]
         for m in matches:
             if fs.isdir(m):
-                out += [p for p in python_files(m, root, exclude) if looks_like_entry(p, graph)]
-            elif fs.isfile(m) and m.endswith(".py") and not excluded(m, root, exclude):
+                out += [p for p in python_files(m, root, exclude, (".py", NOTEBOOK)) if looks_like_entry(p, graph)]
+            elif fs.isfile(m) and m.endswith((".py", NOTEBOOK)) and not excluded(m, root, exclude):
                 out.append(os.path.abspath(m))
     return sorted(dict.fromkeys(out))
 

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytea_ci.diagnostics.notebook import NotebookError, is_notebook
+from pytea_ci.diagnostics.notebook import parse as parse_notebook
 from pytea_ci.driver import fs
 from pytea_ci.solver.diskcache import atomic_write, read_json
 
@@ -82,6 +84,16 @@ def parse_imports(source: bytes) -> list[Import]:
     return parse_facts(source)[0]
 
 
+def _python_of(path: str, source: bytes) -> bytes:
+    """A notebook's code cells as one module (diagnostics/notebook.py); b"" when it cannot be read."""
+    if not is_notebook(path):
+        return source
+    try:
+        return parse_notebook(source).python.encode("utf-8")
+    except NotebookError:
+        return b""
+
+
 class ImportCache:
     """Per-file facts (imports, looks like a program) by content hash, kept in one JSON file of the
     cache dir (memory only when `folder` is None). Concurrent writers: the last one wins, nothing breaks."""
@@ -108,7 +120,7 @@ class ImportCache:
                 return digest, [(int(a), str(b)) for a, b in hit["i"]], bool(hit["e"])
         except (KeyError, TypeError, ValueError):
             pass
-        found, script = parse_facts(source)
+        found, script = parse_facts(_python_of(path, source))
         self.data[digest] = {"i": [list(x) for x in found], "e": script}
         self.dirty = True
         return digest, found, script
@@ -209,6 +221,15 @@ class ImportGraph:
                         todo.append(cand)
         self.closures[entry] = out
         return out
+
+    def direct_imports(self, path: str) -> set[str]:
+        """The project files `path` imports directly (resolved from its folder, then the root)."""
+        path = os.path.abspath(path)
+        here = os.path.dirname(path)
+        roots = [here, self.root] if here != self.root else [self.root]
+        _, imports = self.cache.imports(path)
+        return {c for imp in imports for c in self._resolve(imp, path, roots)
+                if c != path and self._inside(c, here) and self.isfile(c)}
 
     def reverse(self, entries: list[str]) -> dict[str, set[str]]:
         """file -> the project files that import it directly (over the closures of `entries`)."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytea_ci import __version__
 from pytea_ci.diagnostics.result import EntryResult, RunResult
+from pytea_ci.driver import notebook
 from pytea_ci.interp.budget import Budget
 
 if TYPE_CHECKING:  # the interpreter, models and solver load only when an entry point is analyzed
@@ -109,8 +110,9 @@ def run_one(entry: str, opts: Options, decider: Decider) -> EntryResult:
 
     rel = os.path.relpath(os.path.abspath(entry), os.path.abspath(opts.root))
     try:
-        return analyze_entry(entry, opts.root, decider, opts.budget, entry_options(entry, opts), opts.root,
-                             opts.strict)
+        result = analyze_entry(entry, opts.root, decider, opts.budget, entry_options(entry, opts), opts.root,
+                               opts.strict)
+        return notebook.to_file(result, opts.root)  # notebook findings placed on the .ipynb file
     except Exception as e:  # an analyzer bug: report it for this entry point, keep going
         if opts.strict:
             raise

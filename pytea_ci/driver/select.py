@@ -16,6 +16,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytea_ci.diagnostics.notebook import is_notebook
 from pytea_ci.driver import discover as disc
 from pytea_ci.driver import fs
 from pytea_ci.driver import gitdiff
@@ -51,6 +52,7 @@ class Selector:
         self.req, self.cfg, self.graph = req, cfg, graph
         self.root = os.path.abspath(req.root)
         self._all: list[str] | None = None
+        self._imported: set[str] | None = None
         self.messages: list[str] = []
 
     def all_entries(self) -> list[str]:
@@ -73,14 +75,22 @@ class Selector:
     def importers(self, path: str) -> list[str]:
         return self.graph.affected(self.all_entries(), {path})
 
+    def imported(self) -> set[str]:
+        if self._imported is None:
+            self._imported = disc.imported_files(self.root, self.cfg.exclude, self.graph)
+        return self._imported
+
     def for_file(self, path: str) -> list[str]:
         path = os.path.abspath(path)
+        if not is_program_file(path):
+            raise SelectionError(f"{os.path.relpath(path)}: neither a Python file nor a Jupyter notebook (.ipynb)")
         if path in self.all_entries_if_configured():
             return [path]
-        if not self.cfg.entry_points and disc.looks_like_entry(path, self.graph) and not self._excluded(path):
+        if (not self.cfg.entry_points and not self._excluded(path)
+                and disc.is_entry(path, self.root, self.cfg.exclude, self.graph, self.imported())):
             return [path]
         users = self.importers(path)
-        if users or self.cfg.entry_points or self._excluded(path):
+        if users or self.cfg.entry_points or self._excluded(path) or disc.is_test_file(path, self.root):
             return users
         return [path]  # a lone file nobody imports: analyze it as a program
 
@@ -117,6 +127,19 @@ class Selector:
         if not out:
             self.messages.append("none of the given files is an entry point or imported by one: nothing was checked")
         return list(dict.fromkeys(out))
+
+
+def is_program_file(path: str) -> bool:
+    """A `.py`/`.pyw` file, a notebook, or an extensionless script with a python shebang."""
+    if path.endswith((".py", ".pyw")) or is_notebook(path):
+        return True
+    if os.path.splitext(path)[1]:
+        return False
+    try:
+        first = fs.read(path)[:200].split(b"\n", 1)[0]
+    except OSError:
+        return False
+    return first.startswith(b"#!") and b"python" in first
 
 
 def _changes(req: Request) -> tuple[gitdiff.ChangeSet | None, Any]:

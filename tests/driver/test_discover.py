@@ -1,0 +1,53 @@
+"""Entry-point discovery: programs (a `__main__` block, a torch script nobody imports, a notebook) are
+entry points; modules imported by others and test files are not, unless configured."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.driver.conftest import entries, run_json
+
+GENERAL = "import torch\nimport logging\n\nlogging.basicConfig()\nDEVICE = torch.device('cpu')\nprint('loaded')\n\n\n" \
+          "def make(n):\n    return torch.zeros(n, 3)\n"
+TRAIN = "import torch\nfrom utils.general import make\n\nx = make(4)\nprint(x.view(12))\n"
+GUARDED = "import torch\n\n\ndef f():\n    return torch.ones(2)\n\n\nif __name__ == '__main__':\n    f()\n"
+TEST = "import torch\n\n\ndef test_x():\n    assert torch.ones(2).shape == (2,)\n\n\ntest_x()\n"
+
+
+def _project(root: Path) -> Path:
+    (root / "utils").mkdir(parents=True)
+    (root / "utils" / "__init__.py").write_text("")
+    (root / "utils" / "general.py").write_text(GENERAL)
+    (root / "train.py").write_text(TRAIN)
+    (root / "model.py").write_text(GUARDED)
+    (root / "use_model.py").write_text("import torch\nfrom model import f\n\nprint(f())\n")
+    (root / "test_train.py").write_text(TEST)
+    (root / "train_test.py").write_text(TEST)
+    (root / "conftest.py").write_text("import torch\nprint(torch.ones(1))\n")
+    (root / "tests").mkdir()
+    (root / "tests" / "smoke.py").write_text(TEST)
+    return root
+
+
+def test_programs_are_entry_points_and_imported_modules_and_tests_are_not(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p")
+    code, doc = run_json(root)
+    # utils/general.py has top-level calls but train.py imports it; model.py is imported but has a
+    # __main__ block, so it is a program too
+    assert sorted(entries(doc)) == ["model.py", "train.py", "use_model.py"]
+    assert code == 0
+
+
+def test_a_changed_library_module_maps_to_its_importers(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p")
+    _code, doc = run_json(root, "utils/general.py")  # what pre-commit passes
+    assert sorted(entries(doc)) == ["train.py"]
+    _code, doc = run_json(root, "test_train.py")  # a test file: not a program, imported by nobody
+    assert entries(doc) == {}
+
+
+def test_configured_test_files_are_entry_points(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p")
+    (root / "pyproject.toml").write_text('[tool.pytea-ci]\nentry-points = ["train.py", "tests/*.py"]\n')
+    _code, doc = run_json(root)
+    assert sorted(entries(doc)) == ["tests/smoke.py", "train.py"]
