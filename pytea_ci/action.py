@@ -82,6 +82,7 @@ class Inputs:
     fail_on: str = ""
     annotations: bool = True
     cache_dir: str = ""
+    baseline: str = ""
     args: list[str] = field(default_factory=list)
 
     @classmethod
@@ -97,7 +98,8 @@ class Inputs:
         return cls(paths=paths, config=get_input(env, "config"), base=get_input(env, "base"),
                    sarif_file=get_input(env, "sarif-file", DEFAULT_SARIF),
                    category=get_input(env, "category", DEFAULT_CATEGORY), fail_on=fail_on,
-                   annotations=get_bool(env, "annotations", True), cache_dir=get_input(env, "cache-dir"), args=args)
+                   annotations=get_bool(env, "annotations", True), cache_dir=get_input(env, "cache-dir"),
+                   baseline=get_input(env, "baseline"), args=args)
 
 
 # ----- the event -----------------------------------------------------------------------------------
@@ -248,6 +250,8 @@ def check_argv(inputs: Inputs, rng: Range, diff_ok: bool) -> list[str]:
         argv += ["--config", inputs.config]
     if inputs.cache_dir:
         argv += ["--cache-dir", inputs.cache_dir]
+    if inputs.baseline:
+        argv += ["--baseline", inputs.baseline]
     if rng.base is not None and diff_ok:
         argv += ["--diff", f"{rng.base}...{rng.head}"]
     return argv + inputs.args

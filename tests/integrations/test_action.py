@@ -197,6 +197,21 @@ def test_paths_and_args_inputs(tmp_path: Path) -> None:
     assert "check other.py" in r.log and "--arg epochs=1" in r.log
 
 
+def test_baseline_input(tmp_path: Path) -> None:
+    pr = make_pr(tmp_path)
+    saved = os.getcwd()
+    os.chdir(pr.origin)
+    try:  # the project records its current finding, then adopts the action
+        from pytea_ci.cli import main
+
+        assert main(["baseline", "write", "--root", str(pr.origin), "--jobs", "1"]) == 0
+    finally:
+        os.chdir(saved)
+    r = run_action(pr.origin, "pull_request", pr_event(pr), sha=pr.head, baseline="pytea-ci-baseline.json")
+    assert "--baseline pytea-ci-baseline.json" in r.log
+    assert r.code == 0 and r.results == [] and r.outputs["findings"] == "0"
+
+
 # ----- push and other events -----------------------------------------------------------------------
 def test_push_event(tmp_path: Path) -> None:
     pr = make_pr(tmp_path)
