@@ -9,6 +9,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from pytea_ci.models.catalog import entries, library_names
 from pytea_ci.models.registry import PROPERTIES, REGISTRY
 from tests.fixture_runner import FIXTURES, fixture_files
@@ -61,6 +63,9 @@ def test_every_library_api_has_an_oracle_row_and_a_fixture() -> None:
 
 
 def test_generated_fixtures_are_current() -> None:
+    # the generator asks real torch which row of each API is accepted: without torch (the README's
+    # promise: the suite passes without it) there is nothing to compare, in this process or the script's
+    pytest.importorskip("torch")
     script = os.path.join(ROOT, "scripts", "gen_api_fixtures.py")
     done = subprocess.run([sys.executable, script, "--check"], cwd=ROOT, check=False, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
