@@ -330,7 +330,9 @@ def _run(env: Mapping[str, str], workspace: str, sarif_path: str, outputs: dict[
     ns = cli.build_parser().parse_args(argv)
     if ns.format or ns.output:
         raise InputError("the action chooses the output formats itself: do not pass --format/--output in 'args'")
-    outcome = check(cli._request(ns))
+    req = cli._request(ns)
+    req.classify = rng.base is not None and diff_ok  # the summary separates new from pre-existing findings
+    outcome = check(req)
     for message in outcome.messages:
         log(f"::warning title=pytea-ci::{_command_data(message)}")
     result, root = outcome.result, outcome.root
@@ -343,13 +345,17 @@ def _run(env: Mapping[str, str], workspace: str, sarif_path: str, outputs: dict[
         out.flush()
     from pytea_ci.report.text import render as text_render
 
-    out.write(text_render(result, root, color=False))
+    from pytea_ci.driver.notebook import to_cells
+
+    out.write(text_render(to_cells(result, root), root, color=False))
     out.flush()
     if env.get("GITHUB_STEP_SUMMARY"):
         github.write_step_summary(repo_result, repo, env["GITHUB_STEP_SUMMARY"])
         scope = rng.why if diff_ok or rng.base is None else f"{rng.why}; history missing: every entry point analyzed"
         with open(env["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as f:
             f.write(f"\nScope: {github.escape_cell(scope)}\n")
+            if outcome.verdict is not None:
+                f.write(new_and_old(result, outcome.verdict, root, repo, env, rng.head))
     s = summarize(result)
     code = 2 if s.internal_errors else cli._exit_code(result, outcome.config.fail_on)
     gate = cli._coverage_gate(result, root, outcome.config.min_coverage)
@@ -367,6 +373,29 @@ def _run(env: Mapping[str, str], workspace: str, sarif_path: str, outputs: dict[
 def _coverage_output(s: Summary) -> str:
     """Percent of the tensor operations reached that were checked, rounded down; "" when none was reached."""
     return "" if s.coverage is None else str(math.floor(s.coverage * 100 + 1e-9))
+
+
+def new_and_old(result: Any, verdict: Any, root: str, repo: str, env: Mapping[str, str], head: str) -> str:
+    """The job summary's split: findings the pull request introduced, then pre-existing ones, each
+    linked to its line in the file at the head commit."""
+    from pytea_ci.report.github import escape_cell
+
+    server = env.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
+    slug = env.get("GITHUB_REPOSITORY", "")
+    prefix = os.path.relpath(os.path.realpath(root), os.path.realpath(repo)).replace(os.sep, "/")
+    groups: dict[bool, list[str]] = {True: [], False: []}
+    for d in result.diagnostics:
+        path = d.span.path.replace(os.sep, "/") if prefix == "." else f"{prefix}/{d.span.path}"
+        where = f"{path}:{d.span.line}"
+        link = f"[{where}]({server}/{slug}/blob/{head}/{path}#L{d.span.line})" if slug else where
+        first = d.message.splitlines()[0] if d.message else ""
+        groups[verdict.is_new(d)].append(f"| {d.severity.value} | {d.rule} | {link} | {escape_cell(first)} |")
+    out = [f"\n{escape_cell(verdict.message)}\n"]
+    for new, title in ((True, "New in this pull request"), (False, "Pre-existing")):
+        out.append(f"\n### {title}: {len(groups[new])}\n")
+        if groups[new]:
+            out += ["", "| level | rule | location | message |", "|---|---|---|---|", *groups[new]]
+    return "\n".join(out) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -197,6 +197,23 @@ def test_paths_and_args_inputs(tmp_path: Path) -> None:
     assert "check other.py" in r.log and "--arg epochs=1" in r.log
 
 
+def test_summary_separates_new_from_pre_existing(tmp_path: Path) -> None:
+    pr = make_pr(tmp_path, extra={"old.py": "import torch\n\nif __name__ == '__main__':\n    torch.ones(2, 3).view(7)\n"})
+    r = run_action(pr.origin, "pull_request", pr_event(pr), sha=pr.head)
+    assert "same fingerprint on the base" in r.summary
+    assert "### New in this pull request: 2" in r.summary  # model.py's bug and old.py, both added by the PR
+    git(pr.origin, "checkout", "-q", "main")
+    (pr.origin / "other.py").write_text("import torch\n\nif __name__ == '__main__':\n    torch.ones(2, 3).view(5)\n")
+    base = commit_all(pr.origin, "a bug on main")
+    git(pr.origin, "checkout", "-q", "-b", "fix-model")
+    (pr.origin / "train.py").write_text((pr.origin / "train.py").read_text() + "\n")
+    head = commit_all(pr.origin, "touch train.py")
+    event = {"pull_request": {"base": {"sha": base}, "head": {"sha": head}}}
+    r = run_action(pr.origin, "pull_request", event, sha=head)
+    assert "### New in this pull request: 0" in r.summary and "### Pre-existing: 1" in r.summary
+    assert "| error | PT001 | other.py:4 |" in r.summary
+
+
 def test_baseline_input(tmp_path: Path) -> None:
     pr = make_pr(tmp_path)
     saved = os.getcwd()
