@@ -177,6 +177,9 @@ for _r in ("sum", "std", "max", "argmax", "all", "softmax"):
     _x = "x = torch.rand(2, 3, 4) > 0.5\n" if _r == "all" else X234
     add(f"torch.{_r}", _x, f"torch.{_r}(x, dim=1)", f"torch.{_r}(x, dim=3)")
 add("torch.sum", X234, "torch.sum(x)", "x.sum((0, 2))", "x.sum(-1, keepdim=True)")
+add("torch.mean", X234, "torch.mean(x)", "x.mean((0, 2))", "x.mean(-1, keepdim=True) + torch.zeros(2, 3, 1)", "x.mean(dim=3)")
+add("torch.cumsum", X234, "torch.cumsum(x, 1)", "x.cumsum(-1) + torch.zeros(2, 3, 4)", "x.cumsum(3)")
+add("torch.count_nonzero", X234, "torch.count_nonzero(x)", "x.count_nonzero(2) + torch.zeros(2, 3)", "x.count_nonzero(3)")
 add("torch.max", X234 + "z = torch.randn(3, 4)\nw = torch.randn(5, 4)\n", "torch.max(x, z)", "torch.max(x, w)")
 add("torch.sort", X234, "torch.sort(x, dim=1)[0]", "torch.sort(x, dim=-4)[0]")
 add("torch.argsort", X234, "torch.argsort(x, dim=2)", "torch.argsort(x, dim=3)")
@@ -745,6 +748,23 @@ EXEMPT.update({
     "torch.device": ("device handle", "dev = torch.device('cpu')"),
     "torch.cuda.is_available": ("returns a bool", "has_cuda = torch.cuda.is_available()"),
     "torch.cuda.device_count": ("returns an int", "n_gpus = torch.cuda.device_count()"),
+    **{name: ("a fact about the machine or the process group (no shape effect)", f"def fact_{k}():\n    return {name}({args})")
+       for k, (name, args) in enumerate((
+           ("torch.backends.cudnn.is_available", ""), ("torch.backends.mps.is_available", ""),
+           ("torch.cuda.current_device", ""), ("torch.cuda.get_device_capability", ""),
+           ("torch.cuda.get_device_name", ""), ("torch.cuda.memory_allocated", ""), ("torch.cuda.set_device", "0"),
+           ("torch.distributed.is_available", ""), ("torch.distributed.is_initialized", ""),
+           ("torch.distributed.get_rank", ""), ("torch.distributed.get_world_size", ""),
+           ("torch.distributed.init_process_group", "'gloo'"), ("torch.distributed.destroy_process_group", ""),
+           ("torch.distributed.barrier", ""), ("os.cpu_count", "")))},
+    "torch.multiprocessing.spawn": ("runs a function in processes (followed by the analyzer; oracle: "
+                                    "tests/oracle/test_core_fixtures.py)", "def launch(fn):\n    torch.multiprocessing.spawn(fn, nprocs=1)"),
+    "torch.Tensor.is_floating_point": ("returns a bool (checked by tests/oracle/test_dtypes.py)",
+                                       "is_fp = torch.zeros(2).is_floating_point()"),
+    "torch.Tensor.is_complex": ("returns a bool", "is_cx = torch.zeros(2).is_complex()"),
+    "torch.Tensor.is_signed": ("returns a bool", "is_sg = torch.zeros(2).is_signed()"),
+    "numpy.random.default_rng": ("random generator object", "rng = np.random.default_rng(0)"),
+    "numpy.random.Generator": ("random generator object", "rng2 = np.random.Generator(np.random.PCG64(0))"),
     "torch.no_grad": ("context manager, no tensors", "with torch.no_grad():\n    pass"),
     "torch.load": ("loads an object of unknown shape", "def load_checkpoint(path):\n    return torch.load(path)"),
     "torch.hub.load": ("downloads a model (no network in CI): an unknown object",
