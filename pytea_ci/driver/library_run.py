@@ -28,19 +28,22 @@ if TYPE_CHECKING:
 
 def files_for(paths: list[str], changed: set[str] | None, root: str, exclude: list[str],
               graph: ImportGraph) -> list[str]:
-    """The analyzed files: the paths given (with the project files they import), the changed files,
-    or every project file."""
-    if changed is not None:
-        return sorted(p for p in changed if p.endswith(".py") and fs.isfile(p))
+    """The analyzed files: the paths given (with the project files they import), or every project
+    file; with a diff, only the changed ones among them."""
     if not paths:
-        return disc.python_files(root, root, exclude)
-    out: list[str] = []
-    for p in paths:
-        if fs.isdir(p):
-            out += disc.python_files(os.path.abspath(p), root, exclude)
-        elif fs.isfile(p):
-            out += list(graph.closure(os.path.abspath(p)).files)
-    return list(dict.fromkeys(out))
+        scope = disc.python_files(root, root, exclude)
+    else:
+        scope = []
+        for p in paths:
+            if fs.isdir(p):
+                scope += disc.python_files(os.path.abspath(p), root, exclude)
+            elif fs.isfile(p):
+                scope += list(graph.closure(os.path.abspath(p)).files)
+        scope = list(dict.fromkeys(scope))
+    if changed is None:
+        return scope
+    within = {os.path.abspath(f) for f in scope}
+    return sorted(p for p in changed if p.endswith(".py") and fs.isfile(p) and os.path.abspath(p) in within)
 
 
 def covered(entries: list[str], graph: ImportGraph, modules: set[str]) -> set[str]:

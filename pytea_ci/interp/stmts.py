@@ -13,7 +13,7 @@ from pytea_ci.models.values import MISSING, ClassVal, Instance, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import UNKNOWN, symbols
 from pytea_ci.shapes.pred import Pred
-from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.shapes.tensor import Origin, Tensor
 
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
@@ -478,10 +478,16 @@ class StmtMixin:
         """An assert constrains the path: what it states is assumed from here on. One that can never
         hold is PT004 when it is about shapes and decided without unknowns or machine facts; any
         other failing assert is the program raising AssertionError (the path ends, recorded)."""
-        cond = truth(self.eval(node.test, scope))
+        value = self.eval(node.test, scope)
+        cond = truth(value)
         machine = on_machine(cond)
         with self.at(node):
-            if isinstance(cond, Pred) and any(s.kind == UNKNOWN for s in symbols(cond)):
+            unknown = isinstance(value, Unknown) or (
+                isinstance(cond, Pred) and any(s.kind == UNKNOWN for s in symbols(cond)))
+            if about_shapes(node.test):  # a shape assertion is a shape check the program makes
+                skipped = (value.origin if isinstance(value, Unknown) else None) or Origin(self.span, "a size not understood")
+                self.shared.coverage.op(self.span, skipped if unknown else None)
+            if unknown:
                 return  # depends on a value not understood: assumed, nothing to learn from it
             if isinstance(cond, Pred):
                 can_true, can_false = self.decider.branch(cond, self.pc)

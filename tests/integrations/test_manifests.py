@@ -82,7 +82,7 @@ def test_action_yml_matches_the_entry_point() -> None:
     source = (REPO / "pytea_ci" / "action.py").read_text()
     read = set(re.findall(r'get_(?:input|bool)\(env, "([a-z-]+)"', source))
     assert read == set(meta["inputs"])
-    written = {"sarif-file", "findings", "errors", "warnings", "analyzed", "cached", "exit-code"}
+    written = {"sarif-file", "findings", "errors", "warnings", "analyzed", "cached", "coverage", "exit-code"}
     assert written == set(meta["outputs"])
     for name in written:
         assert f'"{name}"' in source

@@ -727,6 +727,11 @@ rec("torchvision.datasets.MNIST", _TV, "torchvision.datasets.MNIST('data').train
 rec("torchvision.datasets.MNIST", _TV, "torchvision.datasets.MNIST('data', train=False).test_labels", (10000,))
 rec("torchvision.datasets.MNIST", _TV, "torchvision.datasets.MNIST('data').train_data.view(-1, 784) @ torch.randn(28, 2)",
     "error")
+# torchvision.io.read_image: a uint8 tensor (C, H, W) whose sizes come from the file (torchvision documentation)
+rec("torchvision.io.read_image", _TV, "torchvision.io.read_image('photo.png').permute(1, 2, 0)", "ok")
+rec("torchvision.io.read_image", _TV, "torchvision.io.read_image('photo.png').permute(1, 0)", "error")
+rec("torchvision.io.read_image", _TV, "torchvision.io.read_image('photo.png').unsqueeze(0).squeeze(0)[None].flatten(1, 3)",
+    "ok")
 
 # ----- exemptions: no shape effect, cannot fail on shapes (each still used in tests/fixtures/api/api_exempt.py) ------------
 _OPT = "model = nn.Linear(4, 2)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
