@@ -55,3 +55,10 @@ class ModuleShapes:
         out.pop("diagnostics")
         out["findings"] = [{"rule": d.rule, "line": d.span.line, "message": d.message} for d in self.diagnostics]
         return out
+
+    @classmethod
+    def from_dict(cls, doc: dict[str, Any]) -> ModuleShapes:
+        """The inverse of `as_dict` without the findings (the result cache keeps those as diagnostics)."""
+        plain = {k: v for k, v in doc.items() if k not in ("findings", "diagnostics", "inputs", "layers")}
+        return cls(**plain, inputs=[InputShape(**i) for i in doc.get("inputs", [])],
+                   layers=[Layer(**row) for row in doc.get("layers", [])])

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytea_ci.diagnostics.diagnostic import Diagnostic
+from pytea_ci.diagnostics.modshapes import ModuleShapes
 
 
 @dataclass
@@ -49,6 +50,7 @@ class EntryResult:
     status: str = "ok"
     error: str = ""  # internal error text, when status == internal-error
     cached: bool = False
+    shapes: ModuleShapes | None = None  # a module checked in library mode: its contract and layers (job summary)
 
 
 @dataclass

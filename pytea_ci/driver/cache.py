@@ -19,6 +19,7 @@ from typing import Any
 
 from pytea_ci import __version__
 from pytea_ci.diagnostics import Diagnostic, Frame, Related, Severity, Span
+from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.diagnostics.result import EntryResult, EntryStats
 from pytea_ci.driver.identity import analyzer_hash
 from pytea_ci.driver.imports_graph import Closure
@@ -65,13 +66,17 @@ def _load_diag(d: dict[str, Any]) -> Diagnostic:
 
 
 def dump_entry(e: EntryResult) -> dict[str, Any]:
-    return {"entry": e.entry, "status": e.status, "error": e.error, "stats": dataclasses.asdict(e.stats),
-            "diagnostics": [_diag(d) for d in e.diagnostics]}
+    doc = {"entry": e.entry, "status": e.status, "error": e.error, "stats": dataclasses.asdict(e.stats),
+           "diagnostics": [_diag(d) for d in e.diagnostics]}
+    if e.shapes is not None:
+        doc["shapes"] = e.shapes.as_dict()
+    return doc
 
 
 def load_entry(doc: dict[str, Any]) -> EntryResult:
+    shapes = ModuleShapes.from_dict(doc["shapes"]) if doc.get("shapes") is not None else None
     return EntryResult(doc["entry"], [_load_diag(d) for d in doc["diagnostics"]], EntryStats(**doc["stats"]),
-                       doc["status"], doc["error"], cached=True)
+                       doc["status"], doc["error"], cached=True, shapes=shapes)
 
 
 def cacheable(e: EntryResult) -> bool:

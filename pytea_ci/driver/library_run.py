@@ -116,7 +116,7 @@ def _key_options(t: LibraryTarget, opts: Options, seconds: float) -> dict[str, o
 
 def _as_result(s: ModuleShapes) -> EntryResult:
     status = "findings" if any(d.severity is not Severity.NOTE for d in s.diagnostics) else "ok"
-    return EntryResult(s.module, list(s.diagnostics), status=status)
+    return EntryResult(s.module, list(s.diagnostics), status=status, shapes=s)
 
 
 def without_reported(results: list[EntryResult], reported: list[EntryResult]) -> list[EntryResult]:

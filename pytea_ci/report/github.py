@@ -157,7 +157,21 @@ def step_summary(result: RunResult, root: str, links: str | None = None) -> str:
         if len(result.entries) > MAX_SUMMARY_ENTRIES:
             out += [f"… and {len(result.entries) - MAX_SUMMARY_ENTRIES} more.", ""]
     out += _origins_section(result, sources)
+    out += _shapes_section(result)
     return "\n".join(out)
+
+
+def _shapes_section(result: RunResult) -> list[str]:
+    """The modules checked in library mode (with a diff: those of the changed files), one collapsed
+    block each: input contract, output shape and per-layer table, as `pytea-ci shapes` prints them."""
+    from pytea_ci.report.shapes import render_details
+
+    modules = [e.shapes for e in result.entries if e.shapes is not None]
+    if not modules:
+        return []
+    return ["### Module shapes", "",
+            "Modules checked without an entry point (library mode), for every input that satisfies the "
+            "contract; expand a module for its example and layers.", "", render_details(modules)]
 
 
 def _coverage_cell(checked: int, reached: int) -> str:

@@ -1,8 +1,10 @@
 """`pytea-ci shapes` output: each module's input contract, example input, output shape and per-layer
-table, as text, JSON (schema in docs/shapes.md) or Markdown (the Action's job summary)."""
+table, as text, JSON (schema in docs/shapes.md) or Markdown; `render_details` is the compact form of the
+Action's job summary (one collapsed block per module, bounded in size)."""
 
 from __future__ import annotations
 
+import html
 import json
 
 from pytea_ci.diagnostics.modshapes import Layer, ModuleShapes
@@ -77,3 +79,61 @@ def render_markdown(modules: list[ModuleShapes]) -> str:
                     for r in m.layers]
         out.append("")
     return "\n".join(out) if out else "No module found.\n"
+
+
+# ----- the job summary: compact, collapsed, bounded --------------------------------------------------------
+MAX_DETAILS_MODULES = 20  # modules shown; the summary must stay well under GitHub's 1 MiB per step
+MAX_DETAILS_LAYERS = 40  # table rows per module
+MAX_DETAILS_CELL = 80  # characters per shape or condition
+MAX_DETAILS_CONDITIONS = 8
+
+
+def _cut(text: str, limit: int = MAX_DETAILS_CELL) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _code(text: str) -> str:
+    """A markdown code span that is safe in a table cell (GitHub unescapes `\\|` inside it)."""
+    text = _cut(text).replace("|", "\\|").replace("`", "'")
+    return f"`{text}`" if text else "-"
+
+
+def _html(text: str) -> str:
+    return f"<code>{html.escape(_cut(text), quote=False)}</code>"
+
+
+def _details(m: ModuleShapes) -> list[str]:
+    inputs = ", ".join(_inputs(m)) or "no tensor input"
+    params = f", {html.escape(_cut(m.params))} params" if m.params else ""
+    head = f"{_html(m.module)} ({html.escape(m.status)}): {_html(inputs)} → {_html(m.output)}{params}"
+    body = [f"Built with {_md(m.construction)}."]
+    examples = [_example(i.example) for i in m.inputs if i.shape is not None]
+    if examples:
+        body.append(f"Example input {', '.join(_code(e) for e in examples)} → {_code(_example(m.output_example))}.")
+    if m.contract:
+        shown = ", ".join(_code(c) for c in m.contract[:MAX_DETAILS_CONDITIONS])
+        more = f" and {len(m.contract) - MAX_DETAILS_CONDITIONS} more" if len(m.contract) > MAX_DETAILS_CONDITIONS else ""
+        body.append(f"Where {shown}{more}.")
+    body += [f"Note: {_md(_cut(n, 200))}" for n in m.notes[:3]]
+    out = [f"<details><summary>{head}</summary>", "", "<br>".join(body), ""]
+    if m.layers:
+        out += ["| layer | kind | input | output | params |", "|---|---|---|---|---|"]
+        for row in m.layers[:MAX_DETAILS_LAYERS]:
+            name = "&nbsp;&nbsp;" * max(0, row.depth) + _md(_cut(row.name, 40))
+            out.append(f"| {name} | {_md(_cut(row.kind, 40))} | {', '.join(_code(i) for i in row.inputs) or '-'} "
+                       f"| {_code(row.output)} | {_code(row.params)} |")
+        if len(m.layers) > MAX_DETAILS_LAYERS:
+            out.append(f"\n… and {len(m.layers) - MAX_DETAILS_LAYERS} more layers (`pytea-ci shapes {m.module}`).")
+        out.append("")
+    return [*out, "</details>", ""]
+
+
+def render_details(modules: list[ModuleShapes]) -> str:
+    """One collapsed `<details>` block per module (its input and output shapes in the one-line summary,
+    the contract, example and per-layer table inside), at most `MAX_DETAILS_MODULES` of them."""
+    out: list[str] = []
+    for m in modules[:MAX_DETAILS_MODULES]:
+        out += _details(m)
+    if len(modules) > MAX_DETAILS_MODULES:
+        out.append(f"… and {len(modules) - MAX_DETAILS_MODULES} more modules (`pytea-ci shapes FILE` prints them).")
+    return "\n".join(out) + "\n" if out else ""

@@ -81,6 +81,23 @@ def test_cached_findings_render_identically(tmp_path: Path) -> None:
     assert _renders(fresh.result, str(root)) == _renders(warm.result, str(root))
 
 
+def test_library_mode_shapes_survive_the_cache(tmp_path: Path) -> None:
+    """A module checked in library mode keeps its contract and layers when answered from the cache (the
+    Action's job summary shows them for the changed modules on every run)."""
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "blocks.py").write_text("import torch.nn as nn\n\n\nclass Mlp(nn.Module):\n    def __init__(self):\n"
+                                    "        super().__init__()\n        self.fc = nn.Linear(8, 4)\n\n"
+                                    "    def forward(self, x):\n        return self.fc(x)\n")
+    request = CheckRequest(root=str(root), paths=[str(root / "blocks.py")], overrides={"jobs": 1})
+    fresh, warm = check(request).result, check(request).result
+    modules = [(e.cached, e.shapes) for e in (*fresh.entries, *warm.entries) if e.entry == "blocks.py::Mlp"]
+    assert [cached for cached, _ in modules] == [False, True]
+    (_, first), (_, second) = modules
+    assert first is not None and second is not None and first.layers and first.output.endswith("4]")
+    assert second.as_dict() == {**first.as_dict(), "findings": []}
+
+
 def test_corrupt_result_entry_is_a_miss(tmp_path: Path) -> None:
     root = write_project(tmp_path / "p", helper=HELPER_BUG)
     run_json(root)

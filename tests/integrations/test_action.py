@@ -214,6 +214,38 @@ def test_summary_separates_new_from_pre_existing(tmp_path: Path) -> None:
     assert "| error | PT001 | other.py:4 |" in r.summary
 
 
+BLOCKS = """import torch
+import torch.nn as nn
+
+
+class Head(nn.Module):
+    def __init__(self, classes=10):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+        self.fc = nn.Linear(8, classes)
+
+    def forward(self, x):
+        x = torch.relu(self.conv(x)).mean((2, 3))
+        return self.fc(x)
+"""
+
+
+def test_summary_shows_the_shapes_of_changed_modules(tmp_path: Path) -> None:
+    pr = make_pr(tmp_path, model_head=MODEL_OK, extra={"blocks.py": BLOCKS})
+    r = run_action(pr.origin, "pull_request", pr_event(pr), sha=pr.head)
+    assert r.code == 0, r.log
+    section = r.summary.split("### Module shapes", 1)[1]
+    assert section.count("<details>") == 1  # model.py::Net is run by train.py: no library mode for it
+    assert "<summary><code>blocks.py::Head</code> (determined): <code>x: [N, C, H, W]</code> → <code>[N, 10]</code>" in section
+    assert "| &nbsp;&nbsp;conv | Conv2d | `[N, C, H, W]` | `[N, 8, H - 2, W - 2]` | `216` |" in section
+    assert "Where `C == 3`" in section
+    (pr.origin / "train.py").write_text(TRAIN + "\n")
+    later = commit_all(pr.origin, "touch train.py only")
+    event = {"pull_request": {"base": {"sha": pr.head}, "head": {"sha": later}}}
+    again = run_action(pr.origin, "pull_request", event, sha=later)
+    assert again.code == 0 and "### Module shapes" not in again.summary  # blocks.py did not change
+
+
 def test_baseline_input(tmp_path: Path) -> None:
     pr = make_pr(tmp_path)
     saved = os.getcwd()

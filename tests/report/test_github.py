@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
+from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.report import github
 from pytea_ci.report.source import Sources
@@ -91,3 +92,36 @@ def test_summary_links_to_file_and_line(result: RunResult, root: str, tmp_path: 
     github.write_step_summary(result, root, str(tmp_path / "plain.md"), env={})  # not in a workflow
     plain = (tmp_path / "plain.md").read_text(encoding="utf-8")
     assert "| pkg/model.py:9 |" in plain and "https://" not in plain
+
+
+# ----- the module shapes of library mode in the job summary ------------------------------------------------
+def _module(name: str, layers: int, contract: list[str] | None = None) -> ModuleShapes:
+    from pytea_ci.diagnostics.modshapes import InputShape, Layer
+
+    rows = [Layer(1, f"layers.{i}", "Linear", ["[N, D]"], "[N, D]", "D*D + D") for i in range(layers)]
+    return ModuleShapes(f"m.py::{name}", "m.py", 3, "defaults", "determined", [InputShape("x", ["N", "D"], [1, 1])],
+                        contract or [], {"N": 1, "D": 1}, "[N, D]", [1, 1], rows, "5*D*D")
+
+
+def test_summary_shows_library_modules_collapsed() -> None:
+    m = _module("Mlp", 2, ["1 <= D", "D | 2 == 0 < D"])
+    result = RunResult([EntryResult("train.py"), EntryResult("m.py::Mlp", shapes=m)])
+    text = github.step_summary(result, ".")
+    section = text.split("### Module shapes", 1)[1]
+    assert section.count("<details>") == section.count("</details>") == 1
+    assert "<summary><code>m.py::Mlp</code> (determined): <code>x: [N, D]</code> → <code>[N, D]</code>" in section
+    assert "| &nbsp;&nbsp;layers.0 | Linear | `[N, D]` | `[N, D]` | `D*D + D` |" in section
+    assert "`D \\| 2 == 0 < D`" in section  # a pipe inside a condition does not split the table or the text
+    assert "### Module shapes" not in github.step_summary(RunResult([EntryResult("train.py")]), ".")
+
+
+def test_summary_shapes_are_bounded() -> None:
+    from pytea_ci.report import shapes
+
+    many = [_module(f"M{i}", 100, [f"{i} <= D" + " + D" * 50] * 20) for i in range(30)]
+    text = shapes.render_details(many)
+    assert text.count("<details>") == shapes.MAX_DETAILS_MODULES
+    assert "… and 10 more modules" in text and "… and 60 more layers" in text
+    rows = [line for line in text.splitlines() if line.startswith("| &nbsp;")]
+    assert len(rows) == shapes.MAX_DETAILS_MODULES * shapes.MAX_DETAILS_LAYERS
+    assert max(len(line) for line in text.splitlines()) < 1200 and len(text) < 200_000
