@@ -1,11 +1,12 @@
-# The image of the GitHub Action (action.yml: `runs.using: docker`, `image: Dockerfile`) and of the
-# generic container for other CI systems. Everything is installed at build time from this build
-# context and docker/requirements.txt (exact versions); nothing is downloaded when it runs.
+# The container image of pytea-ci, for GitHub container jobs (`container:`) and other CI systems (GitLab:
+# examples/gitlab-ci.yml). The GitHub Action itself is a composite action (action.yml) that installs the
+# same way on the runner: same Python minor version, same `install-step` commands, same entry point
+# (tests/integrations/test_composite_action.py keeps them in sync). Everything is installed at build time
+# from this build context and docker/requirements.txt (exact versions); nothing is downloaded when it runs.
 #
-# User: root, on purpose. GitHub runs Docker actions as the image's default user and mounts the
-# workspace owned by the runner's user; its documentation requires root ("Docker actions must be run
-# by the default Docker user (root). Do not use the USER instruction"), otherwise the action cannot
-# write the SARIF file or the cache into GITHUB_WORKSPACE. Elsewhere, run the container as yourself:
+# User: root, on purpose. CI systems (GitHub container jobs, GitLab) mount a workspace owned by another
+# user and run the container as the image's default user: as root the run can write the SARIF file and
+# the cache there. Elsewhere, run the container as yourself:
 #   docker run --rm --user "$(id -u):$(id -g)" -v "$PWD:/src" -w /src pytea-ci check .
 # (a non-root user needs only read access to the code and write access to the SARIF/cache paths).
 #
@@ -41,5 +42,5 @@ RUN python -m pip install --no-cache-dir --no-deps /tmp/pytea-ci \
  && python -m pytea_ci.action --version
 
 # No WORKDIR: GitHub mounts the workspace and sets the working directory itself.
-# With no arguments: the GitHub Action (inputs from INPUT_*); with arguments: the pytea-ci CLI.
+# With no arguments: the Action's entry point (inputs from INPUT_*); with arguments: the pytea-ci CLI.
 ENTRYPOINT ["python", "-m", "pytea_ci.action"]

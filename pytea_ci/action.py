@@ -1,9 +1,11 @@
-"""Entry point of the GitHub Action (`action.yml`, a Docker container action): `python -m pytea_ci.action`.
+"""Entry point of the GitHub Action (`action.yml`, a composite action whose last step runs
+`python -m pytea_ci.action`; also the ENTRYPOINT of the container image).
 
 What it does, in order:
 
-1. Reads its inputs from `INPUT_<NAME>` variables (GitHub keeps the hyphens: `INPUT_SARIF-FILE`) and the
-   event from `GITHUB_EVENT_PATH` / `GITHUB_EVENT_NAME`.
+1. Reads its inputs from `INPUT_<NAME>` variables — `INPUT_SARIF_FILE` as action.yml passes them through
+   `env:`, or with the hyphens kept (`INPUT_SARIF-FILE`) as GitHub sets them for container actions — and
+   the event from `GITHUB_EVENT_PATH` / `GITHUB_EVENT_NAME`.
 2. Decides which changes to analyze:
    * `pull_request`, `pull_request_target`: `pull_request.base.sha ... pull_request.head.sha` (the PR's
      own changes, from their merge-base);

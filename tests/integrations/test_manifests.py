@@ -1,7 +1,7 @@
 """The integration files validate against the schemas their hosts use, and agree with the code:
 `.pre-commit-hooks.yaml` (pre-commit's own manifest schema), `action.yml` (GitHub's action metadata
-schema, vendored in check-jsonschema: offline), `examples/github-workflow.yml` (the workflow schema,
-and zizmor's security audits: nothing above low), and the inputs/outputs that action.yml declares
+schema, vendored in check-jsonschema: offline, and zizmor's audits), `examples/github-workflow.yml` (the
+workflow schema, and zizmor's security audits: nothing above low), and the inputs/outputs that action.yml declares
 are exactly those pytea_ci/action.py reads and writes. Each external tool skips when not installed."""
 
 from __future__ import annotations
@@ -70,15 +70,15 @@ def test_github_schemas(schema: str, path: str) -> None:
     assert p.returncode == 0, p.stdout + p.stderr
 
 
-def test_zizmor_on_the_example_workflow() -> None:
-    p = subprocess.run([tool("zizmor"), *ZIZMOR, "examples/github-workflow.yml"],
-                       cwd=REPO, capture_output=True, text=True, check=False)
+@pytest.mark.parametrize("path", ["examples/github-workflow.yml", "action.yml"])
+def test_zizmor(path: str) -> None:
+    p = subprocess.run([tool("zizmor"), *ZIZMOR, path], cwd=REPO, capture_output=True, text=True, check=False)
     assert p.returncode == 0, p.stdout + p.stderr
 
 
 def test_action_yml_matches_the_entry_point() -> None:
     meta = yaml.safe_load((REPO / "action.yml").read_text())
-    assert meta["runs"] == {"using": "docker", "image": "Dockerfile"}
+    assert meta["runs"]["using"] == "composite"  # the steps: tests/integrations/test_composite_action.py
     source = (REPO / "pytea_ci" / "action.py").read_text()
     read = set(re.findall(r'get_(?:input|bool)\(env, "([a-z-]+)"', source))
     assert read == set(meta["inputs"])
@@ -100,10 +100,14 @@ def test_example_workflow_shape() -> None:
     assert checkout["with"]["fetch-depth"] == 0
     assert any(u.startswith("actions/cache@") for u in uses)
     upload = steps[[u.startswith("github/codeql-action/upload-sarif@") for u in uses].index(True)]
-    assert upload["if"] == "always()" and upload["with"]["category"]
+    guard = upload["if"].replace(" ", "")  # not when cancelled; not with a fork's read-only token
+    assert guard.startswith("${{!cancelled()&&") and "head.repo.full_name==github.repository" in guard
+    assert upload["with"]["category"]
     ours = steps[[u.startswith("pytea-ci/pytea-ci@") for u in uses].index(True)]
     assert ours["with"]["sarif-file"] == upload["with"]["sarif_file"]
     assert ours["with"]["category"] == upload["with"]["category"]
+    assert ours["with"]["cache-dir"] == steps[[u.startswith("actions/cache@") for u in uses].index(True)]["with"]["path"]
+    assert ours["with"]["annotations"] in (True, False)
 
 
 def readme_block(section: str, contains: str) -> str:
