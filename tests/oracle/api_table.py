@@ -179,6 +179,9 @@ for _r in ("sum", "std", "max", "argmax", "all", "softmax"):
 add("torch.sum", X234, "torch.sum(x)", "x.sum((0, 2))", "x.sum(-1, keepdim=True)")
 add("torch.mean", X234, "torch.mean(x)", "x.mean((0, 2))", "x.mean(-1, keepdim=True) + torch.zeros(2, 3, 1)", "x.mean(dim=3)")
 add("torch.cumsum", X234, "torch.cumsum(x, 1)", "x.cumsum(-1) + torch.zeros(2, 3, 4)", "x.cumsum(3)")
+add("torch.quantile", X234 + "q = torch.tensor([0.1, 0.9])\n", "x.quantile(0.5)", "x.quantile(0.5, keepdim=True)",
+    "torch.quantile(x, 0.5, dim=1) + torch.zeros(2, 4)", "x.quantile(q, dim=-1, keepdim=True) + torch.zeros(2, 2, 3, 1)",
+    "x.quantile(q) + torch.zeros(2)", "x.quantile(0.5, dim=3)", "x.quantile(torch.ones(2, 2) * 0.5)")
 add("torch.count_nonzero", X234, "torch.count_nonzero(x)", "x.count_nonzero(2) + torch.zeros(2, 3)", "x.count_nonzero(3)")
 add("torch.max", X234 + "z = torch.randn(3, 4)\nw = torch.randn(5, 4)\n", "torch.max(x, z)", "torch.max(x, w)")
 add("torch.sort", X234, "torch.sort(x, dim=1)[0]", "torch.sort(x, dim=-4)[0]")

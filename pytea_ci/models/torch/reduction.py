@@ -51,6 +51,17 @@ def std(ctx: Ctx, input: Any, dim: Any = None, unbiased: Any = True, keepdim: An
     return _reduce(ctx, "std", input, dim, keepdim)
 
 
+@model("torch.quantile", "torch.Tensor.quantile", "torch.nanquantile", "torch.Tensor.nanquantile")
+def quantile(ctx: Ctx, input: Any, q: Any, dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
+    """A reduction over `dim` (all elements when None) with one more leading dim of len(q) for a 1-D `q`."""
+    if isinstance(q, Tensor) and q.shape is not None:
+        ctx.require(len(q.shape) <= 1, "quantile", f"q must be a scalar or 1D tensor (got shape {list(q.shape)})", "PT003")
+    out = _reduce(ctx, "quantile", input, dim, keepdim)
+    if not isinstance(out, Tensor) or not isinstance(q, Tensor) or not q.shape:
+        return out
+    return out.with_shape(None if out.shape is None else (q.shape[0],) + out.shape)
+
+
 @model("torch.all", "torch.Tensor.all", "torch.any", "torch.Tensor.any")
 def all_(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False) -> Any:
     return _reduce(ctx, "all", input, dim, keepdim, "bool")
