@@ -24,9 +24,6 @@ KNOWN_GAPS = {
     "env_distributed_bug_conv1d_without_permute": "DataLoader with a custom (distributed) sampler: batch not modeled",
     "env_distributed_bug_max_over_channels": "DataLoader with a custom (distributed) sampler: batch not modeled",
     "gpt_dataclass_bug_split_on_time_dim": "torch.split with symbolic split sizes gives tensors of unknown shape",
-    "sinusoid_numpy_bug_table_args_swapped": "numpy.random.Generator.integers with a symbolic size",
-    "sinusoid_numpy_bug_table_not_unsqueezed": "numpy.random.Generator.integers with a symbolic size",
-    "sinusoid_numpy_bug_table_shorter_than_sequence": "numpy.random.Generator.integers with a symbolic size",
 }
 COVERAGE: dict[str, tuple[int, int]] = {}  # case -> (checked, reached) tensor operations
 FOUND: set[str] = set()  # cases with an error or warning finding

@@ -20,6 +20,7 @@ from pytea_ci.interp.budget import Budget  # (defined apart; still importable fr
 from pytea_ci.interp.coverage import Coverage, first_origin
 from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
+from pytea_ci.interp.loops import LoopMixin
 from pytea_ci.interp.machine import MachineFindings, PathMachine
 from pytea_ci.interp.objects import ObjectMixin
 from pytea_ci.interp.ops import on_machine, truth
@@ -28,7 +29,7 @@ from pytea_ci.interp.stmts import StmtMixin
 from pytea_ci.models.registry import REGISTRY
 from pytea_ci.models.values import Namespace, Unknown
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import INPUT, UNKNOWN, Sym, origin_of, symbols
+from pytea_ci.shapes.dim import INPUT, UNKNOWN, Dim, Sym, origin_of, symbols
 from pytea_ci.shapes.explain import fails_when, for_every
 from pytea_ci.shapes.pred import Cond, Pred
 from pytea_ci.shapes.tensor import Origin, Tensor
@@ -41,7 +42,7 @@ class Decision:
     alt_pending: bool
 
 
-class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
+class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
     def __init__(self, entry: str, root: str, decider: Decider, budget: Budget, forced: list[bool],
                  options: dict[str, Any], shared: "Shared", deadline: float, strict: bool = False) -> None:
         self.entry = entry
@@ -65,7 +66,7 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.naming = None
         self.sym_names: set[str] = set()
         self.inexact: set[int] = set()
-        self.known_len: dict[int, int] = {}  # inexact lists whose length is known (their items are representatives)
+        self.known_len: dict[int, Dim] = {}  # inexact lists whose length is known (their items are representatives)
         self.keepalive: list[Any] = []
         self.loop_mutations: list[set[int]] = []
         self.yields: list[list[Any]] = []
@@ -236,8 +237,15 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         star = next((i for i, e in enumerate(elts) if isinstance(e, ast.Starred)), None)
         with self.at(node):
             items = self.iterate(value) if not isinstance(value, Unknown) else None
-            if isinstance(value, Tensor) and items is None:
-                items = None
+            if isinstance(value, Tensor) and items is None and value.shape:
+                items = self.tensor_rows(value, len(elts), star is not None)
+                if items is not None and star is not None and not isinstance(value.shape[0], int):
+                    rows = items[:1]  # the starred name takes the rows the others leave: how many is symbolic
+                    self.mark_inexact(rows)
+                    self.known_len[id(rows)] = value.shape[0] - (len(elts) - 1)
+                    for k, e in enumerate(elts):
+                        self.assign(e, rows if k == star else items[0], scope)
+                    return
         if items is None:
             for e in elts:
                 rest: list[Any] = []
@@ -259,6 +267,20 @@ class Interpreter(StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.assign(elts[star], list(items[star:len(items) - after]), scope)
         for e, v in zip(elts[star + 1:], items[len(items) - after:]):
             self.assign(e, v, scope)
+
+    def tensor_rows(self, t: Tensor, names: int, starred: bool) -> "list[Any] | None":
+        """Unpacking a tensor iterates over its first dimension: its size must be the number of
+        names (at least the names but the starred one), a check like any other (PT005). The rows,
+        when that count is known (one per name but the starred one, when it is symbolic)."""
+        n, want = t.shape[0], names - 1 if starred else names  # type: ignore[index]
+        row = t.with_shape(t.shape[1:])  # type: ignore[index]
+        if isinstance(n, int):  # a long concrete first dimension: `unpack` counts the rows
+            return [row] * n if n <= 4096 else None
+        why = f"at least {want}" if starred else f"{want}"
+        self.require(P.ge(n, want) if starred else P.eq(n, want), "unpack",
+                     f"the tensor has {n!r} rows along its first dimension, {why} names are unpacked", "PT005",
+                     operands=(f"tensor: {t.shape!r}",), dims=(("rows", n),))
+        return [row] * want
 
     def unpack_mismatch(self, got: int, names: int, starred: bool, node: ast.AST) -> None:
         """Unpacking a known number of items into another number of names: Python's ValueError, a

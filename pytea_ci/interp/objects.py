@@ -16,7 +16,7 @@ from pytea_ci.models.registry import PROPERTIES, lookup
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, IterVal,
                                     NamedTupleVal, Namespace, PropertyVal, RangeVal, SizeVal, StaticMethod, Unknown,
                                     ValuesIndices)
-from pytea_ci.shapes.dim import ITERATION, PInt, Term, is_dim
+from pytea_ci.shapes.dim import ITERATION, Dim, PInt, Term, is_dim
 from pytea_ci.shapes.tensor import Origin, Tensor
 
 if TYPE_CHECKING:
@@ -628,7 +628,7 @@ class ObjectMixin:
         items, truncated = self.loop_items(v)
         return None if truncated else items
 
-    def known_length(self: "Interpreter", v: Any) -> int | None:
+    def known_length(self: "Interpreter", v: Any) -> "Dim | None":
         """The number of items of a list, tuple or concrete range, also of a list holding only
         representatives of its items (a comprehension over a long range); None when not known."""
         if isinstance(v, RangeVal) and all(isinstance(x, int) for x in (v.start, v.stop, v.step)) and v.step:
@@ -636,6 +636,15 @@ class ObjectMixin:
         if isinstance(v, (list, tuple)):
             return self.known_len.get(id(v)) if id(v) in self.inexact else len(v)
         return None
+
+    def length_of(self: "Interpreter", lst: "list[Any] | tuple[Any, ...]") -> Dim:
+        """The length of a list or tuple; of one built over iterations left out, a symbol (at least
+        its representatives), the same one until the list changes."""
+        n = self.known_length(lst)
+        if n is None:
+            n = self.fresh("len", lo=len(lst), note="items of a list built in a loop not followed to its end")
+            self.known_len[id(lst)] = n
+        return n
 
     def mark_inexact(self: "Interpreter", lst: Any) -> None:
         """A list, tuple, dict or set that holds only some of its items (built over iterations

@@ -229,8 +229,17 @@ class StmtMixin:
                     else:
                         home[n][n] = before[n]
 
-        a = run(node.body)
-        b = run(node.orelse) if a is not None else None
+        self.loop_mutations.append(set())
+        try:
+            a = run(node.body)
+            b = run(node.orelse) if a is not None else None
+        finally:
+            grown = self.loop_mutations.pop()
+        for lst in grown:  # a list one side extended in place holds items the other side lacks
+            self.inexact.add(lst)
+            self.known_len.pop(lst, None)
+        if self.loop_mutations:
+            self.loop_mutations[-1] |= grown
         if a is None or b is None:
             return False
         joined: dict[str, Any] = {}
@@ -310,34 +319,6 @@ class StmtMixin:
             self.loop_mutations[-1] |= mutated
         if not broke:
             self.exec_block(node.orelse, scope)
-
-    def ex_While(self: "Interpreter", node: ast.While, scope: Scope) -> None:
-        count = 0
-        self.loop_mutations.append(set())
-        try:
-            while True:
-                cond = self.eval(node.test, scope)
-                t = truth(cond)
-                if isinstance(t, Unknown) or (isinstance(t, Pred) and count >= 2):
-                    # Do not fork on every iteration of a data-dependent loop: run it at most twice.
-                    if count >= 2:
-                        break
-                elif not self.decide(cond, node):
-                    self.exec_block(node.orelse, scope)
-                    break
-                count += 1
-                if count > self.budget.loop_iterations:
-                    self.budget_hit("loop iterations", node)
-                try:
-                    self.exec_block(node.body, scope)
-                except ContinueSignal:
-                    pass
-                except BreakSignal:
-                    break
-        finally:
-            mutated = self.loop_mutations.pop()
-        for lst in mutated:
-            self.inexact.add(lst)
 
     def ex_FunctionDef(self: "Interpreter", node: ast.FunctionDef, scope: Scope) -> None:
         defaults = [self.eval(d, scope) for d in node.args.defaults]

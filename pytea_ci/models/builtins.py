@@ -31,9 +31,8 @@ def len_(ctx: Ctx, obj: Any) -> Any:
         items = ctx.iterate(obj) if not isinstance(obj, str) else obj
         if items is not None:
             return len(obj)
-        n = ctx.known_length(obj) if isinstance(obj, (list, tuple)) else None
         # built in a loop not followed to its end: at least the items seen
-        return n if n is not None else ctx.fresh("len", lo=len(obj))
+        return ctx.length_of(obj) if isinstance(obj, (list, tuple)) else ctx.fresh("len", lo=len(obj))
     if isinstance(obj, RangeVal):
         if all(isinstance(v, int) for v in (obj.start, obj.stop, obj.step)):
             return len(range(obj.start, obj.stop, obj.step))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from pytea_ci.diagnostics import Span
-from pytea_ci.shapes.dim import Sym
+from pytea_ci.shapes.dim import Dim, Sym
 from pytea_ci.shapes.pred import Cond
 
 
@@ -36,9 +36,13 @@ class Ctx(Protocol):
     def loop_items(self, value: Any) -> "tuple[list[Any], bool]":
         """Representative items of an iterable and whether some iterations were left out."""
 
-    def known_length(self, value: Any) -> "int | None":
+    def known_length(self, value: Any) -> "Dim | None":
         """The number of items of a list/tuple/range, also when only representatives of them were
-        computed (a comprehension over a long range); None when not known."""
+        computed (a comprehension over a long range, a list grown in a summarised loop: maybe a
+        symbol); None when not known."""
+
+    def length_of(self, lst: "list[Any] | tuple[Any, ...]") -> "Dim":
+        """The length of a list or tuple: known, else a symbol kept until the list changes."""
 
     def mark_inexact(self, lst: list[Any]) -> None:
         """Record that a list's length is not known (built in a loop that was not fully followed)."""

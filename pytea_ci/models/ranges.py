@@ -57,6 +57,20 @@ def _randint(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | N
     return made(ctx, low, high - 1, note, drawn=drawn)
 
 
+def _integers(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+    """`Generator.integers(low, high=None, size=None, endpoint=False)` (args[0] is the generator)."""
+    pos = [a for a in args[1:3] if not isinstance(a, (tuple, list, Tensor))]
+    low, high = kwargs.get("low", pos[0] if pos else None), kwargs.get("high", pos[1] if len(pos) > 1 else None)
+    if high is None:
+        low, high = 0, low
+    if not (is_dim(low) and is_dim(high)):
+        return None
+    top = high if kwargs.get("endpoint") is True else high - 1
+    n = _numel(out)
+    drawn = (int(low), int(top), n) if _ints(low, top) and n and int(top) >= int(low) else None
+    return made(ctx, low, top, f"Generator.integers({low!r}, {high!r})", drawn=drawn)
+
+
 def _arange(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     start, end, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) > 2 else 1)
     if not (_ints(start, end, step) and step):
@@ -156,7 +170,8 @@ def _padded(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | No
 
 
 _SOURCES: dict[str, Callable[[Ctx, Tensor, tuple, dict], ValueRange | None]] = {
-    "torch.randint": _randint, "numpy.random.randint": _randint, "torch.arange": _arange,
+    "torch.randint": _randint, "numpy.random.randint": _randint, "numpy.random.Generator.integers": _integers,
+    "torch.arange": _arange,
     "torch.randperm": _randperm, "torch.tensor": _literal, "torch.full": _full, "torch.argmax": _argmax,
     "torch.argsort": _argsort,
     "torch.cat": _joined, "torch.stack": _joined, "torch.nn.utils.rnn.pad_sequence": _padded,

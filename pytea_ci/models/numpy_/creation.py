@@ -55,7 +55,7 @@ def _array(ctx: Ctx, data: Any, dtype: Any, kwargs: dict[str, Any]) -> Any:
     if shape is None and isinstance(data, list) and data and ctx.known_length(data) is None:
         # a list built in a loop not followed to the end: its items may be known, its length is not
         inner, dt = infer_data(ctx, data[0])
-        shape = None if inner is None else (ctx.fresh("len"),) + inner
+        shape = None if inner is None else (ctx.length_of(data),) + inner
     if shape is None:
         return array_of(None, _dtype(kwargs, None))
     return array_of(shape, _dtype(kwargs, "float64" if dt == "float32" else dt))

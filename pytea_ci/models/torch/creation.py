@@ -104,7 +104,7 @@ def tensor(ctx: Ctx, data: Any, *args: Any, **kwargs: Any) -> Any:
     if shape is None and isinstance(data, list) and data and ctx.known_length(data) is None:
         # A list built in a loop that was not followed to the end: its length is not known.
         inner, dtype = infer_data(ctx, data[0])
-        shape = None if inner is None else (ctx.fresh("len"),) + inner
+        shape = None if inner is None else (ctx.length_of(data),) + inner
     if shape is None:
         return Tensor(None, _dtype(kwargs, None))
     return Tensor(shape, _dtype(kwargs, dtype))

@@ -3,11 +3,13 @@ flatten, (un)squeeze, permute, transpose, expand, matmul, dtype/device conversio
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import (as_int, fmt, known, matmul_shapes, matrix_operands, norm_dim, reshape_shape,
                                   scalar_unknown, shape_of, sizes_arg, view_strides, with_strides)
+from pytea_ci.models.ranges import scalar_of as ranged_scalar
 from pytea_ci.models.registry import model, prop
 from pytea_ci.models.torch.dtypes import scalar_of
 from pytea_ci.models.values import DType, IterVal, SizeVal, Unknown
@@ -122,6 +124,10 @@ def tensor_iter(ctx: Ctx, self: Tensor) -> Any:
         return IterVal([ctx.unknown("iteration over a tensor")], truncated=True)
     ctx.require(len(self.shape) > 0, "iteration", "iteration over a 0-d tensor", "PT003")
     item = self.with_shape(self.shape[1:])
+    if self.vrange is not None:  # every element is met over the loop
+        item = replace(item, vrange=replace(self.vrange, attained=False))
+        if self.lib == "numpy" and len(self.shape) == 1:  # numpy yields scalars: a ranged int for drawn values
+            item = ranged_scalar(ctx, item, item)
     n = self.shape[0]
     if isinstance(n, int) and n <= 8:
         return IterVal([item] * int(n))

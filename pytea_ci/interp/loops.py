@@ -1,0 +1,152 @@
+"""`while` loops (a mixin of the interpreter): followed iteration by iteration while their condition
+is decided, and summarised soundly when it is not.
+
+A loop whose condition depends on data (`while len(edges) < n:` over randomly kept items, `while
+not converged:`) runs its body twice, then is *cut*: the values its iterations change are widened to
+what any number of iterations could leave — a value that moved by the same step in every iteration
+followed (a counter, a sequence growing by one token) becomes `start + trips * step` for one unknown
+trip count shared by the loop, anything else a fresh unknown — lists it grew get an unknown length,
+and, as the loop leaves only through its condition (no `break`), the negated condition over the
+widened values joins the path condition (`len(edges) >= n`). The symbols made here are of the
+*unknown* kind: a check on them is an error only when it fails for every value (DESIGN §3), so an
+approximation never produces a finding of its own.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from pytea_ci.interp.ops import truth
+from pytea_ci.interp.runtime import BreakSignal, ContinueSignal, Scope
+from pytea_ci.models.values import MISSING, Unknown
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import UNKNOWN, Sym, Term
+from pytea_ci.shapes.pred import Pred
+from pytea_ci.shapes.tensor import Tensor
+
+if TYPE_CHECKING:
+    from pytea_ci.interp.interpreter import Interpreter
+
+_FOLLOWED = 2  # iterations run on an undecided condition before the loop is cut
+
+
+def _int(v: Any) -> bool:
+    return (isinstance(v, int) and not isinstance(v, bool)) or isinstance(v, Term)
+
+
+def _step(values: list[Any]) -> "int | None":
+    """The constant difference between consecutive ints/dims, else None."""
+    steps = {values[i + 1] - values[i] for i in range(len(values) - 1)}
+    if len(steps) == 1 and isinstance(step := steps.pop(), int):
+        return int(step)
+    return None
+
+
+def own_break(body: list[ast.stmt]) -> bool:
+    """A `break` of this loop (not of a loop nested in it, not in a nested function)."""
+    todo: list[ast.AST] = list(body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Break):
+            return True
+        if isinstance(n, (ast.For, ast.AsyncFor, ast.While)):
+            todo.extend(n.orelse)  # a break in a nested loop's else leaves this loop
+            continue
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        todo.extend(ast.iter_child_nodes(n))
+    return False
+
+
+class LoopMixin:
+    def ex_While(self: "Interpreter", node: ast.While, scope: Scope) -> None:
+        from pytea_ci.interp.stmts import assigned_names
+
+        names = sorted(assigned_names(node.body))
+        history: list[dict[str, Any]] = []  # the names before each iteration followed
+        lengths: list[dict[int, int]] = []  # and the lengths of the lists they hold
+        count, assumed, cut = 0, False, False
+        self.loop_mutations.append(set())
+        try:
+            while True:
+                cond = self.eval(node.test, scope)
+                t = truth(cond)
+                if isinstance(t, Unknown) or self.is_opaque(cond) or (isinstance(t, Pred) and count >= _FOLLOWED):
+                    if count >= _FOLLOWED:
+                        cut = True
+                        break
+                    assumed = True  # a condition not understood: the body is run as if it held
+                elif not self.decide(cond, node):
+                    self.exec_block(node.orelse, scope)
+                    break
+                count += 1
+                if count > self.budget.loop_iterations:
+                    self.budget_hit("loop iterations", node)
+                history.append({n: scope.locals.get(n, MISSING) for n in names})
+                lengths.append(_list_lengths(scope))
+                try:
+                    self.exec_block(node.body, scope)
+                except ContinueSignal:
+                    pass
+                except BreakSignal:
+                    break
+        finally:
+            mutated = self.loop_mutations.pop()
+        if not cut:
+            if self.loop_mutations:
+                self.loop_mutations[-1] |= mutated
+            return
+        history.append({n: scope.locals.get(n, MISSING) for n in names})
+        lengths.append(_list_lengths(scope))
+        with self.at(node):
+            trips = self.fresh("trips", kind=UNKNOWN, lo=0 if assumed else count, note="iterations of a while loop")
+            self.widen_loop(names, history, lengths, mutated, trips, scope)
+        if not own_break(node.body):  # the loop leaves only when its condition fails
+            t = truth(self.eval(node.test, scope))
+            if isinstance(t, Pred):
+                self.pc.append(P.not_(t))
+
+    def widen_loop(self: "Interpreter", names: list[str], history: list[dict[str, Any]],
+                   lengths: list[dict[int, int]], mutated: set[int], trips: Sym, scope: Scope) -> None:
+        """Bind each name the followed iterations changed to what any number of them could leave,
+        and give the lists they grew an unknown length (`start + trips * step` when it grew by the
+        same number of items every time)."""
+        for n in names:
+            seen = [h[n] for h in history if h[n] is not MISSING]
+            if len(seen) == len(history) and all(_same_value(seen[0], v) for v in seen[1:]):
+                continue
+            scope.locals[n] = self.widened(n, seen if len(seen) == len(history) else [], trips)
+        for lst in mutated:
+            seen_len = [ls.get(lst) for ls in lengths]
+            step = _step(seen_len) if all(x is not None for x in seen_len) and lst not in self.inexact else None
+            self.inexact.add(lst)
+            start = seen_len[0]
+            self.known_len[lst] = start + trips * step if step is not None and start is not None else \
+                self.fresh("len", kind=UNKNOWN, lo=0, note="items of a list grown in a while loop")
+
+    def widened(self: "Interpreter", name: str, seen: list[Any], trips: Sym) -> Any:
+        """What a loop variable holding `seen` (from the start, one value per iteration) may hold
+        after any number of iterations."""
+        if seen and all(_int(v) for v in seen):
+            step = _step(seen)
+            return seen[0] + trips * step if step is not None else self.fresh(name, kind=UNKNOWN, lo=None)
+        if seen and all(isinstance(v, Tensor) and v.shape is not None and len(v.shape) == len(seen[0].shape)
+                        for v in seen):
+            dims = []
+            for column in zip(*(v.shape for v in seen)):
+                step = _step(list(column))
+                dims.append(column[0] + trips * step if step is not None else self.fresh(name, kind=UNKNOWN))
+            dtypes = {v.dtype for v in seen}
+            return seen[-1].with_shape(tuple(dims), dtypes.pop() if len(dtypes) == 1 else None)
+        return self.unknown(f"loop variable {name} widened (changes across iterations)")
+
+
+def _list_lengths(scope: Scope) -> dict[int, int]:
+    return {id(v): len(v) for v in scope.locals.values() if isinstance(v, list)}
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    from pytea_ci.interp.stmts import _same
+
+    return _same(a, b)
