@@ -56,17 +56,35 @@ class ExprMixin:
         return slice(*parts)
 
     def ev_Tuple(self: "Interpreter", node: ast.Tuple, scope: Scope) -> Any:
-        return tuple(self.eval_elts(node.elts, scope))
+        return self.display(tuple, node.elts, scope)
 
     def ev_List(self: "Interpreter", node: ast.List, scope: Scope) -> Any:
-        return list(self.eval_elts(node.elts, scope))
+        return self.display(list, node.elts, scope)
 
     def ev_Set(self: "Interpreter", node: ast.Set, scope: Scope) -> Any:
-        items = self.eval_elts(node.elts, scope)
         try:
-            return set(items)
+            return self.display(set, node.elts, scope)
         except TypeError:
             return self.unknown("set of unhashable values")
+
+    def display(self: "Interpreter", kind: type, elts: list[ast.expr], scope: Scope) -> Any:
+        """A tuple/list/set display; with a starred item of unknown length (`(*x.shape[-2:], d)` of a
+        tensor of unknown rank) it holds some of its items and its length is not known."""
+        if not any(isinstance(e, ast.Starred) for e in elts):
+            return kind(self.eval_elts(elts, scope))
+        out: list[Any] = []
+        exact = True
+        for e in elts:
+            if isinstance(e, ast.Starred):
+                items = self.iterate(v := self.eval(e.value, scope))
+                exact &= items is not None
+                out.extend(items if items is not None else [self.derived("starred unknown iterable", v)])
+            else:
+                out.append(self.eval(e, scope))
+        made = kind(out)
+        if not exact:
+            self.mark_inexact(made)
+        return made
 
     def eval_elts(self: "Interpreter", elts: list[ast.expr], scope: Scope) -> list[Any]:
         out: list[Any] = []

@@ -525,9 +525,9 @@ class ObjectMixin:
                 if name not in defaults:
                     raise TypeError(f"missing argument {name}")
                 values[name] = defaults[name]
-        for p, d in zip(a.kwonlyargs, fn.kw_defaults):
+        for p, d, declared in zip(a.kwonlyargs, fn.kw_defaults, a.kw_defaults):
             if p.arg not in values:
-                if d is None and p.arg not in values:
+                if declared is None:  # no default in the source (a default of None is a default)
                     raise TypeError(f"missing keyword argument {p.arg}")
                 values[p.arg] = d
         if a.vararg is not None:
@@ -657,6 +657,15 @@ class ObjectMixin:
         """`made` (built from `source`), marked inexact when `source` is."""
         if id(source) in self.inexact:
             self.mark_inexact(made)
+        return made
+
+    def same_items(self: "Interpreter", source: Any, made: Any) -> Any:
+        """`made`, a copy of the items of `source`: inexact, with the same known length, when `source` is."""
+        if id(source) in self.inexact:
+            n = self.known_len.get(id(source))
+            self.mark_inexact(made)
+            if n is not None:
+                self.known_len[id(made)] = n
         return made
 
     def note_mutation(self: "Interpreter", lst: Any) -> None:

@@ -9,7 +9,7 @@ from pytea_ci.interp.appends import appended_once
 from pytea_ci.interp.ops import BINOPS, on_machine, truth
 from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal,
                                      PathEnd, ReturnSignal, Scope, UserException)
-from pytea_ci.models.values import MISSING, ClassVal, Instance, Unknown
+from pytea_ci.models.values import MISSING, ClassVal, Instance, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import UNKNOWN, symbols
 from pytea_ci.shapes.pred import Pred
@@ -271,7 +271,10 @@ class StmtMixin:
         with self.at(node.iter):
             items, truncated = self.loop_items(source)
         grown = self.grown_lists(node, scope, source) if truncated else {}
-        self.run_loop(node, scope, items, truncated, lambda item: self.assign(node.target, item, scope))
+        # the representatives of a long concrete range are its first, second and last index: only the
+        # second one follows its predecessor, before the last the loop-carried values are widened
+        consecutive = 2 if truncated and isinstance(source, RangeVal) and len(items) > 2 else 1
+        self.run_loop(node, scope, items, truncated, lambda item: self.assign(node.target, item, scope), consecutive)
         for name, (lst, length) in grown.items():
             if scope.locals.get(name) is lst and id(lst) in self.inexact:
                 self.known_len[id(lst)] = length  # one item per iteration: only the items are representatives
@@ -290,13 +293,20 @@ class StmtMixin:
     ex_AsyncFor = ex_For
 
     def run_loop(self: "Interpreter", node: "ast.For | ast.While", scope: Scope, items: list[Any],
-                 truncated: bool, bind: Any) -> None:
+                 truncated: bool, bind: Any, consecutive: int = 1) -> None:
+        """Run the body once per item. When `truncated`, the items are representatives of the
+        iterations: only the first `consecutive` of them follow one another, so before any later
+        one (and after the loop) the names the iterations changed are widened — a value carried
+        over from a representative is not the value the real previous iteration left."""
         names = assigned_names(node.body) if truncated else set()
+        start = {n: scope.locals.get(n) for n in names}
         before: dict[str, Any] = {}
         self.loop_mutations.append(set())
         broke = False
         try:
-            for item in items:
+            for k, item in enumerate(items):
+                if truncated and k >= consecutive:
+                    self.widen_changed(names, (start, before), scope)
                 before = {n: scope.locals.get(n) for n in names}
                 if bind is not None:
                     bind(item)
@@ -310,15 +320,19 @@ class StmtMixin:
         finally:
             mutated = self.loop_mutations.pop()
         if truncated:
-            for n in names:
-                if n in scope.locals and not _same(before.get(n), scope.locals[n]):
-                    scope.locals[n] = self.unknown(f"loop variable {n} widened (changes across iterations)")
+            self.widen_changed(names, (start, before), scope)
             for lst in mutated:
                 self.inexact.add(lst)
         elif self.loop_mutations:
             self.loop_mutations[-1] |= mutated
         if not broke:
             self.exec_block(node.orelse, scope)
+
+    def widen_changed(self: "Interpreter", names: set[str], earlier: tuple[dict[str, Any], ...], scope: Scope) -> None:
+        """Names whose value differs from one they had earlier become unknown."""
+        for n in names:
+            if n in scope.locals and not all(_same(e.get(n), scope.locals[n]) for e in earlier):
+                scope.locals[n] = self.unknown(f"loop variable {n} widened (changes across iterations)")
 
     def ex_FunctionDef(self: "Interpreter", node: ast.FunctionDef, scope: Scope) -> None:
         defaults = [self.eval(d, scope) for d in node.args.defaults]

@@ -47,6 +47,12 @@ class Ctx(Protocol):
     def mark_inexact(self, lst: list[Any]) -> None:
         """Record that a list's length is not known (built in a loop that was not fully followed)."""
 
+    def same_items(self, source: Any, made: list[Any]) -> list[Any]:
+        """`made`, a copy of the items of `source`, marked inexact (same known length) when `source` is."""
+
+    def note_mutation(self, lst: list[Any]) -> None:
+        """Record that a list changed (inside a loop not followed one by one it becomes inexact)."""
+
     def getattr(self, obj: Any, name: str) -> Any: ...
 
     def getitem(self, obj: Any, idx: Any) -> Any: ...

@@ -133,32 +133,43 @@ class Sequential:
     def forward(ctx: Ctx, self: Instance, input: Any, *rest: Any) -> Any:
         if self.attrs.get("_opaque"):
             return ctx.unknown("Sequential of unknown layers")
+        layers = ctx.iterate(self.attrs["_modules"])
+        if layers is None:  # representatives of layers appended in a loop not followed one by one
+            return ctx.unknown("Sequential of layers built in a loop")
         x = input
-        for layer in self.attrs["_modules"]:
+        for layer in layers:
             x = ctx.call(layer, x)
         return x
 
     def __getitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:  # noqa: N805
         layers = self.attrs["_modules"]
+        if self.attrs.get("_opaque"):
+            return ctx.unknown(f"{self.cls.name}[...] of unknown layers")
         if isinstance(idx, slice):
-            new = Instance(self.cls, {"training": self.attrs.get("training", True), "_modules": layers[idx]})
+            new = Instance(self.cls, {"training": self.attrs.get("training", True), "_modules": ctx.getitem(layers, idx)})
             return new
         if isinstance(idx, int):
-            return layers[idx] if -len(layers) <= idx < len(layers) else ctx.user_error("IndexError", "index")
+            return ctx.getitem(layers, idx)  # an IndexError past the end; unknown in an inexact list
         return ctx.unknown("Sequential[?]")
 
     def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
-        return len(self.attrs["_modules"])
+        n = None if self.attrs.get("_opaque") else ctx.known_length(self.attrs["_modules"])
+        return n if n is not None else ctx.unknown(f"len of {self.cls.name}")
 
     def __iter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
-        return IterVal(list(self.attrs["_modules"]))
+        if self.attrs.get("_opaque"):
+            return IterVal([ctx.unknown(f"{self.cls.name} item")], truncated=True)
+        items, truncated = ctx.loop_items(self.attrs["_modules"])
+        return IterVal(list(items), truncated=truncated)
 
     def append(ctx: Ctx, self: Instance, module: Any) -> Any:
         self.attrs["_modules"].append(module)
+        ctx.note_mutation(self.attrs["_modules"])
         return self
 
     def add_module(ctx: Ctx, self: Instance, name: Any, module: Any) -> Any:
         self.attrs["_modules"].append(module)
+        ctx.note_mutation(self.attrs["_modules"])
         if isinstance(name, str):
             self.attrs[name] = module
         return None
@@ -168,6 +179,9 @@ class Sequential:
 class ModuleList:
     def init(ctx: Ctx, self: Instance, modules: Any = None) -> None:
         self.attrs["training"] = True
+        if isinstance(modules, (list, tuple)):  # representatives when built in a loop not followed one by one
+            self.attrs["_modules"] = ctx.same_items(modules, list(modules))
+            return
         items = [] if modules is None else ctx.iterate(modules)
         self.attrs["_modules"] = list(items) if items is not None else []
         if items is None:
@@ -177,24 +191,20 @@ class ModuleList:
         return Sequential.ns["__getitem__"].fn(ctx, self, idx)  # type: ignore[attr-defined]
 
     def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
-        if self.attrs.get("_opaque"):
-            return ctx.unknown("len of ModuleList")
-        return len(self.attrs["_modules"])
+        return Sequential.ns["__len__"].fn(ctx, self)  # type: ignore[attr-defined]
 
     def __iter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
-        if self.attrs.get("_opaque"):
-            return IterVal([ctx.unknown("ModuleList item")], truncated=True)
-        return IterVal(list(self.attrs["_modules"]))
+        return Sequential.ns["__iter__"].fn(ctx, self)  # type: ignore[attr-defined]
 
     def append(ctx: Ctx, self: Instance, module: Any) -> Any:
-        self.attrs["_modules"].append(module)
-        return self
+        return Sequential.ns["append"].fn(ctx, self, module)  # type: ignore[attr-defined]
 
     def insert(ctx: Ctx, self: Instance, index: Any, module: Any) -> Any:
         """Insert before position `index`; torch's own insert mishandles negative positions and
         positions past the end (a KeyError, a gap): those make the list unknown."""
         if isinstance(index, int) and 0 <= index <= len(self.attrs["_modules"]):
             self.attrs["_modules"].insert(index, module)
+            ctx.note_mutation(self.attrs["_modules"])
         else:
             self.attrs["_opaque"] = True
         return None
@@ -205,6 +215,7 @@ class ModuleList:
             self.attrs["_opaque"] = True
         else:
             self.attrs["_modules"].extend(items)
+            ctx.note_mutation(self.attrs["_modules"])
         return self
 
 
