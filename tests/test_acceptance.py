@@ -21,8 +21,6 @@ MIN_COVERAGE = 0.95
 # Cases below it today, each with the reason (what would have to be modeled). The test fails when
 # another case drops below the threshold, and when one of these reaches it and is still listed here.
 KNOWN_GAPS = {
-    "env_distributed_bug_conv1d_without_permute": "DataLoader with a custom (distributed) sampler: batch not modeled",
-    "env_distributed_bug_max_over_channels": "DataLoader with a custom (distributed) sampler: batch not modeled",
     "gpt_dataclass_bug_split_on_time_dim": "torch.split with symbolic split sizes gives tensors of unknown shape",
 }
 COVERAGE: dict[str, tuple[int, int]] = {}  # case -> (checked, reached) tensor operations

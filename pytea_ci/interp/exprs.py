@@ -153,6 +153,10 @@ class ExprMixin:
             choice = self.decide(c, node)
             with self.machine_side():
                 return self.eval(node.body if choice else node.orelse, scope)
+        if isinstance(c, Pred) and not self.is_opaque(c):  # decided by what this path already knows?
+            can_t, can_f = self.decider.branch(c, self.pc)
+            if can_t != can_f:
+                return self.eval(node.body if can_t else node.orelse, scope)
         a = self.eval(node.body, scope)
         b = self.eval(node.orelse, scope)
         if a is b or (type(a) is type(b) and _safe_eq(a, b)):

@@ -1,7 +1,7 @@
-"""Oracle for the fixtures of the machine, dtype, launcher, data-scalar, loop-summary and numpy-draw
-semantics: run under real torch (on this CPU machine, with no LOCAL_RANK), with `len(sys.argv) == k`
-each program dies at its k-th line marked `# E:` (the innermost frame in the fixture), and nowhere
-else; a fixture without markers runs to its end."""
+"""Oracle for the core fixtures of the semantics (machine, dtypes, launchers, data scalars, loop
+summaries, numpy draws, decided conditionals): run under real torch (on this CPU machine, with no
+LOCAL_RANK), with `len(sys.argv) == k` each program dies at its k-th line marked `# E:` (the
+innermost frame in the fixture), and nowhere else; a fixture without markers runs to its end."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ import pytest
 pytest.importorskip("torch")
 
 CORE = Path(__file__).resolve().parents[1] / "fixtures" / "core"
-FIXTURES = ["machine_env.py", "dtypes.py", "data_scalars.py", "loop_summaries.py", "numpy_draws.py"]
+FIXTURES = ["machine_env.py", "dtypes.py", "data_scalars.py", "loop_summaries.py", "numpy_draws.py",
+            "decided_conditionals.py"]
 SUBPROCESS = ["launchers_run.py"]  # torch.multiprocessing.spawn needs a real __main__ module
 
 
