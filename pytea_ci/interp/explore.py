@@ -12,6 +12,7 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
@@ -105,10 +106,12 @@ def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: d
 
 def _explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: Budget, options: dict[str, Any],
              shared: Shared, t0: float, strict: bool, make: type[Interpreter] = Interpreter,
-             name: str = "__main__") -> tuple[int, int, list[tuple[str, Span | None]]]:
+             name: str = "__main__", run: Callable[[Interpreter, ast.Module, str], None] | None = None,
+             ) -> tuple[int, int, list[tuple[str, Span | None]]]:
     """Run every path (depth first, by replaying decisions) until done or a budget stops it.
 
-    `make` and `name`: library mode runs its own interpreter class over a module imported as `name`."""
+    `make`, `name` and `run`: library mode runs its own interpreter class over a module imported as
+    `name`, each path through its own `run` (which may resume from the module's construction)."""
     prefix: list[Decision] = []
     incomplete: list[tuple[str, Span | None]] = []
     paths = steps = 0
@@ -116,7 +119,7 @@ def _explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: 
         interp = make(entry, root, decider, budget, [d.choice for d in prefix], options, shared,
                       t0 + budget.seconds, strict)
         paths += 1
-        run_path(interp, tree, name)
+        (run or run_path)(interp, tree, name)
         shared.machine.path_done(interp.path_id, interp.decisions(), interp.stopped_at_finding)
         steps += interp.steps
         if interp.budget_note is not None:

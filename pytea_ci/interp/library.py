@@ -21,6 +21,8 @@ from pytea_ci.diagnostics.modshapes import Layer
 from pytea_ci.interp.interpreter import Interpreter, Shared
 from pytea_ci.interp.library_inputs import LibraryTarget, make_input, positive
 from pytea_ci.interp.runtime import PathEnd, Scope
+from pytea_ci.interp.explore import run_path
+from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, _copy_state, find, restore, take
 from pytea_ci.models.torch.nn.module import is_module
 from pytea_ci.models.values import Builtin, ClassVal, Instance, Unknown
 from pytea_ci.shapes.dim import Dim, symbols
@@ -28,8 +30,13 @@ from pytea_ci.shapes.pred import Cond, Pred
 from pytea_ci.shapes.tensor import Tensor, fmt_shape
 from pytea_ci.solver import Verdict
 
+SEEDED = ("modules", "star_namespaces", "inexact", "keepalive", "known_len", "sym_count", "sym_names", "facts",
+          "machine", "pc")  # the state an import snapshot hands on (`LibraryInterpreter._seed`)
+IMPORT_STEPS = 30_000  # steps of one imported module's top-level code (with what it imports in turn)
 RUN = "__pytea_run__"
 DIM = "__pytea_dim__"
+RESUMED = "__pytea_model__"  # the module restored from a construction checkpoint (`resume`)
+DEFINED = "__pytea_defined__"  # called once the file's definitions ran, before the construction
 UNKNOWN_ARG = "__pytea_unknown__"
 QUIET = ("PT010", "PT013")  # undecided checks join neither the contract nor the findings
 
@@ -45,11 +52,22 @@ class PathOutcome:
     model: Any
 
 
+class ImportCut(Exception):
+    """An imported module ran out of its steps (`LibraryInterpreter.run_module`); `level`: which import."""
+
+    def __init__(self, level: int) -> None:
+        super().__init__(level)
+        self.level = level
+
+
 class LibraryShared(Shared):
     """What the paths of one rank combination share, on top of `Shared`."""
 
     def __init__(self, display_root: str) -> None:
         super().__init__(display_root)
+        self.rels: dict[str, str] = {}
+        self.built: list[Checkpoint] = []  # the state where the module was built, per sequence of choices
+        self.guessed = False  # the construction took a side of a branch on a value not understood
         self.completed: list[PathOutcome] = []
         self.depth: dict[tuple, int] = {}  # finding key -> checks passed before it
         self.now = 0
@@ -63,30 +81,108 @@ class LibraryInterpreter(Interpreter):
     """An interpreter whose may-fail checks on inputs join the contract (see the module docstring)."""
 
     shared: LibraryShared
+    checkpoint_first = True  # the import prefix is shared by every rank combination and target of a file
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.target: LibraryTarget = self.options["library"]
-        self.ranks: tuple[int, ...] = self.options["ranks"]
+        self.import_limits: list[float] = []  # step limits of the imports running, outermost first
+        self.resumed: Any = None  # the module of the construction checkpoint this path resumed from
+        seed = self.options.get("seed")
+        if seed is not None:
+            self._seed(seed)
+        self.defining = not self.target.via  # the file's own definitions run (decorators, registries)
         self.active = False  # inside the driver's call (checks outside it are not the module's)
+        self.building = 0  # inside the construction of the target class: its checks are the module's
         self.passed = 0
         self.layers: list[tuple[int, Layer, Any, list[Any]]] = []
         self.stack: list[Instance] = []
         self.names: dict[int, str] = {}
         self.named: dict[str, Any] = {}  # jaxtyping names -> dims, shared across inputs
 
+    def _seed(self, seed: Checkpoint) -> None:
+        """Start with the modules another file of the same folder imported (an import snapshot): a
+        model package's files import the same layers, so each file pays only for what is new."""
+        keep = {k: v for k, v in seed.state.items() if k in SEEDED}
+        state, _ = _copy_state(keep, {}, self)
+        for k, v in state.items():
+            setattr(self, k, v)
+
+    # what differs between the targets and rank combinations that share an import checkpoint
+    # (`snapshot.py` copies the instance's attributes): read from the options, never copied
+    @property
+    def target(self) -> LibraryTarget:
+        return self.options["library"]  # type: ignore[no-any-return]
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        return self.options["ranks"]  # type: ignore[no-any-return]
+
+    def rel(self, path: str) -> str:
+        """`Interpreter.rel`, memoized (it is asked for every statement's span)."""
+        rels = self.shared.rels
+        if path not in rels:
+            rels[path] = super().rel(path)
+        return rels[path]
+
+    # ----- imports: a budget per imported module -----------------------------------------------
+    def run_module(self, dotted: str, path: str) -> Any:
+        """A project module imported by the module checked runs at most IMPORT_STEPS steps (with
+        what it imports): past them it stays as defined so far, its other names unknown. A package
+        whose `__init__` imports every model of the package (timm's) would otherwise use the whole
+        budget before the module checked is even defined."""
+        outer = self.import_limits[-1] if self.import_limits else float("inf")
+        self.import_limits.append(min(outer, self.steps + IMPORT_STEPS))
+        level = len(self.import_limits)
+        try:
+            return super().run_module(dotted, path)
+        except ImportCut as cut:
+            if cut.level != level:
+                raise
+            what = f"import of {dotted} cut after {IMPORT_STEPS} steps (library mode)"
+            self.shared.unmodeled[what] = self.shared.unmodeled.get(what, 0) + 1
+            return self.modules[dotted]
+        finally:
+            self.import_limits.pop()
+
+    def tick(self, node: ast.AST) -> None:
+        super().tick(node)
+        if self.import_limits and self.steps > self.import_limits[-1]:
+            # the outermost import over its limit stops (an inner limit is never above an outer one)
+            raise ImportCut(next(i for i, lim in enumerate(self.import_limits, 1) if self.steps > lim))
+
     def _global(self, name: str, scope: Scope, node: ast.AST | None = None) -> Any:
         if name == RUN:
             return Builtin(RUN, _run)
         if name == DIM:
             return Builtin(DIM, _dim)
+        if name == RESUMED:
+            return self.resumed
+        if name == DEFINED:
+            return Builtin(DEFINED, _defined)
         if name == UNKNOWN_ARG:
             return Builtin(UNKNOWN_ARG, lambda ctx, what: ctx.unknown(f"constructor argument {what}"))
         return super()._global(name, scope, node)
 
+    @property
+    def live(self) -> bool:
+        """Whether a check is the module's: in its forward (the driver's call) or its construction."""
+        return self.active or self.building > 0
+
+    def choose(self, cond: Cond | None) -> bool:
+        """The file's own definitions are import-time code: a branch on a value not understood takes
+        its first side, as in an imported module (`Interpreter.choose`), instead of forking; """
+        if self.defining and not self.target.via:  # machine facts included: they are not the module's
+            return True
+        if cond is None and not self.active and not self.target.via:
+            # so is the construction, with one difference: a failure on such a path may be owed to
+            # the side not taken, so it is never reported (`library_verdict.verdict`)
+            self.shared.guessed = self.shared.guessed or not self.defining
+            return True
+        return super().choose(cond)
+
     def require(self, cond: Cond, op: str, message: str, rule: str = "PT001",
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
-        if not self.active:  # top-level code of the file: not what is checked here
+        if not self.live:  # top-level code of the file: not what is checked here
             if self.decider.check(cond, self.pc).verdict is Verdict.FAILS:
                 raise PathEnd()
             return
@@ -104,7 +200,7 @@ class LibraryInterpreter(Interpreter):
 
     def emit(self, rule: str, sev: Severity, message: str, operands: tuple[str, ...] = (),
              dims: tuple[tuple[str, object], ...] = (), counterexample: dict[str, int] | None = None) -> None:
-        if not self.active or rule in QUIET:
+        if not self.live or rule in QUIET:
             return
         self.shared.now = self.passed
         super().emit(rule, sev, message, operands, dims, counterexample)
@@ -117,7 +213,12 @@ class LibraryInterpreter(Interpreter):
     def instantiate(self, cls: ClassVal, args: tuple, kwargs: dict) -> Any:
         """Under a script (`LibraryTarget.via`): the first instance of the target class the script
         builds is called with the symbolic inputs, and the path ends there."""
-        inst = super().instantiate(cls, args, kwargs)
+        mine = not self.active and cls.name == self.target.cls
+        self.building += mine
+        try:
+            inst = super().instantiate(cls, args, kwargs)
+        finally:
+            self.building -= mine
         if self.target.via and not self.active and cls.name == self.target.cls and is_module(inst):
             _run(self, inst)
             raise PathEnd()
@@ -164,6 +265,10 @@ def _promised(cond: Pred) -> bool:
     return cond.op in ("eq", "ne") and bool(syms) and all(s.note.startswith("annotated") for s in syms)
 
 
+def _defined(ctx: LibraryInterpreter) -> None:
+    ctx.defining = False
+
+
 def _dim(ctx: LibraryInterpreter, name: Any) -> Any:
     return positive(ctx, str(name), f"constructor argument {name}")
 
@@ -172,6 +277,9 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
     """The driver's call: name the submodules, build the inputs, call the module, keep the outcome."""
     if not is_module(model):
         return None
+    built = ctx.shared.built
+    if ctx.resumed is None and len(built) < MAX_CHECKPOINTS and not any(cp.choices == ctx.decisions() for cp in built):
+        built.append(take(ctx, {"model": model, "guessed": ctx.shared.guessed}))  # the other combinations start here
     ctx.names = submodule_names(model)
     inputs = [make_input(ctx, spec, rank) for spec, rank in zip(ctx.target.inputs, ctx.ranks)]
     ctx.active = True
@@ -232,3 +340,20 @@ def param_count(m: Instance, seen: set[int] | None = None) -> Dim | None:
 def param_text(m: Instance) -> str:
     n = param_count(m)
     return "" if n is None or isinstance(n, Unknown) else repr(n)
+
+
+_RESUME = ast.parse(f"{RUN}({RESUMED})")
+
+
+def resume(interp: Interpreter, tree: ast.Module, name: str) -> None:
+    """Run one path: from a copy of the state where the module was built when a rank combination
+    already got there with the same choices (only the inputs differ), else the whole program."""
+    assert isinstance(interp, LibraryInterpreter)
+    cp = find(interp.shared.built, interp.forced)
+    if cp is None:
+        run_path(interp, tree, name)
+        return
+    saved = restore(interp, cp)
+    interp.resumed = saved["model"]
+    interp.shared.guessed = interp.shared.guessed or saved["guessed"]
+    run_path(interp, _RESUME, name)

@@ -67,6 +67,14 @@ def dtype_of(wrapper: str) -> str | None:
     return _DTYPES.get(wrapper)
 
 
+_OWN_NOTES = ("dimension ", "annotated dimension ", "argument ", "constructor argument ")
+
+
+def is_own(s: Sym) -> bool:
+    """A symbol library mode made (an input's dim, a constructor integer), not a machine fact."""
+    return s.kind == INPUT and s.note.startswith(_OWN_NOTES)
+
+
 def positive(ctx: "LibraryInterpreter", name: str, note: str) -> Sym:
     return Sym(name, INPUT, 1, None, ctx.span, note)
 

@@ -11,10 +11,10 @@ from typing import Any
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.modshapes import InputShape, Layer, ModuleShapes
 from pytea_ci.interp.library import PathOutcome, param_count
-from pytea_ci.interp.library_inputs import LibraryTarget, shape_text
+from pytea_ci.interp.library_inputs import LibraryTarget, is_own, shape_text
 
 from pytea_ci.interp.library_verdict import ComboResult, prefer, run_module, verdict
-from pytea_ci.shapes.dim import INPUT, Dim, Lin, Op, Sym, symbols
+from pytea_ci.shapes.dim import Dim, Lin, Op, Sym, symbols
 from pytea_ci.shapes.pred import Cond, Pred
 from pytea_ci.shapes.tensor import Tensor, fmt_shape
 from pytea_ci.solver import Decider
@@ -48,7 +48,7 @@ def _best_path(combo: ComboResult) -> PathOutcome:
 def _fill(shapes: ModuleShapes, path: PathOutcome, decider: Decider, names: list[str]) -> None:
     from pytea_ci.solver.example import smallest
 
-    contract: list[Cond] = [c for c in path.pc if isinstance(c, Pred) and all(s.kind == INPUT for s in symbols(c))]
+    contract: list[Cond] = [c for c in path.pc if isinstance(c, Pred) and all(is_own(s) for s in symbols(c))]
     wanted = sorted({s for t in path.inputs if isinstance(t, Tensor) and t.shape for d in t.shape
                      for s in symbols(d)} | {s for c in contract for s in symbols(c)}, key=lambda s: s.name)
     model = smallest(contract, wanted, decider.timeout_ms) or {}
@@ -59,7 +59,8 @@ def _fill(shapes: ModuleShapes, path: PathOutcome, decider: Decider, names: list
     shapes.layers = [_layer(row, out, ins, model) for _, row, out, ins in path.layers]
     total = param_count(path.model)
     shapes.params = repr(total) if total is not None else ""
-    determined = isinstance(path.output, Tensor) and path.output.shape is not None and model
+    determined = (isinstance(path.output, Tensor) and path.output.shape is not None and bool(model)
+                  and all(is_own(s) for d in path.output.shape for s in symbols(d)))
     shapes.status = "determined" if determined else "partial"
 
 

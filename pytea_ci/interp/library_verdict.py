@@ -22,9 +22,10 @@ from typing import Any
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.interp.budget import Budget
 from pytea_ci.interp.explore import _explore
-from pytea_ci.interp.library import LibraryInterpreter, LibraryShared, PathOutcome
+from pytea_ci.interp.library import LibraryInterpreter, LibraryShared, PathOutcome, resume
 from pytea_ci.interp.library_inputs import LibraryTarget
 from pytea_ci.interp.library_inputs import choices
+from pytea_ci.interp.snapshot import Checkpoint
 from pytea_ci.solver import Decider
 
 MAX_COMBOS = 40  # beyond this many rank combinations, the module is not decided (PT011)
@@ -58,26 +59,75 @@ _KEEP = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.
 
 
 def _definitions(body: list[ast.stmt]) -> list[ast.stmt]:
-    """The top-level statements that define things (the script part of the file is not run)."""
+    """The top-level statements that define things (the script part of the file is not run): imports,
+    functions, classes, assignments without calls, and the assignments with calls whose names the
+    definitions use (`conv3x3 = partial(nn.Conv2d, ...)`, `REGISTRY = make_registry()`), with what
+    they use in turn and the method calls on them (`REGISTRY.update(...)`)."""
+    used = {n.id for st in body if isinstance(st, _KEEP[2:]) for n in ast.walk(st) if isinstance(n, ast.Name)}
+    keep: set[int] = set()
+    for i in range(len(body) - 1, -1, -1):  # backwards: an assignment used by a kept one is kept too
+        st = body[i]
+        if isinstance(st, (ast.Assign, ast.AnnAssign)) and _assigned(st) & used:
+            keep.add(i)
+            used |= {n.id for n in ast.walk(st) if isinstance(n, ast.Name)}
     out: list[ast.stmt] = []
-    for st in body:
-        if isinstance(st, _KEEP):
+    for i, st in enumerate(body):
+        if isinstance(st, _KEEP) or i in keep:
             out.append(st)
         elif isinstance(st, (ast.Assign, ast.AnnAssign)) and not any(isinstance(n, ast.Call) for n in ast.walk(st)):
             out.append(st)
         elif isinstance(st, ast.Try) and all(isinstance(s, _KEEP + (ast.Assign,)) for s in st.body):
             out.append(st)
+        elif _method_call_on(st, used):
+            out.append(st)
     return out
 
 
+def _assigned(st: ast.Assign | ast.AnnAssign) -> set[str]:
+    targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
+def _method_call_on(st: ast.stmt, names: set[str]) -> bool:
+    """`NAME.method(...)` as a statement, on a name the definitions use."""
+    if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Call)):
+        return False
+    f = st.value.func
+    return isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in names
+
+
 def driver_tree(tree: ast.Module, target: LibraryTarget) -> ast.Module:
-    call = ast.parse(f"__pytea_run__({target.construct})").body
+    call = ast.parse(f"__pytea_defined__()\n__pytea_run__({target.construct})").body
     for node in call:
         for sub in ast.walk(node):
             if hasattr(sub, "lineno"):
                 sub.lineno = sub.end_lineno = target.line  # type: ignore[attr-defined]
                 sub.col_offset = sub.end_col_offset = 0  # type: ignore[attr-defined]
     return ast.Module(body=_definitions(tree.body) + call, type_ignores=[])
+
+
+class _PrefixStore(dict):  # type: ignore[type-arg]
+    """The import checkpoints (`snapshot.py`) of one file's driver programs, shared by its targets and
+    their rank combinations: every driver program of a file starts with the same imports, so the
+    checkpoints are keyed by the module's name only (`run_prefix` asks with `(id(body), name)`)."""
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        return super().setdefault(key[1], default)
+
+
+_STORES: dict[str, _PrefixStore] = {}  # the file checked last (targets come file by file)
+_SEEDS: dict[str, Checkpoint] = {}  # folder -> the import checkpoint of the last file of it checked
+
+
+def prefix_store(path: str) -> _PrefixStore:
+    if path not in _STORES:
+        taken = [(p, cps[0]) for p, store in _STORES.items() for cps in store.values() if cps]
+        if taken:  # its checkpoint seeds the next files of its folder
+            _SEEDS.clear()
+            _SEEDS[os.path.dirname(taken[0][0])] = taken[0][1]
+        _STORES.clear()
+        _STORES[path] = _PrefixStore()
+    return _STORES[path]
 
 
 def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: float = 5.0,
@@ -115,17 +165,21 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
          seconds: float, display_root: str | None, strict: bool, base: LibraryShared) -> ComboResult:
     shared = LibraryShared(display_root or root)
     shared.asts = base.asts  # parsed files are shared by all combinations
+    shared.built = base.built  # and so are the states where the module was built
     options: dict[str, Any] = {"library": target, "ranks": ranks, "args": {}, "symbolic_args": {}}
+    shared.checkpoints = store = prefix_store(target.via or target.path)  # type: ignore[assignment]
+    if not store and not target.via:
+        options["seed"] = _SEEDS.get(os.path.dirname(target.path))
     budget = Budget(paths=32, steps=200_000, seconds=seconds, solver_seconds=seconds)
     t0 = time.monotonic()
     decider.deadline = t0 + seconds
     try:
         _, _, incomplete = _explore(target.via or target.path, root, program, decider, budget, options, shared,
                                     t0, strict, make=LibraryInterpreter,
-                                    name="__main__" if target.via else _module_name(target.path))
+                                    name="__main__" if target.via else _module_name(target.path), run=resume)
     finally:
         decider.deadline = None
-    res = ComboResult(ranks, shared.completed, incomplete=bool(incomplete or shared.budgets))
+    res = ComboResult(ranks, shared.completed, incomplete=bool(incomplete or shared.budgets or shared.guessed))
     for d in shared.findings.values():
         if d.severity is Severity.ERROR:
             res.failures.append((d, shared.depth.get(d.key(), 0)))

@@ -62,7 +62,8 @@ def run_prefix(interp: Interpreter, body: list[ast.stmt], g: dict[str, Any], nam
         return restore(interp, cp), n
     steps = interp.steps
     interp.exec_block(body[:n], Scope(g, g))
-    if interp.forced and interp.steps - steps >= MIN_STEPS and len(store) < MAX_CHECKPOINTS:
+    first = getattr(interp, "checkpoint_first", False)  # library mode: other targets of the file follow
+    if (interp.forced or first) and interp.steps - steps >= MIN_STEPS and len(store) < MAX_CHECKPOINTS:
         # taken by the first path that replays (the first path cannot know whether another follows)
         store.append(take(interp, g))
     return g, n

@@ -1,0 +1,132 @@
+"""Library mode alone on the acceptance corpus (issue 14): which error cases it must find, and which it finds.
+
+An error case is *expected* from library mode when its bug is inside a module and does not depend
+on the input's size: the marked line lies in a method of an `nn.Module` class of the case (found
+from the AST, as library mode finds its targets) and the module, built as the project builds it,
+fails for every input of every rank (the hand-written verdict and reason in CLASSIFIED, one line
+per in-module case; the reasons were checked against the case's code and `cases.json`'s
+description). Every case is run with `pytea-ci check --library-mode only` (no entry-point analysis)
+in a private copy; a case is found when a PT001-PT005 finding sits on its marked line (the scorer's
+rule, with PT005 unpacking errors counted as the project's acceptance test does), and an ok case
+with any such finding is a false alarm.
+
+usage: python benchmarks/library_mode_acceptance.py [--out benchmarks/library_mode_acceptance.md] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from _bench import CORPUS, bench_env, pytea_cmd  # noqa: E402
+from pytea_ci.driver import library as lib  # noqa: E402
+
+FINDING = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+):\s+(?P<rule>PT00[1-5])\b")
+
+# In-module error cases: case id -> [verdict, why] (library_mode_acceptance.json, written by hand from
+# the code and cases.json). "yes": the marked operation fails for every input of the module as the
+# project builds it (the module holding the marker, or one that contains it). "no": some input
+# (another channel count, image size, sequence length, rank, dtype or value range) runs it: library
+# mode adds the check to the module's contract and must not report it. "later": some input passes
+# the marked operation but every input fails further on (library mode may report that later line).
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "library_mode_acceptance.json"),
+          encoding="utf-8") as _f:
+    CLASSIFIED: dict[str, list[str]] = json.load(_f)
+
+
+def module_of(case_dir: str, file: str, line: int) -> str | None:
+    """The nn.Module class whose body holds `file:line`, if any."""
+    files = [os.path.join(case_dir, f) for f in sorted(os.listdir(case_dir)) if f.endswith(".py")]
+    mods = {(i.path, i.node.name): i for i in lib.module_classes(lib.classes_of(files))}
+    for (path, name), info in mods.items():
+        if os.path.basename(path) == file and info.node.lineno <= line <= (info.node.end_lineno or 0):
+            return name
+    return None
+
+
+def run_case(root: str, case: dict) -> tuple[dict, list[tuple[str, int, str]], str]:
+    d = os.path.join(root, case["id"])
+    try:
+        p = subprocess.run([*pytea_cmd(), "check", "--library-mode", "only", "--no-cache", case.get("entry", "main.py")],
+                           cwd=d, capture_output=True, text=True, timeout=300, env=bench_env())
+        out = p.stdout + p.stderr
+    except subprocess.TimeoutExpired:
+        out = "TIMEOUT"
+    hits = [(os.path.basename(m["file"]), int(m["line"]), m["rule"])
+            for m in (FINDING.match(x.strip()) for x in out.splitlines()) if m]
+    return case, hits, out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                  "library_mode_acceptance.md"))
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", default="", help="comma-separated case-id prefixes")
+    ap.add_argument("--raw", default="", help="also write every case's findings and output (JSON) to FILE")
+    args = ap.parse_args()
+    cases = json.load(open(os.path.join(CORPUS, "cases.json"), encoding="utf-8"))
+    if args.only:
+        cases = [c for c in cases if any(c["id"].startswith(p) for p in args.only.split(","))]
+    tmp = tempfile.mkdtemp(prefix="pytea-libacc-")
+    root = os.path.join(tmp, "acceptance")
+    shutil.copytree(CORPUS, root, ignore=shutil.ignore_patterns("_oracle"))
+    with ThreadPoolExecutor(args.jobs) as ex:
+        results = list(ex.map(lambda c: run_case(root, c), cases))
+    shutil.rmtree(tmp, ignore_errors=True)
+    if args.raw:
+        with open(args.raw, "w", encoding="utf-8") as f:
+            json.dump({c["id"]: {"hits": h, "output": o} for c, h, o in results}, f, indent=1)
+    rows, alarms = [], []
+    count = {"yes": [0, 0], "later": [0, 0], "no": [0, 0]}  # verdict -> [cases, found at the marker]
+    for case, hits, _out in results:
+        if case["verdict"] == "ok":
+            if hits:
+                alarms.append(f"{case['id']}: {hits}")
+            continue
+        cls = module_of(os.path.join(CORPUS, case["id"]), case["file"], int(case["line"]))
+        hit = any(f == os.path.basename(case["file"]) and ln == int(case["line"]) for f, ln, _ in hits)
+        if cls is None:
+            verdict, why = "no", "marker outside every nn.Module (script, dataset, loss or helper code)"
+        else:
+            verdict, why = CLASSIFIED.get(case["id"], ["no", "UNCLASSIFIED"])
+        count[verdict][0] += 1
+        count[verdict][1] += hit
+        shown = "found" if hit else "elsewhere: " + ", ".join(f"{f}:{ln}" for f, ln, _ in hits) if hits else "-"
+        rows.append((case["id"], cls or "-", verdict, shown, why))
+    ok_n = sum(c["verdict"] == "ok" for c in cases)
+    summary = (f"input-independent in-module bugs found at the marker: {count['yes'][1]}/{count['yes'][0]}; "
+               f"'later' cases found at the marker: {count['later'][1]}/{count['later'][0]}; other error cases "
+               f"found: {count['no'][1]}/{count['no'][0]}; false alarms: {len(alarms)}/{ok_n} ok cases")
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write("# Library mode alone on the acceptance corpus\n\n"
+                "Generated by `python benchmarks/library_mode_acceptance.py` (`pytea-ci check --library-mode only`"
+                " on each case). *Expected*: the marked line is inside an nn.Module and the bug fails for every"
+                " input of the module as the project builds it (*later*: some input passes the marked operation, every"
+                " input fails further on). Reasons: `benchmarks/library_mode_acceptance.json`.\n\n"
+                f"**{summary}**\n\n| case | module | expected | library mode | why |\n|---|---|---|---|---|\n")
+        for r in rows:
+            f.write("| " + " | ".join(r) + " |\n")
+        if alarms:
+            f.write("\nFalse alarms:\n\n" + "".join(f"- {a}\n" for a in alarms))
+    print(summary)
+    for r in rows:
+        if r[2] != "no" and r[3] != "found":
+            print("MISSED", r[0], r[4])
+    for a in alarms:
+        print("FALSE ALARM", a)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
