@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from tests.integrations.conftest import REPO, snapshot_repo
+from tests.integrations.conftest import REPO
 from tests.integrations.test_action import make_pr, pr_event
 from tests.integrations.test_docker_install import NETWORK_TROUBLE, instructions
 
@@ -139,6 +139,19 @@ class Runner:
         return p.returncode
 
 
+def checkout_of_the_action(dest: Path) -> Path:
+    """What `uses: pytea-ci/pytea-ci@v0` downloads: the repository's tracked files (no .git, no build
+    leftovers such as *.egg-info), here from the working tree."""
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, text=True, check=False)
+    if tracked.returncode != 0:
+        pytest.skip("this checkout is not a git repository")
+    for name in filter(None, tracked.stdout.split("\0")):
+        if (REPO / name).is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, dest / name)
+    return dest
+
+
 def _modes(folder: Path) -> tuple[set[int], set[int]]:
     files = {stat.S_IMODE(p.stat().st_mode) for p in folder.rglob("*") if p.is_file()}
     dirs = {stat.S_IMODE(p.stat().st_mode) for p in [folder, *folder.rglob("*")] if p.is_dir()}
@@ -147,7 +160,7 @@ def _modes(folder: Path) -> tuple[set[int], set[int]]:
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
 def test_composite_action_on_a_simulated_runner(tmp_path: Path) -> None:
-    action_path, _ = snapshot_repo(tmp_path / "_actions" / "pytea-ci")  # what `uses: pytea-ci/pytea-ci@v0` checks out
+    action_path = checkout_of_the_action(tmp_path / "_actions" / "pytea-ci" / "v0")
     tool = tmp_path / "toolcache-python"
     venv.EnvBuilder(with_pip=True, clear=True).create(tool)
     pr = make_pr(tmp_path / "ws")
