@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.ops import truth
 from pytea_ci.interp.runtime import BreakSignal, ContinueSignal, Scope
-from pytea_ci.models.values import MISSING, Unknown
+from pytea_ci.models.values import MISSING, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import UNKNOWN, Sym, Term
+from pytea_ci.shapes.dim import UNKNOWN, PInt, Sym, Term
 from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.tensor import Tensor
 
@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
 
 _FOLLOWED = 2  # iterations run on an undecided condition before the loop is cut
+# A `for` over a concrete range longer than the unroll bound runs representatives of its iterations;
+# when a tensor it carries grows (a generation loop), it is followed one by one up to this many.
+_GROWTH_UNROLL = 256
 
 
 def _int(v: Any) -> bool:
@@ -140,6 +143,21 @@ class LoopMixin:
             dtypes = {v.dtype for v in seen}
             return seen[-1].with_shape(tuple(dims), dtypes.pop() if len(dtypes) == 1 else None)
         return self.unknown(f"loop variable {name} widened (changes across iterations)")
+
+
+    def later_indices(self: "Interpreter", source: Any) -> "list[Any] | None":
+        """The indices of a concrete range after its first two, when few enough to follow one by one."""
+        if not (isinstance(source, RangeVal) and all(isinstance(v, int) for v in (source.start, source.stop, source.step))):
+            return None
+        rng = range(int(source.start), int(source.stop), int(source.step))
+        if len(rng) > min(_GROWTH_UNROLL, self.budget.loop_iterations):
+            return None
+        return [PInt(i, self.span, "loop index") for i in rng[2:]]
+
+    def shapes_grew(self: "Interpreter", names: set[str], before: dict[str, Any], scope: Scope) -> bool:
+        """A tensor the last iteration carried over (bound before it and rebound in it) changed shape."""
+        return any(isinstance(a := before.get(n), Tensor) and isinstance(b := scope.locals.get(n), Tensor)
+                   and a.shape is not None and b.shape is not None and a.shape != b.shape for n in names)
 
 
 def _list_lengths(scope: Scope) -> dict[int, int]:

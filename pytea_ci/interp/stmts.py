@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from typing import TYPE_CHECKING, Any, cast
 
 from pytea_ci.interp.appends import appended_once
@@ -99,6 +100,22 @@ def about_shapes(test: ast.expr) -> bool:
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len":
             return True
     return False
+
+
+@functools.lru_cache(maxsize=1024)
+def shape_names(fn: ast.AST) -> frozenset[str]:
+    """Names a function binds to sizes (`b, t = x.size()`, `n = len(xs)`, `t2 = t + 1`): an assert on
+    them is about shapes as much as one that spells `x.size(1)` out."""
+    out: set[str] = set()
+    while True:
+        before = len(out)
+        for n in _walk_own(fn):
+            if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and n.value is not None and (
+                    about_shapes(n.value) or any(isinstance(x, ast.Name) and x.id in out for x in ast.walk(n.value))):
+                for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
+                    out |= {x.id for x in ast.walk(t) if isinstance(x, ast.Name)}
+        if len(out) == before:
+            return frozenset(out)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -274,7 +291,9 @@ class StmtMixin:
         # the representatives of a long concrete range are its first, second and last index: only the
         # second one follows its predecessor, before the last the loop-carried values are widened
         consecutive = 2 if truncated and isinstance(source, RangeVal) and len(items) > 2 else 1
-        self.run_loop(node, scope, items, truncated, lambda item: self.assign(node.target, item, scope), consecutive)
+        rest = self.later_indices(source) if consecutive == 2 else None
+        self.run_loop(node, scope, items, truncated, lambda item: self.assign(node.target, item, scope), consecutive,
+                      rest)
         for name, (lst, length) in grown.items():
             if scope.locals.get(name) is lst and id(lst) in self.inexact:
                 self.known_len[id(lst)] = length  # one item per iteration: only the items are representatives
@@ -293,18 +312,24 @@ class StmtMixin:
     ex_AsyncFor = ex_For
 
     def run_loop(self: "Interpreter", node: "ast.For | ast.While", scope: Scope, items: list[Any],
-                 truncated: bool, bind: Any, consecutive: int = 1) -> None:
+                 truncated: bool, bind: Any, consecutive: int = 1, rest: "list[Any] | None" = None) -> None:
         """Run the body once per item. When `truncated`, the items are representatives of the
         iterations: only the first `consecutive` of them follow one another, so before any later
         one (and after the loop) the names the iterations changed are widened — a value carried
-        over from a representative is not the value the real previous iteration left."""
+        over from a representative is not the value the real previous iteration left. `rest`: the
+        items after the consecutive ones when every iteration can be followed (a concrete range),
+        which they are when a tensor the iterations carry changed its shape (a growing sequence)."""
         names = assigned_names(node.body) if truncated else set()
         start = {n: scope.locals.get(n) for n in names}
         before: dict[str, Any] = {}
+        items = list(items)
         self.loop_mutations.append(set())
         broke = False
         try:
             for k, item in enumerate(items):
+                if truncated and k == consecutive and rest is not None and self.shapes_grew(names, before, scope):
+                    items[k:], truncated = rest, False  # follow every iteration: exact again
+                    item = items[k]
                 if truncated and k >= consecutive:
                     self.widen_changed(names, (start, before), scope)
                 before = {n: scope.locals.get(n) for n in names}
@@ -476,10 +501,13 @@ class StmtMixin:
         value = self.eval(node.test, scope)
         cond = truth(value)
         machine = on_machine(cond)
+        code = scope.func.node if scope.func is not None else self.shared.asts.get(scope.globals.get("__file__", ""))
+        shapes = about_shapes(node.test) or (code is not None and any(
+            isinstance(n, ast.Name) and n.id in shape_names(code) for n in ast.walk(node.test)))
         with self.at(node):
             unknown = isinstance(value, Unknown) or (
                 isinstance(cond, Pred) and any(s.kind == UNKNOWN for s in symbols(cond)))
-            if about_shapes(node.test):  # a shape assertion is a shape check the program makes
+            if shapes:  # a shape assertion is a shape check the program makes
                 skipped = (value.origin if isinstance(value, Unknown) else None) or Origin(self.span, "a size not understood")
                 self.shared.coverage.op(self.span, skipped if unknown else None)
             if unknown:
@@ -492,7 +520,7 @@ class StmtMixin:
                     self.machine.require(cond)  # the program requires it (not a tautology): no guess
                 cond = can_true
             if cond is False:
-                if about_shapes(node.test) and not machine:
+                if shapes and not machine:
                     self.report_assert(node)
                 raise UserException("AssertionError")
 

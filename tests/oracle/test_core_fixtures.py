@@ -44,7 +44,7 @@ def test_fixture_fails_exactly_at_its_marked_line(name: str, mode: int, monkeypa
     if mode == 0:
         runpy.run_path(str(path), run_name="__main__")
         return
-    with pytest.raises((RuntimeError, IndexError, ValueError)) as info:
+    with pytest.raises((RuntimeError, IndexError, ValueError, AssertionError)) as info:
         runpy.run_path(str(path), run_name="__main__")
     lines = [f.lineno for f in traceback.extract_tb(info.value.__traceback__) if f.filename == str(path)]
     assert lines[-1] == _marked(path)[mode - 1]
