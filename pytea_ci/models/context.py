@@ -12,6 +12,7 @@ from pytea_ci.shapes.pred import Cond
 class Ctx(Protocol):
     span: Span
     facts: dict[str, Any]  # per-path program state kept by models (e.g. the process group is initialized)
+    importing: int  # > 0 while a project module's import-time code runs
 
     def require(self, cond: Cond, op: str, message: str, rule: str = "PT001",
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:

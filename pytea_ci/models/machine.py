@@ -7,7 +7,8 @@ the same fact is the same symbol and branches on it decide consistently along a 
 A finding that holds only on some machines is not reported (the interpreter drops findings made on
 a side of an undecided branch on a machine fact). Strings (environment values, platform, host name)
 are Unknowns of Python type `str`; `os.environ.get(name, default)` is either the default or such a
-string (the path forks on a per-variable MACHINE symbol). The versions of modeled libraries are
+string (the path forks on a per-variable INPUT symbol; while a project module is imported, it is
+one unknown string and nothing forks). The versions of modeled libraries are
 known: `torch.__version__` is the modeled torch's.
 """
 
@@ -131,7 +132,10 @@ def env_value(ctx: Ctx, key: Any, default: Any = None, has_default: bool = True)
     """The value of an environment variable: the default (when one is given) or an unknown string."""
     name = key if isinstance(key, str) else "?"
     value = unknown_str(ctx, f"value of environment variable {name}")
-    if not has_default or not isinstance(key, str):
+    if not has_default or not isinstance(key, str) or ctx.importing:
+        # While a project module is imported (config folders, log levels, ranks read in module
+        # bodies) a read does not fork: one unknown string, which covers the default too; a branch
+        # on it at import time takes one side without forking (Interpreter.choose).
         return value
     # The default is the program's own configuration (like an argparse default): a finding with it
     # is reported, so the choice is an input, not a machine fact.

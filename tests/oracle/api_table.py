@@ -563,6 +563,10 @@ add("numpy.cumsum", A23, "np.cumsum(a)", "np.cumsum(a, axis=1)", "np.cumsum(a).r
     "a.cumprod(0)", "np.cumprod(a).reshape(3, 3)")
 add("numpy.append", A23, "np.append(a, a)", "np.append(a, [[1.0, 2.0, 3.0]], axis=0)", "np.append(a, np.zeros((2, 1)), axis=1)",
     "np.append(a, np.zeros((2, 2)), axis=0)", "np.append(a, 5.0).reshape(7)")
+add("numpy.clip", A23, "np.clip(a, 0, 1)", "np.clip(a, 0.2, 0.8).reshape(6)", "a.clip(0, 1).reshape(4)",
+    "np.clip(a, np.zeros(3), 1.0)", "np.clip(a, np.zeros(2), 1.0)", "np.clip(np.arange(6), 0, 3).reshape(2, 3)",
+    "np.clip(a, a_min=0, a_max=np.ones((4, 1, 3)))", "np.clip(np.arange(6), 0.5, 3).reshape(2, 4)")
+add("numpy.ndarray.round", A23, "a.round().reshape(6)", "a.round(2).reshape(3, 2)", "a.round(1).reshape(4)")
 add("numpy.einsum", A23 + "b = np.random.rand(3, 4)\n", "np.einsum('ij,jk->ik', a, b)", "np.einsum('ij,jk->ik', a, a)",
     "np.einsum('ij->j', a)")
 add("numpy.random.choice", "", "np.random.choice(10, 4)", "np.random.choice(10, (2, 3))", "np.random.choice(5, 3, replace=False)",

@@ -1,6 +1,7 @@
 """Oracle for tests/fixtures/imports/: under real torch, import_prefix.py's first (no argument) and
 third (two arguments) paths run clean and its second (one argument) runs clean up to the line
-marked `# E:`, where it fails; type_checking.py and import_branches.py fail at their marked line."""
+marked `# E:`, where it fails; type_checking.py, import_branches.py and env_at_import.py fail at their
+marked line."""
 
 from __future__ import annotations
 
@@ -49,11 +50,14 @@ def test_type_checking_is_false_when_the_program_runs(monkeypatch: pytest.Monkey
     assert _failed_at_the_marked_line(fixture, info)
 
 
+@pytest.mark.parametrize("name", ["import_branches", "env_at_import"])
 @pytest.mark.parametrize("args", [(), ("second",)])
-def test_import_branches_fails_only_at_the_marked_line(args: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> None:
-    fixture = FIXTURE.parent / "import_branches.py"
+def test_import_branches_fails_only_at_the_marked_line(args: tuple[str, ...], name: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    fixture = FIXTURE.parent / f"{name}.py"
     monkeypatch.syspath_prepend(str(fixture.parent))
     monkeypatch.delitem(sys.modules, "_import_branches", raising=False)
+    monkeypatch.delitem(sys.modules, "_env_settings", raising=False)
     monkeypatch.setattr(sys, "argv", [fixture.name, *args])
     if args:
         runpy.run_path(str(fixture), run_name="__main__")

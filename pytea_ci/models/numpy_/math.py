@@ -1,5 +1,5 @@
 """numpy math on arrays and on plain numbers: the element-wise functions (`sin cos tanh log exp sqrt
-...`, one table line each), `cumsum/cumprod`, `append`, `einsum`, and `numpy.random.choice /
+...`, one table line each), `clip`, `cumsum/cumprod`, `append`, `einsum`, and `numpy.random.choice /
 permutation`. On arrays they follow numpy's shape rules; on numbers they give a number of unknown
 value (of the right kind), never an array."""
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.prim import (as_int, fmt, is_number, known, norm_dim, number_kind, scalar_unknown, shape_of,
-                                  sizes_arg)
+from pytea_ci.models.prim import (as_int, broadcast_shapes, fmt, is_number, known, norm_dim, number_kind,
+                                  scalar_unknown, shape_of, sizes_arg)
 from pytea_ci.models.registry import model, register
 from pytea_ci.models.torch.products import einsum as torch_einsum
 from pytea_ci.models.values import Builtin
@@ -47,6 +47,7 @@ def _ufunc(name: str, kind: str) -> Any:
 
 for _name, _k in UFUNCS.items():
     register(f"numpy.{_name}", Builtin(f"numpy.{_name}", _ufunc(_name, _k)))
+register("numpy.ndarray.round", Builtin("numpy.ndarray.round", _ufunc("round", "same")))  # `a.round(2)`
 
 
 @model("numpy.cumsum", "numpy.ndarray.cumsum", "numpy.cumprod", "numpy.ndarray.cumprod")
@@ -157,3 +158,31 @@ def _distribution(name: str, at: int, kind: str) -> Any:
 
 for _name, (_at, _kind) in DISTRIBUTIONS.items():
     register(f"numpy.random.{_name}", Builtin(f"numpy.random.{_name}", _distribution(_name, _at, _kind)))
+
+
+@model("numpy.clip", "numpy.ndarray.clip")
+def clip(ctx: Ctx, a: Any, a_min: Any = None, a_max: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """`clip(a, a_min, a_max)` (also `min=`/`max=`): `a` and the bounds broadcast together, as in any
+    element-wise numpy function; a float bound makes an int array float64. Numbers clip to a number
+    of unknown value."""
+    bounds = [b for b in (a_min, a_max, kwargs.get("min"), kwargs.get("max")) if b is not None]
+    if not isinstance(a, Tensor):
+        if is_number(a) and all(is_number(b) for b in bounds):
+            kind = "float" if any(number_kind(v) == "float" for v in [a, *bounds]) else "int"
+            return scalar_unknown(ctx, "numpy.clip of numbers", kind)
+        a = _as_array(ctx, a)
+        if not isinstance(a, Tensor):
+            return ctx.unknown("numpy.clip of a value not understood")
+    out = Tensor(a.shape, a.dtype, "numpy")
+    for b in bounds:
+        arr = _as_array(ctx, b)
+        if not isinstance(arr, Tensor):
+            return ctx.unknown("numpy.clip with a bound not understood")
+        if out.shape is None or arr.shape is None:
+            out = Tensor(None, out.dtype, "numpy")
+            continue
+        shape = broadcast_shapes(ctx, out.shape, arr.shape, "numpy.clip", ("a", "bound"))
+        dtype = out.dtype if arr.rank == 0 and number_kind(b) == "int" else (
+            "float64" if out.dtype not in _FLOAT_DTYPES and arr.dtype in _FLOAT_DTYPES else out.dtype)
+        out = Tensor(shape, dtype, "numpy")
+    return out
