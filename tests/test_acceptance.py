@@ -20,9 +20,7 @@ CORE_FAMILIES = ("mnist_cnn", "mnist_mlp", "batch_view", "cifar_resnet", "tabula
 MIN_COVERAGE = 0.95
 # Cases below it today, each with the reason (what would have to be modeled). The test fails when
 # another case drops below the threshold, and when one of these reaches it and is still listed here.
-KNOWN_GAPS = {
-    "gpt_dataclass_bug_split_on_time_dim": "torch.split with symbolic split sizes gives tensors of unknown shape",
-}
+KNOWN_GAPS: dict[str, str] = {}
 COVERAGE: dict[str, tuple[int, int]] = {}  # case -> (checked, reached) tensor operations
 FOUND: set[str] = set()  # cases with an error or warning finding
 

@@ -258,6 +258,8 @@ def scalar_of(ctx: Ctx, t: Tensor, out: Any) -> Any:
     """`int(t)` / `t.item()` of a one-element tensor: its value when the range is one number, an
     input symbol over the range when the value is drawn at random, else what the model gave."""
     r = t.vrange
+    if r is not None and isinstance(r.lo, Term) and r.lo == r.hi:
+        return r.lo  # an element whose value is one symbol (`for i in ix: int(i)`)
     if r is None or not _ints(r.lo, r.hi):
         return out
     if r.lo == r.hi and r.attained:

@@ -16,8 +16,14 @@ from pytea_ci.shapes.dim import Dim, Term, dmin, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
 
+def _exact(v: Any) -> Any:
+    """A 0-d integer tensor whose value is known (as a dim) stands for that value."""
+    r = v.vrange if isinstance(v, Tensor) and v.shape == () else None
+    return r.lo if r is not None and r.lo is not None and r.lo == r.hi else v
+
+
 def _slice_len(ctx: Ctx, size: Dim, sl: slice, lib: str = "torch") -> Dim:
-    start, stop, step = sl.start, sl.stop, sl.step
+    start, stop, step = _exact(sl.start), _exact(sl.stop), _exact(sl.step)
     if any(isinstance(v, (Unknown, Tensor)) for v in (start, stop, step)):
         return ctx.fresh("slice")
     if isinstance(size, int) and all(v is None or isinstance(v, int) for v in (start, stop, step)):

@@ -16,6 +16,7 @@ from pytea_ci.models.values import DType, IterVal, SizeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import is_dim, prod
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.shapes.vrange import ValueRange
 
 
 @prop("torch.Tensor.shape", "numpy.ndarray.shape")
@@ -126,8 +127,13 @@ def tensor_iter(ctx: Ctx, self: Tensor) -> Any:
     item = self.with_shape(self.shape[1:])
     if self.vrange is not None:  # every element is met over the loop
         item = replace(item, vrange=replace(self.vrange, attained=False))
+        r = self.vrange
         if self.lib == "numpy" and len(self.shape) == 1:  # numpy yields scalars: a ranged int for drawn values
             item = ranged_scalar(ctx, item, item)
+        elif len(self.shape) == 1 and isinstance(r.lo, int) and isinstance(r.hi, int):
+            # a 0-d tensor whose value is one symbol in the range, which `i + k` shifts: `x[i:i + k]` has k rows
+            v = ctx.fresh("item", lo=int(r.lo), hi=int(r.hi), note=f"an element of a tensor with values in {r.describe()}")
+            item = replace(item, vrange=ValueRange(v, v, origin=r.origin, note=r.note))
     n = self.shape[0]
     if isinstance(n, int) and n <= 8:
         return IterVal([item] * int(n))
