@@ -49,8 +49,9 @@ def _fill(shapes: ModuleShapes, path: PathOutcome, decider: Decider, names: list
     from pytea_ci.solver.example import smallest
 
     contract: list[Cond] = [c for c in path.pc if isinstance(c, Pred) and all(is_own(s) for s in symbols(c))]
-    wanted = sorted({s for t in path.inputs if isinstance(t, Tensor) and t.shape for d in t.shape
-                     for s in symbols(d)} | {s for c in contract for s in symbols(c)}, key=lambda s: s.name)
+    shown = [t for t in path.inputs + [path.output] if isinstance(t, Tensor) and t.shape]  # constructor
+    wanted = sorted({s for t in shown for d in t.shape or () for s in symbols(d) if is_own(s)}  # ints too
+                    | {s for c in contract for s in symbols(c)}, key=lambda s: s.name)
     model = smallest(contract, wanted, decider.timeout_ms) or {}
     shapes.symbols = {k: v for k, v in sorted(model.items()) if any(s.name == k for s in wanted)}
     shapes.contract = [repr(c) for c in contract]
@@ -60,7 +61,7 @@ def _fill(shapes: ModuleShapes, path: PathOutcome, decider: Decider, names: list
     total = param_count(path.model)
     shapes.params = repr(total) if total is not None else ""
     determined = (isinstance(path.output, Tensor) and path.output.shape is not None and bool(model)
-                  and all(is_own(s) for d in path.output.shape for s in symbols(d)))
+                  and shapes.output_example is not None)
     shapes.status = "determined" if determined else "partial"
 
 

@@ -14,7 +14,7 @@ from pytea_ci.interp.library_report import analyze_module
 from pytea_ci.solver import Decider
 from tests.library.helpers import FIXTURES, expectations, targets
 
-FILES = ["cnn.py", "annotated.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py")]
+FILES = ["cnn.py", "annotated.py", "construction.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py")]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
@@ -135,3 +135,18 @@ def test_library_mode_configuration_is_validated() -> None:
     assert from_table({"library-mode": "only", "library-time-budget": 2}, "x").library_mode == "only"
     with pytest.raises(ConfigError, match="library-mode"):
         from_table({"library-mode": "sometimes"}, "x")
+
+
+def test_a_construction_on_a_guessed_branch_is_never_reported() -> None:
+    """`if cfg.wide:` on an unknown config takes its first side (no fork), whose Linear(8, 4) fails for
+    every input: the other side may be the project's, so the module is rejected without a finding."""
+    s = _shapes("construction.py", "Guessed")
+    assert s["status"] == "rejected"
+    assert s["findings"] == []
+
+
+def test_module_level_partial_and_constructor_checks() -> None:
+    stages = _shapes("construction.py", "Stages")
+    assert [f["line"] for f in stages["findings"]] == [22]  # conv3x3 = partial(nn.Conv2d, ...) was defined
+    heads = _shapes("construction.py", "Heads")
+    assert [(f["rule"], f["line"]) for f in heads["findings"]] == [("PT003", 33)]  # in __init__

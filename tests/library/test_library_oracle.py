@@ -120,3 +120,16 @@ def test_findings_raise_under_torch(name: str, cls: str) -> None:
         first = next(m for m in model.modules() if isinstance(m, torch.nn.Linear))
         with pytest.raises(RuntimeError), torch.no_grad():
             model(torch.randn(2, first.in_features))
+
+
+def test_construction_findings_raise_under_torch() -> None:
+    """The fixture's Stages (built by its factory) raises on every input its first stage accepts,
+    and Heads raises while it is built."""
+    path = os.path.join(FIXTURES, "construction.py")
+    mod = _load(path)
+    model = mod.stages().eval()
+    for h, w in ((3, 3), (8, 5), (16, 16)):
+        with pytest.raises(RuntimeError), torch.no_grad():
+            model(torch.randn(2, 3, h, w))
+    with pytest.raises(AssertionError):
+        mod.Heads()

@@ -40,6 +40,8 @@ def conv_forward(ctx: Ctx, x: Any, n: int, cfg: dict[str, Any], op: str, transpo
     s = shape_of(x)
     c_in = s[1] if batched else s[0]
     want = cfg["in_channels"]
+    ctx.require(P.and_(P.lt(0, want), P.lt(0, cfg["out_channels"])), op, f"non-empty weight tensor expected, but "
+                f"in_channels is {want!r} and out_channels {cfg['out_channels']!r}", "PT003")
     ctx.require(P.eq(c_in, want), op, f"expected input {fmt(s)} to have {want!r} channels, but got {c_in!r} channels instead",
                 operands=(f"input: {fmt(s)}",), dims=(("input channels", c_in), ("in_channels", want)))
     spatial = s[-n:]

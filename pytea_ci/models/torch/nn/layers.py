@@ -14,6 +14,7 @@ from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.torch.tensor import flatten, unflatten
 from pytea_ci.models.values import Instance, StaticMethod
 from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import is_dim
 from pytea_ci.shapes.tensor import Tensor
 
 
@@ -150,6 +151,9 @@ class Embedding:
     def init(ctx: Ctx, self: Instance, num_embeddings: Any, embedding_dim: Any, padding_idx: Any = None,
              *args: Any, **kwargs: Any) -> None:
         num_embeddings, embedding_dim = dim_arg(ctx, num_embeddings), dim_arg(ctx, embedding_dim)
+        if is_dim(padding_idx) and is_dim(num_embeddings):  # torch asserts it is an index into the table
+            ctx.require(P.and_(P.lt(padding_idx, num_embeddings), P.le(-num_embeddings, padding_idx)), "Embedding",
+                        f"padding_idx ({padding_idx!r}) must be within num_embeddings ({num_embeddings!r})", "PT003")
         self.attrs.update(training=True, num_embeddings=num_embeddings, embedding_dim=embedding_dim,
                           weight=Tensor((num_embeddings, tag(embedding_dim, ctx, "embedding_dim"))))
 

@@ -135,6 +135,10 @@ class GroupNorm:
         s = shape_of(input)
         ctx.require(len(s) >= 2 and P.eq(s[1], self.attrs["num_channels"]), "GroupNorm",
                     f"expected input with {self.attrs['num_channels']!r} channels, got {fmt(s)}", operands=(f"input: {fmt(s)}",))
+        if len(s) >= 2:  # torch needs more than one value per group to normalize, in eval mode too
+            per_group = prod((s[0] * s[1] // self.attrs["num_groups"],) + tuple(s[2:]))
+            ctx.require(P.lt(1, per_group), "GroupNorm", f"expected more than 1 value per channel, got input size "
+                        f"{fmt(s)}", "PT003", (f"input: {fmt(s)}",))
         return input
 
 

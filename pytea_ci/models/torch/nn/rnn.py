@@ -76,6 +76,9 @@ def pack_padded_sequence(ctx: Ctx, input: Any, lengths: Any, batch_first: Any = 
     if not known(input) or len(shape_of(input)) < 2:
         return ctx.unknown("pack_padded_sequence of unknown input")
     tm = time_major(ctx, input, batch_first)
+    if known(lengths) and len(shape_of(lengths)) != 1:
+        ctx.require(False, "pack_padded_sequence", f"'lengths' argument should be a 1D tensor, got a "
+                    f"{len(shape_of(lengths))}-D one", operands=(f"lengths: {fmt(shape_of(lengths))}",))
     got = shape_of(lengths)[0] if known(lengths) and len(shape_of(lengths)) == 1 else (
         len(lengths) if isinstance(lengths, (list, tuple)) else None)
     if got is not None:
