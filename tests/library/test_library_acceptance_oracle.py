@@ -98,14 +98,14 @@ def test_determined_contracts_run_under_torch(case: str) -> None:
             continue
         with _importable(folder):
             mod = _load(t.path)
-            env = dict(vars(mod), __pytea_dim__=lambda name: s.symbols.get(name, 4))
+            env = dict(vars(mod), __pytea_dim__=lambda name, v=s.symbols: v.get(name, 4))
             torch.manual_seed(0)
             model = eval(t.construct, env).eval()  # the construction library mode analyzed
             seen: dict[str, list[list[int]]] = {}
             for name, sub in model.named_modules():
                 if name:
                     sub.register_forward_hook(
-                        lambda m, i, o, n=name: seen.setdefault(n, []).append(_first_shape(o) or []))
+                        lambda m, i, o, n=name, seen=seen: seen.setdefault(n, []).append(_first_shape(o) or []))
             with torch.no_grad():
                 out = _run(model, [list(i.example or []) for i in s.inputs])
         assert _first_shape(out) == s.output_example, (s.module, t.label)
