@@ -237,11 +237,11 @@ def targets(files: list[str], project: list[str], root: str, only: set[str] | No
     trees = {p: t for p in project if (t := _parse(p)) is not None}
     wanted = {os.path.abspath(f) for f in files}
     out = Targets()
-    for info in module_classes(classes):
+    for info in sorted(module_classes(classes), key=lambda i: (i.path, i.node.lineno)):
         if info.path not in wanted or (only is not None and info.node.name not in only):
             continue
         out.targets.extend(_build(info, classes, trees, root, out))
-    return out
+    return out  # file by file: the targets of a file share its import checkpoint (library_verdict.py)
 
 
 def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], trees: dict[str, ast.Module], root: str,
