@@ -418,6 +418,8 @@ class StmtMixin:
                     self.bind_name(top, self.import_module(top, scope, node), scope)
 
     def ex_ImportFrom(self: "Interpreter", node: ast.ImportFrom, scope: Scope) -> None:
+        if node.module == "__future__" and not node.level:
+            return  # a compiler directive (`from __future__ import annotations`), not an API not modeled
         with self.at(node):
             self.import_from(node, scope)
 

@@ -9,8 +9,9 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, native_class, register
 from pytea_ci.models.values import (BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
-                                    Namespace, PropertyVal, RangeVal, StaticMethod, Unknown)
+                                    Namespace, PropertyVal, RangeVal, StaticMethod, Unknown, is_concrete)
 from pytea_ci.shapes.dim import Term, dmax, dmin, is_dim
+from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.tensor import Tensor
 
 
@@ -383,7 +384,27 @@ def map_(ctx: Ctx, fn: Any, *iterables: Any) -> Any:
 
 @model("builtins.filter")
 def filter_(ctx: Ctx, fn: Any, iterable: Any) -> Any:
-    return ctx.unknown("filter")
+    """The items `fn` keeps (the true items when `fn` is None), as a list: `tuple(filter(exists,
+    (a, b)))`. A verdict that depends on a size forks; one not understood keeps the item as a
+    representative of a list whose length is not known."""
+    items = ctx.iterate(iterable)
+    if items is None:
+        return ctx.unknown("filter over an iterable not understood")
+    out: list[Any] = []
+    exact = True
+    for item in items:
+        verdict = item if fn is None else ctx.call(fn, item)
+        if isinstance(verdict, Pred):
+            keep = ctx.fork(verdict)
+        elif is_concrete(verdict) and not isinstance(verdict, (Tensor, Term)):
+            keep = bool(verdict)
+        else:
+            keep, exact = True, False
+        if keep:
+            out.append(item)
+    if not exact:
+        ctx.mark_inexact(out)
+    return out
 
 
 @model("builtins.vars")
