@@ -19,7 +19,8 @@ What it does, in order:
    the CLI, so `args` takes any CLI flag), from `GITHUB_WORKSPACE`.
 5. Writes the SARIF file first — always, also when the run fails (then it holds no results and an
    `executionSuccessful: false` invocation saying why) — then at most 10 annotations per level, the job
-   summary (`GITHUB_STEP_SUMMARY`) and the outputs (`GITHUB_OUTPUT`).
+   summary (`GITHUB_STEP_SUMMARY`: findings new in the change apart from pre-existing ones, and the shapes
+   of the modules defined in the changed files) and the outputs (`GITHUB_OUTPUT`).
 
 Exit codes are the CLI's: 0 nothing at or above `fail-on`, 1 findings, 2 bad inputs or internal error.
 Given command-line arguments, it is the `pytea-ci` CLI instead (the container's other use).
@@ -334,6 +335,10 @@ def _run(env: Mapping[str, str], workspace: str, sarif_path: str, outputs: dict[
         raise InputError("the action chooses the output formats itself: do not pass --format/--output in 'args'")
     req = cli._request(ns)
     req.classify = rng.base is not None and diff_ok  # the summary separates new from pre-existing findings
+    if req.classify:  # and shows the shapes of the modules the change touched
+        from pytea_ci.report.shapes import MAX_DETAILS_MODULES
+
+        req.changed_shapes = MAX_DETAILS_MODULES
     outcome = check(req)
     for message in outcome.messages:
         log(f"::warning title=pytea-ci::{_command_data(message)}")
@@ -352,12 +357,15 @@ def _run(env: Mapping[str, str], workspace: str, sarif_path: str, outputs: dict[
     out.write(text_render(to_cells(result, root), root, color=False))
     out.flush()
     if env.get("GITHUB_STEP_SUMMARY"):
-        github.write_step_summary(repo_result, repo, env["GITHUB_STEP_SUMMARY"])
+        modules = outcome.shapes if req.changed_shapes else None  # None: the library-mode results of the run
+        github.write_step_summary(repo_result, repo, env["GITHUB_STEP_SUMMARY"], modules=modules)
         scope = rng.why if diff_ok or rng.base is None else f"{rng.why}; history missing: every entry point analyzed"
         with open(env["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as f:
             f.write(f"\nScope: {github.escape_cell(scope)}\n")
             if outcome.verdict is not None:
                 f.write(new_and_old(result, outcome.verdict, root, repo, env, rng.head))
+            if modules:
+                f.write("\n" + "\n".join(github.shapes_section(modules)))
     s = summarize(result)
     code = 2 if s.internal_errors else cli._exit_code(result, outcome.config.fail_on)
     gate = cli._coverage_gate(result, root, outcome.config.min_coverage)

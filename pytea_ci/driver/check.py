@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic
+from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.diagnostics.suppress import is_suppressed
 from pytea_ci.driver import config as config_mod
@@ -33,6 +34,7 @@ class CheckRequest:
     new_only: bool = False
     baseline: str | None = None  # report only findings not recorded in this baseline file
     classify: bool = False  # tell new findings from pre-existing ones without dropping either (the Action)
+    changed_shapes: int = 0  # > 0: the shapes of up to this many modules of the changed files (the Action)
     shard: tuple[int, int] | None = None
     no_cache: bool = False
     args: dict[str, Any] = field(default_factory=dict)  # --arg NAME=VALUE, on top of the config
@@ -49,6 +51,7 @@ class CheckOutcome:
     messages: list[str]  # warnings
     notes: list[str] = field(default_factory=list)  # what was done, e.g. which --new-only rule was used
     verdict: newonly.Verdict | None = None  # which findings are new, when it was asked
+    shapes: list[ModuleShapes] = field(default_factory=list)  # of the changed modules, when asked
 
 
 def project_root(explicit: str | None, start: str) -> str:
@@ -100,10 +103,13 @@ def check(req: CheckRequest) -> CheckOutcome:
     warnings += sanity.unknown_args(wanted, set(req.args), graph)
     result, figures = run_with_figures(library_run.entries_to_run(cfg.library_mode, sel.entries), opts,
                                        req.progress, graph)
-    library_run.extend(result, cfg.library_mode, cfg.library_time_budget, req.paths,
-                       sel.changes.changed if sel.changes is not None and (req.staged or req.diff) else None,
-                       cfg.exclude, sel.entries, opts, graph)
+    changed = sel.changes.changed if sel.changes is not None and (req.staged or req.diff) else None
+    library_run.extend(result, cfg.library_mode, cfg.library_time_budget, req.paths, changed, cfg.exclude,
+                       sel.entries, opts, graph)
     outcome = CheckOutcome(result, figures, cfg, root, warnings)
+    if req.changed_shapes > 0:
+        outcome.shapes = library_run.changed_shapes(result, cfg.library_mode, cfg.library_time_budget, req.paths,
+                                                    changed, cfg.exclude, opts, graph, req.changed_shapes)
     outcome.verdict = _verdict(outcome, sel, req, cdir)
     verdict = outcome.verdict if req.new_only else None
     result.entries = [_filter(e, cfg, verdict, root) for e in result.entries]

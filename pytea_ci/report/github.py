@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from urllib.parse import quote
 
 from pytea_ci.diagnostics import Diagnostic, Severity, rule_by_id
+from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.diagnostics.result import RunResult
 from pytea_ci.report.source import Sources, Unit
 from pytea_ci.report.summary import LEVELS, TOOL_NAME, checked_text, gravest_first, percent, summarize, top_origins
@@ -121,8 +122,11 @@ def _where(sources: Sources, d: Diagnostic, links: str | None) -> str:
     return f"[{text}]({links}{quote(rel, safe='/')}#L{max(1, d.span.line)})"
 
 
-def step_summary(result: RunResult, root: str, links: str | None = None) -> str:
-    """The markdown job summary of a run. `links` (see `blob_url`) makes each location a link."""
+def step_summary(result: RunResult, root: str, links: str | None = None,
+                 modules: Sequence[ModuleShapes] | None = None) -> str:
+    """The markdown job summary of a run. `links` (see `blob_url`) makes each location a link. The
+    module shapes are those of the run's library-mode results unless `modules` is given (the caller
+    then places `shapes_section(modules)` itself)."""
     sources = Sources(root)
     s = summarize(result)
     counts = ", ".join(_plural(s.by_level[level.value], level.value) for level in LEVELS)
@@ -157,21 +161,21 @@ def step_summary(result: RunResult, root: str, links: str | None = None) -> str:
         if len(result.entries) > MAX_SUMMARY_ENTRIES:
             out += [f"… and {len(result.entries) - MAX_SUMMARY_ENTRIES} more.", ""]
     out += _origins_section(result, sources)
-    out += _shapes_section(result)
+    if modules is None:
+        out += shapes_section([e.shapes for e in result.entries if e.shapes is not None])
     return "\n".join(out)
 
 
-def _shapes_section(result: RunResult) -> list[str]:
-    """The modules checked in library mode (with a diff: those of the changed files), one collapsed
+def shapes_section(modules: Sequence[ModuleShapes]) -> list[str]:
+    """Modules checked alone (library mode; with a diff, those of the changed files), one collapsed
     block each: input contract, output shape and per-layer table, as `pytea-ci shapes` prints them."""
     from pytea_ci.report.shapes import render_details
 
-    modules = [e.shapes for e in result.entries if e.shapes is not None]
     if not modules:
         return []
     return ["### Module shapes", "",
-            "Modules checked without an entry point (library mode), for every input that satisfies the "
-            "contract; expand a module for its example and layers.", "", render_details(modules)]
+            "Each module checked alone (library mode), for every input that satisfies its contract; "
+            "expand a module for its example and layers.", "", render_details(list(modules))]
 
 
 def _coverage_cell(checked: int, reached: int) -> str:
@@ -191,8 +195,9 @@ def _origins_section(result: RunResult, sources: Sources) -> list[str]:
             *_table(("Operations", "Location", "Value not understood"), rows)]
 
 
-def write_step_summary(result: RunResult, root: str, path: str, env: Mapping[str, str] | None = None) -> None:
+def write_step_summary(result: RunResult, root: str, path: str, env: Mapping[str, str] | None = None,
+                       modules: Sequence[ModuleShapes] | None = None) -> None:
     """Append the job summary to `path` (the file named by `$GITHUB_STEP_SUMMARY`); locations link to
     the analyzed commit when `env` (default: the process environment) describes a workflow run."""
     with open(path, "a", encoding="utf-8") as f:
-        f.write(step_summary(result, root, blob_url(os.environ if env is None else env)))
+        f.write(step_summary(result, root, blob_url(os.environ if env is None else env), modules))

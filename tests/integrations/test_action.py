@@ -231,11 +231,13 @@ class Head(nn.Module):
 
 
 def test_summary_shows_the_shapes_of_changed_modules(tmp_path: Path) -> None:
-    pr = make_pr(tmp_path, model_head=MODEL_OK, extra={"blocks.py": BLOCKS})
+    pr = make_pr(tmp_path, extra={"blocks.py": BLOCKS})  # model.py (run by train.py) and a new blocks.py
     r = run_action(pr.origin, "pull_request", pr_event(pr), sha=pr.head)
-    assert r.code == 0, r.log
+    assert r.code == 1 and r.results == [("PT001", "model.py", 10)], r.log  # train.py's finding, once
     section = r.summary.split("### Module shapes", 1)[1]
-    assert section.count("<details>") == 1  # model.py::Net is run by train.py: no library mode for it
+    assert section.count("<details>") == 2  # the modules of the changed files, in file order
+    assert "<summary><code>model.py::Net</code> (determined): <code>x: [N, D]</code> → <code>[N, 4]</code>" in section
+    assert "Built with Net() at train.py:6." in section and "Where `D == 9`" in section  # the module alone
     assert "<summary><code>blocks.py::Head</code> (determined): <code>x: [N, C, H, W]</code> → <code>[N, 10]</code>" in section
     assert "| &nbsp;&nbsp;conv | Conv2d | `[N, C, H, W]` | `[N, 8, H - 2, W - 2]` | `216` |" in section
     assert "Where `C == 3`" in section
@@ -243,7 +245,8 @@ def test_summary_shows_the_shapes_of_changed_modules(tmp_path: Path) -> None:
     later = commit_all(pr.origin, "touch train.py only")
     event = {"pull_request": {"base": {"sha": pr.head}, "head": {"sha": later}}}
     again = run_action(pr.origin, "pull_request", event, sha=later)
-    assert again.code == 0 and "### Module shapes" not in again.summary  # blocks.py did not change
+    assert "### New in this pull request: 0" in again.summary and "### Pre-existing: 1" in again.summary
+    assert "### Module shapes" not in again.summary  # no module file changed
 
 
 def test_baseline_input(tmp_path: Path) -> None:

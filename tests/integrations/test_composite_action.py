@@ -140,9 +140,10 @@ class Runner:
 
 
 def checkout_of_the_action(dest: Path) -> Path:
-    """What `uses: pytea-ci/pytea-ci@v0` downloads: the repository's tracked files (no .git, no build
-    leftovers such as *.egg-info), here from the working tree."""
-    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, text=True, check=False)
+    """What `uses: pytea-ci/pytea-ci@v0` downloads: the repository's files (no .git, nothing ignored such
+    as build leftovers or *.egg-info), here from the working tree, new files included."""
+    tracked = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO,
+                             capture_output=True, text=True, check=False)
     if tracked.returncode != 0:
         pytest.skip("this checkout is not a git repository")
     for name in filter(None, tracked.stdout.split("\0")):
