@@ -74,21 +74,27 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", default="", help="comma-separated case-id prefixes")
     ap.add_argument("--raw", default="", help="also write every case's findings and output (JSON) to FILE")
+    ap.add_argument("--from-raw", default="", help="no run: the findings of an earlier --raw FILE")
     args = ap.parse_args()
     cases = json.load(open(os.path.join(CORPUS, "cases.json"), encoding="utf-8"))
     if args.only:
         cases = [c for c in cases if any(c["id"].startswith(p) for p in args.only.split(","))]
-    tmp = tempfile.mkdtemp(prefix="pytea-libacc-")
-    root = os.path.join(tmp, "acceptance")
-    shutil.copytree(CORPUS, root, ignore=shutil.ignore_patterns("_oracle"))
-    with ThreadPoolExecutor(args.jobs) as ex:
-        results = list(ex.map(lambda c: run_case(root, c), cases))
-    shutil.rmtree(tmp, ignore_errors=True)
+    if args.from_raw:
+        with open(args.from_raw, encoding="utf-8") as f:
+            raw = json.load(f)
+        results = [(c, [tuple(h) for h in raw[c["id"]]["hits"]], raw[c["id"]]["output"]) for c in cases]
+    else:
+        tmp = tempfile.mkdtemp(prefix="pytea-libacc-")
+        root = os.path.join(tmp, "acceptance")
+        shutil.copytree(CORPUS, root, ignore=shutil.ignore_patterns("_oracle"))
+        with ThreadPoolExecutor(args.jobs) as ex:
+            results = list(ex.map(lambda c: run_case(root, c), cases))
+        shutil.rmtree(tmp, ignore_errors=True)
     if args.raw:
         with open(args.raw, "w", encoding="utf-8") as f:
             json.dump({c["id"]: {"hits": h, "output": o} for c, h, o in results}, f, indent=1)
     rows, alarms = [], []
-    count = {"yes": [0, 0], "later": [0, 0], "no": [0, 0]}  # verdict -> [cases, found at the marker]
+    count = {"yes": [0, 0, 0], "later": [0, 0, 0], "no": [0, 0, 0]}  # verdict -> [cases, at the marker, anywhere]
     for case, hits, _out in results:
         if case["verdict"] == "ok":
             if hits:
@@ -102,11 +108,13 @@ def main() -> int:
             verdict, why = CLASSIFIED.get(case["id"], ["no", "UNCLASSIFIED"])
         count[verdict][0] += 1
         count[verdict][1] += hit
+        count[verdict][2] += bool(hits)
         shown = "found" if hit else "elsewhere: " + ", ".join(f"{f}:{ln}" for f, ln, _ in hits) if hits else "-"
         rows.append((case["id"], cls or "-", verdict, shown, why))
     ok_n = sum(c["verdict"] == "ok" for c in cases)
     summary = (f"input-independent in-module bugs found at the marker: {count['yes'][1]}/{count['yes'][0]}; "
-               f"'later' cases found at the marker: {count['later'][1]}/{count['later'][0]}; other error cases "
+               f"'later' cases found at the marker: {count['later'][1]}/{count['later'][0]} (at their later line: "
+               f"{count['later'][2]}/{count['later'][0]}); other error cases "
                f"found: {count['no'][1]}/{count['no'][0]}; false alarms: {len(alarms)}/{ok_n} ok cases")
     with open(args.out, "w", encoding="utf-8") as f:
         f.write("# Library mode alone on the acceptance corpus\n\n"
