@@ -567,6 +567,11 @@ add("numpy.clip", A23, "np.clip(a, 0, 1)", "np.clip(a, 0.2, 0.8).reshape(6)", "a
     "np.clip(a, np.zeros(3), 1.0)", "np.clip(a, np.zeros(2), 1.0)", "np.clip(np.arange(6), 0, 3).reshape(2, 3)",
     "np.clip(a, a_min=0, a_max=np.ones((4, 1, 3)))", "np.clip(np.arange(6), 0.5, 3).reshape(2, 4)")
 add("numpy.ndarray.round", A23, "a.round().reshape(6)", "a.round(2).reshape(3, 2)", "a.round(1).reshape(4)")
+add("torch.fill", "x = torch.zeros(4, 3)\n", "torch.fill(x, 1).view(12)", "torch.fill(x, 2.5).view(3, 4)",
+    "torch.fill(x, 1).view(5)")
+add("torch.autograd.grad", "x = torch.randn(2, 3, requires_grad=True)\nw = torch.randn(3, requires_grad=True)\n",
+    "torch.autograd.grad((x * 2).sum(), x)[0].view(6)", "torch.autograd.grad((x * w).sum(), [x, w])[1].view(3)",
+    "torch.autograd.grad((x * w).sum(), (x, w))[0].view(3)")
 add("numpy.einsum", A23 + "b = np.random.rand(3, 4)\n", "np.einsum('ij,jk->ik', a, b)", "np.einsum('ij,jk->ik', a, a)",
     "np.einsum('ij->j', a)")
 add("numpy.random.choice", "", "np.random.choice(10, 4)", "np.random.choice(10, (2, 3))", "np.random.choice(5, 3, replace=False)",

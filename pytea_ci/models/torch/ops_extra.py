@@ -1,4 +1,5 @@
-"""Tensor operations added for API breadth that fit no other module: `torch.diff`."""
+"""Tensor operations added for API breadth that fit no other module: `torch.diff`, `torch.fill`,
+`torch.autograd.grad`."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pytea_ci.models.prim import fmt, known, matrix_operands, norm_dim, shape_of
 from pytea_ci.models.registry import model
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Dim, dmax
+from pytea_ci.shapes.tensor import Tensor
 
 
 def _diff_part(ctx: Ctx, s: tuple[Dim, ...], d: int, extra: Any, name: str) -> Dim:
@@ -56,3 +58,18 @@ def mv(ctx: Ctx, input: Any, vec: Any) -> Any:
     ctx.require(P.eq(a[1], b[0]), "mv", f"size mismatch, got input ({a[0]!r}), mat ({a[0]!r}x{a[1]!r}), vec ({b[0]!r})",
                 operands=(f"self: {fmt(a)}", f"vec: {fmt(b)}"), dims=(("mat columns", a[1]), ("vec", b[0])))
     return input.with_shape((a[0],))
+
+
+@model("torch.fill")
+def fill(ctx: Ctx, input: Any, value: Any) -> Any:
+    """`torch.fill(t, v)`: a new tensor of `t`'s shape and dtype."""
+    return input.with_shape(input.shape) if isinstance(input, Tensor) else ctx.unknown("torch.fill of a non-tensor")
+
+
+@model("torch.autograd.grad")
+def autograd_grad(ctx: Ctx, outputs: Any, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+    """`torch.autograd.grad(outputs, inputs)`: a tuple with one gradient per input, shaped like it."""
+    ins = [inputs] if isinstance(inputs, Tensor) else ctx.iterate(inputs)
+    if ins is None or not all(isinstance(t, Tensor) for t in ins):
+        return ctx.unknown("torch.autograd.grad of inputs not understood")
+    return tuple(t.with_shape(t.shape) for t in ins)
