@@ -13,6 +13,7 @@ from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, ModuleVal, Pat
 from pytea_ci.interp.join import one_of
 from pytea_ci.models.ranges import values_after
 from pytea_ci.models.registry import PROPERTIES, lookup
+from pytea_ci.models.torch.devices import note_devices
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, IterVal,
                                     NamedTupleVal, Namespace, PropertyVal, RangeVal, SizeVal, StaticMethod, Unknown,
                                     ValuesIndices)
@@ -30,7 +31,9 @@ _KEEPS_STRIDES = {"torch.transpose", "torch.permute", "torch.t", "torch.Tensor.v
                   # wrappers that return the tensor they were given
                   "torch.autograd.Variable", "torch.nn.Parameter",
                   # what `forward` returned, whose own ops set its layout
-                  "torch.nn.Module.__call__", "torch.nn.Sequential.forward", "torch.nn.Identity.forward"}
+                  "torch.nn.Module.__call__", "torch.nn.Sequential.forward", "torch.nn.Identity.forward",
+                  # models that state their output's layout themselves (None when the kernel decides)
+                  "torch.nn.functional.scaled_dot_product_attention"}
 _CONTIGUOUS = {"torch.randn", "torch.zeros", "torch.ones", "torch.full", "torch.randint",
                "torch.arange", "torch.eye", "torch.linspace", "torch.randperm", "torch.contiguous",
                "torch.cat", "torch.stack", "torch.matmul", "torch.mm", "torch.bmm",
@@ -433,6 +436,7 @@ class ObjectMixin:
 
     def run_model(self: "Interpreter", fn: Builtin, args: tuple, kwargs: dict) -> Any:
         try:
+            note_devices(self.facts, fn.name, args, kwargs)
             out = fn.fn(self, *args, **kwargs)
             if isinstance(out, Tensor) and fn.name not in _KEEPS_STRIDES:
                 out = _layout_after(fn.name, out, args)

@@ -1,7 +1,8 @@
 """Oracle for the core fixtures of the semantics (machine, dtypes, launchers, data scalars, loop
-summaries, numpy draws, decided conditionals): run under real torch (on this CPU machine, with no
-LOCAL_RANK), with `len(sys.argv) == k` each program dies at its k-th line marked `# E:` (the
-innermost frame in the fixture), and nowhere else; a fixture without markers runs to its end."""
+summaries, numpy draws, decided conditionals, attention layouts): run under real torch (on this CPU
+machine, with no LOCAL_RANK), with `len(sys.argv) == k` each program dies at its k-th line marked
+`# E:` (the innermost frame in the fixture), and nowhere else; a fixture without markers runs to
+its end."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ pytest.importorskip("torch")
 
 CORE = Path(__file__).resolve().parents[1] / "fixtures" / "core"
 FIXTURES = ["machine_env.py", "dtypes.py", "data_scalars.py", "loop_summaries.py", "numpy_draws.py",
-            "decided_conditionals.py"]
+            "decided_conditionals.py", "attention_layout.py"]
 SUBPROCESS = ["launchers_run.py"]  # torch.multiprocessing.spawn needs a real __main__ module
 
 

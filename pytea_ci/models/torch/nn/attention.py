@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.prim import broadcast_shapes, fmt, known, matmul_shapes, shape_of
+from pytea_ci.models.prim import (broadcast_shapes, contiguous_strides, fmt, known, matmul_shapes, shape_of,
+                                  with_strides)
 from pytea_ci.models.registry import lookup, model, native_class
+from pytea_ci.models.torch.devices import OFF_CPU
 from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.torch.nn.rnn import require_shape
 from pytea_ci.models.values import Instance
@@ -217,4 +219,9 @@ def scaled_dot_product_attention(ctx: Ctx, query: Any, key: Any, value: Any, att
     scores = matmul_shapes(ctx, q, tuple(k[:-2]) + (k[-1], k[-2]), op)
     if known(attn_mask):
         broadcast_shapes(ctx, scores, shape_of(attn_mask), op, ("attention scores", "attn_mask"))
-    return query.with_shape(matmul_shapes(ctx, scores, v, op))
+    out = matmul_shapes(ctx, scores, v, op)
+    # With dropout the CPU has only the math kernel, whose output is a fresh matmul result (contiguous);
+    # otherwise the kernel, and so the layout, depends on the inputs and the device (tests/oracle).
+    cpu_math = isinstance(dropout_p, (int, float)) and not isinstance(dropout_p, bool) and dropout_p > 0 \
+        and OFF_CPU not in ctx.facts and out is not None
+    return with_strides(query, out, contiguous_strides(out) if cpu_math else None)  # type: ignore[arg-type]
