@@ -133,3 +133,4 @@ def test_construction_findings_raise_under_torch() -> None:
             model(torch.randn(2, 3, h, w))
     with pytest.raises(AssertionError):
         mod.Heads()
+    assert list(mod.RandomFill()().shape) == [4, 4, 8]  # no finding: it runs

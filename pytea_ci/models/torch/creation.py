@@ -78,8 +78,15 @@ def long_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
 
 @model("torch.full")
 def full(ctx: Ctx, size: Any, fill_value: Any, **kwargs: Any) -> Any:
-    default = "int64" if isinstance(fill_value, int) and not isinstance(fill_value, bool) else "float32"
-    return _make(ctx, (size,), kwargs, "bool" if isinstance(fill_value, bool) else default)
+    """The dtype follows the fill value: bool, int64 for an integer (symbolic too), float32 for a
+    float, not known for a value not understood (`random.randrange(n)` fills with integers)."""
+    if isinstance(fill_value, bool):
+        default: str | None = "bool"
+    elif isinstance(fill_value, float):
+        default = "float32"
+    else:
+        default = "int64" if is_dim(fill_value) else None
+    return _make(ctx, (size,), kwargs, default)
 
 
 @model("torch.randint")
