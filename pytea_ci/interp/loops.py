@@ -15,7 +15,8 @@ approximation never produces a finding of its own.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+import contextlib
+from typing import TYPE_CHECKING, Any, Iterator
 
 from pytea_ci.interp.ops import truth
 from pytea_ci.interp.runtime import BreakSignal, ContinueSignal, Scope
@@ -63,6 +64,22 @@ def own_break(body: list[ast.stmt]) -> bool:
 
 
 class LoopMixin:
+    @contextlib.contextmanager
+    def one_side(self: "Interpreter") -> Iterator[None]:
+        """A side of a data-dependent branch run on a path that may not take it (both sides joined on
+        one path): a list it extends in place holds items the other side lacks, so its length
+        becomes unknown (the items stay, as representatives)."""
+        self.loop_mutations.append(set())
+        try:
+            yield
+        finally:
+            grown = self.loop_mutations.pop()
+            for lst in grown:
+                self.inexact.add(lst)
+                self.known_len.pop(lst, None)
+            if self.loop_mutations:
+                self.loop_mutations[-1] |= grown
+
     def ex_While(self: "Interpreter", node: ast.While, scope: Scope) -> None:
         from pytea_ci.interp.stmts import assigned_names
 

@@ -213,8 +213,9 @@ class StmtMixin:
         if self.is_opaque(cond) and effect_free(node.body) and effect_free(node.orelse):
             # A data-dependent branch that binds nothing (logging, printing): run both sides on
             # this path instead of doubling the paths.
-            self.exec_block(node.body, scope)
-            self.exec_block(node.orelse, scope)
+            with self.one_side():
+                self.exec_block(node.body, scope)
+                self.exec_block(node.orelse, scope)
             return
         if self.is_opaque(cond) and bookkeeping(node.body) and bookkeeping(node.orelse) \
                 and self.join_branches(node, scope):
@@ -246,17 +247,9 @@ class StmtMixin:
                     else:
                         home[n][n] = before[n]
 
-        self.loop_mutations.append(set())
-        try:
+        with self.one_side():
             a = run(node.body)
             b = run(node.orelse) if a is not None else None
-        finally:
-            grown = self.loop_mutations.pop()
-        for lst in grown:  # a list one side extended in place holds items the other side lacks
-            self.inexact.add(lst)
-            self.known_len.pop(lst, None)
-        if self.loop_mutations:
-            self.loop_mutations[-1] |= grown
         if a is None or b is None:
             return False
         joined: dict[str, Any] = {}
