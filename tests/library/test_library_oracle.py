@@ -134,3 +134,13 @@ def test_construction_findings_raise_under_torch() -> None:
     with pytest.raises(AssertionError):
         mod.Heads()
     assert list(mod.RandomFill()().shape) == [4, 4, 8]  # no finding: it runs
+
+
+def test_split_of_a_bounded_size_is_one_piece_under_torch() -> None:
+    """QKV splits the time axis (T <= 32) by 64: one piece for every accepted input, so unpacking
+    q, k, v raises; Heads (split of the channels) runs."""
+    mod = _load(os.path.join(FIXTURES, "split.py"))
+    for t in (1, 7, 32):
+        with pytest.raises(ValueError), torch.no_grad():
+            mod.QKV()(torch.randn(2, t, 64))
+    assert list(mod.Heads()(torch.randn(2, 5, 64)).shape) == [2, 5, 64]

@@ -56,6 +56,8 @@ def split(ctx: Ctx, tensor: Any, split_size_or_sections: Any, dim: Any = 0) -> A
                     operands=(f"input: {fmt(s)}",), dims=(("sum of sections", total), ("size", s[d])))
         return tuple(tensor.with_shape(_replace(s, d, x)) for x in sizes)
     size, n = as_int(split_size_or_sections), as_int(s[d])
+    if size is not None and size > 0 and n is None and is_dim(s[d]) and ctx.fork(P.le(s[d], size)):
+        return (tensor,)  # a symbolic size no larger than the split size: one piece, the whole tensor
     if size is None or n is None:
         return ctx.unknown("split with symbolic sizes")
     ctx.require(size > 0 or n == 0, "split", f"split_size can only be 0 if dimension size is 0, but got {size}", "PT003")
