@@ -567,6 +567,9 @@ add("numpy.clip", A23, "np.clip(a, 0, 1)", "np.clip(a, 0.2, 0.8).reshape(6)", "a
     "np.clip(a, np.zeros(3), 1.0)", "np.clip(a, np.zeros(2), 1.0)", "np.clip(np.arange(6), 0, 3).reshape(2, 3)",
     "np.clip(a, a_min=0, a_max=np.ones((4, 1, 3)))", "np.clip(np.arange(6), 0.5, 3).reshape(2, 4)")
 add("numpy.ndarray.round", A23, "a.round().reshape(6)", "a.round(2).reshape(3, 2)", "a.round(1).reshape(4)")
+add("torch.Tensor.__getitem__", "x = torch.randn(4, 10)\ny = torch.randint(0, 10, (4,))\n", "x[range(4), y].view(4)",
+    "x[range(len(x)), y].view(2, 2)", "x[range(5), y]", "x[range(5)]", "x[range(1, 4)].view(30)",
+    "x[range(len(x))].view(3, 10)", "x[:, range(0, 10, 3)].view(16)")
 add("torch.fill", "x = torch.zeros(4, 3)\n", "torch.fill(x, 1).view(12)", "torch.fill(x, 2.5).view(3, 4)",
     "torch.fill(x, 1).view(5)")
 add("torch.autograd.grad", "x = torch.randn(2, 3, requires_grad=True)\nw = torch.randn(3, requires_grad=True)\n",

@@ -10,10 +10,11 @@ from pytea_ci.models.index_checks import require_indices
 from pytea_ci.models.ranges import overwrite
 from pytea_ci.models.prim import broadcast_shapes, fmt, known, shape_of, with_strides
 from pytea_ci.models.registry import model
-from pytea_ci.models.values import Unknown
+from pytea_ci.models.values import RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Dim, Term, dmin, is_dim
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.shapes.vrange import ValueRange
 
 
 def _exact(v: Any) -> Any:
@@ -69,6 +70,10 @@ def index_shape(ctx: Ctx, src: tuple[Dim, ...], idx: Any, lib: str = "torch") ->
     for it in items:
         if isinstance(it, list) and it and all(isinstance(v, bool) for v in it):
             it = Tensor((len(it),), "bool")  # a list of bools is a mask
+        if isinstance(it, RangeVal):  # `x[range(len(x)), y]`: an index array of the range's length
+            it = _range_index(ctx, it, src[d] if d < len(src) else None)
+            if it is None:
+                return None
         if it is None:
             out.append(1)
         elif isinstance(it, slice):
@@ -109,6 +114,23 @@ def index_shape(ctx: Ctx, src: tuple[Dim, ...], idx: Any, lib: str = "torch") ->
         pos = (adv_pos or 0) if _adjacent(items, lib) else 0
         out[pos:pos] = list(b)
     return tuple(out)
+
+
+def _range_index(ctx: Ctx, r: RangeVal, size: Any) -> "Tensor | None":
+    """A range used as an index: an int64 index array of its length holding its values (checked
+    against the dim like any index array); for `range(n)` of a symbolic n, all its indices are below
+    `size` iff n <= size."""
+    if all(isinstance(v, int) for v in (r.start, r.stop, r.step)) and r.step:
+        values = range(r.start, r.stop, r.step)
+        bounds = ValueRange(min(values), max(values), attained=True, origin=ctx.span, note=f"{values!r}") \
+            if len(values) else None
+        return Tensor((len(values),), "int64", vrange=bounds)
+    if r.start == 0 and r.step == 1 and is_dim(r.stop):
+        if size is not None:
+            ctx.require(P.le(r.stop, size), "index", f"index {r.stop!r} - 1 of range({r.stop!r}) is out of bounds "
+                        f"for a dimension of size {size!r}", "PT003", dims=(("range", r.stop), ("size", size)))
+        return Tensor((r.stop,), "int64")
+    return None
 
 
 def _is_adv(i: Any) -> bool:
