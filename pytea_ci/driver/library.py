@@ -98,11 +98,20 @@ def forward_inputs(fwd: ast.FunctionDef) -> tuple[InputSpec, ...]:
     params = (a.posonlyargs + a.args)[1:]
     required = params[:len(params) - len(a.defaults)] if a.defaults else params
     specs: list[InputSpec] = []
+    polymorphic = _isinstance_checked(fwd)
     for p in required:
         kind, dims, dtype = _annotation(p.annotation)
+        if p.arg in polymorphic and dims is None:  # `x[0]` if isinstance(x, tuple) else x: not always a tensor
+            kind = "unknown"
         index = sum(s.kind == "tensor" for s in specs)
         specs.append(InputSpec(p.arg, kind, dims, dtype, index))
     return tuple(specs)
+
+
+def _isinstance_checked(fwd: ast.FunctionDef) -> set[str]:
+    """Parameters whose type `forward` tests (`isinstance(x, tuple)`): a tensor input is one case."""
+    return {n.args[0].id for n in ast.walk(fwd) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+            and n.func.id == "isinstance" and n.args and isinstance(n.args[0], ast.Name)}
 
 
 def _annotation(ann: ast.expr | None) -> tuple[str, tuple[str, ...] | None, str | None]:

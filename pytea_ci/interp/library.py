@@ -71,6 +71,7 @@ class LibraryShared(Shared):
         self.completed: list[PathOutcome] = []
         self.depth: dict[tuple, int] = {}  # finding key -> checks passed before it
         self.now = 0
+        self.ended = -1  # most checks passed by a path that ended otherwise (an exception): -1 none
 
     def add(self, d: Diagnostic) -> None:
         self.depth.setdefault(d.key(), self.now)
@@ -339,7 +340,7 @@ def param_count(m: Instance, seen: set[int] | None = None) -> Dim | None:
 
 def param_text(m: Instance) -> str:
     n = param_count(m)
-    return "" if n is None or isinstance(n, Unknown) else repr(n)
+    return "" if n is None or isinstance(n, Unknown) or "Unknown(" in repr(n) else repr(n)
 
 
 _RESUME = ast.parse(f"{RUN}({RESUMED})")
@@ -349,11 +350,15 @@ def resume(interp: Interpreter, tree: ast.Module, name: str) -> None:
     """Run one path: from a copy of the state where the module was built when a rank combination
     already got there with the same choices (only the inputs differ), else the whole program."""
     assert isinstance(interp, LibraryInterpreter)
-    cp = find(interp.shared.built, interp.forced)
+    shared = interp.shared
+    before = (len(shared.completed), len(shared.findings))
+    cp = find(shared.built, interp.forced)
     if cp is None:
         run_path(interp, tree, name)
-        return
-    saved = restore(interp, cp)
-    interp.resumed = saved["model"]
-    interp.shared.guessed = interp.shared.guessed or saved["guessed"]
-    run_path(interp, _RESUME, name)
+    else:
+        saved = restore(interp, cp)
+        interp.resumed = saved["model"]
+        shared.guessed = shared.guessed or saved["guessed"]
+        run_path(interp, _RESUME, name)
+    if interp.passed and before == (len(shared.completed), len(shared.findings)) and interp.budget_note is None:
+        shared.ended = max(shared.ended, interp.passed)  # neither completed nor a finding: raised

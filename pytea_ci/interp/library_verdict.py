@@ -4,8 +4,10 @@ Each combination (a rank, or the size of a jaxtyping variadic, per `forward` par
 like an entry point. A combination is *accepted* when some path runs `forward` to its end: the
 first op that needs a rank accepts it. Failures are reported only when no combination is accepted,
 and only those that got furthest (most checks passed): the ranks the first op rejected fail early,
-and are the contract, not the bug. Within an accepted combination the may-fail checks already
-joined the contract (`library.py`), so what remains are the annotation promises (PT002).
+and are the contract, not the bug; none when a path of some combination got as far and raised
+something else (a TypeError, an explicit raise): what fails for every input is then not known.
+Within an accepted combination the may-fail checks already joined the contract (`library.py`), so
+what remains are the annotation promises (PT002).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ class ComboResult:
     failures: list[tuple[Diagnostic, int]] = field(default_factory=list)  # (finding, checks passed before)
     warnings: list[Diagnostic] = field(default_factory=list)
     incomplete: bool = False
+    ended: int = -1  # most checks passed by a path that raised (neither completed nor a finding)
 
 
 @dataclass
@@ -179,7 +182,8 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
                                     name="__main__" if target.via else _module_name(target.path), run=resume)
     finally:
         decider.deadline = None
-    res = ComboResult(ranks, shared.completed, incomplete=bool(incomplete or shared.budgets or shared.guessed))
+    res = ComboResult(ranks, shared.completed, incomplete=bool(incomplete or shared.budgets or shared.guessed),
+                      ended=shared.ended)
     for d in shared.findings.values():
         if d.severity is Severity.ERROR:
             res.failures.append((d, shared.depth.get(d.key(), 0)))
@@ -222,6 +226,8 @@ def verdict(run: LibraryRun, rel: str, describe: Callable[[tuple[int, ...]], str
     if not failing:
         return notes
     deepest = max(depth for c in failing for _, depth in c.failures)
+    if any(c.ended >= deepest for c in run.combos):
+        return notes  # some input got as far and raised something else: the failures are the contract's
     shown = prefer([c for c in failing if any(depth == deepest for _, depth in c.failures)])
     suffix = (f" (library mode: {target.cls} built with {target.label}; fails for every input "
               f"{describe(shown.ranks)})")

@@ -144,3 +144,13 @@ def test_split_of_a_bounded_size_is_one_piece_under_torch() -> None:
         with pytest.raises(ValueError), torch.no_grad():
             mod.QKV()(torch.randn(2, t, 64))
     assert list(mod.Heads()(torch.randn(2, 5, 64)).shape) == [2, 5, 64]
+
+
+def test_verdict_fixtures_are_not_errors_for_every_input_under_torch() -> None:
+    """TupleOrTensor runs on a pair; SmoothedLoss raises a TypeError (not a shape error) on the inputs
+    whose gather passes: neither fails a shape check for every input."""
+    mod = _load(os.path.join(FIXTURES, "verdicts.py"))
+    pair = (torch.randn(2, 4, 3, 3), torch.randn(2, 4, 3, 3))
+    assert list(mod.TupleOrTensor()(pair).shape) == [2, 12, 3, 3]
+    with pytest.raises(TypeError):
+        mod.SmoothedLoss()(torch.randn(2, 5), torch.randint(0, 5, (2,)))
