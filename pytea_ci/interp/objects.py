@@ -362,6 +362,7 @@ class ObjectMixin:
             ctor = lookup(f"{fn.qualname}.__new__")  # a modeled class kept as a namespace (torch.Tensor)
             if isinstance(ctor, Builtin):
                 return self.call_builtin(ctor, args, kwargs)
+            note_devices(self.facts, fn.qualname, args, kwargs)  # an API not modeled may still place tensors
             return self.unknown_call(f"call of {fn.qualname}", None, args, kwargs, api=True)
         return self.unknown_call("call of unknown callable", fn, args, kwargs)
 

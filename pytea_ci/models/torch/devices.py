@@ -3,8 +3,8 @@
 Layouts some kernels choose depend on the device (`F.scaled_dot_product_attention` picks another
 kernel on a GPU, and so another output layout), so a model that states a CPU layout asks this fact
 first. It is set by every call that could place a tensor or module elsewhere: a `device=` argument,
-`.to(...)`/`.cuda()` with anything but a dtype or a CPU device, `torch.set_default_device`. Shapes
-never depend on it.
+`.to(...)`/`.cuda()` with anything but a dtype or a CPU device, `torch.device(...)` of another device
+(also a context manager setting the default), `torch.set_default_device`. Shapes never depend on it.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 from pytea_ci.models.values import DType, Instance
 
 OFF_CPU = "tensors may be off the CPU"
-_MOVES = {"torch.Tensor.to", "torch.Tensor.cuda", "torch.nn.Module.to", "torch.nn.Module.cuda",
-          "torch.set_default_device"}
+_MOVES = {"torch.Tensor.to", "torch.cuda", "torch.nn.Module.to", "torch.nn.Module.cuda",  # torch.cuda: Tensor.cuda
+          "torch.set_default_device", "torch.device.__init__"}
 
 
 def on_cpu(v: Any) -> bool:
@@ -35,7 +35,7 @@ def note_devices(facts: dict[str, Any], name: str, args: tuple[Any, ...], kwargs
     if OFF_CPU in facts:
         return
     device = kwargs.get("device")
-    moves = name in _MOVES and (name.endswith((".cuda", "set_default_device")) or
+    moves = name in _MOVES and (name.endswith(("cuda", "set_default_device")) or
                                 any(_placing(a) for a in (*args[1:], *kwargs.values())))
     if moves or ("device" in kwargs and device is not None and not on_cpu(device)):
         facts[OFF_CPU] = True
