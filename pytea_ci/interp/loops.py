@@ -7,7 +7,8 @@ what any number of iterations could leave — a value that moved by the same ste
 followed (a counter, a sequence growing by one token) becomes `start + trips * step` for one unknown
 trip count shared by the loop, anything else a fresh unknown — lists it grew get an unknown length,
 and, as the loop leaves only through its condition (no `break`), the negated condition over the
-widened values joins the path condition (`len(edges) >= n`). The symbols made here are of the
+widened values joins the path condition (`len(edges) >= n`) when it can be evaluated once more
+without effects. The symbols made here are of the
 *unknown* kind: a check on them is an error only when it fails for every value (DESIGN §3), so an
 approximation never produces a finding of its own.
 """
@@ -45,6 +46,21 @@ def _step(values: list[Any]) -> "int | None":
     if len(steps) == 1 and isinstance(step := steps.pop(), int):
         return int(step)
     return None
+
+
+def _pure(test: ast.expr) -> bool:
+    """A condition that can be evaluated once more without effects (no calls but `len`, sizes, ...)."""
+    from pytea_ci.interp.stmts import _PURE_CALLS, _SHAPE_WORDS
+
+    for n in ast.walk(test):
+        if isinstance(n, ast.Call):
+            f = n.func
+            name = f.id if isinstance(f, ast.Name) else (f.attr if isinstance(f, ast.Attribute) else "")
+            if name not in _PURE_CALLS and name not in _SHAPE_WORDS:
+                return False
+        elif isinstance(n, (ast.NamedExpr, ast.Lambda, ast.Await, ast.Yield, ast.YieldFrom)):
+            return False
+    return True
 
 
 def own_break(body: list[ast.stmt]) -> bool:
@@ -122,7 +138,7 @@ class LoopMixin:
         with self.at(node):
             trips = self.fresh("trips", kind=UNKNOWN, lo=0 if assumed else count, note="iterations of a while loop")
             self.widen_loop(names, history, lengths, mutated, trips, scope)
-        if not own_break(node.body):  # the loop leaves only when its condition fails
+        if not own_break(node.body) and _pure(node.test):  # the loop leaves only when its condition fails
             t = truth(self.eval(node.test, scope))
             if isinstance(t, Pred):
                 self.pc.append(P.not_(t))
