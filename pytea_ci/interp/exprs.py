@@ -188,7 +188,7 @@ class ExprMixin:
         v = self.eval(node.operand, scope)
         if isinstance(node.op, ast.Not):
             t = truth(v)
-            return P.not_(t) if isinstance(t, (bool, Pred)) else self.derived("not unknown", v)
+            return P.not_(t) if isinstance(t, (bool, Pred)) else _as_bool(self.derived("not unknown", v))
         if isinstance(v, Tensor):
             with self.at(node):
                 name = {ast.USub: "__neg__", ast.Invert: "__invert__", ast.UAdd: "__pos__"}[type(node.op)]
@@ -216,6 +216,8 @@ class ExprMixin:
                 return self.call_tensor_op(a, f"__{name}__", (b,))
             return self.call_tensor_op(b, f"__r{name}__" if name in _REFLECTED else f"__{name}__", (a,))
         if isinstance(a, Unknown) or isinstance(b, Unknown):
+            if name in ("or", "and") and (decided := _bool_bitop(name, a, b)) is not None:
+                return decided  # `flag | (not exists(m))`: True or'ed with any bool is True
             out = self.derived("operation on unknown", a, b)
             if name in _ARITH and is_number(a) and is_number(b):  # a number of unknown value stays a number
                 out.pytype = "float" if name == "truediv" or "float" in (number_kind(a), number_kind(b)) else "int"
@@ -285,7 +287,7 @@ class ExprMixin:
     def compare(self: "Interpreter", op: ast.cmpop, a: Any, b: Any) -> Any:
         if isinstance(op, (ast.Is, ast.IsNot)):
             if isinstance(a, Unknown) or isinstance(b, Unknown):
-                return self.derived("identity of unknown", a, b)
+                return _as_bool(self.derived("identity of unknown", a, b))
             same = a is b or (a is None and b is None) or (isinstance(a, DType) and a == b)  # dtypes are singletons
             return same if isinstance(op, ast.Is) else not same
         if isinstance(op, (ast.In, ast.NotIn)):
@@ -434,6 +436,23 @@ def _by_identity(v: Any) -> bool:
     if isinstance(v, Instance):
         return v.cls.lookup("__eq__") is MISSING
     return isinstance(v, (ClassVal, FunctionVal, ModuleVal)) or v is None
+
+
+def _as_bool(u: Unknown) -> Unknown:
+    """A bool of unknown value (`not x`, `x is None` are bools whatever x is)."""
+    u.pytype = "bool"
+    return u
+
+
+def _bool_bitop(name: str, a: Any, b: Any) -> Any:
+    """`|` / `&` of a known bool and a bool of unknown value, when the known one decides it (or is
+    the identity: the unknown bool itself); None otherwise."""
+    for known_side, other in ((a, b), (b, a)):
+        if isinstance(known_side, bool) and isinstance(other, Unknown) and other.pytype == "bool":
+            if known_side == (name == "or"):
+                return known_side  # True | b, False & b
+            return other  # False | b, True & b
+    return None
 
 
 def _named_params(fn: "ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda", n_positional: int) -> list[str]:
