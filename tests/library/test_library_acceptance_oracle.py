@@ -46,7 +46,7 @@ def _importable(folder: str) -> Iterator[None]:
     finally:
         del sys.path[:len(paths)]
         for name in set(sys.modules) - before:
-            if not name.startswith(("torch", "numpy", "PIL")):
+            if name.split(".")[0] not in ("torch", "numpy", "PIL"):  # the torchvision stand-in goes too
                 del sys.modules[name]
 
 
