@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from pytea_ci.interp.ops import truth
 from pytea_ci.interp.runtime import BreakSignal, ContinueSignal, Scope
-from pytea_ci.models.values import MISSING, RangeVal, Unknown
+from pytea_ci.models.values import MISSING, Instance, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import UNKNOWN, PInt, Sym, Term
 from pytea_ci.shapes.pred import Pred
@@ -99,8 +99,8 @@ class LoopMixin:
     def ex_While(self: "Interpreter", node: ast.While, scope: Scope) -> None:
         from pytea_ci.interp.stmts import assigned_names
 
-        names = sorted(assigned_names(node.body))
-        history: list[dict[str, Any]] = []  # the names before each iteration followed
+        names: list[Any] = sorted(assigned_names(node.body)) + sorted(_fields(node.body))
+        history: list[dict[Any, Any]] = []  # the names (and `obj.attr` fields) before each iteration followed
         lengths: list[dict[int, int]] = []  # and the lengths of the lists they hold
         count, assumed, cut = 0, False, False
         self.loop_mutations.append(set())
@@ -119,7 +119,7 @@ class LoopMixin:
                 count += 1
                 if count > self.budget.loop_iterations:
                     self.budget_hit("loop iterations", node)
-                history.append({n: scope.locals.get(n, MISSING) for n in names})
+                history.append(_state(scope, names))
                 lengths.append(_list_lengths(scope))
                 try:
                     self.exec_block(node.body, scope)
@@ -133,7 +133,7 @@ class LoopMixin:
             if self.loop_mutations:
                 self.loop_mutations[-1] |= mutated
             return
-        history.append({n: scope.locals.get(n, MISSING) for n in names})
+        history.append(_state(scope, names))
         lengths.append(_list_lengths(scope))
         with self.at(node):
             trips = self.fresh("trips", kind=UNKNOWN, lo=0 if assumed else count, note="iterations of a while loop")
@@ -143,16 +143,21 @@ class LoopMixin:
             if isinstance(t, Pred):
                 self.pc.append(P.not_(t))
 
-    def widen_loop(self: "Interpreter", names: list[str], history: list[dict[str, Any]],
+    def widen_loop(self: "Interpreter", names: list[Any], history: list[dict[Any, Any]],
                    lengths: list[dict[int, int]], mutated: set[int], trips: Sym, scope: Scope) -> None:
-        """Bind each name the followed iterations changed to what any number of them could leave,
-        and give the lists they grew an unknown length (`start + trips * step` when it grew by the
-        same number of items every time)."""
+        """Bind each name (and set each field) the followed iterations changed to what any number of
+        them could leave, and give the lists they grew an unknown length (`start + trips * step` when
+        it grew by the same number of items every time)."""
         for n in names:
             seen = [h[n] for h in history if h[n] is not MISSING]
             if len(seen) == len(history) and all(_same_value(seen[0], v) for v in seen[1:]):
                 continue
-            scope.locals[n] = self.widened(n, seen if len(seen) == len(history) else [], trips)
+            what = n if isinstance(n, str) else ".".join(n)
+            value = self.widened(what, seen if len(seen) == len(history) else [], trips)
+            if isinstance(n, str):
+                scope.locals[n] = value
+            elif isinstance(obj := _base(scope, n[0]), Instance):
+                obj.attrs[n[1]] = value
         for lst in mutated:
             seen_len = [ls.get(lst) for ls in lengths]
             step = _step(seen_len) if all(x is not None for x in seen_len) and lst not in self.inexact else None
@@ -191,6 +196,38 @@ class LoopMixin:
         """A tensor the last iteration carried over (bound before it and rebound in it) changed shape."""
         return any(isinstance(a := before.get(n), Tensor) and isinstance(b := scope.locals.get(n), Tensor)
                    and a.shape is not None and b.shape is not None and a.shape != b.shape for n in names)
+
+
+def _fields(body: list[ast.stmt]) -> set[tuple[str, str]]:
+    """`name.attr` targets the body assigns (`self.steps += 1`), outside nested functions."""
+    out: set[tuple[str, str]] = set()
+    todo: list[ast.AST] = list(body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
+                out |= {(x.value.id, x.attr) for x in ast.walk(t)
+                        if isinstance(x, ast.Attribute) and isinstance(x.value, ast.Name)}
+        todo.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def _base(scope: Scope, name: str) -> Any:
+    return scope.locals.get(name, scope.globals.get(name))
+
+
+def _state(scope: Scope, names: list[Any]) -> dict[Any, Any]:
+    """The values of the names and of the `obj.attr` fields of instances."""
+    out: dict[Any, Any] = {}
+    for n in names:
+        if isinstance(n, str):
+            out[n] = scope.locals.get(n, MISSING)
+        else:
+            obj = _base(scope, n[0])
+            out[n] = obj.attrs.get(n[1], MISSING) if isinstance(obj, Instance) else MISSING
+    return out
 
 
 def _list_lengths(scope: Scope) -> dict[int, int]:
