@@ -3,7 +3,8 @@
 A program is a list of source chunks (one line each, but the prelude of classes): random tensors,
 then a chain of layer constructions and tensor ops with random shapes and arguments, some of them
 wrong, some written the way model code is (a dataclass or NamedTuple config, ModuleDict entries read
-as attributes, a mixin whose super() reaches nn.Linear, shapes and chunks unpacked into names).
+as attributes, a mixin whose super() reaches nn.Linear, shapes and chunks unpacked into names, loops
+that grow a tensor, while loops on data, tensors unpacked into their rows).
 `run_torch` executes it chunk by chunk with real torch (the test oracle) and returns the line that
 raised a shape error (or the ValueError of an unpacking); `run_pytea` analyzes the same text with
 pytea-ci and returns the lines of its PT001-PT005 findings.
@@ -125,7 +126,24 @@ def _fitting_op(rng: random.Random, shape: tuple[int, ...]) -> str:
         choices.append(f"x = nn.BatchNorm1d({shape[1]})(x)")
     if rng.random() < 0.3:
         return rng.choice(_data_model_ops(rng, last, rng.choice([2, 4, 8]), d))
+    if rng.random() < 0.15:
+        return rng.choice(_loop_ops(rng, shape))
     return rng.choice(choices)
+
+
+def _loop_ops(rng: random.Random, shape: tuple[int, ...]) -> list[str]:
+    """Loops and tensor unpacking: a sequence grown by a for loop (longer than the unroll bound too),
+    a while loop on a data-dependent condition (summarised by the analyzer), rows unpacked."""
+    n = rng.choice([2, 3, 20, 24])
+    return [
+        f"for _ in range({n}): x = torch.cat([x, x[:1]], dim=0)",
+        f"for _ in range({n}): x = x.unsqueeze(0).squeeze(0)",
+        f"steps = 0\nwhile steps < {n} and torch.rand(1).item() < 2:\n    steps += 1\n    x = torch.cat([x, x[:1]], dim=0)",
+        f"rows = []\nwhile len(rows) < {n}:\n    if torch.rand(1).item() < 2:\n        rows.append(x[0])\nx = torch.stack(rows)",
+        "a, b = x; x = a + b",
+        "first, *rest = x; x = torch.stack([first] + rest) if rest else first.unsqueeze(0)",
+        f"x = x.view({shape[0]}, -1); a, b = x.t()[:2] if x.shape[1] > 1 else (x.t(), x.t()); x = a + b",
+    ]
 
 
 def make_program(seed: int, length: int = 6) -> list[str]:
