@@ -1,7 +1,7 @@
 """Oracle for tests/fixtures/imports/: under real torch, import_prefix.py's first (no argument) and
 third (two arguments) paths run clean and its second (one argument) runs clean up to the line
 marked `# E:`, where it fails; type_checking.py, import_branches.py and env_at_import.py fail at their
-marked line."""
+marked line, import_rows.py at its k-th marked line with k arguments."""
 
 from __future__ import annotations
 
@@ -65,3 +65,19 @@ def test_import_branches_fails_only_at_the_marked_line(args: tuple[str, ...], na
     with pytest.raises(RuntimeError) as info:
         runpy.run_path(str(fixture), run_name="__main__")
     assert _failed_at_the_marked_line(fixture, info)
+
+
+@pytest.mark.parametrize("args", [(), ("second",), ("third", "path")])
+def test_import_rows_fails_at_its_marked_lines(args: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> None:
+    fixture = FIXTURE.parent / "import_rows.py"
+    monkeypatch.syspath_prepend(str(fixture.parent))
+    monkeypatch.delitem(sys.modules, "_import_rows", raising=False)
+    monkeypatch.setattr(sys, "argv", [fixture.name, *args])
+    if not args:
+        runpy.run_path(str(fixture), run_name="__main__")
+        return
+    with pytest.raises(RuntimeError) as info:
+        runpy.run_path(str(fixture), run_name="__main__")
+    lines = [f.lineno for f in traceback.extract_tb(info.value.__traceback__) if f.filename == str(fixture)]
+    marked = [i for i, line in enumerate(fixture.read_text().splitlines(), 1) if re.search(r"#\s*E:", line)]
+    assert lines[-1] == marked[len(args) - 1]
