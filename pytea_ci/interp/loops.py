@@ -138,10 +138,13 @@ class LoopMixin:
         with self.at(node):
             trips = self.fresh("trips", kind=UNKNOWN, lo=0 if assumed else count, note="iterations of a while loop")
             self.widen_loop(names, history, lengths, mutated, trips, scope)
-        if not own_break(node.body) and _pure(node.test):  # the loop leaves only when its condition fails
+        if own_break(node.body):
+            return  # left by its condition or by a break: neither the condition's negation nor `else` is sure
+        if _pure(node.test):  # the loop leaves only when its condition fails
             t = truth(self.eval(node.test, scope))
             if isinstance(t, Pred):
                 self.pc.append(P.not_(t))
+        self.exec_block(node.orelse, scope)
 
     def widen_loop(self: "Interpreter", names: list[Any], history: list[dict[Any, Any]],
                    lengths: list[dict[int, int]], mutated: set[int], trips: Sym, scope: Scope) -> None:
