@@ -1,16 +1,20 @@
-"""`while` loops (a mixin of the interpreter): followed iteration by iteration while their condition
-is decided, and summarised soundly when it is not.
+"""Loop summaries (a mixin of the interpreter): `while` loops, generation loops, joined branches.
 
-A loop whose condition depends on data (`while len(edges) < n:` over randomly kept items, `while
-not converged:`) runs its body twice, then is *cut*: the values its iterations change are widened to
+A `while` loop is followed iteration by iteration while its condition is decided. One whose
+condition depends on data (`while len(edges) < n:` over randomly kept items, `while not converged:`)
+runs its body twice, then is *cut*: the names and object fields its iterations change are widened to
 what any number of iterations could leave — a value that moved by the same step in every iteration
 followed (a counter, a sequence growing by one token) becomes `start + trips * step` for one unknown
 trip count shared by the loop, anything else a fresh unknown — lists it grew get an unknown length,
 and, as the loop leaves only through its condition (no `break`), the negated condition over the
 widened values joins the path condition (`len(edges) >= n`) when it can be evaluated once more
-without effects. The symbols made here are of the
-*unknown* kind: a check on them is an error only when it fails for every value (DESIGN §3), so an
-approximation never produces a finding of its own.
+without effects, and its `else` runs. The symbols made here are of the *unknown* kind: a check on
+them is an error only when it fails for every value (DESIGN §3), so an approximation never produces
+a finding of its own.
+
+A `for` over a long concrete range whose carried tensor changes shape (a generation loop) is followed
+one by one (`later_indices`, `shapes_grew`); a side of a data-dependent branch run on a path that may
+not take it makes the lists it extends of unknown length (`one_side`).
 """
 
 from __future__ import annotations
