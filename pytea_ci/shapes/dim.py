@@ -220,7 +220,32 @@ def mod(a: Dim, b: Dim) -> Dim:
         const, terms = _linear(a)
         if all(c % b == 0 for c in terms.values()):
             return const % b  # (b*x + c) % b == c % b
+    if _divides(b, a):
+        return 0  # (48*n*c*l) % (n*c): the numel of a view that folds leading dims (a zero b: a is 0 too)
     return Op("mod", (a, b))
+
+
+def _factors(d: Dim) -> tuple[int, list[Dim]] | None:
+    """A monomial c * x * y * ... as (c, [x, y, ...]); None for anything else (a sum, a quotient)."""
+    k, atom = _coefficient(d)
+    if isinstance(atom, Op) and atom.op == "mul" and not any(isinstance(x, int) for x in atom.args):
+        return k, list(atom.args)
+    if isinstance(atom, Lin) or isinstance(atom, int):
+        return None
+    return k, [atom]
+
+
+def _divides(b: Dim, a: Dim) -> bool:
+    """Whether the monomial `b` divides the monomial `a` for every value of their symbols."""
+    fa, fb = _factors(a), _factors(b)
+    if fa is None or fb is None or fb[0] == 0 or fa[0] % fb[0]:
+        return False
+    rest = list(fa[1])
+    for x in fb[1]:
+        if x not in rest:
+            return False
+        rest.remove(x)
+    return True
 
 
 def dmin(a: Dim, b: Dim) -> Dim:
