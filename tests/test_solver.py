@@ -50,8 +50,8 @@ def test_a_monomial_modulo_one_of_its_factors_is_zero() -> None:
     out on such nonlinear modulos); a factor that is not in the product stays a question."""
     from pytea_ci.shapes.dim import mul
 
-    n, c, l, h = (Sym(x, INPUT, 1) for x in "nclh")
-    numel = mul(48, mul(mul(n, c), l))
+    n, c, t, h = (Sym(x, INPUT, 1) for x in "ncth")
+    numel = mul(48, mul(mul(n, c), t))
     assert numel % mul(n, c) == 0
     assert numel % mul(16, n) == 0
     assert numel % mul(n, h) != 0 and numel % mul(96, n) != 0
