@@ -303,7 +303,10 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             return t
         if isinstance(t, Pred):
             if any(s.kind == UNKNOWN for s in symbols(t)):
-                return self.choose(None)
+                # not understood: fork without learning, but never onto a side the path rules out
+                # (a length at least n from a summarised loop is not 1)
+                can_t, can_f = self.decider.branch(t, self.pc)
+                return can_t if can_t != can_f else self.choose(None)
             can_t, can_f = self.decider.branch(t, self.pc)
             if not can_t and not can_f:
                 raise PathEnd()  # infeasible path

@@ -56,6 +56,7 @@ def _dims(rng: random.Random, n: int) -> list[int]:
 
 def _op(rng: random.Random, rank: int, i: int) -> str:
     """One statement transforming x (current rank `rank`, sizes unknown to the generator)."""
+    rank = max(rank, 1)  # a 0-d x: ops written for a vector (torch.randn() of no size is a TypeError)
     d = rng.randrange(-rank, rank) if rank else 0
     k = rng.choice([1, 2, 3, 4, 6, 8, 16])
     choices = [
@@ -140,7 +141,7 @@ def _loop_ops(rng: random.Random, shape: tuple[int, ...]) -> list[str]:
         f"for _ in range({n}): x = x.unsqueeze(0).squeeze(0)",
         f"steps = 0\nwhile steps < {n} and torch.rand(1).item() < 2:\n    steps += 1\n    x = torch.cat([x, x[:1]], dim=0)",
         f"rows = []\nwhile len(rows) < {n}:\n    if torch.rand(1).item() < 2:\n        rows.append(x[0])\nx = torch.stack(rows)",
-        "a, b = x; x = a + b",
+        "a, b = x; x = a + b" if len(shape) > 1 else "a, b = x.unsqueeze(0); x = a + b",  # never a 0-d x
         "first, *rest = x; x = torch.stack([first] + rest) if rest else first.unsqueeze(0)",
         f"x = x.view({shape[0]}, -1); a, b = x.t()[:2] if x.shape[1] > 1 else (x.t(), x.t()); x = a + b",
     ]
