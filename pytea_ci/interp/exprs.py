@@ -369,6 +369,7 @@ class ExprMixin:
         results: list[Any] = []
         inexact = [False]
         count: list[Any] = []  # how many items the first generator yields, when known
+        first: list[Any] = []  # where the items the first generator runs with sit among all of them
 
         def loop(i: int) -> None:
             if i == len(gens):
@@ -380,6 +381,8 @@ class ExprMixin:
                 count.append(self.known_length(source))
             with self.at(g.iter):
                 items, truncated = self.loop_items(source)
+            if i == 0:
+                first.append(self.item_positions(source, len(items)))
             inexact[0] |= truncated
             for item in items:
                 self.assign(g.target, item, inner)
@@ -399,6 +402,8 @@ class ExprMixin:
             self.keepalive.append(results)
             if len(gens) == 1 and not gens[0].ifs and count and count[0] is not None:
                 self.known_len[id(results)] = count[0]  # one item per iteration; only the items are representatives
+                if first and first[0] is not None and len(first[0]) == len(results):
+                    self.rep_positions[id(results)] = first[0]
         return results
 
     def ev_Starred(self: "Interpreter", node: ast.Starred, scope: Scope) -> Any:

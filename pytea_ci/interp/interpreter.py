@@ -67,6 +67,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.sym_names: set[str] = set()
         self.inexact: set[int] = set()
         self.known_len: dict[int, Dim] = {}  # inexact lists whose length is known (their items are representatives)
+        self.rep_positions: dict[int, tuple[int, ...]] = {}  # positions of those items in the list, when known
         self.keepalive: list[Any] = []
         self.loop_mutations: list[set[int]] = []
         self.yields: list[list[Any]] = []

@@ -655,6 +655,7 @@ class ObjectMixin:
         """A list, tuple, dict or set that holds only some of its items (built over iterations
         left out): its length is not known, and a missing key or index is not an error."""
         self.known_len.pop(id(lst), None)
+        self.rep_positions.pop(id(lst), None)
         self.inexact.add(id(lst))
         self.keepalive.append(lst)
 
@@ -667,14 +668,34 @@ class ObjectMixin:
     def same_items(self: "Interpreter", source: Any, made: Any) -> Any:
         """`made`, a copy of the items of `source`: inexact, with the same known length, when `source` is."""
         if id(source) in self.inexact:
-            n = self.known_len.get(id(source))
+            n, at = self.known_len.get(id(source)), self.rep_positions.get(id(source))
             self.mark_inexact(made)
             if n is not None:
                 self.known_len[id(made)] = n
+            if at is not None:
+                self.rep_positions[id(made)] = at
         return made
+
+    def item_positions(self: "Interpreter", source: Any, count: int) -> "tuple[int, ...] | None":
+        """Where the `count` representative items a loop over `source` runs with sit among all of its
+        items (a long concrete range: its first, second and last), when known."""
+        if isinstance(source, RangeVal) and all(isinstance(x, int) for x in (source.start, source.stop, source.step)):
+            n = len(range(int(source.start), int(source.stop), int(source.step)))
+            return (0, 1, n - 1) if count == 3 and n > 3 else None
+        if isinstance(source, (list, tuple)):
+            at = self.rep_positions.get(id(source)) if id(source) in self.inexact else tuple(range(len(source)))
+            return at if at is not None and len(at) == count else None
+        if isinstance(source, IterVal) and source.indices is not None and all(isinstance(i, int) for i in source.indices):
+            return tuple(source.indices) if len(source.indices) == count else None
+        return None
+
+    def positions(self: "Interpreter", lst: Any) -> "tuple[int, ...] | None":
+        """Positions of the items of an inexact list among all of its items, when known."""
+        return self.rep_positions.get(id(lst))
 
     def note_mutation(self: "Interpreter", lst: Any) -> None:
         self.known_len.pop(id(lst), None)  # a list changed after it was built: its known length is gone
+        self.rep_positions.pop(id(lst), None)
         if self.loop_mutations and isinstance(lst, list):
             self.loop_mutations[-1].add(id(lst))
             self.keepalive.append(lst)

@@ -36,7 +36,7 @@ from pytea_ci.solver import Decider
 _NOT_STATE = frozenset({"entry", "root", "search_roots", "decider", "budget", "forced", "trail", "options",
                         "shared", "deadline", "strict", "steps", "budget_note", "path_id"})
 _ID_SETS = ("inexact",)  # sets of ids of objects of the state
-_ID_KEYS = ("star_namespaces", "known_len")  # dicts keyed by ids of objects of the state
+_ID_KEYS = ("star_namespaces", "known_len", "rep_positions")  # dicts keyed by ids of objects of the state
 _ATOMS = (type(None), bool, int, float, complex, str, bytes, Term, Tensor, Pred, Unknown, Namespace, Builtin,
           ast.AST, type, range, slice)
 MIN_STEPS = 500  # a prefix cheaper than this is simply re-run

@@ -279,17 +279,33 @@ class StmtMixin:
     def ex_For(self: "Interpreter", node: ast.For, scope: Scope) -> None:
         source = self.eval(node.iter, scope)
         with self.at(node.iter):
-            items, truncated = self.loop_items(source)
+            view = self.iter_view(source)
+            items, truncated = self.loop_items(view)
         grown = self.grown_lists(node, scope, source) if truncated else {}
-        # the representatives of a long concrete range are its first, second and last index: only the
-        # second one follows its predecessor, before the last the loop-carried values are widened
-        consecutive = 2 if truncated and isinstance(source, RangeVal) and len(items) > 2 else 1
-        rest = self.later_indices(source) if consecutive == 2 else None
+        exact_before = {name: len(lst) for name, (lst, _) in grown.items() if id(lst) not in self.inexact}
+        # representatives that follow one another: the first two of a long concrete range (its first,
+        # second and last index), of a list a range loop grew...; before a later one the loop-carried
+        # values are widened
+        at = self.item_positions(view, len(items)) if truncated else None
+        consecutive = _leading_run(at) if at is not None else 1
+        rest = self.later_indices(source) if consecutive == 2 and isinstance(source, RangeVal) else None
         self.run_loop(node, scope, items, truncated, lambda item: self.assign(node.target, item, scope), consecutive,
                       rest)
         for name, (lst, length) in grown.items():
             if scope.locals.get(name) is lst and id(lst) in self.inexact:
                 self.known_len[id(lst)] = length  # one item per iteration: only the items are representatives
+                if at is not None and name in exact_before:
+                    m = exact_before[name]
+                    self.rep_positions[id(lst)] = tuple(range(m)) + tuple(m + p for p in at)
+
+    def iter_view(self: "Interpreter", source: Any) -> Any:
+        """What a `for` loop iterates: the result of an object's `__iter__` (a ModuleList's
+        representative layers with their positions), else the value itself."""
+        if isinstance(source, Instance):
+            it = source.cls.lookup("__iter__")
+            if it is not MISSING:
+                return self.call(self.bind_member(source, source.cls, it))
+        return source
 
     def grown_lists(self: "Interpreter", node: ast.For, scope: Scope, source: Any) -> dict[str, tuple[list, int]]:
         """Lists of known length the loop appends to once per iteration, with their length after it."""
@@ -526,6 +542,14 @@ class StmtMixin:
 _LOOKUP_ERRORS = {"IndexError", "KeyError"}
 _NOT_EXCEPTIONS = {"SystemExit", "KeyboardInterrupt", "GeneratorExit"}  # BaseException, not Exception
 _ARITH = {"ZeroDivisionError", "OverflowError", "FloatingPointError"}
+
+
+def _leading_run(positions: tuple[int, ...]) -> int:
+    """How many of the first items follow one another (positions 4, 5, 6, 19 -> 3)."""
+    n = 1
+    while n < len(positions) and positions[n] == positions[n - 1] + 1:
+        n += 1
+    return n
 
 
 def _builtin_subclass(kind: str, name: str) -> bool:

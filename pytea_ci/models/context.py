@@ -51,6 +51,9 @@ class Ctx(Protocol):
     def same_items(self, source: Any, made: list[Any]) -> list[Any]:
         """`made`, a copy of the items of `source`, marked inexact (same known length) when `source` is."""
 
+    def positions(self, lst: list[Any]) -> "tuple[int, ...] | None":
+        """Where the representative items of an inexact list sit among all of its items, when known."""
+
     def note_mutation(self, lst: list[Any]) -> None:
         """Record that a list changed (inside a loop not followed one by one it becomes inexact)."""
 

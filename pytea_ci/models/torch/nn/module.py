@@ -160,7 +160,8 @@ class Sequential:
         if self.attrs.get("_opaque"):
             return IterVal([ctx.unknown(f"{self.cls.name} item")], truncated=True)
         items, truncated = ctx.loop_items(self.attrs["_modules"])
-        return IterVal(list(items), truncated=truncated)
+        at = ctx.positions(self.attrs["_modules"]) if truncated else None
+        return IterVal(list(items), truncated=truncated, indices=list(at) if at is not None else None)
 
     def append(ctx: Ctx, self: Instance, module: Any) -> Any:
         self.attrs["_modules"].append(module)
