@@ -75,7 +75,10 @@ RULES: tuple[Rule, ...] = (
         "PT001", "shape-mismatch", Severity.ERROR,
         "A tensor shape requirement fails on every run that reaches it.",
         "Reports a tensor operation whose shape requirement (matching features, broadcastable sizes, "
-        "equal element counts, ...) cannot hold on any run that reaches it. A failure the program "
+        "equal element counts, ...) cannot hold on any run that reaches it, including an unpacking "
+        "whose right-hand side has another number of items than the names (`b, t = x.size()` on a 3-D "
+        "tensor, `q, k, v = y.split(n, dim=2)` giving two pieces, `a, b = t` on a tensor of 3 rows: "
+        "Python's ValueError). A failure the program "
         "catches (inside a `try` with a handler for RuntimeError, ValueError, IndexError, TypeError or "
         "a broader class) is its own business and is not reported; the analysis follows the handler.",
         "PyTorch raises at run time, often hours into a training job, and the run is lost.",
@@ -105,18 +108,6 @@ RULES: tuple[Rule, ...] = (
         "Reports an `assert` statement whose condition is false on every run that reaches it.",
         "The assertion stops the program; it documents an assumption the code breaks.",
         "x = torch.randn(8, 3)\nassert x.size(1) == 4", "x = torch.randn(8, 4)\nassert x.size(1) == 4",
-    ),
-    Rule(
-        "PT005", "unpack-mismatch", Severity.ERROR,
-        "A shape, a split or a tuple is unpacked into the wrong number of names.",
-        "Reports an unpacking assignment (`b, t = x.size()`, `q, k, v = y.split(n, dim=2)`, "
-        "`h, w = cfg[\"image_size\"]`, `for a, b in pairs`) whose right-hand side has a known number of "
-        "items that differs from the number of names (with a starred name: fewer items than the plain "
-        "names). A ValueError the program catches is not reported.",
-        "Python raises `ValueError: too many values to unpack` (or `not enough values`) when the line "
-        "runs: the tensor has another rank than the code assumes, or the split gives another number of pieces.",
-        "x = torch.randn(8, 16, 32)\nq, k, v = x.split(16, dim=2)  # 32 / 16 = 2 pieces",
-        "x = torch.randn(8, 16, 48)\nq, k, v = x.split(16, dim=2)",
     ),
     Rule(
         "PT010", "undecided", Severity.NOTE,

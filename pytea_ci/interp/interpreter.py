@@ -271,7 +271,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
 
     def tensor_rows(self, t: Tensor, names: int, starred: bool) -> "list[Any] | None":
         """Unpacking a tensor iterates over its first dimension: its size must be the number of
-        names (at least the names but the starred one), a check like any other (PT005). The rows,
+        names (at least the names but the starred one), a check like any other (PT001, PT002 when it depends on sizes). The rows,
         when that count is known (one per name but the starred one, when it is symbolic)."""
         n, want = t.shape[0], names - 1 if starred else names  # type: ignore[index]
         row = t.with_shape(t.shape[1:])  # type: ignore[index]
@@ -279,19 +279,19 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             return [row] * n if n <= 4096 else None
         why = f"at least {want}" if starred else f"{want}"
         self.require(P.ge(n, want) if starred else P.eq(n, want), "unpack",
-                     f"the tensor has {n!r} rows along its first dimension, {why} names are unpacked", "PT005",
+                     f"the tensor has {n!r} rows along its first dimension, {why} names are unpacked", "PT001",
                      operands=(f"tensor: {t.shape!r}",), dims=(("rows", n),))
         return [row] * want
 
     def unpack_mismatch(self, got: int, names: int, starred: bool, node: ast.AST) -> None:
         """Unpacking a known number of items into another number of names: Python's ValueError, a
-        finding (PT005) on every run that gets here, unless the program catches it."""
+        finding (PT001) on every run that gets here, unless the program catches it."""
         if self.expecting:
             raise UserException("ValueError")
         want = f"at least {names}" if starred else f"{names}"
         why = "not enough values" if got < names else "too many values"
         with self.at(node):
-            self.emit("PT005", Severity.ERROR, f"unpack: {why} to unpack (expected {want}, got {got})")
+            self.emit("PT001", Severity.ERROR, f"unpack: {why} to unpack (expected {want}, got {got})")
         raise PathEnd()
 
     # ----- branching ----------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Oracle for the data-model fixtures (tests/fixtures/core/datamodel_*.py): under real torch each one
 runs to its end with `len(sys.argv) == 1`, and with `len(sys.argv) == k + 1` dies at its k-th line
 marked `# E:` with the exception the marker stands for (a shape error of torch, or Python's
-ValueError of an unpacking, PT005). So every line the analyzer passes in silence runs under torch,
+ValueError of an unpacking, PT001). So every line the analyzer passes in silence runs under torch,
 and every finding is an exception there."""
 
 from __future__ import annotations
