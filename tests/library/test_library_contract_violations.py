@@ -119,8 +119,7 @@ def _build(t: LibraryTarget, s: ModuleShapes) -> Any:
 
 
 # Contracts stricter than torch, found by this test (each an open analyzer issue, not a skip: strict xfail).
-STRICTER = {"gru_classifier_ok": "pack_padded_sequence's contract wants len(lengths) == batch; torch packs "
-                                 "the first len(lengths) rows when lengths is shorter (tokens [2, 1], lengths [1])"}
+STRICTER: dict[str, str] = {}  # case -> why the contract is stricter than torch (none known)
 
 
 @pytest.mark.skipif(not CASES, reason="acceptance corpus not found")

@@ -451,7 +451,9 @@ _RNNU = "from torch.nn.utils.rnn import pad_sequence, pack_padded_sequence, pack
 add("torch.nn.utils.rnn.pad_sequence", _RNNU + "a = torch.randn(5, 3)\nb = torch.randn(2, 3)\nc = torch.randn(2, 4)\n",
     "pad_sequence([a, b])", "pad_sequence([a, b], batch_first=True)", "pad_sequence([a, c])")
 add("torch.nn.utils.rnn.pack_padded_sequence", _RNNU + "x = torch.randn(5, 2, 3)\n",
-    "pack_padded_sequence(x, [5, 3])[0]", "pack_padded_sequence(x, [5, 3, 2])[0]")
+    "pack_padded_sequence(x, [5, 3])[0]", "pack_padded_sequence(x, [5, 3, 2])[0]", "pack_padded_sequence(x, [5])[0]",
+    "pad_packed_sequence(pack_padded_sequence(x, [4], enforce_sorted=False))[0]",  # rows picked by the sort order
+    "pack_padded_sequence(x, [5, 3, 2], enforce_sorted=False)[0]")
 add("torch.nn.utils.rnn.pack_sequence", _RNNU + "a = torch.randn(5, 3)\nb = torch.randn(2, 3)\n",
     "pack_sequence([a, b])[0]")
 add("torch.nn.utils.rnn.pad_packed_sequence", _RNNU + "p = pack_sequence([torch.randn(5, 3), torch.randn(2, 3)])\n",

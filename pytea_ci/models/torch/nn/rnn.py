@@ -83,8 +83,14 @@ def pack_padded_sequence(ctx: Ctx, input: Any, lengths: Any, batch_first: Any = 
         len(lengths) if isinstance(lengths, (list, tuple)) else None)
     if got is not None:
         n = shape_of(tm)[1]
-        ctx.require(P.eq(got, n), "pack_padded_sequence", f"expected `lengths` to have {n!r} entries (the batch "
-                    f"size) but got {got!r}", operands=(f"input: {fmt(shape_of(input))}", f"lengths: {fmt((got,))}"))
+        if enforce_sorted is True:
+            ctx.require(P.eq(got, n), "pack_padded_sequence", f"expected `lengths` to have {n!r} entries (the "
+                        f"batch size) but got {got!r}", operands=(f"input: {fmt(shape_of(input))}", f"lengths: {fmt((got,))}"))
+        else:  # unsorted: the rows are picked by the lengths' sort order, so only len(lengths) <= batch is needed
+            ctx.require(P.le(got, n), "pack_padded_sequence", f"`lengths` has {got!r} entries, more than the batch "
+                        f"size {n!r}", operands=(f"input: {fmt(shape_of(input))}", f"lengths: {fmt((got,))}"))
+            if enforce_sorted is False:
+                tm = tm.with_shape((shape_of(tm)[0], got) + tuple(shape_of(tm)[2:]))
     return packed(tm, lengths)
 
 
