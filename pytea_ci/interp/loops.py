@@ -24,7 +24,7 @@ import contextlib
 from typing import TYPE_CHECKING, Any, Iterator
 
 from pytea_ci.interp.ops import truth
-from pytea_ci.interp.runtime import BreakSignal, ContinueSignal, Scope
+from pytea_ci.interp.runtime import BreakSignal, ContinueSignal, Scope, same_value
 from pytea_ci.models.values import MISSING, Instance, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import UNKNOWN, PInt, Sym, Term
@@ -157,7 +157,7 @@ class LoopMixin:
         it grew by the same number of items every time)."""
         for n in names:
             seen = [h[n] for h in history if h[n] is not MISSING]
-            if len(seen) == len(history) and all(_same_value(seen[0], v) for v in seen[1:]):
+            if len(seen) == len(history) and all(same_value(seen[0], v) for v in seen[1:]):
                 continue
             what = n if isinstance(n, str) else ".".join(n)
             value = self.widened(what, seen if len(seen) == len(history) else [], trips)
@@ -239,9 +239,3 @@ def _state(scope: Scope, names: list[Any]) -> dict[Any, Any]:
 
 def _list_lengths(scope: Scope) -> dict[int, int]:
     return {id(v): len(v) for v in scope.locals.values() if isinstance(v, list)}
-
-
-def _same_value(a: Any, b: Any) -> bool:
-    from pytea_ci.interp.stmts import _same
-
-    return _same(a, b)

@@ -8,6 +8,7 @@ from typing import Any
 
 from pytea_ci.diagnostics import Span
 from pytea_ci.models.values import ClassVal
+from pytea_ci.shapes.tensor import Tensor
 
 
 @dataclass(eq=False)
@@ -95,3 +96,15 @@ class UserException(Exception):
         super().__init__(kind)
         self.kind = kind
         self.value = value
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """The same value for the analysis: one object, or equal plain values, shapes or tensors."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    try:
+        return bool(a == b) if isinstance(a, (int, float, str, bool, type(None), Tensor, tuple)) else False
+    except Exception:
+        return False

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 from pytea_ci.interp.appends import appended_once
 from pytea_ci.interp.ops import BINOPS, on_machine, truth
 from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal,
-                                     PathEnd, ReturnSignal, Scope, UserException)
+                                     PathEnd, ReturnSignal, Scope, UserException, same_value)
 from pytea_ci.models.values import MISSING, ClassVal, Instance, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import UNKNOWN, symbols
@@ -116,17 +116,6 @@ def shape_names(fn: ast.AST) -> frozenset[str]:
                     out |= {x.id for x in ast.walk(t) if isinstance(x, ast.Name)}
         if len(out) == before:
             return frozenset(out)
-
-
-def _same(a: Any, b: Any) -> bool:
-    if a is b:
-        return True
-    if type(a) is not type(b):
-        return False
-    try:
-        return bool(a == b) if isinstance(a, (int, float, str, bool, type(None), Tensor, tuple)) else False
-    except Exception:
-        return False
 
 
 class StmtMixin:
@@ -254,7 +243,7 @@ class StmtMixin:
             return False
         joined: dict[str, Any] = {}
         for n in names:
-            if _same(a[n], b[n]):
+            if same_value(a[n], b[n]):
                 joined[n] = a[n]
             elif all(v is MISSING or _scalar(v) for v in (a[n], b[n])):
                 kinds = {type(v).__name__ for v in (a[n], b[n]) if v is not MISSING and not isinstance(v, Unknown)}
@@ -365,7 +354,7 @@ class StmtMixin:
     def widen_changed(self: "Interpreter", names: set[str], earlier: tuple[dict[str, Any], ...], scope: Scope) -> None:
         """Names whose value differs from one they had earlier become unknown."""
         for n in names:
-            if n in scope.locals and not all(_same(e.get(n), scope.locals[n]) for e in earlier):
+            if n in scope.locals and not all(same_value(e.get(n), scope.locals[n]) for e in earlier):
                 scope.locals[n] = self.unknown(f"loop variable {n} widened (changes across iterations)")
 
     def ex_FunctionDef(self: "Interpreter", node: ast.FunctionDef, scope: Scope) -> None:
