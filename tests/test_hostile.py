@@ -87,6 +87,18 @@ def test_self_import_and_star_import_cycles(tmp_path: Path) -> None:
     assert ("PT001", 4) in rules(r)
 
 
+def test_star_import_of_a_module_that_updates_its_globals_with_unknown_keys(tmp_path: Path) -> None:
+    # the stdlib's re._constants does this: `globals().update({item.name: item for item in items})`
+    (tmp_path / "consts.py").write_text(
+        "class C(int):\n    def __new__(cls, value, name):\n        self = super().__new__(cls, value)\n"
+        "        self.name = name\n        return self\n"
+        "def make(*names):\n    items = [C(i, n) for i, n in enumerate(names)]\n"
+        "    globals().update({item.name: item for item in items})\n    return items\n"
+        "CODES = make('A', 'B')\nWIDTH = 3\n")
+    r = analyze(tmp_path, "import torch\nfrom consts import *\nprint(A)\nx = torch.randn(2, WIDTH).view(7)\n")
+    assert ("PT001", 4) in rules(r)
+
+
 def test_oversized_file_is_skipped_with_a_note(tmp_path: Path) -> None:
     r = analyze(tmp_path, "import torch\n" + "# padding\n" * 1000, budget=Budget(max_file_bytes=100))
     assert any("file size" in m for m in budget_notes(r))

@@ -111,8 +111,10 @@ class ImportMixin:
                     if isinstance(n, str) and n in mod.globals:
                         self.bind_name(n, mod.globals[n], scope)
                 return
+            # keys are names, except where the module wrote `globals()[key]` / `globals().update(...)`
+            # with keys the analyzer does not know: those names cannot be bound here
             for k, v in list(mod.globals.items()):
-                if not k.startswith("_"):
+                if isinstance(k, str) and not k.startswith("_"):
                     self.bind_name(k, v, scope)
         elif isinstance(mod, Namespace):
             self.star_namespaces.setdefault(id(scope.globals), []).append(mod)
