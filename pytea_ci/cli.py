@@ -35,6 +35,26 @@ def _positive(text: str) -> int:
     return value
 
 
+def _number(text: str, allow_zero: bool) -> float:
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if value < 0 or (value == 0 and not allow_zero) or value != value:
+        raise argparse.ArgumentTypeError("must be positive" if not allow_zero else "must not be negative")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    return _number(text, allow_zero=False)
+
+
+def _nonnegative_float(text: str) -> float:
+    return _number(text, allow_zero=True)
+
+
 def _percent(text: str) -> float:
     import argparse
 
@@ -77,9 +97,13 @@ def _add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     c.add_argument("--symbolic", action="append", default=[], metavar="NAME=RANGE",
                    help="declare an argparse option, a Dataset class's length or the value at FILE:LINE symbolic "
                         "over RANGE, e.g. batch_size=1..1024 or image_size=224,256..512 step 32 (repeatable)")
-    c.add_argument("--solver-timeout", type=int, default=None, metavar="MS", help="z3 time limit per query")
+    c.add_argument("--solver-timeout", type=_positive, default=None, metavar="MS",
+                   help="z3 budget per query, in reference milliseconds (counted as z3 resource units: deterministic)")
     c.add_argument("--max-paths", type=int, default=None, help="paths explored per entry point")
-    c.add_argument("--time-budget", type=float, default=None, metavar="S", help="seconds per entry point")
+    c.add_argument("--time-budget", type=_positive_float, default=None, metavar="S",
+                   help="budget per entry point, in reference seconds (counted as interpreter steps: deterministic)")
+    c.add_argument("--run-budget", type=_nonnegative_float, default=None, metavar="S",
+                   help="budget of the whole invocation, in reference seconds (0: no limit; default 900)")
     c.add_argument("--loop-unroll", type=_positive, default=None, metavar="N", help="loop iterations run one by one")
     c.add_argument("--root", default=None, help="project root (default: the folder of the nearest pyproject.toml "
                    "with [tool.pytea-ci], else the git work tree, else the current directory)")
@@ -186,7 +210,8 @@ def _request(ns: argparse.Namespace) -> CheckRequest:
     from pytea_ci.driver.check import CheckRequest
 
     overrides = {"fail_on": ns.fail_on, "min_coverage": ns.min_coverage, "solver_timeout": ns.solver_timeout, "max_paths": ns.max_paths,
-                 "time_budget": ns.time_budget, "loop_unroll": ns.loop_unroll, "jobs": ns.jobs,
+                 "time_budget": ns.time_budget, "run_budget": ns.run_budget, "loop_unroll": ns.loop_unroll,
+                 "jobs": ns.jobs,
                  "library_mode": ns.library_mode, "symbolic": _symbolic(ns.symbolic),
                  "cache_dir": os.path.abspath(ns.cache_dir) if ns.cache_dir else None}
     if ns.affected_only and not ns.diff:
@@ -263,7 +288,7 @@ def _baseline_write(ns: argparse.Namespace) -> int:
     sys.stderr.write("".join(f"pytea-ci: warning: {message}\n" for message in outcome.messages))
     if any(e.status == "internal-error" for e in outcome.result.entries):
         raise UsageError("an entry point failed with an internal error; the baseline was not written")
-    from pytea_ci.solver.diskcache import atomic_write
+    from pytea_ci.fsio import atomic_write
 
     try:
         atomic_write(os.path.abspath(ns.output), baseline.render(outcome.result, outcome.root))

@@ -20,7 +20,7 @@ from typing import Any
 from pytea_ci.diagnostics.notebook import NotebookError, is_notebook
 from pytea_ci.diagnostics.notebook import parse as parse_notebook
 from pytea_ci.driver import fs
-from pytea_ci.solver.diskcache import atomic_write, read_json
+from pytea_ci.fsio import atomic_write, read_json
 
 FORMAT = 2
 Import = tuple[int, str]  # (relative level, dotted name); level 0 = absolute

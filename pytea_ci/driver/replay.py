@@ -172,7 +172,7 @@ def save(argv: Sequence[str], folder: str, journal: fs.Journal, result: RunResul
     if analyzed or not journal.replayable:
         return False
     from pytea_ci.driver.identity import analyzer_hash
-    from pytea_ci.solver.diskcache import atomic_write
+    from pytea_ci.fsio import atomic_write
 
     for path in sorted(_span_files(result, root)):
         journal.note("read", path, fs.answer("read", path))

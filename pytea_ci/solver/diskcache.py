@@ -13,10 +13,14 @@ import functools
 import hashlib
 import json
 import os
-import tempfile
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-FORMAT = 1
+from pytea_ci.fsio import atomic_write, read_json
+
+if TYPE_CHECKING:
+    from pytea_ci.solver.decide import Cached
+
+FORMAT = 2  # 2: entries record the z3 resource units the answer cost
 
 
 @functools.lru_cache(maxsize=1)
@@ -32,49 +36,12 @@ def z3_version() -> str:
     return "unknown"
 
 
-@functools.lru_cache(maxsize=1)
-def _file_mode() -> int:
-    """What `open()` would create: 0o666 less the umask (0644 usually). mkstemp's 0600 would keep
-    the cache and reports from other users, e.g. a CI step that saves the cache (actions/cache)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-def atomic_write(path: str, text: str) -> None:
-    """Write `text` to `path` through a temporary file in the same folder, then rename it."""
-    folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
-    try:
-        if hasattr(os, "fchmod"):  # POSIX; on Windows the mode bits do not apply
-            os.fchmod(fd, _file_mode())
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def read_json(path: str) -> Any:
-    """The JSON document at `path`, or None when it is missing, unreadable or corrupt."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError, UnicodeDecodeError):
-        return None
-
-
 class DiskQueryCache:
     """Solver answers under `folder/<2 hex>/<key>.json`, with an in-memory layer in front."""
 
     def __init__(self, folder: str) -> None:
         self.folder = folder
-        self.memory: dict[str, tuple[str, dict[str, int]]] = {}
+        self.memory: dict[str, Cached] = {}
         self.hits = 0
         self.misses = 0
         self.writes = 0
@@ -86,7 +53,7 @@ class DiskQueryCache:
         fk = self._file_key(key)
         return os.path.join(self.folder, fk[:2], fk + ".json")
 
-    def get(self, key: str) -> tuple[str, dict[str, int]] | None:
+    def get(self, key: str) -> Cached | None:
         if key in self.memory:
             self.hits += 1
             return self.memory[key]
@@ -99,10 +66,10 @@ class DiskQueryCache:
         self.memory[key] = value
         return value
 
-    def put(self, key: str, value: tuple[str, dict[str, int]]) -> None:
+    def put(self, key: str, value: Cached) -> None:
         self.memory[key] = value
-        status, model = value
-        doc = {"format": FORMAT, "z3": z3_version(), "key": key, "status": status, "model": model}
+        status, model, cost = value
+        doc = {"format": FORMAT, "z3": z3_version(), "key": key, "status": status, "model": model, "cost": cost}
         try:
             atomic_write(self._path(key), json.dumps(doc, sort_keys=True))
             self.writes += 1
@@ -110,14 +77,14 @@ class DiskQueryCache:
             pass  # a read-only or full disk only costs speed
 
 
-def _decode(doc: Any, key: str) -> tuple[str, dict[str, int]] | None:
+def _decode(doc: Any, key: str) -> Cached | None:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("key") != key:
         return None
     if doc.get("z3") != z3_version():
         return None
-    status, model = doc.get("status"), doc.get("model")
-    if status not in ("sat", "unsat") or not isinstance(model, dict):
+    status, model, cost = doc.get("status"), doc.get("model"), doc.get("cost")
+    if status not in ("sat", "unsat") or not isinstance(model, dict) or not isinstance(cost, int):
         return None
     if not all(isinstance(k, str) and isinstance(v, int) for k, v in model.items()):
         return None
-    return status, dict(model)
+    return status, dict(model), cost

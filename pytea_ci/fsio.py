@@ -1,0 +1,48 @@
+"""Generic file I/O shared by every layer: atomic writes (temporary file + `os.replace`, with the
+mode `open()` would give) and tolerant JSON reads (missing, unreadable or corrupt is None). The
+caches, the baseline and the reports store through here; nothing else writes files in place."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import tempfile
+from typing import Any
+
+
+@functools.lru_cache(maxsize=1)
+def _file_mode() -> int:
+    """What `open()` would create: 0o666 less the umask (0644 usually). mkstemp's 0600 would keep
+    the cache and reports from other users, e.g. a CI step that saves the cache (actions/cache)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def atomic_write(path: str, text: str) -> None:
+    """Write `text` to `path` through a temporary file in the same folder, then rename it."""
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+    try:
+        if hasattr(os, "fchmod"):  # POSIX; on Windows the mode bits do not apply
+            os.fchmod(fd, _file_mode())
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def read_json(path: str) -> Any:
+    """The JSON document at `path`, or None when it is missing, unreadable or corrupt."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
