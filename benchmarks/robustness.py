@@ -5,9 +5,10 @@ a per-file budget, in parallel, and report verdict counts, timings and peak memo
 
     python benchmarks/robustness.py [--limit N] [--jobs N] [--budget SECONDS] [--roots DIR ...]
 
-Workers are subprocesses fed one file at a time; a file that does not finish within its hard
-timeout (budget + 10 s) is recorded as `hang` and its worker is replaced, so one bad file cannot
-stall the run. Internal errors and hangs are listed in full; they must be 0.
+Workers are subprocesses fed one file at a time. The budget is in reference seconds, counted as
+interpreter steps (deterministic); a file that does not finish within a hard timeout (the
+`--hang-after` seconds of real time) is recorded as `hang` and its worker is replaced, so one bad
+file cannot stall the run. Internal errors and hangs are listed in full; they must be 0.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 WORKER = r"""
 import json, resource, sys, time, traceback
 from pytea_ci.driver.run import Options, run
+from pytea_ci.diagnostics.budgets import steps_for
 from pytea_ci.interp.interpreter import Budget
 budget = float(sys.argv[1])
 for line in sys.stdin:
@@ -32,7 +34,8 @@ for line in sys.stdin:
     t0 = time.monotonic()
     try:
         r = run([path], Options(root=__import__('os').path.dirname(path),
-                                budget=Budget(seconds=budget, paths=16), solver_timeout_ms=500))
+                                budget=Budget(entry_steps=steps_for(budget), paths=16),
+                                solver_timeout_ms=500))
         e = r.entries[0]
         out = {"path": path, "status": e.status, "error": e.error,
                "findings": [f"{d.span.path}:{d.span.line}: {d.rule} {d.message[:160]}" for d in e.diagnostics
@@ -76,7 +79,7 @@ class Worker:
         self.proc.wait()
 
 
-def run_all(files: list[str], jobs: int, budget: float) -> list[dict[str, Any]]:
+def run_all(files: list[str], jobs: int, budget: float, hang_after: float = 120.0) -> list[dict[str, Any]]:
     import selectors
 
     results: list[dict[str, Any]] = []
@@ -104,7 +107,7 @@ def run_all(files: list[str], jobs: int, budget: float) -> list[dict[str, Any]]:
                 w.give(pending.pop())
             _progress(len(results), len(files))
         for i, w in enumerate(workers):
-            if w.path and time.monotonic() - w.started > budget + 10:
+            if w.path and time.monotonic() - w.started > hang_after:
                 results.append({"path": w.path, "status": "hang", "error": "hard timeout", "findings": [],
                                 "seconds": time.monotonic() - w.started, "rss_mb": 0})
                 sel.unregister(w.proc.stdout)
@@ -157,12 +160,17 @@ def main() -> int:
     ap.add_argument("--roots", nargs="*", help="folders to scan (default: stdlib and site-packages)")
     ap.add_argument("--limit", type=int, default=None, help="analyze an evenly spread sample of N files")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
-    ap.add_argument("--budget", type=float, default=5.0, help="seconds per entry point")
+    ap.add_argument("--budget", type=float, default=5.0, help="reference seconds per entry point (as steps)")
+    ap.add_argument("--hang-after", type=float, default=120.0, help="real seconds after which a file is a hang")
+    ap.add_argument("--json", default=None, metavar="FILE", help="also write every file's record to FILE")
     ns = ap.parse_args()
     roots = ns.roots or [sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"]]
     files = collect(roots, ns.limit)
     t0 = time.monotonic()
-    results = run_all(files, ns.jobs, ns.budget)
+    results = run_all(files, ns.jobs, ns.budget, ns.hang_after)
+    if ns.json:
+        with open(ns.json, "w") as f:
+            json.dump(sorted(results, key=lambda r: r["path"]), f, indent=1)
     return report(results, time.monotonic() - t0)
 
 

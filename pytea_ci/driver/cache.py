@@ -23,7 +23,8 @@ from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.diagnostics.result import EntryResult, EntryStats
 from pytea_ci.driver.identity import analyzer_hash
 from pytea_ci.driver.imports_graph import Closure
-from pytea_ci.solver.diskcache import atomic_write, read_json
+from pytea_ci.diagnostics.budgets import WALL_CLOCK
+from pytea_ci.fsio import atomic_write, read_json
 
 FORMAT = 1
 SUBDIRS = ("results", "solver", "replay")
@@ -80,10 +81,11 @@ def load_entry(doc: dict[str, Any]) -> EntryResult:
 
 
 def cacheable(e: EntryResult) -> bool:
-    """Internal errors and time-budget cut-offs depend on the machine: never cached."""
+    """Internal errors and wall-clock safety-net cut-offs depend on the machine: never cached (every
+    other budget counts deterministic units, so its cut-off is the same on every machine)."""
     if e.status == "internal-error":
         return False
-    return not any(d.rule == "PT011" and "time per entry point" in d.message for d in e.diagnostics)
+    return not any(d.rule == "PT011" and WALL_CLOCK in d.message for d in e.diagnostics)
 
 
 class ResultCache:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic
+from pytea_ci.diagnostics.budgets import steps_for
 from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.diagnostics.suppress import is_suppressed
@@ -18,7 +19,7 @@ from pytea_ci.driver import config as config_mod
 from pytea_ci.driver import baseline, fs, gitdiff, library_run, newonly, sanity
 from pytea_ci.driver.config import Config
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
-from pytea_ci.driver.run import Options, Progress, RunFigures, run_with_figures
+from pytea_ci.driver.run import Options, Progress, RunFigures, RunMeter, run_with_figures
 from pytea_ci.driver.select import Request, Selection, select
 from pytea_ci.interp.budget import Budget
 
@@ -83,10 +84,12 @@ def options(cfg: Config, root: str, entries: list[str], req: CheckRequest) -> Op
         opts = cfg.analysis_options(rel)
         opts["args"] = {**opts["args"], **req.args}
         per_entry[e] = opts
-    budget = Budget(paths=cfg.max_paths, steps=cfg.max_steps, unroll=cfg.loop_unroll, seconds=cfg.time_budget)
+    budget = Budget(paths=cfg.max_paths, steps=cfg.max_steps, unroll=cfg.loop_unroll,
+                    entry_steps=steps_for(cfg.time_budget), wall_seconds=cfg.wall_clock_limit)
+    meter = RunMeter(steps_for(cfg.run_budget) if cfg.run_budget else None)
     return Options(root=root, budget=budget, solver_timeout_ms=cfg.solver_timeout,
                    entry_options={"args": dict(req.args)}, cache_dir=None if req.no_cache else cache_dir(cfg, root),
-                   jobs=cfg.jobs, per_entry=per_entry)
+                   jobs=cfg.jobs, per_entry=per_entry, meter=meter)
 
 
 def check(req: CheckRequest) -> CheckOutcome:

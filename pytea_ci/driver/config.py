@@ -42,7 +42,7 @@ class Config:
     args: dict[str, Any] = field(default_factory=dict)
     symbolic: dict[str, Any] = field(default_factory=dict)
     solver_timeout: int = 2000
-    time_budget: float = 20.0
+    time_budget: float = 20.0  # reference seconds per entry point (mapped to steps: diagnostics/budgets.py)
     max_paths: int = 64
     max_steps: int = 400_000
     loop_unroll: int = 16
@@ -52,7 +52,9 @@ class Config:
     disable: list[str] = field(default_factory=list)
     jobs: int = 0  # 0: number of CPUs
     library_mode: str = "auto"  # auto | always | only | never (driver/library_run.py)
-    library_time_budget: float = 5.0  # seconds per module in library mode
+    library_time_budget: float = 5.0  # reference seconds per module in library mode (mapped to steps)
+    run_budget: float = 900.0  # reference seconds per invocation (mapped to steps); 0: no limit
+    wall_clock_limit: float = 600.0  # the safety net per entry point, in real seconds
     min_coverage: float | None = None  # percent of tensor operations checked per entry point; None: no gate
     source: str = ""  # the file it came from ("" when none)
 
@@ -134,6 +136,8 @@ KEYS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "jobs": (lambda v: _is_int(v) and v >= 0, "a non-negative integer (0: number of CPUs)"),
     "library-mode": (lambda v: v in ("auto", "always", "only", "never"), "one of auto, always, only, never"),
     "library-time-budget": (lambda v: (_is_int(v) or isinstance(v, float)) and v > 0, "a positive number (seconds)"),
+    "run-budget": (lambda v: (_is_int(v) or isinstance(v, float)) and v >= 0, "a number >= 0 (seconds; 0: no limit)"),
+    "wall-clock-limit": (lambda v: (_is_int(v) or isinstance(v, float)) and v > 0, "a positive number (seconds)"),
     "min-coverage": (lambda v: (_is_int(v) or isinstance(v, float)) and 0 <= v <= 100,
                      "a percentage from 0 to 100 (tensor operations checked per entry point)"),
 }
@@ -149,7 +153,7 @@ def from_table(table: dict[str, Any], source: str) -> Config:
         check, expected = KEYS[key]
         if not check(value):
             raise ConfigError(f"{source}: [{SECTION}] {key} must be {expected}, got {value!r}")
-        if key in ("time-budget", "library-time-budget"):
+        if key in ("time-budget", "library-time-budget", "run-budget", "wall-clock-limit"):
             value = float(value)
         if key == "severity":
             value = {rule_by_id(k).id: v for k, v in value.items()}  # type: ignore[union-attr]

@@ -14,6 +14,7 @@ import os
 from typing import TYPE_CHECKING
 
 from pytea_ci.diagnostics import Severity
+from pytea_ci.diagnostics.budgets import steps_for
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.driver import discover as disc
 from pytea_ci.driver import fs
@@ -90,9 +91,13 @@ def run_targets(targets: list[LibraryTarget], opts: Options, seconds: float) -> 
 
 def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, graph: ImportGraph) -> list[EntryResult]:
     """One result per target, from the result cache when its file's closure and construction are unchanged
-    (a budget cut-off depends on the machine: never cached)."""
-    from pytea_ci.driver.cache import ResultCache, entry_key
+    (a wall-clock cut-off depends on the machine: never cached). Each target is charged its whole budget to
+    the run budget, in order; the targets past it are reported as not analyzed."""
+    from pytea_ci.driver.cache import ResultCache, cacheable, entry_key
 
+    admitted = opts.meter.admit(len(targets), steps_for(seconds))
+    skipped = [opts.meter.not_analyzed(f"{os.path.relpath(t.path, opts.root)}::{t.cls}") for t in targets[admitted:]]
+    targets = targets[:admitted]
     cache = ResultCache(opts.cache_dir) if opts.cache_dir else None
     out: list[EntryResult | None] = []
     keys: list[str] = []
@@ -104,9 +109,9 @@ def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, g
     todo = [i for i, r in enumerate(out) if r is None]
     for i, shapes in zip(todo, run_targets([targets[i] for i in todo], opts, seconds)):
         res = out[i] = _as_result(shapes)
-        if cache is not None and not any(d.rule == "PT011" for d in res.diagnostics):
+        if cache is not None and cacheable(res):
             cache.put(keys[i], res)
-    return [r for r in out if r is not None]
+    return [r for r in out if r is not None] + skipped
 
 
 def _key_options(t: LibraryTarget, opts: Options, seconds: float) -> dict[str, object]:

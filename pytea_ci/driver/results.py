@@ -60,6 +60,7 @@ def run_cached(entries: list[str], opts: Options, progress: Progress | None = No
     figures = RunFigures(cached=sum(r is not None for r in out))
     done = figures.cached
     todo = [i for i, r in enumerate(out) if r is None]
+    metered = _Metered(out, opts)
     for j, res in analyze_many([entries[i] for i in todo], opts):
         i = todo[j]
         out[i] = res
@@ -71,9 +72,42 @@ def run_cached(entries: list[str], opts: Options, progress: Progress | None = No
         done += 1
         if progress is not None:
             progress(done, len(entries), res.entry)
+        if metered.advance():
+            break  # the run budget is spent by the entry points before the ones still running
+    metered.advance()
+    final = metered.cut(entries)
     if opts.cache_dir:
         write_last_run(opts.cache_dir, figures.as_dict())
-    return [r for r in out if r is not None], figures
+    return final, figures
+
+
+class _Metered:
+    """Charges the run budget with the entry points' steps in their given order, whatever order they
+    finish in, and finds the first entry point that must not have started."""
+
+    def __init__(self, out: list[EntryResult | None], opts: Options) -> None:
+        self.out, self.meter, self.next = out, opts.meter, 0
+        self.root = os.path.abspath(opts.root)
+        self.stop: int | None = None
+
+    def advance(self) -> bool:
+        """Charge the finished prefix; True once the budget is spent before an unfinished entry point."""
+        while self.stop is None and self.next < len(self.out) and self.out[self.next] is not None:
+            if self.meter.exhausted:
+                self.stop = self.next
+                break
+            self.meter.charge(self.out[self.next].stats.steps)  # type: ignore[union-attr]
+            self.next += 1
+        if self.stop is None and self.meter.exhausted and self.next < len(self.out):
+            self.stop = self.next
+        return self.stop is not None
+
+    def cut(self, entries: list[str]) -> list[EntryResult]:
+        if self.stop is None:
+            return [r for r in self.out if r is not None]
+        kept = [r for r in self.out[:self.stop] if r is not None]
+        return kept + [self.meter.not_analyzed(os.path.relpath(os.path.abspath(e), self.root))
+                       for e in entries[self.stop:]]
 
 
 def analyze_many(entries: list[str], opts: Options) -> Iterator[tuple[int, EntryResult]]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci import __version__
+from pytea_ci.diagnostics.budgets import RUN
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.driver import notebook
 from pytea_ci.interp.budget import Budget
@@ -25,6 +26,41 @@ Progress = Callable[[int, int, str], None]  # (done, total, entry being finished
 
 
 @dataclass
+class RunMeter:
+    """The budget of the whole invocation (`run-budget`), in interpreter steps. Entry points and then
+    library targets are charged in their deterministic order (entry points with the steps they ran,
+    cached ones with the steps they ran when computed, library targets with their whole budget), and
+    each starts only while steps are left, so where a run stops never depends on the machine or on
+    `jobs`: everything after it is reported as not analyzed (PT011)."""
+
+    limit: int | None = None
+    used: int = 0
+
+    @property
+    def exhausted(self) -> bool:
+        return self.limit is not None and self.used >= self.limit
+
+    def charge(self, steps: int) -> None:
+        self.used += steps
+
+    def admit(self, count: int, each: int) -> int:
+        """How many of `count` jobs costing `each` steps may start (each is charged as it is admitted)."""
+        n = 0
+        while n < count and not self.exhausted:
+            self.charge(each)
+            n += 1
+        return n
+
+    def not_analyzed(self, rel: str) -> EntryResult:
+        from pytea_ci.diagnostics import Diagnostic, Severity, Span
+
+        d = Diagnostic("PT011", Severity.NOTE, Span(rel, 1, 0),
+                       f"not analyzed: the {RUN} budget ({self.limit} steps, `run-budget`) was reached by "
+                       "what was analyzed before it", entry=rel)
+        return EntryResult(rel, [d], status="incomplete")
+
+
+@dataclass
 class Options:
     root: str = "."
     budget: Budget = field(default_factory=Budget)
@@ -34,6 +70,7 @@ class Options:
     cache_dir: str | None = None  # None: no on-disk cache (results and solver answers)
     jobs: int = 1
     per_entry: dict[str, dict[str, Any]] = field(default_factory=dict)  # abs entry -> its options
+    meter: RunMeter = field(default_factory=RunMeter)  # the invocation's budget (the parent process's copy counts)
 
 
 @dataclass

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
+from pytea_ci.diagnostics.budgets import STEPS_PER_ENTRY, WALL_CLOCK
 from pytea_ci.diagnostics.result import EntryResult, EntryStats
 from pytea_ci.interp.coverage import nothing_checked
 from pytea_ci.interp.interpreter import Budget, Decision, Interpreter, Shared
@@ -78,15 +79,9 @@ def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: d
         result.diagnostics.append(Diagnostic("PT012", Severity.ERROR, span, f"syntax error: {tree.msg}", entry=rel_entry))
         result.status = "parse-error"
         return result
-    decider.z3_limit = decider.stats.z3_seconds + budget.solver_seconds
-    decider.deadline = t0 + budget.seconds
-    try:
+    with decider.budgeted(budget.solver_rlimit, t0 + budget.wall_seconds) as spent:
         paths, steps, incomplete = _explore(entry, root, tree, decider, budget, options, shared, t0, strict)
-    finally:
-        over = decider.stats.z3_seconds > (decider.z3_limit or float("inf"))
-        decider.z3_limit = decider.deadline = None
-    if over:
-        incomplete.append(("solver time", None))
+    incomplete += [(name, None) for name in spent.reached]
     shared.machine.resolve(shared.findings)
     result.diagnostics.extend(shared.findings.values())
     reached = _budget_notes(result, incomplete + list(shared.budgets.items()), rel_entry)
@@ -117,14 +112,15 @@ def _explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: 
     paths = steps = 0
     while True:
         interp = make(entry, root, decider, budget, [d.choice for d in prefix], options, shared,
-                      t0 + budget.seconds, strict)
+                      t0 + budget.wall_seconds, strict)
         paths += 1
         (run or run_path)(interp, tree, name)
         shared.machine.path_done(interp.path_id, interp.decisions(), interp.stopped_at_finding)
         steps += interp.steps
+        shared.steps_done += interp.steps
         if interp.budget_note is not None:
             incomplete.append(interp.budget_note)
-            if interp.budget_note[0] == "time per entry point":
+            if interp.budget_note[0] in (STEPS_PER_ENTRY, WALL_CLOCK):
                 break
         full = prefix + interp.trail[len(prefix):]
         while full and not full[-1].alt_pending:

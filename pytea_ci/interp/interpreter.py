@@ -16,6 +16,7 @@ from typing import Any, Iterator
 from pytea_ci.diagnostics import Diagnostic, Frame, Related, Severity, Span
 from pytea_ci.diagnostics.notebook import is_notebook
 from pytea_ci.diagnostics.notebook import parse as parse_notebook
+from pytea_ci.diagnostics.budgets import STEPS_PER_ENTRY, STEPS_PER_PATH, WALL_CLOCK
 from pytea_ci.interp.budget import Budget  # (defined apart; still importable from here)
 from pytea_ci.interp.coverage import Coverage, first_origin
 from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
@@ -127,9 +128,11 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
     def tick(self, node: ast.AST) -> None:
         self.steps += 1
         if self.steps > self.budget.steps:
-            raise BudgetExceeded("steps per path", self.span_of(node))
-        if self.steps % 128 == 0 and time.monotonic() > self.deadline:
-            raise BudgetExceeded("time per entry point", self.span_of(node))
+            raise BudgetExceeded(STEPS_PER_PATH, self.span_of(node))
+        if self.shared.steps_done + self.steps > self.budget.entry_steps:
+            raise BudgetExceeded(STEPS_PER_ENTRY, self.span_of(node))
+        if self.steps % 128 == 0 and time.monotonic() > self.deadline:  # never below the step budgets
+            raise BudgetExceeded(WALL_CLOCK, self.span_of(node))
 
     def budget_hit(self, name: str, node: ast.AST) -> None:
         raise BudgetExceeded(name, self.span_of(node))
@@ -431,6 +434,7 @@ class Shared:
         self.budgets: dict[str, Span] = {}  # soft budgets reached, with where
         self.max_file_bytes = 2_000_000
         self.checkpoints: dict[tuple[int, str], list[Any]] = {}  # import prefixes already run (snapshot.py)
+        self.steps_done = 0  # steps of the paths already finished (the entry point's step budget)
 
     def parse(self, path: str) -> "ast.Module | SyntaxError":
         if path not in self.asts:

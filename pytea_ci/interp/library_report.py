@@ -52,7 +52,7 @@ def _fill(shapes: ModuleShapes, path: PathOutcome, decider: Decider, names: list
     shown = [t for t in path.inputs + [path.output] if isinstance(t, Tensor) and t.shape]  # constructor
     wanted = sorted({s for t in shown for d in t.shape or () for s in symbols(d) if is_own(s)}  # ints too
                     | {s for c in contract for s in symbols(c)}, key=lambda s: s.name)
-    model = smallest(contract, wanted, decider.timeout_ms) or {}
+    model = smallest(contract, wanted, decider.rlimit) or {}
     shapes.symbols = {k: v for k, v in sorted(model.items()) if any(s.name == k for s in wanted)}
     shapes.contract = [repr(c) for c in contract]
     shapes.inputs = [_input(name, v, model) for name, v in zip(names, path.inputs)]

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
+from pytea_ci.diagnostics.budgets import rlimit_for, steps_for
 from pytea_ci.interp.budget import Budget
 from pytea_ci.interp.explore import _explore
 from pytea_ci.interp.library import LibraryInterpreter, LibraryShared, PathOutcome, resume
@@ -31,6 +32,7 @@ from pytea_ci.interp.snapshot import Checkpoint
 from pytea_ci.solver import Decider
 
 MAX_COMBOS = 40  # beyond this many rank combinations, the module is not decided (PT011)
+LIBRARY_WALL_SECONDS = 120.0  # the safety net of one module (its step and solver budgets end it far sooner)
 
 
 @dataclass
@@ -135,7 +137,8 @@ def prefix_store(path: str) -> _PrefixStore:
 
 def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: float = 5.0,
                display_root: str | None = None, strict: bool = False) -> LibraryRun:
-    """Explore every rank combination of `target` within `seconds` in total."""
+    """Explore every rank combination of `target` within the steps and solver units that `seconds`
+    stand for on the reference machine (`library-time-budget`), in total: deterministic."""
     import pytea_ci.models.all  # noqa: F401  (registers every model)
 
     run = LibraryRun(target)
@@ -154,9 +157,9 @@ def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: floa
     if len(combos) > MAX_COMBOS:
         run.out_of_budget = True
         combos = combos[:MAX_COMBOS]
+    left = [steps_for(seconds), rlimit_for(seconds * 1000)]
     for ranks in combos:
-        left = seconds - (time.monotonic() - t0)
-        if left <= 0:
+        if min(left) <= 0 or time.monotonic() - t0 > LIBRARY_WALL_SECONDS:
             run.out_of_budget = True
             break
         run.combos.append(_one(target, program, ranks, root, decider, left, display_root, strict, base))
@@ -165,7 +168,8 @@ def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: floa
 
 
 def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], root: str, decider: Decider,
-         seconds: float, display_root: str | None, strict: bool, base: LibraryShared) -> ComboResult:
+         left: list[int], display_root: str | None, strict: bool, base: LibraryShared) -> ComboResult:
+    """One rank combination; `left` ([steps, solver units] of the module's budget) is charged."""
     shared = LibraryShared(display_root or root)
     shared.asts = base.asts  # parsed files are shared by all combinations
     shared.built = base.built  # and so are the states where the module was built
@@ -173,15 +177,16 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
     shared.checkpoints = store = prefix_store(target.via or target.path)  # type: ignore[assignment]
     if not store and not target.via:
         options["seed"] = _SEEDS.get(os.path.dirname(target.path))
-    budget = Budget(paths=32, steps=200_000, seconds=seconds, solver_seconds=seconds)
+    budget = Budget(paths=32, steps=200_000, entry_steps=left[0], solver_rlimit=left[1],
+                    wall_seconds=LIBRARY_WALL_SECONDS)
     t0 = time.monotonic()
-    decider.deadline = t0 + seconds
-    try:
-        _, _, incomplete = _explore(target.via or target.path, root, program, decider, budget, options, shared,
-                                    t0, strict, make=LibraryInterpreter,
-                                    name="__main__" if target.via else _module_name(target.path), run=resume)
-    finally:
-        decider.deadline = None
+    with decider.budgeted(left[1], t0 + budget.wall_seconds) as spent:
+        _, steps, incomplete = _explore(target.via or target.path, root, program, decider, budget, options, shared,
+                                        t0, strict, make=LibraryInterpreter,
+                                        name="__main__" if target.via else _module_name(target.path), run=resume)
+    left[0] -= steps
+    left[1] = spent.left
+    incomplete += [(name, None) for name in spent.reached]
     res = ComboResult(ranks, shared.completed, incomplete=bool(incomplete or shared.budgets or shared.guessed),
                       ended=shared.ended)
     for d in shared.findings.values():

@@ -7,10 +7,14 @@ ask z3 through a cache keyed by the canonical query.
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from pytea_ci.diagnostics.budgets import SOLVER, WALL_CLOCK, rlimit_for
 from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Sym, symbols
 from pytea_ci.shapes.pred import Cond, not_
 from pytea_ci.solver.canon import query_key
@@ -24,21 +28,39 @@ class Verdict(enum.Enum):
     UNKNOWN = "unknown"  # depends on something the analyzer did not understand
 
 
-class QueryCache(Protocol):
-    def get(self, key: str) -> "tuple[str, dict[str, int]] | None": ...
+Cached = tuple[str, dict[str, int], int]  # status, model (renamed), z3 resource units it cost
 
-    def put(self, key: str, value: "tuple[str, dict[str, int]]") -> None: ...
+
+class QueryCache(Protocol):
+    def get(self, key: str) -> "Cached | None": ...
+
+    def put(self, key: str, value: "Cached") -> None: ...
 
 
 class MemoryCache:
     def __init__(self) -> None:
-        self.data: dict[str, tuple[str, dict[str, int]]] = {}
+        self.data: dict[str, Cached] = {}
 
-    def get(self, key: str) -> "tuple[str, dict[str, int]] | None":
+    def get(self, key: str) -> "Cached | None":
         return self.data.get(key)
 
-    def put(self, key: str, value: "tuple[str, dict[str, int]]") -> None:
+    def put(self, key: str, value: "Cached") -> None:
         self.data[key] = value
+
+
+@dataclass
+class Spending:
+    """The solver budget of one entry point or library target: z3 resource units left (charged
+    for cache hits too, with what the answer cost when it was computed, so a warm run decides
+    exactly what a cold one does) and the wall-clock deadline of the safety net."""
+
+    left: int
+    deadline: float | None = None
+    reached: list[str] = field(default_factory=list)  # budget names reached, in order, once each
+
+    def hit(self, name: str) -> None:
+        if name not in self.reached:
+            self.reached.append(name)
 
 
 @dataclass
@@ -99,12 +121,22 @@ class Decider:
     """Answers 'can this fail / can this hold' questions; counts how each was answered."""
 
     def __init__(self, timeout_ms: int = 2000, cache: QueryCache | None = None, salt: str = "") -> None:
-        self.timeout_ms = timeout_ms
+        self.timeout_ms = timeout_ms  # `solver-timeout`: mapped to z3 resource units, never used as time
+        self.rlimit = rlimit_for(timeout_ms)
+        self.wall_ms = max(30_000, 10 * timeout_ms)  # the per-query safety net
         self.cache: QueryCache = cache if cache is not None else MemoryCache()
         self.salt = salt
         self.stats = Stats()
-        self.z3_limit: float | None = None  # stop asking z3 once stats.z3_seconds passes this
-        self.deadline: float | None = None  # time.monotonic() by which the current entry point must end
+        self.spending: Spending | None = None
+
+    @contextlib.contextmanager
+    def budgeted(self, rlimit: int, deadline: float | None = None) -> Iterator[Spending]:
+        """Charge the questions asked inside to one budget of `rlimit` resource units."""
+        outer, self.spending = self.spending, Spending(rlimit, deadline)
+        try:
+            yield self.spending
+        finally:
+            self.spending = outer
 
     def sat(self, constraints: list[Cond]) -> tuple[str, dict[str, int]]:
         if any(c is False for c in constraints):
@@ -113,32 +145,37 @@ class Decider:
         constraints += _nonzero_divisors(constraints)
         if not constraints:
             return "sat", {}
-        key, names = query_key(list(constraints), self.salt + f"|t{self.timeout_ms}")
+        key, names = query_key(list(constraints), self.salt + f"|r{self.rlimit}")
         hit = self.cache.get(key)
         back = {v: k for k, v in names.items()}
-        if hit is not None:
+        sp = self.spending
+        if hit is not None and (sp is None or hit[2] <= sp.left):
             self.stats.cache_hits += 1
-            status, model = hit
+            status, model, cost = hit
+            if sp is not None:
+                sp.left -= cost
             return status, {back.get(k, k): v for k, v in model.items()}
-        import time
-
-        from pytea_ci.solver.z3backend import check_sat
-
-        if self.z3_limit is not None and self.stats.z3_seconds > self.z3_limit:
-            return "unknown", {}
-        timeout_ms = self.timeout_ms
-        if self.deadline is not None:  # never let one query outlast the entry point's time budget
-            timeout_ms = min(timeout_ms, int((self.deadline - time.monotonic()) * 1000))
-            if timeout_ms <= 0:
+        rlimit, timeout_ms = self.rlimit, self.wall_ms
+        if sp is not None:
+            rlimit = min(rlimit, sp.left)
+            if sp.deadline is not None:
+                timeout_ms = min(timeout_ms, int((sp.deadline - time.monotonic()) * 1000))
+            if rlimit <= 0 or timeout_ms <= 0:
+                sp.hit(SOLVER if rlimit <= 0 else WALL_CLOCK)
                 return "unknown", {}
+        from pytea_ci.solver.z3backend import check_sat
 
         t0 = time.perf_counter()
         self.stats.z3_calls += 1
-        status, model = check_sat(list(constraints), timeout_ms)
+        answer = check_sat(list(constraints), rlimit, timeout_ms)
         self.stats.z3_seconds += time.perf_counter() - t0
-        if status != "unknown":
-            self.cache.put(key, (status, {names.get(k, k): v for k, v in model.items()}))
-        return status, model
+        if sp is not None:
+            sp.left -= answer.cost
+            if answer.wall_clock:
+                sp.hit(WALL_CLOCK)
+        if answer.status != "unknown":
+            self.cache.put(key, (answer.status, {names.get(k, k): v for k, v in answer.model.items()}, answer.cost))
+        return answer.status, answer.model
 
     def check(self, cond: Cond, pc: list[Cond]) -> Outcome:
         if isinstance(cond, bool):

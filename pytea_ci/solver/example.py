@@ -1,7 +1,8 @@
 """The smallest concrete values satisfying a set of conditions (library mode's example input).
 
 `smallest` asks z3's optimizer to minimise the sum of the named symbols under the conditions and
-their bounds; it answers None when the conditions cannot hold or the solver gives up in time.
+their bounds; it answers None when the conditions cannot hold or the solver gives up within its
+resource limit (deterministic; the timeout is only the safety net).
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from pytea_ci.shapes.pred import Cond
 from pytea_ci.solver.z3backend import Translator
 
 
-def smallest(conditions: list[Cond], wanted: list[Sym], timeout_ms: int = 2000) -> dict[str, int] | None:
+def smallest(conditions: list[Cond], wanted: list[Sym], rlimit: int = 8_000_000,
+             timeout_ms: int = 60_000) -> dict[str, int] | None:
     """A model of `conditions` minimising the sum of `wanted` (values for every symbol seen)."""
     if any(c is False for c in conditions):
         return None
@@ -20,6 +22,7 @@ def smallest(conditions: list[Cond], wanted: list[Sym], timeout_ms: int = 2000) 
     t = Translator()
     z3 = t.z3
     opt = z3.Optimize()
+    opt.set("rlimit", max(1, rlimit))  # deterministic; the timeout is only the safety net
     opt.set("timeout", max(1, timeout_ms))
     for p in preds:
         opt.add(t.pred(p))

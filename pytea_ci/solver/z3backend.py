@@ -5,6 +5,7 @@ z3 is imported lazily, on the first symbolic query, so concrete-only runs never 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pytea_ci.shapes.dim import Lin, Op, Sym
@@ -90,16 +91,43 @@ class Translator:
         return {"eq": a == b, "ne": a != b, "lt": a < b, "le": a <= b}[p.op]
 
 
-def check_sat(constraints: list[object], timeout_ms: int) -> tuple[str, dict[str, int]]:
-    """Satisfiability of the conjunction (symbol bounds included): ('sat'|'unsat'|'unknown', model)."""
+@dataclass
+class Answer:
+    """One query's answer: its status, a model when sat, the z3 resource units it used, and whether
+    it stopped on the wall-clock safety net (the only machine-dependent way to stop)."""
+
+    status: str  # 'sat' | 'unsat' | 'unknown'
+    model: dict[str, int]
+    cost: int
+    wall_clock: bool = False
+
+
+_RLIMIT_SEEN = [0]  # z3's resource counter is cumulative per context: a query's cost is the difference
+
+
+def _spent(solver: Any) -> int:
+    try:
+        total = int(solver.statistics().get_key_value("rlimit count"))
+    except Exception:  # a z3 without the statistic: charge nothing rather than guess
+        return 0
+    cost, _RLIMIT_SEEN[0] = max(0, total - _RLIMIT_SEEN[0]), total
+    return cost
+
+
+def check_sat(constraints: list[object], rlimit: int, timeout_ms: int) -> Answer:
+    """Satisfiability of the conjunction (symbol bounds included) within `rlimit` resource units
+    (deterministic) and `timeout_ms` (the safety net, far above what `rlimit` allows)."""
     t = Translator()
     z3 = t.z3
     s = z3.Solver()
+    s.set("rlimit", max(1, rlimit))
     s.set("timeout", max(1, timeout_ms))
     for c in constraints:
         s.add(t.pred(c))
     s.add(*t.bounds())
+    _spent(s)  # resynchronise with the counter (other z3 users, e.g. the optimizer, move it too)
     r = s.check()
+    cost = _spent(s)
     if r == z3.sat:
         m = s.model()
         model = {}
@@ -107,8 +135,8 @@ def check_sat(constraints: list[object], timeout_ms: int) -> tuple[str, dict[str
             val = m.eval(v, model_completion=True)
             if z3.is_int_value(val):
                 model[name] = val.as_long()
-        return "sat", model
+        return Answer("sat", model, cost)
     if r == z3.unsat:
-        return "unsat", {}
-    return "unknown", {}
+        return Answer("unsat", {}, cost)
+    return Answer("unknown", {}, max(cost, rlimit), s.reason_unknown() == "timeout")
 

@@ -1,0 +1,102 @@
+"""Deterministic budgets (issue 24): budgets count interpreter steps and z3 resource units, so where an
+analysis stops, and what it finds before, never depends on the machine's speed or load. Wall-clock time
+is only a safety net, reported when hit and never cached."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pytea_ci.diagnostics import Diagnostic, Severity, Span
+from pytea_ci.diagnostics.budgets import RUN, SOLVER, STEPS_PER_ENTRY, WALL_CLOCK, rlimit_for, steps_for
+from pytea_ci.diagnostics.result import EntryResult
+from pytea_ci.driver.cache import cacheable
+from pytea_ci.driver.config import from_table
+from pytea_ci.driver.run import Options, RunMeter, run
+from pytea_ci.interp.budget import Budget
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import INPUT, Sym
+from pytea_ci.solver import Decider, Verdict
+from pytea_ci.solver.decide import MemoryCache
+
+# many paths (each `if` on an input forks), each reaching a tensor op: the step budget ends it midway
+FORKING = "import random\nimport torch\nn = random.randint(1, 9)\n" + "".join(
+    f"if n > {i}:\n    x = torch.randn(2, {i + 1})\n" for i in range(8)) + "y = torch.randn(3).view(4)\n"
+
+
+def _notes(result_entries: list[EntryResult]) -> list[str]:
+    return [d.message for e in result_entries for d in e.diagnostics if d.rule == "PT011"]
+
+
+def _signature(entries: list[EntryResult]) -> str:
+    """Everything a result says except timings."""
+    return json.dumps([[e.entry, e.status, [(d.rule, d.span.line, d.message) for d in e.diagnostics],
+                        e.stats.paths, e.stats.steps, e.stats.ops_reached, e.stats.ops_checked] for e in entries])
+
+
+def test_the_entry_step_budget_ends_an_entry_point_the_same_way_every_time(tmp_path: Path) -> None:
+    (tmp_path / "main.py").write_text(FORKING)
+    small = Budget(entry_steps=400)
+    first = run([str(tmp_path / "main.py")], Options(root=str(tmp_path), budget=small))
+    again = run([str(tmp_path / "main.py")], Options(root=str(tmp_path), budget=small))
+    assert any(STEPS_PER_ENTRY in m for m in _notes(first.entries))
+    assert _signature(first.entries) == _signature(again.entries)
+    whole = run([str(tmp_path / "main.py")], Options(root=str(tmp_path)))
+    assert not _notes(whole.entries) and whole.entries[0].stats.paths > first.entries[0].stats.paths
+
+
+def test_the_run_budget_stops_at_the_same_entry_point_whatever_jobs_is(tmp_path: Path) -> None:
+    for name in ("a", "b", "c", "d"):
+        (tmp_path / f"{name}.py").write_text("import torch\nx = torch.randn(2, 3)\ny = x.view(6)\n")
+    entries = [str(tmp_path / f"{n}.py") for n in "abcd"]
+    one = run(entries, Options(root=str(tmp_path)))
+    per_entry = one.entries[0].stats.steps
+    sigs = []
+    for jobs in (1, 2):
+        opts = Options(root=str(tmp_path), jobs=jobs, meter=RunMeter(limit=2 * per_entry))
+        r = run(entries, opts)
+        assert [e.status for e in r.entries] == ["ok", "ok", "incomplete", "incomplete"]
+        assert all(RUN in m for m in _notes(r.entries[2:]))
+        sigs.append(_signature(r.entries))
+    assert sigs[0] == sigs[1]
+
+
+def test_the_run_meter_admits_jobs_in_order() -> None:
+    meter = RunMeter(limit=10)
+    assert meter.admit(5, 4) == 3 and meter.exhausted and meter.admit(2, 1) == 0
+    assert RunMeter(limit=None).admit(7, 10**9) == 7
+
+
+def test_the_solver_budget_charges_cache_hits_as_much_as_the_first_answer() -> None:
+    """A warm run (answers from the cache) must stop asking where the cold run did."""
+    n = Sym("n", INPUT, lo=1)
+    question = P.eq(n % 64, 0)
+    cold = Decider(cache=MemoryCache())
+    with cold.budgeted(rlimit_for(2000)) as spent:
+        cold.check(question, [])
+    cost = rlimit_for(2000) - spent.left
+    assert cost > 0 and cold.stats.z3_calls >= 1
+    warm = Decider(cache=cold.cache)
+    with warm.budgeted(rlimit_for(2000)) as again:
+        warm.check(question, [])
+    assert warm.stats.z3_calls == 0 and rlimit_for(2000) - again.left == cost
+    starved = Decider(cache=cold.cache)
+    with starved.budgeted(0) as none_left:
+        assert starved.check(question, []).verdict is Verdict.UNDECIDED
+    assert none_left.reached == [SOLVER]
+
+
+def test_seconds_style_options_map_to_units() -> None:
+    cfg = from_table({"time-budget": 2, "library-time-budget": 1, "run-budget": 0, "wall-clock-limit": 30}, "t")
+    assert (cfg.time_budget, cfg.run_budget, cfg.wall_clock_limit) == (2.0, 0.0, 30.0)
+    assert steps_for(cfg.time_budget) == 2 * steps_for(1.0) and rlimit_for(2000) == 2 * rlimit_for(1000)
+    assert Decider(timeout_ms=500).rlimit == rlimit_for(500)
+
+
+@pytest.mark.parametrize("budget, cached", [(STEPS_PER_ENTRY, True), (SOLVER, True), (WALL_CLOCK, False)])
+def test_only_the_wall_clock_safety_net_is_never_cached(budget: str, cached: bool) -> None:
+    note = Diagnostic("PT011", Severity.NOTE, Span("m.py", 1, 0),
+                      f"analysis incomplete: the {budget} budget was reached; findings so far are reported")
+    assert cacheable(EntryResult("m.py", [note], status="incomplete")) is cached
