@@ -63,6 +63,7 @@ def test_plain_git_hook_is_executable_sh() -> None:
 
 @pytest.mark.parametrize(("schema", "path"), [("vendor.github-actions", "action.yml"),
                                               ("vendor.github-workflows", "examples/github-workflow.yml"),
+                                              ("vendor.github-workflows", ".github/workflows/release.yml"),
                                               ("vendor.gitlab-ci", "examples/gitlab-ci.yml")])
 def test_github_schemas(schema: str, path: str) -> None:
     p = subprocess.run([tool("check-jsonschema"), "--builtin-schema", schema, str(REPO / path)],
@@ -70,7 +71,7 @@ def test_github_schemas(schema: str, path: str) -> None:
     assert p.returncode == 0, p.stdout + p.stderr
 
 
-@pytest.mark.parametrize("path", ["examples/github-workflow.yml", "action.yml"])
+@pytest.mark.parametrize("path", ["examples/github-workflow.yml", "action.yml", ".github/workflows/release.yml"])
 def test_zizmor(path: str) -> None:
     p = subprocess.run([tool("zizmor"), *ZIZMOR, path], cwd=REPO, capture_output=True, text=True, check=False)
     assert p.returncode == 0, p.stdout + p.stderr
