@@ -100,3 +100,11 @@ def test_only_the_wall_clock_safety_net_is_never_cached(budget: str, cached: boo
     note = Diagnostic("PT011", Severity.NOTE, Span("m.py", 1, 0),
                       f"analysis incomplete: the {budget} budget was reached; findings so far are reported")
     assert cacheable(EntryResult("m.py", [note], status="incomplete")) is cached
+
+
+def test_the_wall_clock_safety_net_names_the_entry_point(tmp_path: Path) -> None:
+    (tmp_path / "main.py").write_text("import torch\nwhile True:\n    x = torch.randn(2)\n")
+    r = run([str(tmp_path / "main.py")], Options(root=str(tmp_path), budget=Budget(wall_seconds=0.0)))
+    notes = _notes(r.entries)
+    assert any(WALL_CLOCK in m and "main.py" in m for m in notes), notes
+    assert not cacheable(r.entries[0])

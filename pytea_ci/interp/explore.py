@@ -141,9 +141,12 @@ def _budget_notes(result: EntryResult, hits: list[tuple[str, Span | None]], rel_
     for name, span in hits:
         reached.setdefault(name, span)
     for name, span in reached.items():
-        result.diagnostics.append(Diagnostic("PT011", Severity.NOTE, span or Span(rel_entry, 1, 0),
-                                             f"analysis incomplete: the {name} budget was reached; "
-                                             "findings so far are reported", entry=rel_entry))
+        text = (f"analysis incomplete: the {name} budget was reached; findings so far are reported"
+                if name != WALL_CLOCK else
+                f"analysis of {rel_entry} stopped by the {WALL_CLOCK} (`wall-clock-limit`) before its step and "
+                "solver budgets: what it found is reported, but where it stopped depends on the machine")
+        result.diagnostics.append(Diagnostic("PT011", Severity.NOTE, span or Span(rel_entry, 1, 0), text,
+                                             entry=rel_entry))
     return reached
 
 
