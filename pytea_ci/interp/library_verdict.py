@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
+from pytea_ci.diagnostics.result import EntryStats
 from pytea_ci.interp.budget import Budget
 from pytea_ci.interp.explore import _explore
 from pytea_ci.interp.library import LibraryInterpreter, LibraryShared, PathOutcome, resume
@@ -52,6 +53,7 @@ class LibraryRun:
     out_of_budget: bool = False
     parse_error: Diagnostic | None = None
     seconds: float = 0.0
+    stats: EntryStats = field(default_factory=EntryStats)  # coverage over every combination, like an entry point's
 
     @property
     def accepted(self) -> list[ComboResult]:
@@ -159,15 +161,18 @@ def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: floa
         if left <= 0:
             run.out_of_budget = True
             break
-        run.combos.append(_one(target, program, ranks, root, decider, left, display_root, strict, base))
-    run.seconds = time.monotonic() - t0
+        run.combos.append(_one(target, program, ranks, root, decider, left, display_root, strict, base, run.stats))
+    run.seconds = run.stats.seconds = time.monotonic() - t0
+    base.coverage.fill(run.stats)
     return run
 
 
 def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], root: str, decider: Decider,
-         seconds: float, display_root: str | None, strict: bool, base: LibraryShared) -> ComboResult:
+         seconds: float, display_root: str | None, strict: bool, base: LibraryShared,
+         stats: EntryStats) -> ComboResult:
     shared = LibraryShared(display_root or root)
     shared.asts = base.asts  # parsed files are shared by all combinations
+    shared.coverage = base.coverage  # and so is the coverage: an op checked in some combination is checked
     shared.built = base.built  # and so are the states where the module was built
     options: dict[str, Any] = {"library": target, "ranks": ranks, "args": {}, "symbolic_args": {}}
     shared.checkpoints = store = prefix_store(target.via or target.path)  # type: ignore[assignment]
@@ -177,11 +182,15 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
     t0 = time.monotonic()
     decider.deadline = t0 + seconds
     try:
-        _, _, incomplete = _explore(target.via or target.path, root, program, decider, budget, options, shared,
+        paths, steps, incomplete = _explore(target.via or target.path, root, program, decider, budget, options, shared,
                                     t0, strict, make=LibraryInterpreter,
                                     name="__main__" if target.via else _module_name(target.path), run=resume)
     finally:
         decider.deadline = None
+    stats.paths += paths
+    stats.steps += steps
+    for what, n in shared.unmodeled.items():
+        stats.unmodeled[what] = stats.unmodeled.get(what, 0) + n
     res = ComboResult(ranks, shared.completed, incomplete=bool(incomplete or shared.budgets or shared.guessed),
                       ended=shared.ended)
     for d in shared.findings.values():

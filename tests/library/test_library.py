@@ -100,15 +100,42 @@ def _project(tmp_path: object, main: str) -> str:
     return root
 
 
-def test_auto_mode_checks_modules_no_entry_point_builds(tmp_path: object) -> None:
+def _lines(root: str, *args: str) -> set[tuple[str, int]]:
+    out = _cli("check", *args, "--no-cache", "--format", "json", cwd=root)
+    return {(d["path"], d["line"]) for d in json.loads(out.stdout)["diagnostics"]}
+
+
+def test_auto_mode_checks_modules_no_entry_point_ran(tmp_path: object) -> None:
     script = "import torch\nfrom cnn import Mlp, Head\nm = Mlp(8)\nif __name__ == '__main__':\n    pass\n"
     root = _project(tmp_path, script)
-    out = _cli("check", "main.py", "--no-cache", "--format", "json", cwd=root)
-    lines = {(d["path"], d["line"]) for d in json.loads(out.stdout)["diagnostics"]}
-    assert ("cnn.py", 41) in lines  # Head: built by nobody, checked in library mode
-    assert ("cnn.py", 30) not in lines  # Mlp: built by the entry point, which is what checks it
+    lines = _lines(root, "main.py")
+    assert ("cnn.py", 30) in lines  # Mlp: built by the entry point, never run: checked alone
+    assert ("cnn.py", 41) not in lines  # Head: neither built nor defined in the file asked about
+    assert {("cnn.py", 30), ("cnn.py", 41)} <= _lines(root)  # no path: every module nobody ran
     never = _cli("check", "main.py", "--no-cache", "--library-mode", "never", cwd=root)
     assert never.returncode == 0, never.stdout
+
+
+def test_auto_mode_leaves_modules_an_entry_point_ran_to_the_entry_point(tmp_path: object) -> None:
+    """Reshaper, whose forward the entry point ran to its end on a [2, 8] input, is not checked alone;
+    Mlp, defined in a file asked about and never run, is."""
+    script = ("import torch\nfrom cnn import Reshaper\nif __name__ == '__main__':\n"
+              "    y = Reshaper()(torch.randn(2, 8))\n")
+    root = _project(tmp_path, script)
+    out = json.loads(_cli("check", "main.py", "cnn.py", "--no-cache", "--format", "json", cwd=root).stdout)
+    checked = {e["entry"] for e in out["entries"]}
+    assert "cnn.py::Mlp" in checked and "cnn.py::Reshaper" not in checked
+
+
+def test_a_module_run_on_unknown_inputs_is_checked_alone(tmp_path: object) -> None:
+    script = ("import torch\nfrom cnn import Mlp\nif __name__ == '__main__':\n"
+              "    y = Mlp(8)(torch.load('x.pt'))\n")
+    root = _project(tmp_path, script)
+    out = json.loads(_cli("check", "main.py", "--no-cache", "--format", "json", cwd=root).stdout)
+    mlp = next(e for e in out["entries"] if e["entry"] == "cnn.py::Mlp")
+    assert mlp["coverage"]["reached"] > 0 and mlp["coverage"]["checked"] == mlp["coverage"]["reached"]
+    assert mlp["stats"]["paths"] > 0
+    assert ("cnn.py", 30) in {(d["path"], d["line"]) for d in out["diagnostics"]}
 
 
 def test_lone_model_file_is_checked(tmp_path: object) -> None:
