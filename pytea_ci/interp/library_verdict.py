@@ -25,6 +25,7 @@ from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.result import EntryStats
 from pytea_ci.interp.budget import Budget
 from pytea_ci.interp.explore import _explore
+from pytea_ci.interp import library_plausible as plausible
 from pytea_ci.interp.library import LibraryInterpreter, LibraryShared, PathOutcome, resume
 from pytea_ci.interp.library_inputs import LibraryTarget
 from pytea_ci.interp.library_inputs import choices
@@ -238,7 +239,10 @@ def verdict(run: LibraryRun, rel: str, describe: Callable[[tuple[int, ...]], str
     if any(c.ended >= deepest for c in run.combos):
         return notes  # some input got as far and raised something else: the failures are the contract's
     shown = prefer([c for c in failing if any(depth == deepest for _, depth in c.failures)])
-    suffix = (f" (library mode: {target.cls} built with {target.label}; fails for every input "
-              f"{describe(shown.ranks)})")
-    found = [dataclasses.replace(d, message=d.message + suffix) for d, depth in shown.failures if depth == deepest]
+
+    def suffix(d: Diagnostic) -> str:
+        every = "every non-degenerate input" if plausible.MARK in d.message else "every input"
+        return f" (library mode: {target.cls} built with {target.label}; fails for {every} {describe(shown.ranks)})"
+
+    found = [dataclasses.replace(d, message=d.message + suffix(d)) for d, depth in shown.failures if depth == deepest]
     return found + notes

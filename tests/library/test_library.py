@@ -14,7 +14,7 @@ from pytea_ci.interp.library_report import analyze_module
 from pytea_ci.solver import Decider
 from tests.library.helpers import FIXTURES, expectations, targets
 
-FILES = ["cnn.py", "annotated.py", "construction.py", "split.py", "verdicts.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py")]
+FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py", "verdicts.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py")]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
