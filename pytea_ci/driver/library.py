@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pytea_ci.driver import fs
+from pytea_ci.driver.library_callers import caller_inputs
 from pytea_ci.interp.library_inputs import InputSpec, LibraryTarget, dtype_of, parse_dims
 
 MODES = ("auto", "always", "only", "never")
@@ -303,6 +304,8 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
     configs = [c for c in sites if not c[0].startswith("@")]  # literal call sites and factories
     if not configs:  # else the scripts that build it, then the defaults (a script may not get that far)
         configs = [c for c in sites if c[0].startswith("@")] + [defaults(name, _method(info, "__init__", classes))]
+    callers = (caller_inputs(name, sources.mentioning(name), root, len(inputs))
+               if inputs and all(i.kind == "tensor" for i in inputs) else ())
     return [LibraryTarget(info.path, name, info.node.lineno, "" if src.startswith("@") else src, label, inputs,
-                          src[1:] if src.startswith("@") else "")
+                          src[1:] if src.startswith("@") else "", callers)
             for src, label in configs[:MAX_CONFIGS]]

@@ -290,7 +290,11 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
     if ctx.resumed is None and len(built) < MAX_CHECKPOINTS and not any(cp.choices == ctx.decisions() for cp in built):
         built.append(take(ctx, {"model": model, "guessed": ctx.shared.guessed}))  # the other combinations start here
     ctx.names = submodule_names(model)
-    inputs = [make_input(ctx, spec, rank) for spec, rank in zip(ctx.target.inputs, ctx.ranks)]
+    caller = ctx.options.get("caller")
+    if caller is not None:  # the shapes a call site of the project passes (library_verdict.run_module)
+        inputs: list[Any] = [Tensor(shape, spec.dtype) for spec, shape in zip(ctx.target.inputs, caller.shapes)]
+    else:
+        inputs = [make_input(ctx, spec, rank) for spec, rank in zip(ctx.target.inputs, ctx.ranks)]
     ctx.free_sizes = plausible.free_sizes(inputs, ctx.named)
     ctx.active = True
     ctx.stack = []

@@ -177,3 +177,51 @@ def test_module_level_partial_and_constructor_checks() -> None:
     assert [f["line"] for f in stages["findings"]] == [24]  # conv3x3 = partial(nn.Conv2d, ...) was defined
     heads = _shapes("construction.py", "Heads")
     assert [(f["rule"], f["line"]) for f in heads["findings"]] == [("PT003", 35)]  # in __init__
+
+
+_MNIST = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 32, 3, 1)
+        self.conv2 = nn.Conv2d(32, 64, 3, 1)
+        self.fc1 = nn.Linear(9216, 128)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv2(F.relu(self.conv1(x)))), {pool})
+        return self.fc1(torch.flatten(x, 1))
+"""
+
+
+def test_callers_are_evidence(tmp_path: object) -> None:
+    """max_pool2d(x, 1) makes a valid module for 16x16 images; a caller passing 28x28 makes it an error
+    at the failing statement, with the call site related; without the caller, nothing is reported."""
+    root = str(tmp_path)
+    with open(os.path.join(root, "model.py"), "w") as f:
+        f.write(_MNIST.format(pool=1))
+    alone = _cli("check", "model.py", "--no-cache", cwd=root)
+    assert alone.returncode == 0, alone.stdout
+    with open(os.path.join(root, "test_model.py"), "w") as f:
+        f.write("import torch\nfrom model import Net\n\n\ndef test_net():\n    net = Net()\n"
+                "    x = torch.randn(2, 1, 28, 28)\n    assert net(x).shape == (2, 128)\n")
+    out = json.loads(_cli("check", "model.py", "--no-cache", "--format", "json", cwd=root).stdout)
+    (d,) = [d for d in out["diagnostics"] if d["rule"] == "PT001"]
+    assert d["line"] == 15 and "x: [2, 1, 28, 28] at test_model.py:8" in d["message"]
+    assert [(r["path"], r["line"]) for r in d["related"] if "called here" in r["message"]] == [("test_model.py", 8)]
+
+
+def test_caller_inputs_read_from_the_source() -> None:
+    import ast
+
+    from pytea_ci.driver.library_callers import caller_inputs
+
+    src = ("import torch\nm = Net(4).eval()\ny = m(torch.zeros((2, 3)))\n"
+           "def f():\n    x = torch.randn(5, 3)\n    Net(4).forward(x)\n"
+           "def g(x):\n    Net(4)(x)\n"  # x not known: no evidence
+           "def h():\n    x = torch.randn(1, 3)\n    x = torch.randn(7, 3)\n    Net(4)(x)\n")  # two values: not followed
+    found = caller_inputs("Net", {"/p/a.py": ast.parse(src)}, "/p", 1)
+    assert [(c.shapes, c.line) for c in found] == [(((2, 3),), 3), (((5, 3),), 6)]
