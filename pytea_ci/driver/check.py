@@ -16,7 +16,7 @@ from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.diagnostics.suppress import is_suppressed
 from pytea_ci.driver import config as config_mod
-from pytea_ci.driver import baseline, fs, gitdiff, library_run, newonly, sanity
+from pytea_ci.driver import baseline, fs, gitdiff, library_contracts, library_run, newonly, sanity
 from pytea_ci.driver.config import Config
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
 from pytea_ci.driver.run import Options, Progress, RunFigures, run_with_figures
@@ -108,6 +108,9 @@ def check(req: CheckRequest) -> CheckOutcome:
     changed = sel.changes.changed if sel.changes is not None and (req.staged or req.diff) else None
     library_run.extend(result, cfg.library_mode, cfg.library_time_budget, req.paths, changed, cfg.exclude,
                        sel.entries, opts, graph)
+    if changed is not None and sel.changes is not None:  # PT014: contracts compared with the base's
+        warnings += library_contracts.compare(result, sel.changes, sel.repo, cfg.library_mode,
+                                              cfg.library_time_budget, req.paths, cfg.exclude, opts, graph)
     result.seconds = figures.seconds = time.monotonic() - t0  # the whole run: selection and library mode too
     outcome = CheckOutcome(result, figures, cfg, root, warnings)
     if req.changed_shapes > 0:
