@@ -16,7 +16,7 @@ from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.diagnostics.suppress import is_suppressed
 from pytea_ci.driver import config as config_mod
-from pytea_ci.driver import baseline, fs, gitdiff, library_contracts, library_run, newonly, sanity
+from pytea_ci.driver import baseline, fs, gitdiff, library_run, newonly, sanity
 from pytea_ci.driver.config import Config
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
 from pytea_ci.driver.run import Options, Progress, RunFigures, run_with_figures
@@ -109,6 +109,8 @@ def check(req: CheckRequest) -> CheckOutcome:
     library_run.extend(result, cfg.library_mode, cfg.library_time_budget, req.paths, changed, cfg.exclude,
                        sel.entries, opts, graph)
     if changed is not None and sel.changes is not None:  # PT014: contracts compared with the base's
+        from pytea_ci.driver import library_contracts
+
         warnings += library_contracts.compare(result, sel.changes, sel.repo, cfg.library_mode,
                                               cfg.library_time_budget, req.paths, cfg.exclude, opts, graph)
     result.seconds = figures.seconds = time.monotonic() - t0  # the whole run: selection and library mode too

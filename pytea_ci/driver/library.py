@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -64,7 +65,7 @@ class Sources:
         return self._trees[path]
 
     def mentioning(self, name: str) -> dict[str, ast.Module]:
-        word = name.encode()
+        word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
         out = {}
         for p in self.files:
             if p not in self._text:
@@ -72,7 +73,7 @@ class Sources:
                     self._text[p] = fs.read(p)
                 except OSError:
                     self._text[p] = b""
-            if word in self._text[p] and (tree := self.parse(p)) is not None:
+            if word.search(self._text[p]) and (tree := self.parse(p)) is not None:
                 out[p] = tree
         return out
 
@@ -273,16 +274,20 @@ class Targets:
 
 
 def targets(files: list[str], project: list[str], root: str, only: set[str] | None = None,
-            parse: Parse = _parse, context: list[str] | None = None) -> Targets:
+            parse: Parse = _parse, context: list[str] | None = None,
+            keep: Callable[[str, str], bool] | None = None) -> Targets:
     """The library-mode targets among the module classes of `files` (`project`: where call sites
     are looked for, in the files that mention the class; `only`: class names to keep, None for all;
-    `context`: the files whose classes may be bases of theirs, default `project`)."""
+    `context`: the files whose classes may be bases of theirs, default `project`; `keep(path, class)`:
+    which of them to build targets for, default all)."""
     sources = Sources(project, parse)
     classes = classes_of(list(dict.fromkeys(files + (project if context is None else context))), sources.parse)
     wanted = {os.path.abspath(f) for f in files}
     out = Targets()
     for info in sorted(module_classes(classes), key=lambda i: (i.path, i.node.lineno)):
         if info.path not in wanted or (only is not None and info.node.name not in only):
+            continue
+        if keep is not None and not keep(info.path, info.node.name):
             continue
         out.targets.extend(_build(info, classes, sources, root, out))
     return out  # file by file: the targets of a file share its import checkpoint (library_verdict.py)

@@ -67,10 +67,12 @@ def select_targets(mode: str, files: list[str], root: str, exclude: list[str], r
     extra = _keys(results, root, "modules_built") - ran if mode == "auto" and built else set()
     scope = list(dict.fromkeys(files + sorted({path for path, _ in extra})))
     context = list(dict.fromkeys(f for p in scope for f in graph.closure(p).files))  # where the bases are
-    found = lib.targets(scope, project, root, parse=graph.cache.tree, context=context)
     wanted = {os.path.abspath(f) for f in files}
-    return [t for t in found.targets
-            if (t.path, t.cls) not in ran and (t.path in wanted or (t.path, t.cls) in extra)]
+
+    def keep(path: str, cls: str) -> bool:
+        return (path, cls) not in ran and (path in wanted or (path, cls) in extra)
+
+    return lib.targets(scope, project, root, parse=graph.cache.tree, context=context, keep=keep).targets
 
 
 def run_targets(targets: list[LibraryTarget], opts: Options,
