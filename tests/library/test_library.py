@@ -225,3 +225,18 @@ def test_caller_inputs_read_from_the_source() -> None:
            "def h():\n    x = torch.randn(1, 3)\n    x = torch.randn(7, 3)\n    Net(4)(x)\n")  # two values: not followed
     found = caller_inputs("Net", {"/p/a.py": ast.parse(src)}, "/p", 1)
     assert [(c.shapes, c.line) for c in found] == [(((2, 3),), 3), (((5, 3),), 6)]
+
+
+def test_library_results_carry_their_coverage_into_text_and_sarif(tmp_path: object) -> None:
+    import re
+
+    root = _project(tmp_path, "")
+    text = _cli("check", "cnn.py", "--no-cache", "--library-mode", "only", cwd=root).stdout
+    m = re.search(r"Analyzed 0 entry points and (\d+) modules alone: .*checked (\d+) of (\d+) tensor operations"
+                  r" \(\d+%\); (\d+) path\(s\)", text)
+    assert m is not None, text
+    assert int(m.group(1)) >= 5 and 0 < int(m.group(2)) <= int(m.group(3)) and int(m.group(4)) > 0
+    sarif = json.loads(_cli("check", "cnn.py", "--no-cache", "--library-mode", "only", "--format", "sarif",
+                            cwd=root).stdout)
+    per = {e["entry"]: e for e in sarif["runs"][0]["properties"]["pytea-ci/coverage"]["entries"]}
+    assert per["cnn.py::Mlp"]["reached"] > 0 and per["cnn.py::Mlp"]["checked"] == per["cnn.py::Mlp"]["reached"]
