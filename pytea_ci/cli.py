@@ -124,7 +124,7 @@ def _add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="worker processes (default: number of CPUs)")
     c.add_argument("--shard", type=_shard, default=None, metavar="K/N", help="analyze only shard K of N")
     c.add_argument("--library-mode", choices=("auto", "always", "only", "never"), default=None,
-                   help="check nn.Modules alone, without an entry point (default auto: those no entry point builds)")
+                   help="check nn.Modules alone, without an entry point (default auto: those no entry point ran)")
     c.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="show progress (default: on a terminal only)")
 

@@ -27,6 +27,10 @@ class EntryStats:
     # {"kind": "exception" | "budget" | "launcher", "location": [...], "reason": str, "module": str | None,
     #  "paths": n}: paths that ended before the program's end (kind exception: the program raised)
     ended_paths: list[dict[str, Any]] = field(default_factory=list)
+    # [file, class] of the project's nn.Module classes built / whose `forward` returned with known inputs
+    # (library mode, `auto`: the ones built or defined in the files asked about but never run are checked alone)
+    modules_built: list[list[str]] = field(default_factory=list)
+    modules_run: list[list[str]] = field(default_factory=list)
     concrete_checks: int = 0
     z3_calls: int = 0
     cache_hits: int = 0

@@ -144,6 +144,23 @@ RULES: tuple[Rule, ...] = (
         "import some_launcher\n\ndef main():\n    ...\n\nsome_launcher.run(main)  # main is never analyzed",
         "def main():\n    ...\n\nif __name__ == \"__main__\":\n    main()",
     ),
+    Rule(
+        "PT014", "contract-changed", Severity.NOTE,
+        "A changed module's input contract or output shape differs from the base revision's.",
+        "With `--diff BASE` or `--staged`, each `nn.Module` of a changed file is checked in library mode on "
+        "both sides (the base from git's objects, never a checkout), and a module whose accepted input "
+        "(contract and smallest example) or output shape changed is reported at its class with both, and "
+        "the changed lines inside it as related locations. A note by default; `[tool.pytea-ci.severity]` "
+        "`PT014 = \"warning\"` makes it one.",
+        "A module can be valid on its own and still no longer fit the data or the modules around it: "
+        "`max_pool2d(x, 2)` becoming `max_pool2d(x, 1)` turns a net for 28x28 images into one for 16x16 "
+        "images, and only the contract shows it. (A caller in the project that still passes the old size "
+        "makes it an error, PT001.)",
+        "def forward(self, x):\n    x = F.max_pool2d(F.relu(self.conv2(x)), 1)  # was 2\n"
+        "    return self.fc1(torch.flatten(x, 1))  # in_features 9216",
+        "def forward(self, x):\n    x = F.max_pool2d(F.relu(self.conv2(x)), 2)\n"
+        "    return self.fc1(torch.flatten(x, 1))",
+    ),
 )
 
 _BY_ID = {r.id: r for r in RULES}

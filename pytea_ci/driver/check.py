@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,6 +94,7 @@ def options(cfg: Config, root: str, entries: list[str], req: CheckRequest) -> Op
 
 
 def check(req: CheckRequest) -> CheckOutcome:
+    t0 = time.monotonic()
     root = project_root(req.root, os.getcwd())
     cfg = load_config(root, req.config_file, req.overrides)
     cdir = None if req.no_cache else cache_dir(cfg, root)
@@ -109,6 +111,12 @@ def check(req: CheckRequest) -> CheckOutcome:
     changed = sel.changes.changed if sel.changes is not None and (req.staged or req.diff) else None
     library_run.extend(result, cfg.library_mode, cfg.library_time_budget, req.paths, changed, cfg.exclude,
                        sel.entries, opts, graph)
+    if changed is not None and sel.changes is not None:  # PT014: contracts compared with the base's
+        from pytea_ci.driver import library_contracts
+
+        warnings += library_contracts.compare(result, sel.changes, sel.repo, cfg.library_mode,
+                                              cfg.library_time_budget, req.paths, cfg.exclude, opts, graph)
+    result.seconds = figures.seconds = time.monotonic() - t0  # the whole run: selection and library mode too
     outcome = CheckOutcome(result, figures, cfg, root, warnings)
     if req.changed_shapes > 0:
         outcome.shapes = library_run.changed_shapes(result, cfg.library_mode, cfg.library_time_budget, req.paths,

@@ -90,15 +90,50 @@ def imported_files(root: str, exclude: list[str], graph: ImportGraph) -> set[str
     return out
 
 
+def importers(path: str, root: str, exclude: list[str], graph: ImportGraph,
+              files: list[str] | None = None) -> set[str]:
+    """The project files (of `files`, default all) that import `path` directly. Only files whose text
+    holds the module's name (the folder's, for a package `__init__`) can name it in an import, so only
+    those are parsed."""
+    path = os.path.abspath(path)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    name = (os.path.basename(os.path.dirname(path)) if stem == "__init__" else stem).encode()
+    out = set()
+    for f in python_files(root, root, exclude, (".py", NOTEBOOK)) if files is None else files:
+        try:
+            if f != path and name in fs.read(f) and path in graph.direct_imports(f):
+                out.add(f)
+        except OSError:
+            continue
+    return out
+
+
+def entries_importing(path: str, root: str, exclude: list[str], graph: ImportGraph) -> list[str]:
+    """The discovered entry points that import `path`, directly or transitively, found by walking the
+    imports backwards from it (only the files that may import what is walked are parsed)."""
+    files = python_files(root, root, exclude, (".py", NOTEBOOK))
+    seen: dict[str, set[str]] = {}
+    todo = [os.path.abspath(path)]
+    while todo:
+        f = todo.pop()
+        if f not in seen:
+            seen[f] = importers(f, root, exclude, graph, files)
+            todo += sorted(seen[f] - set(seen))
+    found = [f for f, users in seen.items() if f != os.path.abspath(path) and not is_test_file(f, root)
+             and looks_like_entry(f, graph) and (is_notebook(f) or has_main_guard(f) or not users)]
+    return sorted(f for f in found if uses_torch(f, graph))
+
+
 def is_entry(path: str, root: str, exclude: list[str], graph: ImportGraph, imported: set[str] | None = None) -> bool:
     """Whether `path` is a program by the rules above (torch use not included). `imported`: the
-    result of `imported_files`, when the caller has it."""
+    result of `imported_files`, when the caller has it (else only the files that may import `path`
+    are read)."""
     if is_test_file(path, root) or not looks_like_entry(path, graph):
         return False
     if is_notebook(path) or has_main_guard(path):
         return True
     if imported is None:
-        imported = imported_files(root, exclude, graph)
+        return not importers(path, root, exclude, graph)
     return os.path.abspath(path) not in imported
 
 

@@ -73,11 +73,18 @@ def _is_script(tree: ast.Module) -> bool:
 
 def parse_facts(source: bytes) -> tuple[list[Import], bool]:
     """(every module a file may import, whether it reads like a program); ([], False) if it does not parse."""
+    return facts_of(_parse(source))
+
+
+def facts_of(tree: ast.Module | None) -> tuple[list[Import], bool]:
+    return ([], False) if tree is None else (_imports_of(tree), _is_script(tree))
+
+
+def _parse(source: bytes, path: str = "<unknown>") -> ast.Module | None:
     try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return [], False
-    return _imports_of(tree), _is_script(tree)
+        return ast.parse(source, filename=path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def parse_imports(source: bytes) -> list[Import]:
@@ -94,14 +101,20 @@ def _python_of(path: str, source: bytes) -> bytes:
         return b""
 
 
+MAX_TREES = 256  # parsed files kept for the run (library mode's targets and call sites need a few of them)
+
+
 class ImportCache:
     """Per-file facts (imports, looks like a program) by content hash, kept in one JSON file of the
-    cache dir (memory only when `folder` is None). Concurrent writers: the last one wins, nothing breaks."""
+    cache dir (memory only when `folder` is None). Concurrent writers: the last one wins, nothing breaks.
+    Also the run's parsed files (`tree`), so the driver parses a file at most once per run."""
 
     def __init__(self, folder: str | None) -> None:
         self.path = os.path.join(folder, "imports.json") if folder else None
         self.data: dict[str, dict[str, Any]] = {}
         self.dirty = False
+        self.trees: dict[str, ast.Module | None] = {}  # content hash -> its AST (None: does not parse)
+        self.parses = 0  # files parsed by the driver in this run (benchmarks/tests count them)
         if self.path:
             doc = read_json(self.path)
             if isinstance(doc, dict) and doc.get("format") == FORMAT and isinstance(doc.get("files"), dict):
@@ -120,10 +133,29 @@ class ImportCache:
                 return digest, [(int(a), str(b)) for a, b in hit["i"]], bool(hit["e"])
         except (KeyError, TypeError, ValueError):
             pass
-        found, script = parse_facts(_python_of(path, source))
+        found, script = facts_of(self._tree(path, source, digest))
         self.data[digest] = {"i": [list(x) for x in found], "e": script}
         self.dirty = True
         return digest, found, script
+
+    def tree(self, path: str) -> ast.Module | None:
+        """The file's AST (a notebook's code cells), parsed at most once per content while it is kept;
+        None when it cannot be read or does not parse."""
+        try:
+            source = fs.read(path)
+        except OSError:
+            return None
+        return self._tree(path, source, hashlib.sha256(source).hexdigest())
+
+    def _tree(self, path: str, source: bytes, digest: str) -> ast.Module | None:
+        if digest in self.trees:
+            return self.trees[digest]
+        tree = _parse(_python_of(path, source), path)
+        self.parses += 1
+        if len(self.trees) >= MAX_TREES:
+            self.trees.pop(next(iter(self.trees)))
+        self.trees[digest] = tree
+        return tree
 
     def imports(self, path: str) -> tuple[str | None, list[Import]]:
         digest, found, _ = self.facts(path)

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import ast
 import os
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pytea_ci.driver import fs
+from pytea_ci.driver.library_callers import caller_inputs
 from pytea_ci.interp.library_inputs import InputSpec, LibraryTarget, dtype_of, parse_dims
 
 MODES = ("auto", "always", "only", "never")
@@ -44,11 +47,42 @@ def _parse(path: str) -> ast.Module | None:
         return None
 
 
-def classes_of(paths: list[str]) -> dict[str, list[ClassInfo]]:
+Parse = Callable[[str], "ast.Module | None"]
+
+
+class Sources:
+    """The project's files as target selection reads them: each read once, parsed (through `parse`,
+    the run's shared parser) only when its text mentions the name looked for."""
+
+    def __init__(self, files: list[str], parse: Parse = _parse) -> None:
+        self.files, self._parse = files, parse
+        self._text: dict[str, bytes] = {}
+        self._trees: dict[str, ast.Module | None] = {}
+
+    def parse(self, path: str) -> ast.Module | None:
+        if path not in self._trees:
+            self._trees[path] = self._parse(path)
+        return self._trees[path]
+
+    def mentioning(self, name: str) -> dict[str, ast.Module]:
+        word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
+        out = {}
+        for p in self.files:
+            if p not in self._text:
+                try:
+                    self._text[p] = fs.read(p)
+                except OSError:
+                    self._text[p] = b""
+            if word.search(self._text[p]) and (tree := self.parse(p)) is not None:
+                out[p] = tree
+        return out
+
+
+def classes_of(paths: list[str], parse: Parse = _parse) -> dict[str, list[ClassInfo]]:
     """Top-level classes of each file, by class name (the same name may occur in several files)."""
     out: dict[str, list[ClassInfo]] = {}
     for path in paths:
-        tree = _parse(path)
+        tree = parse(path)
         for node in tree.body if tree else []:
             if isinstance(node, ast.ClassDef):
                 methods = {m.name: m for m in node.body if isinstance(m, ast.FunctionDef)}
@@ -239,21 +273,27 @@ class Targets:
     skipped: list[str] = field(default_factory=list)  # "file.py::Cls: why"
 
 
-def targets(files: list[str], project: list[str], root: str, only: set[str] | None = None) -> Targets:
+def targets(files: list[str], project: list[str], root: str, only: set[str] | None = None,
+            parse: Parse = _parse, context: list[str] | None = None,
+            keep: Callable[[str, str], bool] | None = None) -> Targets:
     """The library-mode targets among the module classes of `files` (`project`: where call sites
-    are looked for; `only`: class names to keep, None for all)."""
-    classes = classes_of(list(dict.fromkeys(files + project)))
-    trees = {p: t for p in project if (t := _parse(p)) is not None}
+    are looked for, in the files that mention the class; `only`: class names to keep, None for all;
+    `context`: the files whose classes may be bases of theirs, default `project`; `keep(path, class)`:
+    which of them to build targets for, default all)."""
+    sources = Sources(project, parse)
+    classes = classes_of(list(dict.fromkeys(files + (project if context is None else context))), sources.parse)
     wanted = {os.path.abspath(f) for f in files}
     out = Targets()
     for info in sorted(module_classes(classes), key=lambda i: (i.path, i.node.lineno)):
         if info.path not in wanted or (only is not None and info.node.name not in only):
             continue
-        out.targets.extend(_build(info, classes, trees, root, out))
+        if keep is not None and not keep(info.path, info.node.name):
+            continue
+        out.targets.extend(_build(info, classes, sources, root, out))
     return out  # file by file: the targets of a file share its import checkpoint (library_verdict.py)
 
 
-def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], trees: dict[str, ast.Module], root: str,
+def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Sources, root: str,
            out: Targets) -> list[LibraryTarget]:
     name, rel = info.node.name, os.path.relpath(info.path, root)
     fwd = _method(info, "forward", classes)
@@ -264,11 +304,13 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], trees: dict[str
     else:
         out.skipped.append(f"{rel}::{name}: no forward")
         return []
-    own = trees.get(info.path) or _parse(info.path)
-    sites = call_sites(name, info.path, trees, root) + (factories(name, own, rel) if own else [])
+    own = sources.parse(info.path)
+    sites = call_sites(name, info.path, sources.mentioning(name), root) + (factories(name, own, rel) if own else [])
     configs = [c for c in sites if not c[0].startswith("@")]  # literal call sites and factories
     if not configs:  # else the scripts that build it, then the defaults (a script may not get that far)
         configs = [c for c in sites if c[0].startswith("@")] + [defaults(name, _method(info, "__init__", classes))]
+    callers = (caller_inputs(name, sources.mentioning(name), root, len(inputs))
+               if inputs and all(i.kind == "tensor" for i in inputs) else ())
     return [LibraryTarget(info.path, name, info.node.lineno, "" if src.startswith("@") else src, label, inputs,
-                          src[1:] if src.startswith("@") else "")
+                          src[1:] if src.startswith("@") else "", callers)
             for src, label in configs[:MAX_CONFIGS]]

@@ -1,21 +1,22 @@
 """Library mode in a `check` run: which files' modules to check, which of them the entry points
 already cover (`auto`), and one result per module, without the findings an entry point reported.
 
-Modes (`library-mode` / `--library-mode`): `auto` checks the modules that no analyzed entry point
-constructs (outside module classes, or inside a module class it constructs); `always` checks every
-module of the analyzed files as well; `only` skips the entry points; `never` turns library mode off.
+Modes (`library-mode` / `--library-mode`): `auto` checks the modules of the files asked about (the
+paths given, the changed files of a diff, the whole project without either) whose `forward` no
+entry point ran to its end with known inputs, and, with paths, the modules those entry points built
+but never ran; `always` checks every module of the analyzed files and of the files they import;
+`only` does the same and skips the entry points; `never` turns library mode off.
 """
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import os
 from typing import TYPE_CHECKING
 
 from pytea_ci.diagnostics import Severity
 from pytea_ci.diagnostics.budgets import steps_for
-from pytea_ci.diagnostics.result import EntryResult, RunResult
+from pytea_ci.diagnostics.result import EntryResult, EntryStats, RunResult
 from pytea_ci.driver import discover as disc
 from pytea_ci.driver import fs
 from pytea_ci.driver import library as lib
@@ -28,9 +29,10 @@ if TYPE_CHECKING:
 
 
 def files_for(paths: list[str], changed: set[str] | None, root: str, exclude: list[str],
-              graph: ImportGraph) -> list[str]:
-    """The analyzed files: the paths given (with the project files they import), or every project
-    file; with a diff, only the changed ones among them."""
+              graph: ImportGraph, imported: bool = True) -> list[str]:
+    """The analyzed files: the paths given (files, and the Python files of folders; with `imported`,
+    also the project files they import), or every project file; with a diff, only the changed ones
+    among them."""
     if not paths:
         scope = disc.python_files(root, root, exclude)
     else:
@@ -38,8 +40,10 @@ def files_for(paths: list[str], changed: set[str] | None, root: str, exclude: li
         for p in paths:
             if fs.isdir(p):
                 scope += disc.python_files(os.path.abspath(p), root, exclude)
-            elif fs.isfile(p):
+            elif fs.isfile(p) and imported:
                 scope += list(graph.closure(os.path.abspath(p)).files)
+            elif fs.isfile(p) and p.endswith(".py"):
+                scope.append(os.path.abspath(p))
         scope = list(dict.fromkeys(scope))
     if changed is None:
         return scope
@@ -47,39 +51,33 @@ def files_for(paths: list[str], changed: set[str] | None, root: str, exclude: li
     return sorted(p for p in changed if p.endswith(".py") and fs.isfile(p) and os.path.abspath(p) in within)
 
 
-def covered(entries: list[str], graph: ImportGraph, modules: set[str]) -> set[str]:
-    """Module classes an entry point constructs: called outside module classes in its closure, or
-    inside a module class that is itself covered."""
-    direct: set[str] = set()
-    inner: dict[str, set[str]] = {}
-    for path in {f for e in entries for f in graph.closure(e).files}:
-        tree = lib._parse(path)
-        for node in tree.body if tree else []:
-            calls = {lib._callee(n) for n in ast.walk(node) if isinstance(n, ast.Call)} & modules
-            if isinstance(node, ast.ClassDef) and node.name in modules:
-                inner.setdefault(node.name, set()).update(calls)
-            else:
-                direct |= calls
-    out, todo = set(direct), list(direct)
-    while todo:
-        for sub in inner.get(todo.pop(), set()) - out:
-            out.add(sub)
-            todo.append(sub)
-    return out
+Key = tuple[str, str]  # (absolute path of the file, class name)
 
 
-def select_targets(mode: str, files: list[str], root: str, exclude: list[str], entries: list[str],
-                   graph: ImportGraph) -> list[LibraryTarget]:
+def _keys(results: list[EntryResult], root: str, field: str) -> set[Key]:
+    return {(os.path.normpath(os.path.join(root, path)), cls) for r in results
+            for path, cls in getattr(r.stats, field)}
+
+
+def select_targets(mode: str, files: list[str], root: str, exclude: list[str], results: list[EntryResult],
+                   graph: ImportGraph, built: bool = False) -> list[LibraryTarget]:
+    """The modules of `files` to check alone; in `auto`, minus those whose `forward` an entry point ran
+    to its end with known inputs, plus (`built`) the modules the entry points built but never ran."""
     project = disc.python_files(root, root, exclude)
-    found = lib.targets(files, project, root)
-    if mode != "auto":
-        return found.targets
-    names = {t.cls for t in found.targets}
-    done = covered(entries, graph, names)
-    return [t for t in found.targets if t.cls not in done]
+    ran = _keys(results, root, "modules_run") if mode == "auto" else set()
+    extra = _keys(results, root, "modules_built") - ran if mode == "auto" and built else set()
+    scope = list(dict.fromkeys(files + sorted({path for path, _ in extra})))
+    context = list(dict.fromkeys(f for p in scope for f in graph.closure(p).files))  # where the bases are
+    wanted = {os.path.abspath(f) for f in files}
+
+    def keep(path: str, cls: str) -> bool:
+        return (path, cls) not in ran and (path in wanted or (path, cls) in extra)
+
+    return lib.targets(scope, project, root, parse=graph.cache.tree, context=context, keep=keep).targets
 
 
-def run_targets(targets: list[LibraryTarget], opts: Options, seconds: float) -> list[ModuleShapes]:
+def run_targets(targets: list[LibraryTarget], opts: Options,
+                seconds: float) -> list[tuple[ModuleShapes, EntryStats]]:
     if not targets:
         return []
     from pytea_ci.driver.run import make_decider
@@ -107,21 +105,22 @@ def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, g
                               _key_options(t, opts, seconds)))
         out.append(cache.get(keys[-1]) if cache is not None else None)
     todo = [i for i, r in enumerate(out) if r is None]
-    for i, shapes in zip(todo, run_targets([targets[i] for i in todo], opts, seconds)):
-        res = out[i] = _as_result(shapes)
+    for i, (shapes, stats) in zip(todo, run_targets([targets[i] for i in todo], opts, seconds)):
+        res = out[i] = _as_result(shapes, stats)
         if cache is not None and cacheable(res):
             cache.put(keys[i], res)
     return [r for r in out if r is not None] + skipped
 
 
 def _key_options(t: LibraryTarget, opts: Options, seconds: float) -> dict[str, object]:
-    return {"library": [t.cls, t.construct, t.via, [dataclasses.astuple(i) for i in t.inputs]], "seconds": seconds,
+    return {"library": [t.cls, t.construct, t.via, [dataclasses.astuple(i) for i in t.inputs],
+                        [dataclasses.astuple(c) for c in t.callers]], "seconds": seconds,
             "solver_timeout_ms": opts.solver_timeout_ms}
 
 
-def _as_result(s: ModuleShapes) -> EntryResult:
+def _as_result(s: ModuleShapes, stats: EntryStats) -> EntryResult:
     status = "findings" if any(d.severity is not Severity.NOTE for d in s.diagnostics) else "ok"
-    return EntryResult(s.module, list(s.diagnostics), status=status, shapes=s)
+    return EntryResult(s.module, list(s.diagnostics), stats, status=status, shapes=s)
 
 
 def without_reported(results: list[EntryResult], reported: list[EntryResult]) -> list[EntryResult]:
@@ -142,12 +141,14 @@ def entries_to_run(mode: str, entries: list[str]) -> list[str]:
 
 def extend(result: RunResult, mode: str, seconds: float, paths: list[str], changed: set[str] | None,
            exclude: list[str], entries: list[str], opts: Options, graph: ImportGraph) -> None:
-    """Add the library-mode results of the analyzed files to `result` (nothing when `never`)."""
+    """Add the library-mode results of the analyzed files to `result` (nothing when `never`). In `auto`
+    with paths, the analyzed files are the paths themselves (and the modules their entry points built
+    but never ran); in `always`/`only`, also the files they import."""
     if mode == "never":
         return
     root = os.path.abspath(opts.root)
-    files = files_for(paths, changed, root, exclude, graph)
-    targets = select_targets(mode, files, root, exclude, entries, graph)
+    files = files_for(paths, changed, root, exclude, graph, imported=mode != "auto")
+    targets = select_targets(mode, files, root, exclude, result.entries, graph, built=changed is None)
     result.entries += without_reported(check_targets(targets, opts, seconds, graph), result.entries)
 
 
@@ -160,7 +161,7 @@ def changed_shapes(result: RunResult, mode: str, seconds: float, paths: list[str
         return []
     root = os.path.abspath(opts.root)
     files = files_for(paths, changed, root, exclude, graph)
-    targets = lib.targets(files, disc.python_files(root, root, exclude), root).targets[:limit]
+    targets = lib.targets(files, disc.python_files(root, root, exclude), root, parse=graph.cache.tree).targets[:limit]
     have = {(e.shapes.module, e.shapes.construction): e.shapes for e in result.entries if e.shapes is not None}
     todo = [t for t in targets if (_name(t, root), t.label) not in have]
     for r in check_targets(todo, opts, seconds, graph):
@@ -192,10 +193,11 @@ def shapes(target: str, root: str | None = None, config_file: str | None = None)
     files = files_for([path], None, top, cfg.exclude, graph)
     if cls:
         files = [os.path.abspath(path)]
-    found = lib.targets(files, disc.python_files(top, top, cfg.exclude), top, {cls} if cls else None)
+    found = lib.targets(files, disc.python_files(top, top, cfg.exclude), top, {cls} if cls else None,
+                        parse=graph.cache.tree)
     if cls and not found.targets:
         raise TargetError(f"{target}: no nn.Module class {cls} with a forward in {path}")
     from pytea_ci.driver.check import CheckRequest
 
     opts = options(cfg, top, [], CheckRequest(no_cache=True))
-    return run_targets(found.targets, opts, cfg.library_time_budget)
+    return [s for s, _ in run_targets(found.targets, opts, cfg.library_time_budget)]

@@ -52,7 +52,6 @@ class Selector:
         self.req, self.cfg, self.graph = req, cfg, graph
         self.root = os.path.abspath(req.root)
         self._all: list[str] | None = None
-        self._imported: set[str] | None = None
         self.messages: list[str] = []
 
     def all_entries(self) -> list[str]:
@@ -73,12 +72,12 @@ class Selector:
             raise SelectionError(f"{where}: no entry point matches {self.cfg.entry_points!r} under {self.root}")
 
     def importers(self, path: str) -> list[str]:
-        return self.graph.affected(self.all_entries(), {path})
-
-    def imported(self) -> set[str]:
-        if self._imported is None:
-            self._imported = disc.imported_files(self.root, self.cfg.exclude, self.graph)
-        return self._imported
+        if self.cfg.entry_points:
+            return self.graph.affected(self.all_entries(), {path})
+        if not path.startswith(self.root + os.sep):
+            return []
+        # walk backwards from the file: parsing the whole project to list its entry points costs more
+        return self.graph.affected(disc.entries_importing(path, self.root, self.cfg.exclude, self.graph), {path})
 
     def for_file(self, path: str) -> list[str]:
         path = os.path.abspath(path)
@@ -87,7 +86,7 @@ class Selector:
         if path in self.all_entries_if_configured():
             return [path]
         if (not self.cfg.entry_points and not self._excluded(path)
-                and disc.is_entry(path, self.root, self.cfg.exclude, self.graph, self.imported())):
+                and disc.is_entry(path, self.root, self.cfg.exclude, self.graph)):
             return [path]
         users = self.importers(path)
         if users or self.cfg.entry_points or self._excluded(path) or disc.is_test_file(path, self.root):

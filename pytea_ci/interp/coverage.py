@@ -55,6 +55,12 @@ class Coverage:
         self.checks_skipped = 0
         self.ended: dict[tuple[str, Span, str, str | None], int] = {}  # (kind, span, reason, module) -> paths
         self.library_used = False  # a tensor-library API was called (even if no tensor operation was reached)
+        # (file as shown, class) of the project's nn.Module classes built (outside another module's
+        # constructor), and of those whose `forward` returned on some path with every argument known
+        # (library mode checks the others alone)
+        self.modules_built: set[tuple[str, str]] = set()
+        self.modules_run: set[tuple[str, str]] = set()
+        self.building = 0  # constructors of project modules running (the outermost's module is the one built)
 
     def op(self, span: Span, origin: Origin | None) -> None:
         """A tensor operation reached at `span` (one per call site: a module call and the `forward`
@@ -63,6 +69,12 @@ class Coverage:
             self.ops[span] = None
         elif span not in self.ops:
             self.ops[span] = origin
+
+    def forward_returned(self, key: tuple[str, str] | None, args: tuple, kwargs: dict, span: Span) -> None:
+        """`forward` of a project module returned: it was run to its end, with known inputs when no
+        argument is a value not understood (or a tensor of unknown shape)."""
+        if key is not None and first_origin([*args, *kwargs.values()], span) is None:
+            self.modules_run.add(key)
 
     def check(self, decided: bool) -> None:
         if decided:
@@ -91,6 +103,8 @@ class Coverage:
         stats.checks_skipped = self.checks_skipped
         stats.unknown_origins = [{"location": loc(o.span), "what": o.what, "ops": n}
                                  for o, n in self.origins()[:MAX_ORIGINS]]
+        stats.modules_built = sorted(list(k) for k in self.modules_built)
+        stats.modules_run = sorted(list(k) for k in self.modules_run)
         stats.ended_paths = [{"kind": kind, "location": loc(span), "reason": reason, "module": module, "paths": n}
                              for (kind, span, reason, module), n in self.ended.items()]
 

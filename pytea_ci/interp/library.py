@@ -18,6 +18,7 @@ from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity
 from pytea_ci.diagnostics.modshapes import Layer
+from pytea_ci.interp import library_plausible as plausible
 from pytea_ci.interp.interpreter import Interpreter, Shared
 from pytea_ci.interp.library_inputs import LibraryTarget, make_input, positive
 from pytea_ci.interp.runtime import PathEnd, Scope
@@ -25,7 +26,7 @@ from pytea_ci.interp.explore import run_path
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, _copy_state, find, restore, take
 from pytea_ci.models.torch.nn.module import is_module
 from pytea_ci.models.values import Builtin, ClassVal, Instance, Unknown
-from pytea_ci.shapes.dim import Dim, symbols
+from pytea_ci.shapes.dim import Dim, Sym, symbols
 from pytea_ci.shapes.pred import Cond, Pred
 from pytea_ci.shapes.tensor import Tensor, fmt_shape
 from pytea_ci.solver import Verdict
@@ -99,6 +100,7 @@ class LibraryInterpreter(Interpreter):
         self.stack: list[Instance] = []
         self.names: dict[int, str] = {}
         self.named: dict[str, Any] = {}  # jaxtyping names -> dims, shared across inputs
+        self.free_sizes: list[Sym] = []  # input sizes a plausible input has at least 2 of (library_plausible.py)
 
     def _seed(self, seed: Checkpoint) -> None:
         """Start with the modules another file of the same folder imported (an import snapshot): a
@@ -189,6 +191,12 @@ class LibraryInterpreter(Interpreter):
             return
         outcome = self.decider.check(cond, self.pc)
         if outcome.verdict is Verdict.MAY_FAIL and isinstance(cond, Pred) and not self.expecting:
+            only = plausible.degenerate(self, cond) if self.active else None
+            if only is not None:  # a contract only degenerate inputs satisfy: a finding (library_plausible.py)
+                self.shared.now = self.passed
+                self.emit(rule, Severity.ERROR, plausible.message(self.target.cls, *only, op, message), operands,
+                          dims, outcome.counterexample)
+                raise PathEnd()
             if _promised(cond):
                 self.emit("PT002", Severity.WARNING, f"{op}: {message} although the annotation allows any "
                           f"{', '.join(sorted(s.name for s in symbols(cond)))}", operands, dims,
@@ -282,7 +290,12 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
     if ctx.resumed is None and len(built) < MAX_CHECKPOINTS and not any(cp.choices == ctx.decisions() for cp in built):
         built.append(take(ctx, {"model": model, "guessed": ctx.shared.guessed}))  # the other combinations start here
     ctx.names = submodule_names(model)
-    inputs = [make_input(ctx, spec, rank) for spec, rank in zip(ctx.target.inputs, ctx.ranks)]
+    caller = ctx.options.get("caller")
+    if caller is not None:  # the shapes a call site of the project passes (library_verdict.run_module)
+        inputs: list[Any] = [Tensor(shape, spec.dtype) for spec, shape in zip(ctx.target.inputs, caller.shapes)]
+    else:
+        inputs = [make_input(ctx, spec, rank) for spec, rank in zip(ctx.target.inputs, ctx.ranks)]
+    ctx.free_sizes = plausible.free_sizes(inputs, ctx.named)
     ctx.active = True
     ctx.stack = []
     try:

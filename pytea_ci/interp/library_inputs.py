@@ -37,6 +37,20 @@ class InputSpec:
 
 
 @dataclass(frozen=True)
+class CallerInput:
+    """The tensor shapes a project call site passes to the module (`driver/library_callers.py`)."""
+
+    shapes: tuple[tuple[int, ...], ...]
+    rel: str  # the call site's file as shown
+    path: str
+    line: int
+    col: int
+
+    def text(self, names: list[str]) -> str:
+        return ", ".join(f"{n}: [{', '.join(map(str, s))}]" for n, s in zip(names, self.shapes))
+
+
+@dataclass(frozen=True)
 class LibraryTarget:
     """One module to check: where it is, how to build it, what `forward` takes."""
 
@@ -47,6 +61,7 @@ class LibraryTarget:
     label: str  # how it is built, for messages ("defaults", "resnet18() at models.py:40")
     inputs: tuple[InputSpec, ...] = ()
     via: str = ""  # a script to run as __main__ instead: the first instance of `cls` it builds is checked
+    callers: tuple[CallerInput, ...] = ()  # inputs the project's call sites pass: run as well
 
 
 def choices(spec: InputSpec) -> tuple[int, ...]:

@@ -10,10 +10,11 @@ from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.modshapes import InputShape, Layer, ModuleShapes
+from pytea_ci.diagnostics.result import EntryStats
 from pytea_ci.interp.library import PathOutcome, param_count
 from pytea_ci.interp.library_inputs import LibraryTarget, is_own, shape_text
 
-from pytea_ci.interp.library_verdict import ComboResult, prefer, run_module, verdict
+from pytea_ci.interp.library_verdict import ComboResult, LibraryRun, prefer, run_module, verdict
 from pytea_ci.shapes.dim import Dim, Lin, Op, Sym, symbols
 from pytea_ci.shapes.pred import Cond, Pred
 from pytea_ci.shapes.tensor import Tensor, fmt_shape
@@ -23,9 +24,19 @@ from pytea_ci.solver import Decider
 def analyze_module(target: LibraryTarget, root: str, decider: Decider, seconds: float = 5.0,
                    display_root: str | None = None, strict: bool = False) -> ModuleShapes:
     """Check one module in library mode: its findings and what `pytea-ci shapes` shows."""
-    base = display_root or root
-    rel = os.path.relpath(target.path, base)
+    return module_result(target, root, decider, seconds, display_root, strict)[0]
+
+
+def module_result(target: LibraryTarget, root: str, decider: Decider, seconds: float = 5.0,
+                  display_root: str | None = None, strict: bool = False) -> tuple[ModuleShapes, EntryStats]:
+    """`analyze_module`, with the coverage of the module's runs (reached/checked ops, paths, unknowns)."""
     run = run_module(target, root, decider, seconds, display_root, strict)
+    return _shapes(run, target, root, decider, display_root), run.stats
+
+
+def _shapes(run: LibraryRun, target: LibraryTarget, root: str, decider: Decider,
+            display_root: str | None) -> ModuleShapes:
+    rel = os.path.relpath(target.path, display_root or root)
     shapes = ModuleShapes(f"{rel}::{target.cls}", rel, target.line, target.label, "skipped")
     shapes.diagnostics = verdict(run, rel, lambda ranks: _inputs_text(target, ranks))
     chosen = prefer(run.accepted) if run.accepted else None
@@ -124,10 +135,10 @@ def _op(op: str, args: list[int | None]) -> int | None:
 
 
 def analyze_guarded(target: LibraryTarget, root: str, decider: Decider, seconds: float,
-                    strict: bool = False) -> ModuleShapes:
-    """`analyze_module`, with an analyzer bug turned into a PT011 note on the module (never a crash)."""
+                    strict: bool = False) -> tuple[ModuleShapes, EntryStats]:
+    """`module_result`, with an analyzer bug turned into a PT011 note on the module (never a crash)."""
     try:
-        return analyze_module(target, root, decider, seconds, root, strict)
+        return module_result(target, root, decider, seconds, root, strict)
     except Exception as e:  # an analyzer bug: report it for this module, keep going
         if strict:
             raise
@@ -135,7 +146,7 @@ def analyze_guarded(target: LibraryTarget, root: str, decider: Decider, seconds:
         text = f"library mode failed on {target.cls}: internal error: {type(e).__name__}: {e}"
         shapes = ModuleShapes(f"{rel}::{target.cls}", rel, target.line, target.label, "internal-error")
         shapes.diagnostics = [Diagnostic("PT011", Severity.NOTE, Span(rel, target.line, 0), text, entry=rel)]
-        return shapes
+        return shapes, EntryStats()
 
 
 def holds(cond: Cond, values: dict[str, int]) -> bool | None:

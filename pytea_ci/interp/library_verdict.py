@@ -21,12 +21,14 @@ from dataclasses import dataclass, field
 from collections.abc import Callable
 from typing import Any
 
-from pytea_ci.diagnostics import Diagnostic, Severity, Span
+from pytea_ci.diagnostics import Diagnostic, Related, Severity, Span
 from pytea_ci.diagnostics.budgets import rlimit_for, steps_for
+from pytea_ci.diagnostics.result import EntryStats
 from pytea_ci.interp.budget import Budget
 from pytea_ci.interp.explore import _explore
+from pytea_ci.interp import library_plausible as plausible
 from pytea_ci.interp.library import LibraryInterpreter, LibraryShared, PathOutcome, resume
-from pytea_ci.interp.library_inputs import LibraryTarget
+from pytea_ci.interp.library_inputs import CallerInput, LibraryTarget
 from pytea_ci.interp.library_inputs import choices
 from pytea_ci.interp.snapshot import Checkpoint
 from pytea_ci.solver import Decider
@@ -54,6 +56,8 @@ class LibraryRun:
     out_of_budget: bool = False
     parse_error: Diagnostic | None = None
     seconds: float = 0.0
+    stats: EntryStats = field(default_factory=EntryStats)  # coverage over every combination, like an entry point's
+    callers: list[tuple[CallerInput, ComboResult]] = field(default_factory=list)  # runs on the callers' inputs
 
     @property
     def accepted(self) -> list[ComboResult]:
@@ -158,22 +162,30 @@ def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: floa
         run.out_of_budget = True
         combos = combos[:MAX_COMBOS]
     left = [steps_for(seconds), rlimit_for(seconds * 1000)]
+    for caller in target.callers:  # concrete, so cheap: first
+        if min(left) > 0:
+            run.callers.append((caller, _one(target, program, tuple(len(s) for s in caller.shapes), root, decider,
+                                             left, display_root, strict, base, run.stats, caller)))
     for ranks in combos:
         if min(left) <= 0 or time.monotonic() - t0 > LIBRARY_WALL_SECONDS:
             run.out_of_budget = True
             break
-        run.combos.append(_one(target, program, ranks, root, decider, left, display_root, strict, base))
-    run.seconds = time.monotonic() - t0
+        run.combos.append(_one(target, program, ranks, root, decider, left, display_root, strict, base, run.stats))
+    run.seconds = run.stats.seconds = time.monotonic() - t0
+    base.coverage.fill(run.stats)
     return run
 
 
 def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], root: str, decider: Decider,
-         left: list[int], display_root: str | None, strict: bool, base: LibraryShared) -> ComboResult:
-    """One rank combination; `left` ([steps, solver units] of the module's budget) is charged."""
+         left: list[int], display_root: str | None, strict: bool, base: LibraryShared,
+         stats: EntryStats, caller: CallerInput | None = None) -> ComboResult:
+    """One rank combination (or a caller's shapes); `left` ([steps, solver units] of the module's budget)
+    is charged."""
     shared = LibraryShared(display_root or root)
     shared.asts = base.asts  # parsed files are shared by all combinations
+    shared.coverage = base.coverage  # and so is the coverage: an op checked in some combination is checked
     shared.built = base.built  # and so are the states where the module was built
-    options: dict[str, Any] = {"library": target, "ranks": ranks, "args": {}, "symbolic_args": {}}
+    options: dict[str, Any] = {"library": target, "ranks": ranks, "args": {}, "symbolic_args": {}, "caller": caller}
     shared.checkpoints = store = prefix_store(target.via or target.path)  # type: ignore[assignment]
     if not store and not target.via:
         options["seed"] = _SEEDS.get(os.path.dirname(target.path))
@@ -181,12 +193,16 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
                     wall_seconds=LIBRARY_WALL_SECONDS)
     t0 = time.monotonic()
     with decider.budgeted(left[1], t0 + budget.wall_seconds) as spent:
-        _, steps, incomplete = _explore(target.via or target.path, root, program, decider, budget, options, shared,
-                                        t0, strict, make=LibraryInterpreter,
-                                        name="__main__" if target.via else _module_name(target.path), run=resume)
+        paths, steps, incomplete = _explore(target.via or target.path, root, program, decider, budget, options,
+                                            shared, t0, strict, make=LibraryInterpreter,
+                                            name="__main__" if target.via else _module_name(target.path), run=resume)
     left[0] -= steps
     left[1] = spent.left
     incomplete += [(name, None) for name in spent.reached]
+    stats.paths += paths
+    stats.steps += steps
+    for what, n in shared.unmodeled.items():
+        stats.unmodeled[what] = stats.unmodeled.get(what, 0) + n
     res = ComboResult(ranks, shared.completed, incomplete=bool(incomplete or shared.budgets or shared.guessed),
                       ended=shared.ended)
     for d in shared.findings.values():
@@ -221,20 +237,51 @@ def verdict(run: LibraryRun, rel: str, describe: Callable[[tuple[int, ...]], str
         notes.append(Diagnostic("PT011", Severity.NOTE, Span(rel, target.line, 0),
                                 f"library mode: {target.cls} could not be decided within its budget "
                                 f"(built with {target.label})", entry=rel))
+    found = {d.key(): d for d in _symbolic(run, describe)}
+    for d in _from_callers(run):
+        found.setdefault(d.key(), d)
+    return list(found.values()) + notes
+
+
+def _symbolic(run: LibraryRun, describe: Callable[[tuple[int, ...]], str]) -> list[Diagnostic]:
+    target = run.target
     accepted = run.accepted
     if accepted:
         warnings = {d.key(): d for c in accepted for d in c.warnings}
-        return list(warnings.values()) + notes
+        return list(warnings.values())
     if run.out_of_budget or any(c.incomplete for c in run.combos):
-        return notes
+        return []
     failing = [c for c in run.combos if c.failures]
     if not failing:
-        return notes
+        return []
     deepest = max(depth for c in failing for _, depth in c.failures)
     if any(c.ended >= deepest for c in run.combos):
-        return notes  # some input got as far and raised something else: the failures are the contract's
+        return []  # some input got as far and raised something else: the failures are the contract's
     shown = prefer([c for c in failing if any(depth == deepest for _, depth in c.failures)])
-    suffix = (f" (library mode: {target.cls} built with {target.label}; fails for every input "
-              f"{describe(shown.ranks)})")
-    found = [dataclasses.replace(d, message=d.message + suffix) for d, depth in shown.failures if depth == deepest]
-    return found + notes
+
+    def suffix(d: Diagnostic) -> str:
+        every = "every non-degenerate input" if plausible.MARK in d.message else "every input"
+        return f" (library mode: {target.cls} built with {target.label}; fails for {every} {describe(shown.ranks)})"
+
+    return [dataclasses.replace(d, message=d.message + suffix(d)) for d, depth in shown.failures if depth == deepest]
+
+
+def _from_callers(run: LibraryRun) -> list[Diagnostic]:
+    """Callers are evidence: when the module fails on every input its project call sites pass (and no
+    such run was cut short or raised something else), each failure, with the call site related."""
+    runs = run.callers
+    if not runs or any(c.completed or c.incomplete or not c.failures for _, c in runs):
+        return []
+    names = [s.name for s in run.target.inputs]
+    out: list[Diagnostic] = []
+    for caller, c in runs:
+        deepest = max(depth for _, depth in c.failures)
+        if c.ended >= deepest:
+            return []
+        site = Related(Span(caller.rel, caller.line, caller.col), f"{run.target.cls} called here with "
+                       f"{caller.text(names)}")
+        out += [dataclasses.replace(d, related=d.related + (site,), message=(
+                    f"{d.message} (library mode: {run.target.cls} built with {run.target.label} fails on the input "
+                    f"its caller passes, {caller.text(names)} at {caller.rel}:{caller.line})"))
+                for d, depth in c.failures if depth == deepest]
+    return out

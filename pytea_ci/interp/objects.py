@@ -455,9 +455,24 @@ class ObjectMixin:
             return self.call_builtin(factory, args, kwargs)
         inst = Instance(cls)
         init = cls.lookup("__init__")
-        if init is not MISSING:
-            self.call(init, inst, *args, **kwargs)
+        cov = self.shared.coverage
+        key = self.module_key(cls)
+        cov.building += key is not None
+        try:
+            if init is not MISSING:
+                self.call(init, inst, *args, **kwargs)
+        finally:
+            cov.building -= key is not None
+        if key is not None and not cov.building:  # built by the program, not as a part of another module
+            cov.modules_built.add(key)
         return inst
+
+    def module_key(self: "Interpreter", cls: ClassVal) -> tuple[str, str] | None:
+        """(file as shown, class name) of a project `nn.Module` class, for the coverage records."""
+        if cls.native or not cls.is_subclass_of("torch.nn.Module"):
+            return None
+        path = next((v.path for v in cls.ns.values() if isinstance(v, FunctionVal)), None)
+        return (self.rel(path), cls.name) if path else None
 
     def call_function(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict) -> Any:
         if len(self.frames) >= self.budget.recursion:
@@ -483,15 +498,21 @@ class ObjectMixin:
                 self.exec_block(node.body, scope)
             except ReturnSignal as r:
                 if not fn.is_generator:
+                    self._returned(fn, args, kwargs)
                     return r.value
             if fn.is_generator:
                 return self.generator_result()
+            self._returned(fn, args, kwargs)
             return None
         finally:
             if fn.is_generator and self.yields and self.frames and self.frames[-1][1] is fn:
                 pass
             self.frames.pop()
             self.cur_path = saved_path
+
+    def _returned(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict) -> None:
+        if fn.name == "forward" and args and isinstance(args[0], Instance):
+            self.shared.coverage.forward_returned(self.module_key(args[0].cls), args[1:], kwargs, self.span)
 
     def generator_result(self: "Interpreter") -> Any:
         items = self.yields.pop()

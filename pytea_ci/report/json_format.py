@@ -19,6 +19,7 @@ from pytea_ci.report.summary import TOOL_NAME, coverage_data, summarize, tool_ve
 VERSION = 2  # 2: per-entry coverage, unknown_origins and ended_paths; `unknowns`/`incomplete` recounted
 _LISTS = ("unknown_origins", "ended_paths")  # EntryStats fields given at the entry's top level, with locations
 _COVERAGE = ("ops_reached", "ops_checked", "checks_decided", "checks_skipped")  # given in `coverage`
+_INTERNAL = ("modules_built", "modules_run")  # what library mode needs from the entry points' runs
 
 
 def _location(sources: Sources, span: Span) -> dict[str, Any]:
@@ -55,7 +56,7 @@ def _point(sources: Sources, location: list[Any]) -> dict[str, Any]:
 
 
 def _entry(sources: Sources, e: EntryResult) -> dict[str, Any]:
-    stats = {k: v for k, v in dataclasses.asdict(e.stats).items() if k not in _LISTS + _COVERAGE}
+    stats = {k: v for k, v in dataclasses.asdict(e.stats).items() if k not in _LISTS + _COVERAGE + _INTERNAL}
     for key in ("seconds", "z3_seconds"):
         stats[key] = round(stats[key], 3)
     return {"entry": sources.display(e.entry), "status": e.status, "cached": e.cached, "error": e.error,

@@ -104,7 +104,10 @@ def render(result: RunResult, root: str, color: bool = False) -> str:
     totals = summarize(result)
     cached = sum(1 for e in result.entries if e.cached)
     failed = [e for e in result.entries if e.status == "internal-error"]
-    summary = (f"Analyzed {len(result.entries)} entry point{'s' if len(result.entries) != 1 else ''}"
+    modules = sum(e.shapes is not None for e in result.entries)  # checked alone, in library mode
+    programs = len(result.entries) - modules
+    summary = (f"Analyzed {programs} entry point{'s' if programs != 1 else ''}"
+               + (f" and {modules} module{'s' if modules != 1 else ''} alone" if modules else "")
                + (f" ({cached} from cache)" if cached else "")
                + f": {counts['error']} error(s), {counts['warning']} warning(s), {counts['note']} note(s); "
                f"{checked_text(totals.ops_checked, totals.ops_reached)}; {paths} path(s); {result.seconds:.2f}s"

@@ -14,7 +14,7 @@ from pytea_ci.interp.library_report import analyze_module
 from pytea_ci.solver import Decider
 from tests.library.helpers import FIXTURES, expectations, targets
 
-FILES = ["cnn.py", "annotated.py", "construction.py", "split.py", "verdicts.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py")]
+FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py", "verdicts.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py")]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
@@ -100,15 +100,42 @@ def _project(tmp_path: object, main: str) -> str:
     return root
 
 
-def test_auto_mode_checks_modules_no_entry_point_builds(tmp_path: object) -> None:
+def _lines(root: str, *args: str) -> set[tuple[str, int]]:
+    out = _cli("check", *args, "--no-cache", "--format", "json", cwd=root)
+    return {(d["path"], d["line"]) for d in json.loads(out.stdout)["diagnostics"]}
+
+
+def test_auto_mode_checks_modules_no_entry_point_ran(tmp_path: object) -> None:
     script = "import torch\nfrom cnn import Mlp, Head\nm = Mlp(8)\nif __name__ == '__main__':\n    pass\n"
     root = _project(tmp_path, script)
-    out = _cli("check", "main.py", "--no-cache", "--format", "json", cwd=root)
-    lines = {(d["path"], d["line"]) for d in json.loads(out.stdout)["diagnostics"]}
-    assert ("cnn.py", 41) in lines  # Head: built by nobody, checked in library mode
-    assert ("cnn.py", 30) not in lines  # Mlp: built by the entry point, which is what checks it
+    lines = _lines(root, "main.py")
+    assert ("cnn.py", 30) in lines  # Mlp: built by the entry point, never run: checked alone
+    assert ("cnn.py", 41) not in lines  # Head: neither built nor defined in the file asked about
+    assert {("cnn.py", 30), ("cnn.py", 41)} <= _lines(root)  # no path: every module nobody ran
     never = _cli("check", "main.py", "--no-cache", "--library-mode", "never", cwd=root)
     assert never.returncode == 0, never.stdout
+
+
+def test_auto_mode_leaves_modules_an_entry_point_ran_to_the_entry_point(tmp_path: object) -> None:
+    """Reshaper, whose forward the entry point ran to its end on a [2, 8] input, is not checked alone;
+    Mlp, defined in a file asked about and never run, is."""
+    script = ("import torch\nfrom cnn import Reshaper\nif __name__ == '__main__':\n"
+              "    y = Reshaper()(torch.randn(2, 8))\n")
+    root = _project(tmp_path, script)
+    out = json.loads(_cli("check", "main.py", "cnn.py", "--no-cache", "--format", "json", cwd=root).stdout)
+    checked = {e["entry"] for e in out["entries"]}
+    assert "cnn.py::Mlp" in checked and "cnn.py::Reshaper" not in checked
+
+
+def test_a_module_run_on_unknown_inputs_is_checked_alone(tmp_path: object) -> None:
+    script = ("import torch\nfrom cnn import Mlp\nif __name__ == '__main__':\n"
+              "    y = Mlp(8)(torch.load('x.pt'))\n")
+    root = _project(tmp_path, script)
+    out = json.loads(_cli("check", "main.py", "--no-cache", "--format", "json", cwd=root).stdout)
+    mlp = next(e for e in out["entries"] if e["entry"] == "cnn.py::Mlp")
+    assert mlp["coverage"]["reached"] > 0 and mlp["coverage"]["checked"] == mlp["coverage"]["reached"]
+    assert mlp["stats"]["paths"] > 0
+    assert ("cnn.py", 30) in {(d["path"], d["line"]) for d in out["diagnostics"]}
 
 
 def test_lone_model_file_is_checked(tmp_path: object) -> None:
@@ -150,3 +177,66 @@ def test_module_level_partial_and_constructor_checks() -> None:
     assert [f["line"] for f in stages["findings"]] == [24]  # conv3x3 = partial(nn.Conv2d, ...) was defined
     heads = _shapes("construction.py", "Heads")
     assert [(f["rule"], f["line"]) for f in heads["findings"]] == [("PT003", 35)]  # in __init__
+
+
+_MNIST = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 32, 3, 1)
+        self.conv2 = nn.Conv2d(32, 64, 3, 1)
+        self.fc1 = nn.Linear(9216, 128)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv2(F.relu(self.conv1(x)))), {pool})
+        return self.fc1(torch.flatten(x, 1))
+"""
+
+
+def test_callers_are_evidence(tmp_path: object) -> None:
+    """max_pool2d(x, 1) makes a valid module for 16x16 images; a caller passing 28x28 makes it an error
+    at the failing statement, with the call site related; without the caller, nothing is reported."""
+    root = str(tmp_path)
+    with open(os.path.join(root, "model.py"), "w") as f:
+        f.write(_MNIST.format(pool=1))
+    alone = _cli("check", "model.py", "--no-cache", cwd=root)
+    assert alone.returncode == 0, alone.stdout
+    with open(os.path.join(root, "test_model.py"), "w") as f:
+        f.write("import torch\nfrom model import Net\n\n\ndef test_net():\n    net = Net()\n"
+                "    x = torch.randn(2, 1, 28, 28)\n    assert net(x).shape == (2, 128)\n")
+    out = json.loads(_cli("check", "model.py", "--no-cache", "--format", "json", cwd=root).stdout)
+    (d,) = [d for d in out["diagnostics"] if d["rule"] == "PT001"]
+    assert d["line"] == 15 and "x: [2, 1, 28, 28] at test_model.py:8" in d["message"]
+    assert [(r["path"], r["line"]) for r in d["related"] if "called here" in r["message"]] == [("test_model.py", 8)]
+
+
+def test_caller_inputs_read_from_the_source() -> None:
+    import ast
+
+    from pytea_ci.driver.library_callers import caller_inputs
+
+    src = ("import torch\nm = Net(4).eval()\ny = m(torch.zeros((2, 3)))\n"
+           "def f():\n    x = torch.randn(5, 3)\n    Net(4).forward(x)\n"
+           "def g(x):\n    Net(4)(x)\n"  # x not known: no evidence
+           "def h():\n    x = torch.randn(1, 3)\n    x = torch.randn(7, 3)\n    Net(4)(x)\n")  # two values: not followed
+    found = caller_inputs("Net", {"/p/a.py": ast.parse(src)}, "/p", 1)
+    assert [(c.shapes, c.line) for c in found] == [(((2, 3),), 3), (((5, 3),), 6)]
+
+
+def test_library_results_carry_their_coverage_into_text_and_sarif(tmp_path: object) -> None:
+    import re
+
+    root = _project(tmp_path, "")
+    text = _cli("check", "cnn.py", "--no-cache", "--library-mode", "only", cwd=root).stdout
+    m = re.search(r"Analyzed 0 entry points and (\d+) modules alone: .*checked (\d+) of (\d+) tensor operations"
+                  r" \(\d+%\); (\d+) path\(s\)", text)
+    assert m is not None, text
+    assert int(m.group(1)) >= 5 and 0 < int(m.group(2)) <= int(m.group(3)) and int(m.group(4)) > 0
+    sarif = json.loads(_cli("check", "cnn.py", "--no-cache", "--library-mode", "only", "--format", "sarif",
+                            cwd=root).stdout)
+    per = {e["entry"]: e for e in sarif["runs"][0]["properties"]["pytea-ci/coverage"]["entries"]}
+    assert per["cnn.py::Mlp"]["reached"] > 0 and per["cnn.py::Mlp"]["checked"] == per["cnn.py::Mlp"]["reached"]

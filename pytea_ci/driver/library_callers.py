@@ -1,0 +1,123 @@
+"""Library mode: the inputs the project's own call sites pass to a module (DESIGN §3, "callers are
+evidence"), read from the source without running it.
+
+A call site is evidence when every tensor argument has a literal shape:
+`Net()(torch.randn(2, 1, 28, 28))`, or `net = Net(...)` / `x = torch.zeros((2, 1, 28, 28))` earlier in
+the same function (or module body) and then `net(x)` or `net.forward(x)`. A name assigned more than
+once in that scope is not followed. Library mode runs the module on each such input as well
+(`interp/library_verdict.py`): a module that fails on every input its callers pass is an error at the
+failing statement, with the call site as a related location.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+
+from pytea_ci.interp.library_inputs import CallerInput
+
+MAX_CALLERS = 3  # distinct caller inputs per module
+_FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "randint", "full", "randn_like"}
+
+
+def _shape(node: ast.expr) -> tuple[int, ...] | None:
+    """The literal shape of `torch.randn(2, 3)`, `torch.zeros((2, 3))`, `torch.randint(0, 10, (2, 3))`."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _FACTORIES
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "torch"):
+        return None
+    args = list(node.args)
+    if node.func.attr == "randint":
+        args = args[-1:] if args and isinstance(args[-1], (ast.Tuple, ast.List)) else []
+    elif node.func.attr == "full":
+        args = args[:1]
+    size = next((k.value for k in node.keywords if k.arg == "size"), None)
+    if size is not None:
+        args = [size]
+    if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)):
+        args = list(args[0].elts)
+    dims = [a.value for a in args if isinstance(a, ast.Constant) and type(a.value) is int]
+    return tuple(dims) if dims and len(dims) == len(args) and all(d > 0 for d in dims) else None
+
+
+def _builds(node: ast.expr, cls: str) -> bool:
+    """`Cls(...)`, `mod.Cls(...)`, possibly followed by `.to(...)`, `.eval()`, `.cuda()`."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
+            "to", "eval", "train", "cuda", "cpu", "float", "double"):
+        node = node.func.value
+    if not isinstance(node, ast.Call):
+        return False
+    f = node.func
+    return (isinstance(f, ast.Name) and f.id == cls) or (isinstance(f, ast.Attribute) and f.attr == cls)
+
+
+def _scopes(tree: ast.Module) -> list[list[ast.stmt]]:
+    bodies: list[list[ast.stmt]] = [tree.body]
+    bodies += [n.body for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    return bodies
+
+
+def _assignments(body: list[ast.stmt]) -> dict[str, list[ast.expr]]:
+    """name -> the values assigned to it in this scope (not inside nested functions or classes)."""
+    out: dict[str, list[ast.expr]] = {}
+    todo = list(body)
+    while todo:
+        st = todo.pop(0)
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+            out.setdefault(st.targets[0].id, []).append(st.value)
+        elif isinstance(st, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With)):
+            targets = st.targets if isinstance(st, ast.Assign) else [getattr(st, "target", None)]
+            for t in targets:
+                for n in ast.walk(t) if t is not None else []:
+                    if isinstance(n, ast.Name):
+                        out.setdefault(n.id, []).append(ast.Constant(None))  # not followed
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            todo += [s for s in getattr(st, field, []) if isinstance(s, ast.stmt)]
+    return out
+
+
+def _single(assigned: dict[str, list[ast.expr]], name: str) -> ast.expr | None:
+    values = assigned.get(name, [])
+    return values[0] if len(values) == 1 else None
+
+
+def _inputs(call: ast.Call, assigned: dict[str, list[ast.expr]]) -> tuple[tuple[int, ...], ...] | None:
+    if call.keywords or not call.args:
+        return None
+    shapes = []
+    for a in call.args:
+        value = _single(assigned, a.id) if isinstance(a, ast.Name) else a
+        shape = _shape(value) if value is not None else None
+        if shape is None:
+            return None
+        shapes.append(shape)
+    return tuple(shapes)
+
+
+def _is_model(func: ast.expr, cls: str, assigned: dict[str, list[ast.expr]]) -> bool:
+    if isinstance(func, ast.Attribute) and func.attr == "forward":
+        func = func.value
+    if isinstance(func, ast.Name):
+        value = _single(assigned, func.id)
+        return value is not None and _builds(value, cls)
+    return _builds(func, cls)
+
+
+def caller_inputs(cls: str, trees: dict[str, ast.Module], root: str, tensors: int) -> tuple[CallerInput, ...]:
+    """Up to MAX_CALLERS distinct inputs of `tensors` tensors the files of `trees` pass to `cls`."""
+    out: dict[tuple[tuple[int, ...], ...], CallerInput] = {}
+    for path, tree in sorted(trees.items()):
+        for body in _scopes(tree):
+            assigned = _assignments(body)
+            for st in body:
+                if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    continue
+                for node in ast.walk(st):
+                    if not (isinstance(node, ast.Call) and _is_model(node.func, cls, assigned)):
+                        continue
+                    shapes = _inputs(node, assigned)
+                    if shapes is not None and len(shapes) == tensors and shapes not in out:
+                        out[shapes] = CallerInput(shapes, os.path.relpath(path, root), path, node.lineno,
+                                                  node.col_offset)
+    return tuple(list(out.values())[:MAX_CALLERS])

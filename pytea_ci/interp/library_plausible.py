@@ -1,0 +1,71 @@
+"""Library mode's plausible inputs (DESIGN §3 "Library mode", docs/shapes.md "Plausible inputs").
+
+Real inputs are not degenerate: every free size of an input is at least 2 (channels, spatial sizes,
+sequence lengths, features), except a leading batch dimension, which may be 1. A check that fails
+for some inputs normally joins the module's contract; when, under the contract so far, it fails for
+every non-degenerate input and holds only for degenerate ones (a 1x1 image), the module accepts
+only degenerate inputs, which is a finding at that check, not a contract. Exceptions:
+* the check pins one size to a literal (`C == 1` for `Conv2d(1, ...)`): a narrow contract, not a
+  degenerate one;
+* the module itself already rules the non-degenerate inputs out (an `assert x.size(2) == 1`, a
+  branch taken on `H == 1`): the path condition then admits no non-degenerate input, and nothing is
+  reported.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pytea_ci.shapes.dim import Sym, symbols
+from pytea_ci.shapes.pred import Cond, Pred, ge
+from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.solver import Verdict
+
+if TYPE_CHECKING:
+    from pytea_ci.interp.library import LibraryInterpreter
+
+
+def free_sizes(inputs: list[Any], named: dict[str, Any]) -> list[Sym]:
+    """The input sizes that must be at least 2: every symbolic dim of each tensor input but a
+    leading one (the batch) and those a jaxtyping variadic (`*batch`, `...`) stands for."""
+    variadic = {id(s) for v in named.values() if isinstance(v, list) for s in v}
+    out: list[Sym] = []
+    for t in inputs:
+        if not isinstance(t, Tensor) or t.shape is None:
+            continue
+        shape = list(t.shape)
+        for i, d in enumerate(shape):
+            if isinstance(d, Sym) and id(d) not in variadic and (i > 0 or len(shape) < 2) and d not in out:
+                out.append(d)
+    return out
+
+
+def _pins(cond: Pred) -> bool:
+    """`size == literal`: a fixed size the module asks for (a narrow contract)."""
+    return cond.op == "eq" and any(isinstance(a, int) for a in cond.args) and any(isinstance(a, Sym)
+                                                                                  for a in cond.args)
+
+
+def degenerate(ctx: LibraryInterpreter, cond: Cond) -> tuple[list[Sym], bool] | None:
+    """(the sizes that must be 1 for `cond` to hold, True) when `cond` fails for every non-degenerate
+    input under the path condition ((the sizes involved, False) when no single one must be 1); else None."""
+    if not isinstance(cond, Pred) or _pins(cond) or not ctx.free_sizes:
+        return None
+    involved = [s for s in ctx.free_sizes if s in symbols(cond)]
+    if not involved:
+        return None
+    plausible: list[Cond] = [ge(s, 2) for s in ctx.free_sizes]
+    if ctx.decider.check(cond, ctx.pc + plausible).verdict is not Verdict.FAILS:
+        return None
+    pinned = [s for s in involved if ctx.decider.check(cond, ctx.pc + [ge(s, 2)]).verdict is Verdict.FAILS]
+    return (pinned, True) if pinned else (involved, False)
+
+
+MARK = "for every input with"  # in each degenerate finding's message (`library_verdict.verdict` words its suffix)
+
+
+def message(cls: str, sizes: list[Sym], pinned: bool, op: str, text: str) -> str:
+    """`Conv2d: ... (ResNet accepts only inputs with W == 1; for every input with W >= 2 it fails here)`."""
+    names = ", ".join(s.name for s in sizes)
+    only = " and ".join(f"{s.name} == 1" for s in sizes) if pinned else f"one of {names} equal to 1"
+    return f"{op}: {text} ({cls} accepts only inputs with {only}; {MARK} {names} >= 2 it fails here)"
