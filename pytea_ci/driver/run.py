@@ -34,6 +34,7 @@ class Options:
     cache_dir: str | None = None  # None: no on-disk cache (results and solver answers)
     jobs: int = 1
     per_entry: dict[str, dict[str, Any]] = field(default_factory=dict)  # abs entry -> its options
+    decider: Decider | None = None  # kept across runs by a long-lived process (driver/resident.py)
 
 
 @dataclass
@@ -67,6 +68,8 @@ class RunFigures:
 
 
 def make_decider(opts: Options) -> Decider:
+    if opts.decider is not None:
+        return opts.decider
     from pytea_ci.solver import Decider
     from pytea_ci.solver.decide import MemoryCache, QueryCache
     from pytea_ci.solver.diskcache import DiskQueryCache

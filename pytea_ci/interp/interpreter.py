@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from pytea_ci.diagnostics import Diagnostic, Frame, Related, Severity, Span
+from pytea_ci.diagnostics import sources
 from pytea_ci.diagnostics.notebook import is_notebook
 from pytea_ci.diagnostics.notebook import parse as parse_notebook
 from pytea_ci.interp.budget import Budget  # (defined apart; still importable from here)
@@ -22,6 +23,7 @@ from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
 from pytea_ci.interp.loops import LoopMixin
 from pytea_ci.interp.machine import MachineFindings, PathMachine
+from pytea_ci.interp import observe
 from pytea_ci.interp.objects import ObjectMixin
 from pytea_ci.interp.ops import on_machine, truth
 from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope, UserException
@@ -221,6 +223,8 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
     def assign(self, target: ast.expr, value: Any, scope: Scope) -> None:
         if isinstance(target, ast.Name):
             self.bind_name(target.id, value, scope)
+            if observe.recorder is not None:
+                observe.binding(self.span_of(target), target.id, value)
         elif isinstance(target, ast.Attribute):
             obj = self.eval(target.value, scope)
             self.setattr(obj, target.attr, value)
@@ -435,13 +439,17 @@ class Shared:
     def parse(self, path: str) -> "ast.Module | SyntaxError":
         if path not in self.asts:
             try:
-                if os.path.getsize(path) > self.max_file_bytes:
+                overlay = sources.text(path)  # an editor's unsaved buffer stands in for the file
+                if overlay is None and os.path.getsize(path) > self.max_file_bytes:
                     self.budgets.setdefault(f"file size ({self.max_file_bytes} bytes; {path} skipped)",
                                             Span(os.path.basename(path), 1, 0))
                     self.asts[path] = ast.Module(body=[], type_ignores=[])
                     return self.asts[path]
-                with open(path, "rb") as f:
-                    source = f.read()
+                if overlay is not None:
+                    source = overlay
+                else:
+                    with open(path, "rb") as f:
+                        source = f.read()
                 if is_notebook(path):  # its code cells as one module (diagnostics/notebook.py)
                     source = parse_notebook(source).python.encode("utf-8")
                 self.asts[path] = ast.parse(source, filename=path)
