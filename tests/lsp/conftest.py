@@ -4,6 +4,7 @@ pytest-lsp's client. Not collected when the `lsp` extra (pygls, lsprotocol) or p
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 
 HAVE_LSP = all(importlib.util.find_spec(m) is not None for m in ("pygls", "lsprotocol", "pytest_lsp"))
@@ -15,7 +16,11 @@ else:
     from lsprotocol import types as T
     from pytest_lsp import ClientServerConfig, LanguageClient
 
-    SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "pytea_ci", "lsp"])
+    # torch blocked in the server (tests/lsp/no_torch): the tests pass as they would without torch installed
+    BLOCK_TORCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "no_torch")
+    SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "pytea_ci", "lsp"],
+                                server_env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                                    [BLOCK_TORCH, *filter(None, [os.environ.get("PYTHONPATH")])])})
 
     @pytest_lsp.fixture(config=SERVER)
     async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
