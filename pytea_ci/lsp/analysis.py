@@ -123,9 +123,11 @@ def analyze(target: str, buffers: dict[str, tuple[bytes, int]], resident: Reside
     return out
 
 
-def add_contracts(run: Analysis, buffers: dict[str, tuple[bytes, int]], resident: Resident) -> None:
+def add_contracts(run: Analysis, buffers: dict[str, tuple[bytes, int]], resident: Resident,
+                  superseded: Callable[[], bool]) -> None:
     """The contracts of the target file's module classes that the run did not check in library mode
-    (those an entry point constructs), computed as `pytea-ci shapes FILE` does."""
+    (those an entry point constructs), computed as `pytea-ci shapes FILE` does; stops early when a newer
+    edit came in (the worker then moves on to it)."""
     from pytea_ci.driver import discover, library_run
     from pytea_ci.driver import library as lib
     from pytea_ci.driver.check import CheckRequest, load_config, options
@@ -139,8 +141,11 @@ def add_contracts(run: Analysis, buffers: dict[str, tuple[bytes, int]], resident
             found = lib.targets([run.target], discover.python_files(run.root, run.root, cfg.exclude), run.root)
             todo = [t for t in found.targets if t.cls not in run.contracts]
             opts = options(cfg, run.root, [], CheckRequest(no_cache=True, resident=resident))
-            for shapes in library_run.run_targets(todo, opts, cfg.library_time_budget):
-                run.contracts.setdefault(shapes.module.rpartition("::")[2], shapes)
+            for t in todo:
+                if superseded():
+                    break
+                for shapes in library_run.run_targets([t], opts, cfg.library_time_budget):
+                    run.contracts.setdefault(shapes.module.rpartition("::")[2], shapes)
         except Exception as e:  # contracts are a convenience: never fail the session for them
             run.messages.append(f"pytea-ci: contracts not computed: {type(e).__name__}: {e}")
     for path, items in recorder.bindings(run.root).items():  # shapes inside forward, as library mode saw them

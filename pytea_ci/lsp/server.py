@@ -53,7 +53,7 @@ class PyteaServer(LanguageServer):
             return
         self.session.store(run)
         self._call(self._publish, run)
-        analysis.add_contracts(run, buffers, resident)
+        analysis.add_contracts(run, buffers, resident, superseded)
         if not superseded():
             self.session.store(run)
 
@@ -76,7 +76,7 @@ class PyteaServer(LanguageServer):
                 doc = self.session.documents.get(path)
             self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
                 uri=doc.uri if doc is not None else uri_of(path), diagnostics=diags,
-                version=doc.version if doc is not None else None))
+                version=run.versions.get(path) if doc is not None else None))  # the text the run saw
 
     def diagnostics_for(self, path: str) -> list[T.Diagnostic]:
         """A file's findings: from its own run when it has one (the freshest view of it), else from
