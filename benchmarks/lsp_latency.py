@@ -91,19 +91,20 @@ async def start() -> Client:
     return c
 
 
-async def edit_latency(c: Client, files: list[str], edits: int) -> tuple[list[float], list[float], int]:
-    """(edit-to-diagnostics seconds, hover seconds, programs with a finding) over `files`."""
+async def edit_latency(c: Client, files: list[str], edits: int) -> tuple[list[float], list[float], dict[str, int]]:
+    """(edit-to-diagnostics seconds, hover seconds, programs with a finding by kind) over `files`."""
     lat: list[float] = []
     hovers: list[float] = []
     shown.clear()
-    with_findings = 0
+    with_findings = {"bug": 0, "ok": 0}
     for path in files:
         uri = "file://" + path
         text = open(path).read()
         c.text_document_did_open(T.DidOpenTextDocumentParams(T.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
         await c.until(uri, 1)
         folder = uri.rsplit("/", 1)[0] + "/"  # the program's own project: findings in any of its files
-        with_findings += any(d.severity in (1, 2) for u, ds in c.latest.items() if u.startswith(folder) for d in ds)
+        if any(d.severity in (1, 2) for u, ds in c.latest.items() if u.startswith(folder) for d in ds):
+            with_findings["bug" if "_bug_" in folder else "ok"] += 1
         for n in range(edits):
             v = n + 2
             sent = time.perf_counter()
@@ -160,9 +161,10 @@ async def measure(args: argparse.Namespace, tmp: str) -> None:
     c = await start()
     lat, hovers, found = await edit_latency(c, files, args.edits)
     await stop(c)
-    print(f"edit-to-diagnostics over {len(files)} acceptance programs x {args.edits} edits "
-          f"(debounce 0; {found} programs with a finding "
-          f"after opening):")
+    bugs = sum("_bug_" in f for f in files)
+    print(f"edit-to-diagnostics over {len(files)} acceptance programs x {args.edits} edits (debounce 0); "
+          f"a finding (error or warning) on opening: {found['bug']} of {bugs} buggy programs, "
+          f"{found['ok']} of {len(files) - bugs} correct ones:")
     print(table(["", "median", "p95", "max", "n"],
                 [["edit -> diagnostics", ms(median(lat)), ms(pct(lat, 95)), ms(max(lat)), len(lat)],
                  ["hover", ms(median(hovers)), ms(pct(hovers, 95)), ms(max(hovers)), len(hovers)]]))

@@ -5,6 +5,7 @@ The model registry stays loaded with the process. A one-shot `check` has none of
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,26 @@ if TYPE_CHECKING:
     from pytea_ci.solver import Decider
 
 
+class BoundedCache:
+    """Solver answers in memory, the least recently used dropped past `limit` (a server runs for days)."""
+
+    def __init__(self, limit: int = 100_000) -> None:
+        self.limit = limit
+        self.data: OrderedDict[str, tuple[str, dict[str, int]]] = OrderedDict()
+
+    def get(self, key: str) -> tuple[str, dict[str, int]] | None:
+        hit = self.data.get(key)
+        if hit is not None:
+            self.data.move_to_end(key)
+        return hit
+
+    def put(self, key: str, value: tuple[str, dict[str, int]]) -> None:
+        self.data[key] = value
+        self.data.move_to_end(key)
+        while len(self.data) > self.limit:
+            self.data.popitem(last=False)
+
+
 @dataclass
 class Resident:
     imports: ImportCache = field(default_factory=lambda: ImportCache(None))
@@ -22,9 +43,11 @@ class Resident:
     runs: int = 0
 
     def decider(self, opts: Options) -> Decider:
-        """The kept decider (made on first use, with `opts`' solver timeout and an in-memory cache)."""
+        """The kept decider (made on first use, with `opts`' solver timeout and a bounded in-memory cache)."""
         if self._decider is None:
-            from pytea_ci.driver.run import make_decider
+            from pytea_ci import __version__
+            from pytea_ci.solver import Decider
 
-            self._decider = make_decider(opts)
+            self._decider = Decider(timeout_ms=opts.solver_timeout_ms, cache=BoundedCache(),
+                                    salt=f"pytea-ci {__version__}")
         return self._decider

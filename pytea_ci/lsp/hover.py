@@ -13,6 +13,7 @@ from lsprotocol import types as T
 
 from pytea_ci.lsp.analysis import Binding
 from pytea_ci.lsp.convert import utf16_col
+from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.report.shapes import render_text
 
 if TYPE_CHECKING:
@@ -29,20 +30,46 @@ def word_at(line: str, character: int) -> tuple[str, int, int] | None:
     return None
 
 
-def scope_lines(source: str, line: int) -> tuple[int, int] | None:
-    """Lines (first, last) of the innermost function around `line`; None at module level or when the
-    buffer does not parse (mid-edit)."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    best: tuple[int, int] | None = None
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            end = node.end_lineno or node.lineno
-            if node.lineno <= line <= end and (best is None or node.lineno >= best[0]):
-                best = (node.lineno, end)
+def _innermost(tree: ast.Module | None, line: int, kinds: tuple[type, ...]) -> ast.AST | None:
+    best: ast.AST | None = None
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, kinds):
+            end = node.end_lineno or node.lineno  # type: ignore[attr-defined]
+            if node.lineno <= line <= end and (best is None or node.lineno >= best.lineno):  # type: ignore[attr-defined]
+                best = node
     return best
+
+
+def _parse(source: str) -> ast.Module | None:
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # mid-edit: no scopes
+        return None
+
+
+def scope_lines(tree: ast.Module | None, line: int) -> tuple[int, int] | None:
+    """Lines (first, last) of the innermost function around `line`; None at module level or when the
+    buffer does not parse."""
+    fn = _innermost(tree, line, (ast.FunctionDef, ast.AsyncFunctionDef))
+    return (fn.lineno, fn.end_lineno or fn.lineno) if fn is not None else None  # type: ignore[attr-defined]
+
+
+def forward_input(tree: ast.Module | None, line: int, name: str, contracts: dict[str, ModuleShapes]) -> str | None:
+    """On a parameter of `forward` in a class with a contract: the contract's input, which holds on every
+    input the module accepts (the recorded bindings also show the ranks library mode tried and rejected)."""
+    cls = _innermost(tree, line, (ast.ClassDef,))
+    fn = _innermost(tree, line, (ast.FunctionDef, ast.AsyncFunctionDef))
+    if not isinstance(cls, ast.ClassDef) or not isinstance(fn, ast.FunctionDef) or fn.name != "forward" \
+            or fn.lineno != line or cls.name not in contracts:
+        return None
+    m = contracts[cls.name]
+    for i in m.inputs:
+        if i.name == name and i.shape is not None:
+            example = f"    example [{', '.join(map(str, i.example))}]" if i.example is not None else ""
+            where = "".join(f"\n  {c}" for c in m.contract)
+            return f"```text\n{name}: [{', '.join(i.shape)}]{example}\n" + \
+                (f"where{where}\n" if where else "") + f"(the input contract of {m.module})\n```"
+    return None
 
 
 def binding_for(items: list[Binding], name: str, line: int, col16: int, lines: list[str],
@@ -87,11 +114,15 @@ def hover_text(ls: PyteaServer, path: str, line: int, character: int) -> str | N
         name = found[0]
         runs = ls.session.analyses_covering(path)
         contract = next((a.contracts[name] for a in runs if name in a.contracts), None)
+        tree = _parse("\n".join(lines))
+        param = forward_input(tree, line + 1, name, {k: v for a in runs for k, v in a.contracts.items()})
         if contract is not None:
             parts.append("```text\n" + render_text([contract]).rstrip() + "\n```")
+        elif param is not None:
+            parts.append(param)
         else:
             items = [b for a in runs for b in a.bindings.get(path, [])]
-            b = binding_for(items, name, line + 1, character, lines, scope_lines("\n".join(lines), line + 1))
+            b = binding_for(items, name, line + 1, character, lines, scope_lines(tree, line + 1))
             if b is not None:
                 parts.append(describe(b))
     return "\n\n---\n\n".join(parts) if parts else None

@@ -70,7 +70,8 @@ class PyteaServer(LanguageServer):
         before = self.session.published.get(run.target, set())
         files = set(run.diagnostics) | before
         self.session.published[run.target] = set(run.diagnostics)
-        for path in sorted(files):
+        for path in sorted(files, key=lambda p: (p == run.target, p)):  # the run's own file last: a client
+            # that waits for it has the others already
             diags = self.diagnostics_for(path)
             with self.session.lock:
                 doc = self.session.documents.get(path)

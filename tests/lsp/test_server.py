@@ -95,7 +95,11 @@ async def test_the_buffer_not_the_disk_is_analyzed(client: LanguageClient, tmp_p
     path, uri = project(tmp_path, FIXED)  # clean on disk
     open_doc(client, uri, FIXED)
     await published(client, uri, lambda ds: not findings(ds))
-    change(client, uri, BUGGY, 2)  # the bug exists only in the unsaved buffer
+    # the bug exists only in the unsaved buffer, typed as an incremental edit (as VS Code sends them)
+    col = FIXED.split("\n")[8].index("128")
+    client.text_document_did_change(T.DidChangeTextDocumentParams(
+        T.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [T.TextDocumentContentChangePartial(range=T.Range(T.Position(8, col), T.Position(8, col + 3)), text="64")]))
     diags = await published(client, uri, lambda ds: bool(findings(ds)))
     assert [d.range.start.line for d in findings(diags)] == [BAD_LINE]
 
@@ -149,6 +153,9 @@ async def test_hover_on_a_module_class_shows_its_contract(client: LanguageClient
     assert "train.py::Net" in text
     assert "input   x: [" in text and "784" in text  # the input's last dim must be 784
     assert "output  [" in text and "10]" in text
+    # on forward's parameter: the contract's input
+    param = await hover_at(client, uri, 10, 22)
+    assert "x: [" in param and "784" in param and "input contract of train.py::Net" in param
 
 
 async def test_hover_on_a_finding_shows_its_message(client: LanguageClient, tmp_path: Path) -> None:

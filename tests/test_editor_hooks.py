@@ -1,0 +1,78 @@
+"""The analyzer's hooks for the language server, without the server: an installed buffer text stands in
+for the file on disk (diagnostics/sources.py), the shape recorder sees tensor bindings
+(interp/observe.py), and the resident caches carry over between runs (driver/resident.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pytea_ci.diagnostics import Span, sources
+from pytea_ci.driver.check import CheckRequest, check
+from pytea_ci.driver.resident import BoundedCache, Resident
+from pytea_ci.interp import observe
+
+CLEAN = "import torch\n\nx = torch.randn(4, 3)\ny = x @ torch.randn(3, 5)\n"
+BUGGY = "import torch\n\nx = torch.randn(4, 3)\ny = x @ torch.randn(2, 5)\n"
+
+
+@pytest.fixture
+def program(tmp_path: Path) -> Iterator[Path]:
+    (tmp_path / "pyproject.toml").write_text("[tool.pytea-ci]\n")
+    path = tmp_path / "main.py"
+    path.write_text(CLEAN)
+    yield path
+    sources.install({})
+    observe.install(None)
+
+
+def _findings(path: Path, resident: Resident | None = None) -> list[tuple[str, int]]:
+    out = check(CheckRequest(paths=[str(path)], root=str(path.parent), no_cache=True, resident=resident))
+    return [(d.rule, d.span.line) for d in out.result.diagnostics if d.severity.value != "note"]
+
+
+def test_an_installed_buffer_is_analyzed_instead_of_the_file(program: Path) -> None:
+    assert _findings(program) == []
+    sources.install({str(program): BUGGY.encode()})
+    assert _findings(program) == [("PT001", 4)]
+    sources.install({})
+    assert _findings(program) == []
+
+
+def test_ignore_comments_are_read_from_the_buffer(program: Path) -> None:
+    sources.install({str(program): BUGGY.replace("(2, 5)\n", "(2, 5)  # pytea: ignore[PT001]\n").encode()})
+    assert _findings(program) == []
+
+
+def test_the_recorder_sees_tensor_bindings_only(program: Path) -> None:
+    seen: list[tuple[int, str, str]] = []
+
+    def record(span: Span, name: str, text: str, origins: tuple[str, ...]) -> None:
+        seen.append((span.line, name, text))
+
+    observe.install(record)
+    _findings(program)
+    assert (3, "x", "[4, 3] float32") in seen and (4, "y", "[4, 5] float32") in seen
+    assert all(text.startswith("[") for _, _, text in seen)
+
+
+def test_resident_caches_carry_over_between_runs(program: Path) -> None:
+    resident = Resident()
+    sources.install({str(program): BUGGY.encode()})
+    assert _findings(program, resident) == [("PT001", 4)]
+    decider = resident._decider
+    facts = len(resident.imports.data)
+    assert decider is not None and facts > 0
+    assert _findings(program, resident) == [("PT001", 4)]
+    assert resident._decider is decider and len(resident.imports.data) == facts
+
+
+def test_bounded_cache_drops_the_least_recently_used() -> None:
+    cache = BoundedCache(limit=2)
+    cache.put("a", ("sat", {}))
+    cache.put("b", ("unsat", {}))
+    assert cache.get("a") == ("sat", {})  # a is now the most recent
+    cache.put("c", ("sat", {"n": 1}))
+    assert cache.get("b") is None and cache.get("a") is not None and cache.get("c") is not None
