@@ -76,3 +76,18 @@ def test_bounded_cache_drops_the_least_recently_used() -> None:
     assert cache.get("a") == ("sat", {})  # a is now the most recent
     cache.put("c", ("sat", {"n": 1}))
     assert cache.get("b") is None and cache.get("a") is not None and cache.get("c") is not None
+
+
+def test_a_cancelled_run_stops_like_a_run_out_of_time(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.pytea-ci]\n")
+    path = tmp_path / "main.py"  # long enough to reach the interpreter's budget test (every 128 steps)
+    path.write_text("import torch\n\nx = torch.randn(4, 3)\n" + "y = x + 1\n" * 400 + "z = x @ torch.randn(2, 5)\n")
+    try:
+        observe.install(None, cancel=lambda: True)
+        cancelled = check(CheckRequest(paths=[str(path)], root=str(tmp_path), no_cache=True)).result.diagnostics
+    finally:
+        observe.install(None)
+    assert any(d.rule == "PT011" and "time per entry point" in d.message for d in cancelled)
+    assert not any(d.rule == "PT001" for d in cancelled)  # stopped before the bug
+    done = check(CheckRequest(paths=[str(path)], root=str(tmp_path), no_cache=True)).result.diagnostics
+    assert any(d.rule == "PT001" for d in done)

@@ -130,7 +130,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.steps += 1
         if self.steps > self.budget.steps:
             raise BudgetExceeded("steps per path", self.span_of(node))
-        if self.steps % 128 == 0 and time.monotonic() > self.deadline:
+        if self.steps % 128 == 0 and (time.monotonic() > self.deadline or observe.cancelled()):
             raise BudgetExceeded("time per entry point", self.span_of(node))
 
     def budget_hit(self, name: str, node: ast.AST) -> None:

@@ -73,14 +73,14 @@ def _absolute(root: str, path: str) -> str:
 
 
 class _Overlay:
-    """Buffers and the recorder installed for the duration of a run."""
+    """Buffers, the recorder and the cancel test installed for the duration of a run."""
 
-    def __init__(self, buffers: dict[str, bytes], recorder: _Recorder) -> None:
-        self.buffers, self.recorder = buffers, recorder
+    def __init__(self, buffers: dict[str, bytes], recorder: _Recorder, superseded: Callable[[], bool]) -> None:
+        self.buffers, self.recorder, self.superseded = buffers, recorder, superseded
 
     def __enter__(self) -> None:
         sources.install(self.buffers)
-        install_recorder(self.recorder)
+        install_recorder(self.recorder, self.superseded)
 
     def __exit__(self, *exc: object) -> None:
         install_recorder(None)
@@ -102,7 +102,7 @@ def analyze(target: str, buffers: dict[str, tuple[bytes, int]], resident: Reside
 
     req = CheckRequest(paths=[target], root=root, no_cache=True, args=dict(args), progress=progress,
                        resident=resident)
-    with _Overlay({p: t for p, (t, _) in buffers.items()}, recorder):
+    with _Overlay({p: t for p, (t, _) in buffers.items()}, recorder, superseded):
         try:
             outcome = check(req)
         except Superseded:
@@ -110,6 +110,8 @@ def analyze(target: str, buffers: dict[str, tuple[bytes, int]], resident: Reside
         except Exception as e:  # a bad configuration, an unreadable project: one line, no crash
             out.messages.append(f"pytea-ci: {type(e).__name__}: {e}")
             return out
+    if superseded():  # stopped midway (the interpreter's cancel test): its results are not the file's
+        raise Superseded()
     resident.runs += 1
     out.messages += outcome.messages
     out.diagnostics = {target: []}
@@ -133,7 +135,7 @@ def add_contracts(run: Analysis, buffers: dict[str, tuple[bytes, int]], resident
     from pytea_ci.driver.check import CheckRequest, load_config, options
 
     recorder = _Recorder()
-    with _Overlay({p: t for p, (t, _) in buffers.items()}, recorder):
+    with _Overlay({p: t for p, (t, _) in buffers.items()}, recorder, superseded):
         try:
             cfg = load_config(run.root, None, {})
             if cfg.library_mode == "never":
