@@ -135,22 +135,25 @@ def add_contracts(run: Analysis, buffers: dict[str, tuple[bytes, int]], resident
     from pytea_ci.driver.check import CheckRequest, load_config, options
 
     recorder = _Recorder()
+    contracts = dict(run.contracts)  # built apart, then swapped in: hovers read the run meanwhile
     with _Overlay({p: t for p, (t, _) in buffers.items()}, recorder, superseded):
         try:
             cfg = load_config(run.root, None, {})
             if cfg.library_mode == "never":
                 return
             found = lib.targets([run.target], discover.python_files(run.root, run.root, cfg.exclude), run.root)
-            todo = [t for t in found.targets if t.cls not in run.contracts]
+            todo = [t for t in found.targets if t.cls not in contracts]
             opts = options(cfg, run.root, [], CheckRequest(no_cache=True, resident=resident))
             for t in todo:
                 if superseded():
                     break
                 for shapes in library_run.run_targets([t], opts, cfg.library_time_budget):
-                    run.contracts.setdefault(shapes.module.rpartition("::")[2], shapes)
+                    contracts.setdefault(shapes.module.rpartition("::")[2], shapes)
         except Exception as e:  # contracts are a convenience: never fail the session for them
             run.messages.append(f"pytea-ci: contracts not computed: {type(e).__name__}: {e}")
+    bindings = {path: list(items) for path, items in run.bindings.items()}
     for path, items in recorder.bindings(run.root).items():  # shapes inside forward, as library mode saw them
-        have = {(b.line, b.col, b.name) for b in run.bindings.get(path, [])}
-        run.bindings.setdefault(path, []).extend(b for b in items if (b.line, b.col, b.name) not in have)
-        run.bindings[path].sort(key=lambda b: (b.line, b.col))
+        have = {(b.line, b.col, b.name) for b in bindings.get(path, [])}
+        merged = bindings.get(path, []) + [b for b in items if (b.line, b.col, b.name) not in have]
+        bindings[path] = sorted(merged, key=lambda b: (b.line, b.col))
+    run.contracts, run.bindings = contracts, bindings

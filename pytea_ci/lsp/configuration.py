@@ -47,6 +47,7 @@ def register(server: PyteaServer) -> None:
             ls.session.settings.update(settings[SECTION])
         else:
             await _pull(ls)
+        ls.reanalyze_open()  # `args` may have changed what the programs do
 
     @server.feature(T.SHUTDOWN)
     def shutdown(ls: PyteaServer, params: None) -> None:

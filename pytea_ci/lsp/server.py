@@ -55,7 +55,7 @@ class PyteaServer(LanguageServer):
         self._call(self._publish, run)
         analysis.add_contracts(run, buffers, resident, superseded)
         if not superseded():
-            self.session.store(run)
+            self._call(self.refresh_hints)
 
     def _call(self, fn: Any, *args: Any) -> None:
         """Run `fn` on the event loop (pygls writes to the client from there)."""
@@ -78,6 +78,20 @@ class PyteaServer(LanguageServer):
             self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
                 uri=doc.uri if doc is not None else uri_of(path), diagnostics=diags,
                 version=run.versions.get(path) if doc is not None else None))  # the text the run saw
+
+    def refresh_hints(self) -> None:
+        """Ask the client to fetch inlay hints again (new shapes), where it supports that."""
+        caps = self.client_capabilities.workspace
+        hints = caps.inlay_hint if caps is not None else None
+        if self.session.settings.inlay_hints and hints is not None and hints.refresh_support:
+            self.workspace_inlay_hint_refresh(None)
+
+    def reanalyze_open(self) -> None:
+        """Every open Python buffer again (the settings changed)."""
+        with self.session.lock:
+            paths = [p for p, d in self.session.documents.items() if d.uri.endswith((".py", ".pyi"))]
+        for path in paths:
+            self.schedule(path, debounce=False)
 
     def diagnostics_for(self, path: str) -> list[T.Diagnostic]:
         """A file's findings: from its own run when it has one (the freshest view of it), else from

@@ -206,3 +206,28 @@ async def test_shutdown_and_exit_are_clean(client: LanguageClient, tmp_path: Pat
     code = await asyncio.wait_for(client._server.wait(), timeout=10)
     assert code == 0
     client.capabilities = None  # already shut down: the fixture must not do it again
+
+
+ARGS_PROGRAM = """\
+import argparse
+import torch
+import torch.nn as nn
+
+p = argparse.ArgumentParser()
+p.add_argument("--hidden", type=int, default=64)
+args = p.parse_args()
+fc = nn.Linear(128, 10)
+x = torch.randn(4, args.hidden)
+y = fc(x)
+"""
+
+
+async def test_changed_settings_reanalyze_open_buffers(client: LanguageClient, tmp_path: Path) -> None:
+    path, uri = project(tmp_path, ARGS_PROGRAM)
+    open_doc(client, uri, ARGS_PROGRAM)
+    bad = findings(await published(client, uri, lambda ds: bool(findings(ds))))
+    assert [d.range.start.line for d in bad] == [9]
+    # the client's `pytea-ci.args` now sets --hidden as the program would be run
+    client.set_configuration({"debounceMs": 50, "args": {"hidden": 128}}, section="pytea-ci")
+    client.workspace_did_change_configuration(T.DidChangeConfigurationParams(settings=None))
+    await published(client, uri, lambda ds: not findings(ds))
