@@ -231,3 +231,24 @@ async def test_changed_settings_reanalyze_open_buffers(client: LanguageClient, t
     client.set_configuration({"debounceMs": 50, "args": {"hidden": 128}}, section="pytea-ci")
     client.workspace_did_change_configuration(T.DidChangeConfigurationParams(settings=None))
     await published(client, uri, lambda ds: not findings(ds))
+
+
+SOMETIMES = """\
+import numpy as np
+import torch
+
+r = np.random.randint(2, 5)
+y = torch.randn(3, r) @ torch.randn(4, 2)
+"""
+
+
+async def test_hover_on_a_warning_shows_its_counterexample(client: LanguageClient, tmp_path: Path) -> None:
+    path, uri = project(tmp_path, SOMETIMES)
+    open_doc(client, uri, SOMETIMES)
+    (warning,) = findings(await published(client, uri, lambda ds: bool(findings(ds))))
+    assert warning.code == "PT002" and warning.severity == T.DiagnosticSeverity.Warning
+    text = await hover_at(client, uri, 4, 10)
+    assert "**PT002**" in text and "counterexample:" in text
+    shown = text.split("counterexample:")[1].split("\n")[0]
+    value = int(shown.split("=")[1].split(",")[0])
+    assert 2 <= value <= 4 and value != 4  # a value randint(2, 5) can take, for which the product fails
