@@ -91,3 +91,16 @@ def test_a_cancelled_run_stops_like_a_run_out_of_time(tmp_path: Path) -> None:
     assert not any(d.rule == "PT001" for d in cancelled)  # stopped before the bug
     done = check(CheckRequest(paths=[str(path)], root=str(tmp_path), no_cache=True)).result.diagnostics
     assert any(d.rule == "PT001" for d in done)
+
+
+def test_kept_parses_serve_the_same_text_and_not_a_changed_one() -> None:
+    try:
+        sources.keep_parsed()
+        first = sources.parse(b"x = 1\n", "a.py")
+        assert sources.parse(b"x = 1\n", "a.py") is first
+        assert sources.parse(b"x = 2\n", "a.py") is not first
+        with pytest.raises(SyntaxError):
+            sources.parse(b"x = (\n", "a.py")
+    finally:
+        sources.keep_parsed(False)
+    assert sources.parse(b"x = 1\n", "a.py") is not first  # off: parsed afresh

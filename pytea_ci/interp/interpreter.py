@@ -452,7 +452,7 @@ class Shared:
                         source = f.read()
                 if is_notebook(path):  # its code cells as one module (diagnostics/notebook.py)
                     source = parse_notebook(source).python.encode("utf-8")
-                self.asts[path] = ast.parse(source, filename=path)
+                self.asts[path] = sources.parse(source, path)  # kept between runs in a server
             except SyntaxError as e:
                 self.asts[path] = e
             except (OSError, ValueError) as e:

@@ -10,6 +10,7 @@ from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
 
 from pytea_ci import __version__
+from pytea_ci.diagnostics import sources
 from pytea_ci.driver import fs
 from pytea_ci.lsp import analysis, code_actions, configuration, documents, hover, inlay_hints
 from pytea_ci.lsp.analysis import Analysis, Superseded
@@ -22,6 +23,7 @@ class PyteaServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("pytea-ci", __version__, text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
         self.session = Session()
+        sources.keep_parsed()  # resident: a run after an edit parses only the files that changed
         self.scheduler = Scheduler(self._run)
         self.loop: asyncio.AbstractEventLoop | None = None
 
