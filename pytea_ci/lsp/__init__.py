@@ -5,7 +5,8 @@ It owns the editor-facing half only and calls the analyzer the way `check` does:
 
 * `server.py` builds the pygls server and registers one module per request/notification family:
   `documents.py` (didOpen/didChange/didSave/didClose), `configuration.py` (initialized,
-  didChangeConfiguration, `workspace/configuration`), `hover.py`, `code_actions.py`, `inlay_hints.py`;
+  didChangeConfiguration, `workspace/configuration`), `hover.py`, `code_actions.py`, `commands.py`
+  (workspace/executeCommand: rule docs, explain), `inlay_hints.py`;
 * `session.py` holds the open documents, the settings, the resident caches and the latest analysis of
   each file;
 * `scheduler.py` runs analyses on one worker thread off the event loop: debounced, newest buffer text,

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from pytea_ci.diagnostics import Diagnostic, Span, sources
 from pytea_ci.diagnostics.modshapes import ModuleShapes
+from pytea_ci.diagnostics.result import RunResult
 from pytea_ci.driver.resident import Resident
 from pytea_ci.interp.observe import install as install_recorder
 
@@ -42,6 +43,7 @@ class Analysis:
     contracts: dict[str, ModuleShapes] = field(default_factory=dict)  # class name -> contract (target file)
     messages: list[str] = field(default_factory=list)  # warnings and failures, one line each
     seconds: float = 0.0
+    result: RunResult | None = None  # what `check` returned (for `explain`)
 
     @property
     def files(self) -> set[str]:
@@ -113,6 +115,7 @@ def analyze(target: str, buffers: dict[str, tuple[bytes, int]], resident: Reside
     if superseded():  # stopped midway (the interpreter's cancel test): its results are not the file's
         raise Superseded()
     resident.runs += 1
+    out.result = outcome.result
     out.messages += outcome.messages
     out.diagnostics = {target: []}
     for d in outcome.result.diagnostics:

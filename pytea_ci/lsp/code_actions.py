@@ -1,5 +1,6 @@
-"""textDocument/codeAction: for each pytea-ci finding in the range, "ignore RULE on this line" — appends
-`# pytea: ignore[RULE]` to the line, or adds the rule to an ignore comment already there."""
+"""textDocument/codeAction: for each pytea-ci finding in the range, "ignore RULE on this line" (appends
+`# pytea: ignore[RULE]` to the line, or adds the rule to an ignore comment already there) and "open the
+documentation of RULE"; anywhere in an analyzed file, "explain the analysis of this file"."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import re
 from typing import TYPE_CHECKING
 
 from lsprotocol import types as T
+
+from pytea_ci.lsp.commands import EXPLAIN, OPEN_RULE_DOC
 
 if TYPE_CHECKING:
     from pytea_ci.lsp.server import PyteaServer
@@ -33,7 +36,7 @@ def ignore_edit(line_text: str, line: int, rule: str) -> T.TextEdit | None:
 
 def register(server: PyteaServer) -> None:
     @server.feature(T.TEXT_DOCUMENT_CODE_ACTION,
-                    T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))
+                    T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix, T.CodeActionKind.Source]))
     def code_action(ls: PyteaServer, params: T.CodeActionParams) -> list[T.CodeAction]:
         from pytea_ci.lsp.session import path_of
 
@@ -47,9 +50,16 @@ def register(server: PyteaServer) -> None:
                 continue
             line = d.range.start.line
             edit = ignore_edit(lines[line], line, d.code)
-            if edit is None:
-                continue
-            out.append(T.CodeAction(title=f"Ignore {d.code} on this line (# pytea: ignore[{d.code}])",
-                                    kind=T.CodeActionKind.QuickFix, diagnostics=[d],
-                                    edit=T.WorkspaceEdit(changes={params.text_document.uri: [edit]})))
+            if edit is not None:
+                out.append(T.CodeAction(title=f"Ignore {d.code} on this line (# pytea: ignore[{d.code}])",
+                                        kind=T.CodeActionKind.QuickFix, diagnostics=[d],
+                                        edit=T.WorkspaceEdit(changes={params.text_document.uri: [edit]})))
+            if d.code_description is not None:
+                out.append(T.CodeAction(title=f"Open the documentation of {d.code}", kind=T.CodeActionKind.QuickFix,
+                                        diagnostics=[d], command=T.Command(title=f"Open {d.code} documentation", command=OPEN_RULE_DOC,
+                                                                           arguments=[d.code_description.href])))
+        if path in ls.session.analyses:
+            out.append(T.CodeAction(title="pytea-ci: explain the analysis of this file (what was checked)",
+                                    kind=T.CodeActionKind.Source,
+                                    command=T.Command(title="Explain", command=EXPLAIN, arguments=[params.text_document.uri])))
         return out

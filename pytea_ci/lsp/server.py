@@ -12,7 +12,7 @@ from pygls.lsp.server import LanguageServer
 from pytea_ci import __version__
 from pytea_ci.diagnostics import sources
 from pytea_ci.driver import fs
-from pytea_ci.lsp import analysis, code_actions, configuration, documents, hover, inlay_hints
+from pytea_ci.lsp import analysis, code_actions, commands, configuration, documents, hover, inlay_hints
 from pytea_ci.lsp.analysis import Analysis, Superseded
 from pytea_ci.lsp.convert import to_lsp, uri_of
 from pytea_ci.lsp.scheduler import Scheduler
@@ -113,7 +113,7 @@ class PyteaServer(LanguageServer):
 
 def build() -> PyteaServer:
     server = PyteaServer()
-    for family in (documents, configuration, hover, code_actions, inlay_hints):
+    for family in (documents, configuration, hover, code_actions, commands, inlay_hints):
         family.register(server)
     return server
 

@@ -4,6 +4,7 @@ error mid-edit is a parse diagnostic, and the server shuts down cleanly."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import time
 from collections.abc import Callable
@@ -173,7 +174,7 @@ async def test_code_action_inserts_the_ignore_comment(client: LanguageClient, tm
     actions = await client.text_document_code_action_async(T.CodeActionParams(
         T.TextDocumentIdentifier(uri), bad[0].range, T.CodeActionContext(diagnostics=bad)))
     assert actions, "no code action"
-    action = actions[0]
+    action = next(a for a in actions if isinstance(a, T.CodeAction) and a.title.startswith("Ignore PT001"))
     assert isinstance(action, T.CodeAction) and action.edit is not None and action.edit.changes
     (edit,) = action.edit.changes[uri]
     lines = BUGGY.split("\n")
@@ -252,3 +253,31 @@ async def test_hover_on_a_warning_shows_its_counterexample(client: LanguageClien
     shown = text.split("counterexample:")[1].split("\n")[0]
     value = int(shown.split("=")[1].split(",")[0])
     assert 2 <= value <= 4 and value != 4  # a value randint(2, 5) can take, for which the product fails
+
+
+async def test_code_actions_open_the_rule_doc_and_explain_the_file(client: LanguageClient, tmp_path: Path) -> None:
+    path, uri = project(tmp_path)
+    open_doc(client, uri, BUGGY)
+    bad = findings(await published(client, uri, lambda ds: bool(findings(ds))))
+    actions = await client.text_document_code_action_async(T.CodeActionParams(
+        T.TextDocumentIdentifier(uri), bad[0].range, T.CodeActionContext(diagnostics=bad)))
+    commands = dict(c for a in actions or [] if (c := _command(a)) is not None)
+    assert commands["pytea-ci.openRuleDoc"] == [bad[0].code_description.href]  # type: ignore[union-attr]
+    text = await client.workspace_execute_command_async(T.ExecuteCommandParams(
+        "pytea-ci.explain", commands["pytea-ci.explain"]))
+    assert isinstance(text, str) and "train.py" in text and "tensor operations" in text
+
+
+def _command(action: T.CodeAction | T.Command) -> tuple[str, list[object]] | None:
+    """(command, arguments) of a code action that runs a command. lsprotocol's client reads a CodeAction
+    that has a command and no edit as a Command (the union is ambiguous: both have `title` and `command`),
+    whose `command` is then the text of the CodeAction's command object."""
+    c = action.command
+    if c is None:
+        return None
+    if isinstance(c, T.Command):
+        return c.command, list(c.arguments or [])
+    if c.startswith("{"):
+        data = ast.literal_eval(c)
+        return data["command"], list(data.get("arguments") or [])
+    return c, list(getattr(action, "arguments", None) or [])
