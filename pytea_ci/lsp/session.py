@@ -8,7 +8,8 @@ import os
 import threading
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote, urlparse
+
+from pygls.uris import to_fs_path
 
 from pytea_ci.driver.resident import Resident
 from pytea_ci.lsp.analysis import Analysis
@@ -44,10 +45,10 @@ class Settings:
 
 def path_of(uri: str) -> str | None:
     """The file-system path of a `file:` URI; None for other schemes (untitled buffers, ...)."""
-    parsed = urlparse(uri)
-    if parsed.scheme != "file":
+    if not uri.startswith("file:"):
         return None
-    return os.path.abspath(unquote(parsed.path))
+    path = to_fs_path(uri)
+    return os.path.abspath(path) if path else None
 
 
 class Session:
