@@ -169,6 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("-o", "--output", default=None, metavar="FILE", help="write here instead of stdout")
     m.add_argument("--category", default=None, help="replace the shards' category (default: they must agree)")
     _add_baseline(sub)
+    sub.add_parser("lsp", help="run the editor language server on stdin/stdout (needs the `lsp` extra: "
+                   "pip install 'pytea-ci[lsp]')")
     k = sub.add_parser("cache", help="show or clear the cache")
     k.add_argument("action", choices=("info", "clear"))
     k.add_argument("--cache-dir", default=None, metavar="DIR")
@@ -452,6 +454,17 @@ def _shapes(ns: argparse.Namespace) -> int:
     return 1 if any(d.severity.value != "note" for m in modules for d in m.diagnostics) else 0
 
 
+def _lsp() -> int:
+    try:
+        from pytea_ci.lsp.server import main as serve
+    except ImportError as e:  # the optional extra is missing
+        if (e.name or "").split(".")[0] not in {"pygls", "lsprotocol", "cattrs", "attrs"}:
+            raise
+        raise UsageError(f"the language server needs pygls and lsprotocol ({e.name} is not installed): "
+                         "pip install 'pytea-ci[lsp]'") from None
+    return serve()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -488,6 +501,8 @@ def _main(args: list[str]) -> int:
             return _sarif_merge(ns)
         if ns.command == "shapes":
             return _shapes(ns)
+        if ns.command == "lsp":
+            return _lsp()
         if ns.command == "rules":
             from pytea_ci.diagnostics import RULES
 

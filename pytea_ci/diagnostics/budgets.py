@@ -16,6 +16,7 @@ STEPS_PER_ENTRY = "steps per entry point"
 SOLVER = "solver resource"
 RUN = "steps per run"
 WALL_CLOCK = "wall-clock safety net"  # the one budget whose hit depends on the machine: never cached
+CANCELLED = "superseded run"  # the editor server stopped a run a newer edit made useless (never cached)
 
 
 def steps_for(seconds: float) -> int:

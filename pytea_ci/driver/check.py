@@ -20,6 +20,7 @@ from pytea_ci.driver import config as config_mod
 from pytea_ci.driver import baseline, fs, gitdiff, library_run, newonly, sanity
 from pytea_ci.driver.config import Config
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
+from pytea_ci.driver.resident import Resident
 from pytea_ci.driver.run import Options, Progress, RunFigures, RunMeter, run_with_figures
 from pytea_ci.driver.select import Request, Selection, select
 from pytea_ci.interp.budget import Budget
@@ -42,6 +43,7 @@ class CheckRequest:
     args: dict[str, Any] = field(default_factory=dict)  # --arg NAME=VALUE, on top of the config
     overrides: dict[str, Any] = field(default_factory=dict)  # CLI flags by Config attribute name
     progress: Progress | None = None
+    resident: Resident | None = None  # the language server's in-memory caches (driver/resident.py)
 
 
 @dataclass
@@ -88,9 +90,13 @@ def options(cfg: Config, root: str, entries: list[str], req: CheckRequest) -> Op
     budget = Budget(paths=cfg.max_paths, steps=cfg.max_steps, unroll=cfg.loop_unroll,
                     entry_steps=steps_for(cfg.time_budget), wall_seconds=cfg.wall_clock_limit)
     meter = RunMeter(steps_for(cfg.run_budget) if cfg.run_budget else None)
-    return Options(root=root, budget=budget, solver_timeout_ms=cfg.solver_timeout,
-                   entry_options={"args": dict(req.args)}, cache_dir=None if req.no_cache else cache_dir(cfg, root),
-                   jobs=cfg.jobs, per_entry=per_entry, meter=meter)
+    out = Options(root=root, budget=budget, solver_timeout_ms=cfg.solver_timeout,
+                  entry_options={"args": dict(req.args)}, cache_dir=None if req.no_cache else cache_dir(cfg, root),
+                  jobs=cfg.jobs, per_entry=per_entry, meter=meter)
+    if req.resident is not None:
+        out.jobs = 1  # in this process: the resident caches and the source overlay live here
+        out.decider = req.resident.decider(out)
+    return out
 
 
 def check(req: CheckRequest) -> CheckOutcome:
@@ -98,7 +104,7 @@ def check(req: CheckRequest) -> CheckOutcome:
     root = project_root(req.root, os.getcwd())
     cfg = load_config(root, req.config_file, req.overrides)
     cdir = None if req.no_cache else cache_dir(cfg, root)
-    graph = ImportGraph(root, ImportCache(cdir))
+    graph = ImportGraph(root, req.resident.imports if req.resident is not None else ImportCache(cdir))
     sel = select(Request(root, req.paths, req.staged, req.diff, req.affected_only, req.new_only or req.classify,
                          req.shard), cfg, graph)
     graph.cache.save()

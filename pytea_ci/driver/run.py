@@ -71,6 +71,7 @@ class Options:
     jobs: int = 1
     per_entry: dict[str, dict[str, Any]] = field(default_factory=dict)  # abs entry -> its options
     meter: RunMeter = field(default_factory=RunMeter)  # the invocation's budget (the parent process's copy counts)
+    decider: Decider | None = None  # kept across runs by a long-lived process (driver/resident.py)
 
 
 @dataclass
@@ -104,6 +105,8 @@ class RunFigures:
 
 
 def make_decider(opts: Options) -> Decider:
+    if opts.decider is not None:
+        return opts.decider
     from pytea_ci.solver import Decider
     from pytea_ci.solver.decide import MemoryCache, QueryCache
     from pytea_ci.solver.diskcache import DiskQueryCache

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
-from pytea_ci.diagnostics.budgets import STEPS_PER_ENTRY, WALL_CLOCK
+from pytea_ci.diagnostics.budgets import CANCELLED, STEPS_PER_ENTRY, WALL_CLOCK
 from pytea_ci.diagnostics.result import EntryResult, EntryStats
 from pytea_ci.interp.coverage import nothing_checked
 from pytea_ci.interp.interpreter import Budget, Decision, Interpreter, Shared
@@ -120,7 +120,7 @@ def _explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: 
         shared.steps_done += interp.steps
         if interp.budget_note is not None:
             incomplete.append(interp.budget_note)
-            if interp.budget_note[0] in (STEPS_PER_ENTRY, WALL_CLOCK):
+            if interp.budget_note[0] in (STEPS_PER_ENTRY, WALL_CLOCK, CANCELLED):
                 break
         full = prefix + interp.trail[len(prefix):]
         while full and not full[-1].alt_pending:

@@ -14,15 +14,17 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from pytea_ci.diagnostics import Diagnostic, Frame, Related, Severity, Span
+from pytea_ci.diagnostics import sources
 from pytea_ci.diagnostics.notebook import is_notebook
 from pytea_ci.diagnostics.notebook import parse as parse_notebook
-from pytea_ci.diagnostics.budgets import STEPS_PER_ENTRY, STEPS_PER_PATH, WALL_CLOCK
+from pytea_ci.diagnostics.budgets import CANCELLED, STEPS_PER_ENTRY, STEPS_PER_PATH, WALL_CLOCK
 from pytea_ci.interp.budget import Budget  # (defined apart; still importable from here)
 from pytea_ci.interp.coverage import Coverage, first_origin
 from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
 from pytea_ci.interp.loops import LoopMixin
 from pytea_ci.interp.machine import MachineFindings, PathMachine
+from pytea_ci.interp import observe
 from pytea_ci.interp.objects import ObjectMixin
 from pytea_ci.interp.ops import on_machine, truth
 from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope, UserException
@@ -131,8 +133,11 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             raise BudgetExceeded(STEPS_PER_PATH, self.span_of(node))
         if self.shared.steps_done + self.steps > self.budget.entry_steps:
             raise BudgetExceeded(STEPS_PER_ENTRY, self.span_of(node))
-        if self.steps % 128 == 0 and time.monotonic() > self.deadline:  # never below the step budgets
-            raise BudgetExceeded(WALL_CLOCK, self.span_of(node))
+        if self.steps % 128 == 0:  # the safety net and the editor's cancel: never below the step budgets
+            if time.monotonic() > self.deadline:
+                raise BudgetExceeded(WALL_CLOCK, self.span_of(node))
+            if observe.cancelled():
+                raise BudgetExceeded(CANCELLED, self.span_of(node))
 
     def budget_hit(self, name: str, node: ast.AST) -> None:
         raise BudgetExceeded(name, self.span_of(node))
@@ -224,6 +229,8 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
     def assign(self, target: ast.expr, value: Any, scope: Scope) -> None:
         if isinstance(target, ast.Name):
             self.bind_name(target.id, value, scope)
+            if observe.recorder is not None:
+                observe.binding(self.span_of(target), target.id, value)
         elif isinstance(target, ast.Attribute):
             obj = self.eval(target.value, scope)
             self.setattr(obj, target.attr, value)
@@ -439,16 +446,20 @@ class Shared:
     def parse(self, path: str) -> "ast.Module | SyntaxError":
         if path not in self.asts:
             try:
-                if os.path.getsize(path) > self.max_file_bytes:
+                overlay = sources.text(path)  # an editor's unsaved buffer stands in for the file
+                if overlay is None and os.path.getsize(path) > self.max_file_bytes:
                     self.budgets.setdefault(f"file size ({self.max_file_bytes} bytes; {path} skipped)",
                                             Span(os.path.basename(path), 1, 0))
                     self.asts[path] = ast.Module(body=[], type_ignores=[])
                     return self.asts[path]
-                with open(path, "rb") as f:
-                    source = f.read()
+                if overlay is not None:
+                    source = overlay
+                else:
+                    with open(path, "rb") as f:
+                        source = f.read()
                 if is_notebook(path):  # its code cells as one module (diagnostics/notebook.py)
                     source = parse_notebook(source).python.encode("utf-8")
-                self.asts[path] = ast.parse(source, filename=path)
+                self.asts[path] = sources.parse(source, path)  # kept between runs in a server
             except SyntaxError as e:
                 self.asts[path] = e
             except (OSError, ValueError) as e:

@@ -6,6 +6,7 @@ import ast
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from pytea_ci.interp import observe
 from pytea_ci.interp.coverage import first_origin, origin_of_value
 from pytea_ci.interp.ops import is_concrete, tensor_method
 from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, ModuleVal, PathEnd, ReturnSignal, Scope, SuperVal,
@@ -561,6 +562,9 @@ class ObjectMixin:
         if a.kwarg is not None:
             values[a.kwarg.arg] = rest_kw
         scope.locals.update(values)
+        if observe.recorder is not None:
+            for p in a.posonlyargs + a.args + a.kwonlyargs:
+                observe.binding(self.span_of(p), p.arg, values.get(p.arg))
 
     def apply_decorator(self: "Interpreter", dec: Any, fn: Any) -> Any:
         if isinstance(dec, Unknown):

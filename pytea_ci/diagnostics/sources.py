@@ -1,0 +1,61 @@
+"""Source texts that stand in for files on disk (an editor's unsaved buffers), and parsed files kept
+between runs.
+
+A long-lived process (the language server) installs the texts of the files open in an editor;
+every reader of project sources — the driver's file questions (`driver/fs.py`) and the
+interpreter's parser (`interp/interpreter.py`) — asks here first, so a run analyzes what the user
+sees, not what was last saved. Empty (and free) in every other run. Keys are absolute paths.
+The same process may ask to keep parsed files (`keep_parsed`): the interpreter's parses are then
+memoized by file name and content, so a run after an edit parses only what changed.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections import OrderedDict
+
+_texts: dict[str, bytes] = {}
+_parsed: OrderedDict[tuple[str, bytes], ast.Module] | None = None
+_KEEP = 2000  # parsed files kept, the least recently used dropped past this
+
+
+def install(texts: dict[str, bytes]) -> None:
+    """Replace the overlay (paths are made absolute and resolved; both spellings are kept)."""
+    global _texts
+    out: dict[str, bytes] = {}
+    for path, data in texts.items():
+        out[os.path.abspath(path)] = data
+        out[os.path.realpath(path)] = data
+    _texts = out
+
+
+def text(path: str) -> bytes | None:
+    """The stand-in text of `path`, or None when the file on disk is the source."""
+    if not _texts:
+        return None
+    return _texts.get(os.path.abspath(path))
+
+
+def keep_parsed(on: bool = True) -> None:
+    """Keep parsed files between runs (the language server); off: parse every time (a one-shot run)."""
+    global _parsed
+    _parsed = OrderedDict() if on else None
+
+
+def parse(source: bytes, filename: str) -> ast.Module:
+    """`ast.parse(source, filename=filename)`, memoized while `keep_parsed` is on. The analyzer never
+    changes a tree, so one tree may serve every run of the same text. Raises SyntaxError like ast.parse."""
+    if _parsed is None:
+        return ast.parse(source, filename=filename)
+    from hashlib import blake2b
+
+    key = (filename, blake2b(source, digest_size=16).digest())
+    tree = _parsed.get(key)
+    if tree is None:
+        tree = _parsed[key] = ast.parse(source, filename=filename)
+        while len(_parsed) > _KEEP:
+            _parsed.popitem(last=False)
+    else:
+        _parsed.move_to_end(key)
+    return tree
