@@ -76,6 +76,18 @@ def long_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     return _legacy(ctx, size, kwargs, "int64")
 
 
+def _legacy_model(dtype: str) -> Any:
+    def run(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
+        return _legacy(ctx, size, kwargs, dtype)
+
+    return run
+
+
+for _kind, _dt in (("Double", "float64"), ("Half", "float16"), ("BFloat16", "bfloat16"), ("Int", "int32"),
+                   ("Short", "int16"), ("Char", "int8"), ("Byte", "uint8"), ("Bool", "bool")):
+    model(f"torch.{_kind}Tensor", f"torch.cuda.{_kind}Tensor")(_legacy_model(_dt))
+
+
 @model("torch.full")
 def full(ctx: Ctx, size: Any, fill_value: Any, **kwargs: Any) -> Any:
     """The dtype follows the fill value: bool, int64 for an integer (symbolic too), float32 for a

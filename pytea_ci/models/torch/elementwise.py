@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.dtype_device import joined_device, require_castable, require_same_device
 from pytea_ci.models.prim import broadcast_shapes, known, result_dtype
 from pytea_ci.models.registry import model, register
 from pytea_ci.models.values import Builtin, Unknown
 from pytea_ci.shapes.dim import is_dim
-from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.shapes.tensor import Tensor, category
 
 # name -> (result dtype: None = promoted, "bool", "float"); registered as torch.X, torch.Tensor.X
 BINARY: dict[str, str | None] = {
@@ -75,16 +76,23 @@ def binary(ctx: Ctx, op: str, a: Any, b: Any) -> Any:
             return ctx.unknown(f"{op} with a non-tensor operand")
     sa = a.shape if isinstance(a, Tensor) else ()
     sb = b.shape if isinstance(b, Tensor) else ()
-    dtype = "bool" if kind == "bool" else ("float32" if kind == "float" and not _is_float(a, b) else result_dtype(a, b))
+    dtype = "bool" if kind == "bool" else (_float_result(a, b) if kind == "float" else result_dtype(a, b))
     lib = getattr(a, "lib", None) if isinstance(a, Tensor) else getattr(b, "lib", None)
+    if lib != "numpy":
+        require_same_device(ctx, op, (("self", a), ("other", b)))
     if sa is None or sb is None:
         return Tensor(None, dtype) if lib != "numpy" else Tensor(None, dtype, lib="numpy")  # type: ignore[call-arg]
     shape = broadcast_shapes(ctx, sa, sb, op)
-    return Tensor(shape, dtype) if lib != "numpy" else Tensor(shape, dtype, lib="numpy")  # type: ignore[call-arg]
+    if lib == "numpy":
+        return Tensor(shape, dtype, lib="numpy")
+    return Tensor(shape, dtype, device=joined_device(a, b))
 
 
-def _is_float(a: Any, b: Any) -> bool:
-    return any(isinstance(v, Tensor) and v.is_float() for v in (a, b))
+def _float_result(a: Any, b: Any) -> str | None:
+    """Division and friends: float32 for integer operands, else the promoted floating dtype."""
+    if any(isinstance(v, Tensor) and v.dtype is None for v in (a, b)):
+        return None
+    return result_dtype(a, b) if any(isinstance(v, Tensor) and v.is_float() for v in (a, b)) else "float32"
 
 
 def _binary_model(op: str) -> Any:
@@ -97,6 +105,8 @@ def _binary_model(op: str) -> Any:
 def _dunder_model(op: str, reflected: bool, inplace: bool) -> Any:
     def run(ctx: Ctx, self: Any, other: Any) -> Any:
         out = binary(ctx, op, other, self) if reflected else binary(ctx, op, self, other)
+        if inplace and isinstance(out, Tensor):
+            require_castable(ctx, f"in-place {op}", self, out.dtype)
         if inplace and isinstance(self, Tensor) and not isinstance(out, Tensor):
             return self  # an in-place op never changes the shape of its target
         if inplace and known(out) and known(self) and out.shape != self.shape:
@@ -115,8 +125,9 @@ def _dunder_model(op: str, reflected: bool, inplace: bool) -> Any:
 def unary(ctx: Ctx, op: str, input: Any) -> Any:
     if not isinstance(input, Tensor):
         return ctx.unknown(f"{op} of a non-tensor")
-    dtype = "bool" if op in BOOL_UNARY else ("float32" if op in FLOAT_UNARY and not input.is_float() else input.dtype)
-    return Tensor(input.shape, dtype) if getattr(input, "lib", "torch") != "numpy" else input
+    dtype = "bool" if op in BOOL_UNARY else (
+        "float32" if op in FLOAT_UNARY and category(input.dtype) in (0, 1) else input.dtype)
+    return input.with_shape(input.shape, dtype) if getattr(input, "lib", "torch") != "numpy" else input
 
 
 def _unary_model(op: str) -> Any:

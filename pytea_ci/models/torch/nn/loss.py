@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.dtype_device import dtype_note, require_dtype_in, require_floating, require_same_dtype, title
 from pytea_ci.models.index_checks import require_indices
 from pytea_ci.models.prim import broadcast_shapes, fmt, known, same_shape_required, shape_of
 from pytea_ci.models.registry import model, native_class
@@ -16,7 +17,10 @@ from pytea_ci.shapes.tensor import Tensor
 
 
 def _reduced(x: Tensor, reduction: Any, shape: Any) -> Tensor:
-    return Tensor(tuple(shape) if reduction == "none" else (), "float32")
+    return x.with_shape(tuple(shape) if reduction == "none" else ())
+
+
+_TARGET_DTYPE = "expected target dtype to be Long or Byte, but got {got}"
 
 
 def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str, probs_ok: bool,
@@ -25,12 +29,17 @@ def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str,
         return ctx.unknown(f"{op} of unknown input")
     si, st = shape_of(input), shape_of(target)
     ops = (f"input: {fmt(si)}", f"target: {fmt(st)}")
+    if probs_ok and target.dtype is not None and target.is_float() and len(si) != len(st):
+        ctx.require(False, op, _TARGET_DTYPE.format(got=title(target.dtype)) + " (a floating target holds class "
+                    f"probabilities and must have the input's shape {fmt(si)}, got {fmt(st)})", "PT006",
+                    operands=(dtype_note("target", target),))
     if probs_ok and target.dtype is not None and target.is_float():
         same_shape_required(ctx, input, target, op, "class-probability target {b} must have the shape of the input {a}")
         return _reduced(input, reduction, si[:1] + si[2:])
     if probs_ok and target.dtype is None and len(si) == len(st):
         return _reduced(input, reduction, si[:1] + si[2:])
     ctx.require(len(si) >= 1, op, "input must have at least one dimension", "PT003")
+    require_dtype_in(ctx, op, target, ("int64", "uint8"), "target", _TARGET_DTYPE)
     classes = si[1] if len(si) >= 2 else si[0]
     require_indices(ctx, target, classes, op, "the class targets", "the number of classes", ignore=ignore_index)
     if len(si) == 1:
@@ -62,6 +71,10 @@ def elementwise_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str,
 def strict_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str, **_: Any) -> Any:
     if not known(input, target):
         return ctx.unknown(f"{op} of unknown input")
+    if "logits" in op.lower():  # the result is computed in the target's dtype: a float result cannot go there
+        require_floating(ctx, op, target, "target", "result type Float can't be cast to the desired output type {got}")
+    else:  # binary_cross_entropy wants the target in the input's dtype
+        require_same_dtype(ctx, op, target, input, ("target", "input"), "Found dtype {a} but expected {b}")
     same_shape_required(ctx, input, target, op, "using a target size {b} that is different to the input size {a}")
     return _reduced(input, reduction, shape_of(input))
 
