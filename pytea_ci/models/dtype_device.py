@@ -159,6 +159,20 @@ def require_castable(ctx: Ctx, op: str, target: Any, result: str | None) -> None
                 f"{title(target.dtype)}", "PT006", operands=(dtype_note("self", target),))
 
 
+DTYPE_NAMES = tuple(_TITLE)
+
+
+def require_bool_support(ctx: Ctx, op: str, a: Any, b: Any, result: str | None) -> None:
+    """Bool tensors have no subtraction, and no floor division or remainder of a bool result."""
+    bools = [(n, t) for n, t in (("self", a), ("other", b)) if isinstance(t, Tensor) and t.dtype == "bool"]
+    if op in ("sub", "subtract") and (bools or isinstance(a, bool) or isinstance(b, bool)):
+        ctx.require(False, op, "Subtraction, the `-` operator, with a bool tensor is not supported", "PT006",
+                    operands=tuple(dtype_note(n, t) for n, t in bools))
+    elif op in ("floor_divide", "remainder") and bools and result == "bool":
+        ctx.require(False, op, f"{op} is not implemented for 'Bool'", "PT006",
+                    operands=tuple(dtype_note(n, t) for n, t in bools))
+
+
 def spread(t: Any) -> bool:
     """A tensor whose device matters when it meets others (a 0-dim CPU tensor may meet any)."""
     return isinstance(t, Tensor) and t.lib == "torch" and t.device is not None and not (t.device == "cpu" and t.rank == 0)
@@ -220,7 +234,21 @@ def after_model(ctx: Any, name: str, out: Any, args: tuple[Any, ...], kwargs: di
     if "device" in kwargs:
         dev = device_of(kwargs["device"]) if kwargs["device"] is not None else out.device
         return placed(ctx, out, dev, f"{short}(device=)")
+    if out.device is None:  # results live where their operands do
+        inputs = _input_devices(args, kwargs)
+        if len(inputs) == 1 and None not in inputs:
+            return placed(ctx, out, inputs.pop(), f"{short} of tensors there")
     return out
+
+
+def _input_devices(args: tuple[Any, ...], kwargs: dict[str, Any]) -> set[str | None]:
+    """The devices of the tensor arguments (also inside a list or tuple argument); empty when none."""
+    seen: set[str | None] = set()
+    for a in (*args, *kwargs.values()):
+        for t in (a if isinstance(a, (list, tuple)) else (a,)):
+            if isinstance(t, Tensor) and t.lib == "torch":
+                seen.add(t.device)
+    return seen
 
 
 LINEAR_DTYPES = "mat1 and mat2 must have the same dtype, but got {a} and {b} (the input's dtype is not the layer's)"

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.dtype_device import joined_device, require_castable, require_same_device
+from pytea_ci.models.dtype_device import (DTYPE_NAMES, joined_device, require_bool_support, require_castable,
+                                         require_dtype_in, require_same_device)
 from pytea_ci.models.prim import broadcast_shapes, known, result_dtype
 from pytea_ci.models.registry import model, register
 from pytea_ci.models.values import Builtin, Unknown
@@ -80,6 +81,7 @@ def binary(ctx: Ctx, op: str, a: Any, b: Any) -> Any:
     lib = getattr(a, "lib", None) if isinstance(a, Tensor) else getattr(b, "lib", None)
     if lib != "numpy":
         require_same_device(ctx, op, (("self", a), ("other", b)))
+        require_bool_support(ctx, op, a, b, dtype)
     if sa is None or sb is None:
         return Tensor(None, dtype) if lib != "numpy" else Tensor(None, dtype, lib="numpy")  # type: ignore[call-arg]
     shape = broadcast_shapes(ctx, sa, sb, op)
@@ -105,8 +107,6 @@ def _binary_model(op: str) -> Any:
 def _dunder_model(op: str, reflected: bool, inplace: bool) -> Any:
     def run(ctx: Ctx, self: Any, other: Any) -> Any:
         out = binary(ctx, op, other, self) if reflected else binary(ctx, op, self, other)
-        if inplace and isinstance(out, Tensor):
-            require_castable(ctx, f"in-place {op}", self, out.dtype)
         if inplace and isinstance(self, Tensor) and not isinstance(out, Tensor):
             return self  # an in-place op never changes the shape of its target
         if inplace and known(out) and known(self) and out.shape != self.shape:
@@ -116,7 +116,10 @@ def _dunder_model(op: str, reflected: bool, inplace: bool) -> Any:
             same = len(out.shape) == len(self.shape) and P.and_(*[P.eq(x, y) for x, y in zip(out.shape, self.shape)])
             ctx.require(same, f"in-place {op}", f"output with shape {fmt(self.shape)} doesn't match the broadcast "
                         f"shape {fmt(out.shape)}", operands=(f"self: {fmt(self.shape)}",))
+            require_castable(ctx, f"in-place {op}", self, out.dtype)
             return self
+        if inplace and isinstance(out, Tensor):  # after the shapes, as torch
+            require_castable(ctx, f"in-place {op}", self, out.dtype)
         return out
 
     return run
@@ -125,6 +128,9 @@ def _dunder_model(op: str, reflected: bool, inplace: bool) -> Any:
 def unary(ctx: Ctx, op: str, input: Any) -> Any:
     if not isinstance(input, Tensor):
         return ctx.unknown(f"{op} of a non-tensor")
+    if op in ("neg", "negative") and input.lib == "torch":
+        require_dtype_in(ctx, op, input, tuple(d for d in DTYPE_NAMES if d != "bool"), "input",
+                         "Negation, the `-` operator, on a bool tensor is not supported")
     dtype = "bool" if op in BOOL_UNARY else (
         "float32" if op in FLOAT_UNARY and category(input.dtype) in (0, 1) else input.dtype)
     return input.with_shape(input.shape, dtype) if getattr(input, "lib", "torch") != "numpy" else input
@@ -153,8 +159,8 @@ def _register_tables() -> None:
         if not op.endswith("_") and op not in ("cpu", "cuda", "detach", "contiguous", "requires_grad_", "pin_memory",
                                                "share_memory_", "retain_grad", "coalesce", "add_noise"):
             register(f"torch.{op}", u)
-    for name in ("__neg__", "__pos__", "__invert__", "__abs__"):
-        register(f"torch.Tensor.{name}", Builtin(name, _unary_model("neg")))
+    for name, op in (("__neg__", "neg"), ("__pos__", "positive"), ("__invert__", "bitwise_not"), ("__abs__", "abs")):
+        register(f"torch.Tensor.{name}", Builtin(name, _unary_model(op)))
 
 
 _register_tables()

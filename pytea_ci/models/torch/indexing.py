@@ -252,12 +252,13 @@ def index_select(ctx: Ctx, input: Any, dim: Any, index: Any) -> Any:
 @model("torch.masked_fill", "torch.Tensor.masked_fill")
 def masked_fill(ctx: Ctx, input: Any, mask: Any, value: Any) -> Any:
     """Out of place, input and mask broadcast together (the result may be larger than input)."""
-    if isinstance(input, Tensor) and input.lib == "torch":
+    out = input
+    if known(input, mask):
+        out = input.with_shape(broadcast_shapes(ctx, shape_of(input), shape_of(mask), "masked_fill", ("input", "mask")))
+    if isinstance(input, Tensor) and input.lib == "torch":  # after the shapes, as torch
         require_dtype_in(ctx, "masked_fill", mask, ("bool",), "mask",
                          "masked_fill_ only supports boolean masks, but got mask with dtype {got}")
-    if not known(input, mask):
-        return input if isinstance(input, Tensor) else ctx.unknown("masked_fill")
-    return input.with_shape(broadcast_shapes(ctx, shape_of(input), shape_of(mask), "masked_fill", ("input", "mask")))
+    return out if isinstance(out, Tensor) else ctx.unknown("masked_fill")
 
 
 @model("torch.Tensor.masked_fill_")

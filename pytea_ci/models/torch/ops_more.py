@@ -134,10 +134,10 @@ def _index_rank(ctx: Ctx, input: Any, dim: Any, index: Any, op: str) -> tuple[Sh
 
 @model("torch.gather", "torch.Tensor.gather", "torch.take_along_dim")
 def gather(ctx: Ctx, input: Any, dim: Any, index: Any, **kwargs: Any) -> Any:
-    r = _index_rank(ctx, input, dim, index, "gather")
-    if r is not None:
+    if isinstance(input, Tensor):  # before the sizes, as torch
         require_dtype_in(ctx, "gather", index, ("int64", "int32"), "index",
                          "gather(): Expected dtype int32/int64 for index (got {got})")
+    r = _index_rank(ctx, input, dim, index, "gather")
     if r is not None:
         require_indices(ctx, index, r[0][r[2]], "gather", "the indices", f"dimension {r[2]} of the input")
     return input.with_shape(r[1]) if r is not None else ctx.unknown("gather")
@@ -147,10 +147,10 @@ def gather(ctx: Ctx, input: Any, dim: Any, index: Any, **kwargs: Any) -> Any:
        "torch.Tensor.scatter_add", "torch.Tensor.scatter_add_", "torch.scatter_reduce", "torch.Tensor.scatter_reduce",
        "torch.Tensor.scatter_reduce_")
 def scatter(ctx: Ctx, input: Any, dim: Any, index: Any, src: Any = None, *args: Any, **kwargs: Any) -> Any:
-    r = _index_rank(ctx, input, dim, index, "scatter")
-    if r is not None:
+    if isinstance(input, Tensor):
         require_dtype_in(ctx, "scatter", index, ("int64", "int32"), "index",
                          "scatter(): Expected dtype int32/int64 for index (got {got})")
+    r = _index_rank(ctx, input, dim, index, "scatter")
     if r is not None:
         require_indices(ctx, index, r[0][r[2]], "scatter", "the indices", f"dimension {r[2]} of the input")
     src = kwargs.get("value", src)

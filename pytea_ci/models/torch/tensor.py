@@ -86,7 +86,8 @@ def device(ctx: Ctx, t: Tensor) -> Any:
     kind: Any = t.device
     if kind is None:
         kind = Unknown("device of a tensor", pytype="str")
-    return Instance(CPU.cls, {"type": kind, "index": None})
+    # `from_tensor`: moving to it places nothing anywhere new (models/torch/devices.py)
+    return Instance(CPU.cls, {"type": kind, "index": None, "from_tensor": True})
 
 
 @prop("torch.Tensor.is_cuda", "torch.Tensor.requires_grad", "torch.Tensor.grad_fn")
@@ -351,8 +352,9 @@ def repeat(ctx: Ctx, self: Tensor, *sizes: Any) -> Any:
 def matmul(ctx: Ctx, input: Any, other: Any) -> Any:
     if not known(input, other):
         return ctx.unknown("matmul of unknown operands")
-    require_matrix_operands(ctx, "matmul", input, other)
-    return input.with_shape(matmul_shapes(ctx, shape_of(input), shape_of(other), "matmul"))
+    out = input.with_shape(matmul_shapes(ctx, shape_of(input), shape_of(other), "matmul"))
+    require_matrix_operands(ctx, "matmul", input, other)  # after the shapes, as torch
+    return out
 
 
 @model("torch.Tensor.__rmatmul__")
@@ -365,9 +367,10 @@ def mm(ctx: Ctx, input: Any, mat2: Any) -> Any:
     shapes = matrix_operands(ctx, "mm", input, mat2, (2, 2), ("self", "mat2"), "mm expects 2-D matrices")
     if shapes is None:
         return ctx.unknown("mm of unknown operands")
-    require_matrix_operands(ctx, "mm", input, mat2)
     a, b = shapes
-    return input.with_shape(matmul_shapes(ctx, a, b, "mm"))
+    out = input.with_shape(matmul_shapes(ctx, a, b, "mm"))
+    require_matrix_operands(ctx, "mm", input, mat2)
+    return out
 
 
 @model("torch.bmm", "torch.Tensor.bmm")
@@ -376,12 +379,12 @@ def bmm(ctx: Ctx, input: Any, mat2: Any) -> Any:
                              "batch1 and batch2 must be 3-D tensors")
     if shapes is None:
         return ctx.unknown("bmm of unknown operands")
-    require_matrix_operands(ctx, "bmm", input, mat2)
     a, b = shapes
     ctx.require(P.eq(a[0], b[0]), "bmm", f"batch sizes differ: {fmt(a)} and {fmt(b)}", dims=(("batch1", a[0]), ("batch2", b[0])))
     ctx.require(P.eq(a[2], b[1]), "bmm", f"expected size for first two dimensions of batch2 tensor to be: "
                 f"[{a[0]!r}, {a[2]!r}] but got: [{b[0]!r}, {b[1]!r}]", operands=(f"batch1: {fmt(a)}", f"batch2: {fmt(b)}"),
                 dims=(("batch1 inner", a[2]), ("batch2 inner", b[1])))
+    require_matrix_operands(ctx, "bmm", input, mat2)
     return input.with_shape((a[0], a[1], b[2]))
 
 

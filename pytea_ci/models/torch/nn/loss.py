@@ -39,12 +39,12 @@ def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str,
     if probs_ok and target.dtype is None and len(si) == len(st):
         return _reduced(input, reduction, si[:1] + si[2:])
     ctx.require(len(si) >= 1, op, "input must have at least one dimension", "PT003")
-    require_dtype_in(ctx, op, target, ("int64", "uint8"), "target", _TARGET_DTYPE)
     classes = si[1] if len(si) >= 2 else si[0]
     require_indices(ctx, target, classes, op, "the class targets", "the number of classes", ignore=ignore_index)
     if len(si) == 1:
         ok = len(st) == 0 or (len(st) == 1 and P.eq(st[0], 1))
         ctx.require(ok, op, f"for a 1-D input {fmt(si)} the target must be 0-D or of size [1], got {fmt(st)}", operands=ops)
+        require_dtype_in(ctx, op, target, ("int64", "uint8"), "target", _TARGET_DTYPE)
         return _reduced(input, reduction, ())
     expected = (si[0],) + tuple(si[2:])
     if len(st) != len(expected):
@@ -58,6 +58,7 @@ def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str,
     for a, b in zip(st[1:], expected[1:]):
         ctx.require(P.eq(a, b), op, f"expected target size {fmt(expected)}, got {fmt(st)}", operands=ops,
                     dims=(("target", a), ("input", b)))
+    require_dtype_in(ctx, op, target, ("int64", "uint8"), "target", _TARGET_DTYPE)  # after the sizes, as torch
     return _reduced(input, reduction, expected)
 
 
@@ -71,11 +72,11 @@ def elementwise_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str,
 def strict_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str, **_: Any) -> Any:
     if not known(input, target):
         return ctx.unknown(f"{op} of unknown input")
+    same_shape_required(ctx, input, target, op, "using a target size {b} that is different to the input size {a}")
     if "logits" in op.lower():  # the result is computed in the target's dtype: a float result cannot go there
         require_floating(ctx, op, target, "target", "result type Float can't be cast to the desired output type {got}")
     else:  # binary_cross_entropy wants the target in the input's dtype
         require_same_dtype(ctx, op, target, input, ("target", "input"), "Found dtype {a} but expected {b}")
-    same_shape_required(ctx, input, target, op, "using a target size {b} that is different to the input size {a}")
     return _reduced(input, reduction, shape_of(input))
 
 

@@ -141,7 +141,9 @@ class Module:
     share_memory = requires_grad_
 
     def apply(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
-        convert_module(ctx, self, None, None, ".apply()", set())  # the function may replace parameters
+        # the function is not run (initializers have no shape effect), so what it may do to the
+        # parameters' dtypes and devices (`m.apply(lambda m: m.half())`) is not known
+        convert_module(ctx, self, None, None, ".apply()", set())
         return self
 
     def register_buffer(ctx: Ctx, self: Instance, name: Any, tensor: Any, persistent: Any = True) -> Any:

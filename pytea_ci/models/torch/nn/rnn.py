@@ -170,8 +170,8 @@ def rnn_forward(ctx: Ctx, self: Instance, input: Any, hx: Any, op: str) -> Any:
     if got is None:
         return ctx.unknown(f"{op} of unknown input")
     x, batched, was_packed = got
+    require_parameters(ctx, op, x, a.get("weight_ih_l0"), "RNN input dtype ({a}) does not match weight dtype ({b})")
     require_features(ctx, x, a["input_size"], op)
-    require_parameters(ctx, op, x, a.get("weight_ih_l0"), "input must have the type {b}, got type {a}")
     s = shape_of(x)
     d = 2 if a["bidirectional"] is True else 1
     proj = a.get("proj_size") or 0
