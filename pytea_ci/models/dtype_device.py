@@ -21,6 +21,7 @@ from pytea_ci.shapes.tensor import Origin, Tensor, category
 
 DEFAULT_DTYPE_SET = "default dtype set"  # path facts
 DEFAULT_DEVICE_SET = "default device set"
+AUTOCAST = "autocast depth"  # > 0 inside `with torch.autocast(...)` (or after a decorator use)
 _DEVICE_TYPES = ("cpu", "cuda", "meta", "mps", "xpu", "xla", "hpu")
 
 _TITLE = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
@@ -117,8 +118,10 @@ def device_note(name: str, t: Tensor) -> str:
 
 # ----- requirements -------------------------------------------------------------------------------
 def _floats_unsure(ctx: Ctx, a: str | None, b: str | None) -> bool:
-    """Both floating point after `set_default_dtype`: either may be the new default."""
-    return bool(ctx.facts.get(DEFAULT_DTYPE_SET)) and category(a) == 2 and category(b) == 2
+    """Both floating point after `set_default_dtype` (either may be the new default) or under autocast
+    (which casts the operands of matrix products and convolutions itself)."""
+    unsure = ctx.facts.get(DEFAULT_DTYPE_SET) or ctx.facts.get(AUTOCAST)
+    return bool(unsure) and category(a) == 2 and category(b) == 2
 
 
 def require_same_dtype(ctx: Ctx, op: str, x: Any, w: Any, names: tuple[str, str], message: str) -> None:
@@ -136,7 +139,7 @@ def require_dtype_in(ctx: Ctx, op: str, t: Any, allowed: tuple[str, ...], name: 
     """`t` must have one of the `allowed` dtypes; `message` may use {got}, torch's name of its dtype."""
     if not isinstance(t, Tensor) or t.dtype is None or t.dtype in allowed:
         return
-    if ctx.facts.get(DEFAULT_DTYPE_SET) and category(t.dtype) == 2 and any(category(a) == 2 for a in allowed):
+    if _floats_unsure(ctx, t.dtype, next((a for a in allowed if category(a) == 2), None)):
         return
     ctx.require(False, op, message.format(got=title(t.dtype)), "PT006", operands=(dtype_note(name, t),))
 
@@ -220,6 +223,8 @@ def after_model(ctx: Any, name: str, out: Any, args: tuple[Any, ...], kwargs: di
     otherwise, `.cuda()`/`.cpu()` move, any `device=` argument places the result."""
     if not isinstance(out, Tensor) or out.lib != "torch":
         return out
+    if ctx.facts.get(AUTOCAST) and category(out.dtype) == 2 and name not in _CREATIONS:
+        out = cast(ctx, out, None, "autocast")  # float16/bfloat16 or float32: the autocast's choice
     short = name.replace("torch.Tensor.", ".").replace("torch.", "torch.")
     if name in ("torch.cuda", "torch.Tensor.cuda"):
         return placed(ctx, out, "cuda", ".cuda()")

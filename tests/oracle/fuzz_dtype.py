@@ -71,30 +71,36 @@ def _consumer(rng: random.Random) -> str:
 
 
 def _device_op(rng: random.Random, dev: str) -> str:
+    """Statements whose device errors `meta` reproduces (meta kernels skip dtype checks and accept CPU
+    operands in place, in indexing and in matrix products, so nothing else follows a move there)."""
     return rng.choice([
         f"x = x.to('{dev}')",
-        f"x = x + torch.ones(4, 3, device='{dev}')",
+        f"x = x.float() + torch.ones(4, 3, device='{dev}')",
         f"y = nn.Linear(3, 2).to('{dev}')(x.float())",
         f"y = nn.Linear(3, 2, device='{dev}')(x.float())",
-        f"x = x * torch.tensor(3, device='{dev}')",
-        "x = x + torch.ones(4, 3, device=x.device)",
-        "x = x - torch.zeros_like(x)",
+        f"x = x.float() * torch.tensor(3.0, device='{dev}')",
+        "x = x.float() + torch.ones(4, 3, device=x.device)",
+        "x = x.float() + torch.zeros_like(x)",
+        "x = x.float() * torch.randn(4, 3)",
+        "y = nn.Linear(3, 2)(x.float())",
     ])
 
 
 def make_program(seed: int, device: str | None = None, length: int = 5) -> list[str]:
+    """`length` dtype statements on the CPU; with `device`, then three statements moving and mixing
+    tensors and modules between the CPU and `device`."""
     rng = random.Random(seed)
     lines = list(HEADER) + [f"x = torch.randint(0, 3, (4, 3)).to(torch.{rng.choice(DTYPES)})"]
-    for _ in range(length):
+    for _ in range(length if device is None else 1):  # with moves: mostly about devices
         r = rng.random()
-        if device and r < 0.25:
-            lines.append(_device_op(rng, device))
-        elif r < 0.5:
+        if r < 0.4:
             lines.append(_cast(rng, "x"))
-        elif r < 0.7:
+        elif r < 0.65:
             lines.append(_arith(rng))
         else:
             lines.append(_consumer(rng))
+    if device:
+        lines.extend(_device_op(rng, device) for _ in range(3))
     return lines
 
 
