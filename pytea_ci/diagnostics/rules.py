@@ -110,6 +110,39 @@ RULES: tuple[Rule, ...] = (
         "x = torch.randn(8, 3)\nassert x.size(1) == 4", "x = torch.randn(8, 4)\nassert x.size(1) == 4",
     ),
     Rule(
+        "PT006", "dtype-mismatch", Severity.ERROR,
+        "A tensor dtype requirement fails on every run that reaches it.",
+        "Reports an operation whose operands' dtypes PyTorch rejects: an input of another dtype than the "
+        "layer's parameters (`Linear`, convolutions, RNNs, `matmul`; integer data or float64 numpy "
+        "arrays fed to a float32 model), class-index loss targets that are not int64, BCE targets "
+        "that are not floating point, indices of a float dtype (`Embedding`, `one_hot`, `gather`, "
+        "`scatter`, `index_select`), a `masked_fill` mask that is not bool, an in-place operation "
+        "whose result cannot be cast back (`int_tensor += 0.5`). Only dtypes the analyzer is sure of "
+        "take part: a dtype it cannot follow (an unmodeled call, a file read, `set_default_dtype`) is "
+        "unknown and never reported. The message names where each dtype was set.",
+        "PyTorch raises `expected scalar type Long but found Float`, `mat1 and mat2 must have the same "
+        "dtype`, ... at run time, often after data loading and setup have taken their time.",
+        "fc = nn.Linear(4, 3)\nx = torch.randint(0, 5, (8, 4))  # int64\ny = fc(x)",
+        "fc = nn.Linear(4, 3)\nx = torch.randint(0, 5, (8, 4)).float()\ny = fc(x)",
+    ),
+    Rule(
+        "PT007", "device-mismatch", Severity.ERROR,
+        "Tensors on different devices meet in one operation.",
+        "Reports an operation whose operands (or a module's parameters and its input) are on different "
+        "devices: an error when that happens on every machine (a model moved with "
+        "`.to(torch.device(\"cuda\"))` called on a CPU tensor: without CUDA the move raises, with it "
+        "the call does), a warning that says `when torch.cuda.is_available()` when it happens only on "
+        "machines with a GPU (`device = \"cuda\" if torch.cuda.is_available() else \"cpu\"`, the model "
+        "moved and the data not). A bare `.cuda()` is never a finding by itself, Python scalars and "
+        "0-dim CPU tensors mix with CUDA tensors as PyTorch allows, and `DataParallel` makes no claim.",
+        "PyTorch raises `Expected all tensors to be on the same device, but found at least two "
+        "devices, cuda:0 and cpu` - typically only on the GPU machine the job was sent to.",
+        "device = \"cuda\" if torch.cuda.is_available() else \"cpu\"\nmodel = nn.Linear(4, 3).to(device)\n"
+        "y = model(torch.randn(2, 4))  # the input stays on the CPU",
+        "device = \"cuda\" if torch.cuda.is_available() else \"cpu\"\nmodel = nn.Linear(4, 3).to(device)\n"
+        "y = model(torch.randn(2, 4).to(device))",
+    ),
+    Rule(
         "PT010", "undecided", Severity.NOTE,
         "The solver could not decide a shape requirement within its budget.",
         "Reports a symbolic shape requirement that the SMT solver could neither prove nor refute "

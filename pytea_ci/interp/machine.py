@@ -128,11 +128,46 @@ class MachineFindings:
         return False
 
     def resolve(self, findings: dict[tuple, Diagnostic]) -> None:
-        """Move the findings that hold whichever way the machine went into `findings`."""
+        """Move the findings that hold whichever way the machine went into `findings`. A device
+        mismatch (PT007) that only some machines meet is still reported, as a warning that says on
+        which machines (DESIGN §3 "dtype and device")."""
         for key, (d, found) in self.pending.items():
             finders = {f.path for f in found}
             if key not in findings and any(not any(self._avoided(finders, f, c) for c in f.choices) for f in found):
                 findings[key] = d
+            elif key not in findings and d.rule in _ON_SOME_MACHINES and _possible(d, found[0]):
+                findings[key] = _on_some_machines(d, found[0])
             elif key not in findings:
                 self.dropped += 1
         self.pending.clear()
+
+
+_ON_SOME_MACHINES = ("PT007",)
+_FACT_TEXT = {"cuda_available": "torch.cuda.is_available()", "mps_available": "torch.backends.mps.is_available()",
+              "cudnn_available": "torch.backends.cudnn.is_available()"}
+
+
+def _possible(d: Diagnostic, f: Found) -> bool:
+    """A mismatch with a CUDA tensor on a path where CUDA is not available never happens: moving the
+    tensor there raised first (a bare `.cuda()` is not a finding)."""
+    no_cuda = any(facts == {"cuda_available"} and (text == "cuda_available != 0") != side
+                  for _, text, side, facts in f.choices)
+    return not (no_cuda and "cuda" in d.message)
+
+
+def _on_some_machines(d: Diagnostic, f: Found) -> Diagnostic:
+    """`d` as a warning that names the machine choices of the path that found it."""
+    from dataclasses import replace
+
+    from pytea_ci.diagnostics import Severity
+
+    conds = []
+    for _, text, side, facts in f.choices:
+        named = [_FACT_TEXT.get(x, x) for x in sorted(facts)]
+        if len(named) == 1 and text in (f"{next(iter(facts))} != 0", f"{next(iter(facts))} == 0"):
+            holds = side == text.endswith("!= 0")
+            conds.append(named[0] if holds else f"not {named[0]}")
+        else:
+            conds.append(f"{text} is {side}")
+    when = " and ".join(dict.fromkeys(conds)) or "on some machines"
+    return replace(d, severity=Severity.WARNING, message=f"{d.message} (when {when})")

@@ -14,6 +14,7 @@ from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, ModuleVal, Pat
 from pytea_ci.interp.join import one_of
 from pytea_ci.models.ranges import values_after
 from pytea_ci.models.registry import PROPERTIES, lookup
+from pytea_ci.models.dtype_device import after_model
 from pytea_ci.models.torch.devices import note_devices
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, IterVal,
                                     NamedTupleVal, Namespace, PropertyVal, RangeVal, SizeVal, StaticMethod, Unknown,
@@ -112,13 +113,13 @@ def _layout_after(name: str, out: Tensor, args: tuple) -> Tensor:
     from pytea_ci.models.prim import contiguous_strides, is_dense
 
     if name in _CONTIGUOUS and out.shape is not None and out.lib == "torch":
-        return Tensor(out.shape, out.dtype, out.lib, contiguous_strides(out.shape))
+        return dataclasses.replace(out, strides=contiguous_strides(out.shape), origin=None, vrange=None)
     if name in _LIKE_INPUT and args and isinstance(src := args[0], Tensor) and src.strides is not None \
             and src.shape == out.shape \
             and all((a.shape, a.strides) == (src.shape, src.strides) for a in args[1:] if isinstance(a, Tensor)) \
             and out.shape is not None and is_dense(out.shape, src.strides):
-        return Tensor(out.shape, out.dtype, out.lib, src.strides)
-    return Tensor(out.shape, out.dtype, out.lib) if out.strides is not None else out
+        return dataclasses.replace(out, strides=src.strides, origin=None, vrange=None)
+    return dataclasses.replace(out, strides=None, origin=None, vrange=None) if out.strides is not None else out
 _PY_METHOD_TYPES = (list, dict, tuple, str, int, float, bool, set, frozenset, bytes)
 _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "add", "discard"}
 
@@ -439,7 +440,7 @@ class ObjectMixin:
     def run_model(self: "Interpreter", fn: Builtin, args: tuple, kwargs: dict) -> Any:
         try:
             note_devices(self.facts, fn.name, args, kwargs)
-            out = fn.fn(self, *args, **kwargs)
+            out = after_model(self, fn.name, fn.fn(self, *args, **kwargs), args, kwargs)  # devices, dtype origins
             if isinstance(out, Tensor) and fn.name not in _KEEPS_STRIDES:
                 out = _layout_after(fn.name, out, args)
             return values_after(self, fn.name, out, args, kwargs)

@@ -69,7 +69,8 @@ MAX_DESCRIPTION = 1_024
 _PROBLEM_SEVERITY = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "recommendation"}
 _PRECISION = {"PT002": "medium", "PT010": "low", "PT011": "low", "PT012": "very-high"}  # others: "high"
 _TAGS = {"PT010": ("pytorch", "analysis-coverage"), "PT011": ("pytorch", "analysis-coverage"),
-         "PT012": ("correctness", "syntax")}  # others: shape rules
+         "PT012": ("correctness", "syntax"), "PT006": ("correctness", "pytorch", "tensor-dtype"),
+         "PT007": ("correctness", "pytorch", "tensor-device")}  # others: shape rules
 _SHAPE_TAGS = ("correctness", "pytorch", "tensor-shape")
 _LINK_LIKE = re.compile(r"\[(?=[^\]\n]*\]\()")  # a "[" that would start an embedded link
 

@@ -35,6 +35,12 @@ class Tensor:
     origin: Origin | None = field(default=None, compare=False)
     # The values of an integer tensor where the program makes them known (see `vrange`); no part in equality.
     vrange: ValueRange | None = field(default=None, compare=False)
+    # Where the dtype was set (`.float()`, `dtype=`, `torch.randint`), named by dtype findings.
+    dtype_from: Origin | None = field(default=None, compare=False)
+    # The device when known for certain ("cpu", "cuda", "meta", ...; None: not known) and where it was
+    # set. Like the dtype's origin, no part in equality: a device never changes a shape.
+    device: str | None = field(default=None, compare=False)
+    device_from: Origin | None = field(default=None, compare=False)
 
     @property
     def rank(self) -> int | None:
@@ -44,7 +50,10 @@ class Tensor:
         return None if self.shape is None else prod(self.shape)
 
     def with_shape(self, shape: "tuple[Dim, ...] | None", dtype: str | None = "") -> "Tensor":
-        return Tensor(shape, self.dtype if dtype == "" else dtype, self.lib)
+        """A result of `shape` on this tensor's device, of its dtype unless `dtype` is given."""
+        same = dtype == "" or dtype == self.dtype
+        return Tensor(shape, self.dtype if dtype == "" else dtype, self.lib,
+                      dtype_from=self.dtype_from if same else None, device=self.device, device_from=self.device_from)
 
     def is_float(self) -> bool:
         return self.dtype in FLOAT_DTYPES
@@ -77,10 +86,10 @@ _ORDER = ("bool",) + INT_DTYPES[::-1] + ("float16", "bfloat16", "float32", "floa
 
 
 def promote(a: str | None, b: str | None) -> str | None:
-    """Result dtype of a binary op on two tensors, as `torch.result_type` (an unknown dtype on one
-    side gives the other side's)."""
+    """Result dtype of a binary op on two tensors, as `torch.result_type` (an unknown dtype on either
+    side gives an unknown result: `int64 + ?` may be float64)."""
     if a is None or b is None:
-        return a or b
+        return None
     if {a, b} == {"float16", "bfloat16"}:
         return "float32"
     if {a, b} == {"int8", "uint8"}:

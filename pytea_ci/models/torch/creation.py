@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.dtype_device import AUTOCAST, DEFAULT_DEVICE_SET, DEFAULT_DTYPE_SET
 from pytea_ci.models.prim import as_int, fmt, known, norm_dim, shape_of, sizes_arg
 from pytea_ci.models.registry import model, native_class, register
 from pytea_ci.models.values import DType, Instance, SizeVal, Unknown
@@ -74,6 +75,18 @@ def float_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
 @model("torch.LongTensor", "torch.cuda.LongTensor")
 def long_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     return _legacy(ctx, size, kwargs, "int64")
+
+
+def _legacy_model(dtype: str) -> Any:
+    def run(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
+        return _legacy(ctx, size, kwargs, dtype)
+
+    return run
+
+
+for _kind, _dt in (("Double", "float64"), ("Half", "float16"), ("BFloat16", "bfloat16"), ("Int", "int32"),
+                   ("Short", "int16"), ("Char", "int8"), ("Byte", "uint8"), ("Bool", "bool")):
+    model(f"torch.{_kind}Tensor", f"torch.cuda.{_kind}Tensor")(_legacy_model(_dt))
 
 
 @model("torch.full")
@@ -274,10 +287,28 @@ def joined_dtype(items: list[Any]) -> str | None:
 
 
 @model("torch.manual_seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all", "torch.set_num_threads",
-       "torch.save", "torch.set_printoptions", "torch.use_deterministic_algorithms", "torch.set_default_dtype",
+       "torch.save", "torch.set_printoptions", "torch.use_deterministic_algorithms",
        "torch.cuda.empty_cache", "torch.autograd.set_detect_anomaly", "torch.backends.cudnn.deterministic",
        "torch.seed")
 def manual_seed(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return None
+
+
+@model("torch.set_default_dtype")
+def set_default_dtype(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    ctx.facts[DEFAULT_DTYPE_SET] = True  # floating creations may be float64 (or half) from here on
+    return None
+
+
+@model("torch.set_default_device")
+def set_default_device(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    ctx.facts[DEFAULT_DEVICE_SET] = True
+    return None
+
+
+@model("torch.set_default_tensor_type")
+def set_default_tensor_type(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    ctx.facts[DEFAULT_DTYPE_SET] = ctx.facts[DEFAULT_DEVICE_SET] = True
     return None
 
 
@@ -293,12 +324,38 @@ class device:
     def init(ctx: Ctx, self: Instance, type: Any = "cpu", index: Any = None) -> None:
         self.attrs.update(type=type, index=index)
 
+    def __enter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        ctx.facts[DEFAULT_DEVICE_SET] = True  # `with torch.device("cuda"):` (kept after the block: not followed)
+        return self
+
+    def __exit__(ctx: Ctx, self: Instance, *args: Any) -> Any:  # noqa: N805
+        return False
+
 
 CPU = Instance(device, {"type": "cpu", "index": None})
 
 
-@native_class("torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled",
-              "torch.autocast", "torch.cuda.amp.autocast", "torch.amp.autocast")
+@native_class("torch.autocast", "torch.cuda.amp.autocast", "torch.amp.autocast", "torch.cpu.amp.autocast")
+class autocast:
+    """Mixed precision: inside, floating dtypes are the autocast's choice (dtype/device rules skip them)."""
+
+    def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def __enter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        ctx.facts[AUTOCAST] = ctx.facts.get(AUTOCAST, 0) + 1
+        return None
+
+    def __exit__(ctx: Ctx, self: Instance, *args: Any) -> Any:  # noqa: N805
+        ctx.facts[AUTOCAST] = max(0, ctx.facts.get(AUTOCAST, 1) - 1)
+        return False
+
+    def call(ctx: Ctx, self: Instance, fn: Any) -> Any:
+        ctx.facts[AUTOCAST] = ctx.facts.get(AUTOCAST, 0) + 1  # a decorated function: where it runs is not followed
+        return fn
+
+
+@native_class("torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled")
 class no_grad:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         return None

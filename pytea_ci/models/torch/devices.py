@@ -26,8 +26,10 @@ def on_cpu(v: Any) -> bool:
 
 
 def _placing(v: Any) -> bool:
-    """An argument of `.to(...)` that may move to another device (a dtype, a flag or None does not)."""
-    return not (v is None or isinstance(v, (bool, DType)) or on_cpu(v))
+    """An argument of `.to(...)` that may move to another device (a dtype, a flag or None does not,
+    nor a tensor's own `x.device`: where that tensor was placed was recorded then)."""
+    from_tensor = isinstance(v, Instance) and v.cls.name == "device" and v.attrs.get("from_tensor")
+    return not (v is None or isinstance(v, (bool, DType)) or on_cpu(v) or from_tensor)
 
 
 def note_devices(facts: dict[str, Any], name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:

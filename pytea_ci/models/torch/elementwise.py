@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.dtype_device import (DTYPE_NAMES, joined_device, require_bool_support, require_castable,
+                                         require_dtype_in, require_same_device)
 from pytea_ci.models.prim import broadcast_shapes, known, result_dtype
 from pytea_ci.models.registry import model, register
 from pytea_ci.models.values import Builtin, Unknown
 from pytea_ci.shapes.dim import is_dim
-from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.shapes.tensor import Tensor, category
 
 # name -> (result dtype: None = promoted, "bool", "float"); registered as torch.X, torch.Tensor.X
 BINARY: dict[str, str | None] = {
@@ -75,16 +77,24 @@ def binary(ctx: Ctx, op: str, a: Any, b: Any) -> Any:
             return ctx.unknown(f"{op} with a non-tensor operand")
     sa = a.shape if isinstance(a, Tensor) else ()
     sb = b.shape if isinstance(b, Tensor) else ()
-    dtype = "bool" if kind == "bool" else ("float32" if kind == "float" and not _is_float(a, b) else result_dtype(a, b))
+    dtype = "bool" if kind == "bool" else (_float_result(a, b) if kind == "float" else result_dtype(a, b))
     lib = getattr(a, "lib", None) if isinstance(a, Tensor) else getattr(b, "lib", None)
+    if lib != "numpy":
+        require_same_device(ctx, op, (("self", a), ("other", b)))
+        require_bool_support(ctx, op, a, b, dtype)
     if sa is None or sb is None:
         return Tensor(None, dtype) if lib != "numpy" else Tensor(None, dtype, lib="numpy")  # type: ignore[call-arg]
     shape = broadcast_shapes(ctx, sa, sb, op)
-    return Tensor(shape, dtype) if lib != "numpy" else Tensor(shape, dtype, lib="numpy")  # type: ignore[call-arg]
+    if lib == "numpy":
+        return Tensor(shape, dtype, lib="numpy")
+    return Tensor(shape, dtype, device=joined_device(a, b))
 
 
-def _is_float(a: Any, b: Any) -> bool:
-    return any(isinstance(v, Tensor) and v.is_float() for v in (a, b))
+def _float_result(a: Any, b: Any) -> str | None:
+    """Division and friends: float32 for integer operands, else the promoted floating dtype."""
+    if any(isinstance(v, Tensor) and v.dtype is None for v in (a, b)):
+        return None
+    return result_dtype(a, b) if any(isinstance(v, Tensor) and v.is_float() for v in (a, b)) else "float32"
 
 
 def _binary_model(op: str) -> Any:
@@ -106,7 +116,10 @@ def _dunder_model(op: str, reflected: bool, inplace: bool) -> Any:
             same = len(out.shape) == len(self.shape) and P.and_(*[P.eq(x, y) for x, y in zip(out.shape, self.shape)])
             ctx.require(same, f"in-place {op}", f"output with shape {fmt(self.shape)} doesn't match the broadcast "
                         f"shape {fmt(out.shape)}", operands=(f"self: {fmt(self.shape)}",))
+            require_castable(ctx, f"in-place {op}", self, out.dtype)
             return self
+        if inplace and isinstance(out, Tensor):  # after the shapes, as torch
+            require_castable(ctx, f"in-place {op}", self, out.dtype)
         return out
 
     return run
@@ -115,8 +128,12 @@ def _dunder_model(op: str, reflected: bool, inplace: bool) -> Any:
 def unary(ctx: Ctx, op: str, input: Any) -> Any:
     if not isinstance(input, Tensor):
         return ctx.unknown(f"{op} of a non-tensor")
-    dtype = "bool" if op in BOOL_UNARY else ("float32" if op in FLOAT_UNARY and not input.is_float() else input.dtype)
-    return Tensor(input.shape, dtype) if getattr(input, "lib", "torch") != "numpy" else input
+    if op in ("neg", "negative") and input.lib == "torch":
+        require_dtype_in(ctx, op, input, tuple(d for d in DTYPE_NAMES if d != "bool"), "input",
+                         "Negation, the `-` operator, on a bool tensor is not supported")
+    dtype = "bool" if op in BOOL_UNARY else (
+        "float32" if op in FLOAT_UNARY and category(input.dtype) in (0, 1) else input.dtype)
+    return input.with_shape(input.shape, dtype) if getattr(input, "lib", "torch") != "numpy" else input
 
 
 def _unary_model(op: str) -> Any:
@@ -142,8 +159,8 @@ def _register_tables() -> None:
         if not op.endswith("_") and op not in ("cpu", "cuda", "detach", "contiguous", "requires_grad_", "pin_memory",
                                                "share_memory_", "retain_grad", "coalesce", "add_noise"):
             register(f"torch.{op}", u)
-    for name in ("__neg__", "__pos__", "__invert__", "__abs__"):
-        register(f"torch.Tensor.{name}", Builtin(name, _unary_model("neg")))
+    for name, op in (("__neg__", "neg"), ("__pos__", "positive"), ("__invert__", "bitwise_not"), ("__abs__", "abs")):
+        register(f"torch.Tensor.{name}", Builtin(name, _unary_model(op)))
 
 
 _register_tables()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.dtype_device import require_dtype_in
 from pytea_ci.models.index_checks import require_indices
 from pytea_ci.models.ranges import overwrite
 from pytea_ci.models.prim import broadcast_shapes, fmt, known, shape_of, with_strides
@@ -242,6 +243,8 @@ def index_select(ctx: Ctx, input: Any, dim: Any, index: Any) -> Any:
     d = norm_dim(ctx, dim, len(s), "index_select")
     if d is None:
         return ctx.unknown("index_select")
+    require_dtype_in(ctx, "index_select", index, ("int64", "int32"), "index",
+                     "index_select(): Expected dtype int32 or int64 for index (got {got})")
     require_indices(ctx, index, s[d] if s else 1, "index_select", "the indices", f"dimension {d} of the input")
     return input.with_shape(s[:d] + (shape_of(index)[0] if shape_of(index) else 1,) + s[d + 1:])
 
@@ -249,9 +252,13 @@ def index_select(ctx: Ctx, input: Any, dim: Any, index: Any) -> Any:
 @model("torch.masked_fill", "torch.Tensor.masked_fill")
 def masked_fill(ctx: Ctx, input: Any, mask: Any, value: Any) -> Any:
     """Out of place, input and mask broadcast together (the result may be larger than input)."""
-    if not known(input, mask):
-        return input if isinstance(input, Tensor) else ctx.unknown("masked_fill")
-    return input.with_shape(broadcast_shapes(ctx, shape_of(input), shape_of(mask), "masked_fill", ("input", "mask")))
+    out = input
+    if known(input, mask):
+        out = input.with_shape(broadcast_shapes(ctx, shape_of(input), shape_of(mask), "masked_fill", ("input", "mask")))
+    if isinstance(input, Tensor) and input.lib == "torch":  # after the shapes, as torch
+        require_dtype_in(ctx, "masked_fill", mask, ("bool",), "mask",
+                         "masked_fill_ only supports boolean masks, but got mask with dtype {got}")
+    return out if isinstance(out, Tensor) else ctx.unknown("masked_fill")
 
 
 @model("torch.Tensor.masked_fill_")

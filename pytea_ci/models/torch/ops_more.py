@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.dtype_device import require_dtype_in
 from pytea_ci.models.index_checks import require_indices
 from pytea_ci.models.prim import (
     as_int,
@@ -133,6 +134,9 @@ def _index_rank(ctx: Ctx, input: Any, dim: Any, index: Any, op: str) -> tuple[Sh
 
 @model("torch.gather", "torch.Tensor.gather", "torch.take_along_dim")
 def gather(ctx: Ctx, input: Any, dim: Any, index: Any, **kwargs: Any) -> Any:
+    if isinstance(input, Tensor):  # before the sizes, as torch
+        require_dtype_in(ctx, "gather", index, ("int64", "int32"), "index",
+                         "gather(): Expected dtype int32/int64 for index (got {got})")
     r = _index_rank(ctx, input, dim, index, "gather")
     if r is not None:
         require_indices(ctx, index, r[0][r[2]], "gather", "the indices", f"dimension {r[2]} of the input")
@@ -143,6 +147,9 @@ def gather(ctx: Ctx, input: Any, dim: Any, index: Any, **kwargs: Any) -> Any:
        "torch.Tensor.scatter_add", "torch.Tensor.scatter_add_", "torch.scatter_reduce", "torch.Tensor.scatter_reduce",
        "torch.Tensor.scatter_reduce_")
 def scatter(ctx: Ctx, input: Any, dim: Any, index: Any, src: Any = None, *args: Any, **kwargs: Any) -> Any:
+    if isinstance(input, Tensor):
+        require_dtype_in(ctx, "scatter", index, ("int64", "int32"), "index",
+                         "scatter(): Expected dtype int32/int64 for index (got {got})")
     r = _index_rank(ctx, input, dim, index, "scatter")
     if r is not None:
         require_indices(ctx, index, r[0][r[2]], "scatter", "the indices", f"dimension {r[2]} of the input")

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.dtype_device import cast, device_of, placed, require_matrix_operands
 from pytea_ci.models.prim import (as_int, fmt, known, matmul_shapes, matrix_operands, norm_dim, reshape_shape,
                                   scalar_unknown, shape_of, sizes_arg, view_strides, with_strides)
 from pytea_ci.models.ranges import scalar_of as ranged_scalar
@@ -76,9 +77,17 @@ def data(ctx: Ctx, t: Tensor) -> Any:
 
 @prop("torch.Tensor.device")
 def device(ctx: Ctx, t: Tensor) -> Any:
+    """The tensor's device when known; else a device of unknown type (never a guessed CPU)."""
     from pytea_ci.models.torch.creation import CPU
+    from pytea_ci.models.values import Instance
 
-    return CPU
+    if t.device == "cpu":
+        return CPU
+    kind: Any = t.device
+    if kind is None:
+        kind = Unknown("device of a tensor", pytype="str")
+    # `from_tensor`: moving to it places nothing anywhere new (models/torch/devices.py)
+    return Instance(CPU.cls, {"type": kind, "index": None, "from_tensor": True})
 
 
 @prop("torch.Tensor.is_cuda", "torch.Tensor.requires_grad", "torch.Tensor.grad_fn")
@@ -343,7 +352,9 @@ def repeat(ctx: Ctx, self: Tensor, *sizes: Any) -> Any:
 def matmul(ctx: Ctx, input: Any, other: Any) -> Any:
     if not known(input, other):
         return ctx.unknown("matmul of unknown operands")
-    return input.with_shape(matmul_shapes(ctx, shape_of(input), shape_of(other), "matmul"))
+    out = input.with_shape(matmul_shapes(ctx, shape_of(input), shape_of(other), "matmul"))
+    require_matrix_operands(ctx, "matmul", input, other)  # after the shapes, as torch
+    return out
 
 
 @model("torch.Tensor.__rmatmul__")
@@ -357,7 +368,9 @@ def mm(ctx: Ctx, input: Any, mat2: Any) -> Any:
     if shapes is None:
         return ctx.unknown("mm of unknown operands")
     a, b = shapes
-    return input.with_shape(matmul_shapes(ctx, a, b, "mm"))
+    out = input.with_shape(matmul_shapes(ctx, a, b, "mm"))
+    require_matrix_operands(ctx, "mm", input, mat2)
+    return out
 
 
 @model("torch.bmm", "torch.Tensor.bmm")
@@ -371,38 +384,85 @@ def bmm(ctx: Ctx, input: Any, mat2: Any) -> Any:
     ctx.require(P.eq(a[2], b[1]), "bmm", f"expected size for first two dimensions of batch2 tensor to be: "
                 f"[{a[0]!r}, {a[2]!r}] but got: [{b[0]!r}, {b[1]!r}]", operands=(f"batch1: {fmt(a)}", f"batch2: {fmt(b)}"),
                 dims=(("batch1 inner", a[2]), ("batch2 inner", b[1])))
+    require_matrix_operands(ctx, "bmm", input, mat2)
     return input.with_shape((a[0], a[1], b[2]))
 
 
-def _convert(ctx: Ctx, self: Tensor, *args: Any, **kwargs: Any) -> Any:
-    for a in list(args) + list(kwargs.values()):
+_LEGACY = {"Float": "float32", "Double": "float64", "Half": "float16", "BFloat16": "bfloat16", "Long": "int64",
+           "Int": "int32", "Short": "int16", "Char": "int8", "Byte": "uint8", "Bool": "bool"}
+
+
+def legacy_type(v: Any) -> tuple[str | None, str | None] | None:
+    """(dtype, device) of a legacy tensor type (`torch.LongTensor`, `torch.cuda.FloatTensor` or its
+    name as a string); None when `v` is not one."""
+    name = v if isinstance(v, str) else getattr(v, "name", None) if not isinstance(v, (DType, Tensor)) else None
+    if not isinstance(name, str) or not name.endswith("Tensor"):
+        return None
+    parts = name.split(".")
+    dtype = _LEGACY.get(parts[-1][:-len("Tensor")])
+    return (dtype, "cuda" if "cuda" in parts else "cpu") if dtype else (None, None)
+
+
+def _convert(ctx: Ctx, self: Tensor, op: str, *args: Any, **kwargs: Any) -> Any:
+    """`.to(...)`/`.type(...)`: dtype and device from the arguments. An argument not understood may be
+    a dtype or a device: both become unknown (never the old dtype kept by guess)."""
+    dtype: str | None | bool = False  # False: unchanged
+    device: str | None | bool = False
+    for key, a in [(None, a) for a in args] + list(kwargs.items()):
+        legacy = legacy_type(a)
         if isinstance(a, DType):
-            return self.with_shape(self.shape, a.name)
-        if isinstance(a, Tensor):
-            return self.with_shape(self.shape, a.dtype)
-    return self
+            dtype = a.name
+        elif legacy is not None:
+            dtype, device = legacy
+        elif isinstance(a, Tensor):
+            dtype, device = a.dtype, a.device
+        elif key in ("non_blocking", "copy", "memory_format") or a is None or isinstance(a, bool):
+            continue
+        elif isinstance(a, str) or (isinstance(a, Unknown) and a.pytype == "str") or key == "device" or \
+                (hasattr(a, "cls") and getattr(a.cls, "name", "") == "device"):
+            device = device_of(a)
+        else:
+            dtype = device = None
+    out = self if dtype is False else cast(ctx, self, dtype, f"{op}({dtype})" if dtype else op)  # type: ignore[arg-type]
+    return out if device is False else placed(ctx, out, device, f"{op}({device})" if device else op)  # type: ignore[arg-type]
 
 
-@model("torch.Tensor.to", "torch.Tensor.type")
+@model("torch.Tensor.to")
 def to(ctx: Ctx, self: Tensor, *args: Any, **kwargs: Any) -> Any:
-    return _convert(ctx, self, *args, **kwargs)
+    return _convert(ctx, self, ".to", *args, **kwargs)
 
 
-def _cast(dtype: str) -> Any:
+@model("torch.Tensor.type")
+def type_(ctx: Ctx, self: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """`.type(dtype)` converts; `.type()` is the type's name (`"torch.FloatTensor"`)."""
+    if not args and "dtype" not in kwargs:
+        names = {v: k for k, v in _LEGACY.items()}
+        if self.dtype in names and self.device in ("cpu", "cuda"):
+            return f"torch.{'cuda.' if self.device == 'cuda' else ''}{names[self.dtype]}Tensor"
+        out = ctx.unknown("tensor type name")
+        out.pytype = "str"
+        return out
+    return _convert(ctx, self, ".type", *args, **kwargs)
+
+
+def _cast(dtype: str, name: str) -> Any:
     def run(ctx: Ctx, self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        return self.with_shape(self.shape, dtype)
+        return cast(ctx, self, dtype, f".{name}()")
 
     return run
 
 
 for _name, _dt in (("float", "float32"), ("double", "float64"), ("half", "float16"), ("bfloat16", "bfloat16"),
-                   ("long", "int64"), ("int", "int32"), ("short", "int16"), ("bool", "bool"), ("byte", "uint8")):
-    model(f"torch.Tensor.{_name}")(_cast(_dt))
+                   ("long", "int64"), ("int", "int32"), ("short", "int16"), ("bool", "bool"), ("byte", "uint8"),
+                   ("char", "int8")):
+    model(f"torch.Tensor.{_name}")(_cast(_dt, _name))
 
 
 @model("torch.Tensor.type_as")
 def type_as(ctx: Ctx, self: Tensor, other: Any) -> Any:
-    return self.with_shape(self.shape, other.dtype if isinstance(other, Tensor) else self.dtype)
+    if not isinstance(other, Tensor):
+        return ctx.unknown("type_as of a non-tensor")
+    return cast(ctx, self, other.dtype, ".type_as()")
 
 
 @model("torch.Tensor.item")
@@ -447,19 +507,23 @@ def backward(ctx: Ctx, self: Tensor, *args: Any, **kwargs: Any) -> Any:
 @model("torch.Tensor.new_zeros", "torch.Tensor.new_ones", "torch.Tensor.new_empty")
 def new_zeros(ctx: Ctx, self: Tensor, *size: Any, **kwargs: Any) -> Any:
     s = sizes_arg(size)
-    return self.with_shape(tuple(s) if s is not None else None)
+    out = self.with_shape(tuple(s) if s is not None else None)
+    return cast(ctx, out, kwargs["dtype"].name, "dtype=") if isinstance(kwargs.get("dtype"), DType) else out
 
 
 @model("torch.Tensor.new_full")
 def new_full(ctx: Ctx, self: Tensor, size: Any, fill_value: Any, **kwargs: Any) -> Any:
-    return new_zeros(ctx, self, size)
+    return new_zeros(ctx, self, size, **kwargs)
 
 
 @model("torch.Tensor.new_tensor")
 def new_tensor(ctx: Ctx, self: Tensor, data: Any, *args: Any, **kwargs: Any) -> Any:
     from pytea_ci.models.torch.creation import tensor
 
-    return tensor(ctx, data)
+    out = tensor(ctx, data, **kwargs)  # self's dtype and device unless given
+    if isinstance(out, Tensor) and "dtype" not in kwargs:
+        out = cast(ctx, out, self.dtype, ".new_tensor()")
+    return placed(ctx, out, self.device, ".new_tensor()") if "device" not in kwargs else out
 
 
 _ = as_int

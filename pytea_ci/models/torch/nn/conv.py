@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.dtype_device import INPUT_DTYPES, parameter, require_parameters
 from pytea_ci.models.prim import (
     dim_arg,
     fmt,
@@ -37,6 +38,7 @@ def conv_forward(ctx: Ctx, x: Any, n: int, cfg: dict[str, Any], op: str, transpo
     if not known(x):
         return ctx.unknown(f"{op} of unknown input")
     batched = _check_rank(ctx, x, n, op)
+    require_parameters(ctx, op, x, cfg.get("weight"), INPUT_DTYPES)
     s = shape_of(x)
     c_in = s[1] if batched else s[0]
     want = cfg["in_channels"]
@@ -102,7 +104,7 @@ def _conv_class(n: int, transposed: bool) -> None:
         if transposed:
             _check_output_padding(ctx, name, n, extra.get("output_padding", 0), stride, extra.get("dilation", 1))
         w = (in_channels, out_channels // groups) if transposed else (out_channels, in_channels // groups)
-        self.attrs["weight"] = Tensor(w + tuple(k))
+        self.attrs["weight"] = parameter(ctx, Tensor(w + tuple(k)), extra)
 
     def forward(ctx: Ctx, self: Instance, input: Any, *args: Any) -> Any:
         return conv_forward(ctx, input, n, self.attrs, name, transposed)
@@ -124,7 +126,8 @@ def _f_conv(n: int, transposed: bool) -> Any:
         groups = kwargs.get("groups", 1)
         cfg = {"in_channels": w[0] if transposed else w[1] * groups, "out_channels": w[1] * groups if transposed else w[0],
                "kernel_size": tuple(w[2:]), "stride": stride, "padding": padding,
-               "dilation": kwargs.get("dilation", 1), "output_padding": kwargs.get("output_padding", 0)}
+               "dilation": kwargs.get("dilation", 1), "output_padding": kwargs.get("output_padding", 0),
+               "weight": weight}
         return conv_forward(ctx, input, n, cfg, f"conv{'_transpose' if transposed else ''}{n}d", transposed)
 
     return run

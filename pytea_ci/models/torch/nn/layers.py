@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.dtype_device import parameter, require_dtype_in, require_parameters
 from pytea_ci.models.index_checks import require_indices
 from pytea_ci.models.prim import dim_arg, fmt, known, shape_of, tag
 from pytea_ci.models.registry import REGISTRY, model, native_class
@@ -26,6 +27,7 @@ def linear_forward(ctx: Ctx, x: Any, weight: Any, bias: Any, op: str) -> Any:
         return ctx.unknown("linear with a non-matrix weight")
     out_f, in_f = w
     ctx.require(len(s) >= 1, op, "input must have at least one dimension", "PT003")
+    require_parameters(ctx, op, x, weight)
     last = s[-1]
     rows = "x".join(repr(d) for d in s[:-1]) or "1"
     ctx.require(P.eq(last, in_f), op,
@@ -41,8 +43,8 @@ class Linear:
     def init(ctx: Ctx, self: Instance, in_features: Any, out_features: Any, bias: Any = True, **kw: Any) -> None:
         in_features, out_features = dim_arg(ctx, in_features), dim_arg(ctx, out_features)
         self.attrs.update(training=True, in_features=in_features, out_features=out_features,
-                          weight=Tensor((out_features, in_features)),
-                          bias=Tensor((out_features,)) if bias is not False else None)
+                          weight=parameter(ctx, Tensor((out_features, in_features)), kw),
+                          bias=parameter(ctx, Tensor((out_features,)), kw) if bias is not False else None)
 
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
         return linear_forward(ctx, input, self.attrs.get("weight"), self.attrs.get("bias"), "Linear")
@@ -139,8 +141,8 @@ def embedding_forward(ctx: Ctx, input: Any, weight: Any, op: str) -> Any:
     if not known(input, weight):
         return ctx.unknown(f"{op} of unknown input")
     w = shape_of(weight)
-    ctx.require(input.dtype in (None, "int64", "int32", "int16", "int8", "uint8"), op,
-                f"expected indices of an integer dtype, got {input.dtype}", operands=(f"input: {fmt(input.shape)}",))
+    require_dtype_in(ctx, op, input, ("int64", "int32"), "indices", "Expected tensor for argument #1 'indices' to "
+                     "have one of the following scalar types: Long, Int; but got {got} instead")
     if w:
         require_indices(ctx, input, w[0], op, "the indices", "the number of embeddings")
     return Tensor(shape_of(input) + (w[-1],), weight.dtype)
@@ -173,6 +175,8 @@ def one_hot(ctx: Ctx, tensor: Any, num_classes: Any = -1) -> Any:
     n = num_classes if isinstance(num_classes, int) and num_classes >= 0 else ctx.fresh("classes")
     if isinstance(num_classes, int) and num_classes >= 0:
         require_indices(ctx, tensor, num_classes, "one_hot", "the class values", "num_classes")
+    require_dtype_in(ctx, "one_hot", tensor, ("int64",), "tensor",
+                     "one_hot is only applicable to index tensor of type LongTensor (got {got})")
     return Tensor(shape_of(tensor) + (n,), "int64")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.dtype_device import dtype_note, require_dtype_in, require_floating, require_same_dtype, title
 from pytea_ci.models.index_checks import require_indices
 from pytea_ci.models.prim import broadcast_shapes, fmt, known, same_shape_required, shape_of
 from pytea_ci.models.registry import model, native_class
@@ -16,7 +17,10 @@ from pytea_ci.shapes.tensor import Tensor
 
 
 def _reduced(x: Tensor, reduction: Any, shape: Any) -> Tensor:
-    return Tensor(tuple(shape) if reduction == "none" else (), "float32")
+    return x.with_shape(tuple(shape) if reduction == "none" else ())
+
+
+_TARGET_DTYPE = "expected target dtype to be Long or Byte, but got {got}"
 
 
 def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str, probs_ok: bool,
@@ -25,6 +29,10 @@ def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str,
         return ctx.unknown(f"{op} of unknown input")
     si, st = shape_of(input), shape_of(target)
     ops = (f"input: {fmt(si)}", f"target: {fmt(st)}")
+    if probs_ok and target.dtype is not None and target.is_float() and len(si) != len(st):
+        ctx.require(False, op, _TARGET_DTYPE.format(got=title(target.dtype)) + " (a floating target holds class "
+                    f"probabilities and must have the input's shape {fmt(si)}, got {fmt(st)})", "PT006",
+                    operands=(dtype_note("target", target),))
     if probs_ok and target.dtype is not None and target.is_float():
         same_shape_required(ctx, input, target, op, "class-probability target {b} must have the shape of the input {a}")
         return _reduced(input, reduction, si[:1] + si[2:])
@@ -36,6 +44,7 @@ def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str,
     if len(si) == 1:
         ok = len(st) == 0 or (len(st) == 1 and P.eq(st[0], 1))
         ctx.require(ok, op, f"for a 1-D input {fmt(si)} the target must be 0-D or of size [1], got {fmt(st)}", operands=ops)
+        require_dtype_in(ctx, op, target, ("int64", "uint8"), "target", _TARGET_DTYPE)
         return _reduced(input, reduction, ())
     expected = (si[0],) + tuple(si[2:])
     if len(st) != len(expected):
@@ -49,6 +58,7 @@ def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str,
     for a, b in zip(st[1:], expected[1:]):
         ctx.require(P.eq(a, b), op, f"expected target size {fmt(expected)}, got {fmt(st)}", operands=ops,
                     dims=(("target", a), ("input", b)))
+    require_dtype_in(ctx, op, target, ("int64", "uint8"), "target", _TARGET_DTYPE)  # after the sizes, as torch
     return _reduced(input, reduction, expected)
 
 
@@ -63,6 +73,10 @@ def strict_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str, **_:
     if not known(input, target):
         return ctx.unknown(f"{op} of unknown input")
     same_shape_required(ctx, input, target, op, "using a target size {b} that is different to the input size {a}")
+    if "logits" in op.lower():  # the result is computed in the target's dtype: a float result cannot go there
+        require_floating(ctx, op, target, "target", "result type Float can't be cast to the desired output type {got}")
+    else:  # binary_cross_entropy wants the target in the input's dtype
+        require_same_dtype(ctx, op, target, input, ("target", "input"), "Found dtype {a} but expected {b}")
     return _reduced(input, reduction, shape_of(input))
 
 

@@ -6,8 +6,9 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, native_class
-from pytea_ci.models.values import IterVal, Instance
-from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.models.dtype_device import cast, device_of, placed
+from pytea_ci.models.values import DType, IterVal, Instance, Unknown
+from pytea_ci.shapes.tensor import Tensor, category
 
 
 def is_module(v: Any) -> bool:
@@ -31,6 +32,45 @@ def _parameters(m: Instance, seen: set[int]) -> list[Tensor]:
     for sub in _submodules(m):
         out.extend(_parameters(sub, seen))
     return out
+
+
+def module_target(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any]:
+    """(dtype, device) of `module.to(...)`: False for what does not change, None for not known."""
+    dtype: Any = False
+    device: Any = False
+    for key, a in [(None, a) for a in args] + list(kwargs.items()):
+        if isinstance(a, DType):
+            dtype = a.name
+        elif isinstance(a, Tensor):
+            dtype, device = a.dtype, a.device
+        elif key == "non_blocking" or a is None or isinstance(a, bool):
+            continue
+        elif isinstance(a, str) or key == "device" or (isinstance(a, Unknown) and a.pytype == "str") or \
+                (isinstance(a, Instance) and a.cls.name == "device"):
+            device = device_of(a)
+        else:
+            dtype = device = None
+    return dtype, device
+
+
+def convert_module(ctx: Ctx, m: Instance, dtype: Any, device: Any, what: str, seen: set[int]) -> None:
+    """`module.to(...)` and friends on the module tree: parameters (`weight`, `bias`) take the dtype
+    (floating ones only) and the device; other tensor attributes may be buffers or plain tensors
+    (only buffers move), so what would change about them becomes unknown."""
+    if id(m) in seen:
+        return
+    seen.add(id(m))
+    for k, v in list(m.attrs.items()):
+        if not isinstance(v, Tensor) or v.lib != "torch":
+            continue
+        param = k.startswith(("weight", "bias"))
+        if dtype is not False and category(v.dtype) != 1 and v.dtype != "bool":  # ints stay ints
+            v = cast(ctx, v, dtype if param and category(v.dtype) in (2, 3) else None, what)
+        if device is not False:
+            v = placed(ctx, v, device if param else None, what)
+        m.attrs[k] = v
+    for sub in _submodules(m):
+        convert_module(ctx, sub, dtype, device, what, seen)
 
 
 def _set_training(m: Instance, mode: bool, seen: set[int]) -> None:
@@ -63,9 +103,48 @@ class Module:
         return self
 
     def to(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        dtype, device = module_target(args, kwargs)
+        convert_module(ctx, self, dtype, device, ".to()", set())
         return self
 
-    cuda = cpu = float = double = half = requires_grad_ = share_memory = apply = to
+    def cuda(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        convert_module(ctx, self, False, "cuda", ".cuda()", set())
+        return self
+
+    def cpu(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        convert_module(ctx, self, False, "cpu", ".cpu()", set())
+        return self
+
+    def float(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        convert_module(ctx, self, "float32", False, ".float()", set())
+        return self
+
+    def double(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        convert_module(ctx, self, "float64", False, ".double()", set())
+        return self
+
+    def half(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        convert_module(ctx, self, "float16", False, ".half()", set())
+        return self
+
+    def bfloat16(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        convert_module(ctx, self, "bfloat16", False, ".bfloat16()", set())
+        return self
+
+    def type(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        convert_module(ctx, self, None, None, ".type()", set())  # a legacy type name: not followed
+        return self
+
+    def requires_grad_(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        return self
+
+    share_memory = requires_grad_
+
+    def apply(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        # the function is not run (initializers have no shape effect), so what it may do to the
+        # parameters' dtypes and devices (`m.apply(lambda m: m.half())`) is not known
+        convert_module(ctx, self, None, None, ".apply()", set())
+        return self
 
     def register_buffer(ctx: Ctx, self: Instance, name: Any, tensor: Any, persistent: Any = True) -> Any:
         if isinstance(name, str):
@@ -83,12 +162,12 @@ class Module:
     def parameters(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
         params = _parameters(self, set())
         # the real weights when the layers are modeled; else one tensor of unknown shape
-        return IterVal(params or [Tensor(None, "float32")], truncated=True)
+        return IterVal(params or [Tensor(None, None)], truncated=True)
 
     buffers = parameters
 
     def named_parameters(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
-        return IterVal([(ctx.unknown("parameter name"), Tensor(None, "float32"))], truncated=True)
+        return IterVal([(ctx.unknown("parameter name"), Tensor(None, None))], truncated=True)
 
     def state_dict(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
         return ctx.unknown("state dict")

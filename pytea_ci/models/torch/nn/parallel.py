@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.dtype_device import placed
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.values import Instance
@@ -21,13 +22,28 @@ class DataParallel:
         self.attrs.update(training=True, module=module)
 
     def forward(ctx: Ctx, self: Instance, *inputs: Any, **kwargs: Any) -> Any:
-        return ctx.call(self.attrs["module"], *inputs, **kwargs)
+        inputs, kwargs = _scattered(ctx, inputs), {k: _scattered(ctx, v) for k, v in kwargs.items()}
+        return _scattered(ctx, ctx.call(self.attrs["module"], *inputs, **kwargs))
 
 
 @model("torch.nn.parallel.data_parallel")
 def data_parallel(ctx: Ctx, module: Any, inputs: Any, *args: Any, module_kwargs: Any = None, **kwargs: Any) -> Any:
-    inputs = inputs if isinstance(inputs, tuple) else (inputs,)
-    return ctx.call(module, *inputs, **(module_kwargs if isinstance(module_kwargs, dict) else {}))
+    inputs = _scattered(ctx, inputs if isinstance(inputs, tuple) else (inputs,))
+    return _scattered(ctx, ctx.call(module, *inputs, **(module_kwargs if isinstance(module_kwargs, dict) else {})))
+
+
+def _scattered(ctx: Ctx, v: Any) -> Any:
+    """Data parallelism copies inputs to the module's devices and gathers the outputs: no claim about
+    where the tensors are (issue 22), so their devices become unknown."""
+    if isinstance(v, Tensor):
+        return placed(ctx, v, None, "DataParallel")
+    if isinstance(v, tuple) and type(v) is tuple:
+        return tuple(_scattered(ctx, x) for x in v)
+    if isinstance(v, list):
+        return [_scattered(ctx, x) for x in v]
+    if isinstance(v, dict):
+        return {k: _scattered(ctx, x) for k, x in v.items()}
+    return v
 
 
 @model("torch.autograd.Variable")

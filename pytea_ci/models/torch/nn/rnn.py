@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.dtype_device import parameter, require_parameters
 from pytea_ci.models.prim import fmt, known, shape_of
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.nn.module import Module
@@ -135,11 +136,13 @@ def pad_sequence(ctx: Ctx, sequences: Any, batch_first: Any = False, padding_val
 # ----- nn.RNN / LSTM / GRU ---------------------------------------------------------------------------------
 
 
-def _setup(self: Instance, kind: str, input_size: Any, hidden_size: Any, num_layers: Any, batch_first: Any,
-           bidirectional: Any, proj_size: Any = 0) -> None:
+def _setup(ctx: Ctx, self: Instance, kind: str, input_size: Any, hidden_size: Any, num_layers: Any, batch_first: Any,
+           bidirectional: Any, proj_size: Any = 0, kw: dict[str, Any] | None = None) -> None:
     self.attrs.update(training=True, kind=kind, input_size=input_size, hidden_size=hidden_size,
                       num_layers=num_layers, batch_first=batch_first, bidirectional=bidirectional,
                       proj_size=proj_size)
+    # the first layer's input weights stand for all parameters: their dtype and device (its shape is not used)
+    self.attrs["weight_ih_l0"] = parameter(ctx, Tensor(None), kw or {})
 
 
 def _rnn_input(ctx: Ctx, input: Any, a: dict[str, Any], op: str) -> tuple[Tensor, bool, bool] | None:
@@ -167,6 +170,7 @@ def rnn_forward(ctx: Ctx, self: Instance, input: Any, hx: Any, op: str) -> Any:
     if got is None:
         return ctx.unknown(f"{op} of unknown input")
     x, batched, was_packed = got
+    require_parameters(ctx, op, x, a.get("weight_ih_l0"), "RNN input dtype ({a}) does not match weight dtype ({b})")
     require_features(ctx, x, a["input_size"], op)
     s = shape_of(x)
     d = 2 if a["bidirectional"] is True else 1
@@ -198,7 +202,7 @@ class RNN:
     def init(ctx: Ctx, self: Instance, input_size: Any, hidden_size: Any, num_layers: Any = 1,
              nonlinearity: Any = "tanh", bias: Any = True, batch_first: Any = False, dropout: Any = 0.0,
              bidirectional: Any = False, **kw: Any) -> None:
-        _setup(self, "RNN", input_size, hidden_size, num_layers, batch_first, bidirectional)
+        _setup(ctx, self, "RNN", input_size, hidden_size, num_layers, batch_first, bidirectional, kw=kw)
 
     def forward(ctx: Ctx, self: Instance, input: Any, hx: Any = None) -> Any:
         return rnn_forward(ctx, self, input, hx, "RNN")
@@ -211,7 +215,7 @@ class LSTM:
     def init(ctx: Ctx, self: Instance, input_size: Any, hidden_size: Any, num_layers: Any = 1, bias: Any = True,
              batch_first: Any = False, dropout: Any = 0.0, bidirectional: Any = False, proj_size: Any = 0,
              **kw: Any) -> None:
-        _setup(self, "LSTM", input_size, hidden_size, num_layers, batch_first, bidirectional, proj_size)
+        _setup(ctx, self, "LSTM", input_size, hidden_size, num_layers, batch_first, bidirectional, proj_size, kw)
 
     def forward(ctx: Ctx, self: Instance, input: Any, hx: Any = None) -> Any:
         return rnn_forward(ctx, self, input, hx, "LSTM")
@@ -223,7 +227,7 @@ class LSTM:
 class GRU:
     def init(ctx: Ctx, self: Instance, input_size: Any, hidden_size: Any, num_layers: Any = 1, bias: Any = True,
              batch_first: Any = False, dropout: Any = 0.0, bidirectional: Any = False, **kw: Any) -> None:
-        _setup(self, "GRU", input_size, hidden_size, num_layers, batch_first, bidirectional)
+        _setup(ctx, self, "GRU", input_size, hidden_size, num_layers, batch_first, bidirectional, kw=kw)
 
     def forward(ctx: Ctx, self: Instance, input: Any, hx: Any = None) -> Any:
         return rnn_forward(ctx, self, input, hx, "GRU")

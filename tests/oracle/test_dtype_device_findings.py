@@ -1,0 +1,172 @@
+"""Oracle for PT006 dtype-mismatch and PT007 device-mismatch: each case runs under real torch on the
+CPU; when torch raises, pytea-ci must report the rule on the expression's line, and when torch
+accepts it pytea-ci must report nothing.
+
+Devices: this torch build has no CUDA, so a second device is emulated with `meta`. The equivalence
+relied on (and tested by `test_meta_stands_for_a_second_device`): for element-wise binary ops, `cat`
+and `Linear`, torch refuses a `meta` operand next to a CPU tensor of dims, as it refuses a CUDA one,
+and accepts a 0-dim CPU tensor or a Python number next to it, as it does for CUDA. The analyzer
+treats every device type alike ("meta" and "cuda" are two devices other than "cpu"). Where meta is
+more permissive than CUDA (matrix products and convolutions with a CPU operand run on meta; a meta
+tensor cannot be copied back to the CPU) there is no emulation and no case here: those rows
+(`mm`/`matmul`/`bmm`, `Conv*`, RNNs) rest on torch's documented CUDA behaviour only.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tests.oracle.harness import InProcess
+
+torch = pytest.importorskip("torch")
+np = pytest.importorskip("numpy")
+
+PRELUDE = "import numpy as np\nimport torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+
+# (setup, expression): the expression is the line checked
+DTYPE_CASES = [
+    # layers vs their parameters
+    ("", "nn.Linear(4, 3)(torch.randint(0, 5, (8, 4)))"),
+    ("", "nn.Linear(4, 3)(torch.randint(0, 5, (8, 4)).float())"),
+    ("", "nn.Linear(4, 3)(torch.randn(8, 4).double())"),
+    ("m = nn.Linear(4, 3).double()", "m(torch.randn(8, 4).double())"),
+    ("m = nn.Linear(4, 3).double()", "m(torch.randn(8, 4))"),
+    ("m = nn.Linear(4, 3).to(torch.float64)", "m(torch.randn(8, 4))"),
+    ("m = nn.Sequential(nn.Linear(4, 3), nn.ReLU()).half().float()", "m(torch.randn(8, 4))"),
+    ("m = nn.Linear(4, 3, dtype=torch.float64)", "m(torch.randn(8, 4))"),
+    ("a = np.random.rand(8, 4)", "nn.Linear(4, 3)(torch.from_numpy(a))"),
+    ("a = np.random.rand(8, 4)", "nn.Linear(4, 3)(torch.from_numpy(a).float())"),
+    ("a = np.random.rand(8, 4).astype(np.float32)", "nn.Linear(4, 3)(torch.from_numpy(a))"),
+    ("", "nn.Linear(2, 3)(torch.tensor([[1, 2], [3, 4]]))"),
+    ("", "nn.Linear(2, 3)(torch.tensor([[1.0, 2], [3, 4]]))"),
+    ("", "nn.Conv2d(1, 2, 3)(torch.zeros(1, 1, 5, 5, dtype=torch.long))"),
+    ("", "nn.Conv2d(1, 2, 3)(torch.randn(1, 1, 5, 5).double())"),
+    ("", "F.conv1d(torch.randn(1, 2, 5), torch.randn(3, 2, 1).double())"),
+    ("", "nn.LSTM(4, 3)(torch.randn(5, 2, 4).double())"),
+    ("", "nn.GRU(4, 3)(torch.randn(5, 2, 4))"),
+    ("x = torch.randn(2, 3)", "x @ torch.randn(3, 2).double()"),
+    ("x = torch.randn(2, 3)", "torch.matmul(x, torch.randint(0, 2, (3, 2)))"),
+    ("x = torch.randint(0, 2, (2, 3))", "x @ torch.randint(0, 2, (3, 2))"),
+    ("", "torch.mm(torch.randn(2, 3), torch.randn(3, 2).long())"),
+    ("", "torch.bmm(torch.randn(2, 2, 3), torch.randn(2, 3, 2).half())"),
+    # loss targets
+    ("x = torch.randn(8, 3)", "F.nll_loss(x, torch.randint(0, 3, (8,)).float())"),
+    ("x = torch.randn(8, 3)", "F.nll_loss(x, torch.randint(0, 3, (8,)))"),
+    ("x = torch.randn(8, 3)", "F.cross_entropy(x, torch.randint(0, 3, (8,)).int())"),
+    ("x = torch.randn(8, 3)", "F.cross_entropy(x, torch.randint(0, 3, (8,)).byte())"),
+    ("x = torch.randn(8, 3)", "nn.CrossEntropyLoss()(x, torch.zeros(8))"),
+    ("x = torch.randn(8, 3)", "nn.CrossEntropyLoss()(x, torch.rand(8, 3))"),
+    ("y = torch.cat((torch.zeros(100), torch.ones(100))).type(torch.LongTensor)",
+     "nn.CrossEntropyLoss()(torch.randn(200, 2), y)"),
+    ("y = torch.cat((torch.zeros(100), torch.ones(100)))", "nn.CrossEntropyLoss()(torch.randn(200, 2), y.type(torch.long))"),
+    ("y = torch.cat((torch.zeros(100), torch.ones(100)))", "nn.CrossEntropyLoss()(torch.randn(200, 2), y)"),
+    ("p = torch.rand(8)", "F.binary_cross_entropy(p, torch.randint(0, 2, (8,)))"),
+    ("p = torch.rand(8)", "F.binary_cross_entropy(p, torch.randint(0, 2, (8,)).float())"),
+    ("p = torch.rand(8)", "nn.BCELoss()(p, torch.rand(8).double())"),
+    ("p = torch.randn(8)", "nn.BCEWithLogitsLoss()(p, torch.randint(0, 2, (8,)))"),
+    ("p = torch.randn(8)", "F.binary_cross_entropy_with_logits(p, torch.randint(0, 2, (8,)).float())"),
+    ("p = torch.randn(8)", "F.mse_loss(p, torch.randint(0, 2, (8,)).float())"),
+    # indices
+    ("e = nn.Embedding(10, 4)", "e(torch.randint(0, 10, (2, 5)).float())"),
+    ("e = nn.Embedding(10, 4)", "e(torch.randint(0, 10, (2, 5)).int())"),
+    ("e = nn.Embedding(10, 4)", "e(torch.randint(0, 10, (2, 5)).short())"),
+    ("", "F.one_hot(torch.randint(0, 3, (4,)).int(), 3)"),
+    ("", "F.one_hot(torch.randint(0, 3, (4,)), 3)"),
+    ("x = torch.randn(3, 4)", "x.gather(1, torch.zeros(3, 1))"),
+    ("x = torch.randn(3, 4)", "x.gather(1, torch.zeros(3, 1, dtype=torch.int32))"),
+    ("x = torch.randn(3, 4)", "x.index_select(1, torch.tensor([0.0, 1.0]))"),
+    ("x = torch.randn(3, 4)", "x.index_select(1, torch.tensor([0, 1]))"),
+    ("x = torch.zeros(3, 4)", "x.scatter(1, torch.zeros(3, 1), 1.0)"),
+    ("x = torch.zeros(3, 4)", "x.scatter(1, torch.zeros(3, 1, dtype=torch.long), 1.0)"),
+    ("x = torch.zeros(3, 4)", "x.masked_fill(torch.ones(3, 4), 0.0)"),
+    ("x = torch.zeros(3, 4)", "x.masked_fill(torch.ones(3, 4) > 0, 0.0)"),
+    ("x = torch.zeros(3, 4)", "x.masked_fill(torch.ones(3, 4).long(), 0.0)"),
+    # promotion and in-place ops
+    ("t = torch.zeros(3, dtype=torch.long)", "t.__iadd__(0.5)"),
+    ("t = torch.zeros(3, dtype=torch.long)", "t.__iadd__(2)"),
+    ("t = torch.zeros(3, dtype=torch.long)", "t.__itruediv__(2)"),
+    ("t = torch.zeros(3, dtype=torch.long)", "t.add_(torch.randn(3))"),
+    ("t = torch.zeros(3)", "t.add_(torch.zeros(3, dtype=torch.long))"),
+    ("t = torch.zeros(3, dtype=torch.bool)", "t.__iadd__(torch.zeros(3, dtype=torch.long))"),
+    ("t = torch.zeros(3, dtype=torch.long)", "t + 0.5"),
+    ("t = torch.zeros(3, dtype=torch.long)", "torch.cat([t, torch.randn(3)])"),
+    ("t = torch.zeros(3, dtype=torch.long)", "nn.Linear(3, 1)(t * 0.5)"),
+    ("t = torch.zeros(3, dtype=torch.long)", "nn.Linear(3, 1)(t / 2)"),
+    ("t = torch.zeros(3, dtype=torch.long)", "nn.Linear(3, 1)(t + torch.randn(3).double())"),
+    ("t = torch.zeros(3, dtype=torch.long)", "nn.Linear(3, 1)(t.to(torch.zeros(1)))"),
+    ("t = torch.zeros(3, dtype=torch.long)", "nn.Linear(3, 1)(t.type_as(torch.zeros(1)))"),
+    ("t = torch.zeros(3, dtype=torch.long)", "nn.Linear(3, 1)(t.new_zeros(2, 3))"),
+    ("t = torch.zeros(3, dtype=torch.long)", "nn.Linear(3, 1)(t.new_zeros(2, 3, dtype=torch.float))"),
+    ("t = torch.zeros(3)", "nn.Linear(3, 1)(torch.zeros_like(t, dtype=torch.long))"),
+    ("t = torch.zeros(3)", "nn.Linear(3, 1)(t.type(torch.DoubleTensor))"),
+    ("t = torch.zeros(3)", "nn.Linear(3, 1)(t.type('torch.LongTensor'))"),
+    ("t = torch.zeros(3)", "nn.Linear(3, 1)(torch.full((2, 3), 7))"),
+    ("t = torch.zeros(3)", "nn.Linear(3, 1)(torch.arange(3))"),
+    ("t = torch.zeros(3)", "nn.Linear(3, 1)(torch.arange(3.0))"),
+]
+
+DEVICE_CASES = [
+    ("m = nn.Linear(4, 3).to(torch.device('meta'))", "m(torch.randn(2, 4))"),
+    ("m = nn.Linear(4, 3).to('meta')", "m(torch.randn(2, 4).to('meta'))"),
+    ("m = nn.Linear(4, 3, device='meta')", "m(torch.randn(2, 4))"),
+    ("m = nn.Linear(4, 3).to('meta')", "m(torch.randn(2, 4, device='meta'))"),
+    ("x = torch.randn(3, device='meta')", "x + torch.randn(3)"),
+    ("x = torch.randn(3, device='meta')", "x + torch.tensor(2.0)"),
+    ("x = torch.randn(3, device='meta')", "x * 2"),
+    ("x = torch.randn(3).to('meta')", "x - torch.randn(3).to(x.device)"),
+    ("x = torch.randn(3).to('meta')", "x - torch.zeros_like(x)"),
+    ("x = torch.randn(3).to('meta')", "x - torch.zeros(3, device=x.device)"),
+    ("x = torch.randn(3).to('meta')", "x - x.new_zeros(3)"),
+    ("x = torch.randn(3).to('meta')", "x - torch.randn(3).to(x)"),
+]
+
+
+def _torch_raises(setup: str, expr: str) -> bool:
+    env: dict = {}
+    exec(PRELUDE + textwrap.dedent(setup), env)  # noqa: S102  (the oracle runs real torch on purpose)
+    try:
+        eval(expr, env)  # noqa: S307
+    except (RuntimeError, ValueError, IndexError, TypeError):
+        return True
+    return False
+
+
+_RUNNER: list[InProcess] = []
+
+
+def _check(setup: str, expr: str, rule: str) -> None:
+    raises = _torch_raises(setup, expr)
+    if not _RUNNER:
+        _RUNNER.append(InProcess("dtype-device"))
+    body = PRELUDE + textwrap.dedent(setup) + f"\ny = {expr}\n"
+    line = body.count("\n")
+    found = _RUNNER[0].findings(body)
+    if raises:
+        assert (line, rule) in found, f"torch raises; pytea-ci found {found}"
+        assert found == {(line, rule)}, f"only the expected finding; got {found}"
+    else:
+        assert not found, f"torch accepts it; pytea-ci found {found}"
+
+
+@pytest.mark.parametrize(("setup", "expr"), DTYPE_CASES, ids=[e for _, e in DTYPE_CASES])
+def test_dtype_rule_matches_torch(setup: str, expr: str) -> None:
+    _check(setup, expr, "PT006")
+
+
+@pytest.mark.parametrize(("setup", "expr"), DEVICE_CASES, ids=[e for _, e in DEVICE_CASES])
+def test_device_rule_matches_torch(setup: str, expr: str) -> None:
+    _check(setup, expr, "PT007")
+
+
+def test_meta_stands_for_a_second_device() -> None:
+    """The equivalence the device cases rely on, stated on torch itself: a meta tensor (or module)
+    refuses CPU operands of dims in the operations used above, and takes 0-dim CPU tensors and numbers."""
+    meta = torch.randn(3, device="meta")
+    for bad in (lambda: meta + torch.randn(3), lambda: torch.cat([meta, torch.randn(3)]),
+                lambda: torch.nn.Linear(3, 1).to("meta")(torch.randn(2, 3))):
+        with pytest.raises(RuntimeError):
+            bad()
+    assert (meta + torch.tensor(2.0)).device.type == "meta"
+    assert (meta * 2).device.type == "meta"
