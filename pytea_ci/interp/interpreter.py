@@ -17,7 +17,7 @@ from pytea_ci.diagnostics import Diagnostic, Frame, Related, Severity, Span
 from pytea_ci.diagnostics.notebook import is_notebook
 from pytea_ci.diagnostics.notebook import parse as parse_notebook
 from pytea_ci.interp.budget import Budget  # (defined apart; still importable from here)
-from pytea_ci.interp.coverage import Coverage, first_origin
+from pytea_ci.interp.coverage import Coverage, first_origin, opaque_origin
 from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
 from pytea_ci.interp.loops import LoopMixin
@@ -366,7 +366,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
         outcome = self.decider.check(cond, self.pc)
         v = outcome.verdict
-        self.shared.coverage.check(v is not Verdict.UNKNOWN)
+        self.shared.coverage.check(v is not Verdict.UNKNOWN, self.span, opaque_origin(cond, self.span))
         if v in (Verdict.HOLDS, Verdict.UNKNOWN):
             return
         if v is Verdict.UNDECIDED:

@@ -676,6 +676,12 @@ class ObjectMixin:
                 self.rep_positions[id(made)] = at
         return made
 
+    def sized_items(self: "Interpreter", made: Any, n: Dim) -> Any:
+        """`made`, representatives of a list of `n` items: inexact, with known length `n`."""
+        self.mark_inexact(made)
+        self.known_len[id(made)] = n
+        return made
+
     def item_positions(self: "Interpreter", source: Any, count: int) -> "tuple[int, ...] | None":
         """Where the `count` representative items a loop over `source` runs with sit among all of its
         items (a long concrete range: its first, second and last), when known."""

@@ -51,6 +51,9 @@ class Ctx(Protocol):
     def same_items(self, source: Any, made: list[Any]) -> list[Any]:
         """`made`, a copy of the items of `source`, marked inexact (same known length) when `source` is."""
 
+    def sized_items(self, made: list[Any], n: "Dim") -> list[Any]:
+        """`made`, representatives of a list of `n` items (marked inexact, with known length `n`)."""
+
     def positions(self, lst: list[Any]) -> "tuple[int, ...] | None":
         """Where the representative items of an inexact list sit among all of its items, when known."""
 
