@@ -194,7 +194,7 @@ def _arith(op: str, r: ValueRange, k: Any, reflected: bool) -> ValueRange | None
     if isinstance(k, Tensor):
         return plus(r, k.vrange) if op == "add" and k.vrange is not None else None
     if not _ints(k):
-        return None
+        return _symbolic_arith(op, r, k, reflected)
     if op in ("add", "sub"):
         if op == "sub" and reflected:
             return shift(scale(r, -1), k)
@@ -204,6 +204,24 @@ def _arith(op: str, r: ValueRange, k: Any, reflected: bool) -> ValueRange | None
     if op in ("remainder", "fmod") and k > 0 and not reflected:
         inside = _ints(r.lo, r.hi) and 0 <= r.lo and r.hi < k  # type: ignore[operator]
         return r if inside else ValueRange(0 if op == "remainder" else -(k - 1), k - 1, origin=r.origin, note=f"% {k}")
+    return None
+
+
+def _symbolic_arith(op: str, r: ValueRange, k: Any, reflected: bool) -> ValueRange | None:
+    """With a size of the program (`labels + C`, `arange(N) % (C + 1)`): bounds that are dims."""
+    if not is_dim(k) or isinstance(k, bool) or reflected:
+        return None
+    from pytea_ci.shapes.dim import add, dmin
+
+    if op in ("add", "sub"):
+        c = k if op == "add" else -k
+        lo, hi = (None if r.lo is None else add(r.lo, c)), (None if r.hi is None else add(r.hi, c))
+        return ValueRange(lo, hi, r.attained, None, r.origin, f"{r.note} {'+' if op == 'add' else '-'} {k!r}")
+    if op == "remainder" and r.attained and r.lo == 0 and r.hi is not None:
+        # every value 0..hi occurs (an arange): modulo k > 0 they are exactly 0..min(hi, k - 1)
+        return ValueRange(0, dmin(r.hi, add(k, -1)), True, None, r.origin, f"{r.note} % ({k!r})")
+    if op == "remainder":
+        return ValueRange(0, add(k, -1), False, None, r.origin, f"% ({k!r})")
     return None
 
 
