@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.values import ValuesIndices
-from pytea_ci.shapes.dim import INPUT, Term, is_dim
+from pytea_ci.shapes.dim import INPUT, ITERATION, Op, Sym, Term, is_dim
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import ValueRange, clamp, hull, keep_draws, plus, scale, shift
 
@@ -179,11 +179,22 @@ _SOURCES: dict[str, Callable[[Ctx, Tensor, tuple, dict], ValueRange | None]] = {
 
 
 # ----- propagation ---------------------------------------------------------------------------------
+def _covers(idx: Any, size: Any) -> bool:
+    """`idx` is an iteration symbol over every position 0..size-1 (as `data.some_index` makes them)."""
+    if isinstance(idx, Op) and idx.op == "mod" and idx.args[1] == size:
+        idx = idx.args[0]
+        return isinstance(idx, Sym) and idx.kind == ITERATION and idx.lo == 0 and idx.hi is None
+    return isinstance(idx, Sym) and idx.kind == ITERATION and idx.lo == 0 and idx.hi is not None and idx.hi + 1 == size
+
+
 def _subset(r: ValueRange, src: Tensor, out: Tensor, args: tuple) -> ValueRange:
     """Some elements of `src`: with a symbolic index (an item of a dataset, a loop index) every
     element is met over the run, so the draws stay; a fixed selection keeps what it selected."""
-    if any(isinstance(a, Term) or isinstance(a, tuple) and any(isinstance(x, Term) for x in a) for a in args[1:]):
-        return replace(r, attained=False)
+    symbolic = [x for a in args[1:] for x in (a if isinstance(a, tuple) else (a,)) if isinstance(x, Term)]
+    if symbolic:
+        # an index that takes every position of dim 0 in every run (a loader's dataset index) meets every element
+        every = len(args) == 2 and src.shape and _covers(args[1], src.shape[0])
+        return r if every else replace(r, attained=False)
     total, kept = _numel(src), _numel(out)
     if r.drawn is None or total is None or kept is None:
         return keep_draws(r, None)
