@@ -18,8 +18,10 @@ class Ctx(Protocol):
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
         """State what the API requires; a definite failure ends the path with a finding."""
 
-    def fork(self, cond: Cond) -> bool:
-        """Decide `cond` on this path, splitting the path when both outcomes are possible."""
+    def fork(self, cond: Cond, per_run: bool = False) -> bool:
+        """Decide `cond` on this path, splitting the path when both outcomes are possible. A `per_run`
+        fork splits what every run does into cases of the inputs (a DataLoader's short last batch exists
+        for some dataset lengths): a check that fails only because of it is a warning, not an error."""
 
     def fresh(self, hint: str, kind: str = "unknown", lo: int | None = 0, hi: int | None = None,
               note: str = "") -> Sym:

@@ -170,8 +170,8 @@ def _forget_varying(ctx: Ctx, item: Any, other: Any) -> Any:
     if isinstance(item, Tensor) and item.shape is not None:
         same = isinstance(other, Tensor) and other.shape is not None and len(other.shape) == len(item.shape)
         theirs = other.shape if same else (None,) * len(item.shape)  # type: ignore[union-attr]
-        return item.with_shape(tuple(d if isinstance(d, int) or d == e else ctx.fresh("item_size")
-                                     for d, e in zip(item.shape, theirs)))
+        shape = tuple(d if isinstance(d, int) or d == e else ctx.fresh("item_size") for d, e in zip(item.shape, theirs))
+        return item if shape == tuple(item.shape) else replace(item, shape=shape)  # values, dtype, device stay
     if isinstance(item, (tuple, list)):
         others = list(other) if isinstance(other, (tuple, list)) and len(other) == len(item) else [None] * len(item)
         out = [_forget_varying(ctx, x, y) for x, y in zip(item, others)]
@@ -247,7 +247,7 @@ class DataLoader:
             rest = mod(n, bs)
             # a length not understood (kind unknown) may well be a multiple of the batch size: no last batch
             understood = not any(s.kind == UNKNOWN for s in symbols(rest))
-            if a["drop_last"] is not True and not isinstance(rest, int) and understood and ctx.fork(P.ne(rest, 0)):
+            if a["drop_last"] is not True and not isinstance(rest, int) and understood and ctx.fork(P.ne(rest, 0), per_run=True):
                 batches.append((floordiv(n, bs), rest))
             elif isinstance(rest, int) and rest and a["drop_last"] is not True:
                 batches.append((floordiv(n, bs), rest))
