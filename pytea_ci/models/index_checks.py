@@ -13,7 +13,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import INPUT, Dim, dmax, is_dim
+from pytea_ci.shapes.dim import INPUT, Dim, Sym, dmax, is_dim
 from pytea_ci.shapes.tensor import INT_DTYPES, Tensor
 from pytea_ci.shapes.vrange import DEFINITE, ValueRange, p_all_within
 
@@ -75,7 +75,8 @@ def count_bins(input: Tensor, minlength: Any) -> Any:
     """max(minlength, largest value + 1) when the values' range tells (labels below `minlength`, or a
     largest value that surely occurs); None otherwise. Empty input: `minlength`."""
     r, n = input.vrange, input.numel()
-    if not is_dim(minlength) or isinstance(minlength, bool) or r is None or r.hi is None or not isinstance(n, int):
+    nonempty = (isinstance(n, int) and n > 0) or (isinstance(n, Sym) and n.lo is not None and n.lo >= 1)
+    if not is_dim(minlength) or isinstance(minlength, bool) or r is None or r.hi is None or not (nonempty or n == 0):
         return None
     if n == 0 or (isinstance(r.hi, int) and isinstance(minlength, int) and minlength >= r.hi + 1):
         return minlength

@@ -42,6 +42,19 @@ def _numel(t: Tensor) -> int | None:
     return int(n) if isinstance(n, int) else None
 
 
+def _fewest(t: Tensor) -> int | None:
+    """A lower bound of the number of elements (a size drawn from [31, 33] gives at least 31 draws)."""
+    if t.shape is None:
+        return None
+    n = 1
+    for d in t.shape:
+        low = d if isinstance(d, int) else (d.lo if isinstance(d, Sym) else None)
+        if low is None:
+            return None
+        n *= int(low)
+    return n
+
+
 # ----- sources -------------------------------------------------------------------------------------
 def _randint(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     pos = [a for a in args if not isinstance(a, (tuple, list))]
@@ -52,7 +65,7 @@ def _randint(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | N
     if not (is_dim(low) and is_dim(high)):
         return None
     note = f"{'numpy.random' if out.lib == 'numpy' else 'torch'}.randint({low!r}, {high!r})"
-    n = _numel(out)
+    n = _fewest(out)
     drawn = (int(low), int(high) - 1, n) if _ints(low, high) and n and high > low else None
     return made(ctx, low, high - 1, note, drawn=drawn)
 
@@ -66,7 +79,7 @@ def _integers(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | 
     if not (is_dim(low) and is_dim(high)):
         return None
     top = high if kwargs.get("endpoint") is True else high - 1
-    n = _numel(out)
+    n = _fewest(out)
     drawn = (int(low), int(top), n) if _ints(low, top) and n and int(top) >= int(low) else None
     return made(ctx, low, top, f"Generator.integers({low!r}, {high!r})", drawn=drawn)
 
@@ -109,7 +122,7 @@ def _literal(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | N
 
 def _full(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     v = kwargs.get("fill_value", args[1] if len(args) > 1 else None)
-    return made(ctx, v, v, f"torch.full(..., {v!r})", True) if _ints(v) else None
+    return made(ctx, v, v, f"torch.full(..., {v!r})", True) if is_dim(v) and not isinstance(v, bool) else None
 
 
 def _index_range(ctx: Ctx, args: tuple, dim: Any, what: str, attained: bool = False) -> ValueRange | None:

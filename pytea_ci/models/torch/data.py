@@ -15,7 +15,7 @@ from pytea_ci.models.prim import known, shape_of
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.values import Instance, IterVal, Unknown
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import ITERATION, UNKNOWN, PInt, Term, floordiv, is_dim, mod, symbols
+from pytea_ci.shapes.dim import INPUT, ITERATION, UNKNOWN, PInt, Term, floordiv, is_dim, mod, symbols
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import ValueRange
 
@@ -100,20 +100,21 @@ def dataset_len(ctx: Ctx, ds: Any) -> Any:
     return ctx.unknown("dataset length")
 
 
-def sample_item(ctx: Ctx, ds: Any, n: Any = None) -> Any:
+def sample_item(ctx: Ctx, ds: Any, n: Any = None, every: bool = True) -> Any:
     """A representative item: the dataset indexed by a fresh index. When the length `n` is known the
-    index is an iteration symbol in [0, n) (a loader visits every index in every epoch, so what fails
-    for one index fails every run); otherwise an index of unknown kind."""
+    index is in [0, n): an iteration symbol when a loader visits `every` index in every epoch (what
+    fails for one index fails every run), an input one when some indices may be left out (a shuffled
+    loader dropping its last batch); otherwise an index of unknown kind."""
     if isinstance(ds, (list, tuple)):
         return ds[0] if ds else ctx.unknown("empty dataset")
-    return ctx.getitem(ds, some_index(ctx, n))
+    return ctx.getitem(ds, some_index(ctx, n, ITERATION if every else INPUT))
 
 
-def some_index(ctx: Ctx, n: Any) -> Any:
+def some_index(ctx: Ctx, n: Any, kind: str = ITERATION) -> Any:
     if isinstance(n, int) and not isinstance(n, bool) and n > 0:
-        return ctx.fresh("idx", kind=ITERATION, lo=0, hi=int(n) - 1, note="an index of the dataset")
+        return ctx.fresh("idx", kind=kind, lo=0, hi=int(n) - 1, note="an index of the dataset")
     if isinstance(n, Term) and not any(s.kind == UNKNOWN for s in symbols(n)):
-        return mod(ctx.fresh("idx", kind=ITERATION, lo=0, note="an index of the dataset"), n)
+        return mod(ctx.fresh("idx", kind=kind, lo=0, note="an index of the dataset"), n)
     return ctx.fresh("idx")
 
 
@@ -210,7 +211,7 @@ class DataLoader:
              batch_sampler: Any = None, num_workers: Any = 0, collate_fn: Any = None, pin_memory: Any = False,
              drop_last: Any = False, *args: Any, **kwargs: Any) -> None:
         self.attrs.update(dataset=dataset, batch_size=batch_size, drop_last=drop_last, collate_fn=collate_fn,
-                          sampler=sampler, batch_sampler=batch_sampler, span=ctx.span)
+                          sampler=sampler, batch_sampler=batch_sampler, span=ctx.span, shuffle=shuffle)
 
     def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
         n, bs = sampled_len(ctx, self.attrs), self.attrs["batch_size"]
@@ -225,9 +226,10 @@ class DataLoader:
         ds, bs = a["dataset"], a["batch_size"]
         n = sampled_len(ctx, a)
         size = n if a["sampler"] is None else dataset_len(ctx, ds)  # a sampler draws indices of the whole dataset
-        item = sample_item(ctx, ds, size)
+        every = not (a["drop_last"] is True and (a.get("shuffle") is not False or a["sampler"] is not None))
+        item = sample_item(ctx, ds, size, every)
         if bs != 1 and a["collate_fn"] is None and _symbolic(item):
-            other = sample_item(ctx, ds, size)
+            other = sample_item(ctx, ds, size, every)
             _require_same_shapes(ctx, item, other)
             item = _forget_varying(ctx, item, other)
         span = a["span"]
