@@ -78,7 +78,8 @@ def count_bins(input: Tensor, minlength: Any) -> Any:
     nonempty = (isinstance(n, int) and n > 0) or (isinstance(n, Sym) and n.lo is not None and n.lo >= 1)
     if not is_dim(minlength) or isinstance(minlength, bool) or r is None or r.hi is None or not (nonempty or n == 0):
         return None
-    if n == 0 or (isinstance(r.hi, int) and isinstance(minlength, int) and minlength >= r.hi + 1):
+    spare = minlength - (r.hi + 1)  # folds to an int when both are alike (`randint(0, C)` with minlength=C)
+    if n == 0 or (isinstance(spare, int) and spare >= 0):
         return minlength
     top_occurs = r.attained or (r.drawn is not None and r.drawn[1] == r.hi
                                 and ((r.drawn[1] - r.drawn[0]) / (r.drawn[1] - r.drawn[0] + 1)) ** r.drawn[2] <= DEFINITE)

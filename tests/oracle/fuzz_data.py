@@ -19,6 +19,7 @@ always (every run, at one line), sometimes, or never. `compare` analyzes it with
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import shutil
@@ -42,7 +43,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.utils.data import DataLoader, Dataset, Subset, TensorDataset, random_split
 """
-ENV_RUNS = 4  # runs with the environment variables set to values near their defaults
+ENV_RUNS = 16  # runs with the environment variables set (combinations of 1 and values near the defaults)
 SEED_RUNS = 12  # runs with the defaults, one random seed each
 
 
@@ -74,7 +75,7 @@ def _source(rng: random.Random, name: str, v: int, prog: Program, argp: list[str
         return [f"{name} = int(np.random.randint({lo}, {hi + 1}))"]
     if kind == "env":
         var = f"FZ_{name}"
-        prog.env[var] = tuple(sorted({max(1, v - 1), v, v + 1}))
+        prog.env[var] = tuple(sorted({1, max(1, v - 1), v, v + 1}))  # the analyzer assumes any value >= 1
         return [f"{name} = int(os.environ.get({var!r}, {str(v)!r}))"]
     if kind == "argparse":
         argp.append(f"parser.add_argument('--{name.lower()}', type=int, default={v})")
@@ -86,7 +87,7 @@ def _source(rng: random.Random, name: str, v: int, prog: Program, argp: list[str
         count = rng.choice([str(v), f"random.randint({lo}, {hi})"])
         return [f"items_{name} = [torch.zeros(2) for _ in range({count})]", f"{name} = len(items_{name})"]
     # a folder of the data the run is given (made by the oracle in a temp dir, with a count per run)
-    prog.folders[name] = tuple(range(max(1, v - 2), v + 3))
+    prog.folders[name] = tuple(range(1, v + 3))
     return [f"{name} = len(os.listdir(os.path.join(os.environ.get('FZ_DATA', 'data'), {name!r})))"]
 
 
@@ -250,27 +251,29 @@ def _run_once(prog: Program, seed: int, env: dict[str, str], scratch: str) -> tu
                 os.environ[k] = v
 
 
-def _fill_folders(prog: Program, rng: random.Random, scratch: str) -> None:
-    for name, counts in prog.folders.items():
+def _fill_folders(prog: Program, run: int, scratch: str) -> None:
+    """The data folders of run number `run`: each count in turn (shifted per folder, to mix them)."""
+    for k, (name, counts) in enumerate(prog.folders.items()):
         folder = os.path.join(scratch, name)
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder)
-        for i in range(rng.choice(counts)):
+        for i in range(counts[(run + 3 * k) % len(counts)]):
             open(os.path.join(folder, f"f{i}.txt"), "w").close()
 
 
 def oracle(prog: Program, seed: int) -> Verdict:
     """Run `prog` SEED_RUNS times with the defaults and ENV_RUNS times with environment values."""
-    rng = random.Random(seed)
     envs: list[dict[str, str]] = [{} for _ in range(SEED_RUNS)]
-    if prog.env:
-        envs += [{k: str(rng.choice(vs)) for k, vs in prog.env.items()} for _ in range(ENV_RUNS)]
+    if prog.env:  # every combination of the values (at most ENV_RUNS of them, spread evenly)
+        combos = list(itertools.product(*prog.env.values()))
+        step = max(1, len(combos) // ENV_RUNS)
+        envs += [{k: str(x) for k, x in zip(prog.env, c)} for c in combos[::step][:ENV_RUNS]]
     scratch = tempfile.mkdtemp(prefix="pytea-fuzz-data-")
     lines: dict[int, int] = {}
     passed = default_passed = 0
     try:
         for i, env in enumerate(envs):
-            _fill_folders(prog, rng, scratch)
+            _fill_folders(prog, i, scratch)
             status, line = _run_once(prog, seed * 100 + i, env, scratch)
             if status == "other" or (status == "shape" and line is None):
                 return Verdict("broken", {}, len(envs), passed)

@@ -61,7 +61,8 @@ class Subset:
         return len(items) if items is not None else (idx.attrs["n"] if isinstance(idx, Instance) and "n" in idx.attrs else ctx.unknown("subset length"))
 
     def __getitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:  # noqa: N805
-        return ctx.getitem(self.attrs["dataset"], some_index(ctx, dataset_len(ctx, self.attrs["dataset"])))
+        # some of the dataset's indices (which ones is not followed): an input index, not every position
+        return ctx.getitem(self.attrs["dataset"], some_index(ctx, dataset_len(ctx, self.attrs["dataset"]), INPUT))
 
 
 @model("torch.utils.data.random_split")
@@ -227,6 +228,8 @@ class DataLoader:
         n = sampled_len(ctx, a)
         size = n if a["sampler"] is None else dataset_len(ctx, ds)  # a sampler draws indices of the whole dataset
         every = not (a["drop_last"] is True and (a.get("shuffle") is not False or a["sampler"] is not None))
+        if a["drop_last"] is True and every and is_dim(size) and is_dim(bs) and bs:
+            size = floordiv(size, bs) * bs  # in order, dropping the last batch: the indices of the full batches
         item = sample_item(ctx, ds, size, every)
         if bs != 1 and a["collate_fn"] is None and _symbolic(item):
             other = sample_item(ctx, ds, size, every)
