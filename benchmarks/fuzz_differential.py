@@ -6,6 +6,12 @@ torch's shape errors (>= 95%), or with --dtype of its dtype errors (>= 99%; with
 device errors too, a second device emulated with `meta`).
 
     python benchmarks/fuzz_differential.py [--seeds N] [--start K] [--dtype [--device meta]]
+    python benchmarks/fuzz_differential.py --data [--seeds N] [--start K]
+
+`--data` fuzzes training scripts whose sizes and label values come from data (issue 20,
+tests/oracle/fuzz_data.py): each is run under torch for several seeds and environment values and
+classed as failing always / sometimes / never; always must be an error at the line, sometimes at
+least a warning at a failing line, never nothing.
 """
 
 from __future__ import annotations
@@ -21,15 +27,45 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tests.oracle.fuzz import compare  # noqa: E402
 
 
+def main_data(start: int, seeds: int, show: int) -> int:
+    from tests.oracle.fuzz_data import compare as compare_data, describe
+
+    t0 = time.monotonic()
+    counts: Counter[tuple[str, str]] = Counter()
+    for seed in range(start, start + seeds):
+        outcome, prog, verdict, got = compare_data(seed)
+        counts[(verdict.kind, outcome)] += 1
+        if outcome in ("false-alarm", "overclaimed", "missed", "found-as-warning") and show:
+            show -= 1
+            print(f"--- seed {seed}: {verdict.kind} {outcome}\n{describe(prog, verdict, got)}")
+    by = {k: sum(n for (kind, _), n in counts.items() if kind == k) for k in ("always", "sometimes", "never", "broken")}
+    always_found = counts[("always", "found")] / by["always"] if by["always"] else 1.0
+    sometimes_found = counts[("sometimes", "found")] / by["sometimes"] if by["sometimes"] else 1.0
+    false_alarms = sum(n for (_, o), n in counts.items() if o == "false-alarm")
+    overclaimed = sum(n for (_, o), n in counts.items() if o == "overclaimed")
+    print(f"programs: {seeds}  always: {by['always']}  sometimes: {by['sometimes']}  never: {by['never']}  "
+          f"broken (not a shape error, skipped): {by['broken']}")
+    print(f"false alarms: {false_alarms}  errors on sometimes-failing lines: {overclaimed}  "
+          f"always found as errors at the line: {always_found:.1%} (as warnings: "
+          f"{counts[('always', 'found-as-warning')]})  sometimes found at the line: {sometimes_found:.1%}  "
+          f"({time.monotonic() - t0:.0f}s)")
+    print("detail:", ", ".join(f"{k}/{o}: {n}" for (k, o), n in sorted(counts.items())))
+    return 0 if false_alarms == 0 and always_found >= 0.95 and sometimes_found >= 0.90 else 1
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=2000)
     ap.add_argument("--start", type=int, default=10_000, help="first seed (the CI test uses 0..149)")
     ap.add_argument("--dtype", action="store_true", help="dtype/device programs (tests/oracle/fuzz_dtype.py)")
     ap.add_argument("--device", default=None, help="with --dtype: a second device for moves (meta)")
+    ap.add_argument("--data", action="store_true", help="data-dependent sizes and values (issue 20)")
+    ap.add_argument("--show", type=int, default=5, help="programs shown that were not judged right (--data)")
     ns = ap.parse_args()
     if ns.dtype:
         return dtype_main(ns.start, ns.seeds, ns.device)
+    if ns.data:
+        return main_data(ns.start, ns.seeds, ns.show)
     t0 = time.monotonic()
     counts: Counter[str] = Counter()
     errors = 0

@@ -20,7 +20,16 @@ CORE_FAMILIES = ("mnist_cnn", "mnist_mlp", "batch_view", "cifar_resnet", "tabula
 MIN_COVERAGE = 0.95
 # Cases below it today, each with the reason (what would have to be modeled). The test fails when
 # another case drops below the threshold, and when one of these reaches it and is still listed here.
-KNOWN_GAPS: dict[str, str] = {}
+# Issue 20: an operation whose decisive check needed a size of unknown kind counts as not checked.
+_APPENDS = ("evaluate() appends logits and targets to two lists in one loop and cats them: the two lengths are "
+            "separate symbols of unknown kind (interp/appends.py does not relate lists grown in step), so "
+            "cross_entropy's batch check and the accuracy comparison are skipped")
+KNOWN_GAPS: dict[str, str] = {
+    "entry_wrappers_ok": _APPENDS,
+    "entry_wrappers_okctl_cli_override_sizes": _APPENDS,
+    "transforms_pipeline_bug_val_missing_centercrop": "the bug itself: validation images of different sizes "
+    "(no CenterCrop) make the batch's image sizes unknown, so the checks downstream of the loader are skipped",
+}
 COVERAGE: dict[str, tuple[int, int]] = {}  # case -> (checked, reached) tensor operations
 FOUND: set[str] = set()  # cases with an error or warning finding
 

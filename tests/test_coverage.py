@@ -196,6 +196,52 @@ def test_checks_skipped_on_unknown_kind_symbols_are_counted(tmp_path: Path) -> N
     assert e.stats.checks_skipped >= 1
 
 
+def test_skipped_decisive_check_is_not_counted_as_checked(tmp_path: Path) -> None:
+    """Issue 20: the operation whose only shape check needed a size of unknown kind is not checked, with
+    the origin of that size named; the coverage line cannot say 100%."""
+    source = """\
+        import torch
+        import timm
+        n = len(timm.list_models())
+        x = torch.randn(n, 3)
+        y = torch.randn(4, 3) + x  # the check: n == 4 or n == 1
+    """
+    e = analyze(tmp_path, source)
+    assert e.stats.checks_skipped >= 1
+    assert e.stats.ops_checked < e.stats.ops_reached and e.stats.coverage is not None and e.stats.coverage < 1.0
+    line = line_of(source, "len(timm")  # where the size was born
+    assert any(at == line and "unknown kind" in what for at, what in origins(e)), origins(e)
+
+
+def test_check_holding_for_every_value_of_an_unknown_size_is_decided(tmp_path: Path) -> None:
+    source = """\
+        import torch
+        import timm
+        n = len(timm.list_models())
+        y = torch.randn(4, 3)[n % 4]  # in range whatever n is
+    """
+    e = analyze(tmp_path, source)
+    assert e.stats.checks_skipped == 0 and e.stats.ops_checked == e.stats.ops_reached
+
+
+def test_dims_free_of_the_unknown_size_are_still_decided(tmp_path: Path) -> None:
+    """`[n?, T]` vs `[m?, U]` with T < U fails on the second dim whatever n and m are (one check, a
+    conjunction over both dims, of which only the first needs the sizes of unknown kind)."""
+    source = """\
+        import random
+        import torch
+        import torch.nn.functional as F
+        import timm
+        n, m = len(timm.list_models()), len(timm.list_pretrained())
+        T, U = random.randint(100, 200), random.randint(300, 400)
+        x, t = torch.randn(n, T), torch.rand(m, U)
+        loss = F.binary_cross_entropy(torch.sigmoid(x), t)  # fails for every n
+    """
+    e = analyze(tmp_path, source)
+    assert [(d.rule, d.span.line) for d in e.diagnostics if d.rule.startswith("PT00")] == \
+        [("PT001", line_of(source, "fails for every n"))]
+
+
 def test_cached_result_keeps_the_figures(tmp_path: Path) -> None:
     (tmp_path / "main.py").write_text("import torch, timm\nm = timm.create_model('r')\ny = m(torch.randn(2, 3))\n")
     opts = Options(root=str(tmp_path), cache_dir=str(tmp_path / ".cache"))

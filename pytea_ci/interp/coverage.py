@@ -15,6 +15,7 @@ from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.result import EntryStats
+from pytea_ci.shapes.dim import UNKNOWN, symbols
 from pytea_ci.shapes.tensor import Origin, Tensor
 from pytea_ci.models.values import Unknown
 
@@ -35,6 +36,16 @@ def origin_of_value(v: Any, span: Span) -> Origin | None:
     return None
 
 
+def opaque_origin(cond: object, span: Span) -> Origin | None:
+    """What keeps a check from being decided: its first size of unknown kind (sorted by name, so the
+    same check names the same origin on every run); None when it has none."""
+    opaque = sorted((s for s in symbols(cond) if s.kind == UNKNOWN), key=lambda s: s.name)
+    if not opaque:
+        return None
+    s = opaque[0]
+    return Origin(s.origin or span, f"a size of unknown kind: {s.note or s.name}")
+
+
 def first_origin(values: Any, span: Span, depth: int = 2) -> Origin | None:
     """The first origin among `values` (one level into lists, tuples and dicts)."""
     for v in values:
@@ -53,6 +64,7 @@ class Coverage:
         self.ops: dict[Span, Origin | None] = {}  # call site -> None once checked, else what disabled it
         self.checks_decided = 0
         self.checks_skipped = 0
+        self.skipped: dict[Span, Origin] = {}  # where a check needing a size of unknown kind was skipped
         self.ended: dict[tuple[str, Span, str, str | None], int] = {}  # (kind, span, reason, module) -> paths
         self.library_used = False  # a tensor-library API was called (even if no tensor operation was reached)
         # (file as shown, class) of the project's nn.Module classes built (outside another module's
@@ -76,11 +88,22 @@ class Coverage:
         if key is not None and first_origin([*args, *kwargs.values()], span) is None:
             self.modules_run.add(key)
 
-    def check(self, decided: bool) -> None:
+    def check(self, decided: bool, span: Span | None = None, origin: Origin | None = None) -> None:
+        """A shape check made at `span`; one not decided (it needs a size of unknown kind, `origin`)
+        leaves the operation there not checked, whatever other paths or checks there decided."""
         if decided:
             self.checks_decided += 1
-        else:
-            self.checks_skipped += 1
+            return
+        self.checks_skipped += 1
+        if span is not None and span not in self.skipped:
+            self.skipped[span] = origin or Origin(span, "a size of unknown kind (origin not recorded)")
+
+    def outcome(self) -> dict[Span, Origin | None]:
+        """Each operation reached: None when checked, else what disabled it (a skipped decisive check
+        counts: an operation is checked only when every check it made was decided)."""
+        out = dict(self.ops)
+        out.update(self.skipped)
+        return out
 
     def end(self, kind: str, span: Span, reason: str, module: str | None = None) -> None:
         """A path ended before the program's end: `kind` exception | budget | launcher."""
@@ -89,16 +112,17 @@ class Coverage:
 
     def origins(self) -> list[tuple[Origin, int]]:
         counts: dict[Origin, int] = {}
-        for o in self.ops.values():
+        for o in self.outcome().values():
             if o is not None:
                 counts[o] = counts.get(o, 0) + 1
         return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0].span.path, kv[0].span.line, kv[0].what))
 
     def fill(self, stats: EntryStats) -> None:
-        checked = sum(o is None for o in self.ops.values())
-        stats.ops_reached = len(self.ops)
+        ops = self.outcome()
+        checked = sum(o is None for o in ops.values())
+        stats.ops_reached = len(ops)
         stats.ops_checked = checked
-        stats.unknowns = len(self.ops) - checked
+        stats.unknowns = len(ops) - checked
         stats.checks_decided = self.checks_decided
         stats.checks_skipped = self.checks_skipped
         stats.unknown_origins = [{"location": loc(o.span), "what": o.what, "ops": n}

@@ -19,7 +19,7 @@ from pytea_ci.diagnostics.notebook import is_notebook
 from pytea_ci.diagnostics.notebook import parse as parse_notebook
 from pytea_ci.diagnostics.budgets import CANCELLED, STEPS_PER_ENTRY, STEPS_PER_PATH, WALL_CLOCK
 from pytea_ci.interp.budget import Budget  # (defined apart; still importable from here)
-from pytea_ci.interp.coverage import Coverage, first_origin
+from pytea_ci.interp.coverage import Coverage, first_origin, opaque_origin
 from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
 from pytea_ci.interp.loops import LoopMixin
@@ -60,6 +60,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.deadline = deadline
         self.strict = strict
         self.pc: list[Cond] = []
+        self.per_run: list[Cond] = []  # conjuncts of pc from per-run forks (Ctx.fork)
         self.modules: dict[str, Any] = {}
         self.frames: list[tuple[Span, Any]] = []
         self.spans: list[Span] = [Span(self.rel(entry), 1, 0)]
@@ -350,8 +351,12 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         t = truth(cond)
         return isinstance(t, Unknown) or (isinstance(t, Pred) and any(s.kind == UNKNOWN for s in symbols(t)))
 
-    def fork(self, cond: Cond) -> bool:
-        return self.decide(cond)
+    def fork(self, cond: Cond, per_run: bool = False) -> bool:
+        before = len(self.pc)
+        choice = self.decide(cond)
+        if per_run and len(self.pc) > before:
+            self.per_run.append(self.pc[-1])
+        return choice
 
     def choose(self, cond: Cond | None) -> bool:
         """Take the forced decision when replaying, else try True first and remember False.
@@ -376,7 +381,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
         outcome = self.decider.check(cond, self.pc)
         v = outcome.verdict
-        self.shared.coverage.check(v is not Verdict.UNKNOWN)
+        self.shared.coverage.check(v is not Verdict.UNKNOWN, self.span, opaque_origin(cond, self.span))
         if v in (Verdict.HOLDS, Verdict.UNKNOWN):
             return
         if v is Verdict.UNDECIDED:
@@ -384,6 +389,8 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             return
         if v is Verdict.FAILS and self.expecting:
             raise UserException(SHAPE_ERROR)
+        if v is Verdict.FAILS and self.per_run and self._holds_in_other_cases(cond):
+            v = Verdict.MAY_FAIL  # fails in this case of the inputs only (e.g. when a short last batch exists)
         if v is Verdict.FAILS:
             every = for_every(cond, self.pc)
             self.emit(rule, Severity.ERROR, f"{op}: {message}" + (f" ({every})" if every else ""), operands, dims,
@@ -402,6 +409,11 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
                   operands, dims, ce)
         if isinstance(cond, Pred):
             self.pc.append(cond)
+
+    def _holds_in_other_cases(self, cond: Cond) -> bool:
+        """Whether `cond` can hold on this path without its per-run fork conditions."""
+        rest = [p for p in self.pc if not any(p is q for q in self.per_run)]
+        return self.decider.check(cond, rest).verdict is not Verdict.FAILS
 
     def emit(self, rule: str, sev: Severity, message: str, operands: tuple[str, ...] = (),
              dims: tuple[tuple[str, object], ...] = (), counterexample: dict[str, int] | None = None) -> None:

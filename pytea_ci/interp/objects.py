@@ -19,7 +19,7 @@ from pytea_ci.models.torch.devices import note_devices
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, IterVal,
                                     NamedTupleVal, Namespace, PropertyVal, RangeVal, SizeVal, StaticMethod, Unknown,
                                     ValuesIndices)
-from pytea_ci.shapes.dim import ITERATION, Dim, PInt, Term, is_dim
+from pytea_ci.shapes.dim import ITERATION, Dim, PInt, Sym, Term, dmax, is_dim
 from pytea_ci.shapes.tensor import Origin, Tensor
 
 if TYPE_CHECKING:
@@ -664,6 +664,10 @@ class ObjectMixin:
         representatives of its items (a comprehension over a long range); None when not known."""
         if isinstance(v, RangeVal) and all(isinstance(x, int) for x in (v.start, v.stop, v.step)) and v.step:
             return len(range(int(v.start), int(v.stop), int(v.step)))
+        if isinstance(v, RangeVal) and v.step == 1 and is_dim(v.start) and is_dim(v.stop):
+            n = v.stop - v.start  # a symbolic stop (`range(random.randint(3, 5))`): stop - start items, at least 0
+            low = v.stop.lo if isinstance(v.stop, Sym) and isinstance(v.start, int) else None
+            return n if low is not None and low >= v.start else dmax(n, 0)
         if isinstance(v, (list, tuple)):
             return self.known_len.get(id(v)) if id(v) in self.inexact else len(v)
         return None
@@ -700,6 +704,12 @@ class ObjectMixin:
                 self.known_len[id(made)] = n
             if at is not None:
                 self.rep_positions[id(made)] = at
+        return made
+
+    def sized_items(self: "Interpreter", made: Any, n: Dim) -> Any:
+        """`made`, representatives of a list of `n` items: inexact, with known length `n`."""
+        self.mark_inexact(made)
+        self.known_len[id(made)] = n
         return made
 
     def item_positions(self: "Interpreter", source: Any, count: int) -> "tuple[int, ...] | None":

@@ -10,7 +10,7 @@ from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, native_class, register
 from pytea_ci.models.values import (BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
                                     Namespace, PropertyVal, RangeVal, StaticMethod, Unknown, is_concrete)
-from pytea_ci.shapes.dim import Term, dmax, dmin, is_dim
+from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Term, dmax, dmin, is_dim, mod, symbols
 from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.tensor import Tensor
 
@@ -70,12 +70,23 @@ def _seq_items(ctx: Ctx, v: Any) -> tuple[list[Any], bool, list[Any] | None]:
     return items, False, None
 
 
+def _loop_index(ctx: Ctx, n: Any) -> Any:
+    """The position of a representative item among `n` (all taken in every run: an iteration symbol
+    in [0, n)); of unknown kind when `n` is not known."""
+    if isinstance(n, int) and not isinstance(n, bool) and n > 0:
+        return ctx.fresh("index", kind=ITERATION, lo=0, hi=int(n) - 1, note="a position in the loop")
+    if isinstance(n, Term) and not any(s.kind == UNKNOWN for s in symbols(n)):
+        return mod(ctx.fresh("index", kind=ITERATION, lo=0, note="a position in the loop"), n)
+    return ctx.fresh("index")
+
+
 @model("builtins.enumerate")
 def enumerate_(ctx: Ctx, iterable: Any, start: Any = 0) -> Any:
     items, truncated, indices = _seq_items(ctx, iterable)
     if not truncated:
         return [(start + i, x) for i, x in enumerate(items)]
-    idx = indices or [ctx.fresh("index") for _ in items]
+    n = iterable.shape[0] if isinstance(iterable, Tensor) and iterable.shape else ctx.known_length(iterable)
+    idx = indices or [_loop_index(ctx, n) for _ in items]
     return IterVal([(start + i if is_dim(i) else i, x) for i, x in zip(idx, items)], truncated=True)
 
 

@@ -18,8 +18,10 @@ class Ctx(Protocol):
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
         """State what the API requires; a definite failure ends the path with a finding."""
 
-    def fork(self, cond: Cond) -> bool:
-        """Decide `cond` on this path, splitting the path when both outcomes are possible."""
+    def fork(self, cond: Cond, per_run: bool = False) -> bool:
+        """Decide `cond` on this path, splitting the path when both outcomes are possible. A `per_run`
+        fork splits what every run does into cases of the inputs (a DataLoader's short last batch exists
+        for some dataset lengths): a check that fails only because of it is a warning, not an error."""
 
     def fresh(self, hint: str, kind: str = "unknown", lo: int | None = 0, hi: int | None = None,
               note: str = "") -> Sym:
@@ -50,6 +52,9 @@ class Ctx(Protocol):
 
     def same_items(self, source: Any, made: list[Any]) -> list[Any]:
         """`made`, a copy of the items of `source`, marked inexact (same known length) when `source` is."""
+
+    def sized_items(self, made: list[Any], n: "Dim") -> list[Any]:
+        """`made`, representatives of a list of `n` items (marked inexact, with known length `n`)."""
 
     def positions(self, lst: list[Any]) -> "tuple[int, ...] | None":
         """Where the representative items of an inexact list sit among all of its items, when known."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import INPUT, Dim, is_dim
+from pytea_ci.shapes.dim import INPUT, Dim, Sym, dmax, is_dim
 from pytea_ci.shapes.tensor import INT_DTYPES, Tensor
 from pytea_ci.shapes.vrange import DEFINITE, ValueRange, p_all_within
 
@@ -42,6 +42,11 @@ def require_indices(ctx: Ctx, idx: Any, size: Any, op: str, what: str, limit: st
         _decide_concrete(ctx, r, int(lo_ok), int(hi_ok), ignore, op, message, dims)
     elif r.attained and r.lo is not None and r.hi is not None:
         ctx.require(P.and_(P.le(lo_ok, r.lo), P.le(r.hi, hi_ok)), op, message, "PT003", dims=dims)
+    elif r.lo is not None and r.hi is not None:  # symbolic bounds, values that may or may not occur
+        v = ctx.fresh("index_value", kind=INPUT, lo=None, note="a value of the index tensor")
+        ok = P.and_(P.le(lo_ok, v), P.le(v, hi_ok))
+        ok = ok if ignore is None else P.or_(ok, P.eq(v, ignore))
+        ctx.require(P.or_(P.lt(v, r.lo), P.lt(r.hi, v), ok), op, message, "PT003", dims=dims)
 
 
 def _decide_concrete(ctx: Ctx, r: ValueRange, lo_ok: int, hi_ok: int, ignore: Any, op: str, message: str,
@@ -64,3 +69,18 @@ def _decide_concrete(ctx: Ctx, r: ValueRange, lo_ok: int, hi_ok: int, ignore: An
         ctx.require(ok if ignore is None else P.or_(ok, P.eq(v, ignore)), op, message, "PT003", dims=dims)
         return
     ctx.require(False, op, f"{message}; {why}", "PT003", dims=dims)
+
+
+def count_bins(input: Tensor, minlength: Any) -> Any:
+    """max(minlength, largest value + 1) when the values' range tells (labels below `minlength`, or a
+    largest value that surely occurs); None otherwise. Empty input: `minlength`."""
+    r, n = input.vrange, input.numel()
+    nonempty = (isinstance(n, int) and n > 0) or (isinstance(n, Sym) and n.lo is not None and n.lo >= 1)
+    if not is_dim(minlength) or isinstance(minlength, bool) or r is None or r.hi is None or not (nonempty or n == 0):
+        return None
+    spare = minlength - (r.hi + 1)  # folds to an int when both are alike (`randint(0, C)` with minlength=C)
+    if n == 0 or (isinstance(spare, int) and spare >= 0):
+        return minlength
+    top_occurs = r.attained or (r.drawn is not None and r.drawn[1] == r.hi
+                                and ((r.drawn[1] - r.drawn[0]) / (r.drawn[1] - r.drawn[0] + 1)) ** r.drawn[2] <= DEFINITE)
+    return dmax(minlength, r.hi + 1) if top_occurs else None

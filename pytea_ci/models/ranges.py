@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.values import ValuesIndices
-from pytea_ci.shapes.dim import INPUT, Term, is_dim
+from pytea_ci.shapes.dim import INPUT, ITERATION, Op, Sym, Term, is_dim
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import ValueRange, clamp, hull, keep_draws, plus, scale, shift
 
@@ -42,6 +42,19 @@ def _numel(t: Tensor) -> int | None:
     return int(n) if isinstance(n, int) else None
 
 
+def _fewest(t: Tensor) -> int | None:
+    """A lower bound of the number of elements (a size drawn from [31, 33] gives at least 31 draws)."""
+    if t.shape is None:
+        return None
+    n = 1
+    for d in t.shape:
+        low = d if isinstance(d, int) else (d.lo if isinstance(d, Sym) else None)
+        if low is None:
+            return None
+        n *= int(low)
+    return n
+
+
 # ----- sources -------------------------------------------------------------------------------------
 def _randint(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     pos = [a for a in args if not isinstance(a, (tuple, list))]
@@ -52,7 +65,7 @@ def _randint(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | N
     if not (is_dim(low) and is_dim(high)):
         return None
     note = f"{'numpy.random' if out.lib == 'numpy' else 'torch'}.randint({low!r}, {high!r})"
-    n = _numel(out)
+    n = _fewest(out)
     drawn = (int(low), int(high) - 1, n) if _ints(low, high) and n and high > low else None
     return made(ctx, low, high - 1, note, drawn=drawn)
 
@@ -66,7 +79,7 @@ def _integers(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | 
     if not (is_dim(low) and is_dim(high)):
         return None
     top = high if kwargs.get("endpoint") is True else high - 1
-    n = _numel(out)
+    n = _fewest(out)
     drawn = (int(low), int(top), n) if _ints(low, top) and n and int(top) >= int(low) else None
     return made(ctx, low, top, f"Generator.integers({low!r}, {high!r})", drawn=drawn)
 
@@ -109,7 +122,7 @@ def _literal(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | N
 
 def _full(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     v = kwargs.get("fill_value", args[1] if len(args) > 1 else None)
-    return made(ctx, v, v, f"torch.full(..., {v!r})", True) if _ints(v) else None
+    return made(ctx, v, v, f"torch.full(..., {v!r})", True) if is_dim(v) and not isinstance(v, bool) else None
 
 
 def _index_range(ctx: Ctx, args: tuple, dim: Any, what: str, attained: bool = False) -> ValueRange | None:
@@ -179,11 +192,22 @@ _SOURCES: dict[str, Callable[[Ctx, Tensor, tuple, dict], ValueRange | None]] = {
 
 
 # ----- propagation ---------------------------------------------------------------------------------
+def _covers(idx: Any, size: Any) -> bool:
+    """`idx` is an iteration symbol over every position 0..size-1 (as `data.some_index` makes them)."""
+    if isinstance(idx, Op) and idx.op == "mod" and idx.args[1] == size:
+        idx = idx.args[0]
+        return isinstance(idx, Sym) and idx.kind == ITERATION and idx.lo == 0 and idx.hi is None
+    return isinstance(idx, Sym) and idx.kind == ITERATION and idx.lo == 0 and idx.hi is not None and idx.hi + 1 == size
+
+
 def _subset(r: ValueRange, src: Tensor, out: Tensor, args: tuple) -> ValueRange:
     """Some elements of `src`: with a symbolic index (an item of a dataset, a loop index) every
     element is met over the run, so the draws stay; a fixed selection keeps what it selected."""
-    if any(isinstance(a, Term) or isinstance(a, tuple) and any(isinstance(x, Term) for x in a) for a in args[1:]):
-        return replace(r, attained=False)
+    symbolic = [x for a in args[1:] for x in (a if isinstance(a, tuple) else (a,)) if isinstance(x, Term)]
+    if symbolic:
+        # an index that takes every position of dim 0 in every run (a loader's dataset index) meets every element
+        every = len(args) == 2 and src.shape and _covers(args[1], src.shape[0])
+        return r if every else replace(r, attained=False)
     total, kept = _numel(src), _numel(out)
     if r.drawn is None or total is None or kept is None:
         return keep_draws(r, None)
@@ -194,7 +218,7 @@ def _arith(op: str, r: ValueRange, k: Any, reflected: bool) -> ValueRange | None
     if isinstance(k, Tensor):
         return plus(r, k.vrange) if op == "add" and k.vrange is not None else None
     if not _ints(k):
-        return None
+        return _symbolic_arith(op, r, k, reflected)
     if op in ("add", "sub"):
         if op == "sub" and reflected:
             return shift(scale(r, -1), k)
@@ -204,6 +228,24 @@ def _arith(op: str, r: ValueRange, k: Any, reflected: bool) -> ValueRange | None
     if op in ("remainder", "fmod") and k > 0 and not reflected:
         inside = _ints(r.lo, r.hi) and 0 <= r.lo and r.hi < k  # type: ignore[operator]
         return r if inside else ValueRange(0 if op == "remainder" else -(k - 1), k - 1, origin=r.origin, note=f"% {k}")
+    return None
+
+
+def _symbolic_arith(op: str, r: ValueRange, k: Any, reflected: bool) -> ValueRange | None:
+    """With a size of the program (`labels + C`, `arange(N) % (C + 1)`): bounds that are dims."""
+    if not is_dim(k) or isinstance(k, bool) or reflected:
+        return None
+    from pytea_ci.shapes.dim import add, dmin
+
+    if op in ("add", "sub"):
+        c = k if op == "add" else -k
+        lo, hi = (None if r.lo is None else add(r.lo, c)), (None if r.hi is None else add(r.hi, c))
+        return ValueRange(lo, hi, r.attained, None, r.origin, f"{r.note} {'+' if op == 'add' else '-'} {k!r}")
+    if op == "remainder" and r.attained and r.lo == 0 and r.hi is not None:
+        # every value 0..hi occurs (an arange): modulo k > 0 they are exactly 0..min(hi, k - 1)
+        return ValueRange(0, dmin(r.hi, add(k, -1)), True, None, r.origin, f"{r.note} % ({k!r})")
+    if op == "remainder":
+        return ValueRange(0, add(k, -1), False, None, r.origin, f"% ({k!r})")
     return None
 
 

@@ -16,7 +16,7 @@ from typing import Protocol
 
 from pytea_ci.diagnostics.budgets import SOLVER, WALL_CLOCK, rlimit_for
 from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Sym, symbols
-from pytea_ci.shapes.pred import Cond, not_
+from pytea_ci.shapes.pred import Cond, Pred, and_, not_
 from pytea_ci.solver.canon import query_key
 
 
@@ -117,6 +117,20 @@ def _nonzero_divisors(constraints: list[Cond]) -> list[Cond]:
     return out
 
 
+def _split_unknown(cond: Cond) -> "tuple[Cond, Cond] | None":
+    """(the conjuncts free of symbols not understood, the others) of a conjunction that has both."""
+    if not isinstance(cond, Pred) or cond.op != "and":
+        return None
+    known: list[Cond] = []
+    unknown: list[Cond] = []
+    for c in cond.args:
+        if isinstance(c, Pred):
+            (unknown if any(s.kind == UNKNOWN for s in symbols(c)) else known).append(c)
+    if not known or not unknown:
+        return None
+    return and_(*known), and_(*unknown)
+
+
 class Decider:
     """Answers 'can this fail / can this hold' questions; counts how each was answered."""
 
@@ -182,9 +196,12 @@ class Decider:
             self.stats.concrete += 1
             return Outcome(Verdict.HOLDS if cond else Verdict.FAILS)
         syms = symbols(cond)
-        ctx = _relevant(cond, pc)
         if any(s.kind == UNKNOWN for s in syms):
-            return self._check_unknown(cond, ctx)
+            parts = _split_unknown(cond)
+            if parts is not None:
+                return self._check_split(*parts, pc)
+            return self._check_unknown(cond, _relevant(cond, pc))
+        ctx = _relevant(cond, pc)
         fail_status, model = self.sat(ctx + [not_(cond)])
         if fail_status == "unsat":
             return Outcome(Verdict.HOLDS)
@@ -201,13 +218,30 @@ class Decider:
 
     def _check_unknown(self, cond: Cond, ctx: list[Cond]) -> Outcome:
         """A symbol not understood: the check is still decided when it fails for every value of it
-        (`28 * s // s == 32`); one that fails only for some values says nothing."""
+        (`28 * s // s == 32`) or holds for every value; one that fails only for some values says nothing."""
         hold_status, _ = self.sat(ctx + [cond])
         if hold_status == "unsat":
             _, model = self.sat(ctx + [not_(cond)])
             return Outcome(Verdict.FAILS, model)
+        fail_status, _ = self.sat(ctx + [not_(cond)])
+        if fail_status == "unsat":
+            return Outcome(Verdict.HOLDS)
         self.stats.unknown += 1
         return Outcome(Verdict.UNKNOWN)
+
+    def _check_split(self, known: Cond, unknown: Cond, pc: list[Cond]) -> Outcome:
+        """A conjunction (one conjunct per dim, usually) of which only some conjuncts need a symbol not
+        understood: the others are decided as any check (`[B?, T-1]` vs `[B?, T-2]` fails on dim 1
+        whatever B is); the verdict is UNKNOWN only when they hold and the rest cannot be decided."""
+        first = self.check(known, pc)
+        if first.verdict in (Verdict.FAILS, Verdict.UNDECIDED):
+            return first
+        rest = self._check_unknown(unknown, _relevant(unknown, pc))
+        if rest.verdict is Verdict.FAILS:
+            return rest
+        if first.verdict is Verdict.MAY_FAIL:
+            return first
+        return rest
 
     def branch(self, cond: Cond, pc: list[Cond]) -> tuple[bool, bool]:
         """(can be true, can be false) under the path condition; undecided counts as possible."""

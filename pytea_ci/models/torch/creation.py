@@ -105,6 +105,12 @@ def full(ctx: Ctx, size: Any, fill_value: Any, **kwargs: Any) -> Any:
 @model("torch.randint")
 def randint(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     size = kwargs.get("size", args[-1] if args else None)
+    bounds = [a for a in args[:-1] if not isinstance(a, (tuple, list))] if "size" not in kwargs else list(args)
+    low, high = (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1]) if len(bounds) >= 2 else (None, None)
+    low, high = kwargs.get("low", low), kwargs.get("high", high)
+    if is_dim(low) and is_dim(high) and not isinstance(low, bool) and not isinstance(high, bool):
+        ctx.require(P.lt(low, high), "randint", f"random_ expects 'from' to be less than 'to', but got from={low!r} "
+                    f">= to={high!r}", "PT003", dims=(("from", low), ("to", high)))
     return _make(ctx, (size,), kwargs, "int64")
 
 

@@ -15,7 +15,7 @@ from pytea_ci.models.prim import known, shape_of
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.values import Instance, IterVal, Unknown
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import INPUT, UNKNOWN, PInt, Term, floordiv, is_dim, mod, symbols
+from pytea_ci.shapes.dim import INPUT, ITERATION, UNKNOWN, PInt, Term, floordiv, is_dim, mod, symbols
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import ValueRange
 
@@ -61,7 +61,8 @@ class Subset:
         return len(items) if items is not None else (idx.attrs["n"] if isinstance(idx, Instance) and "n" in idx.attrs else ctx.unknown("subset length"))
 
     def __getitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:  # noqa: N805
-        return ctx.getitem(self.attrs["dataset"], ctx.fresh("idx"))
+        # some of the dataset's indices (which ones is not followed): an input index, not every position
+        return ctx.getitem(self.attrs["dataset"], some_index(ctx, dataset_len(ctx, self.attrs["dataset"]), INPUT))
 
 
 @model("torch.utils.data.random_split")
@@ -100,10 +101,22 @@ def dataset_len(ctx: Ctx, ds: Any) -> Any:
     return ctx.unknown("dataset length")
 
 
-def sample_item(ctx: Ctx, ds: Any) -> Any:
+def sample_item(ctx: Ctx, ds: Any, n: Any = None, every: bool = True) -> Any:
+    """A representative item: the dataset indexed by a fresh index. When the length `n` is known the
+    index is in [0, n): an iteration symbol when a loader visits `every` index in every epoch (what
+    fails for one index fails every run), an input one when some indices may be left out (a shuffled
+    loader dropping its last batch); otherwise an index of unknown kind."""
     if isinstance(ds, (list, tuple)):
         return ds[0] if ds else ctx.unknown("empty dataset")
-    return ctx.getitem(ds, ctx.fresh("idx"))
+    return ctx.getitem(ds, some_index(ctx, n, ITERATION if every else INPUT))
+
+
+def some_index(ctx: Ctx, n: Any, kind: str = ITERATION) -> Any:
+    if isinstance(n, int) and not isinstance(n, bool) and n > 0:
+        return ctx.fresh("idx", kind=kind, lo=0, hi=int(n) - 1, note="an index of the dataset")
+    if isinstance(n, Term) and not any(s.kind == UNKNOWN for s in symbols(n)):
+        return mod(ctx.fresh("idx", kind=kind, lo=0, note="an index of the dataset"), n)
+    return ctx.fresh("idx")
 
 
 def collate(ctx: Ctx, item: Any, b: Any) -> Any:
@@ -147,21 +160,26 @@ def _tensors(item: Any) -> list[Tensor]:
     return []
 
 
-def _varies(item: Any) -> bool:
-    """Whether an item's tensor shapes depend on input sizes that differ from item to item."""
-    return any(isinstance(d, Term) and d.kind == INPUT if hasattr(d, "kind") else False  # type: ignore[attr-defined]
-               for t in _tensors(item) for d in (t.shape or ()))
+def _symbolic(item: Any) -> bool:
+    """Whether an item's tensor shapes have symbolic sizes (which may differ from item to item)."""
+    return any(isinstance(d, Term) for t in _tensors(item) for d in (t.shape or ()))
 
 
-def _forget_varying(ctx: Ctx, item: Any) -> Any:
-    """Sizes that differ from item to item are not known for any one batch."""
+def _forget_varying(ctx: Ctx, item: Any, other: Any) -> Any:
+    """Sizes that differ from item to item (they differ between two sampled items: a per-item draw, a
+    size computed from the index) are not known for any one batch; sizes the two items share (a
+    dataset-wide `T`) keep their identity."""
     if isinstance(item, Tensor) and item.shape is not None:
-        return item.with_shape(tuple(ctx.fresh("item_size") if getattr(d, "kind", None) == INPUT else d
-                                     for d in item.shape))
-    if isinstance(item, tuple):
-        return tuple(_forget_varying(ctx, x) for x in item)
-    if isinstance(item, list):
-        return [_forget_varying(ctx, x) for x in item]
+        same = isinstance(other, Tensor) and other.shape is not None and len(other.shape) == len(item.shape)
+        theirs = other.shape if same else (None,) * len(item.shape)  # type: ignore[union-attr]
+        shape = tuple(d if isinstance(d, int) or d == e else ctx.fresh("item_size") for d, e in zip(item.shape, theirs))
+        return item if shape == tuple(item.shape) else replace(item, shape=shape)  # values, dtype, device stay
+    if isinstance(item, (tuple, list)):
+        others = list(other) if isinstance(other, (tuple, list)) and len(other) == len(item) else [None] * len(item)
+        out = [_forget_varying(ctx, x, y) for x, y in zip(item, others)]
+        return tuple(out) if isinstance(item, tuple) else out
+    if isinstance(item, dict):
+        return {k: _forget_varying(ctx, v, other.get(k) if isinstance(other, dict) else None) for k, v in item.items()}
     return item
 
 
@@ -194,7 +212,7 @@ class DataLoader:
              batch_sampler: Any = None, num_workers: Any = 0, collate_fn: Any = None, pin_memory: Any = False,
              drop_last: Any = False, *args: Any, **kwargs: Any) -> None:
         self.attrs.update(dataset=dataset, batch_size=batch_size, drop_last=drop_last, collate_fn=collate_fn,
-                          sampler=sampler, batch_sampler=batch_sampler, span=ctx.span)
+                          sampler=sampler, batch_sampler=batch_sampler, span=ctx.span, shuffle=shuffle)
 
     def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
         n, bs = sampled_len(ctx, self.attrs), self.attrs["batch_size"]
@@ -208,10 +226,15 @@ class DataLoader:
             return IterVal([ctx.unknown("batches from a custom sampler")], truncated=True)
         ds, bs = a["dataset"], a["batch_size"]
         n = sampled_len(ctx, a)
-        item = sample_item(ctx, ds)
-        if bs != 1 and a["collate_fn"] is None and _varies(item):
-            _require_same_shapes(ctx, item, sample_item(ctx, ds))
-            item = _forget_varying(ctx, item)
+        size = n if a["sampler"] is None else dataset_len(ctx, ds)  # a sampler draws indices of the whole dataset
+        every = not (a["drop_last"] is True and (a.get("shuffle") is not False or a["sampler"] is not None))
+        if a["drop_last"] is True and every and is_dim(size) and is_dim(bs) and bs:
+            size = floordiv(size, bs) * bs  # in order, dropping the last batch: the indices of the full batches
+        item = sample_item(ctx, ds, size, every)
+        if bs != 1 and a["collate_fn"] is None and _symbolic(item):
+            other = sample_item(ctx, ds, size, every)
+            _require_same_shapes(ctx, item, other)
+            item = _forget_varying(ctx, item, other)
         span = a["span"]
         if bs is None:
             return IterVal([item], truncated=True, indices=[ctx.fresh("batch_idx")])
@@ -229,7 +252,7 @@ class DataLoader:
             rest = mod(n, bs)
             # a length not understood (kind unknown) may well be a multiple of the batch size: no last batch
             understood = not any(s.kind == UNKNOWN for s in symbols(rest))
-            if a["drop_last"] is not True and not isinstance(rest, int) and understood and ctx.fork(P.ne(rest, 0)):
+            if a["drop_last"] is not True and not isinstance(rest, int) and understood and ctx.fork(P.ne(rest, 0), per_run=True):
                 batches.append((floordiv(n, bs), rest))
             elif isinstance(rest, int) and rest and a["drop_last"] is not True:
                 batches.append((floordiv(n, bs), rest))

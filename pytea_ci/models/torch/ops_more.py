@@ -9,7 +9,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.dtype_device import require_dtype_in
-from pytea_ci.models.index_checks import require_indices
+from pytea_ci.models.index_checks import count_bins, require_indices
 from pytea_ci.models.prim import (
     as_int,
     broadcast_shapes,
@@ -204,7 +204,8 @@ def bincount(ctx: Ctx, input: Any, weights: Any = None, minlength: Any = 0) -> A
     s = shape_of(input)
     ctx.require(len(s) == 1, "bincount", f"bincount only supports 1-d non-negative integral inputs, got {fmt(s)}",
                 "PT003", (f"input: {fmt(s)}",))
-    return input.with_shape((ctx.fresh("bins"),), "int64" if weights is None else "float32")
+    bins = count_bins(input, minlength)
+    return input.with_shape((ctx.fresh("bins") if bins is None else bins,), "int64" if weights is None else "float32")
 
 
 def _check_dims(ctx: Ctx, input: Any, dims: Any, op: str) -> Any:

@@ -479,9 +479,18 @@ def item(ctx: Ctx, self: Tensor) -> Any:
 def tolist(ctx: Ctx, self: Tensor) -> Any:
     """Nested lists of the tensor's shape holding numbers of unknown value (of the tensor's kind)."""
     n = self.numel()
+    kind = "bool" if self.dtype == "bool" else ("int" if self.is_int() else "float")
+    one_d = self.dtype is not None and self.shape is not None and len(self.shape) == 1
+    if one_d and (not isinstance(n, int) or n > _TOLIST_MAX):
+        # a long or symbolic 1-D list: one representative number, the length known
+        r = self.vrange
+        if kind == "int" and r is not None and isinstance(r.lo, int) and isinstance(r.hi, int):  # a value in its range
+            one: Any = ctx.fresh("value", lo=int(r.lo), hi=int(r.hi), note=f"a value of a tensor in {r.describe()}")
+        else:
+            one = scalar_unknown(ctx, "value from tensor data (.tolist())", kind)
+        return ctx.sized_items([one], self.shape[0])  # type: ignore[index]
     if self.dtype is None or self.shape is None or not isinstance(n, int) or n > _TOLIST_MAX:
         return ctx.unknown("values from tensor data (.tolist())")
-    kind = "bool" if self.dtype == "bool" else ("int" if self.is_int() else "float")
 
     def build(dims: tuple[Any, ...]) -> Any:
         if not dims:

@@ -7,7 +7,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.dtype_device import parameter, require_dtype_in, require_parameters
-from pytea_ci.models.index_checks import require_indices
+from pytea_ci.models.index_checks import count_bins, require_indices
 from pytea_ci.models.prim import dim_arg, fmt, known, shape_of, tag
 from pytea_ci.models.registry import REGISTRY, model, native_class
 from pytea_ci.models.torch.elementwise import unary
@@ -172,11 +172,14 @@ def f_embedding(ctx: Ctx, input: Any, weight: Any, *args: Any, **kwargs: Any) ->
 def one_hot(ctx: Ctx, tensor: Any, num_classes: Any = -1) -> Any:
     if not known(tensor):
         return ctx.unknown("one_hot")
-    n = num_classes if isinstance(num_classes, int) and num_classes >= 0 else ctx.fresh("classes")
-    if isinstance(num_classes, int) and num_classes >= 0:
+    given = is_dim(num_classes) and not isinstance(num_classes, bool) and not (isinstance(num_classes, int)
+                                                                              and num_classes < 0)
+    if given:
         require_indices(ctx, tensor, num_classes, "one_hot", "the class values", "num_classes")
     require_dtype_in(ctx, "one_hot", tensor, ("int64",), "tensor",
                      "one_hot is only applicable to index tensor of type LongTensor (got {got})")
+    inferred = count_bins(tensor, 0) if not given else None  # num_classes=-1: the largest value + 1
+    n = num_classes if given else (inferred if inferred is not None else ctx.fresh("classes"))
     return Tensor(shape_of(tensor) + (n,), "int64")
 
 

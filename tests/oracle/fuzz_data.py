@@ -1,0 +1,365 @@
+"""Random training scripts whose sizes and label values come from data (issue 20, item 4), for
+differential testing against real torch.
+
+A program is composed at random from three parts, each drawn independently:
+- *sources* of its sizes (rows N, sequence T, features D, classes C, batch B, a second feature size E):
+  literals, `random.randint`/`random.choice`, `numpy.random.randint`, environment variables with a
+  default, argparse defaults, config dicts, `len()` of a generated list and of a listing of a data
+  folder (the oracle fills it in a temp dir, with a different file count per run);
+- a *pipeline* from the tensors to batches: none, `TensorDataset` + `DataLoader` (shuffle, drop_last),
+  a custom `Dataset`, `random_split`, `Subset`, `enumerate`/`zip` of loaders;
+- *consumers*: shifts (`mse_loss(x[:, :-1], x[:, k:])`), `view` by the batch size, `Linear` on a size
+  from another source, `reshape`, class targets (`randint` with its exclusive high, `arange % C`, label
+  shifts, bool comparisons) at `cross_entropy`/`nll_loss`/`Embedding`/`one_hot`, index tensors at
+  `index_select`/`gather`; each with a random off-by-one variation.
+
+`oracle` runs a program under torch for several seeds and environment values and says where it fails:
+always (every run, at one line), sometimes, or never. `compare` analyzes it with pytea-ci and judges.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import shutil
+import sys
+import tempfile
+import traceback
+import warnings
+from dataclasses import dataclass, field
+
+from pytea_ci.driver.run import Options, run
+
+SHAPE_ERRORS = (RuntimeError, ValueError, IndexError, AssertionError)
+HEADER = """import argparse
+import os
+import random
+import tempfile
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, Dataset, Subset, TensorDataset, random_split
+"""
+ENV_RUNS = 16  # runs with the environment variables set (combinations of 1 and values near the defaults)
+SEED_RUNS = 12  # runs with the defaults, one random seed each
+
+
+@dataclass
+class Program:
+    lines: list[str]
+    env: dict[str, tuple[int, ...]] = field(default_factory=dict)  # variable -> values the oracle tries
+    planted: set[int] = field(default_factory=set)  # lines of a bug that an earlier failure may hide from torch
+    folders: dict[str, tuple[int, ...]] = field(default_factory=dict)  # data folder -> file counts the oracle tries
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+# ----- sources ----------------------------------------------------------------------------------
+def _source(rng: random.Random, name: str, v: int, prog: Program, argp: list[str]) -> list[str]:
+    """Lines that bind `name` to a size whose typical value is `v` (>= 1)."""
+    kind = rng.choice(["lit", "lit", "randint", "choice", "np", "env", "argparse", "cfg", "len", "folder"])
+    lo = max(1, v - rng.choice([0, 1]))
+    hi = v + rng.choice([0, 1])
+    if kind == "lit":
+        return [f"{name} = {v}"]
+    if kind == "randint":
+        return [f"{name} = random.randint({lo}, {hi})"]
+    if kind == "choice":
+        return [f"{name} = random.choice([{lo}, {hi}])"]
+    if kind == "np":
+        return [f"{name} = int(np.random.randint({lo}, {hi + 1}))"]
+    if kind == "env":
+        var = f"FZ_{name}"
+        prog.env[var] = tuple(sorted({1, max(1, v - 1), v, v + 1}))  # the analyzer assumes any value >= 1
+        return [f"{name} = int(os.environ.get({var!r}, {str(v)!r}))"]
+    if kind == "argparse":
+        argp.append(f"parser.add_argument('--{name.lower()}', type=int, default={v})")
+        return [f"{name} = args.{name.lower()}"]
+    if kind == "cfg":
+        inner = rng.choice([str(v), f"random.randint({lo}, {hi})"])
+        return [f"cfg_{name} = {{'{name.lower()}': {inner}, 'lr': 0.01}}", f"{name} = cfg_{name}['{name.lower()}']"]
+    if kind == "len":
+        count = rng.choice([str(v), f"random.randint({lo}, {hi})"])
+        return [f"items_{name} = [torch.zeros(2) for _ in range({count})]", f"{name} = len(items_{name})"]
+    # a folder of the data the run is given (made by the oracle in a temp dir, with a count per run)
+    prog.folders[name] = tuple(range(1, v + 3))
+    return [f"{name} = len(os.listdir(os.path.join(os.environ.get('FZ_DATA', 'data'), {name!r})))"]
+
+
+def _sources(rng: random.Random, prog: Program) -> dict[str, int]:
+    typical = {"N": rng.choice([24, 30, 32, 40]), "T": rng.choice([5, 6, 7, 8]), "D": rng.choice([3, 4, 6]),
+               "C": rng.choice([3, 4, 5]), "B": rng.choice([4, 6, 8]), "E": 0}
+    typical["E"] = typical["D"]
+    argp: list[str] = []
+    body: list[str] = []
+    for name, v in typical.items():
+        body += _source(rng, name, v, prog, argp)
+    if argp:
+        prog.lines += ["parser = argparse.ArgumentParser()", *argp, "args = parser.parse_args()"]
+    prog.lines += body
+    return typical
+
+
+# ----- labels -----------------------------------------------------------------------------------
+def _labels(rng: random.Random) -> tuple[str, int]:
+    """An expression of N class labels meant for C classes, and its off-by-one (0: none)."""
+    d = rng.choice([0, 0, 0, 1, -1])
+    forms = [
+        (f"torch.randint(0, C{_off(d)}, (N,))", d if d > 0 else 0),
+        (f"torch.randint(1, C + 1{_off(d)}, (N,)){' - 1' if d >= 0 else ''}", 1 if d < 0 else max(d, 0)),
+        (f"torch.arange(N) % (C{_off(d)})", d if d > 0 else 0),
+        (f"torch.randint(0, C, (N,)){_off(d)}", d),
+        ("(X[:, 0, 0] > 0).long()" + (" + 1" if d > 0 else ""), d if d > 0 else 0),
+        (f"torch.full((N,), C{_off(d - 1 if d > 0 else -1)})", 1 if d > 0 else 0),
+    ]
+    return rng.choice(forms)
+
+
+def _off(d: int) -> str:
+    return "" if d == 0 else (f" + {d}" if d > 0 else f" - {-d}")
+
+
+# ----- pipelines --------------------------------------------------------------------------------
+DATASET_CLASS = """class Seqs(Dataset):
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+
+    def __len__(self):
+        return len(self.x){len_off}
+
+    def __getitem__(self, i):
+        return self.x[i], self.y[i]"""
+
+
+def _pipeline(rng: random.Random, prog: Program) -> tuple[str, bool]:
+    """Lines that loop over batches `xb, yb` (returns the indentation of the body and whether the
+    batch size is B)."""
+    kind = rng.choice(["direct", "loader", "loader", "custom", "split", "subset", "enumerate", "zip"])
+    shuffle, drop = rng.choice(["True", "False"]), rng.choice(["False", "False", "True"])
+    if kind == "direct":
+        prog.lines += ["xb, yb = X, Y"]
+        return "", False
+    if kind == "custom":
+        len_off = rng.choice(["", "", "", " + 1"])
+        prog.lines += DATASET_CLASS.format(len_off=len_off).splitlines()
+        if len_off:  # every epoch indexes one row past the end (unless a consumer fails first)
+            prog.planted.add(len(prog.lines))
+        ds = "Seqs(X, Y)"
+    elif kind == "split":
+        prog.lines += ["part, rest = random_split(TensorDataset(X, Y), [N - N // 4, N // 4])"]
+        ds = "part"
+    elif kind == "subset":
+        prog.lines += [f"part = Subset(TensorDataset(X, Y), range(0, N, {rng.choice([1, 2])}))"]
+        ds = "part"
+    else:
+        ds = "TensorDataset(X, Y)"
+    prog.lines += [f"loader = DataLoader({ds}, batch_size=B, shuffle={shuffle}, drop_last={drop})"]
+    if kind == "enumerate":
+        prog.lines += ["for step, (xb, yb) in enumerate(loader):"]
+    elif kind == "zip":
+        prog.lines += [f"other = DataLoader(TensorDataset(Y), batch_size=B, drop_last={drop})",
+                       "for (xb, yb), (yb2,) in zip(loader, other):"]
+    else:
+        prog.lines += ["for xb, yb in loader:"]
+    return "    ", True
+
+
+# ----- consumers --------------------------------------------------------------------------------
+def _consumer(rng: random.Random, batched: bool, i: int) -> str:
+    k = rng.choice([0, 0, 0, 1, -1])
+    rows = "B" if batched else "N"
+    forms = [
+        f"out{i} = F.mse_loss(xb[:, :-1], xb[:, {1 + max(k, 0)}:])",
+        f"out{i} = xb.view({rows}, -1)" if batched else f"out{i} = xb.view(N{_off(k)}, -1)",
+        f"out{i} = nn.Linear(E{_off(k)}, 8)(xb)",
+        f"out{i} = nn.Linear(T * D{_off(k)}, 8)(xb.flatten(1))",
+        f"out{i} = xb.reshape(-1, T{_off(k)}, D)",
+        f"out{i} = F.cross_entropy(nn.Linear(D, C{_off(k)})(xb[:, -1]), yb)",
+        f"out{i} = F.nll_loss(F.log_softmax(nn.Linear(D, C)(xb[:, -1]), 1), yb{_off(k)})",
+        f"out{i} = nn.Embedding(C{_off(k)}, 4)(yb)",
+        f"out{i} = F.one_hot(yb, C{_off(k)})",
+        f"out{i} = xb.index_select(1, torch.randint(0, T{_off(k)}, (3,)))",
+        f"out{i} = xb.gather(2, torch.randint(0, D{_off(k)}, (xb.shape[0], T, 2)))",
+        f"out{i} = xb[:, torch.arange(T{_off(k)})]",
+        f"out{i} = torch.bincount(yb, minlength=C).view(C{_off(k)})",
+    ]
+    return rng.choice(forms)
+
+
+def make_program(seed: int) -> Program:
+    rng = random.Random(seed)
+    prog = Program(HEADER.splitlines())
+    _sources(rng, prog)
+    labels, _ = _labels(rng)
+    prog.lines += ["X = torch.randn(N, T, D)", f"Y = {labels}"]
+    indent, batched = _pipeline(rng, prog)
+    for i in range(rng.choice([1, 2, 2, 3])):
+        prog.lines.append(indent + _consumer(rng, batched, i))
+    return prog
+
+
+# ----- the oracle ---------------------------------------------------------------------------------
+@dataclass
+class Verdict:
+    kind: str  # always | sometimes | never | broken (a run raised something else than a shape error)
+    lines: dict[int, int]  # failing line -> runs that failed there
+    runs: int
+    passed: int  # runs that ran to the end
+    default_passed: int = 0  # of them, runs with the environment's defaults (the program's own configuration)
+
+    @property
+    def line(self) -> int | None:
+        return max(self.lines, key=lambda k: (self.lines[k], -k)) if self.lines else None
+
+
+def _run_once(prog: Program, seed: int, env: dict[str, str], scratch: str) -> tuple[str, int | None]:
+    import numpy as np
+    import torch
+
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    saved_env = {k: os.environ.get(k) for k in [*prog.env, "FZ_DATA"]}
+    saved_argv, saved_tmp = sys.argv, tempfile.tempdir
+    os.environ.update(env)
+    for k in prog.env:
+        if k not in env:
+            os.environ.pop(k, None)
+    sys.argv, tempfile.tempdir = ["prog.py"], scratch
+    os.environ["FZ_DATA"] = scratch
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch's broadcasting warnings before its errors
+            exec(compile(prog.text, "<fuzz>", "exec"), {"__name__": "__main__"})  # noqa: S102 (the oracle)
+        return "ok", None
+    except SHAPE_ERRORS as e:
+        frames = [f.lineno for f in traceback.extract_tb(e.__traceback__) if f.filename == "<fuzz>"]
+        return "shape", frames[-1] if frames else None
+    except Exception:  # noqa: BLE001 - a generator mistake, not a shape error
+        return "other", None
+    finally:
+        sys.argv, tempfile.tempdir = saved_argv, saved_tmp
+        for k, v in saved_env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _fill_folders(prog: Program, run: int, scratch: str) -> None:
+    """The data folders of run number `run`: each count in turn (shifted per folder, to mix them)."""
+    for k, (name, counts) in enumerate(prog.folders.items()):
+        folder = os.path.join(scratch, name)
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+        for i in range(counts[(run + 3 * k) % len(counts)]):
+            open(os.path.join(folder, f"f{i}.txt"), "w").close()
+
+
+def oracle(prog: Program, seed: int) -> Verdict:
+    """Run `prog` SEED_RUNS times with the defaults and ENV_RUNS times with environment values."""
+    envs: list[dict[str, str]] = [{} for _ in range(SEED_RUNS)]
+    if prog.env:  # every combination of the values (at most ENV_RUNS of them, spread evenly)
+        combos = list(itertools.product(*prog.env.values()))
+        step = max(1, len(combos) // ENV_RUNS)
+        envs += [{k: str(x) for k, x in zip(prog.env, c)} for c in combos[::step][:ENV_RUNS]]
+    scratch = tempfile.mkdtemp(prefix="pytea-fuzz-data-")
+    lines: dict[int, int] = {}
+    passed = default_passed = 0
+    try:
+        for i, env in enumerate(envs):
+            _fill_folders(prog, i, scratch)
+            status, line = _run_once(prog, seed * 100 + i, env, scratch)
+            if status == "other" or (status == "shape" and line is None):
+                return Verdict("broken", {}, len(envs), passed)
+            if status == "ok":
+                passed += 1
+                default_passed += i < SEED_RUNS
+            else:
+                lines[line] = lines.get(line, 0) + 1  # type: ignore[index]
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    if not lines:
+        return Verdict("never", lines, len(envs), passed, default_passed)
+    if passed == 0 and len(lines) == 1:
+        return Verdict("always", lines, len(envs), passed, default_passed)
+    return Verdict("sometimes", lines, len(envs), passed, default_passed)
+
+
+# ----- the analyzer and the judgement -------------------------------------------------------------
+def analyze(prog: Program) -> dict[int, str]:
+    """Line -> "error" | "warning" of pytea-ci's PT001-PT004 findings."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "prog.py")
+        with open(path, "w") as f:
+            f.write(prog.text)
+        result = run([path], Options(root=d, strict=True))
+    out: dict[int, str] = {}
+    for x in result.diagnostics:
+        if x.rule in ("PT001", "PT002", "PT003", "PT004"):
+            sev = "error" if x.severity.value == "error" else "warning"
+            out[x.span.line] = "error" if out.get(x.span.line) == "error" else sev
+    return out
+
+
+def judge(v: Verdict, got: dict[int, str], planted: set[int] | frozenset[int] = frozenset()) -> str:
+    """found | found-as-warning | missed | false-alarm | overclaimed | ok. An error on a line that fails
+    only sometimes is overclaimed when some run with the environment's defaults passed (an error that
+    holds under the program's own configuration, like an argparse default, is by design)."""
+    bad = set(v.lines)
+    got = {line: sev for line, sev in got.items() if line not in planted or line in bad or v.kind == "never"}
+    if v.kind == "never":
+        return "false-alarm" if got else "ok"
+    first_bad = min(bad)
+    if any(line not in bad and line < first_bad and line > HEADER.count("\n") for line in got):
+        return "false-alarm"  # a finding on a line every run went through without error
+    line = v.line
+    if v.kind == "always":
+        return "found" if got.get(line) == "error" else ("found-as-warning" if line in got else "missed")
+    if any(got.get(b) == "error" for b in bad) and v.default_passed:
+        return "overclaimed"
+    return "found" if bad & set(got) else "missed"  # inputs decide which of the lines fails first
+
+
+def compare(seed: int) -> tuple[str, Program, Verdict, dict[int, str]]:
+    prog = make_program(seed)
+    v = oracle(prog, seed)
+    if v.kind == "broken":
+        return "broken", prog, v, {}
+    got = analyze(prog)
+    outcome = judge(v, got, prog.planted)
+    if outcome == "false-alarm" and v.kind != "never":
+        outcome = judge(v, got, prog.planted | masked(prog, v, seed))
+    return outcome, prog, v, got
+
+
+def masked(prog: Program, v: Verdict, seed: int, rounds: int = 3) -> set[int]:
+    """Lines that fail under torch once the consumer lines that failed first are disabled: bugs the
+    earlier failure hid from the oracle (a finding there is not a false alarm)."""
+    found: set[int] = set()
+    lines, bad = list(prog.lines), set(v.lines)
+    for _ in range(rounds):
+        for b in bad:
+            text = lines[b - 1]
+            if not text.strip().startswith("out"):
+                return found  # not a consumer line: cannot be disabled
+            lines[b - 1] = text[: len(text) - len(text.lstrip())] + "pass"
+        variant = Program(lines, prog.env, prog.planted, prog.folders)
+        w = oracle(variant, seed)
+        bad = set(w.lines)
+        if w.kind in ("never", "broken"):
+            break
+        found |= bad
+    return found
+
+
+def describe(prog: Program, v: Verdict, got: dict[int, str]) -> str:
+    numbered = "\n".join(f"{i:3} {line}" for i, line in enumerate(prog.lines, 1) if i > HEADER.count("\n"))
+    return f"{numbered}\n-> torch {v.kind} {v.lines} ({v.passed}/{v.runs} passed); pytea {got}"
+
+
