@@ -318,6 +318,8 @@ class StmtMixin:
         items after the consecutive ones when every iteration can be followed (a concrete range),
         which they are when a tensor the iterations carry changed its shape (a growing sequence)."""
         names = assigned_names(node.body) if truncated else set()
+        if truncated:
+            self.note_representatives()
         start = {n: scope.locals.get(n) for n in names}
         before: dict[str, Any] = {}
         items = list(items)
