@@ -204,6 +204,8 @@ class ObjectMixin:
 
     def attr_of_namespace(self: "Interpreter", obj: Namespace, name: str) -> Any:
         qual = f"{obj.qualname}.{name}"
+        if qual == "sys.modules":  # the interpreter's own table of the program's modules
+            return self.module_table()
         found = lookup(qual)
         if isinstance(found, Unknown) and found.origin is None:  # a modeled constant not understood
             return Unknown(found.reason, found.pytype, Origin(self.span, found.reason or qual))
