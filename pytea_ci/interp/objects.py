@@ -265,8 +265,8 @@ class ObjectMixin:
             return self.call_tensor_op(obj, "__getitem__", (idx,))
         if isinstance(obj, (list, tuple, str)):
             if isinstance(idx, int) or (isinstance(idx, slice) and is_concrete((idx.start, idx.stop, idx.step))):
-                if isinstance(idx, int) and id(obj) in self.inexact:
-                    return self.unknown("item of a list whose length is not known")
+                if isinstance(idx, int) and id(obj) in self.inexact:  # its items are representatives
+                    return self.derived("item of a list whose length is not known", *obj)
                 try:
                     return self.same_exactness(obj, obj[idx]) if isinstance(idx, slice) else obj[idx]
                 except IndexError:
