@@ -409,6 +409,9 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
                     related.append(Related(span, f"{label} = {part!r}: {note or 'defined here'}"))
                     break
         trace = [Frame(call, f"{getattr(fn, 'name', 'function')}()") for call, fn in self.frames]
+        if "subcommand" in self.facts:  # the command line this path stands for (models/argparse_.py)
+            name, where = self.facts["subcommand"]
+            trace.insert(0, Frame(where, f"subcommand {name!r}" if name is not None else "no subcommand"))
         trace.append(Frame(self.span, message.split(":")[0]))
         d = Diagnostic(rule, sev, self.span, message, tuple(operands), tuple(related), tuple(trace),
                        dict(counterexample or {}), self.rel(self.entry))
