@@ -10,8 +10,8 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.values import Builtin, Instance, Unknown
-from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import INPUT, PInt
+from pytea_ci.models.launchers import one_command
+from pytea_ci.shapes.dim import PInt
 
 
 def _dest(names: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
@@ -129,22 +129,14 @@ def _parse_into(ctx: Ctx, parser: Instance, ns: Instance) -> None:
 
 
 def _command(ctx: Ctx, sub: Instance) -> Any:
-    """The subcommand of this path: the configured one (`--arg DEST=NAME`), else each in turn — a
-    command line names one, so every subcommand is a run of its own (an input with one value per
-    run), and, when the subcommand is optional, none (None)."""
+    """The subcommand of this path: the configured one (`--arg DEST=NAME`), else each in turn
+    (`launchers.one_command`), and, when the subcommand is optional, none (None)."""
     names = list(dict.fromkeys(n for n, p in sub.attrs["commands"].items() if isinstance(p, Instance)))
     dest = sub.attrs["dest"]
     overrides = ctx.option("args") or {}
     if isinstance(dest, str) and dest in overrides:
         return overrides[dest]
-    options: list[Any] = names + ([] if sub.attrs["required"] is True or not names else [None])
-    if len(options) <= 1:
-        return options[0] if options else None
-    which = ctx.fresh("command", kind=INPUT, lo=0, hi=len(options) - 1,
-                      note=f"the subcommand named on the command line ({', '.join(map(str, options))})")
-    chosen = next((o for i, o in enumerate(options[:-1]) if ctx.fork(P.eq(which, i))), options[-1])
-    ctx.facts["subcommand"] = (chosen, ctx.span)  # named in the findings of this path (their trace)
-    return chosen
+    return one_command(ctx, names + ([] if sub.attrs["required"] is True or not names else [None]), "subcommand")
 
 
 @native_class("argparse._SubParsersAction")
