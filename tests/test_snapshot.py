@@ -49,3 +49,18 @@ def test_import_time_branches_on_values_not_understood_do_not_fork() -> None:
     stats = result.entries[0].stats
     assert stats.paths == 2  # the program's own branch, both ways (six import-time branches: 64 before)
     assert [(d.span.line, d.rule) for d in result.entries[0].diagnostics] == [(15, "PT001")]
+
+
+def test_an_unknown_that_holds_objects_holds_their_copies() -> None:
+    """A checkpoint copies what an Unknown holds (interp/escape.py) with the rest of the state: havoc
+    through it on a later path changes that path's copy, never the checkpoint."""
+    from pytea_ci.models.values import Unknown
+
+    kept: list[object] = []
+    holder = Unknown("RRef(self)", None, None, (kept,))
+    state = {"a": kept, "b": holder}
+    copier = snapshot._Copier.__new__(snapshot._Copier)
+    copier.interp, copier.shared_ids, copier.seen = None, {}, {}  # type: ignore[assignment]
+    new = copier.copy(state)
+    assert new["b"] is not holder and new["b"].holds[0] is new["a"] and new["a"] is not kept
+    assert copier.copy(Unknown("plain")).holds == ()

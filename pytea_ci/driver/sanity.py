@@ -57,6 +57,9 @@ def defined_args(files: Iterable[str]) -> set[str] | None:
                 if dest is None:
                     return None
                 out.add(dest)
+            elif node.func.attr == "add_subparsers":  # `dest` names the subcommand (`--arg command=train`)
+                out.update(kw.value.value for kw in node.keywords if kw.arg == "dest"
+                           and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str))
             elif node.func.attr == "set_defaults":
                 if any(kw.arg is None for kw in node.keywords):
                     return None

@@ -20,7 +20,7 @@ from pytea_ci.diagnostics.budgets import CANCELLED, STEPS_PER_ENTRY, WALL_CLOCK
 from pytea_ci.diagnostics.result import EntryResult, EntryStats
 from pytea_ci.interp.coverage import nothing_checked
 from pytea_ci.interp.interpreter import Budget, Decision, Interpreter, Shared
-from pytea_ci.interp.runtime import (SHAPE_ERROR, BreakSignal, BudgetExceeded, ContinueSignal, PathEnd,
+from pytea_ci.interp.runtime import (SHAPE_ERROR, BreakSignal, BudgetExceeded, ContinueSignal, ModuleVal, PathEnd,
                                      ReturnSignal, Scope, UserException)
 from pytea_ci.interp.snapshot import run_prefix
 from pytea_ci.solver import Decider
@@ -163,6 +163,7 @@ def _stats(before: Stats, decider: Decider, shared: Shared, paths: int, steps: i
 def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> None:
     interp.budget_note = None
     g: dict[str, Any] = {"__name__": name, "__file__": interp.entry, "__package__": ""}
+    interp.modules.setdefault(name, ModuleVal(name, interp.entry, g))  # `sys.modules[__name__]`, `import __main__`
     cov = interp.shared.coverage
     try:
         g, done = run_prefix(interp, tree.body, g, name)

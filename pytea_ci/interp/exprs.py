@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import ast
+import os
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, contains_term, dim_binop, is_concrete,
                                 on_machine, truth)
-from pytea_ci.interp.runtime import FunctionVal, Scope, UserException
+from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_value
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models.registry import REGISTRY
 from pytea_ci.models.values import DType, Unknown
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import PInt, Term, is_dim
+from pytea_ci.shapes.dim import MACHINE, PInt, Sym, Term, is_dim
 from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.tensor import Tensor
 
@@ -288,8 +289,8 @@ class ExprMixin:
         if isinstance(op, (ast.Is, ast.IsNot)):
             if isinstance(a, Unknown) or isinstance(b, Unknown):
                 return _as_bool(self.derived("identity of unknown", a, b))
-            same = a is b or (a is None and b is None) or (isinstance(a, DType) and a == b)  # dtypes are singletons
-            return same if isinstance(op, ast.Is) else not same
+            same = self.identity(a, b)
+            return same if isinstance(op, ast.Is) else (not same if isinstance(same, bool) else P.not_(same))
         if isinstance(op, (ast.In, ast.NotIn)):
             if isinstance(b, (list, tuple, set, dict, str)) and is_concrete(a) and (isinstance(b, dict) or is_concrete(b)):
                 try:
@@ -317,6 +318,23 @@ class ExprMixin:
             same = a is b
             return same if name == "eq" else not same
         return self.derived("comparison of unknown values", a, b)
+
+    def identity(self: "Interpreter", a: Any, b: Any) -> Any:
+        """`a is b`: decided for singletons and objects, but for equal strings, numbers, tuples and
+        bytes Python leaves it to the implementation (interning, small-int caches): a fact of the
+        machine that runs it, named after the test's place, so no finding rests on its answer."""
+        if is_dim(a) and is_dim(b) and not isinstance(a, bool) and not isinstance(b, bool):
+            return P.and_(P.eq(a, b), self.identity_fact())  # ints (concrete or symbolic): equal at least
+        if isinstance(a, _VALUE_TYPES) and type(a) is type(b) and same_value(a, b):
+            return self.identity_fact()
+        return a is b or (a is None and b is None) or (isinstance(a, DType) and a == b)  # dtypes are singletons
+
+    def identity_fact(self: "Interpreter") -> Pred:
+        where = self.span
+        stem = "".join(c if c.isalnum() else "_" for c in os.path.basename(where.path).split(".")[0])
+        fact = Sym(f"identity_{stem}_{where.line}_{where.col}", MACHINE, 0, 1, where,
+                   "the identity of equal values, which Python leaves to the implementation")
+        return P.ne(fact, 0)  # type: ignore[return-value]
 
     def ev_Call(self: "Interpreter", node: ast.Call, scope: Scope) -> Any:
         fn = self.eval(node.func, scope)
@@ -430,6 +448,10 @@ class _SuperMark:
 
 
 SUPER_MARK = _SuperMark()
+
+
+# values whose identity Python does not define (`'a' is 'a'`, `() is ()` depend on the implementation)
+_VALUE_TYPES = (str, bytes, float, complex, tuple, frozenset)
 
 
 def _by_identity(v: Any) -> bool:

@@ -66,6 +66,14 @@ class ImportMixin:
             self.importing -= 1
         return mod
 
+    def module_table(self: "Interpreter") -> dict[str, Any]:
+        """`sys.modules`: the program's modules run so far (the entry as `__main__`); any other name
+        may be there too (a library's), so a missing key is unknown, not a KeyError."""
+        table = {k: v for k, v in self.modules.items() if isinstance(v, ModuleVal)}
+        self.mark_inexact(table)
+        self.escaped.add(id(table))
+        return table
+
     def try_submodule(self: "Interpreter", mod: ModuleVal, name: str) -> Any:
         dotted = f"{mod.name}.{name}"
         if self.find_module_file(dotted):

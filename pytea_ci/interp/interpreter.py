@@ -20,6 +20,7 @@ from pytea_ci.diagnostics.notebook import parse as parse_notebook
 from pytea_ci.diagnostics.budgets import CANCELLED, STEPS_PER_ENTRY, STEPS_PER_PATH, WALL_CLOCK
 from pytea_ci.interp.budget import Budget  # (defined apart; still importable from here)
 from pytea_ci.interp.coverage import Coverage, first_origin, opaque_origin
+from pytea_ci.interp.escape import handed
 from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
 from pytea_ci.interp.loops import LoopMixin
@@ -70,11 +71,13 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.naming = None
         self.sym_names: set[str] = set()
         self.inexact: set[int] = set()
+        self.escaped: set[int] = set()  # dicts handed to code not followed: any key may be there (escape.py)
         self.known_len: dict[int, Dim] = {}  # inexact lists whose length is known (their items are representatives)
         self.rep_positions: dict[int, tuple[int, ...]] = {}  # positions of those items in the list, when known
         self.keepalive: list[Any] = []
         self.loop_mutations: list[set[int]] = []
         self.yields: list[list[Any]] = []
+        self.gen_reps: list[list[Any]] = []  # per generator running: [its frame depth, ran representatives]
         self.star_namespaces: dict[int, list[Namespace]] = {}
         self.budget_note: tuple[str, Span | None] | None = None
         self.facts: dict[str, Any] = {}  # per-path state of models (Ctx.facts)
@@ -168,7 +171,10 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
     def derived(self, reason: str, *sources: Any) -> Unknown:
         """An Unknown computed from `sources`: it keeps the first origin among them."""
         o = first_origin(sources, self.span)
-        return Unknown(reason, None, o) if o is not None else self.unknown(reason)
+        out = Unknown(reason, None, o) if o is not None else self.unknown(reason)
+        if any(isinstance(s, Unknown) and s.holds for s in sources):
+            out.holds = handed(*sources)  # computed from values that refer to objects: so does it
+        return out
 
     def fresh(self, hint: str, kind: str = UNKNOWN, lo: int | None = 0, hi: int | None = None,
               note: str = "") -> Sym:
@@ -425,6 +431,9 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
                     related.append(Related(span, f"{label} = {part!r}: {note or 'defined here'}"))
                     break
         trace = [Frame(call, f"{getattr(fn, 'name', 'function')}()") for call, fn in self.frames]
+        if "subcommand" in self.facts:  # the command line this path stands for (models/argparse_.py)
+            name, where = self.facts["subcommand"]
+            trace.insert(0, Frame(where, f"subcommand {name!r}" if name is not None else "no subcommand"))
         trace.append(Frame(self.span, message.split(":")[0]))
         d = Diagnostic(rule, sev, self.span, message, tuple(operands), tuple(related), tuple(trace),
                        dict(counterexample or {}), self.rel(self.entry))

@@ -139,6 +139,7 @@ class LoopMixin:
             return
         history.append(_state(scope, names))
         lengths.append(_list_lengths(scope))
+        self.note_representatives()
         with self.at(node):
             trips = self.fresh("trips", kind=UNKNOWN, lo=0 if assumed else count, note="iterations of a while loop")
             self.widen_loop(names, history, lengths, mutated, trips, scope)

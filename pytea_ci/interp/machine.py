@@ -118,10 +118,16 @@ class MachineFindings:
         self.paths.append((path, trail, at_finding))
 
     def _avoided(self, finders: set[int], f: Found, made: Made) -> bool:
-        """Machines that went the other way at `made` avoid the finding."""
+        """Machines that went the other way at `made` avoid the finding. When some of those paths made
+        the same decisions after it as the finding's path (its mirrors), only they are evidence: a
+        path that avoided it by a later decision of another kind (an input, a value not understood)
+        says nothing about the machine."""
         at, text = made[0], made[1]
-        for q, trail, stopped in self.paths:
-            if q in finders or len(trail) <= at or trail[:at] != f.trail[:at] or trail[at] == f.trail[at]:
+        others = [(q, trail, stopped) for q, trail, stopped in self.paths
+                  if len(trail) > at and trail[:at] == f.trail[:at] and trail[at] != f.trail[at]]
+        mirrors = [o for o in others if o[1][at + 1:len(f.trail)] == f.trail[at + 1:]]
+        for q, _, stopped in mirrors or others:
+            if q in finders:
                 continue
             if text in f.inside or not stopped:
                 return True

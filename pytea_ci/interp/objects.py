@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp import observe
 from pytea_ci.interp.coverage import first_origin, origin_of_value
+from pytea_ci.interp.escape import escape, handed
 from pytea_ci.interp.ops import is_concrete, tensor_method
 from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, ModuleVal, PathEnd, ReturnSignal, Scope, SuperVal,
                                      UserException)
@@ -154,7 +155,10 @@ class ObjectMixin:
         getter = obj.cls.lookup("__getattr__")
         if getter is not MISSING:
             return self.call(getter, obj, name)
-        return self.unknown(f"attribute {obj.cls.name}.{name}", api=obj.cls.native)
+        out = self.unknown(f"attribute {obj.cls.name}.{name}", api=obj.cls.native)
+        if obj.cls.lookup("__opaque_base__") is True:
+            out.holds = (obj,)  # a method inherited from a base not followed: calling it hands it `obj`
+        return out
 
     def attr_of_tensor(self: "Interpreter", obj: Tensor, name: str) -> Any:
         lib = "numpy.ndarray" if obj.lib == "numpy" else "torch.Tensor"
@@ -202,6 +206,8 @@ class ObjectMixin:
 
     def attr_of_namespace(self: "Interpreter", obj: Namespace, name: str) -> Any:
         qual = f"{obj.qualname}.{name}"
+        if qual == "sys.modules":  # the interpreter's own table of the program's modules
+            return self.module_table()
         found = lookup(qual)
         if isinstance(found, Unknown) and found.origin is None:  # a modeled constant not understood
             return Unknown(found.reason, found.pytype, Origin(self.span, found.reason or qual))
@@ -261,8 +267,8 @@ class ObjectMixin:
             return self.call_tensor_op(obj, "__getitem__", (idx,))
         if isinstance(obj, (list, tuple, str)):
             if isinstance(idx, int) or (isinstance(idx, slice) and is_concrete((idx.start, idx.stop, idx.step))):
-                if isinstance(idx, int) and id(obj) in self.inexact:
-                    return self.unknown("item of a list whose length is not known")
+                if isinstance(idx, int) and id(obj) in self.inexact:  # its items are representatives
+                    return self.derived("item of a list whose length is not known", *obj)
                 try:
                     return self.same_exactness(obj, obj[idx]) if isinstance(idx, slice) else obj[idx]
                 except IndexError:
@@ -280,6 +286,8 @@ class ObjectMixin:
             except KeyError:
                 if is_concrete(idx) and is_concrete(list(obj.keys())) and id(obj) not in self.inexact:
                     raise UserException("KeyError") from None
+                if id(obj) in self.escaped:
+                    return self.unknown(f"dict item {idx!r}, which code not followed may have set")
                 return self.some_value(list(obj.values()), "dict item")
             except TypeError:
                 return self.unknown("dict item with unhashable key")
@@ -373,6 +381,9 @@ class ObjectMixin:
         not checked (disabled by what made the callable); code handed to it is a launcher not followed."""
         origin = origin_of_value(fn, self.span) if isinstance(fn, Unknown) else None
         out = Unknown(reason, None, origin) if origin is not None else self.unknown(reason, api)
+        given = (*args, *kwargs.values(), fn)
+        escape(self, given, out.origin.what if out.origin is not None else reason)
+        out.holds = handed(*given)  # what was handed to it, it may keep (interp/escape.py)
         operands = _operands(args, kwargs)
         if any(isinstance(x, Tensor) for x in operands) or (isinstance(fn, Unknown) and fn.pytype == TENSOR_METHOD):
             self.shared.coverage.op(self.span, out.origin)
@@ -479,6 +490,7 @@ class ObjectMixin:
     def call_function(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict) -> Any:
         if len(self.frames) >= self.budget.recursion:
             self.soft_budget("recursion depth")
+            escape(self, (*args, *kwargs.values()), f"{fn.name}() past the recursion depth budget")
             return self.unknown("recursion depth")
         scope = Scope(fn.globals, {}, fn.closure, func=fn)
         try:
@@ -493,6 +505,8 @@ class ObjectMixin:
         self.cur_path = fn.path
         if fn.is_generator:
             self.yields.append([])
+            self.gen_reps.append([len(self.frames), False])
+        depth = len(self.gen_reps)
         try:
             if isinstance(node, ast.Lambda):
                 return self.eval(node.body, scope)
@@ -507,8 +521,9 @@ class ObjectMixin:
             self._returned(fn, args, kwargs)
             return None
         finally:
-            if fn.is_generator and self.yields and self.frames and self.frames[-1][1] is fn:
-                pass
+            if fn.is_generator and len(self.gen_reps) == depth:  # left by an exception: drop its collection
+                self.yields.pop()
+                self.gen_reps.pop()
             self.frames.pop()
             self.cur_path = saved_path
 
@@ -517,15 +532,20 @@ class ObjectMixin:
             self.shared.coverage.forward_returned(self.module_key(args[0].cls), args[1:], kwargs, self.span)
 
     def generator_result(self: "Interpreter") -> Any:
+        """What a generator yielded, collected eagerly; when a loop of its body ran representative
+        iterations (a long range, a loader, a value not understood), its items are representatives too."""
         items = self.yields.pop()
-        return IterVal(items, truncated=True) if self.yield_truncated(items) else items
+        _, reps = self.gen_reps.pop()
+        return IterVal(items, truncated=True) if reps else items
 
     def yield_value(self: "Interpreter", value: Any) -> None:
         if self.yields:
             self.yields[-1].append(value)
 
-    def yield_truncated(self: "Interpreter", items: list) -> bool:
-        return False
+    def note_representatives(self: "Interpreter") -> None:
+        """A loop ran representatives of its iterations: if it is a generator's own, so are its items."""
+        if self.gen_reps and self.gen_reps[-1][0] == len(self.frames):
+            self.gen_reps[-1][1] = True
 
     def bind_args(self: "Interpreter", fn: FunctionVal, scope: Scope, args: tuple, kwargs: dict) -> None:
         a = fn.node.args
@@ -615,7 +635,15 @@ class ObjectMixin:
 
     # ----- iteration ----------------------------------------------------------------------------
     def loop_items(self: "Interpreter", v: Any) -> tuple[list[Any], bool]:
-        """The values a `for` loop body runs with, and whether iterations were left out."""
+        """The values a `for` loop body runs with, and whether iterations were left out. A value
+        iterated an unknown number of times is never iterated zero times for certain: with no
+        representative item, the body runs once with an item not known (DESIGN §3)."""
+        items, truncated = self.iteration_of(v)
+        if truncated and not items:
+            items = [self.derived("an item of an iteration not followed", v)]
+        return items, truncated
+
+    def iteration_of(self: "Interpreter", v: Any) -> tuple[list[Any], bool]:
         if isinstance(v, IterVal):
             return v.items, v.truncated
         if isinstance(v, RangeVal):
@@ -632,10 +660,10 @@ class ObjectMixin:
         if isinstance(v, Instance):
             it = v.cls.lookup("__iter__")
             if it is not MISSING:
-                return self.loop_items(self.call(self.bind_member(v, v.cls, it)))
+                return self.iteration_of(self.call(self.bind_member(v, v.cls, it)))
             return [self.unknown(f"iteration over {v.cls.name}")], True
         if isinstance(v, Tensor):
-            return self.loop_items(self.call_tensor_op(v, "__iter__", ()))
+            return self.iteration_of(self.call_tensor_op(v, "__iter__", ()))
         if isinstance(v, ClassVal) and isinstance(members := v.lookup("__members__"), dict):
             return list(members.values()), False  # the members of an Enum
         return [self.derived("iteration over unknown", v)], True
@@ -767,6 +795,8 @@ def _py_method(name: str) -> Any:
             if name == "extend":
                 items = ctx.iterate(args[0]) if args else []
                 if items is None:
+                    if isinstance(args[0], (list, tuple)):
+                        obj.extend(args[0])  # its representatives (and their origins) are this list's too
                     ctx.mark_inexact(obj)
                     return None
                 obj.extend(items)

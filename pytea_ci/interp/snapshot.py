@@ -35,7 +35,7 @@ from pytea_ci.solver import Decider
 # handled apart: the trail is rebuilt from the recorded choices; steps start from zero)
 _NOT_STATE = frozenset({"entry", "root", "search_roots", "decider", "budget", "forced", "trail", "options",
                         "shared", "deadline", "strict", "steps", "budget_note", "path_id"})
-_ID_SETS = ("inexact",)  # sets of ids of objects of the state
+_ID_SETS = ("inexact", "escaped")  # sets of ids of objects of the state
 _ID_KEYS = ("star_namespaces", "known_len", "rep_positions")  # dicts keyed by ids of objects of the state
 _ATOMS = (type(None), bool, int, float, complex, str, bytes, Term, Tensor, Pred, Unknown, Namespace, Builtin,
           ast.AST, type, range, slice)
@@ -151,6 +151,8 @@ class _Copier:
         self.seen: dict[int, Any] = {}
 
     def copy(self, x: Any) -> Any:
+        if isinstance(x, Unknown) and x.holds:
+            return self._copy_holder(x)
         if isinstance(x, _ATOMS):
             return x
         i = id(x)
@@ -193,6 +195,14 @@ class _Copier:
             new_p.__dict__.update({k: self.copy(v) for k, v in vars(x).items()})
             return new_p
         return x  # frozen dataclasses, slotted values, functions: immutable or not ours to copy
+
+    def _copy_holder(self, x: Unknown) -> Unknown:
+        """An Unknown that refers to objects of the state (interp/escape.py) refers to their copies."""
+        i = id(x)
+        if i not in self.seen:
+            self.seen[i] = new = Unknown(x.reason, x.pytype, x.origin)
+            new.holds = tuple(self.copy(h) for h in x.holds)
+        return self.seen[i]
 
     def _copy_immutable(self, x: Any, i: int) -> Any:
         """A tuple is copied only when something inside it is (a tuple of lists, of instances)."""

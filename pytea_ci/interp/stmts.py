@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pytea_ci.interp.appends import appended_once
 from pytea_ci.interp.ops import BINOPS, on_machine, truth
+from pytea_ci.interp.machine import ends_program
 from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal,
                                      PathEnd, ReturnSignal, Scope, UserException, same_value)
 from pytea_ci.models.values import MISSING, ClassVal, Instance, RangeVal, Unknown
@@ -44,8 +45,9 @@ _BINDING = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast
 
 
 def effect_free(body: list[ast.stmt]) -> bool:
-    """A block that binds no name and transfers no control (e.g. only prints and logging calls)."""
-    return all(not isinstance(n, _BINDING) for stmt in body for n in ast.walk(stmt))
+    """A block that binds no name and transfers no control (e.g. only prints and logging calls); one
+    that ends the program (`sys.exit()`) transfers control."""
+    return all(not isinstance(n, _BINDING) for stmt in body for n in ast.walk(stmt)) and not ends_program(body)
 
 
 _PURE_CALLS = {"min", "max", "abs", "float", "int", "round", "str", "bool", "len", "item", "tolist"}
@@ -318,6 +320,8 @@ class StmtMixin:
         items after the consecutive ones when every iteration can be followed (a concrete range),
         which they are when a tensor the iterations carry changed its shape (a growing sequence)."""
         names = assigned_names(node.body) if truncated else set()
+        if truncated:
+            self.note_representatives()
         start = {n: scope.locals.get(n) for n in names}
         before: dict[str, Any] = {}
         items = list(items)

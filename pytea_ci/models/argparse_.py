@@ -1,5 +1,7 @@
 """argparse: arguments take their defaults (converted by `type`), unless the configuration
-overrides them (`args`) or declares them symbolic. Subparsers and unknown actions are Unknown."""
+overrides them (`args`) or declares them symbolic. With subparsers, each subcommand is a run of its
+own (one path per subcommand, with its arguments' defaults), unless the configuration names one
+(`--arg command=train` for `add_subparsers(dest="command")`). Unknown actions are Unknown."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.values import Builtin, Instance, Unknown
+from pytea_ci.models.launchers import one_command
 from pytea_ci.shapes.dim import PInt
 
 
@@ -86,15 +89,15 @@ class ArgumentParser:
         return None
 
     def add_subparsers(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
-        self.attrs["_opaque"] = True
-        return ctx.unknown("subparsers")
+        dest = kwargs.get("dest")
+        sub = Instance(SubParsers, {"dest": dest if isinstance(dest, str) else None, "commands": {},
+                                    "required": kwargs.get("required", False)})
+        self.attrs["_subparsers"] = sub
+        return sub
 
     def parse_args(ctx: Ctx, self: Instance, args: Any = None, namespace: Any = None) -> Any:
         ns = Instance(Namespace_, {})
-        for dest, (kwargs, positional, _span) in self.attrs["_args"].items():
-            ns.attrs[dest] = _value(ctx, dest, kwargs, positional)
-        if self.attrs["_opaque"]:
-            ns.attrs["__opaque__"] = True
+        _parse_into(ctx, self, ns)
         return ns
 
     def parse_known_args(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
@@ -105,6 +108,46 @@ class ArgumentParser:
 
     def error(ctx: Ctx, self: Instance, *args: Any) -> Any:
         ctx.user_error("SystemExit", "argparse error")
+
+
+def _parse_into(ctx: Ctx, parser: Instance, ns: Instance) -> None:
+    """The parser's arguments with their defaults; with subparsers, one subcommand per path (see
+    `_command`) and its own arguments and defaults (`set_defaults(func=train)`)."""
+    for dest, (kwargs, positional, _span) in parser.attrs["_args"].items():
+        ns.attrs[dest] = _value(ctx, dest, kwargs, positional)
+    if parser.attrs.get("_opaque"):
+        ns.attrs["__opaque__"] = True
+    sub = parser.attrs.get("_subparsers")
+    if not isinstance(sub, Instance):
+        return
+    name = _command(ctx, sub)
+    if isinstance(sub.attrs["dest"], str):
+        ns.attrs[sub.attrs["dest"]] = name
+    chosen = sub.attrs["commands"].get(name) if isinstance(name, str) else None
+    if isinstance(chosen, Instance):
+        _parse_into(ctx, chosen, ns)
+
+
+def _command(ctx: Ctx, sub: Instance) -> Any:
+    """The subcommand of this path: the configured one (`--arg DEST=NAME`), else each in turn
+    (`launchers.one_command`), and, when the subcommand is optional, none (None)."""
+    names = list(dict.fromkeys(n for n, p in sub.attrs["commands"].items() if isinstance(p, Instance)))
+    dest = sub.attrs["dest"]
+    overrides = ctx.option("args") or {}
+    if isinstance(dest, str) and dest in overrides:
+        return overrides[dest]
+    return one_command(ctx, names + ([] if sub.attrs["required"] is True or not names else [None]), "subcommand")
+
+
+@native_class("argparse._SubParsersAction")
+class SubParsers:
+    def add_parser(ctx: Ctx, self: Instance, name: Any = None, *args: Any, **kwargs: Any) -> Any:
+        parser = Instance(ArgumentParser)
+        ArgumentParser.ns["__init__"].fn(ctx, parser)  # type: ignore[attr-defined]
+        for alias in [name, *(kwargs.get("aliases") or [])]:
+            if isinstance(alias, str):
+                self.attrs["commands"].setdefault(alias, parser if alias == name else None)
+        return parser
 
 
 @native_class("argparse.Namespace")

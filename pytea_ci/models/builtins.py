@@ -428,7 +428,7 @@ def vars_(ctx: Ctx, *obj: Any) -> Any:
 
 
 @model("builtins.id", "builtins.hash", "builtins.dir", "builtins.globals", "builtins.locals",
-       "builtins.open", "builtins.eval", "builtins.exec", "builtins.compile", "builtins.__import__", "builtins.memoryview",
+       "builtins.eval", "builtins.exec", "builtins.compile", "builtins.__import__", "builtins.memoryview",
        "builtins.bytearray", "builtins.bytes", "builtins.pow", "builtins.slice", "builtins.object_new")
 def opaque(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("opaque builtin")

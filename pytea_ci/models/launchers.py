@@ -14,9 +14,9 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.machine import fact
 from pytea_ci.models.registry import model, native_class
-from pytea_ci.models.values import Builtin, ClassVal, Instance
+from pytea_ci.models.values import Builtin, ClassMethod, ClassVal, Instance, StaticMethod
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import ITERATION
+from pytea_ci.shapes.dim import INPUT, ITERATION
 
 
 def _params(fn: Any) -> "ast.arguments | None":
@@ -39,10 +39,62 @@ def run_with_defaults(ctx: Ctx, fn: Any, *given: Any, **options: Any) -> Any:
     return ctx.call(fn, *given, **options, **missing)
 
 
+def one_command(ctx: Ctx, options: list[Any], what: str) -> Any:
+    """The command this path runs among `options` (names, or None for "no command"): a command line
+    names one, so each is a run of its own — one path per command (an input with one value per run),
+    named in the trace of the findings made on it (`subcommand 'train'`)."""
+    if len(options) <= 1:
+        chosen = options[0] if options else None
+    else:
+        which = ctx.fresh("command", kind=INPUT, lo=0, hi=len(options) - 1,
+                          note=f"the {what} named on the command line ({', '.join(map(str, options))})")
+        chosen = next((o for i, o in enumerate(options[:-1]) if ctx.fork(P.eq(which, i))), options[-1])
+    ctx.facts["subcommand"] = (chosen, ctx.span)
+    return chosen
+
+
+def _public_methods(cls: ClassVal) -> dict[str, Any]:
+    """The commands `fire` makes of a class: its public methods (the program's own)."""
+    out: dict[str, Any] = {}
+    for c in reversed(cls.mro()):
+        if not c.native:
+            out.update({k: v for k, v in c.ns.items() if not k.startswith("_") and _params(getattr(v, "func", v))})
+    return out
+
+
 def _launch_component(ctx: Ctx, component: Any) -> Any:
+    """What `fire.Fire`/`jsonargparse.CLI` run: a function with its defaults; of a dict, a list or a
+    class, one command per path (a class is built with its defaults, then one public method runs)."""
+    if isinstance(component, (list, tuple)):
+        component = {getattr(c, "name", f"#{i}"): c for i, c in enumerate(component)}
+    if isinstance(component, dict) and component:
+        name = one_command(ctx, list(component), "command")
+        return _launch_component(ctx, component[name])
+    if isinstance(component, ClassVal) and not component.native:
+        methods = _public_methods(component)
+        obj = _instantiate(ctx, component)
+        if not methods:
+            return obj
+        method = methods[one_command(ctx, list(methods), "command")]
+        if isinstance(method, (StaticMethod, ClassMethod)):
+            return run_with_defaults(ctx, method.func, *(() if isinstance(method, StaticMethod) else (component,)))
+        return run_with_defaults(ctx, method, obj)
     if component is None or isinstance(component, (dict, ClassVal)):
         return ctx.unknown("command-line component")  # a command picked from argv: not known
     return run_with_defaults(ctx, component)
+
+
+def _instantiate(ctx: Ctx, cls: ClassVal) -> Any:
+    init = cls.lookup("__init__")
+    a = _params(init)
+    if a is None:
+        return ctx.call(cls)
+    positional = (a.posonlyargs + a.args)[1:]  # past `self`
+    required = positional[:len(positional) - len(a.defaults)]
+    missing = {p.arg: ctx.unknown(f"launcher argument {p.arg}") for p in required}
+    missing.update({p.arg: ctx.unknown(f"launcher argument {p.arg}")
+                    for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None})
+    return ctx.call(cls, **missing)
 
 
 @model("torch.multiprocessing.spawn", "torch.multiprocessing.start_processes")
@@ -77,22 +129,61 @@ class Typer:
 
         return Builtin("typer.Typer.command.decorator", register)
 
-    callback = command
+    def callback(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        def register(ctx: Ctx, fn: Any) -> Any:
+            self.attrs.setdefault("callbacks", []).append(fn)
+            return fn
+
+        return Builtin("typer.Typer.callback.decorator", register)
 
     def call(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
-        for fn in self.attrs.get("commands", []):
+        """The app's callback, then one command per path (a single command is the app itself)."""
+        commands = {getattr(fn, "name", f"#{i}"): fn for i, fn in enumerate(self.attrs.get("commands", []))}
+        for fn in self.attrs.get("callbacks", []):
             run_with_defaults(ctx, fn)
+        if commands:
+            run_with_defaults(ctx, commands[one_command(ctx, list(commands), "command")])
+        return None
+
+    def add_typer(ctx: Ctx, self: Instance, app: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(app, Instance) and app.cls is self.cls:
+            self.attrs["commands"].append(Builtin("typer.Typer.sub-app", lambda ctx, *a, **k: ctx.call(app)))
         return None
 
 
 @native_class("click.Command")
 class ClickCommand:
-    """A function with its click options: calling it runs the function with the options' defaults."""
+    """A function with its click options: calling it runs the function with the options' defaults; a
+    group runs its own function, then one of its commands per path."""
 
     def call(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
         options = dict(self.attrs["options"])
         options.update(kwargs)
-        return run_with_defaults(ctx, self.attrs["fn"], *args, **options)
+        out = run_with_defaults(ctx, self.attrs["fn"], *args, **options)
+        commands = self.attrs.get("commands")
+        if commands:
+            return ctx.call(commands[one_command(ctx, list(commands), "command")])
+        return out
+
+    def command(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        """`@group.command()`: a command of the group (named after its function, or `name`)."""
+        if len(args) == 1 and _params(args[0]) is not None:
+            return _add(self, _command(args[0]), kwargs.get("name"))
+        name = args[0] if args and isinstance(args[0], str) else kwargs.get("name")
+        return Builtin("click.Group.command.decorator", lambda ctx, fn: _add(self, _command(fn), name))
+
+    def add_command(ctx: Ctx, self: Instance, cmd: Any = None, name: Any = None) -> Any:
+        if isinstance(cmd, Instance) and cmd.cls is ClickCommand:
+            _add(self, cmd, name)
+        return None
+
+    group = command
+
+
+def _add(group: Instance, cmd: Instance, name: Any) -> Instance:
+    label = name if isinstance(name, str) else getattr(cmd.attrs["fn"], "name", "command")
+    group.attrs.setdefault("commands", {})[label.replace("_", "-")] = cmd
+    return cmd
 
 
 def _command(fn: Any) -> Instance:
@@ -122,7 +213,7 @@ def click_option(ctx: Ctx, *decls: Any, **kwargs: Any) -> Any:
     return Builtin("click.option.decorator", deco)
 
 
-@model("click.command")
+@model("click.command", "click.group")
 def click_command(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     if len(args) == 1 and _params(args[0]) is not None:  # used bare: `@click.command`
         return _command(args[0])

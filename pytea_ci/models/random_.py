@@ -124,7 +124,7 @@ def declared_for(ctx: Ctx, key: str, note: str) -> Any:
 
 # What a program reads at run time whose length is an input of the run: folder listings and data files.
 _READ = "read at run time by "
-_DATA_SOURCES = ("os.listdir", "os.walk", "os.scandir", "glob.glob", "glob.iglob", "json.load", "json.loads",
+_DATA_SOURCES = ("os.listdir", "os.walk", "os.scandir", "glob.glob", "glob.iglob", "json.loads",
                  "pickle.load")
 
 
@@ -146,7 +146,7 @@ def length_of_read(ctx: Ctx, obj: Any) -> Any:
     reads (or of a YAML document) is an input symbol (one value per run, any count >= 1); of anything
     else, any int >= 0."""
     what = obj.origin.what if isinstance(obj, Unknown) and obj.origin is not None else ""
-    if what.startswith(_READ) or what == "YAML document":
+    if what.startswith(_READ) or what.startswith("YAML document"):
         # a count of files or records: used as a size it is taken to be positive
         return ctx.fresh("len", kind=INPUT, lo=1, note=f"number of entries {what}")
     return ctx.fresh("len")

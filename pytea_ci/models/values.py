@@ -20,14 +20,19 @@ class Unknown:
 
     `origin` is where the first value not understood was born and what made it (an `Origin`); values
     computed from an Unknown keep the origin of the first Unknown they were computed from.
+
+    `holds`: objects of the program this value may refer to (what was handed to the code not followed
+    that made it: `RRef(self)`, `Thread(target=self.run)`); handing it on hands them on (interp/escape.py).
     """
 
-    __slots__ = ("reason", "pytype", "origin")
+    __slots__ = ("reason", "pytype", "origin", "holds")
 
-    def __init__(self, reason: str = "", pytype: str | None = None, origin: Origin | None = None) -> None:
+    def __init__(self, reason: str = "", pytype: str | None = None, origin: Origin | None = None,
+                 holds: tuple[Any, ...] = ()) -> None:
         self.reason = reason
         self.pytype = pytype  # "int", "float", "bool", "str" when the Python type is known
         self.origin = origin
+        self.holds = holds
 
     def __repr__(self) -> str:
         return f"Unknown({self.reason})" if self.reason else "Unknown"

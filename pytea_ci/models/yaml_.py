@@ -7,6 +7,8 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, native_class
+from pytea_ci.models.values import Instance, Unknown
+from pytea_ci.shapes.tensor import Origin
 from pytea_ci.models.yaml_text import parse
 
 
@@ -14,6 +16,10 @@ from pytea_ci.models.yaml_text import parse
 def load(ctx: Ctx, stream: Any = None, *args: Any, **kwargs: Any) -> Any:
     """A document written in the program (a string literal) is read (yaml_text.py); a file's is unknown."""
     doc = parse(stream) if isinstance(stream, str) else None
+    if doc is None and isinstance(stream, Instance) and stream.cls.qualname == "builtins.TextIOWrapper":
+        name = stream.attrs.get("name")
+        where = repr(name) if isinstance(name, str) else "a path not known"
+        return Unknown("YAML document", None, Origin(ctx.span, f"YAML document read from open({where})"))
     return doc if doc is not None else ctx.unknown("YAML document")
 
 
