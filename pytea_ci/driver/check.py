@@ -117,22 +117,31 @@ def check(req: CheckRequest) -> CheckOutcome:
     changed = sel.changes.changed if sel.changes is not None and (req.staged or req.diff) else None
     library_run.extend(result, cfg.library_mode, cfg.library_time_budget, req.paths, changed, cfg.exclude,
                        sel.entries, opts, graph)
-    if changed is not None and sel.changes is not None:  # PT014: contracts compared with the base's
-        from pytea_ci.driver import library_contracts
-
-        warnings += library_contracts.compare(result, sel.changes, sel.repo, cfg.library_mode,
-                                              cfg.library_time_budget, req.paths, cfg.exclude, opts, graph)
+    shapes = _changed_modules(result, sel, req, cfg, changed, opts, graph, warnings)
     result.seconds = figures.seconds = time.monotonic() - t0  # the whole run: selection and library mode too
-    outcome = CheckOutcome(result, figures, cfg, root, warnings)
-    if req.changed_shapes > 0:
-        outcome.shapes = library_run.changed_shapes(result, cfg.library_mode, cfg.library_time_budget, req.paths,
-                                                    changed, cfg.exclude, opts, graph, req.changed_shapes)
+    outcome = CheckOutcome(result, figures, cfg, root, warnings, shapes=shapes)
     outcome.verdict = _verdict(outcome, sel, req, cdir)
     verdict = outcome.verdict if req.new_only else None
     result.entries = [_filter(e, cfg, verdict, root) for e in result.entries]
     if req.baseline:
         _apply_baseline(outcome, req.baseline)
     return outcome
+
+
+def _changed_modules(result: RunResult, sel: Selection, req: CheckRequest, cfg: Config, changed: set[str] | None,
+                     opts: Options, graph: ImportGraph, warnings: list[str]) -> list[ModuleShapes]:
+    """With a diff: the modules of the changed files checked alone, their contracts compared with the
+    base's (PT014, `library_contracts.py`); returns the shapes of up to `req.changed_shapes` of them."""
+    if changed is None or cfg.library_mode == "never" or sel.changes is None:
+        return []
+    from pytea_ci.driver import library_contracts
+
+    limit = max(req.changed_shapes, library_contracts.MAX_MODULES)
+    modules = library_run.changed_results(result, cfg.library_mode, cfg.library_time_budget, req.paths, changed,
+                                          cfg.exclude, opts, graph, limit)
+    warnings += library_contracts.compare(result, modules, sel.changes, sel.repo, cfg.library_time_budget, opts,
+                                          graph)
+    return [m.shapes for m in modules[:req.changed_shapes] if m.shapes is not None]
 
 
 def _apply_baseline(outcome: CheckOutcome, path: str) -> None:

@@ -1,11 +1,11 @@
 """Library mode in a diff (`--diff BASE`, `--staged`): each module of a changed file, checked alone on
 both sides, and a PT014 `contract-changed` note where its accepted input or its output shape changed.
 
-The head's modules are the run's own library results (`library_run.changed_shapes`); the base's are
+The head's modules are the run's own library results (`library_run.changed_results`); the base's are
 checked from a snapshot of the base commit (`git archive` into a temporary folder, never a checkout),
 with the same options and result cache, so an unchanged module costs a cache lookup. A module is
-compared when both sides ran `forward` to its end; a module that fails on every input is reported
-by its findings instead. A change that makes a caller of the project fail is an error already
+compared when both sides ran `forward` to its end and the run reports no error or warning inside its
+class (a module that fails, for every input or for its callers', is reported by that finding instead). A change that makes a caller of the project fail is an error already
 (callers are evidence, `interp/library_verdict.py`).
 """
 
@@ -33,30 +33,31 @@ MAX_MODULES = 20  # compared per run (the modules of the changed files, in file 
 _RAN = ("determined", "partial")
 
 
-def compare(result: RunResult, changes: gitdiff.ChangeSet, repo: Any, mode: str, seconds: float,
-            paths: list[str], exclude: list[str], opts: Options, graph: ImportGraph) -> list[str]:
-    """Add a PT014 note to `result` for each changed module whose contract or output changed; returns
-    warnings (the base could not be read)."""
-    if mode == "never" or changes.base is None or not changes.complete:
+def compare(result: RunResult, modules: list[EntryResult], changes: gitdiff.ChangeSet, repo: Any, seconds: float,
+            opts: Options, graph: ImportGraph) -> list[str]:
+    """Add a PT014 note to `result` for each changed module (`modules`: their head results, from
+    `library_run.changed_results`) whose contract or output changed; returns warnings (the base could
+    not be read)."""
+    if changes.base is None or not changes.complete:
         return []
     root = os.path.abspath(opts.root)
-    head = library_run.changed_shapes(result, mode, seconds, paths, changes.changed, exclude, opts, graph,
-                                      MAX_MODULES)
-    head = [s for s in head if s.status in _RAN]
+    head = [m for m in modules if m.shapes is not None and m.shapes.status in _RAN]
     if not head:
         return []
     renamed = {_rel(new, root): _rel(old, root) for new, old in changes.renames.items()}
+    wanted = sorted({renamed.get(m.shapes.path, m.shapes.path) for m in head if m.shapes is not None})
     try:
-        base = _base_shapes(repo, changes.base, root, sorted({renamed.get(s.path, s.path) for s in head}), seconds,
-                            opts)
+        base = _base_shapes(repo, changes.base, root, wanted, seconds, opts)
     except gitdiff.GitError as e:
         return [f"contract changes not compared: {e}"]
-    for s in head:
+    for m in head:
+        s = m.shapes
+        assert s is not None
         old = base.get(f"{renamed.get(s.path, s.path)}::{s.module.split('::')[-1]}")
-        if old is not None and old.status in _RAN:
+        if old is not None and old.status in _RAN and not _has_finding(result, s, root, graph):
             d = _note(old, s, changes, root, graph)
             if d is not None:
-                _attach(result, s, d)
+                _attach(result, m, d)
     return []
 
 
@@ -121,22 +122,36 @@ def _note(old: ModuleShapes, new: ModuleShapes, changes: gitdiff.ChangeSet, root
                       notes=notes, related=_changed_lines(new, changes, root, graph), entry=new.module)
 
 
+def _class_lines(s: ModuleShapes, root: str, graph: ImportGraph) -> tuple[int, int] | None:
+    tree = graph.cache.tree(os.path.join(root, s.path))
+    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.lineno == s.line), None) if tree else None
+    return None if cls is None else (cls.lineno, cls.end_lineno or cls.lineno)
+
+
 def _changed_lines(s: ModuleShapes, changes: gitdiff.ChangeSet, root: str, graph: ImportGraph) -> tuple[Related, ...]:
     """The changed hunks inside the module's class, on the new side (the statements that changed)."""
-    path = os.path.join(root, s.path)
-    tree = graph.cache.tree(path)
-    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.lineno == s.line), None) if tree else None
-    if cls is None:
+    lines = _class_lines(s, root, graph)
+    if lines is None:
         return ()
-    end = cls.end_lineno or cls.lineno
-    hunks = changes.hunks.get(os.path.abspath(path), [])
-    return tuple(Related(Span(s.path, max(a, cls.lineno), 0), "changed here") for a, b in hunks
-                 if a <= end and b >= cls.lineno)[:5]
+    hunks = changes.hunks.get(os.path.abspath(os.path.join(root, s.path)), [])
+    return tuple(Related(Span(s.path, max(a, lines[0]), 0), "changed here") for a, b in hunks
+                 if a <= lines[1] and b >= lines[0])[:5]
 
 
-def _attach(result: RunResult, s: ModuleShapes, d: Diagnostic) -> None:
+def _has_finding(result: RunResult, s: ModuleShapes, root: str, graph: ImportGraph) -> bool:
+    """Whether the run reports an error or warning inside the module's class: the change is reported
+    by it already (one mistake, one finding)."""
+    lines = _class_lines(s, root, graph)
+    return lines is not None and any(
+        d.severity is not Severity.NOTE and os.path.normpath(d.span.path) == os.path.normpath(s.path)
+        and lines[0] <= d.span.line <= lines[1] for d in result.diagnostics)
+
+
+def _attach(result: RunResult, module: EntryResult, d: Diagnostic) -> None:
+    """On the module's library-mode result; a module an entry point ran gets its own result, with only
+    the note (its findings are the entry point's)."""
     for e in result.entries:
-        if e.shapes is not None and e.shapes.module == s.module:
+        if e.shapes is not None and module.shapes is not None and e.shapes.module == module.shapes.module:
             e.diagnostics.append(d)
             return
-    result.entries.append(EntryResult(s.module, [d], status="ok", shapes=s))
+    result.entries.append(dataclasses.replace(module, diagnostics=[d], status="ok"))

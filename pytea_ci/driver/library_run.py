@@ -152,21 +152,22 @@ def extend(result: RunResult, mode: str, seconds: float, paths: list[str], chang
     result.entries += without_reported(check_targets(targets, opts, seconds, graph), result.entries)
 
 
-def changed_shapes(result: RunResult, mode: str, seconds: float, paths: list[str], changed: set[str] | None,
-                   exclude: list[str], opts: Options, graph: ImportGraph, limit: int) -> list[ModuleShapes]:
-    """The shapes of the modules defined in the changed files (at most `limit`), for the job summary:
-    library mode's own results where it ran, and the modules the entry points run checked alone as well
-    (only their shapes are kept: their findings are the entry points' to report)."""
+def changed_results(result: RunResult, mode: str, seconds: float, paths: list[str], changed: set[str] | None,
+                    exclude: list[str], opts: Options, graph: ImportGraph, limit: int) -> list[EntryResult]:
+    """One library-mode result per module defined in the changed files (at most `limit`), for the job
+    summary and the contract comparison: library mode's own results where it ran, and the modules the
+    entry points ran checked alone as well (their findings are the entry points' to report: use only
+    their shapes and figures)."""
     if mode == "never" or changed is None:
         return []
     root = os.path.abspath(opts.root)
     files = files_for(paths, changed, root, exclude, graph)
     targets = lib.targets(files, disc.python_files(root, root, exclude), root, parse=graph.cache.tree).targets[:limit]
-    have = {(e.shapes.module, e.shapes.construction): e.shapes for e in result.entries if e.shapes is not None}
+    have = {(e.shapes.module, e.shapes.construction): e for e in result.entries if e.shapes is not None}
     todo = [t for t in targets if (_name(t, root), t.label) not in have]
     for r in check_targets(todo, opts, seconds, graph):
         if r.shapes is not None:
-            have.setdefault((r.shapes.module, r.shapes.construction), r.shapes)
+            have.setdefault((r.shapes.module, r.shapes.construction), r)
     return [have[k] for k in ((_name(t, root), t.label) for t in targets) if k in have]
 
 
