@@ -52,7 +52,8 @@ def collect(roots: list[str], limit: int | None) -> list[str]:
     files: list[str] = []
     for root in roots:
         for dirpath, dirnames, names in os.walk(root):
-            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            # a root's own site-packages is another root (the stdlib folder holds the interpreter's)
+            dirnames[:] = sorted(d for d in dirnames if d not in ("__pycache__", "site-packages"))
             files.extend(os.path.join(dirpath, n) for n in sorted(names) if n.endswith(".py"))
     files = sorted(set(files))
     if limit and len(files) > limit:
@@ -79,7 +80,9 @@ class Worker:
         self.proc.wait()
 
 
-def run_all(files: list[str], jobs: int, budget: float, hang_after: float = 120.0) -> list[dict[str, Any]]:
+def run_all(files: list[str], jobs: int, budget: float, hang_after: float = 120.0,
+            log: Any = None) -> list[dict[str, Any]]:
+    """Every file's record; each is also written to `log` (JSON lines) as soon as it is known."""
     import selectors
 
     results: list[dict[str, Any]] = []
@@ -102,6 +105,9 @@ def run_all(files: list[str], jobs: int, budget: float, hang_after: float = 120.
                 workers[workers.index(w)] = w = _replace(sel, w, budget)
             else:
                 results.append(json.loads(line))
+            if log is not None:
+                log.write(json.dumps(results[-1]) + "\n")
+                log.flush()
             w.path = None
             if pending:
                 w.give(pending.pop())
@@ -163,11 +169,14 @@ def main() -> int:
     ap.add_argument("--budget", type=float, default=5.0, help="reference seconds per entry point (as steps)")
     ap.add_argument("--hang-after", type=float, default=120.0, help="real seconds after which a file is a hang")
     ap.add_argument("--json", default=None, metavar="FILE", help="also write every file's record to FILE")
+    ap.add_argument("--log", default=None, metavar="FILE", help="append each record to FILE as it completes")
     ns = ap.parse_args()
     roots = ns.roots or [sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"]]
+    # (each root is walked without the site-packages folders below it: the stdlib folder holds one)
     files = collect(roots, ns.limit)
     t0 = time.monotonic()
-    results = run_all(files, ns.jobs, ns.budget, ns.hang_after)
+    log = open(ns.log, "a") if ns.log else None
+    results = run_all(files, ns.jobs, ns.budget, ns.hang_after, log)
     if ns.json:
         with open(ns.json, "w") as f:
             json.dump(sorted(results, key=lambda r: r["path"]), f, indent=1)

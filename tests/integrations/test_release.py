@@ -64,3 +64,11 @@ def test_the_version_lives_in_one_place() -> None:
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert "version" not in pyproject["project"] and pyproject["project"]["dynamic"] == ["version"]
     assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "pytea_ci.__version__"}
+
+
+def test_the_editor_extension_has_the_package_version() -> None:
+    """The VS Code extension ships with the server it starts: its manifest states the same version."""
+    import json
+
+    manifest = json.loads((REPO / "editors" / "vscode" / "package.json").read_text())
+    assert manifest["version"] == __version__
