@@ -3,7 +3,8 @@
 real-projects benchmark) twice — once as the machine is, once with busy loops on every core — and
 compare the JSON reports byte for byte, timings excluded.
 
-    python benchmarks/determinism.py [--corpus DIR] [--stress N] [--jobs N] [--real-projects] [--only P,...]
+    python benchmarks/determinism.py [--corpus DIR] [--stress N] [--jobs N] [--only P,...]
+                                     [--real-projects [--real-projects-args '--small']]
 
 Each case runs `pytea-ci check ENTRY --format json --no-cache` in a private copy of the corpus. The
 stressed pass starts N processes spinning on the CPU (default: one per core) before it starts and stops
@@ -65,9 +66,9 @@ def corpus_pass(cmd: list[str], corpus: str, only: list[str] | None, jobs: int) 
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def real_projects_pass() -> dict[str, str]:
+def real_projects_pass(extra: list[str]) -> dict[str, str]:
     out = tempfile.mktemp(suffix=".json")
-    subprocess.run([sys.executable, os.path.join(HERE, "real_projects.py"), "--offline", "--json", out],
+    subprocess.run([sys.executable, os.path.join(HERE, "real_projects.py"), "--offline", "--json", out, *extra],
                    capture_output=True, text=True, check=False)
     try:
         docs = json.load(open(out))
@@ -85,7 +86,7 @@ def one_pass(ns: argparse.Namespace, stressed: bool) -> dict[str, str]:
     try:
         out = corpus_pass(pytea_cmd(), os.path.abspath(ns.corpus), ns.only, ns.jobs)
         if ns.real_projects:
-            out.update(real_projects_pass())
+            out.update(real_projects_pass(ns.real_projects_args.split()))
         return out
     finally:
         for p in procs:
@@ -100,6 +101,7 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", type=lambda s: s.split(","), default=None, help="case id prefixes")
     ap.add_argument("--real-projects", action="store_true", help="also run benchmarks/real_projects.py --offline")
+    ap.add_argument("--real-projects-args", default="", help="more arguments for it, e.g. '--small'")
     ns = ap.parse_args()
     first = one_pass(ns, stressed=False)
     second = one_pass(ns, stressed=True)
