@@ -16,8 +16,8 @@ import os
 from collections import OrderedDict
 
 _texts: dict[str, bytes] = {}
-_parsed: OrderedDict[tuple[str, bytes], ast.Module] | None = None
-_KEEP = 2000  # parsed files kept, the least recently used dropped past this
+_parsed: OrderedDict[str, tuple[bytes, ast.Module]] | None = None  # file name -> (digest of its text, tree)
+_KEEP = 2000  # files kept, the least recently used dropped past this
 
 
 def install(texts: dict[str, bytes]) -> None:
@@ -44,18 +44,22 @@ def keep_parsed(on: bool = True) -> None:
 
 
 def parse(source: bytes, filename: str) -> ast.Module:
-    """`ast.parse(source, filename=filename)`, memoized while `keep_parsed` is on. The analyzer never
-    changes a tree, so one tree may serve every run of the same text. Raises SyntaxError like ast.parse."""
+    """`ast.parse(source, filename=filename)`, memoized while `keep_parsed` is on: the newest text of each
+    file (an edit replaces its file's tree, so memory follows the number of files, not of edits). The
+    analyzer never changes a tree, so one tree serves every run of the same text. Raises SyntaxError
+    like ast.parse."""
     if _parsed is None:
         return ast.parse(source, filename=filename)
     from hashlib import blake2b
 
-    key = (filename, blake2b(source, digest_size=16).digest())
-    tree = _parsed.get(key)
-    if tree is None:
-        tree = _parsed[key] = ast.parse(source, filename=filename)
-        while len(_parsed) > _KEEP:
-            _parsed.popitem(last=False)
-    else:
-        _parsed.move_to_end(key)
+    digest = blake2b(source, digest_size=16).digest()
+    hit = _parsed.get(filename)
+    if hit is not None and hit[0] == digest:
+        _parsed.move_to_end(filename)
+        return hit[1]
+    tree = ast.parse(source, filename=filename)
+    _parsed[filename] = (digest, tree)
+    _parsed.move_to_end(filename)
+    while len(_parsed) > _KEEP:
+        _parsed.popitem(last=False)
     return tree

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pytea_ci.diagnostics import Diagnostic, Span, sources
+from pytea_ci.diagnostics import Diagnostic, Severity, Span, sources
 from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.diagnostics.result import RunResult
 from pytea_ci.driver.resident import Resident
@@ -109,8 +109,12 @@ def analyze(target: str, buffers: dict[str, tuple[bytes, int]], resident: Reside
             outcome = check(req)
         except Superseded:
             raise
-        except Exception as e:  # a bad configuration, an unreadable project: one line, no crash
-            out.messages.append(f"pytea-ci: {type(e).__name__}: {e}")
+        except Exception as e:  # a bad configuration, an unreadable project: one line on the file, no crash
+            text = f"pytea-ci: {type(e).__name__}: {e}"
+            out.messages.append(text)
+            rel = os.path.relpath(target, root)
+            out.diagnostics = {target: [Diagnostic("PT011", Severity.NOTE, Span(rel, 1, 0),
+                                                   f"analysis failed: {text}", entry=rel)]}
             return out
     if superseded():  # stopped midway (the interpreter's cancel test): its results are not the file's
         raise Superseded()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from lsprotocol import types as T
@@ -44,7 +45,7 @@ class PyteaServer(LanguageServer):
         delay = self.session.settings.debounce_ms / 1000 if debounce else 0.0
         self.scheduler.request(path, delay)
 
-    def _run(self, path: str, superseded: Any) -> None:
+    def _run(self, path: str, superseded: Callable[[], bool]) -> None:
         buffers = self.session.buffers()
         resident = self.session.resident
         try:

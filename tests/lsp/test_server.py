@@ -281,3 +281,15 @@ def _command(action: T.CodeAction | T.Command) -> tuple[str, list[object]] | Non
         data = ast.literal_eval(c)
         return data["command"], list(data.get("arguments") or [])
     return c, list(getattr(action, "arguments", None) or [])
+
+
+async def test_a_bad_configuration_is_a_note_on_the_file_not_a_crash(client: LanguageClient, tmp_path: Path) -> None:
+    path, uri = project(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.pytea-ci]\nmax-paths = "many"\n')
+    open_doc(client, uri, BUGGY)
+    (note,) = await published(client, uri, lambda ds: bool(ds))
+    assert note.code == "PT011" and note.severity == T.DiagnosticSeverity.Information
+    assert "analysis failed" in note.message and "max-paths" in note.message
+    (tmp_path / "pyproject.toml").write_text("[tool.pytea-ci]\n")  # fixed: the next edit is analyzed
+    change(client, uri, BUGGY + "\n", 2)
+    await published(client, uri, lambda ds: [d.range.start.line for d in findings(ds)] == [BAD_LINE])
