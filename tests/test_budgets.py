@@ -108,3 +108,17 @@ def test_the_wall_clock_safety_net_names_the_entry_point(tmp_path: Path) -> None
     notes = _notes(r.entries)
     assert any(WALL_CLOCK in m and "main.py" in m for m in notes), notes
     assert not cacheable(r.entries[0])
+
+
+def test_symbolic_arithmetic_is_charged_as_steps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A statement that builds a sum of 200 symbols costs more than one adding two ints: the step budget
+    follows the work (a stdlib file spent 80 s of CPU within 250,000 uncharged steps)."""
+    import pytea_ci.interp.interpreter as interpreter
+
+    body = "".join("s = s + random.randint(1, 9)\n" for _ in range(200))
+    (tmp_path / "main.py").write_text("import random\nimport torch\ns = 0\n" + body + "x = torch.randn(2, 3).view(s)\n")
+    charged = run([str(tmp_path / "main.py")], Options(root=str(tmp_path))).entries[0]
+    monkeypatch.setattr(interpreter, "WORK_PER_STEP", 10**9)
+    uncharged = run([str(tmp_path / "main.py")], Options(root=str(tmp_path))).entries[0]
+    assert charged.stats.steps > 2 * uncharged.stats.steps
+    assert [d.rule for d in charged.diagnostics] == [d.rule for d in uncharged.diagnostics] == ["PT001"]

@@ -33,11 +33,19 @@ from pytea_ci.interp.stmts import StmtMixin
 from pytea_ci.models.registry import REGISTRY
 from pytea_ci.models.values import Namespace, Unknown
 from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import WORK as _DIM_WORK
 from pytea_ci.shapes.dim import INPUT, UNKNOWN, Dim, Sym, origin_of, symbols
 from pytea_ci.shapes.explain import fails_when, for_every
 from pytea_ci.shapes.pred import Cond, Pred
 from pytea_ci.shapes.tensor import Origin, Tensor
 from pytea_ci.solver import Decider, Verdict
+
+
+WORK_PER_STEP = 8  # atoms of symbolic arithmetic worth one interpreter step
+
+
+def dim_work() -> int:
+    return _DIM_WORK[0]
 
 
 @dataclass
@@ -67,6 +75,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.spans: list[Span] = [Span(self.rel(entry), 1, 0)]
         self.cur_path: str = entry
         self.steps = 0
+        self.work_seen = dim_work()  # (not per-path state: snapshots never copy it)
         self.sym_count = 0
         self.naming = None
         self.sym_names: set[str] = set()
@@ -132,7 +141,10 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
 
     # ----- budgets and coverage -------------------------------------------------------------------
     def tick(self, node: ast.AST) -> None:
-        self.steps += 1
+        work = dim_work()  # symbolic arithmetic since the last step, charged as steps too
+        extra = (work - self.work_seen) // WORK_PER_STEP
+        self.work_seen += extra * WORK_PER_STEP
+        self.steps += 1 + extra
         if self.steps > self.budget.steps:
             raise BudgetExceeded(STEPS_PER_PATH, self.span_of(node))
         if self.shared.steps_done + self.steps > self.budget.entry_steps:

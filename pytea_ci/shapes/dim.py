@@ -151,7 +151,14 @@ def _linear(d: Dim) -> tuple[int, dict[Term, int]]:
     return 0, {d: 1}
 
 
+# Symbolic arithmetic done so far (atoms combined into sums and products), for the interpreter's step
+# budget: a step that builds a sum of 300 atoms costs far more than one that adds two ints, and budgets
+# must follow the work, deterministically (interp/interpreter.py `tick` charges it).
+WORK = [0]
+
+
 def _build(const: int, terms: dict[Term, int]) -> Dim:
+    WORK[0] += len(terms)
     items = tuple(sorted(((a, c) for a, c in terms.items() if c), key=lambda t: repr(t[0])))
     if not items:
         return const
@@ -184,6 +191,7 @@ def mul(a: Dim, b: Dim) -> Dim:
     factors: list[Dim] = []
     for x in (a, b):
         factors.extend(x.args if isinstance(x, Op) and x.op == "mul" else (x,))
+    WORK[0] += len(factors)
     return Op("mul", tuple(sorted(factors, key=repr)))
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from pytea_ci.diagnostics.budgets import SOLVER, WALL_CLOCK, rlimit_for
-from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Sym, symbols
+from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Lin, Op, Sym, symbols
 from pytea_ci.shapes.pred import Cond, Pred, and_, not_
 from pytea_ci.solver.canon import query_key
 
@@ -29,6 +29,10 @@ class Verdict(enum.Enum):
 
 
 Cached = tuple[str, dict[str, int], int]  # status, model (renamed), z3 resource units it cost
+# z3's resource counter leaves out building the query through the Python API and reading the model
+# back, which dominate on large terms (a 400-node condition: ~40 ms for 25,000 counted units); each
+# node of the query is charged this many units as well, so the solver budget bounds the real work
+UNITS_PER_NODE = 400
 
 
 class QueryCache(Protocol):
@@ -77,6 +81,26 @@ class Stats:
 class Outcome:
     verdict: Verdict
     counterexample: dict[str, int] = field(default_factory=dict)
+
+
+def query_size(conds: list[Cond]) -> int:
+    """Nodes of the conditions (predicates, operations, symbols, constants), shared subterms once."""
+    seen: set[int] = set()
+    todo: list[object] = list(conds)
+    n = 0
+    while todo:
+        x = todo.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        n += 1
+        if isinstance(x, Pred):
+            todo.extend(x.args)
+        elif isinstance(x, Op):
+            todo.extend(x.args)
+        elif isinstance(x, Lin):
+            todo.extend(atom for atom, _ in x.terms)
+    return n
 
 
 def _relevant(cond: Cond, pc: list[Cond]) -> list[Cond]:
@@ -183,6 +207,7 @@ class Decider:
         self.stats.z3_calls += 1
         answer = check_sat(list(constraints), rlimit, timeout_ms)
         self.stats.z3_seconds += time.perf_counter() - t0
+        answer.cost += UNITS_PER_NODE * query_size(constraints)
         if sp is not None:
             sp.left -= answer.cost
             if answer.wall_clock:
