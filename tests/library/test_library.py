@@ -240,3 +240,16 @@ def test_library_results_carry_their_coverage_into_text_and_sarif(tmp_path: obje
                             cwd=root).stdout)
     per = {e["entry"]: e for e in sarif["runs"][0]["properties"]["pytea-ci/coverage"]["entries"]}
     assert per["cnn.py::Mlp"]["reached"] > 0 and per["cnn.py::Mlp"]["checked"] == per["cnn.py::Mlp"]["reached"]
+
+
+def test_check_model_file_whose_script_only_builds_it(tmp_path: object) -> None:
+    """Issue 19's scratch folder: a script that only constructs the model; `check model.py` maps to the
+    script, which never calls forward, so the model is checked alone: its bug and its coverage."""
+    import re
+
+    root = _project(tmp_path, "import torch\nfrom cnn import Mlp\n\nif __name__ == '__main__':\n"
+                              "    m = Mlp(8)\n    print(sum(p.numel() for p in m.parameters()))\n")
+    out = _cli("check", "cnn.py", "--no-cache", cwd=root)
+    assert out.returncode == 1 and "cnn.py:30:" in out.stdout, out.stdout
+    m = re.search(r"Analyzed 1 entry point and (\d+) modules alone: .*checked (\d+) of (\d+)", out.stdout)
+    assert m is not None and int(m.group(2)) > 0, out.stdout
