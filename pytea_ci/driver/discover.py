@@ -91,18 +91,23 @@ def imported_files(root: str, exclude: list[str], graph: ImportGraph) -> set[str
 
 
 def importers(path: str, root: str, exclude: list[str], graph: ImportGraph,
-              files: list[str] | None = None) -> set[str]:
-    """The project files (of `files`, default all) that import `path` directly. Only files whose text
-    holds the module's name (the folder's, for a package `__init__`) can name it in an import, so only
-    those are parsed."""
+              texts: dict[str, bytes] | None = None) -> set[str]:
+    """The project files (of `texts`, file -> content, default all) that import `path` directly. Only
+    files whose text holds the module's name (the folder's, for a package `__init__`) can name it in an
+    import, so only those are parsed."""
     path = os.path.abspath(path)
     stem = os.path.splitext(os.path.basename(path))[0]
     name = (os.path.basename(os.path.dirname(path)) if stem == "__init__" else stem).encode()
-    out = set()
-    for f in python_files(root, root, exclude, (".py", NOTEBOOK)) if files is None else files:
+    if texts is None:
+        texts = project_texts(root, exclude)
+    return {f for f, text in texts.items() if f != path and name in text and path in graph.direct_imports(f)}
+
+
+def project_texts(root: str, exclude: list[str]) -> dict[str, bytes]:
+    out = {}
+    for f in python_files(root, root, exclude, (".py", NOTEBOOK)):
         try:
-            if f != path and name in fs.read(f) and path in graph.direct_imports(f):
-                out.add(f)
+            out[f] = fs.read(f)
         except OSError:
             continue
     return out
@@ -111,13 +116,13 @@ def importers(path: str, root: str, exclude: list[str], graph: ImportGraph,
 def entries_importing(path: str, root: str, exclude: list[str], graph: ImportGraph) -> list[str]:
     """The discovered entry points that import `path`, directly or transitively, found by walking the
     imports backwards from it (only the files that may import what is walked are parsed)."""
-    files = python_files(root, root, exclude, (".py", NOTEBOOK))
+    texts = project_texts(root, exclude)
     seen: dict[str, set[str]] = {}
     todo = [os.path.abspath(path)]
     while todo:
         f = todo.pop()
         if f not in seen:
-            seen[f] = importers(f, root, exclude, graph, files)
+            seen[f] = importers(f, root, exclude, graph, texts)
             todo += sorted(seen[f] - set(seen))
     found = [f for f, users in seen.items() if f != os.path.abspath(path) and not is_test_file(f, root)
              and looks_like_entry(f, graph) and (is_notebook(f) or has_main_guard(f) or not users)]

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pytea_ci.driver import fs
-from pytea_ci.driver.library_callers import caller_inputs
+from pytea_ci.driver.library_callers import MAX_CALLERS, caller_inputs
 from pytea_ci.interp.library_inputs import InputSpec, LibraryTarget, dtype_of, parse_dims
 
 MODES = ("auto", "always", "only", "never")
@@ -312,5 +312,6 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
     callers = (caller_inputs(name, sources.mentioning(name), root, len(inputs))
                if inputs and all(i.kind == "tensor" for i in inputs) else ())
     return [LibraryTarget(info.path, name, info.node.lineno, "" if src.startswith("@") else src, label, inputs,
-                          src[1:] if src.startswith("@") else "", callers)
+                          src[1:] if src.startswith("@") else "",
+                          tuple(c for c in callers if c.construct == src)[:MAX_CALLERS])
             for src, label in configs[:MAX_CONFIGS]]

@@ -4,7 +4,8 @@ evidence"), read from the source without running it.
 A call site is evidence when every tensor argument has a literal shape:
 `Net()(torch.randn(2, 1, 28, 28))`, or `net = Net(...)` / `x = torch.zeros((2, 1, 28, 28))` earlier in
 the same function (or module body) and then `net(x)` or `net.forward(x)`. A name assigned more than
-once in that scope is not followed. Library mode runs the module on each such input as well
+once in that scope is not followed. An input is evidence for the module built as its call site
+builds it (`Net(4)` with literal arguments). Library mode runs the module on each such input as well
 (`interp/library_verdict.py`): a module that fails on every input its callers pass is an error at the
 failing statement, with the call site as a related location.
 """
@@ -39,15 +40,19 @@ def _shape(node: ast.expr) -> tuple[int, ...] | None:
     return tuple(dims) if dims and len(dims) == len(args) and all(d > 0 for d in dims) else None
 
 
-def _builds(node: ast.expr, cls: str) -> bool:
-    """`Cls(...)`, `mod.Cls(...)`, possibly followed by `.to(...)`, `.eval()`, `.cuda()`."""
+def _builds(node: ast.expr, cls: str) -> str | None:
+    """`Cls(...)`, `mod.Cls(...)`, possibly followed by `.to(...)`, `.eval()`, `.cuda()`: the construction
+    as library mode writes it (`Cls(4, dim=8)`, as `library.call_sites` does); None otherwise."""
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
             "to", "eval", "train", "cuda", "cpu", "float", "double"):
         node = node.func.value
     if not isinstance(node, ast.Call):
-        return False
+        return None
     f = node.func
-    return (isinstance(f, ast.Name) and f.id == cls) or (isinstance(f, ast.Attribute) and f.attr == cls)
+    if not ((isinstance(f, ast.Name) and f.id == cls) or (isinstance(f, ast.Attribute) and f.attr == cls)):
+        return None
+    args = [ast.unparse(a) for a in node.args] + [f"{k.arg}={ast.unparse(k.value)}" for k in node.keywords]
+    return f"{cls}({', '.join(args)})"
 
 
 def _scopes(tree: ast.Module) -> list[list[ast.stmt]]:
@@ -95,18 +100,20 @@ def _inputs(call: ast.Call, assigned: dict[str, list[ast.expr]]) -> tuple[tuple[
     return tuple(shapes)
 
 
-def _is_model(func: ast.expr, cls: str, assigned: dict[str, list[ast.expr]]) -> bool:
+def _model(func: ast.expr, cls: str, assigned: dict[str, list[ast.expr]]) -> str | None:
+    """The construction of the model called by `func(...)`, when it is an instance of `cls`."""
     if isinstance(func, ast.Attribute) and func.attr == "forward":
         func = func.value
     if isinstance(func, ast.Name):
         value = _single(assigned, func.id)
-        return value is not None and _builds(value, cls)
+        return _builds(value, cls) if value is not None else None
     return _builds(func, cls)
 
 
 def caller_inputs(cls: str, trees: dict[str, ast.Module], root: str, tensors: int) -> tuple[CallerInput, ...]:
-    """Up to MAX_CALLERS distinct inputs of `tensors` tensors the files of `trees` pass to `cls`."""
-    out: dict[tuple[tuple[int, ...], ...], CallerInput] = {}
+    """The distinct inputs of `tensors` tensors the files of `trees` pass to `cls`, each with the
+    construction of the instance called (evidence only for a module built that way)."""
+    out: dict[tuple[str, tuple[tuple[int, ...], ...]], CallerInput] = {}
     for path, tree in sorted(trees.items()):
         for body in _scopes(tree):
             assigned = _assignments(body)
@@ -114,10 +121,11 @@ def caller_inputs(cls: str, trees: dict[str, ast.Module], root: str, tensors: in
                 if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     continue
                 for node in ast.walk(st):
-                    if not (isinstance(node, ast.Call) and _is_model(node.func, cls, assigned)):
+                    if not isinstance(node, ast.Call):
                         continue
-                    shapes = _inputs(node, assigned)
-                    if shapes is not None and len(shapes) == tensors and shapes not in out:
-                        out[shapes] = CallerInput(shapes, os.path.relpath(path, root), path, node.lineno,
-                                                  node.col_offset)
-    return tuple(list(out.values())[:MAX_CALLERS])
+                    built = _model(node.func, cls, assigned)
+                    shapes = _inputs(node, assigned) if built is not None else None
+                    if built is not None and shapes is not None and len(shapes) == tensors and (built, shapes) not in out:
+                        out[(built, shapes)] = CallerInput(shapes, os.path.relpath(path, root), path, node.lineno,
+                                                           node.col_offset, built)
+    return tuple(out.values())

@@ -66,6 +66,7 @@ def select_targets(mode: str, files: list[str], root: str, exclude: list[str], r
     project = disc.python_files(root, root, exclude)
     ran = _keys(results, root, "modules_run") if mode == "auto" else set()
     extra = _keys(results, root, "modules_built") - ran if mode == "auto" and built else set()
+    extra = {(p, c) for p, c in extra if p.startswith(root + os.sep) and not disc.excluded(p, root, exclude)}
     scope = list(dict.fromkeys(files + sorted({path for path, _ in extra})))
     context = list(dict.fromkeys(f for p in scope for f in graph.closure(p).files))  # where the bases are
     wanted = {os.path.abspath(f) for f in files}

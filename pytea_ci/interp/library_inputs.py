@@ -45,6 +45,7 @@ class CallerInput:
     path: str
     line: int
     col: int
+    construct: str = ""  # how the call site built the instance it calls (`Net(4)`)
 
     def text(self, names: list[str]) -> str:
         return ", ".join(f"{n}: [{', '.join(map(str, s))}]" for n, s in zip(names, self.shapes))

@@ -5,8 +5,9 @@ sequence lengths, features), except a leading batch dimension, which may be 1. A
 for some inputs normally joins the module's contract; when, under the contract so far, it fails for
 every non-degenerate input and holds only for degenerate ones (a 1x1 image), the module accepts
 only degenerate inputs, which is a finding at that check, not a contract. Exceptions:
-* the check pins one size to a literal (`C == 1` for `Conv2d(1, ...)`): a narrow contract, not a
-  degenerate one;
+* the check pins one size to what the module fixes (`C == 1` for `Conv2d(1, ...)`, `256 * C == 256`
+  for a Linear(16 * 16) patch embedding: one input size times module constants equal to module
+  constants): a narrow contract, not a degenerate one;
 * the module itself already rules the non-degenerate inputs out (an `assert x.size(2) == 1`, a
   branch taken on `H == 1`): the path condition then admits no non-degenerate input, and nothing is
   reported.
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.shapes.dim import Sym, symbols
+from pytea_ci.shapes.dim import Lin, Op, Sym, symbols
 from pytea_ci.shapes.pred import Cond, Pred, ge
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.solver import Verdict
@@ -40,16 +41,34 @@ def free_sizes(inputs: list[Any], named: dict[str, Any]) -> list[Sym]:
     return out
 
 
-def _pins(cond: Pred) -> bool:
-    """`size == literal`: a fixed size the module asks for (a narrow contract)."""
-    return cond.op == "eq" and any(isinstance(a, int) for a in cond.args) and any(isinstance(a, Sym)
-                                                                                  for a in cond.args)
+def _factors(d: Any) -> list[Any]:
+    """The factors of a product (`k * C * p * p`: [C, p, p]; constants dropped); [d] for anything else."""
+    if isinstance(d, Lin) and d.const == 0 and len(d.terms) == 1:
+        return _factors(d.terms[0][0])
+    if isinstance(d, Op) and d.op == "mul":
+        return [f for a in d.args if not isinstance(a, int) for f in _factors(a)]
+    return [d]
+
+
+def _pins(cond: Pred, free: list[Sym]) -> bool:
+    """`size == literal`, or a size times module constants equal to module constants (`256 * C == 256`
+    for a Linear(16 * 16) patch embedding, `C * p * p == p * p` with a symbolic patch size): one size
+    fixed by the module, a narrow contract."""
+    if cond.op != "eq":
+        return False
+    sides = [set(symbols(a)) & set(free) if not isinstance(a, int) else set() for a in cond.args]
+    if len([x for x in sides if x]) != 1:
+        return False
+    product = cond.args[0] if sides[0] else cond.args[1]
+    inputs = [f for f in _factors(product) if isinstance(f, Sym) and f in free]
+    others = [f for f in _factors(product) if not (isinstance(f, Sym) and f in free)]
+    return len(inputs) == 1 and not any(set(symbols(f)) & set(free) for f in others if not isinstance(f, int))
 
 
 def degenerate(ctx: LibraryInterpreter, cond: Cond) -> tuple[list[Sym], bool] | None:
     """(the sizes that must be 1 for `cond` to hold, True) when `cond` fails for every non-degenerate
     input under the path condition ((the sizes involved, False) when no single one must be 1); else None."""
-    if not isinstance(cond, Pred) or _pins(cond) or not ctx.free_sizes:
+    if not isinstance(cond, Pred) or not ctx.free_sizes or _pins(cond, ctx.free_sizes):
         return None
     involved = [s for s in ctx.free_sizes if s in symbols(cond)]
     if not involved:

@@ -224,7 +224,21 @@ def test_caller_inputs_read_from_the_source() -> None:
            "def g(x):\n    Net(4)(x)\n"  # x not known: no evidence
            "def h():\n    x = torch.randn(1, 3)\n    x = torch.randn(7, 3)\n    Net(4)(x)\n")  # two values: not followed
     found = caller_inputs("Net", {"/p/a.py": ast.parse(src)}, "/p", 1)
-    assert [(c.shapes, c.line) for c in found] == [(((2, 3),), 3), (((5, 3),), 6)]
+    assert [(c.shapes, c.line, c.construct) for c in found] == [(((2, 3),), 3, "Net(4)"), (((5, 3),), 6, "Net(4)")]
+
+
+def test_a_caller_is_evidence_only_for_the_construction_it_calls(tmp_path: object) -> None:
+    """28x28 images go to `Net(pool=2)`; `Net(pool=1)` (for 16x16 images) is built elsewhere and never
+    called: the 28x28 call is no evidence against it."""
+    root = str(tmp_path)
+    with open(os.path.join(root, "model.py"), "w") as f:
+        f.write(_MNIST.format(pool="self.pool").replace("def __init__(self):", "def __init__(self, pool=2):")
+                .replace("super().__init__()", "super().__init__()\n        self.pool = pool"))
+    with open(os.path.join(root, "test_model.py"), "w") as f:
+        f.write("import torch\nfrom model import Net\n\n\ndef test_net():\n    net = Net(pool=2)\n"
+                "    x = torch.randn(2, 1, 28, 28)\n    y = net(x)\n\n\ndef test_small():\n    Net(pool=1)\n")
+    out = _cli("check", "model.py", "--no-cache", cwd=root)
+    assert "PT001" not in out.stdout and "test_model.py:8" not in out.stdout, out.stdout
 
 
 def test_library_results_carry_their_coverage_into_text_and_sarif(tmp_path: object) -> None:
@@ -240,3 +254,16 @@ def test_library_results_carry_their_coverage_into_text_and_sarif(tmp_path: obje
                             cwd=root).stdout)
     per = {e["entry"]: e for e in sarif["runs"][0]["properties"]["pytea-ci/coverage"]["entries"]}
     assert per["cnn.py::Mlp"]["reached"] > 0 and per["cnn.py::Mlp"]["checked"] == per["cnn.py::Mlp"]["reached"]
+
+
+def test_check_model_file_whose_script_only_builds_it(tmp_path: object) -> None:
+    """Issue 19's scratch folder: a script that only constructs the model; `check model.py` maps to the
+    script, which never calls forward, so the model is checked alone: its bug and its coverage."""
+    import re
+
+    root = _project(tmp_path, "import torch\nfrom cnn import Mlp\n\nif __name__ == '__main__':\n"
+                              "    m = Mlp(8)\n    print(sum(p.numel() for p in m.parameters()))\n")
+    out = _cli("check", "cnn.py", "--no-cache", cwd=root)
+    assert out.returncode == 1 and "cnn.py:30:" in out.stdout, out.stdout
+    m = re.search(r"Analyzed 1 entry point and (\d+) modules alone: .*checked (\d+) of (\d+)", out.stdout)
+    assert m is not None and int(m.group(2)) > 0, out.stdout
