@@ -62,11 +62,13 @@ def handed(*values: Any) -> tuple[Any, ...]:
 
 
 def escape(interp: "Interpreter", values: tuple[Any, ...], what: str) -> None:
-    """Everything reachable from `values` was handed to `what`, code not followed: forget what it may change."""
-    if not any(_holdable(v) for v in values):
+    """Everything reachable from `values` was handed to `what`, code not followed: forget what it may
+    change. Functions handed over stay registered (`interp.callbacks`): code not followed may call
+    them later (`@trainer.on(...)` then `trainer.run()`), so every later escape reaches them again."""
+    if not any(_holdable(v) for v in values) and not interp.callbacks:
         return
     origin = Origin(interp.span, f"may be changed by {what}, which is not followed")
-    todo: list[Any] = list(values)
+    todo: list[Any] = [*values, *interp.callbacks]
     seen: set[int] = set()
     while todo and len(seen) < _MAX_OBJECTS:
         v = todo.pop()
@@ -95,6 +97,9 @@ def _havoc_one(interp: "Interpreter", v: Any, origin: Origin) -> list[Any]:
         return list(v)
     if isinstance(v, Unknown):
         return list(v.holds)
+    if isinstance(v, (BoundMethod, FunctionVal)) and len(interp.callbacks) < _MAX_HOLDS \
+            and all(c is not v for c in interp.callbacks):
+        interp.callbacks.append(v)
     if isinstance(v, BoundMethod):
         return [v.self_val, v.func]
     if isinstance(v, FunctionVal):

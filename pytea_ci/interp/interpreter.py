@@ -81,6 +81,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.sym_names: set[str] = set()
         self.inexact: set[int] = set()
         self.escaped: set[int] = set()  # dicts handed to code not followed: any key may be there (escape.py)
+        self.callbacks: list[Any] = []  # functions handed to code not followed, which may call them later
         self.known_len: dict[int, Dim] = {}  # inexact lists whose length is known (their items are representatives)
         self.rep_positions: dict[int, tuple[int, ...]] = {}  # positions of those items in the list, when known
         self.keepalive: list[Any] = []

@@ -588,8 +588,9 @@ class ObjectMixin:
                 observe.binding(self.span_of(p), p.arg, values.get(p.arg))
 
     def apply_decorator(self: "Interpreter", dec: Any, fn: Any) -> Any:
-        if isinstance(dec, Unknown):
-            return fn  # unknown decorators call through
+        if isinstance(dec, Unknown):  # unknown decorators call through; they may register it (a callback)
+            escape(self, (fn,), dec.origin.what if dec.origin is not None else "a decorator not understood")
+            return fn
         result = self.call(dec, fn)
         return fn if isinstance(result, Unknown) else result
 

@@ -11,7 +11,8 @@ import re
 from typing import Any
 
 _INT = re.compile(r"[-+]?(0|[1-9][0-9]*)$")
-_FLOAT = re.compile(r"[-+]?([0-9]+)?\.[0-9]+([eE][-+][0-9]+)?$|[-+]?[0-9]+\.([eE][-+][0-9]+)?$")
+# PyYAML's YAML 1.1 floats: a sign needs a digit before the dot (`-.0` is a string, `.5` a float)
+_FLOAT = re.compile(r"[-+]?[0-9]+\.[0-9]*([eE][-+][0-9]+)?$|\.[0-9]+([eE][-+][0-9]+)?$")
 _BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False,
           "yes": True, "Yes": True, "YES": True, "no": False, "No": False, "NO": False,
           "on": True, "On": True, "ON": True, "off": False, "Off": False, "OFF": False}
