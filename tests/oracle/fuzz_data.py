@@ -19,6 +19,7 @@ always (every run, at one line), sometimes, or never. `compare` analyzes it with
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import random
@@ -28,6 +29,7 @@ import tempfile
 import traceback
 import warnings
 from dataclasses import dataclass, field
+from typing import Any, Iterator
 
 from pytea_ci.driver.run import Options, run
 
@@ -211,13 +213,16 @@ class Verdict:
     runs: int
     passed: int  # runs that ran to the end
     default_passed: int = 0  # of them, runs with the environment's defaults (the program's own configuration)
+    passed_through: set[int] = field(default_factory=set)  # lines executed by a run with the defaults that passed
 
     @property
     def line(self) -> int | None:
         return max(self.lines, key=lambda k: (self.lines[k], -k)) if self.lines else None
 
 
-def _run_once(prog: Program, seed: int, env: dict[str, str], scratch: str) -> tuple[str, int | None]:
+def _run_once(prog: Program, seed: int, env: dict[str, str], scratch: str,
+              executed: set[int] | None = None) -> tuple[str, int | None]:
+    """Run the program once; `executed` collects the lines of the program it ran."""
     import numpy as np
     import torch
 
@@ -233,7 +238,7 @@ def _run_once(prog: Program, seed: int, env: dict[str, str], scratch: str) -> tu
     sys.argv, tempfile.tempdir = ["prog.py"], scratch
     os.environ["FZ_DATA"] = scratch
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _lines_run(executed):
             warnings.simplefilter("ignore")  # torch's broadcasting warnings before its errors
             exec(compile(prog.text, "<fuzz>", "exec"), {"__name__": "__main__"})  # noqa: S102 (the oracle)
         return "ok", None
@@ -249,6 +254,29 @@ def _run_once(prog: Program, seed: int, env: dict[str, str], scratch: str) -> tu
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+@contextlib.contextmanager
+def _lines_run(executed: set[int] | None) -> Iterator[None]:
+    """Record the program's own lines as they run (frames of other files are not traced)."""
+    if executed is None:
+        yield
+        return
+
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        if event == "line":
+            executed.add(frame.f_lineno)
+        return local
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        return local if frame.f_code.co_filename == "<fuzz>" else None
+
+    old = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        yield
+    finally:
+        sys.settrace(old)
 
 
 def _fill_folders(prog: Program, run: int, scratch: str) -> None:
@@ -271,24 +299,27 @@ def oracle(prog: Program, seed: int) -> Verdict:
     scratch = tempfile.mkdtemp(prefix="pytea-fuzz-data-")
     lines: dict[int, int] = {}
     passed = default_passed = 0
+    through: set[int] = set()
     try:
         for i, env in enumerate(envs):
             _fill_folders(prog, i, scratch)
-            status, line = _run_once(prog, seed * 100 + i, env, scratch)
+            executed: set[int] = set()
+            status, line = _run_once(prog, seed * 100 + i, env, scratch, executed if i < SEED_RUNS else None)
             if status == "other" or (status == "shape" and line is None):
                 return Verdict("broken", {}, len(envs), passed)
             if status == "ok":
                 passed += 1
                 default_passed += i < SEED_RUNS
+                through |= executed
             else:
                 lines[line] = lines.get(line, 0) + 1  # type: ignore[index]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     if not lines:
-        return Verdict("never", lines, len(envs), passed, default_passed)
+        return Verdict("never", lines, len(envs), passed, default_passed, through)
     if passed == 0 and len(lines) == 1:
-        return Verdict("always", lines, len(envs), passed, default_passed)
-    return Verdict("sometimes", lines, len(envs), passed, default_passed)
+        return Verdict("always", lines, len(envs), passed, default_passed, through)
+    return Verdict("sometimes", lines, len(envs), passed, default_passed, through)
 
 
 # ----- the analyzer and the judgement -------------------------------------------------------------
@@ -308,9 +339,10 @@ def analyze(prog: Program) -> dict[int, str]:
 
 
 def judge(v: Verdict, got: dict[int, str], planted: set[int] | frozenset[int] = frozenset()) -> str:
-    """found | found-as-warning | missed | false-alarm | overclaimed | ok. An error on a line that fails
-    only sometimes is overclaimed when some run with the environment's defaults passed (an error that
-    holds under the program's own configuration, like an argparse default, is by design)."""
+    """found | found-as-warning | missed | false-alarm | overclaimed | ok. An error says the line fails
+    on every run that reaches it: it is overclaimed when a run with the environment's defaults went
+    through that line and passed (an error that holds under the program's own configuration, like an
+    argparse default, is by design)."""
     bad = set(v.lines)
     got = {line: sev for line, sev in got.items() if line not in planted or line in bad or v.kind == "never"}
     if v.kind == "never":
@@ -321,7 +353,7 @@ def judge(v: Verdict, got: dict[int, str], planted: set[int] | frozenset[int] = 
     line = v.line
     if v.kind == "always":
         return "found" if got.get(line) == "error" else ("found-as-warning" if line in got else "missed")
-    if any(got.get(b) == "error" for b in bad) and v.default_passed:
+    if any(got.get(b) == "error" and b in v.passed_through for b in bad):
         return "overclaimed"
     return "found" if bad & set(got) else "missed"  # inputs decide which of the lines fails first
 
