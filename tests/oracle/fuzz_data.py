@@ -20,7 +20,6 @@ always (every run, at one line), sometimes, or never. `compare` analyzes it with
 from __future__ import annotations
 
 import contextlib
-import itertools
 import os
 import random
 import shutil
@@ -45,7 +44,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.utils.data import DataLoader, Dataset, Subset, TensorDataset, random_split
 """
-ENV_RUNS = 16  # runs with the environment variables set (combinations of 1 and values near the defaults)
+ENV_RUNS = 16  # runs with the environment variables set (each of the values `_spread` gives)
 SEED_RUNS = 12  # runs with the defaults, one random seed each
 
 
@@ -77,7 +76,7 @@ def _source(rng: random.Random, name: str, v: int, prog: Program, argp: list[str
         return [f"{name} = int(np.random.randint({lo}, {hi + 1}))"]
     if kind == "env":
         var = f"FZ_{name}"
-        prog.env[var] = tuple(sorted({1, max(1, v - 1), v, v + 1}))  # the analyzer assumes any value >= 1
+        prog.env[var] = _spread(v)  # the analyzer assumes any value >= 1
         return [f"{name} = int(os.environ.get({var!r}, {str(v)!r}))"]
     if kind == "argparse":
         argp.append(f"parser.add_argument('--{name.lower()}', type=int, default={v})")
@@ -89,8 +88,13 @@ def _source(rng: random.Random, name: str, v: int, prog: Program, argp: list[str
         count = rng.choice([str(v), f"random.randint({lo}, {hi})"])
         return [f"items_{name} = [torch.zeros(2) for _ in range({count})]", f"{name} = len(items_{name})"]
     # a folder of the data the run is given (made by the oracle in a temp dir, with a count per run)
-    prog.folders[name] = tuple(range(1, v + 3))
+    prog.folders[name] = _spread(v)
     return [f"{name} = len(os.listdir(os.path.join(os.environ.get('FZ_DATA', 'data'), {name!r})))"]
+
+
+def _spread(v: int) -> tuple[int, ...]:
+    """Values an input whose default is `v` takes in the oracle's runs: small, near `v`, and larger."""
+    return tuple(sorted({1, 2, 3, max(1, v - 1), v, v + 1, 2 * v + 1, 3 * v}))
 
 
 def _sources(rng: random.Random, prog: Program) -> dict[str, int]:
@@ -292,10 +296,9 @@ def _fill_folders(prog: Program, run: int, scratch: str) -> None:
 def oracle(prog: Program, seed: int) -> Verdict:
     """Run `prog` SEED_RUNS times with the defaults and ENV_RUNS times with environment values."""
     envs: list[dict[str, str]] = [{} for _ in range(SEED_RUNS)]
-    if prog.env:  # every combination of the values (at most ENV_RUNS of them, spread evenly)
-        combos = list(itertools.product(*prog.env.values()))
-        step = max(1, len(combos) // ENV_RUNS)
-        envs += [{k: str(x) for k, x in zip(prog.env, c)} for c in combos[::step][:ENV_RUNS]]
+    if prog.env:  # each value of each variable in turn (shifted per variable, to mix them)
+        envs += [{k: str(vs[(j + 3 * n) % len(vs)]) for n, (k, vs) in enumerate(prog.env.items())}
+                 for j in range(ENV_RUNS)]
     scratch = tempfile.mkdtemp(prefix="pytea-fuzz-data-")
     lines: dict[int, int] = {}
     passed = default_passed = 0
