@@ -284,21 +284,23 @@ def _lines_run(executed: set[int] | None) -> Iterator[None]:
 
 
 def _fill_folders(prog: Program, run: int, scratch: str) -> None:
-    """The data folders of run number `run`: each count in turn (shifted per folder, to mix them)."""
+    """The data folders of run number `run`: counts drawn independently per folder and run (two folders
+    of the same counts are not to be equal in every run)."""
     for k, (name, counts) in enumerate(prog.folders.items()):
+        pick = random.Random(run * 101 + k * 7919)
         folder = os.path.join(scratch, name)
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder)
-        for i in range(counts[(run + 3 * k) % len(counts)]):
+        for i in range(pick.choice(counts)):
             open(os.path.join(folder, f"f{i}.txt"), "w").close()
 
 
 def oracle(prog: Program, seed: int) -> Verdict:
     """Run `prog` SEED_RUNS times with the defaults and ENV_RUNS times with environment values."""
     envs: list[dict[str, str]] = [{} for _ in range(SEED_RUNS)]
-    if prog.env:  # each value of each variable in turn (shifted per variable, to mix them)
-        envs += [{k: str(vs[(j + 3 * n) % len(vs)]) for n, (k, vs) in enumerate(prog.env.items())}
-                 for j in range(ENV_RUNS)]
+    if prog.env:  # values drawn independently per variable and run
+        pick = random.Random(seed)
+        envs += [{k: str(pick.choice(vs)) for k, vs in prog.env.items()} for _ in range(ENV_RUNS)]
     scratch = tempfile.mkdtemp(prefix="pytea-fuzz-data-")
     lines: dict[int, int] = {}
     passed = default_passed = 0
