@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tests.oracle.fuzz import compare  # noqa: E402
 
 
-def main_data(start: int, seeds: int, show: int) -> int:
+def main_data(start: int, seeds: int, show: int, progress: bool = False) -> int:
     from tests.oracle.fuzz_data import compare as compare_data, describe
 
     t0 = time.monotonic()
@@ -35,6 +35,8 @@ def main_data(start: int, seeds: int, show: int) -> int:
     for seed in range(start, start + seeds):
         outcome, prog, verdict, got = compare_data(seed)
         counts[(verdict.kind, outcome)] += 1
+        if progress:
+            print(f"seed {seed}: {verdict.kind} {outcome}", flush=True)
         if outcome in ("false-alarm", "overclaimed", "missed", "found-as-warning") and show:
             show -= 1
             print(f"--- seed {seed}: {verdict.kind} {outcome}\n{describe(prog, verdict, got)}")
@@ -61,11 +63,12 @@ def main() -> int:
     ap.add_argument("--device", default=None, help="with --dtype: a second device for moves (meta)")
     ap.add_argument("--data", action="store_true", help="data-dependent sizes and values (issue 20)")
     ap.add_argument("--show", type=int, default=5, help="programs shown that were not judged right (--data)")
+    ap.add_argument("--progress", action="store_true", help="one line per program as it is judged (--data)")
     ns = ap.parse_args()
     if ns.dtype:
         return dtype_main(ns.start, ns.seeds, ns.device)
     if ns.data:
-        return main_data(ns.start, ns.seeds, ns.show)
+        return main_data(ns.start, ns.seeds, ns.show, ns.progress)
     t0 = time.monotonic()
     counts: Counter[str] = Counter()
     errors = 0

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.values import ValuesIndices
-from pytea_ci.shapes.dim import INPUT, ITERATION, Op, Sym, Term, is_dim
+from pytea_ci.shapes.dim import INPUT, ITERATION, Op, Sym, Term, is_dim, symbols
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import ValueRange, clamp, hull, keep_draws, plus, scale, shift
 
@@ -207,7 +207,11 @@ def _subset(r: ValueRange, src: Tensor, out: Tensor, args: tuple) -> ValueRange:
     if symbolic:
         # an index that takes every position of dim 0 in every run (a loader's dataset index) meets every element
         every = len(args) == 2 and src.shape and _covers(args[1], src.shape[0])
-        return r if every else replace(r, attained=False)
+        if every:
+            return r
+        if all(s.kind == INPUT for x in symbolic for s in symbols(x)):
+            return keep_draws(r, None)  # some positions only (a Subset, a shuffled loader dropping its last batch)
+        return replace(r, attained=False)
     total, kept = _numel(src), _numel(out)
     if r.drawn is None or total is None or kept is None:
         return keep_draws(r, None)

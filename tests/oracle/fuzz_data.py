@@ -19,7 +19,7 @@ always (every run, at one line), sometimes, or never. `compare` analyzes it with
 
 from __future__ import annotations
 
-import itertools
+import contextlib
 import os
 import random
 import shutil
@@ -28,6 +28,7 @@ import tempfile
 import traceback
 import warnings
 from dataclasses import dataclass, field
+from typing import Any, Iterator
 
 from pytea_ci.driver.run import Options, run
 
@@ -43,7 +44,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.utils.data import DataLoader, Dataset, Subset, TensorDataset, random_split
 """
-ENV_RUNS = 16  # runs with the environment variables set (combinations of 1 and values near the defaults)
+ENV_RUNS = 16  # runs with the environment variables set (each of the values `_spread` gives)
 SEED_RUNS = 12  # runs with the defaults, one random seed each
 
 
@@ -75,7 +76,7 @@ def _source(rng: random.Random, name: str, v: int, prog: Program, argp: list[str
         return [f"{name} = int(np.random.randint({lo}, {hi + 1}))"]
     if kind == "env":
         var = f"FZ_{name}"
-        prog.env[var] = tuple(sorted({1, max(1, v - 1), v, v + 1}))  # the analyzer assumes any value >= 1
+        prog.env[var] = _spread(v)  # the analyzer assumes any value >= 1
         return [f"{name} = int(os.environ.get({var!r}, {str(v)!r}))"]
     if kind == "argparse":
         argp.append(f"parser.add_argument('--{name.lower()}', type=int, default={v})")
@@ -87,8 +88,13 @@ def _source(rng: random.Random, name: str, v: int, prog: Program, argp: list[str
         count = rng.choice([str(v), f"random.randint({lo}, {hi})"])
         return [f"items_{name} = [torch.zeros(2) for _ in range({count})]", f"{name} = len(items_{name})"]
     # a folder of the data the run is given (made by the oracle in a temp dir, with a count per run)
-    prog.folders[name] = tuple(range(1, v + 3))
+    prog.folders[name] = _spread(v)
     return [f"{name} = len(os.listdir(os.path.join(os.environ.get('FZ_DATA', 'data'), {name!r})))"]
+
+
+def _spread(v: int) -> tuple[int, ...]:
+    """Values an input whose default is `v` takes in the oracle's runs: small, near `v`, and larger."""
+    return tuple(sorted({1, 2, 3, max(1, v - 1), v, v + 1, 2 * v + 1, 3 * v}))
 
 
 def _sources(rng: random.Random, prog: Program) -> dict[str, int]:
@@ -211,13 +217,16 @@ class Verdict:
     runs: int
     passed: int  # runs that ran to the end
     default_passed: int = 0  # of them, runs with the environment's defaults (the program's own configuration)
+    passed_through: set[int] = field(default_factory=set)  # lines executed by a run with the defaults that passed
 
     @property
     def line(self) -> int | None:
         return max(self.lines, key=lambda k: (self.lines[k], -k)) if self.lines else None
 
 
-def _run_once(prog: Program, seed: int, env: dict[str, str], scratch: str) -> tuple[str, int | None]:
+def _run_once(prog: Program, seed: int, env: dict[str, str], scratch: str,
+              executed: set[int] | None = None) -> tuple[str, int | None]:
+    """Run the program once; `executed` collects the lines of the program it ran."""
     import numpy as np
     import torch
 
@@ -233,7 +242,7 @@ def _run_once(prog: Program, seed: int, env: dict[str, str], scratch: str) -> tu
     sys.argv, tempfile.tempdir = ["prog.py"], scratch
     os.environ["FZ_DATA"] = scratch
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _lines_run(executed):
             warnings.simplefilter("ignore")  # torch's broadcasting warnings before its errors
             exec(compile(prog.text, "<fuzz>", "exec"), {"__name__": "__main__"})  # noqa: S102 (the oracle)
         return "ok", None
@@ -251,44 +260,71 @@ def _run_once(prog: Program, seed: int, env: dict[str, str], scratch: str) -> tu
                 os.environ[k] = v
 
 
+@contextlib.contextmanager
+def _lines_run(executed: set[int] | None) -> Iterator[None]:
+    """Record the program's own lines as they run (frames of other files are not traced)."""
+    if executed is None:
+        yield
+        return
+
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        if event == "line":
+            executed.add(frame.f_lineno)
+        return local
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        return local if frame.f_code.co_filename == "<fuzz>" else None
+
+    old = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        yield
+    finally:
+        sys.settrace(old)
+
+
 def _fill_folders(prog: Program, run: int, scratch: str) -> None:
-    """The data folders of run number `run`: each count in turn (shifted per folder, to mix them)."""
+    """The data folders of run number `run`: counts drawn independently per folder and run (two folders
+    of the same counts are not to be equal in every run)."""
     for k, (name, counts) in enumerate(prog.folders.items()):
+        pick = random.Random(run * 101 + k * 7919)
         folder = os.path.join(scratch, name)
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder)
-        for i in range(counts[(run + 3 * k) % len(counts)]):
+        for i in range(pick.choice(counts)):
             open(os.path.join(folder, f"f{i}.txt"), "w").close()
 
 
 def oracle(prog: Program, seed: int) -> Verdict:
     """Run `prog` SEED_RUNS times with the defaults and ENV_RUNS times with environment values."""
     envs: list[dict[str, str]] = [{} for _ in range(SEED_RUNS)]
-    if prog.env:  # every combination of the values (at most ENV_RUNS of them, spread evenly)
-        combos = list(itertools.product(*prog.env.values()))
-        step = max(1, len(combos) // ENV_RUNS)
-        envs += [{k: str(x) for k, x in zip(prog.env, c)} for c in combos[::step][:ENV_RUNS]]
+    if prog.env:  # values drawn independently per variable and run
+        pick = random.Random(seed)
+        envs += [{k: str(pick.choice(vs)) for k, vs in prog.env.items()} for _ in range(ENV_RUNS)]
     scratch = tempfile.mkdtemp(prefix="pytea-fuzz-data-")
     lines: dict[int, int] = {}
     passed = default_passed = 0
+    through: set[int] = set()
     try:
         for i, env in enumerate(envs):
             _fill_folders(prog, i, scratch)
-            status, line = _run_once(prog, seed * 100 + i, env, scratch)
+            executed: set[int] = set()
+            status, line = _run_once(prog, seed * 100 + i, env, scratch, executed if i < SEED_RUNS else None)
             if status == "other" or (status == "shape" and line is None):
                 return Verdict("broken", {}, len(envs), passed)
             if status == "ok":
                 passed += 1
                 default_passed += i < SEED_RUNS
+                through |= executed
             else:
                 lines[line] = lines.get(line, 0) + 1  # type: ignore[index]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     if not lines:
-        return Verdict("never", lines, len(envs), passed, default_passed)
+        return Verdict("never", lines, len(envs), passed, default_passed, through)
     if passed == 0 and len(lines) == 1:
-        return Verdict("always", lines, len(envs), passed, default_passed)
-    return Verdict("sometimes", lines, len(envs), passed, default_passed)
+        return Verdict("always", lines, len(envs), passed, default_passed, through)
+    return Verdict("sometimes", lines, len(envs), passed, default_passed, through)
 
 
 # ----- the analyzer and the judgement -------------------------------------------------------------
@@ -308,9 +344,10 @@ def analyze(prog: Program) -> dict[int, str]:
 
 
 def judge(v: Verdict, got: dict[int, str], planted: set[int] | frozenset[int] = frozenset()) -> str:
-    """found | found-as-warning | missed | false-alarm | overclaimed | ok. An error on a line that fails
-    only sometimes is overclaimed when some run with the environment's defaults passed (an error that
-    holds under the program's own configuration, like an argparse default, is by design)."""
+    """found | found-as-warning | missed | false-alarm | overclaimed | ok. An error says the line fails
+    on every run that reaches it: it is overclaimed when a run with the environment's defaults went
+    through that line and passed (an error that holds under the program's own configuration, like an
+    argparse default, is by design)."""
     bad = set(v.lines)
     got = {line: sev for line, sev in got.items() if line not in planted or line in bad or v.kind == "never"}
     if v.kind == "never":
@@ -321,7 +358,7 @@ def judge(v: Verdict, got: dict[int, str], planted: set[int] | frozenset[int] = 
     line = v.line
     if v.kind == "always":
         return "found" if got.get(line) == "error" else ("found-as-warning" if line in got else "missed")
-    if any(got.get(b) == "error" for b in bad) and v.default_passed:
+    if any(got.get(b) == "error" and b in v.passed_through for b in bad):
         return "overclaimed"
     return "found" if bad & set(got) else "missed"  # inputs decide which of the lines fails first
 
