@@ -20,7 +20,9 @@ if TYPE_CHECKING:
 RANKS = (1, 2, 3, 4, 5)
 VARIADIC = (0, 1, 2)  # dims a `...` / `*batch` stands for
 _LETTERS = {1: "D", 2: "ND", 3: "NCL", 4: "NCHW", 5: "NCDHW"}
-_DTYPES = {"Float": "float32", "Float32": "float32", "Float64": "float64", "Int": "int64", "Int64": "int64",
+# jaxtyping's `Float` is any floating dtype: not known (a guessed float32 would meet float64 weights);
+# `Int` is any integer dtype, taken as int64, which can only hide a dtype error, never make one up
+_DTYPES = {"Float": None, "Float32": "float32", "Float64": "float64", "Int": "int64", "Int64": "int64",
            "Long": "int64", "Integer": "int64", "Bool": "bool", "Shaped": None, "Num": None, "Real": None,
            "TensorType": None}
 

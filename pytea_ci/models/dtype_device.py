@@ -242,7 +242,7 @@ def after_model(ctx: Any, name: str, out: Any, args: tuple[Any, ...], kwargs: di
     if out.device is None:  # results live where their operands do
         inputs = _input_devices(args, kwargs)
         if len(inputs) == 1 and None not in inputs:
-            return placed(ctx, out, inputs.pop(), f"{short} of tensors there")
+            return placed(ctx, out, inputs.pop(), f"{short} (its operands' device)")
     return out
 
 

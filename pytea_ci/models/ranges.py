@@ -270,6 +270,8 @@ def _carried(name: str, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | 
     if src is None or src.vrange is None:
         return None
     r = src.vrange
+    if op in ("to", "type") and out.dtype not in ("int64", "int32"):  # a cast that changes values
+        return ValueRange(0, 1) if out.dtype == "bool" else None  # (bool: nonzero -> 1; uint8 wraps)
     if op in _SAME_VALUES:
         return r
     if op in _SUBSET:

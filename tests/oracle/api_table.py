@@ -159,6 +159,11 @@ add("torch.linspace", "", "torch.linspace(0, 1, 7)")
 add("torch.randperm", "", "torch.randperm(6)")
 add("torch.zeros_like", X23, "torch.zeros_like(x)")
 add("torch.LongTensor", "", "torch.LongTensor([1, 2, 3])", "torch.LongTensor(2, 3).view(5)")
+for _kind in ("Double", "Half", "BFloat16", "Int", "Short", "Char", "Byte", "Bool"):  # legacy types (issue 22)
+    add(f"torch.{_kind}Tensor", "", f"torch.{_kind}Tensor(2, 3)", f"torch.{_kind}Tensor([1, 0, 1]).view(3, 1)",
+        f"torch.{_kind}Tensor(2, 3).view(4)")
+add("torch.Tensor.char", X23, "x.char()", "x.char().view(3, 2)", "x.char().view(4)")
+add("torch.Tensor.type", X23, "x.type(torch.float64)", "x.type(torch.LongTensor).view(6)", "x.type('torch.IntTensor').view(4)")
 add("torch.FloatTensor", "", "torch.FloatTensor([1, 2, 3])", "torch.FloatTensor((2, 3))", "torch.FloatTensor(2, 3)",
     "torch.FloatTensor(torch.Size([2, 3]))", "torch.FloatTensor([1, 2, 3]).view(2, 3)")
 add("torch.autograd.Variable", X23, "torch.autograd.Variable(x) @ torch.randn(3, 4)",
@@ -788,6 +793,12 @@ EXEMPT.update({
     "numpy.random.default_rng": ("random generator object", "rng = np.random.default_rng(0)"),
     "numpy.random.Generator": ("random generator object", "rng2 = np.random.Generator(np.random.PCG64(0))"),
     "torch.no_grad": ("context manager, no tensors", "with torch.no_grad():\n    pass"),
+    "torch.autocast": ("context manager choosing floating dtypes, no shape effect", "with torch.autocast('cpu'):\n    pass"),
+    "torch.set_default_dtype": ("sets the default floating dtype, no shape effect",
+                                "torch.set_default_dtype(torch.float32)"),
+    "torch.set_default_device": ("sets where creations go, no shape effect", "torch.set_default_device('cpu')"),
+    "torch.set_default_tensor_type": ("sets the default tensor type, no shape effect",
+                                      "torch.set_default_tensor_type(torch.FloatTensor)"),
     "torch.load": ("loads an object of unknown shape", "def load_checkpoint(path):\n    return torch.load(path)"),
     "torch.hub.load": ("downloads a model (no network in CI): an unknown object",
                        "def hub_model(name):\n    return torch.hub.load('repo', name)(torch.zeros(1))"),

@@ -3,8 +3,8 @@ CPU; when torch raises, pytea-ci must report the rule on the expression's line, 
 accepts it pytea-ci must report nothing.
 
 Devices: this torch build has no CUDA, so a second device is emulated with `meta`. The equivalence
-relied on (and tested by `test_meta_stands_for_a_second_device`): for element-wise binary ops, `cat`
-and `Linear`, torch refuses a `meta` operand next to a CPU tensor of dims, as it refuses a CUDA one,
+relied on (and tested by `test_meta_stands_for_a_second_device`): for element-wise binary ops, `cat`,
+`Linear` and losses, torch refuses a `meta` operand next to a CPU tensor of dims, as it refuses a CUDA one,
 and accepts a 0-dim CPU tensor or a Python number next to it, as it does for CUDA. The analyzer
 treats every device type alike ("meta" and "cuda" are two devices other than "cpu"). Where meta is
 more permissive than CUDA (matrix products and convolutions with a CPU operand run on meta; a meta
@@ -120,6 +120,10 @@ DEVICE_CASES = [
     ("x = torch.randn(3).to('meta')", "x - torch.zeros(3, device=x.device)"),
     ("x = torch.randn(3).to('meta')", "x - x.new_zeros(3)"),
     ("x = torch.randn(3).to('meta')", "x - torch.randn(3).to(x)"),
+    ("x = torch.randn(4, 3, device='meta')", "F.cross_entropy(x, torch.zeros(4, dtype=torch.long))"),
+    ("x = torch.randn(4, 3, device='meta')", "F.cross_entropy(x, torch.zeros(4, dtype=torch.long).to(x.device))"),
+    ("x = torch.randn(4, 3, device='meta')", "F.mse_loss(x, torch.zeros(4, 3))"),
+    ("x = torch.randn(4, 3, device='meta')", "F.binary_cross_entropy_with_logits(x, torch.zeros(4, 3))"),
 ]
 
 
@@ -165,7 +169,8 @@ def test_meta_stands_for_a_second_device() -> None:
     refuses CPU operands of dims in the operations used above, and takes 0-dim CPU tensors and numbers."""
     meta = torch.randn(3, device="meta")
     for bad in (lambda: meta + torch.randn(3), lambda: torch.cat([meta, torch.randn(3)]),
-                lambda: torch.nn.Linear(3, 1).to("meta")(torch.randn(2, 3))):
+                lambda: torch.nn.Linear(3, 1).to("meta")(torch.randn(2, 3)),
+                lambda: torch.nn.functional.mse_loss(meta, torch.zeros(3))):
         with pytest.raises(RuntimeError):
             bad()
     assert (meta + torch.tensor(2.0)).device.type == "meta"

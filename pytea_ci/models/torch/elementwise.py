@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from pytea_ci.models.context import Ctx
@@ -118,8 +119,11 @@ def _dunder_model(op: str, reflected: bool, inplace: bool) -> Any:
                         f"shape {fmt(out.shape)}", operands=(f"self: {fmt(self.shape)}",))
             require_castable(ctx, f"in-place {op}", self, out.dtype)
             return self
-        if inplace and isinstance(out, Tensor):  # after the shapes, as torch
+        if inplace and isinstance(out, Tensor) and isinstance(self, Tensor):  # after the shapes, as torch
             require_castable(ctx, f"in-place {op}", self, out.dtype)
+            # written into self: self's dtype and device, whatever the promotion gave
+            return dataclasses.replace(out, dtype=self.dtype, dtype_from=self.dtype_from, device=self.device,
+                                       device_from=self.device_from)
         return out
 
     return run

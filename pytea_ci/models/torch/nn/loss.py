@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.dtype_device import dtype_note, require_dtype_in, require_floating, require_same_dtype, title
+from pytea_ci.models.dtype_device import (dtype_note, require_dtype_in, require_floating, require_same_device,
+                                         require_same_dtype, title)
 from pytea_ci.models.index_checks import require_indices
 from pytea_ci.models.prim import broadcast_shapes, fmt, known, same_shape_required, shape_of
 from pytea_ci.models.registry import model, native_class
@@ -29,6 +30,7 @@ def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str,
         return ctx.unknown(f"{op} of unknown input")
     si, st = shape_of(input), shape_of(target)
     ops = (f"input: {fmt(si)}", f"target: {fmt(st)}")
+    require_same_device(ctx, op, (("input", input), ("target", target)))
     if probs_ok and target.dtype is not None and target.is_float() and len(si) != len(st):
         ctx.require(False, op, _TARGET_DTYPE.format(got=title(target.dtype)) + " (a floating target holds class "
                     f"probabilities and must have the input's shape {fmt(si)}, got {fmt(st)})", "PT006",
@@ -66,6 +68,7 @@ def elementwise_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str,
     if not known(input, target):
         return ctx.unknown(f"{op} of unknown input")
     shape = broadcast_shapes(ctx, shape_of(input), shape_of(target), op, ("input", "target"))
+    require_same_device(ctx, op, (("input", input), ("target", target)))
     return _reduced(input, reduction, shape)
 
 
@@ -73,6 +76,7 @@ def strict_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str, **_:
     if not known(input, target):
         return ctx.unknown(f"{op} of unknown input")
     same_shape_required(ctx, input, target, op, "using a target size {b} that is different to the input size {a}")
+    require_same_device(ctx, op, (("input", input), ("target", target)))
     if "logits" in op.lower():  # the result is computed in the target's dtype: a float result cannot go there
         require_floating(ctx, op, target, "target", "result type Float can't be cast to the desired output type {got}")
     else:  # binary_cross_entropy wants the target in the input's dtype
