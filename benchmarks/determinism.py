@@ -4,7 +4,7 @@ real-projects benchmark) twice — once as the machine is, once with busy loops 
 compare the JSON reports byte for byte, timings excluded.
 
     python benchmarks/determinism.py [--corpus DIR] [--stress N] [--jobs N] [--only P,...]
-                                     [--real-projects [--real-projects-args '--small']]
+                                     [--real-projects [--real-projects-args=--small]]
 
 Each case runs `pytea-ci check ENTRY --format json --no-cache` in a private copy of the corpus. The
 stressed pass starts N processes spinning on the CPU (default: one per core) before it starts and stops
@@ -101,7 +101,7 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", type=lambda s: s.split(","), default=None, help="case id prefixes")
     ap.add_argument("--real-projects", action="store_true", help="also run benchmarks/real_projects.py --offline")
-    ap.add_argument("--real-projects-args", default="", help="more arguments for it, e.g. '--small'")
+    ap.add_argument("--real-projects-args", default="", help="more arguments for it, e.g. --real-projects-args=--small")
     ns = ap.parse_args()
     first = one_pass(ns, stressed=False)
     second = one_pass(ns, stressed=True)
