@@ -29,9 +29,11 @@ class Verdict(enum.Enum):
 
 
 Cached = tuple[str, dict[str, int], int]  # status, model (renamed), z3 resource units it cost
-# z3's resource counter leaves out building the query through the Python API and reading the model
-# back, which dominate on large terms (a 400-node condition: ~40 ms for 25,000 counted units); each
-# node of the query is charged this many units as well, so the solver budget bounds the real work
+# What a query is charged: all of its `rlimit` when z3 gives up, else a fixed part plus a part per node
+# of its terms (building a query through z3's Python API and reading the model back dominate on large
+# terms: a 400-node condition takes ~40 ms). Charges are computed from the query, never read from z3's
+# resource counter, which moves by a few units from run to run and would make budgets drift apart.
+QUERY_UNITS = 25_000
 UNITS_PER_NODE = 400
 
 
@@ -207,13 +209,13 @@ class Decider:
         self.stats.z3_calls += 1
         answer = check_sat(list(constraints), rlimit, timeout_ms)
         self.stats.z3_seconds += time.perf_counter() - t0
-        answer.cost += UNITS_PER_NODE * query_size(constraints)
+        cost = rlimit if answer.status == "unknown" else QUERY_UNITS + UNITS_PER_NODE * query_size(constraints)
         if sp is not None:
-            sp.left -= answer.cost
+            sp.left -= cost
             if answer.wall_clock:
                 sp.hit(WALL_CLOCK)
         if answer.status != "unknown":
-            self.cache.put(key, (answer.status, {names.get(k, k): v for k, v in answer.model.items()}, answer.cost))
+            self.cache.put(key, (answer.status, {names.get(k, k): v for k, v in answer.model.items()}, cost))
         return answer.status, answer.model
 
     def check(self, cond: Cond, pc: list[Cond]) -> Outcome:

@@ -93,25 +93,12 @@ class Translator:
 
 @dataclass
 class Answer:
-    """One query's answer: its status, a model when sat, the z3 resource units it used, and whether
-    it stopped on the wall-clock safety net (the only machine-dependent way to stop)."""
+    """One query's answer: its status, a model when sat, and whether it stopped on the wall-clock
+    safety net (the only machine-dependent way to stop)."""
 
     status: str  # 'sat' | 'unsat' | 'unknown'
     model: dict[str, int]
-    cost: int
     wall_clock: bool = False
-
-
-_RLIMIT_SEEN = [0]  # z3's resource counter is cumulative per context: a query's cost is the difference
-
-
-def _spent(solver: Any) -> int:
-    try:
-        total = int(solver.statistics().get_key_value("rlimit count"))
-    except Exception:  # a z3 without the statistic: charge nothing rather than guess
-        return 0
-    cost, _RLIMIT_SEEN[0] = max(0, total - _RLIMIT_SEEN[0]), total
-    return cost
 
 
 def check_sat(constraints: list[object], rlimit: int, timeout_ms: int) -> Answer:
@@ -125,9 +112,7 @@ def check_sat(constraints: list[object], rlimit: int, timeout_ms: int) -> Answer
     for c in constraints:
         s.add(t.pred(c))
     s.add(*t.bounds())
-    _spent(s)  # resynchronise with the counter (other z3 users, e.g. the optimizer, move it too)
     r = s.check()
-    cost = _spent(s)
     if r == z3.sat:
         m = s.model()
         model = {}
@@ -135,8 +120,8 @@ def check_sat(constraints: list[object], rlimit: int, timeout_ms: int) -> Answer
             val = m.eval(v, model_completion=True)
             if z3.is_int_value(val):
                 model[name] = val.as_long()
-        return Answer("sat", model, cost)
+        return Answer("sat", model)
     if r == z3.unsat:
-        return Answer("unsat", {}, cost)
-    return Answer("unknown", {}, max(cost, rlimit), s.reason_unknown() == "timeout")
+        return Answer("unsat", {})
+    return Answer("unknown", {}, s.reason_unknown() == "timeout")
 
