@@ -21,7 +21,7 @@ def smallest(conditions: list[Cond], wanted: list[Sym], rlimit: int = 8_000_000,
              and not any(s.kind == UNKNOWN for s in symbols(c))]
     t = Translator()
     z3 = t.z3
-    opt = z3.Optimize()
+    opt = z3.Optimize(ctx=t.ctx)
     opt.set("rlimit", max(1, rlimit))  # deterministic; the timeout is only the safety net
     opt.set("timeout", max(1, timeout_ms))
     for p in preds:

@@ -24,16 +24,19 @@ def z3mod() -> Any:
 
 
 class Translator:
-    """Maps our terms onto z3 terms, one z3 constant per symbol name."""
+    """Maps our terms onto z3 terms, one z3 constant per symbol name, in a z3 context of its own: z3
+    answers a query near its resource limit differently depending on what earlier queries left in a
+    shared context (and on the time its tactics take), so each query starts from a fresh one."""
 
     def __init__(self) -> None:
         self.z3 = z3mod()
+        self.ctx = self.z3.Context()
         self.vars: dict[str, Any] = {}
         self.syms: dict[str, Sym] = {}
 
     def var(self, s: Sym) -> Any:
         if s.name not in self.vars:
-            self.vars[s.name] = self.z3.Int(s.name)
+            self.vars[s.name] = self.z3.Int(s.name, self.ctx)
             self.syms[s.name] = s
         return self.vars[s.name]
 
@@ -52,13 +55,13 @@ class Translator:
     def dim(self, d: object) -> Any:
         z3 = self.z3
         if isinstance(d, bool):
-            return z3.IntVal(int(d))
+            return z3.IntVal(int(d), self.ctx)
         if isinstance(d, int):
-            return z3.IntVal(d)
+            return z3.IntVal(d, self.ctx)
         if isinstance(d, Sym):
             return self.var(d)
         if isinstance(d, Lin):
-            acc = z3.IntVal(d.const)
+            acc = z3.IntVal(d.const, self.ctx)
             for atom, c in d.terms:
                 acc = acc + c * self.dim(atom)
             return acc
@@ -82,7 +85,7 @@ class Translator:
     def pred(self, p: object) -> Any:
         z3 = self.z3
         if isinstance(p, bool):
-            return z3.BoolVal(p)
+            return z3.BoolVal(p, self.ctx)
         assert isinstance(p, Pred)
         if p.op in ("and", "or", "not"):
             parts = [self.pred(a) for a in p.args]
@@ -106,7 +109,7 @@ def check_sat(constraints: list[object], rlimit: int, timeout_ms: int) -> Answer
     (deterministic) and `timeout_ms` (the safety net, far above what `rlimit` allows)."""
     t = Translator()
     z3 = t.z3
-    s = z3.Solver()
+    s = z3.Solver(ctx=t.ctx)
     s.set("rlimit", max(1, rlimit))
     s.set("timeout", max(1, timeout_ms))
     for c in constraints:
