@@ -4,6 +4,7 @@ real-projects benchmark) twice — once as the machine is, once with busy loops 
 compare the JSON reports byte for byte, timings excluded.
 
     python benchmarks/determinism.py [--corpus DIR] [--stress N] [--jobs N] [--only P,...]
+                                     [--no-corpus] [--keep DIR]
                                      [--real-projects [--real-projects-args=--small]]
 
 Each case runs `pytea-ci check ENTRY --format json --no-cache` in a private copy of the corpus. The
@@ -84,7 +85,7 @@ def stress(n: int) -> list[subprocess.Popen[bytes]]:
 def one_pass(ns: argparse.Namespace, stressed: bool) -> dict[str, str]:
     procs = stress(ns.stress) if stressed else []
     try:
-        out = corpus_pass(pytea_cmd(), os.path.abspath(ns.corpus), ns.only, ns.jobs)
+        out = {} if ns.no_corpus else corpus_pass(pytea_cmd(), os.path.abspath(ns.corpus), ns.only, ns.jobs)
         if ns.real_projects:
             out.update(real_projects_pass(ns.real_projects_args.split()))
         return out
@@ -100,11 +101,18 @@ def main() -> int:
     ap.add_argument("--stress", type=int, default=os.cpu_count() or 2, help="busy processes in the stressed pass")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", type=lambda s: s.split(","), default=None, help="case id prefixes")
+    ap.add_argument("--no-corpus", action="store_true", help="skip the acceptance corpus (real projects only)")
+    ap.add_argument("--keep", default=None, help="write both passes' normalized reports to DIR/first.json, second.json")
     ap.add_argument("--real-projects", action="store_true", help="also run benchmarks/real_projects.py --offline")
     ap.add_argument("--real-projects-args", default="", help="more arguments for it, e.g. --real-projects-args=--small")
     ns = ap.parse_args()
     first = one_pass(ns, stressed=False)
     second = one_pass(ns, stressed=True)
+    if ns.keep:
+        os.makedirs(ns.keep, exist_ok=True)
+        for name, doc in (("first", first), ("second", second)):
+            with open(os.path.join(ns.keep, f"{name}.json"), "w") as f:
+                json.dump(doc, f, indent=0, sort_keys=True)
     differ = sorted(k for k in first.keys() | second.keys() if first.get(k) != second.get(k))
     print(f"reports: {len(first)}; identical: {len(first) - len(differ)}; different: {len(differ)}")
     for k in differ[:10]:
