@@ -1,11 +1,13 @@
 """Generic file I/O shared by every layer: atomic writes (temporary file + `os.replace`, with the
-mode `open()` would give) and tolerant JSON reads (missing, unreadable or corrupt is None). The
+mode `open()` would give), tolerant JSON reads (missing, unreadable or corrupt is None) and content
+hashes of files (the data files a cached result depends on). The
 caches, the baseline and the reports store through here; nothing else writes files in place."""
 
 from __future__ import annotations
 
 import functools
 import json
+import hashlib
 import os
 import tempfile
 from typing import Any
@@ -46,3 +48,23 @@ def read_json(path: str) -> Any:
             return json.load(f)
     except (OSError, ValueError, UnicodeDecodeError):
         return None
+
+
+DATA_FILE_LIMIT = 256_000  # bytes: larger data files of a project are never read (interp/project_files.py)
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def files_unchanged(root: str, hashes: dict[str, str], limit: int) -> bool:
+    """Whether every file of `hashes` (paths relative to `root`, content hashes of at most `limit`
+    bytes read) still has that content."""
+    for rel, digest in hashes.items():
+        try:
+            with open(os.path.join(root, rel), "rb") as f:
+                if content_hash(f.read(limit + 1)) != digest:
+                    return False
+        except OSError:
+            return False
+    return True

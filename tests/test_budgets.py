@@ -122,3 +122,28 @@ def test_symbolic_arithmetic_is_charged_as_steps(tmp_path: Path, monkeypatch: py
     uncharged = run([str(tmp_path / "main.py")], Options(root=str(tmp_path))).entries[0]
     assert charged.stats.steps > 2 * uncharged.stats.steps
     assert [d.rule for d in charged.diagnostics] == [d.rule for d in uncharged.diagnostics] == ["PT001"]
+
+
+# a CLI with two subcommands: `prep` forks on an input many times (it alone could spend the entry
+# point's budget), `train` has a shape bug
+CLI = ("import argparse\nimport random\nimport torch\n"
+       "p = argparse.ArgumentParser()\nsub = p.add_subparsers(dest='cmd', required=True)\n"
+       "sub.add_parser('prep')\nsub.add_parser('train')\nargs = p.parse_args()\n"
+       "if args.cmd == 'prep':\n    n = random.randint(1, 99)\n"
+       + "".join(f"    if n > {i}:\n        x = torch.randn(2, {i + 1})\n" for i in range(10))
+       + "else:\n    y = torch.randn(3).view(4)\n")
+
+
+def test_each_subcommand_of_a_cli_has_budgets_of_its_own(tmp_path: Path) -> None:
+    (tmp_path / "main.py").write_text(CLI)
+    whole = run([str(tmp_path / "main.py")], Options(root=str(tmp_path)))
+    prep_steps = whole.entries[0].stats.steps  # (the train path is short)
+    assert [d.rule for d in whole.entries[0].diagnostics] == ["PT001"]
+    small = run([str(tmp_path / "main.py")], Options(root=str(tmp_path), budget=Budget(entry_steps=prep_steps // 3)))
+    e = small.entries[0]
+    # prep stops on its own budget, named in the note; train still runs on its own and is found
+    assert any(STEPS_PER_ENTRY in m and "subcommand 'prep'" in m for m in _notes([e]))
+    assert [d.rule for d in e.diagnostics if d.rule != "PT011"] == ["PT001"]
+    paths = run([str(tmp_path / "main.py")], Options(root=str(tmp_path), budget=Budget(paths=4)))
+    assert any("paths per entry point (subcommand 'prep')" in m for m in _notes(paths.entries))
+    assert [d.rule for d in paths.entries[0].diagnostics if d.rule != "PT011"] == ["PT001"]

@@ -55,6 +55,7 @@ class EntryResult:
     error: str = ""  # internal error text, when status == internal-error
     cached: bool = False
     shapes: ModuleShapes | None = None  # a module checked in library mode: its contract and layers (job summary)
+    inputs: dict[str, str] = field(default_factory=dict)  # data files of the project read: path -> content hash
 
 
 @dataclass

@@ -24,7 +24,7 @@ from pytea_ci.diagnostics.result import EntryResult, EntryStats
 from pytea_ci.driver.identity import analyzer_hash
 from pytea_ci.driver.imports_graph import Closure
 from pytea_ci.diagnostics.budgets import CANCELLED, WALL_CLOCK
-from pytea_ci.fsio import atomic_write, read_json
+from pytea_ci.fsio import DATA_FILE_LIMIT, atomic_write, files_unchanged, read_json
 
 FORMAT = 1
 SUBDIRS = ("results", "solver", "replay")
@@ -71,13 +71,16 @@ def dump_entry(e: EntryResult) -> dict[str, Any]:
            "diagnostics": [_diag(d) for d in e.diagnostics]}
     if e.shapes is not None:
         doc["shapes"] = e.shapes.as_dict()
+    if e.inputs:
+        doc["inputs"] = e.inputs
     return doc
 
 
 def load_entry(doc: dict[str, Any]) -> EntryResult:
     shapes = ModuleShapes.from_dict(doc["shapes"]) if doc.get("shapes") is not None else None
     return EntryResult(doc["entry"], [_load_diag(d) for d in doc["diagnostics"]], EntryStats(**doc["stats"]),
-                       doc["status"], doc["error"], cached=True, shapes=shapes)
+                       doc["status"], doc["error"], cached=True, shapes=shapes,
+                       inputs={str(k): str(v) for k, v in doc.get("inputs", {}).items()})
 
 
 def cacheable(e: EntryResult) -> bool:
@@ -91,8 +94,9 @@ def cacheable(e: EntryResult) -> bool:
 class ResultCache:
     """Entry results under `folder/results/<2 hex>/<key>.json`."""
 
-    def __init__(self, folder: str) -> None:
+    def __init__(self, folder: str, root: str = ".") -> None:
         self.folder = folder
+        self.root = root  # the analysis root: data files a result read are named relative to it
         self.hits = 0
         self.misses = 0
 
@@ -103,8 +107,10 @@ class ResultCache:
         doc = read_json(self._path(key))
         try:
             if isinstance(doc, dict) and doc.get("format") == FORMAT and doc.get("key") == key:
-                self.hits += 1
-                return load_entry(doc["result"])
+                found = load_entry(doc["result"])
+                if files_unchanged(self.root, found.inputs, DATA_FILE_LIMIT):  # the data files it read
+                    self.hits += 1
+                    return found
         except (KeyError, TypeError, ValueError):
             pass
         self.misses += 1

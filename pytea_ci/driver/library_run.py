@@ -97,7 +97,7 @@ def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, g
     admitted = opts.meter.admit(len(targets), steps_for(seconds))
     skipped = [opts.meter.not_analyzed(f"{os.path.relpath(t.path, opts.root)}::{t.cls}") for t in targets[admitted:]]
     targets = targets[:admitted]
-    cache = ResultCache(opts.cache_dir) if opts.cache_dir else None
+    cache = ResultCache(opts.cache_dir, os.path.realpath(opts.root)) if opts.cache_dir else None
     out: list[EntryResult | None] = []
     keys: list[str] = []
     for t in targets:

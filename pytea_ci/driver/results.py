@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.diagnostics.result import EntryResult
+from pytea_ci.driver import fs
 from pytea_ci.driver.cache import ResultCache, entry_key, write_last_run
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
 from pytea_ci.driver.run import (
@@ -52,7 +53,7 @@ def _lookup(entries: list[str], opts: Options, cache: ResultCache,
 
 def run_cached(entries: list[str], opts: Options, progress: Progress | None = None,
                graph: ImportGraph | None = None) -> tuple[list[EntryResult], RunFigures]:
-    cache = ResultCache(opts.cache_dir) if opts.cache_dir else None
+    cache = ResultCache(opts.cache_dir, fs.realpath(opts.root)) if opts.cache_dir else None
     if cache is not None:
         out, keys = _lookup(entries, opts, cache, graph)
     else:
@@ -76,9 +77,21 @@ def run_cached(entries: list[str], opts: Options, progress: Progress | None = No
             break  # the run budget is spent by the entry points before the ones still running
     metered.advance()
     final = metered.cut(entries)
+    _journal_inputs(final, opts.root)
     if opts.cache_dir:
         write_last_run(opts.cache_dir, figures.as_dict())
     return final, figures
+
+
+def _journal_inputs(results: list[EntryResult], root: str) -> None:
+    """The data files the analyses read (a Hydra config folder, say) are questions of this run too: a
+    replay of it is valid only while they are unchanged (driver/fs.py)."""
+    real = fs.realpath(root)
+    for rel in sorted({p for r in results for p in r.inputs}):
+        try:
+            fs.read(os.path.join(real, rel))
+        except OSError:
+            pass
 
 
 class _Metered:

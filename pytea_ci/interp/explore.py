@@ -86,6 +86,7 @@ def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: d
     result.diagnostics.extend(shared.findings.values())
     reached = _budget_notes(result, incomplete + list(shared.budgets.items()), rel_entry)
     result.stats = _stats(before, decider, shared, paths, steps, time.monotonic() - t0)
+    result.inputs = dict(shared.inputs)
     note = nothing_checked(result.stats, rel_entry, shared.coverage.library_used)
     if note is not None:
         result.diagnostics.append(note)
@@ -110,6 +111,7 @@ def _explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: 
     prefix: list[Decision] = []
     incomplete: list[tuple[str, Span | None]] = []
     paths = steps = 0
+    paths_of: dict[str | None, int] = {}  # per CLI command: each is an entry point of its own
     while True:
         interp = make(entry, root, decider, budget, [d.choice for d in prefix], options, shared,
                       t0 + budget.wall_seconds, strict)
@@ -117,22 +119,38 @@ def _explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: 
         (run or run_path)(interp, tree, name)
         shared.machine.path_done(interp.path_id, interp.decisions(), interp.stopped_at_finding)
         steps += interp.steps
-        shared.steps_done += interp.steps
-        if interp.budget_note is not None:
-            incomplete.append(interp.budget_note)
-            if interp.budget_note[0] in (STEPS_PER_ENTRY, WALL_CLOCK, CANCELLED):
-                break
+        shared.charge(interp.command, interp.steps)
+        label = interp.command[0] if interp.command is not None else None
+        paths_of[label] = paths_of.get(label, 0) + 1
         full = prefix + interp.trail[len(prefix):]
+        spent = interp.budget_note is not None and interp.budget_note[0] == STEPS_PER_ENTRY
+        if interp.budget_note is not None:
+            incomplete.append(_named(interp.budget_note, label))
+            if interp.budget_note[0] in (WALL_CLOCK, CANCELLED) or (spent and interp.command is None):
+                break
+        if paths_of[label] >= budget.paths and _pending(full[interp.command[1]:] if interp.command else full):
+            incomplete.append(_named(("paths per entry point", None), label))
+            if interp.command is None:
+                break
+            spent = True
+        if spent and interp.command is not None:  # this command is done: on to the next one
+            full = full[:interp.command[1]]
         while full and not full[-1].alt_pending:
             full.pop()
         if not full:
             break
-        if paths >= budget.paths:
-            incomplete.append(("paths per entry point", None))
-            break
         last = full.pop()
         prefix = full + [Decision(not last.choice, False)]
     return paths, steps, incomplete
+
+
+def _named(note: tuple[str, Span | None], command: str | None) -> tuple[str, Span | None]:
+    """A budget note of one CLI command names it (`steps per entry point (subcommand 'train')`)."""
+    return note if command is None else (f"{note[0]} ({command})", note[1])
+
+
+def _pending(trail: list[Decision]) -> bool:
+    return any(d.alt_pending for d in trail)
 
 
 def _budget_notes(result: EntryResult, hits: list[tuple[str, Span | None]], rel_entry: str) -> dict[str, Span | None]:

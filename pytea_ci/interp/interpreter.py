@@ -27,6 +27,7 @@ from pytea_ci.interp.loops import LoopMixin
 from pytea_ci.interp.machine import MachineFindings, PathMachine
 from pytea_ci.interp import observe
 from pytea_ci.interp.objects import ObjectMixin
+from pytea_ci.interp.project_files import read_text
 from pytea_ci.interp.ops import on_machine, truth
 from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope, UserException
 from pytea_ci.interp.stmts import StmtMixin
@@ -91,6 +92,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.star_namespaces: dict[int, list[Namespace]] = {}
         self.budget_note: tuple[str, Span | None] | None = None
         self.facts: dict[str, Any] = {}  # per-path state of models (Ctx.facts)
+        self.command: tuple[str, int] | None = None  # the command this path runs, and its place in the trail
         self.path_id = shared.machine.new_path()
         self.machine = PathMachine()  # sides taken at branches on facts about the machine
         self.branch_inside: frozenset[str] = frozenset()  # machine choices the last decided side runs inside
@@ -148,13 +150,21 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.steps += 1 + extra
         if self.steps > self.budget.steps:
             raise BudgetExceeded(STEPS_PER_PATH, self.span_of(node))
-        if self.shared.steps_done + self.steps > self.budget.entry_steps:
+        if self.shared.pot(self.command) + self.steps > self.budget.entry_steps:
             raise BudgetExceeded(STEPS_PER_ENTRY, self.span_of(node))
         if self.steps % 128 == 0:  # the safety net and the editor's cancel: never below the step budgets
             if time.monotonic() > self.deadline:
                 raise BudgetExceeded(WALL_CLOCK, self.span_of(node))
             if observe.cancelled():
                 raise BudgetExceeded(CANCELLED, self.span_of(node))
+
+    def enter_command(self, label: str) -> None:
+        """This path runs the command `label` (`subcommand 'train'`) from here on: each command of a CLI
+        is an entry point of its own, with its own step and path budgets (explore.py)."""
+        self.command = (label, len(self.trail))
+
+    def project_text(self, name: str, base: str | None = None) -> str | None:
+        return read_text(self, name, base)
 
     def budget_hit(self, name: str, node: ast.AST) -> None:
         raise BudgetExceeded(name, self.span_of(node))
@@ -476,6 +486,17 @@ class Shared:
         self.max_file_bytes = 2_000_000
         self.checkpoints: dict[tuple[int, str], list[Any]] = {}  # import prefixes already run (snapshot.py)
         self.steps_done = 0  # steps of the paths already finished (the entry point's step budget)
+        self.inputs: dict[str, str] = {}  # data files of the project read (project_files.py): path -> hash
+        self.command_steps: dict[str | None, int] = {}  # the same, per CLI command (None: paths that run none)
+
+    def pot(self, command: "tuple[str, int] | None") -> int:
+        """Steps already spent by finished paths of `command` (None: of the paths that chose no command)."""
+        return self.command_steps.get(command[0] if command is not None else None, 0)
+
+    def charge(self, command: "tuple[str, int] | None", steps: int) -> None:
+        self.steps_done += steps
+        key = command[0] if command is not None else None
+        self.command_steps[key] = self.command_steps.get(key, 0) + steps
 
     def parse(self, path: str) -> "ast.Module | SyntaxError":
         if path not in self.asts:

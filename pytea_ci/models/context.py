@@ -23,6 +23,16 @@ class Ctx(Protocol):
         fork splits what every run does into cases of the inputs (a DataLoader's short last batch exists
         for some dataset lengths): a check that fails only because of it is a warning, not an error."""
 
+    def enter_command(self, label: str) -> None:
+        """This path runs the CLI command `label` from here on (its own budgets, named in notes)."""
+
+    root: str  # the analysis root (absolute)
+    cur_path: str  # the file running
+
+    def project_text(self, name: str, base: str | None = None) -> str | None:
+        """The text of a small file of the project (`name` relative to `base`, default: the folder of
+        the file running), read and never executed; None when outside the project, missing or large."""
+
     def fresh(self, hint: str, kind: str = "unknown", lo: int | None = 0, hi: int | None = None,
               note: str = "") -> Sym:
         """A new symbolic int born at the current call."""

@@ -1,8 +1,8 @@
 """Launchers that run the program's entry function for it: `torch.multiprocessing.spawn`,
-`fire.Fire`, `jsonargparse.CLI`, `typer`, `click`, `hydra.main`, `Fabric.launch`,
+`fire.Fire`, `jsonargparse.CLI`, `typer`, `click`, `Fabric.launch` (`hydra.main`: hydra_.py),
 `accelerate.notebook_launcher`. The function runs as the launcher would run it with no command-line
 arguments: with its parameter defaults (click/typer option defaults), and an unknown value for a
-parameter that has none (hydra's config, a required argument). `spawn` passes the process index
+parameter that has none (a required argument). `spawn` passes the process index
 first (a symbol over `range(nprocs)`: every process runs), then `args`.
 """
 
@@ -50,6 +50,8 @@ def one_command(ctx: Ctx, options: list[Any], what: str) -> Any:
                           note=f"the {what} named on the command line ({', '.join(map(str, options))})")
         chosen = next((o for i, o in enumerate(options[:-1]) if ctx.fork(P.eq(which, i))), options[-1])
     ctx.facts["subcommand"] = (chosen, ctx.span)
+    if len(options) > 1:
+        ctx.enter_command(f"{what} {chosen!r}" if chosen is not None else f"no {what}")
     return chosen
 
 
@@ -218,20 +220,6 @@ def click_command(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     if len(args) == 1 and _params(args[0]) is not None:  # used bare: `@click.command`
         return _command(args[0])
     return Builtin("click.command.decorator", lambda ctx, fn: _command(fn))
-
-
-@model("hydra.main")
-def hydra_main(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
-    """`@hydra.main(...)`: the decorated function is called with no arguments; hydra passes the
-    composed config, which is not known here."""
-
-    def deco(ctx: Ctx, fn: Any) -> Any:
-        def run(ctx: Ctx, *given: Any, **kw: Any) -> Any:
-            return ctx.call(fn, *(given or (ctx.unknown("hydra config"),)), **kw)
-
-        return Builtin("hydra.main.wrapper", run)
-
-    return Builtin("hydra.main.decorator", deco)
 
 
 @model("accelerate.notebook_launcher")

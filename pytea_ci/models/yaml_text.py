@@ -76,8 +76,12 @@ def _list(lines: list[tuple[int, str]], i: int, indent: int) -> tuple[list[Any],
                 out.append(value)
                 continue
             out.append(None)
-        elif _key_of(rest) is not None:
-            raise _Unsupported()  # a mapping inside a list item
+        elif _key_of(rest) is not None:  # `- key: value`: a mapping, its keys aligned with `key`
+            after = lines[i][1][1:]
+            col = indent + 1 + len(after) - len(after.lstrip())
+            value, i = _mapping([*lines[:i], (col, rest), *lines[i + 1:]], i, col)
+            out.append(value)
+            continue
         else:
             out.append(_scalar_or_flow(rest))
         i += 1
@@ -85,7 +89,7 @@ def _list(lines: list[tuple[int, str]], i: int, indent: int) -> tuple[list[Any],
 
 
 def _key_of(text: str) -> str | None:
-    m = re.match(r"([A-Za-z_][\w.\-]*|'[^']*'|\"[^\"]*\")\s*:(\s|$)", text)
+    m = re.match(r"([A-Za-z_][\w.\-/@]*(?: [\w.\-/@]+)*|'[^']*'|\"[^\"]*\")\s*:(\s|$)", text)
     if m is None:
         return None
     if m.group(1)[0] not in "'\"" and not isinstance(_scalar(m.group(1)), str):

@@ -19,6 +19,10 @@ DOCS = [
     "x: &a 1\ny: *a\n", "# c\nmodel: # m\n  name: resnet  # n\n  depth: 18\n", "- 1\n- 2\n",
     "s: 'it''s'\n", "x: 010\n", "x: 0x10\n", "x: 1_000\n", "x: .inf\n", "x: |\n  text\n", "---\na: 1\n",
     "a: 1\n---\nb: 2\n", "on: off\n", "x: 'a: b'\n", "k: v # comment\n", "x: -\n", "x: [a, [b]]\n",
+    # Hydra's defaults lists: mappings inside list items, keys with `/`, `@` and spaces
+    "defaults:\n  - model: mlp\n  - data@train: toy\n  - override hydra/launcher: basic\n  - _self_\n",
+    "d:\n-   a: 1\n    b: [1, 2]\n-   c:\n      e: 3\n- x\n", "- a: 1\n  b:\n    c: 2\n- d: 3\n",
+    "- a: 1\n   b: 2\n", "- a: 1\n b: 2\n", "- a: 1\n- - b\n", "- a:\n  - 1\n  b: 2\n", "- a b: 1\n",
 ]
 
 
@@ -33,7 +37,8 @@ _SCALARS = st.one_of(st.integers(-10**6, 10**6), st.floats(allow_nan=False, allo
                      st.none(), st.text("abcxyz_019.-: ", min_size=1, max_size=8))
 _KEYS = st.text("abcdefgh_", min_size=1, max_size=6)
 _DOCS = st.recursive(st.dictionaries(_KEYS, _SCALARS, min_size=1, max_size=4),
-                     lambda inner: st.dictionaries(_KEYS, st.one_of(inner, st.lists(_SCALARS, max_size=4), _SCALARS),
+                     lambda inner: st.dictionaries(_KEYS, st.one_of(inner, st.lists(_SCALARS, max_size=4), _SCALARS,
+                                                                    st.lists(inner, max_size=3)),
                                                    min_size=1, max_size=4), max_leaves=12)
 
 
