@@ -28,3 +28,21 @@ def appended_once(body: list[ast.stmt]) -> set[str]:
             if isinstance(n, ast.Name):
                 uses[n.id] = uses.get(n.id, 0) + 1
     return {name for name in candidates if candidates.count(name) == 1 and uses.get(name) == 1}
+
+
+_GROWING = frozenset({"append", "extend", "insert", "appendleft", "extendleft"})
+
+
+def may_grow(body: list[ast.stmt]) -> set[str]:
+    """Names of lists the body may add items to (`name.append(...)`, `.extend`, `.insert`,
+    `name += ...`), on any of its paths: after a loop whose iterations are represented by a few, such a
+    list may hold items even when the representative path added none (it broke out first)."""
+    out: set[str] = set()
+    for stmt in body:
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Call) and isinstance(f := n.func, ast.Attribute) and f.attr in _GROWING \
+                    and isinstance(f.value, ast.Name):
+                out.add(f.value.id)
+            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+                out.add(n.target.id)
+    return out

@@ -6,7 +6,7 @@ import ast
 import functools
 from typing import TYPE_CHECKING, Any, cast
 
-from pytea_ci.interp.appends import appended_once
+from pytea_ci.interp.appends import appended_once, may_grow
 from pytea_ci.interp.ops import BINOPS, on_machine, truth
 from pytea_ci.interp.machine import ends_program
 from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal,
@@ -350,6 +350,10 @@ class StmtMixin:
             self.widen_changed(names, (start, before), scope)
             for lst in mutated:
                 self.inexact.add(lst)
+            for name in may_grow(node.body):  # grown by iterations the representatives stand for
+                grown = scope.locals.get(name)
+                if isinstance(grown, list):
+                    self.inexact.add(id(grown))
         elif self.loop_mutations:
             self.loop_mutations[-1] |= mutated
         if not broke:
