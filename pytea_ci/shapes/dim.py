@@ -7,7 +7,9 @@ stable). Sums are kept as linear combinations over atoms (symbols and non-linear
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Union
 
 from pytea_ci.diagnostics import Span
@@ -20,6 +22,14 @@ UNKNOWN = "unknown"
 # A fact about the machine the program runs on (GPU availability, device count, rank): one value per
 # run like an input, but a finding that holds only for some machines is not reported (DESIGN §3).
 MACHINE = "machine"
+
+
+@lru_cache(maxsize=65536)
+def stable_hash(text: str) -> int:
+    """A hash of `text` that is the same in every process. `hash(str)` changes with PYTHONHASHSEED, and
+    with it the order of sets of symbols: the symbol a message names, the order of a solver query's
+    terms. Symbols, operations and predicates hash through this (tests/test_hash_seeds.py)."""
+    return zlib.crc32(text.encode("utf-8", "surrogatepass"))
 
 
 class PInt(int):
@@ -102,6 +112,9 @@ class Sym(Term):
     def __repr__(self) -> str:
         return self.name
 
+    def __hash__(self) -> int:
+        return stable_hash(self.name)
+
 
 @dataclass(frozen=True, repr=False)
 class Op(Term):
@@ -109,6 +122,9 @@ class Op(Term):
 
     op: str
     args: tuple["Dim", ...]
+
+    def __hash__(self) -> int:
+        return hash((stable_hash(self.op), self.args))
 
     def __repr__(self) -> str:
         sym = {"mul": "*", "floordiv": "//", "mod": "%"}.get(self.op)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from pytea_ci.shapes.dim import Dim, Term, add, mul
+from pytea_ci.shapes.dim import Dim, Term, add, mul, stable_hash
 
 
 @dataclass(frozen=True, repr=False)
@@ -14,6 +14,9 @@ class Pred:
 
     op: str
     args: tuple[Union[Dim, "Pred"], ...]
+
+    def __hash__(self) -> int:
+        return hash((stable_hash(self.op), self.args))
 
     def __repr__(self) -> str:
         sym = {"eq": "==", "ne": "!=", "lt": "<", "le": "<="}.get(self.op)
