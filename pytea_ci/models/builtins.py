@@ -277,6 +277,8 @@ def _type_matches(value: Any, t: Any) -> Any:
         if isinstance(value, Instance):
             return t in value.cls.mro() or None if t.qualname.startswith(("builtins.",)) else t in value.cls.mro()
         return False if not t.native else None
+    if isinstance(t, Builtin) and t.name in _ABCS:
+        return _abc_matches(value, t.name)
     if isinstance(t, Builtin):
         py = {"builtins.int": int, "builtins.float": float, "builtins.str": str, "builtins.list": list,
               "builtins.tuple": tuple, "builtins.dict": dict, "builtins.bool": bool, "builtins.set": set}.get(t.name)
@@ -288,6 +290,38 @@ def _type_matches(value: Any, t: Any) -> Any:
     if isinstance(t, Namespace) and t.qualname == "torch.Tensor":
         return isinstance(value, Tensor)
     return None
+
+
+_ABCS = ("collections.abc.Iterable", "collections.abc.Sequence", "collections.abc.Mapping")
+
+
+def _abc_matches(value: Any, abc: str) -> Any:
+    """`isinstance(x, collections.abc.Iterable)` (timm's `to_2tuple`), for the values whose answer is known."""
+    kinds = {"collections.abc.Iterable": (list, tuple, dict, set, frozenset, str, RangeVal, Tensor),
+             "collections.abc.Sequence": (list, tuple, str, RangeVal),
+             "collections.abc.Mapping": (dict,)}[abc]
+    if isinstance(value, kinds) or (abc == "collections.abc.Iterable" and isinstance(value, Tensor)):
+        return True
+    if value is None or isinstance(value, (bool, int, float, list, tuple, dict, set, frozenset, str, Tensor,
+                                           RangeVal)) or is_dim(value):
+        return False
+    return None
+
+
+def _abc_class(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return ctx.unknown("instance of an abstract base class")
+
+
+for _name in _ABCS:
+    register(_name, Builtin(_name, _abc_class))
+
+
+@model("itertools.repeat")
+def repeat(ctx: Ctx, obj: Any, times: Any = None) -> Any:
+    """`repeat(x, n)` with n known: n times x (`tuple(repeat(x, 2))`); else items not known."""
+    if isinstance(times, int) and not isinstance(times, bool) and 0 <= times <= 4096:
+        return [obj] * times
+    return ctx.unknown("itertools.repeat")
 
 
 @model("builtins.isinstance")
