@@ -1,18 +1,19 @@
 """Pay once (issue 21, item 2): what the import of an installed package leaves, kept in the process.
 
-See `interp/packages.py` for the rules. An import is kept when it is the path's first import of an
-installed package (no module of one is loaded yet, so what it leaves refers to nothing else of the
-path but the project's modules and the models, which it may refer to and which stay shared), and
-when its side effects are replayable: no finding, no decision recorded (a fork), no budget note, no
-model fact, no launcher end. A kept import is reused when the path's symbol counter has not passed
-where the kept one started (its symbols cannot clash with the path's) and when the steps it ran fit
-in what is left of the path's, the entry point's and the package's budgets — as the cold import
-would have, so a restored import ends exactly where a cold one would.
+See `interp/packages.py` for the rules. An import entering a package from outside it is kept when
+its side effects are replayable: no finding, no decision recorded (a fork), no budget note, no model
+fact, and no change to the modules loaded before it (no name bound there, no
+container bound there grown or shrunk: a registry filled in another module could not be replayed)
+but the binding of a new submodule in its package. A kept import is reused when the same modules are
+loaded (by name), when everything the copy refers to in them is found at the same place on the path
+(module, name), when the path's symbol counter has not passed where the kept one started (its symbols
+cannot clash with the path's), and when the steps it ran fit in what is left of the path's, the
+entry point's and the package's budgets — as the cold import would have, so a restored import ends
+exactly where a cold one would.
 
 Key: the module imported, the site (folders, followed packages with their versions and RECORD
 hashes, the package budget), the recursion, unroll and loop budgets (the options import-time code
-depends on) and the modules already loaded (by name): a restored copy refers to this path's modules
-of those names (module objects only: a package that keeps a project's class is rare and not handled).
+depends on) and the names of the modules already loaded.
 """
 
 from __future__ import annotations
@@ -47,7 +48,10 @@ class Kept:
     checks: tuple[int, int]
     library_used: bool
     result: str | None  # the name of the module value `import_module` returned (None: not a module)
-    before: dict[str, Any]  # the modules loaded before the import (the kept copy refers to them as they were)
+    refs: list[tuple[str, str | None, Any]]  # what the copy refers to of the modules loaded before it
+    budgets: dict[str, Any]  # soft budgets the import reached (noted once per entry point)
+    ended: dict[Any, int]  # paths ended inside it (launchers handed code)
+    callbacks: list[Any]  # functions it handed to code not followed (which may call them later)
 
 
 _IMPORTS: dict[str, Kept] = {}
@@ -55,16 +59,12 @@ STATS = {"kept": 0, "reused": 0}  # for benchmarks/installed_packages.py
 
 
 def enter_import(interp: "Interpreter", dotted: str, package: str, run: Callable[[], Any]) -> Any:
-    site = interp.site
-    assert site is not None
-    first = not any(site.package_of(getattr(m, "path", "") or "") for m in interp.modules.values()
-                    if isinstance(m, ModuleVal))
-    key = _key(interp, dotted) if first else None
-    kept = _IMPORTS.get(key) if key is not None else None
+    key = _key(interp, dotted)
+    kept = _IMPORTS.get(key)
     if kept is not None and _fits(interp, kept, package):
-        return _restore(interp, kept, package)
-    if key is None:
-        return packages.enter(interp, package, run, importing=dotted)
+        seeds = _resolve(interp, kept.refs)
+        if seeds is not None:
+            return _restore(interp, kept, package, seeds)
     before = _Before(interp)
     out = packages.enter(interp, package, run, importing=dotted)
     if before.replayable(interp) and isinstance(out, ModuleVal) and len(_IMPORTS) < _MAX_KEPT:
@@ -93,7 +93,7 @@ class _Before:
         self.names = set(interp.sym_names)
         self.trail = len(interp.trail)
         self.findings = len(sh.findings)
-        self.budgets = len(sh.budgets)
+        self.budgets = dict(sh.budgets)
         self.ended = dict(sh.coverage.ended)
         self.facts = dict(interp.facts)
         self.callbacks = len(interp.callbacks)
@@ -102,12 +102,16 @@ class _Before:
         self.skipped = dict(sh.coverage.skipped)
         self.checks = (sh.coverage.checks_decided, sh.coverage.checks_skipped)
         self.machine = len(interp.machine.choices)
+        self.sizes = _sizes(interp)
+        self.refs = _refs(interp, self.modules)  # before the import: it binds its submodules in their packages
 
     def replayable(self, interp: "Interpreter") -> bool:
         sh = interp.shared
-        return (len(interp.trail) == self.trail and len(sh.findings) == self.findings and len(sh.budgets) == self.budgets
-                and sh.coverage.ended == self.ended and interp.facts == self.facts
-                and len(interp.callbacks) == self.callbacks and len(interp.machine.choices) == self.machine
+        new = set(interp.modules) - self.modules
+        return (_same(self.sizes, _sizes(interp, self.modules), {n.rpartition(".")[2] for n in new})
+                and len(interp.trail) == self.trail
+                and len(sh.findings) == self.findings and interp.facts == self.facts
+                and len(interp.machine.choices) == self.machine
                 and interp.budget_note is None)
 
     def keep(self, interp: "Interpreter", out: ModuleVal) -> Kept:
@@ -116,10 +120,11 @@ class _Before:
         sh = interp.shared
         new = {n: m for n, m in interp.modules.items() if n not in self.modules}
         memo = _Copier(interp)
-        for n, m in interp.modules.items():  # what was there before stays shared: never copied
-            if n in self.modules:
-                memo.seen[id(m)] = m
+        refs = self.refs
+        for _, _, obj in refs:  # what was there before is the path's own: referred to, never copied
+            memo.seen[id(obj)] = obj
         modules = memo.copy(new)
+        callbacks = memo.copy(interp.callbacks[self.callbacks:])
         ids = _copy_ids(interp, memo)
         unmodeled = {k: v - self.unmodeled.get(k, 0) for k, v in sh.unmodeled.items() if v != self.unmodeled.get(k, 0)}
         cov = sh.coverage
@@ -128,8 +133,10 @@ class _Before:
                     {k: v for k, v in cov.ops.items() if self.ops.get(k, 0) != v},
                     {k: v for k, v in cov.skipped.items() if k not in self.skipped},
                     (cov.checks_decided - self.checks[0], cov.checks_skipped - self.checks[1]), cov.library_used,
-                    out.name if out.name in new else None,
-                    {n: m for n, m in interp.modules.items() if n in self.modules})
+                    out.name if out.name in new else None, refs,
+                    {k: v for k, v in sh.budgets.items() if k not in self.budgets},
+                    {k: v - self.ended.get(k, 0) for k, v in cov.ended.items() if v != self.ended.get(k, 0)},
+                    callbacks)
 
 
 def _copy_ids(interp: "Interpreter", memo: Any) -> dict[str, Any]:
@@ -153,20 +160,23 @@ def _fits(interp: "Interpreter", kept: Kept, package: str) -> bool:
             and not interp.sym_names & kept.sym_names)
 
 
-def _restore(interp: "Interpreter", kept: Kept, package: str) -> Any:
+def _restore(interp: "Interpreter", kept: Kept, package: str, seeds: dict[int, Any]) -> Any:
     from pytea_ci.interp.snapshot import _Copier
 
     memo = _Copier(interp)
-    for n, m in kept.before.items():  # the modules loaded before the import are this path's own
-        if n in interp.modules:
-            memo.seen[id(m)] = interp.modules[n]
+    memo.seen.update(seeds)  # what the copy refers to of the modules loaded before: this path's own
     modules = memo.copy(kept.modules)
+    interp.callbacks.extend(memo.copy(kept.callbacks))
     for k in _ID_SETS:
         getattr(interp, k).update(id(memo.seen[i]) for i in kept.ids[k] if i in memo.seen)
     for k in _ID_KEYS:
         getattr(interp, k).update({id(memo.seen[i]): memo.copy(v) for i, v in kept.ids[k].items() if i in memo.seen})
     interp.keepalive.append(list(memo.seen.values()))
     interp.modules.update(modules)
+    for name, mod in modules.items():  # a submodule is an attribute of its package (as `run_module` binds it)
+        parent = interp.modules.get(name.rpartition(".")[0]) if "." in name else None
+        if isinstance(parent, ModuleVal):
+            parent.globals.setdefault(name.rpartition(".")[2], mod)
     interp.steps += kept.steps
     interp.pkg_used[package] = interp.pkg_used.get(package, 0) + kept.steps
     interp.sym_count = kept.sym_end
@@ -181,5 +191,70 @@ def _restore(interp: "Interpreter", kept: Kept, package: str) -> Any:
     sh.coverage.checks_decided += kept.checks[0]
     sh.coverage.checks_skipped += kept.checks[1]
     sh.coverage.library_used |= kept.library_used
+    for name, span in kept.budgets.items():
+        sh.budgets.setdefault(name, span)
+    for key, n in kept.ended.items():
+        sh.coverage.ended[key] = sh.coverage.ended.get(key, 0) + n
     STATS["reused"] += 1
     return modules[kept.result] if kept.result is not None else None
+
+
+def _refs(interp: "Interpreter", names: set[str]) -> list[tuple[str, str | None, Any]]:
+    """The modules loaded so far, their globals and the objects bound in them: (module, name, object)."""
+    out: list[tuple[str, str | None, Any]] = []
+    for n in sorted(names):
+        m = interp.modules.get(n)
+        if not isinstance(m, ModuleVal):
+            continue
+        out += [(n, None, m), (n, "__globals__", m.globals)]
+        out += [(n, k, v) for k, v in m.globals.items() if isinstance(k, str) and _shared_kind(v)]
+    return out
+
+
+def _shared_kind(v: Any) -> bool:
+    from pytea_ci.interp.snapshot import _ATOMS
+
+    return not isinstance(v, _ATOMS)
+
+
+def _resolve(interp: "Interpreter", refs: list[tuple[str, str | None, Any]]) -> dict[int, Any] | None:
+    """id of what the kept copy refers to -> this path's object at the same place; None when one is missing."""
+    out: dict[int, Any] = {}
+    for n, k, obj in refs:
+        m = interp.modules.get(n)
+        if not isinstance(m, ModuleVal):
+            return None
+        found = m if k is None else m.globals if k == "__globals__" else m.globals.get(k, _ABSENT)
+        if found is _ABSENT or type(found) is not type(obj):
+            return None
+        out.setdefault(id(obj), found)
+    return out
+
+
+_ABSENT = object()
+
+
+def _sizes(interp: "Interpreter", names: set[str] | None = None) -> dict[str, Any]:
+    """The names bound in the modules loaded (before an import) and the sizes of the containers bound there:
+    an import that changes them (a registry filled in another module) cannot be replayed from a copy."""
+    out: dict[str, Any] = {}
+    for n, m in interp.modules.items():
+        if not isinstance(m, ModuleVal) or (names is not None and n not in names):
+            continue
+        out[n] = {k for k in m.globals if isinstance(k, str)}
+        for k, v in m.globals.items():
+            if isinstance(v, (dict, list, set)):
+                out[f"{n}:{k}"] = len(v)
+    return out
+
+
+def _same(before: dict[str, Any], after: dict[str, Any], children: set[str]) -> bool:
+    """Equal but for the names of new submodules bound in their packages."""
+    for key in before.keys() | after.keys():
+        a, b = before.get(key), after.get(key)
+        if isinstance(a, set) and isinstance(b, set):
+            if (a ^ b) - children:
+                return False
+        elif a != b:
+            return False
+    return True

@@ -232,6 +232,8 @@ def lazy_name(interp: "Interpreter", mod: Any, name: str) -> Any:
     site = interp.site
     if site is None or site.package_of(mod.path) is None:
         return None
+    if site.compiled(f"{mod.name}.{name}"):
+        return not_found(interp, f"{mod.name}.{name}")
     table = _lazy_table(interp, mod.path)
     if name not in table:
         return None
