@@ -10,7 +10,8 @@ from pytea_ci.interp import observe
 from pytea_ci.interp.coverage import first_origin, origin_of_value
 from pytea_ci.interp.escape import escape, handed
 from pytea_ci.interp.ops import is_concrete, tensor_method
-from pytea_ci.interp import packages
+from pytea_ci.interp import hf_configs, packages
+from pytea_ci.interp.hf_configs import METHODS
 from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, ModuleVal, PathEnd, ReturnSignal, Scope, SuperVal,
                                      UserException)
 from pytea_ci.interp.join import one_of
@@ -167,6 +168,20 @@ class ObjectMixin:
             return obj.globals.get("__name__")
         if name in ("__name__", "__qualname__"):
             return obj.name if name == "__name__" else obj.qualname or obj.name
+        if name == "__code__":  # handed to `types.FunctionType` to copy the function (transformers' copy_func)
+            return obj
+        if name == "__defaults__":
+            return tuple(obj.defaults) if obj.defaults else None
+        return self.derived(f"attribute {name}", obj)
+
+    def attr_of_bound_method(self: "Interpreter", obj: BoundMethod, name: str) -> Any:
+        """A method's `__func__` and `__self__`; other names are its function's (`m.__code__`, `m.__name__`)."""
+        if name == "__func__":
+            return obj.func
+        if name == "__self__":
+            return obj.self_val
+        if isinstance(obj.func, FunctionVal):
+            return self.attr_of_function(obj.func, name)
         return self.derived(f"attribute {name}", obj)
 
     def attr_of_property(self: "Interpreter", obj: PropertyVal, name: str) -> Any:
@@ -373,6 +388,10 @@ class ObjectMixin:
     # ----- calls --------------------------------------------------------------------------------
     def call(self: "Interpreter", fn: Any, /, *args: Any, **kwargs: Any) -> Any:
         if isinstance(fn, BoundMethod):
+            if self.site is not None and isinstance(fn.self_val, ClassVal) and getattr(fn.func, "name", "") in METHODS:
+                out = hf_configs.call(self, fn.self_val, fn.func.name, args, kwargs)  # installed HF classes
+                if out is not MISSING:
+                    return out
             return self.call(fn.func, fn.self_val, *args, **kwargs)
         if isinstance(fn, FunctionVal):
             if self.inherit is None and not self.model_name:
@@ -858,5 +877,5 @@ _ATTR_HANDLERS: list[tuple[type, Any]] = [
     (Namespace, ObjectMixin.attr_of_namespace), (SuperVal, ObjectMixin.attr_of_super),
     (Builtin, ObjectMixin.attr_of_builtin), (ValuesIndices, ObjectMixin.attr_of_values_indices),
     (NamedTupleVal, ObjectMixin.attr_of_named_tuple), (FunctionVal, ObjectMixin.attr_of_function),
-    (PropertyVal, ObjectMixin.attr_of_property),
+    (PropertyVal, ObjectMixin.attr_of_property), (BoundMethod, ObjectMixin.attr_of_bound_method),
 ]

@@ -4,6 +4,7 @@ as Python would; anything with effects or unknown inputs is a no-op or Unknown."
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -206,3 +207,24 @@ def urlsplit(ctx: Ctx, url: Any, scheme: Any = "", allow_fragments: Any = True) 
 
 
 _SPLIT_RESULT = ClassVal("SplitResult", (), {}, "urllib.parse.SplitResult", native=True)
+
+
+@model("types.FunctionType")
+def function_type(ctx: Ctx, code: Any, globals: Any = None, name: Any = None, argdefs: Any = None,
+                  closure: Any = None) -> Any:
+    """`types.FunctionType(f.__code__, f.__globals__, ...)`: a copy of the program's function `f` (the
+    interpreter's `f.__code__` is `f` itself), under a new name or with new defaults when given."""
+    if not dataclasses.is_dataclass(code) or not hasattr(code, "node"):
+        return ctx.unknown("types.FunctionType of code not known")
+    changes: dict[str, Any] = {}
+    if isinstance(name, str):
+        changes["name"] = name
+    if isinstance(argdefs, tuple):
+        changes["defaults"] = list(argdefs)
+    return dataclasses.replace(code, **changes)  # type: ignore[type-var]
+
+
+@model("functools.update_wrapper")
+def update_wrapper(ctx: Ctx, wrapper: Any, wrapped: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """Copies names and the docstring onto `wrapper` and returns it: the wrapper is what is called."""
+    return wrapper
