@@ -11,6 +11,7 @@ from pytea_ci.interp.coverage import first_origin, origin_of_value
 from pytea_ci.interp.escape import escape, handed
 from pytea_ci.interp.ops import is_concrete, tensor_method
 from pytea_ci.interp import hf_configs, packages
+from pytea_ci.interp.attrs_more import attr_of_bound_method, attr_of_function, attr_of_property
 from pytea_ci.interp.hf_configs import METHODS
 from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, ModuleVal, PathEnd, ReturnSignal, Scope, SuperVal,
                                      UserException)
@@ -161,38 +162,6 @@ class ObjectMixin:
         if obj.cls.lookup("__opaque_base__") is True:
             out.holds = (obj,)  # a method inherited from a base not followed: calling it hands it `obj`
         return out
-
-    def attr_of_function(self: "Interpreter", obj: FunctionVal, name: str) -> Any:
-        """A function's own names (an installed package's registry keys on `fn.__module__`, `fn.__name__`)."""
-        if name == "__module__":
-            return obj.globals.get("__name__")
-        if name in ("__name__", "__qualname__"):
-            return obj.name if name == "__name__" else obj.qualname or obj.name
-        if name == "__code__":  # handed to `types.FunctionType` to copy the function (transformers' copy_func)
-            return obj
-        if name == "__defaults__":
-            return tuple(obj.defaults) if obj.defaults else None
-        return self.derived(f"attribute {name}", obj)
-
-    def attr_of_bound_method(self: "Interpreter", obj: BoundMethod, name: str) -> Any:
-        """A method's `__func__` and `__self__`; other names are its function's (`m.__code__`, `m.__name__`)."""
-        if name == "__func__":
-            return obj.func
-        if name == "__self__":
-            return obj.self_val
-        if isinstance(obj.func, FunctionVal):
-            return self.attr_of_function(obj.func, name)
-        return self.derived(f"attribute {name}", obj)
-
-    def attr_of_property(self: "Interpreter", obj: PropertyVal, name: str) -> Any:
-        """`@prop.setter` / `.getter` / `.deleter` in a class body: the property with that function."""
-        if name in ("setter", "getter", "deleter"):
-            def with_fn(ctx: Any, fn: Any) -> PropertyVal:
-                return PropertyVal(obj.fget, fn) if name == "setter" else PropertyVal(fn, obj.fset) if name == "getter" else obj
-            return Builtin(f"property.{name}", with_fn)
-        if name in ("fget", "fset"):
-            return getattr(obj, name)
-        return self.derived(f"attribute {name}", obj)
 
     def attr_of_tensor(self: "Interpreter", obj: Tensor, name: str) -> Any:
         lib = "numpy.ndarray" if obj.lib == "numpy" else "torch.Tensor"
@@ -876,6 +845,6 @@ _ATTR_HANDLERS: list[tuple[type, Any]] = [
     (ClassVal, ObjectMixin.attr_of_class), (ModuleVal, ObjectMixin.attr_of_module),
     (Namespace, ObjectMixin.attr_of_namespace), (SuperVal, ObjectMixin.attr_of_super),
     (Builtin, ObjectMixin.attr_of_builtin), (ValuesIndices, ObjectMixin.attr_of_values_indices),
-    (NamedTupleVal, ObjectMixin.attr_of_named_tuple), (FunctionVal, ObjectMixin.attr_of_function),
-    (PropertyVal, ObjectMixin.attr_of_property), (BoundMethod, ObjectMixin.attr_of_bound_method),
+    (NamedTupleVal, ObjectMixin.attr_of_named_tuple), (FunctionVal, attr_of_function),
+    (PropertyVal, attr_of_property), (BoundMethod, attr_of_bound_method),
 ]

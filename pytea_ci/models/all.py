@@ -18,3 +18,4 @@ from pytea_ci.models.torch import amp, sampling, serialization  # noqa: F401
 from pytea_ci.models import random_  # noqa: F401
 from pytea_ci.models.torchvision import io as tv_io  # noqa: F401
 from pytea_ci.models import files  # noqa: F401
+from pytea_ci.models import dict_subclass  # noqa: F401

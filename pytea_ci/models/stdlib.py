@@ -228,3 +228,11 @@ def function_type(ctx: Ctx, code: Any, globals: Any = None, name: Any = None, ar
 def update_wrapper(ctx: Ctx, wrapper: Any, wrapped: Any = None, *args: Any, **kwargs: Any) -> Any:
     """Copies names and the docstring onto `wrapper` and returns it: the wrapper is what is called."""
     return wrapper
+
+
+@model("itertools.repeat")
+def repeat(ctx: Ctx, obj: Any, times: Any = None) -> Any:
+    """`repeat(x, n)` with n known: n times x (`tuple(repeat(x, 2))`); else items not known."""
+    if isinstance(times, int) and not isinstance(times, bool) and 0 <= times <= 4096:
+        return [obj] * times
+    return ctx.unknown("itertools.repeat")
