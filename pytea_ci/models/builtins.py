@@ -286,6 +286,8 @@ def _type_matches(value: Any, t: Any) -> Any:
             return None
         if is_dim(value):
             return py is int or (py is float and False)
+        if py is dict and isinstance(value, Instance) and value.cls.is_subclass_of("builtins.dict.__base__"):
+            return True  # a class of the program deriving from dict (models/dict_subclass.py)
         return isinstance(value, py)
     if isinstance(t, Namespace) and t.qualname == "torch.Tensor":
         return isinstance(value, Tensor)
