@@ -30,7 +30,7 @@ from pytea_ci.driver.config import ConfigError  # the interpreter configured can
 
 # pure-Python model libraries worth following by default (top-level import names)
 DEFAULT_FOLLOW = ("timm", "transformers", "x_transformers", "segmentation_models_pytorch", "torch_geometric",
-                  "monai", "pytorch_lightning", "lightning", "diffusers", "open_clip", "peft")
+                  "monai")
 # never followed whatever the configuration says: the analyzer's models stand for them
 NEVER_FOLLOW = ("torch", "torchvision", "torchaudio", "torchtext", "numpy", "einops", "PIL", "scipy")
 

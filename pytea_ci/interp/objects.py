@@ -475,7 +475,7 @@ class ObjectMixin:
         except (UserException, ReturnSignal):
             raise
         except Exception as e:  # a model that does not handle these arguments
-            if isinstance(e, (PathEnd, BudgetExceeded)) or self.strict:
+            if isinstance(e, (PathEnd, BudgetExceeded, packages.PackageBudget)) or self.strict:
                 raise
             return self.unknown(f"model {fn.name} gave up: {type(e).__name__}", api=True)
 
