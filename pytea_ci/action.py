@@ -87,6 +87,7 @@ class Inputs:
     cache_dir: str = ""
     baseline: str = ""
     args: list[str] = field(default_factory=list)
+    python: str = ""  # the job's interpreter: its installed packages are read from source
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Inputs:
@@ -102,7 +103,7 @@ class Inputs:
                    sarif_file=get_input(env, "sarif-file", DEFAULT_SARIF),
                    category=get_input(env, "category", DEFAULT_CATEGORY), fail_on=fail_on,
                    annotations=get_bool(env, "annotations", True), cache_dir=get_input(env, "cache-dir"),
-                   baseline=get_input(env, "baseline"), args=args)
+                   baseline=get_input(env, "baseline"), args=args, python=get_input(env, "python"))
 
 
 # ----- the event -----------------------------------------------------------------------------------
@@ -255,6 +256,8 @@ def check_argv(inputs: Inputs, rng: Range, diff_ok: bool) -> list[str]:
         argv += ["--cache-dir", inputs.cache_dir]
     if inputs.baseline:
         argv += ["--baseline", inputs.baseline]
+    if inputs.python:
+        argv += ["--python", inputs.python]
     if rng.base is not None and diff_ok:
         argv += ["--diff", f"{rng.base}...{rng.head}"]
     return argv + inputs.args

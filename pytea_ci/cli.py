@@ -108,6 +108,9 @@ def _add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     c.add_argument("--root", default=None, help="project root (default: the folder of the nearest pyproject.toml "
                    "with [tool.pytea-ci], else the git work tree, else the current directory)")
     c.add_argument("--config", default=None, metavar="FILE", help="configuration file (TOML)")
+    c.add_argument("--python", default=None, metavar="PATH",
+                   help="interpreter (or virtualenv folder) whose installed packages are read from source, never "
+                        "imported (default: $VIRTUAL_ENV, else .venv/ at the root)")
     c.add_argument("--category", default="pytea-ci/", help="SARIF automationDetails.id (code-scanning category)")
     g = c.add_mutually_exclusive_group()
     g.add_argument("--staged", action="store_true", help="only entry points affected by staged changes")
@@ -215,7 +218,8 @@ def _request(ns: argparse.Namespace) -> CheckRequest:
                  "time_budget": ns.time_budget, "run_budget": ns.run_budget, "loop_unroll": ns.loop_unroll,
                  "jobs": ns.jobs,
                  "library_mode": ns.library_mode, "symbolic": _symbolic(ns.symbolic),
-                 "cache_dir": os.path.abspath(ns.cache_dir) if ns.cache_dir else None}
+                 "cache_dir": os.path.abspath(ns.cache_dir) if ns.cache_dir else None,
+                 "python": os.path.abspath(ns.python) if ns.python else None}
     if ns.affected_only and not ns.diff:
         raise UsageError("--affected-only needs --diff")
     return CheckRequest(paths=ns.paths, root=ns.root, config_file=ns.config, staged=ns.staged, diff=ns.diff,

@@ -80,18 +80,35 @@ def cache_dir(cfg: Config, root: str) -> str:
     return os.path.join(root, os.path.expanduser(cfg.cache_dir))
 
 
+def site(cfg: Config, root: str) -> dict[str, Any]:
+    """The installed packages the analysis may read (driver/environment.py); {} without an environment.
+    A configured interpreter that cannot be used is an error; one found by default is skipped."""
+    from pytea_ci.driver import environment
+
+    python, how = environment.find_python(cfg.python, root)
+    try:
+        return environment.site_options(python, cfg.follow_packages, cfg.skip_packages, cfg.package_budget)
+    except config_mod.ConfigError:
+        if how == "configured":
+            raise
+        return {}
+
+
 def options(cfg: Config, root: str, entries: list[str], req: CheckRequest) -> Options:
     per_entry = {}
+    env = site(cfg, root)
     for e in entries:
         rel = os.path.relpath(e, root).replace(os.sep, "/")
         opts = cfg.analysis_options(rel)
         opts["args"] = {**opts["args"], **req.args}
+        if env:
+            opts["site"] = env
         per_entry[e] = opts
     budget = Budget(paths=cfg.max_paths, steps=cfg.max_steps, unroll=cfg.loop_unroll,
                     entry_steps=steps_for(cfg.time_budget), wall_seconds=cfg.wall_clock_limit)
     meter = RunMeter(steps_for(cfg.run_budget) if cfg.run_budget else None)
     out = Options(root=root, budget=budget, solver_timeout_ms=cfg.solver_timeout,
-                  entry_options={"args": dict(req.args)}, cache_dir=None if req.no_cache else cache_dir(cfg, root),
+                  entry_options={"args": dict(req.args), **({"site": env} if env else {})}, cache_dir=None if req.no_cache else cache_dir(cfg, root),
                   jobs=cfg.jobs, per_entry=per_entry, meter=meter)
     if req.resident is not None:
         out.jobs = 1  # in this process: the resident caches and the source overlay live here

@@ -56,6 +56,10 @@ class Config:
     run_budget: float = 900.0  # reference seconds per invocation (mapped to steps); 0: no limit
     wall_clock_limit: float = 600.0  # the safety net per entry point, in real seconds
     min_coverage: float | None = None  # percent of tensor operations checked per entry point; None: no gate
+    python: str | None = None  # the interpreter whose installed packages are read (driver/environment.py)
+    follow_packages: list[str] | None = None  # installed packages followed (None: environment.DEFAULT_FOLLOW)
+    skip_packages: list[str] = field(default_factory=list)  # installed packages never followed
+    package_budget: float = 4.0  # reference seconds per installed package per path (mapped to steps)
     source: str = ""  # the file it came from ("" when none)
 
     def override(self, **values: Any) -> None:
@@ -140,6 +144,10 @@ KEYS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "wall-clock-limit": (lambda v: (_is_int(v) or isinstance(v, float)) and v > 0, "a positive number (seconds)"),
     "min-coverage": (lambda v: (_is_int(v) or isinstance(v, float)) and 0 <= v <= 100,
                      "a percentage from 0 to 100 (tensor operations checked per entry point)"),
+    "python": (lambda v: isinstance(v, str) and v != "", "a path to a Python interpreter or a virtualenv folder"),
+    "follow-packages": (_is_str_list, "a list of top-level import names of installed packages (\"*\": all)"),
+    "skip-packages": (_is_str_list, "a list of top-level import names of installed packages"),
+    "package-budget": (lambda v: (_is_int(v) or isinstance(v, float)) and v > 0, "a positive number (seconds)"),
 }
 
 
@@ -153,7 +161,7 @@ def from_table(table: dict[str, Any], source: str) -> Config:
         check, expected = KEYS[key]
         if not check(value):
             raise ConfigError(f"{source}: [{SECTION}] {key} must be {expected}, got {value!r}")
-        if key in ("time-budget", "library-time-budget", "run-budget", "wall-clock-limit"):
+        if key in ("time-budget", "library-time-budget", "run-budget", "wall-clock-limit", "package-budget"):
             value = float(value)
         if key == "severity":
             value = {rule_by_id(k).id: v for k, v in value.items()}  # type: ignore[union-attr]

@@ -11,7 +11,7 @@ from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, cont
 from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_value
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models.registry import REGISTRY
-from pytea_ci.models.values import DType, Unknown
+from pytea_ci.models.values import MISSING, DType, Instance, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, PInt, Sym, Term, is_dim
 from pytea_ci.shapes.pred import Pred
@@ -298,6 +298,9 @@ class ExprMixin:
                 except TypeError:
                     return self.unknown("membership")
                 return r if isinstance(op, ast.In) else not r
+            if isinstance(b, Instance) and (contains := b.cls.lookup("__contains__")) is not MISSING:
+                r = self.call(self.bind_member(b, b.cls, contains), a)
+                return r if isinstance(op, ast.In) or not isinstance(r, bool) else not r
             return self.unknown("membership")
         name, pyop = CMPOPS[type(op)]
         if isinstance(a, Tensor) or isinstance(b, Tensor):

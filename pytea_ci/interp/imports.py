@@ -7,6 +7,7 @@ import ast
 import os
 from typing import TYPE_CHECKING, Any
 
+from pytea_ci.interp import package_cache, packages
 from pytea_ci.interp.runtime import BudgetExceeded, ModuleVal, Scope, UserException
 from pytea_ci.models.registry import is_modeled_root, lookup
 from pytea_ci.models.values import MISSING, Namespace, Unknown
@@ -23,7 +24,7 @@ class ImportMixin:
             for cand in (base + ".py", os.path.join(base, "__init__.py")):
                 if os.path.isfile(cand) and self.inside_project(cand):
                     return cand
-        return None
+        return self.site.find(dotted) if self.site is not None else None  # after the project (packages.py)
 
     def import_module(self: "Interpreter", dotted: str, scope: Scope, node: ast.AST) -> Any:
         """Import `dotted` (running parent packages first); return the module value."""
@@ -34,7 +35,13 @@ class ImportMixin:
             if is_modeled_root(dotted):
                 found = lookup(dotted)
                 return found if found is not MISSING else self.unknown(dotted, api=True)
-            return self.unknown(f"third-party module '{dotted.split('.')[0]}' (import {dotted})", api=True)
+            return packages.not_found(self, dotted)
+        pkg = self.site.package_of(path) if self.site is not None else None
+        if pkg is not None and not packages.inside(self, pkg):
+            return package_cache.enter_import(self, dotted, pkg, lambda: self.import_path(dotted, path, scope, node))
+        return self.import_path(dotted, path, scope, node)
+
+    def import_path(self: "Interpreter", dotted: str, path: str, scope: Scope, node: ast.AST) -> Any:
         if "." in dotted:
             self.import_module(dotted.rsplit(".", 1)[0], scope, node)
         return self.run_module(dotted, path)

@@ -25,7 +25,7 @@ from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
 from pytea_ci.interp.loops import LoopMixin
 from pytea_ci.interp.machine import MachineFindings, PathMachine
-from pytea_ci.interp import observe
+from pytea_ci.interp import observe, packages
 from pytea_ci.interp.objects import ObjectMixin
 from pytea_ci.interp.project_files import read_text
 from pytea_ci.interp.ops import on_machine, truth
@@ -103,6 +103,9 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         # op raises: a failure is the program's business (it raises SHAPE_ERROR), not a finding
         self.expecting = 0
         self.importing = 0  # > 0 while a project module's import-time code runs (imports.py)
+        self.site = packages.Site.from_options(options)  # installed packages followed (interp/packages.py)
+        self.pkg_stack: list[tuple[str, int]] = []  # packages entered: (name, steps when entered)
+        self.pkg_used: dict[str, int] = {}  # steps run inside each package on this path
 
     # ----- positions ----------------------------------------------------------------------------
     def rel(self, path: str) -> str:
@@ -152,6 +155,8 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             raise BudgetExceeded(STEPS_PER_PATH, self.span_of(node))
         if self.shared.pot(self.command) + self.steps > self.budget.entry_steps:
             raise BudgetExceeded(STEPS_PER_ENTRY, self.span_of(node))
+        if self.pkg_stack:
+            packages.tick(self)
         if self.steps % 128 == 0:  # the safety net and the editor's cancel: never below the step budgets
             if time.monotonic() > self.deadline:
                 raise BudgetExceeded(WALL_CLOCK, self.span_of(node))
@@ -458,7 +463,8 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             name, where = self.facts["subcommand"]
             trace.insert(0, Frame(where, f"subcommand {name!r}" if name is not None else "no subcommand"))
         trace.append(Frame(self.span, message.split(":")[0]))
-        d = Diagnostic(rule, sev, self.span, message, tuple(operands), tuple(related), tuple(trace),
+        where, message = packages.relocate(self, self.span, message)  # installed packages are read-only
+        d = Diagnostic(rule, sev, where, message, tuple(operands), tuple(related), tuple(trace),
                        dict(counterexample or {}), self.rel(self.entry))
         if sev is not Severity.NOTE:
             self.stopped_at_finding = True

@@ -10,11 +10,14 @@ from pytea_ci.interp import observe
 from pytea_ci.interp.coverage import first_origin, origin_of_value
 from pytea_ci.interp.escape import escape, handed
 from pytea_ci.interp.ops import is_concrete, tensor_method
+from pytea_ci.interp import hf_configs, packages
+from pytea_ci.interp.attrs_more import attr_of_bound_method, attr_of_function, attr_of_property
+from pytea_ci.interp.hf_configs import METHODS
 from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, ModuleVal, PathEnd, ReturnSignal, Scope, SuperVal,
                                      UserException)
 from pytea_ci.interp.join import one_of
 from pytea_ci.models.ranges import values_after
-from pytea_ci.models.registry import PROPERTIES, lookup
+from pytea_ci.models.registry import REGISTRY, PROPERTIES, lookup
 from pytea_ci.models.dtype_device import after_model
 from pytea_ci.models.torch.devices import note_devices
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, IterVal,
@@ -202,6 +205,8 @@ class ObjectMixin:
         if name == "__dict__":
             return obj.globals
         sub = self.try_submodule(obj, name)
+        if sub is None and self.site is not None:
+            sub = packages.lazy_name(self, obj, name)  # an installed package's lazy export (packages.py)
         return sub if sub is not None else self.unknown(f"{obj.name}.{name}")
 
     def attr_of_namespace(self: "Interpreter", obj: Namespace, name: str) -> Any:
@@ -219,6 +224,9 @@ class ObjectMixin:
         for c in mro[mro.index(obj.owner) + 1:] if obj.owner in mro else []:
             if name in c.ns:
                 return self.bind_member(obj.self_val, c, c.ns[name])
+        base = REGISTRY.get("builtins.object")  # every class ends with `object`: its `__setattr__`, ...
+        if isinstance(base, ClassVal) and name in base.ns and name != "__init__":
+            return self.bind_member(obj.self_val, base, base.ns[name])
         return self.unknown(f"super().{name}")
 
     def attr_of_builtin(self: "Interpreter", obj: Builtin, name: str) -> Any:
@@ -248,6 +256,8 @@ class ObjectMixin:
         if isinstance(obj, Instance):
             prop = obj.cls.lookup(name)
             if isinstance(prop, PropertyVal):
+                if isinstance(prop.fset, (FunctionVal, BoundMethod)):
+                    self.call(prop.fset, obj, value)
                 return
             if obj.cls.lookup("__frozen__") is True:  # a frozen dataclass
                 raise UserException("FrozenInstanceError")
@@ -347,6 +357,10 @@ class ObjectMixin:
     # ----- calls --------------------------------------------------------------------------------
     def call(self: "Interpreter", fn: Any, /, *args: Any, **kwargs: Any) -> Any:
         if isinstance(fn, BoundMethod):
+            if self.site is not None and isinstance(fn.self_val, ClassVal) and getattr(fn.func, "name", "") in METHODS:
+                out = hf_configs.call(self, fn.self_val, fn.func.name, args, kwargs)  # installed HF classes
+                if out is not MISSING:
+                    return out
             return self.call(fn.func, fn.self_val, *args, **kwargs)
         if isinstance(fn, FunctionVal):
             if self.inherit is None and not self.model_name:
@@ -360,6 +374,9 @@ class ObjectMixin:
         if isinstance(fn, Builtin):
             return self.call_builtin(fn, args, kwargs)
         if isinstance(fn, ClassVal):
+            pkg = packages.class_package(self, fn.ns.get("__module__")) if self.site is not None else None
+            if pkg is not None:  # a class of an installed package, built under its budget (packages.py)
+                return packages.enter(self, pkg, lambda: self.instantiate(fn, args, kwargs), (*args, *kwargs.values()))
             return self.instantiate(fn, args, kwargs)
         if isinstance(fn, Instance):
             m = fn.cls.lookup("__call__")
@@ -458,7 +475,7 @@ class ObjectMixin:
         except (UserException, ReturnSignal):
             raise
         except Exception as e:  # a model that does not handle these arguments
-            if isinstance(e, (PathEnd, BudgetExceeded)) or self.strict:
+            if isinstance(e, (PathEnd, BudgetExceeded, packages.PackageBudget)) or self.strict:
                 raise
             return self.unknown(f"model {fn.name} gave up: {type(e).__name__}", api=True)
 
@@ -488,6 +505,12 @@ class ObjectMixin:
         return (self.rel(path), cls.name) if path else None
 
     def call_function(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict) -> Any:
+        pkg = packages.call_package(self, fn) if self.site is not None else None
+        if pkg is not None:  # entering an installed package: under its budget (packages.py)
+            return packages.enter(self, pkg, lambda: self.run_function(fn, args, kwargs), (*args, *kwargs.values()))
+        return self.run_function(fn, args, kwargs)
+
+    def run_function(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict) -> Any:
         if len(self.frames) >= self.budget.recursion:
             self.soft_budget("recursion depth")
             escape(self, (*args, *kwargs.values()), f"{fn.name}() past the recursion depth budget")
@@ -822,5 +845,6 @@ _ATTR_HANDLERS: list[tuple[type, Any]] = [
     (ClassVal, ObjectMixin.attr_of_class), (ModuleVal, ObjectMixin.attr_of_module),
     (Namespace, ObjectMixin.attr_of_namespace), (SuperVal, ObjectMixin.attr_of_super),
     (Builtin, ObjectMixin.attr_of_builtin), (ValuesIndices, ObjectMixin.attr_of_values_indices),
-    (NamedTupleVal, ObjectMixin.attr_of_named_tuple),
+    (NamedTupleVal, ObjectMixin.attr_of_named_tuple), (FunctionVal, attr_of_function),
+    (PropertyVal, attr_of_property), (BoundMethod, attr_of_bound_method),
 ]

@@ -36,6 +36,7 @@ class FunctionVal:
     kw_defaults: list[Any] = field(default_factory=list)
     owner: ClassVal | None = None
     is_generator: bool = False
+    qualname: str = ""  # `Class.method` when defined in a class body (read by decorators: `fn.__qualname__`)
 
     def __repr__(self) -> str:
         return f"<function {self.name}>"

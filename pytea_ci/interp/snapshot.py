@@ -34,7 +34,8 @@ from pytea_ci.solver import Decider
 # interpreter attributes that are not per-path state (configuration, shared with other paths, or
 # handled apart: the trail is rebuilt from the recorded choices; steps start from zero)
 _NOT_STATE = frozenset({"entry", "root", "search_roots", "decider", "budget", "forced", "trail", "options",
-                        "shared", "deadline", "strict", "steps", "budget_note", "path_id", "work_seen"})
+                        "shared", "deadline", "strict", "steps", "budget_note", "path_id", "work_seen",
+                        "site"})
 _ID_SETS = ("inexact", "escaped")  # sets of ids of objects of the state
 _ID_KEYS = ("star_namespaces", "known_len", "rep_positions")  # dicts keyed by ids of objects of the state
 _ATOMS = (type(None), bool, int, float, complex, str, bytes, Term, Tensor, Pred, Unknown, Namespace, Builtin,

@@ -6,12 +6,14 @@ import ast
 import functools
 from typing import TYPE_CHECKING, Any, cast
 
+from pytea_ci.interp import packages
 from pytea_ci.interp.appends import appended_once, may_grow
 from pytea_ci.interp.ops import BINOPS, on_machine, truth
 from pytea_ci.interp.machine import ends_program
 from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal,
                                      PathEnd, ReturnSignal, Scope, UserException, same_value)
-from pytea_ci.models.values import MISSING, ClassVal, Instance, RangeVal, Unknown
+from pytea_ci.models.registry import REGISTRY
+from pytea_ci.models.values import MISSING, Builtin, ClassVal, Instance, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import UNKNOWN, symbols
 from pytea_ci.shapes.pred import Pred
@@ -211,6 +213,11 @@ class StmtMixin:
         if self.is_opaque(cond) and bookkeeping(node.body) and bookkeeping(node.orelse) \
                 and self.join_branches(node, scope):
             return
+        if self.pkg_stack and self.is_opaque(cond):
+            side = packages.guard_side(node)  # inside an installed package: its guards are assumed to pass
+            if side is not None:
+                self.exec_block(node.body if side else node.orelse, scope)
+                return
         choice = self.decide(cond, node)
         with self.machine_side():
             self.exec_block(node.body if choice else node.orelse, scope)
@@ -373,6 +380,8 @@ class StmtMixin:
             closure = scope.parent
         gen = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _walk_own(node))
         fn: Any = FunctionVal(node, node.name, closure, scope.globals, self.cur_path, defaults, kw, is_generator=gen)
+        if scope.is_class and isinstance(scope.locals.get("__qualname__"), str):
+            fn.qualname = f"{scope.locals['__qualname__']}.{node.name}"
         for dec in reversed(node.decorator_list):
             d = self.eval(dec, scope)
             with self.at(dec):
@@ -386,11 +395,13 @@ class StmtMixin:
         opaque = False
         for b in node.bases:
             v = self.eval(b, scope)
+            if isinstance(v, Builtin) and v.name in ("builtins.dict", "collections.OrderedDict"):
+                v = REGISTRY.get("builtins.dict.__base__", v)  # `class Output(OrderedDict)` keeps items
             if isinstance(v, ClassVal):
                 bases.append(v)
             else:
                 opaque = True
-        ns: dict[str, Any] = {"__module__": scope.globals.get("__name__")}
+        ns: dict[str, Any] = {"__module__": scope.globals.get("__name__"), "__qualname__": node.name}
         body = Scope(scope.globals, ns, scope if not scope.is_class and scope.locals is not scope.globals else None,
                      is_class=True)
         self.exec_block(node.body, body)

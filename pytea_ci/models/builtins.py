@@ -277,6 +277,8 @@ def _type_matches(value: Any, t: Any) -> Any:
         if isinstance(value, Instance):
             return t in value.cls.mro() or None if t.qualname.startswith(("builtins.",)) else t in value.cls.mro()
         return False if not t.native else None
+    if isinstance(t, Builtin) and t.name in _ABCS:
+        return _abc_matches(value, t.name)
     if isinstance(t, Builtin):
         py = {"builtins.int": int, "builtins.float": float, "builtins.str": str, "builtins.list": list,
               "builtins.tuple": tuple, "builtins.dict": dict, "builtins.bool": bool, "builtins.set": set}.get(t.name)
@@ -284,10 +286,36 @@ def _type_matches(value: Any, t: Any) -> Any:
             return None
         if is_dim(value):
             return py is int or (py is float and False)
+        if py is dict and isinstance(value, Instance) and value.cls.is_subclass_of("builtins.dict.__base__"):
+            return True  # a class of the program deriving from dict (models/dict_subclass.py)
         return isinstance(value, py)
     if isinstance(t, Namespace) and t.qualname == "torch.Tensor":
         return isinstance(value, Tensor)
     return None
+
+
+_ABCS = ("collections.abc.Iterable", "collections.abc.Sequence", "collections.abc.Mapping")
+
+
+def _abc_matches(value: Any, abc: str) -> Any:
+    """`isinstance(x, collections.abc.Iterable)` (timm's `to_2tuple`), for the values whose answer is known."""
+    kinds = {"collections.abc.Iterable": (list, tuple, dict, set, frozenset, str, RangeVal, Tensor),
+             "collections.abc.Sequence": (list, tuple, str, RangeVal),
+             "collections.abc.Mapping": (dict,)}[abc]
+    if isinstance(value, kinds) or (abc == "collections.abc.Iterable" and isinstance(value, Tensor)):
+        return True
+    if value is None or isinstance(value, (bool, int, float, list, tuple, dict, set, frozenset, str, Tensor,
+                                           RangeVal)) or is_dim(value):
+        return False
+    return None
+
+
+def _abc_class(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return ctx.unknown("instance of an abstract base class")
+
+
+for _name in _ABCS:
+    register(_name, Builtin(_name, _abc_class))
 
 
 @model("builtins.isinstance")
@@ -464,6 +492,11 @@ class object_:
         if isinstance(self, Instance) and isinstance(name, str):
             self.attrs[name] = value
 
+    def __getattribute__(ctx: Ctx, self: Any, name: Any) -> Any:  # type: ignore[override]  # noqa: N805
+        """`super().__getattribute__(name)` in a class that overrides it (transformers' configs): the
+        plain lookup, instance attributes then the class's."""
+        return ctx.getattr(self, name) if isinstance(name, str) else ctx.unknown("attribute of a name not known")
+
 
 _EXC_TREE = {
     "BaseException": None, "Exception": "BaseException", "KeyboardInterrupt": "BaseException",
@@ -500,3 +533,4 @@ register("builtins.Ellipsis", Ellipsis)
 register("builtins.__debug__", True)
 
 _ = (math, BoundMethod)
+

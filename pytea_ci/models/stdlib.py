@@ -4,12 +4,13 @@ as Python would; anything with effects or unknown inputs is a no-op or Unknown."
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, register
-from pytea_ci.models.values import Builtin, Unknown
+from pytea_ci.models.values import Builtin, ClassVal, Instance, Unknown
 from pytea_ci.shapes.dim import ceildiv, floordiv, is_dim
 
 
@@ -131,7 +132,8 @@ def partial(ctx: Ctx, fn: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 @model("functools.lru_cache", "functools.cache", "typing.final", "typing.overload", "abc.abstractmethod",
-       "torch.jit.script", "torch.jit.unused", "torch.compile", "typing.no_type_check")
+       "torch.jit.script", "torch.jit.unused", "torch.compile", "typing.no_type_check", "torch.jit.ignore",
+       "torch.jit.export", "torch.jit._overload_method")
 def passthrough_decorator(ctx: Ctx, fn: Any = None, *args: Any, **kwargs: Any) -> Any:
     if fn is None or isinstance(fn, int):
         return Builtin("decorator", lambda c, f: f)
@@ -179,3 +181,58 @@ register("dataclasses.InitVar", None)
 register("typing.TYPE_CHECKING", False)  # False when the program runs: `if TYPE_CHECKING:` imports are skipped
 
 _ = (ceildiv, floordiv, _concrete)
+
+
+@model("os.path.split")
+def path_split(ctx: Ctx, path: Any) -> Any:
+    """A name without a separator splits the same on every platform: ('', name); else strings not known."""
+    if isinstance(path, str) and "/" not in path and "\\" not in path:
+        return ("", path)
+    return (Unknown("string", pytype="str"), Unknown("string", pytype="str"))
+
+
+@model("urllib.parse.urlsplit", "urllib.parse.urlparse")
+def urlsplit(ctx: Ctx, url: Any, scheme: Any = "", allow_fragments: Any = True) -> Any:
+    """The parts of a URL written in the program (a pure function of the string, as `urllib` computes
+    it: `timm.create_model` reads a model name through it); of a string not known, strings not known."""
+    from urllib.parse import urlsplit as split
+
+    parts = ("scheme", "netloc", "path", "query", "fragment")
+    known = isinstance(url, str) and isinstance(scheme, str) and isinstance(allow_fragments, bool)
+    values = split(url, scheme, allow_fragments) if known else None
+    out = Instance(_SPLIT_RESULT)
+    for i, name in enumerate(parts):
+        out.attrs[name] = values[i] if values is not None else Unknown("string", pytype="str")
+    return out
+
+
+_SPLIT_RESULT = ClassVal("SplitResult", (), {}, "urllib.parse.SplitResult", native=True)
+
+
+@model("types.FunctionType")
+def function_type(ctx: Ctx, code: Any, globals: Any = None, name: Any = None, argdefs: Any = None,
+                  closure: Any = None) -> Any:
+    """`types.FunctionType(f.__code__, f.__globals__, ...)`: a copy of the program's function `f` (the
+    interpreter's `f.__code__` is `f` itself), under a new name or with new defaults when given."""
+    if not dataclasses.is_dataclass(code) or not hasattr(code, "node"):
+        return ctx.unknown("types.FunctionType of code not known")
+    changes: dict[str, Any] = {}
+    if isinstance(name, str):
+        changes["name"] = name
+    if isinstance(argdefs, tuple):
+        changes["defaults"] = list(argdefs)
+    return dataclasses.replace(code, **changes)  # type: ignore[type-var]
+
+
+@model("functools.update_wrapper")
+def update_wrapper(ctx: Ctx, wrapper: Any, wrapped: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """Copies names and the docstring onto `wrapper` and returns it: the wrapper is what is called."""
+    return wrapper
+
+
+@model("itertools.repeat")
+def repeat(ctx: Ctx, obj: Any, times: Any = None) -> Any:
+    """`repeat(x, n)` with n known: n times x (`tuple(repeat(x, 2))`); else items not known."""
+    if isinstance(times, int) and not isinstance(times, bool) and 0 <= times <= 4096:
+        return [obj] * times
+    return ctx.unknown("itertools.repeat")

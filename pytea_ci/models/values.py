@@ -176,6 +176,7 @@ class ClassMethod:
 @dataclass(eq=False)
 class PropertyVal:
     fget: Any
+    fset: Any = None  # `@name.setter` (called when the attribute is assigned)
 
 
 class ValuesIndices(tuple):  # type: ignore[type-arg]

@@ -789,6 +789,8 @@ EXEMPT.update({
     "torch.Tensor.is_floating_point": ("returns a bool (checked by tests/oracle/test_dtypes.py)",
                                        "is_fp = torch.zeros(2).is_floating_point()"),
     "torch.Tensor.is_complex": ("returns a bool", "is_cx = torch.zeros(2).is_complex()"),
+    "torch.finfo": ("float limits of a dtype, no shape effect (values: tests/oracle/test_dtypes.py)",
+                    "fill = torch.zeros(2, 3).masked_fill(torch.ones(2, 3) > 0, torch.finfo(torch.float32).min)"),
     "torch.Tensor.is_signed": ("returns a bool", "is_sg = torch.zeros(2).is_signed()"),
     "numpy.random.default_rng": ("random generator object", "rng = np.random.default_rng(0)"),
     "numpy.random.Generator": ("random generator object", "rng2 = np.random.Generator(np.random.PCG64(0))"),

@@ -109,3 +109,16 @@ def test_dtype_matches_torch(expr: str) -> None:
     body = (f"import numpy as np\nimport torch\ny = {expr}\n"
             f"if y.dtype != {lib}.{name}:\n    bad = torch.zeros(2, 3) @ torch.zeros(4, 5)\n")
     assert not _RUNNER[0].findings(body), f"{expr}: torch gives {lib}.{name}"
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("field", ["bits", "eps", "max", "min", "tiny", "resolution"])
+def test_finfo_matches_torch(dtype: str, field: str) -> None:
+    """`torch.finfo(dtype).field` is the number torch gives: a branch on it takes torch's side."""
+    value = getattr(torch.finfo(getattr(torch, dtype)), field)
+    if not _RUNNER:
+        _RUNNER.append(InProcess("dtypes"))
+    body = (f"import torch\nv = torch.finfo(torch.{dtype}).{field}\n"
+            f"if v != {value!r}:\n    bad = torch.zeros(2, 3) @ torch.zeros(4, 5)\n"
+            f"if v == {value!r}:\n    good = torch.zeros(2, 3) @ torch.zeros(3, 5)\nelse:\n    worse = torch.zeros(2, 3) @ torch.zeros(4, 5)\n")
+    assert not _RUNNER[0].findings(body), f"torch.finfo(torch.{dtype}).{field} is {value!r}"

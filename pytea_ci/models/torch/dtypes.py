@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.registry import model, prop
-from pytea_ci.models.values import DType, Unknown
+from pytea_ci.models.registry import model, native_class, prop
+from pytea_ci.models.values import DType, Instance, Unknown
 from pytea_ci.shapes.tensor import Tensor, category
 
 
@@ -53,3 +53,28 @@ def dtype_itemsize(ctx: Ctx, d: DType) -> Any:
 def scalar_of(dtype: str | None) -> str | None:
     """The Python type of one element: what `.item()` gives."""
     return {0: "bool", 1: "int", 2: "float"}.get(category(dtype))  # type: ignore[arg-type]
+
+
+# torch.finfo(dtype): IEEE limits, public facts of each floating format (the same on every machine)
+_FINFO = {
+    "float16": {"bits": 16, "eps": 0.0009765625, "max": 65504.0, "min": -65504.0, "tiny": 6.103515625e-05,
+                "resolution": 0.001},
+    "bfloat16": {"bits": 16, "eps": 0.0078125, "max": 3.3895313892515355e+38, "min": -3.3895313892515355e+38,
+                 "tiny": 1.1754943508222875e-38, "resolution": 0.01},
+    "float32": {"bits": 32, "eps": 1.1920928955078125e-07, "max": 3.4028234663852886e+38,
+                "min": -3.4028234663852886e+38, "tiny": 1.1754943508222875e-38, "resolution": 1e-06},
+    "float64": {"bits": 64, "eps": 2.220446049250313e-16, "max": 1.7976931348623157e+308,
+                "min": -1.7976931348623157e+308, "tiny": 2.2250738585072014e-308, "resolution": 1e-15},
+}
+
+
+@native_class("torch.finfo")
+class finfo:
+    """`torch.finfo(dtype).min` (a mask's fill value in transformers): the limits of a known floating
+    dtype; of another dtype or the default one (which the program may have set), floats not known."""
+
+    def init(ctx: Ctx, self: Instance, dtype: Any = None) -> None:  # noqa: N805
+        known = _FINFO.get(dtype.name) if isinstance(dtype, DType) else None
+        for key in ("bits", "eps", "max", "min", "tiny", "resolution"):
+            self.attrs[key] = known[key] if known else Unknown("finfo of a dtype not known",
+                                                                pytype="int" if key == "bits" else "float")

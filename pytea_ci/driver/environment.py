@@ -1,0 +1,167 @@
+"""The project's Python environment, read from source (issue 21, item 1): which interpreter, its
+site-packages folders, and which installed packages the analyzer follows.
+
+The interpreter is `--python`, else `python = "..."` in `[tool.pytea-ci]`, else the active virtualenv
+(`VIRTUAL_ENV`), else a `.venv/` at the project root; with none, installed packages stay unknown as
+before. The interpreter is only asked where its packages live: it runs isolated and without `site`
+(`-I -S`, so no `.pth` file, `sitecustomize` or package code runs) and prints `sysconfig`'s
+`purelib`/`platlib`; the plain path lines of the `.pth` files there are read as text (their `import`
+lines are never run). Nothing of the project or of a package is imported.
+
+What the interpreter gets (`site_options`) is plain data: the folders, the packages to follow and
+not to follow, the per-package step budget, and a fingerprint of the followed packages (their name,
+version and the hash of their `RECORD` file, which lists the hash of every installed file), which
+is part of each entry point's result-cache key.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import hashlib
+import json
+import os
+import subprocess
+from typing import Any
+
+from pytea_ci.diagnostics.budgets import steps_for
+from pytea_ci.driver import fs
+from pytea_ci.driver.config import ConfigError  # the interpreter configured cannot be used: exit 2
+
+# pure-Python model libraries worth following by default (top-level import names)
+DEFAULT_FOLLOW = ("timm", "transformers", "x_transformers", "segmentation_models_pytorch", "torch_geometric",
+                  "monai")
+# never followed whatever the configuration says: the analyzer's models stand for them
+NEVER_FOLLOW = ("torch", "torchvision", "torchaudio", "torchtext", "numpy", "einops", "PIL", "scipy")
+
+_QUERY = """
+import json, os, sys, sysconfig
+out = []
+venv = os.path.dirname(os.path.dirname(os.path.abspath(sys.executable)))
+cfg = os.path.join(venv, "pyvenv.cfg")
+if os.path.isfile(cfg):  # without `site` the virtualenv is not applied: ask for its own folders
+    p = sysconfig.get_paths(vars={"base": venv, "platbase": venv})
+    out += [p["purelib"], p["platlib"]]
+    text = open(cfg, encoding="utf-8", errors="replace").read().lower().replace(" ", "")
+    if "include-system-site-packages=true" not in text:
+        print(json.dumps(out))
+        raise SystemExit(0)
+p = sysconfig.get_paths()
+print(json.dumps(out + [p["purelib"], p["platlib"]]))
+"""
+
+
+def find_python(explicit: str | None, root: str, environ: dict[str, str] | None = None) -> tuple[str | None, str]:
+    """(interpreter, how it was chosen); (None, "") when there is none to use."""
+    env = os.environ if environ is None else environ
+    if explicit:
+        path = os.path.join(root, os.path.expanduser(explicit))
+        if os.path.isdir(path):  # a virtualenv folder is accepted for its interpreter
+            path = _venv_python(path) or path
+        if not os.path.isfile(path):
+            raise ConfigError(f"--python / python: no interpreter at {explicit}")
+        return path, "configured"
+    venv = env.get("VIRTUAL_ENV")
+    if venv and _venv_python(venv):
+        return _venv_python(venv), "VIRTUAL_ENV"
+    local = _venv_python(os.path.join(root, ".venv"))
+    return (local, ".venv") if local else (None, "")
+
+
+def _venv_python(folder: str) -> str | None:
+    for cand in ("bin/python", "bin/python3", "Scripts/python.exe"):
+        path = os.path.join(folder, cand)
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def site_folders(python: str) -> tuple[str, ...]:
+    """The folders installed packages of `python` live in (its purelib and platlib, then the plain
+    path lines of their `.pth` files). Asked of the interpreter with `-I -S`: nothing is imported
+    but `json` and `sysconfig`."""
+    try:
+        p = subprocess.run([python, "-I", "-S", "-c", _QUERY], capture_output=True, text=True, timeout=30,
+                           stdin=subprocess.DEVNULL)
+        found = json.loads(p.stdout) if p.returncode == 0 else None
+    except (OSError, ValueError, subprocess.SubprocessError):
+        found = None
+    if not isinstance(found, list):
+        raise ConfigError(f"--python / python: {python} did not say where its packages are")
+    out: list[str] = []
+    for folder in found:
+        if isinstance(folder, str) and os.path.isdir(folder) and folder not in out:
+            out.append(os.path.realpath(folder))
+    for folder in list(out):
+        out += [p for p in _pth_paths(folder) if p not in out]
+    return tuple(dict.fromkeys(out))
+
+
+def _pth_paths(folder: str) -> list[str]:
+    """Folders named by the `.pth` files of `folder`, as text: lines that are not `import` statements."""
+    out = []
+    for pth in sorted(glob.glob(os.path.join(folder, "*.pth"))):
+        try:
+            lines = fs.read(pth).decode("utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            line = line.strip()
+            if not line or line.startswith(("#", "import ", "import\t")):
+                continue
+            path = os.path.realpath(os.path.join(folder, line))
+            if os.path.isdir(path):
+                out.append(path)
+    return out
+
+
+def distributions(folders: tuple[str, ...]) -> dict[str, tuple[str, str]]:
+    """Top-level import name -> (version, hash of the RECORD of its distribution), from `*.dist-info`."""
+    out: dict[str, tuple[str, str]] = {}
+    for folder in folders:
+        for info in sorted(glob.glob(os.path.join(folder, "*.dist-info"))):
+            version = os.path.basename(info)[: -len(".dist-info")].rpartition("-")[2]
+            record = _read(os.path.join(info, "RECORD"))
+            digest = hashlib.sha256(record).hexdigest()[:16]
+            for name in _top_level(info, record):
+                out.setdefault(name, (version, digest))
+    return out
+
+
+def _read(path: str) -> bytes:
+    try:
+        return fs.read(path)
+    except OSError:
+        return b""
+
+
+def _top_level(info: str, record: bytes) -> list[str]:
+    text = _read(os.path.join(info, "top_level.txt")).decode("utf-8", errors="replace")
+    names = [n.strip() for n in text.splitlines() if n.strip()]
+    if names:
+        return names
+    tops = {line.split(b"/", 1)[0].split(b",", 1)[0].decode("utf-8", errors="replace")
+            for line in record.splitlines() if line}
+    return sorted(t[:-3] if t.endswith(".py") else t for t in tops
+                  if not t.endswith((".dist-info", ".pth", ".data")) and not t.startswith(("..", "__")))
+
+
+def site_options(python: str | None, follow: list[str] | None, skip: list[str], package_budget: float,
+                 ) -> dict[str, Any]:
+    """What the interpreter is told about the environment ({} when there is none)."""
+    if python is None:
+        return {}
+    folders = site_folders(os.path.abspath(python))
+    names = list(DEFAULT_FOLLOW) if follow is None else list(follow)
+    dists = distributions(folders)
+    followed = sorted(n for n in dists if _follows(n, names, skip))
+    return {"folders": list(folders), "follow": names, "skip": sorted(set(skip) | set(NEVER_FOLLOW)),
+            "package_steps": steps_for(package_budget),
+            "packages": {n: list(dists[n]) for n in followed}}
+
+
+def _follows(name: str, follow: list[str], skip: list[str]) -> bool:
+    if name in skip or name in NEVER_FOLLOW:
+        return False
+    return "*" in follow or name in follow

@@ -1,0 +1,62 @@
+"""Real `transformers`, installed from PyPI (pinned, `--no-deps`) into a scratch virtualenv and read
+from source, never imported (issue 21's Done-when): a BERT classifier with a 512-wide head on its
+768-wide pooler output is found at the head's line, its twin with `config.hidden_size` is clean, both
+checking at least 90% of the tensor operations they reach; a model built by `from_pretrained` of a
+project folder's `config.json` gets that file's sizes; a hub id is unknown (never downloaded).
+Skipped only when the package cannot be installed (no network to PyPI). The same project, with timm
+and the cold/warm import figures, is `benchmarks/installed_packages.py`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import venv
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import installed_packages as bench  # noqa: E402  (the benchmark's project and pins)
+
+from pytea_ci.cli import main  # noqa: E402
+
+PIN = "transformers==4.46.3"
+
+
+@pytest.fixture(scope="module")
+def python() -> str:
+    folder = os.path.join(tempfile.gettempdir(), "pytea-ci-hf-venv")
+    exe = os.path.join(folder, "bin", "python")
+    try:
+        if not os.path.isfile(exe):
+            venv.EnvBuilder(with_pip=True).create(folder)
+        p = subprocess.run([exe, "-m", "pip", "install", "-q", "--no-deps", PIN], capture_output=True, text=True,
+                           timeout=600)
+    except (OSError, subprocess.SubprocessError) as e:
+        pytest.skip(f"cannot install {PIN}: {e}")
+    if p.returncode != 0:
+        pytest.skip(f"cannot install {PIN}: {p.stderr.strip().splitlines()[-1:] or p.returncode}")
+    return exe
+
+
+def test_bert_heads_found_at_the_line_twins_clean(python: str, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    bench.make_project(str(tmp_path))
+    names = ["bert_bad.py", "bert_good.py", "local_bad.py", "hub.py"]
+    code = main(["check", "--root", str(tmp_path), "--no-cache", "--jobs", "1", "--python", python, "--format", "json",
+                 *(str(tmp_path / n) for n in names)])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 1
+    found = sorted((d["entry"], d["rule"], d["line"]) for d in doc["diagnostics"] if d["rule"] < "PT010")
+    assert found == [("bert_bad.py", "PT001", 10), ("local_bad.py", "PT001", 9)], found
+    messages = {d["entry"]: d["message"] for d in doc["diagnostics"] if d["rule"] == "PT001"}
+    assert "768" in messages["bert_bad.py"] and "512" in messages["bert_bad.py"]
+    assert "384" in messages["local_bad.py"]  # the width of bert_local/config.json
+    coverage = {e["entry"]: e["coverage"]["ratio"] for e in doc["entries"]}
+    assert coverage["bert_bad.py"] >= 0.9 and coverage["bert_good.py"] >= 0.9, coverage
+    assert all(e["status"] != "internal-error" for e in doc["entries"])
+    hub = next(e for e in doc["entries"] if e["entry"] == "hub.py")
+    assert any("bert-base-uncased" in o["what"] for o in hub["unknown_origins"]), hub["unknown_origins"]
