@@ -247,10 +247,15 @@ _SAME_AS_DATA = {"torch.tensor", "torch.as_tensor", "torch.Tensor.__new__"}  # a
 
 
 def after_model(ctx: Any, name: str, out: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """The device (and dtype origin) of a model's tensor result: creations are on the CPU unless told
-    otherwise, `.cuda()`/`.cpu()` move, any `device=` argument places the result."""
+    """The device (and dtype origin) of a model's tensor result: a result written into an `out=` tensor
+    has its dtype and device, creations are on the CPU unless told otherwise, `.cuda()`/`.cpu()` move,
+    any `device=` argument places the result."""
     if not isinstance(out, Tensor) or out.lib != "torch":
         return out
+    target = kwargs.get("out")
+    if isinstance(target, Tensor) and target.lib == "torch":  # the result is written into `out=` and returned
+        return _replace(out, dtype=target.dtype, dtype_from=target.dtype_from, device=target.device,
+                        device_from=target.device_from)
     if ctx.facts.get(AUTOCAST) and category(out.dtype) == 2 and name not in _CREATIONS:
         out = cast(ctx, out, None, "autocast")  # float16/bfloat16 or float32: the autocast's choice
     short = name.replace("torch.Tensor.", ".").replace("torch.", "torch.")

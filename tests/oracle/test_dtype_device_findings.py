@@ -122,6 +122,9 @@ DTYPE_CASES = [
     ("a = torch.randn(2, 3)", "torch.stack([a, a], out=torch.empty(2, 2, 3, dtype=torch.long))"),
     ("a = torch.randn(2, 3)", "torch.hstack([a, a], out=torch.empty(2, 6, dtype=torch.int32))"),
     ("a = torch.randn(2, 3)", "torch.vstack([a, a], out=torch.empty(4, 3, dtype=torch.float64))"),
+    ("f = torch.empty(4)", "torch.arange(1, 5, out=f).mul_(3.14)"),
+    ("f = torch.empty(4)", "torch.arange(1, 5).mul_(3.14)"),
+    ("f = torch.empty(2, 2, dtype=torch.long)", "torch.add(torch.ones(2, 2, dtype=torch.long), 1, out=f).add_(0.5)"),
     # normalization layers on the CPU: one dtype, or a float16/bfloat16 input with float32 parameters
     ("bn = nn.BatchNorm1d(3)", "bn(torch.randn(4, 3).double())"),
     ("bn = nn.BatchNorm1d(3)", "bn(torch.randn(4, 3).half())"),
