@@ -52,3 +52,14 @@ def test_replayed_check_loads_only_the_fast_path(tmp_path: Path) -> None:
     replayed = _loaded(args, tmp_path)
     assert replayed == {"pytea_ci.cli", "pytea_ci.driver", "pytea_ci.driver.fs", "pytea_ci.driver.identity",
                         "pytea_ci.driver.replay"}, replayed
+
+
+def test_a_machine_branch_needs_no_z3(tmp_path: Path) -> None:
+    """`"cuda" if torch.cuda.is_available() else "cpu"` asks only one-symbol questions (solver/presolve.py)."""
+    (tmp_path / "main.py").write_text("import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+                                      "x = torch.zeros(2, 3).to(device) @ torch.ones(3, 4).to(device)\n")
+    cold = _loaded(["check", "--no-cache", "--root", str(tmp_path), "main.py"], tmp_path)
+    assert "pytea_ci.interp.interpreter" in cold and "z3" not in cold
+    (tmp_path / "main.py").write_text("import sys\nimport torch\nn = len(sys.argv)\nx = torch.zeros(n, 3).view(2, -1)\n")
+    cold = _loaded(["check", "--no-cache", "--root", str(tmp_path), "main.py"], tmp_path)
+    assert "z3" in cold  # a question about a product of sizes still goes to z3

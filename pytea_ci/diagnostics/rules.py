@@ -117,7 +117,10 @@ RULES: tuple[Rule, ...] = (
         "arrays fed to a float32 model), class-index loss targets that are not int64, BCE targets "
         "that are not floating point, indices of a float dtype (`Embedding`, `one_hot`, `gather`, "
         "`scatter`, `index_select`), a `masked_fill` mask that is not bool, an in-place operation "
-        "whose result cannot be cast back (`int_tensor += 0.5`). Only dtypes the analyzer is sure of "
+        "whose result cannot be cast back (`int_tensor += 0.5`) or a `cat`/`stack` into an `out=` "
+        "tensor that cannot take the promoted dtype, an integer input to a normalization layer, and "
+        "on the CPU a normalization layer whose input and parameters mix dtypes (other than a "
+        "float16/bfloat16 input with float32 parameters). Only dtypes the analyzer is sure of "
         "take part: a dtype it cannot follow (an unmodeled call, a file read, `set_default_dtype`) is "
         "unknown and never reported. The message names where each dtype was set.",
         "PyTorch raises `expected scalar type Long but found Float`, `mat1 and mat2 must have the same "

@@ -17,13 +17,17 @@ from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.diagnostics.suppress import is_suppressed
 from pytea_ci.driver import config as config_mod
-from pytea_ci.driver import baseline, fs, gitdiff, library_run, newonly, sanity
+from pytea_ci.driver import fs, gitdiff, library_run, sanity
 from pytea_ci.driver.config import Config
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
 from pytea_ci.driver.resident import Resident
 from pytea_ci.driver.run import Options, Progress, RunFigures, RunMeter, run_with_figures
 from pytea_ci.driver.select import Request, Selection, select
 from pytea_ci.interp.budget import Budget
+
+TYPE_CHECKING = False  # as typing's: `--new-only` and `--baseline` load their modules when asked for
+if TYPE_CHECKING:
+    from pytea_ci.driver import newonly
 
 
 @dataclass
@@ -162,6 +166,8 @@ def _changed_modules(result: RunResult, sel: Selection, req: CheckRequest, cfg: 
 
 
 def _apply_baseline(outcome: CheckOutcome, path: str) -> None:
+    from pytea_ci.driver import baseline
+
     applied = baseline.apply(outcome.result, baseline.load(path), outcome.root)
     note = f"{applied.suppressed} finding(s) suppressed by the baseline {path}"
     fixed = applied.recorded - applied.suppressed
@@ -174,6 +180,7 @@ def _verdict(outcome: CheckOutcome, sel: Selection, req: CheckRequest, cdir: str
     """Which findings are new (`--new-only`, or `classify`); None when the changes are not known."""
     if not (req.new_only or req.classify) or sel.changes is None:
         return None
+    from pytea_ci.driver import newonly
     if not sel.changes.complete:
         if req.new_only:
             outcome.messages.append("--new-only ignored: the changed lines are not known")

@@ -16,11 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
 from pytea_ci.diagnostics import Severity, rule_by_id
 from pytea_ci.driver import DEFAULT_CACHE_DIR, fs
 from pytea_ci.driver.symranges import parse_range
@@ -171,7 +166,17 @@ def from_table(table: dict[str, Any], source: str) -> Config:
     return cfg
 
 
+def toml_module() -> Any:
+    """tomllib (tomli before 3.11), imported when a pyproject.toml is read: a run without one skips it."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    return tomllib
+
+
 def _read(path: str) -> dict[str, Any]:
+    tomllib = toml_module()
     try:
         return tomllib.loads(fs.read(path).decode("utf-8"))
     except OSError as e:

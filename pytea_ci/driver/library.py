@@ -54,10 +54,16 @@ class Sources:
     """The project's files as target selection reads them: each read once, parsed (through `parse`,
     the run's shared parser) only when its text mentions the name looked for."""
 
-    def __init__(self, files: list[str], parse: Parse = _parse) -> None:
-        self.files, self._parse = files, parse
+    def __init__(self, files: "list[str] | Callable[[], list[str]]", parse: Parse = _parse) -> None:
+        self._files, self._parse = files, parse  # a callable: listed when first needed
         self._text: dict[str, bytes] = {}
         self._trees: dict[str, ast.Module | None] = {}
+
+    @property
+    def files(self) -> list[str]:
+        if callable(self._files):
+            self._files = self._files()
+        return self._files
 
     def parse(self, path: str) -> ast.Module | None:
         if path not in self._trees:
@@ -273,15 +279,15 @@ class Targets:
     skipped: list[str] = field(default_factory=list)  # "file.py::Cls: why"
 
 
-def targets(files: list[str], project: list[str], root: str, only: set[str] | None = None,
+def targets(files: list[str], project: "list[str] | Callable[[], list[str]]", root: str, only: set[str] | None = None,
             parse: Parse = _parse, context: list[str] | None = None,
             keep: Callable[[str, str], bool] | None = None) -> Targets:
     """The library-mode targets among the module classes of `files` (`project`: where call sites
-    are looked for, in the files that mention the class; `only`: class names to keep, None for all;
+    are looked for, in the files that mention the class, or a callable listing them when needed; `only`: class names to keep, None for all;
     `context`: the files whose classes may be bases of theirs, default `project`; `keep(path, class)`:
     which of them to build targets for, default all)."""
     sources = Sources(project, parse)
-    classes = classes_of(list(dict.fromkeys(files + (project if context is None else context))), sources.parse)
+    classes = classes_of(list(dict.fromkeys(files + (sources.files if context is None else context))), sources.parse)
     wanted = {os.path.abspath(f) for f in files}
     out = Targets()
     for info in sorted(module_classes(classes), key=lambda i: (i.path, i.node.lineno)):

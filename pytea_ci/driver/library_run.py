@@ -63,7 +63,9 @@ def select_targets(mode: str, files: list[str], root: str, exclude: list[str], r
                    graph: ImportGraph, built: bool = False) -> list[LibraryTarget]:
     """The modules of `files` to check alone; in `auto`, minus those whose `forward` an entry point ran
     to its end with known inputs, plus (`built`) the modules the entry points built but never ran."""
-    project = disc.python_files(root, root, exclude)
+    def project() -> list[str]:  # where call sites are looked for: listed only when a module is kept
+        return disc.python_files(root, root, exclude)
+
     ran = _keys(results, root, "modules_run") if mode == "auto" else set()
     extra = _keys(results, root, "modules_built") - ran if mode == "auto" and built else set()
     extra = {(p, c) for p, c in extra if p.startswith(root + os.sep) and not disc.excluded(p, root, exclude)}

@@ -12,16 +12,11 @@ from __future__ import annotations
 
 import ast
 import os
-import sys
 from collections.abc import Iterable, Sequence
 
 from pytea_ci.driver import fs
+from pytea_ci.driver.config import toml_module
 from pytea_ci.driver.imports_graph import ImportGraph
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 MISNAMED = ("pytea_ci", "pytea", "pyteaci", "pytea-CI")
 EXTENSIONS = {".sarif": ("sarif",), ".json": ("json", "sarif"), ".txt": ("text", "github"),
@@ -96,6 +91,7 @@ def misnamed_sections(start: str) -> list[str]:
         path = os.path.join(here, "pyproject.toml")
         if not fs.isfile(path):
             continue
+        tomllib = toml_module()
         try:
             tool = tomllib.loads(fs.read(path).decode("utf-8")).get("tool", {})
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):

@@ -65,8 +65,6 @@ def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None
 
 def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: dict[str, Any],
              display_root: str | None, strict: bool) -> EntryResult:
-    import pytea_ci.models.all  # noqa: F401  (registers every model)
-
     shared = Shared(display_root or root)
     shared.max_file_bytes = budget.max_file_bytes
     t0 = time.monotonic()

@@ -10,7 +10,7 @@ from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, cont
                                 on_machine, truth)
 from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_value
 from pytea_ci.models.prim import is_number, number_kind
-from pytea_ci.models.registry import REGISTRY
+from pytea_ci.models import registry
 from pytea_ci.models.values import MISSING, DType, Instance, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, PInt, Sym, Term, is_dim
@@ -357,7 +357,7 @@ class ExprMixin:
                 kwargs[kw.arg] = v
         if fn is SUPER_MARK:
             return self.make_super(scope, args)
-        if fn is REGISTRY.get("builtins.globals") and not args and getattr(node.func, "id", None) == "globals":
+        if fn is registry.get("builtins.globals") and not args and getattr(node.func, "id", None) == "globals":
             return scope.globals  # `globals()[name]`: the module's namespace itself
         with self.at(node):
             return self.call(fn, *args, **kwargs)

@@ -31,7 +31,7 @@ from pytea_ci.interp.project_files import read_text
 from pytea_ci.interp.ops import on_machine, truth
 from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope, UserException
 from pytea_ci.interp.stmts import StmtMixin
-from pytea_ci.models.registry import REGISTRY
+from pytea_ci.models import registry
 from pytea_ci.models.values import Namespace, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import WORK as _DIM_WORK
@@ -109,9 +109,14 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
 
     # ----- positions ----------------------------------------------------------------------------
     def rel(self, path: str) -> str:
-        ap = os.path.abspath(path)
-        base = os.path.abspath(self.shared.display_root)
-        return os.path.relpath(ap, base) if ap.startswith(base + os.sep) else path
+        """`path` as findings show it: relative to the display root when under it (memoized: every
+        span of every node asks, and a program has few files)."""
+        known = self.shared.rel_paths.get(path)
+        if known is None:
+            ap = os.path.abspath(path)
+            base = os.path.abspath(self.shared.display_root)
+            known = self.shared.rel_paths[path] = os.path.relpath(ap, base) if ap.startswith(base + os.sep) else path
+        return known
 
     def span_of(self, node: ast.AST | None) -> Span:
         if node is None or not hasattr(node, "lineno"):
@@ -240,7 +245,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             found = self.getattr(ns, name)
             if not isinstance(found, Unknown):
                 return found
-        b = REGISTRY.get(f"builtins.{name}")
+        b = registry.get(f"builtins.{name}")
         if b is not None:
             return b
         if name == "__name__":
@@ -453,7 +458,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
              dims: tuple[tuple[str, object], ...] = (), counterexample: dict[str, int] | None = None) -> None:
         related: list[Related] = []
         for label, d in dims:
-            for part in [d, *symbols(d)]:
+            for part in [d, *sorted(symbols(d), key=repr)]:  # a set: its order changes with the hash seed
                 span, note = origin_of(part)
                 if span is not None:
                     related.append(Related(span, f"{label} = {part!r}: {note or 'defined here'}"))
@@ -492,6 +497,7 @@ class Shared:
         self.max_file_bytes = 2_000_000
         self.checkpoints: dict[tuple[int, str], list[Any]] = {}  # import prefixes already run (snapshot.py)
         self.steps_done = 0  # steps of the paths already finished (the entry point's step budget)
+        self.rel_paths: dict[str, str] = {}  # file path -> as findings show it (Interpreter.rel)
         self.inputs: dict[str, str] = {}  # data files of the project read (project_files.py): path -> hash
         self.command_steps: dict[str | None, int] = {}  # the same, per CLI command (None: paths that run none)
 

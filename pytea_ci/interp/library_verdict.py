@@ -143,8 +143,6 @@ def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: floa
                display_root: str | None = None, strict: bool = False) -> LibraryRun:
     """Explore every rank combination of `target` within the steps and solver units that `seconds`
     stand for on the reference machine (`library-time-budget`), in total: deterministic."""
-    import pytea_ci.models.all  # noqa: F401  (registers every model)
-
     run = LibraryRun(target)
     t0 = time.monotonic()
     base = LibraryShared(display_root or root)

@@ -17,7 +17,8 @@ from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, ModuleVal, Pat
                                      UserException)
 from pytea_ci.interp.join import one_of
 from pytea_ci.models.ranges import values_after
-from pytea_ci.models.registry import REGISTRY, PROPERTIES, lookup
+from pytea_ci.models.registry import get as registry_get
+from pytea_ci.models.registry import get_property, lookup
 from pytea_ci.models.dtype_device import after_model
 from pytea_ci.models.torch.devices import note_devices
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, IterVal,
@@ -141,8 +142,8 @@ class ObjectMixin:
             return self.attr_of_python_value(obj, name)
         if isinstance(obj, Term):
             return self.unknown(f"int.{name}")
-        if isinstance(obj, DType) and f"builtins.DType.{name}" in PROPERTIES:  # `x.dtype.is_floating_point`
-            return PROPERTIES[f"builtins.DType.{name}"].fn(self, obj)
+        if isinstance(obj, DType) and (dp := get_property(f"builtins.DType.{name}")) is not None:
+            return dp.fn(self, obj)  # `x.dtype.is_floating_point`
         return self.derived(f"attribute {name}", obj)
 
     def attr_of_instance(self: "Interpreter", obj: Instance, name: str) -> Any:
@@ -165,7 +166,7 @@ class ObjectMixin:
 
     def attr_of_tensor(self: "Interpreter", obj: Tensor, name: str) -> Any:
         lib = "numpy.ndarray" if obj.lib == "numpy" else "torch.Tensor"
-        p = PROPERTIES.get(f"{lib}.{name}")
+        p = get_property(f"{lib}.{name}")
         if p is not None:
             return p.fn(self, obj)
         m = tensor_method(obj, name)
@@ -224,17 +225,17 @@ class ObjectMixin:
         for c in mro[mro.index(obj.owner) + 1:] if obj.owner in mro else []:
             if name in c.ns:
                 return self.bind_member(obj.self_val, c, c.ns[name])
-        base = REGISTRY.get("builtins.object")  # every class ends with `object`: its `__setattr__`, ...
+        base = registry_get("builtins.object")  # every class ends with `object`: its `__setattr__`, ...
         if isinstance(base, ClassVal) and name in base.ns and name != "__init__":
             return self.bind_member(obj.self_val, base, base.ns[name])
         return self.unknown(f"super().{name}")
 
     def attr_of_builtin(self: "Interpreter", obj: Builtin, name: str) -> Any:
-        p = PROPERTIES.get(f"{obj.name}.{name}")
+        p = get_property(f"{obj.name}.{name}")
         return p.fn(self, obj) if p is not None else self.unknown(f"{obj.name}.{name}")
 
     def attr_of_python_value(self: "Interpreter", obj: Any, name: str) -> Any:
-        p = PROPERTIES.get(f"builtins.{type(obj).__name__}.{name}")
+        p = get_property(f"builtins.{type(obj).__name__}.{name}")
         if p is not None:
             return p.fn(self, obj)
         if hasattr(obj, name) and not name.startswith("_"):

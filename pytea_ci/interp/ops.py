@@ -7,7 +7,7 @@ import ast
 import operator
 from typing import Any
 
-from pytea_ci.models.registry import REGISTRY
+from pytea_ci.models import registry
 from pytea_ci.models.values import Unknown, is_concrete
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, Term, is_dim, symbols
@@ -32,7 +32,7 @@ _DIM_BIN = {"add", "sub", "mul", "floordiv", "mod"}
 
 def tensor_method(t: Tensor, name: str) -> Any:
     lib = "numpy.ndarray" if getattr(t, "lib", "torch") == "numpy" else "torch.Tensor"
-    return REGISTRY.get(f"{lib}.{name}")
+    return registry.get(f"{lib}.{name}")
 
 
 def dim_binop(name: str, a: Any, b: Any) -> Any:

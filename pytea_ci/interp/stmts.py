@@ -12,7 +12,7 @@ from pytea_ci.interp.ops import BINOPS, on_machine, truth
 from pytea_ci.interp.machine import ends_program
 from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal,
                                      PathEnd, ReturnSignal, Scope, UserException, same_value)
-from pytea_ci.models.registry import REGISTRY
+from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.values import MISSING, Builtin, ClassVal, Instance, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import UNKNOWN, symbols
@@ -396,7 +396,7 @@ class StmtMixin:
         for b in node.bases:
             v = self.eval(b, scope)
             if isinstance(v, Builtin) and v.name in ("builtins.dict", "collections.OrderedDict"):
-                v = REGISTRY.get("builtins.dict.__base__", v)  # `class Output(OrderedDict)` keeps items
+                v = registry_get("builtins.dict.__base__", v)  # `class Output(OrderedDict)` keeps items
             if isinstance(v, ClassVal):
                 bases.append(v)
             else:

@@ -150,16 +150,44 @@ def require_floating(ctx: Ctx, op: str, t: Any, name: str, message: str) -> None
         ctx.require(False, op, message.format(got=title(t.dtype)), "PT006", operands=(dtype_note(name, t),))
 
 
-def require_castable(ctx: Ctx, op: str, target: Any, result: str | None) -> None:
-    """An in-place op writes its result into `target`: a float result cannot go into an integer tensor,
-    a complex one into a real tensor, an integer one into a bool tensor (torch's `can_cast`)."""
+def require_castable(ctx: Ctx, op: str, target: Any, result: str | None, name: str = "self",
+                     message: str = "result type {got} can't be cast to the desired output type {want}") -> None:
+    """An in-place op (or an `out=` tensor) takes the result into `target`: a float result cannot go into
+    an integer tensor, a complex one into a real tensor, an integer one into a bool tensor (torch's
+    `can_cast`); a narrower dtype of the same kind is fine. `message` may use {got} and {want}."""
     if not isinstance(target, Tensor) or target.lib != "torch" or target.dtype is None or result is None:
         return
     ct, cr = category(target.dtype), category(result)
     if ct is None or cr is None or cr <= ct:
         return
-    ctx.require(False, op, f"result type {title(result)} can't be cast to the desired output type "
-                f"{title(target.dtype)}", "PT006", operands=(dtype_note("self", target),))
+    ctx.require(False, op, message.format(got=title(result), want=title(target.dtype)), "PT006",
+                operands=(dtype_note(name, target),))
+
+
+_REDUCED = ("float16", "bfloat16")
+
+
+def require_norm_parameters(ctx: Ctx, op: str, x: Any, params: tuple[tuple[str, Any], ...]) -> None:
+    """A normalization's input and its parameters and running statistics (`params`, (name, value) pairs;
+    None for absent ones): on the CPU they share one dtype, except a float16/bfloat16 input with
+    float32 parameters (torch's "mixed dtype (CPU)" check; other machines are not claimed), and on
+    every machine they share a device."""
+    tensors = [(n, t) for n, t in params if isinstance(t, Tensor) and t.lib == "torch"]
+    require_same_device(ctx, op, (("input", x), *tensors))
+    if not isinstance(x, Tensor) or x.dtype is None or category(x.dtype) != 2:
+        return
+    known_ = [(n, t) for n, t in tensors if t.dtype is not None]
+    dtypes = {t.dtype for _, t in known_}
+    on_cpu = x.device == "cpu" and all(t.device == "cpu" for _, t in tensors)
+    if len(dtypes) != 1 or not on_cpu or _floats_unsure(ctx, x.dtype, next(iter(dtypes))):
+        return
+    p = dtypes.pop()
+    if x.dtype == p or (p == "float32" and x.dtype in _REDUCED):
+        return
+    message = ("mixed dtype (CPU): expect parameter to have scalar type of Float" if x.dtype == "float32" else
+               "mixed dtype (CPU): all inputs must share same datatype")
+    ctx.require(False, op, f"{message} (input {title(x.dtype)}, parameters {title(p)})", "PT006",
+                operands=(dtype_note("input", x), dtype_note(known_[0][0], known_[0][1])))
 
 
 DTYPE_NAMES = tuple(_TITLE)
@@ -219,10 +247,15 @@ _SAME_AS_DATA = {"torch.tensor", "torch.as_tensor", "torch.Tensor.__new__"}  # a
 
 
 def after_model(ctx: Any, name: str, out: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """The device (and dtype origin) of a model's tensor result: creations are on the CPU unless told
-    otherwise, `.cuda()`/`.cpu()` move, any `device=` argument places the result."""
+    """The device (and dtype origin) of a model's tensor result: a result written into an `out=` tensor
+    has its dtype and device, creations are on the CPU unless told otherwise, `.cuda()`/`.cpu()` move,
+    any `device=` argument places the result."""
     if not isinstance(out, Tensor) or out.lib != "torch":
         return out
+    target = kwargs.get("out")
+    if isinstance(target, Tensor) and target.lib == "torch":  # the result is written into `out=` and returned
+        return _replace(out, dtype=target.dtype, dtype_from=target.dtype_from, device=target.device,
+                        device_from=target.device_from)
     if ctx.facts.get(AUTOCAST) and category(out.dtype) == 2 and name not in _CREATIONS:
         out = cast(ctx, out, None, "autocast")  # float16/bfloat16 or float32: the autocast's choice
     short = name.replace("torch.Tensor.", ".").replace("torch.", "torch.")

@@ -2,10 +2,16 @@
 
 Registering a name twice raises: two models for one API would make behaviour depend on import
 order. Names under a modeled root that are not registered are Unknown and counted.
+
+Model modules load on demand: `lookup`, `get` and `get_property` import the module that registers
+a name (per `index.py`, generated from the models) the first time the name is asked for, so a run
+pays only for the libraries the analyzed program touches. Read the registry through them, never
+through the dicts: a name of a module not loaded yet is not in them.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, Callable, TypeVar
 
 from pytea_ci.models.values import MISSING, Builtin, ClassVal, Namespace, Property
@@ -89,12 +95,61 @@ _CLASS_MACHINERY = {"__module__", "__qualname__", "__doc__", "__dict__", "__weak
                     "__firstlineno__", "__static_attributes__"}
 
 
+_OWNERS: dict[str, str] = {}  # name -> the model module that registers it (from index.py)
+_PROPERTY_OWNERS: dict[str, str] = {}
+_ALL_PREFIXES: frozenset[str] = frozenset()
+
+
+def _owners() -> dict[str, str]:
+    global _ALL_PREFIXES
+    if not _OWNERS:
+        from pytea_ci.models import index
+
+        for table, out in ((index.NAMES, _OWNERS), (index.PROPERTIES, _PROPERTY_OWNERS)):
+            for module, names in table.items():
+                out.update(dict.fromkeys(names.split(), module))
+        _ALL_PREFIXES = frozenset(index.PREFIXES.split())
+    return _OWNERS
+
+
+def _present(qualname: str) -> bool:
+    """Whether `qualname` is registered, after importing the model module that registers it."""
+    if qualname in REGISTRY:
+        return True
+    owner = _owners().get(qualname)
+    if owner is not None:
+        importlib.import_module(owner)
+    return qualname in REGISTRY
+
+
+def get(qualname: str, default: Any = None) -> Any:
+    """The registered value of a name, its model module loaded first when needed; `default` when
+    the name is not modeled."""
+    return REGISTRY[qualname] if _present(qualname) else default
+
+
+def get_property(qualname: str) -> Property | None:
+    """The computed attribute registered under `torch.Tensor.shape` and the like, or None."""
+    if qualname not in PROPERTIES:
+        _owners()
+        owner = _PROPERTY_OWNERS.get(qualname)
+        if owner is not None:
+            importlib.import_module(owner)
+    return PROPERTIES.get(qualname)
+
+
+def load_all() -> None:
+    """Import every model module (the catalogue, the docs and the tests list them all)."""
+    for module in dict.fromkeys(list(_owners().values()) + list(_PROPERTY_OWNERS.values())):
+        importlib.import_module(module)
+
+
 def lookup(qualname: str) -> Any:
     """The model for a name (a value such as `numpy.newaxis` may be None), a Namespace for a
     package prefix, or MISSING when unmodeled."""
-    if qualname in REGISTRY:
+    if _present(qualname):
         return REGISTRY[qualname]
-    if qualname in _PREFIXES or qualname in MODELED_ROOTS:
+    if qualname in _ALL_PREFIXES or qualname in _PREFIXES or qualname in MODELED_ROOTS:
         return Namespace(qualname)
     return MISSING
 

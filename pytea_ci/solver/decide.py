@@ -2,7 +2,8 @@
 
 Concrete predicates are decided without z3. Symbolic ones keep only the path-condition conjuncts
 that share symbols with the question (independent constraints cannot change the answer), then
-ask z3 through a cache keyed by the canonical query.
+ask z3 through a cache keyed by the canonical query; questions that only bound single symbols are
+answered without z3 where no model is needed (presolve.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pytea_ci.diagnostics.budgets import SOLVER, WALL_CLOCK, rlimit_for
 from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Lin, Op, Sym, symbols
 from pytea_ci.shapes.pred import Cond, Pred, and_, not_
 from pytea_ci.solver.canon import query_key
+from pytea_ci.solver.presolve import presolve
 
 
 class Verdict(enum.Enum):
@@ -178,7 +180,9 @@ class Decider:
         finally:
             self.spending = outer
 
-    def sat(self, constraints: list[Cond]) -> tuple[str, dict[str, int]]:
+    def sat(self, constraints: list[Cond], need_model: bool = True) -> tuple[str, dict[str, int]]:
+        """z3's status for the conjunction and, when sat, its model; `need_model=False` lets a question
+        simple enough for `presolve` be answered without z3 (charged as z3's answer would be)."""
         if any(c is False for c in constraints):
             return "unsat", {}
         constraints = [c for c in constraints if c is not True]
@@ -203,13 +207,23 @@ class Decider:
             if rlimit <= 0 or timeout_ms <= 0:
                 sp.hit(SOLVER if rlimit <= 0 else WALL_CLOCK)
                 return "unknown", {}
+        cost = QUERY_UNITS + UNITS_PER_NODE * query_size(constraints)
+        quick = presolve(constraints) if cost <= rlimit else None  # within its budget z3 would decide it too
+        if quick == "unsat" or (quick == "sat" and not need_model):
+            self.stats.concrete += 1
+            if sp is not None:
+                sp.left -= cost  # what z3's answer costs
+            if quick == "unsat":  # z3's answer exactly; a sat one lacks z3's model and is not cached
+                self.cache.put(key, (quick, {}, cost))
+            return quick, {}
         from pytea_ci.solver.z3backend import check_sat
 
         t0 = time.perf_counter()
         self.stats.z3_calls += 1
         answer = check_sat(list(constraints), rlimit, timeout_ms)
         self.stats.z3_seconds += time.perf_counter() - t0
-        cost = rlimit if answer.status == "unknown" else QUERY_UNITS + UNITS_PER_NODE * query_size(constraints)
+        if answer.status == "unknown":
+            cost = rlimit
         if sp is not None:
             sp.left -= cost
             if answer.wall_clock:
@@ -232,7 +246,7 @@ class Decider:
         fail_status, model = self.sat(ctx + [not_(cond)])
         if fail_status == "unsat":
             return Outcome(Verdict.HOLDS)
-        hold_status, _ = self.sat(ctx + [cond])
+        hold_status, _ = self.sat(ctx + [cond], need_model=False)
         if fail_status == "unknown" or hold_status == "unknown":
             self.stats.undecided += 1
             return Outcome(Verdict.UNDECIDED)
@@ -246,11 +260,11 @@ class Decider:
     def _check_unknown(self, cond: Cond, ctx: list[Cond]) -> Outcome:
         """A symbol not understood: the check is still decided when it fails for every value of it
         (`28 * s // s == 32`) or holds for every value; one that fails only for some values says nothing."""
-        hold_status, _ = self.sat(ctx + [cond])
+        hold_status, _ = self.sat(ctx + [cond], need_model=False)
         if hold_status == "unsat":
             _, model = self.sat(ctx + [not_(cond)])
             return Outcome(Verdict.FAILS, model)
-        fail_status, _ = self.sat(ctx + [not_(cond)])
+        fail_status, _ = self.sat(ctx + [not_(cond)], need_model=False)
         if fail_status == "unsat":
             return Outcome(Verdict.HOLDS)
         self.stats.unknown += 1
@@ -276,6 +290,6 @@ class Decider:
             self.stats.concrete += 1
             return cond, not cond
         ctx = _relevant(cond, pc)
-        t, _ = self.sat(ctx + [cond])
-        f, _ = self.sat(ctx + [not_(cond)])
+        t, _ = self.sat(ctx + [cond], need_model=False)
+        f, _ = self.sat(ctx + [not_(cond)], need_model=False)
         return t != "unsat", f != "unsat"

@@ -331,6 +331,8 @@ add("torch.nn.functional.batch_norm", "x = torch.randn(2, 3, 4)\nm = torch.zeros
     "F.batch_norm(x, m, v)", "F.batch_norm(x, w, w)")
 add("torch.nn.LayerNorm", X234, "nn.LayerNorm(4)(x)", "nn.LayerNorm([3, 4])(x)", "nn.LayerNorm(3)(x)")
 add("torch.nn.functional.layer_norm", X234, "F.layer_norm(x, (4,))", "F.layer_norm(x, (3,))")
+add("torch.nn.RMSNorm", X234, "nn.RMSNorm(4)(x)", "nn.RMSNorm([3, 4])(x)", "nn.RMSNorm(3)(x)")
+add("torch.nn.functional.rms_norm", X234, "F.rms_norm(x, (4,))", "F.rms_norm(x, (3,))")
 add("torch.nn.GroupNorm", "x = torch.randn(2, 6, 4)\n", "nn.GroupNorm(3, 6)(x)", "nn.GroupNorm(3, 9)(x)")
 add("torch.nn.LocalResponseNorm", "x = torch.randn(2, 6, 4)\n", "nn.LocalResponseNorm(2)(x)",
     "nn.LocalResponseNorm(2)(torch.randn(2, 6))")

@@ -4,12 +4,15 @@ accepts it pytea-ci must report nothing.
 
 Devices: this torch build has no CUDA, so a second device is emulated with `meta`. The equivalence
 relied on (and tested by `test_meta_stands_for_a_second_device`): for element-wise binary ops, `cat`,
-`Linear` and losses, torch refuses a `meta` operand next to a CPU tensor of dims, as it refuses a CUDA one,
+`Linear`, losses and normalization layers, torch refuses a `meta` operand next to a CPU tensor of dims, as it refuses a CUDA one,
 and accepts a 0-dim CPU tensor or a Python number next to it, as it does for CUDA. The analyzer
 treats every device type alike ("meta" and "cuda" are two devices other than "cpu"). Where meta is
 more permissive than CUDA (matrix products and convolutions with a CPU operand run on meta; a meta
 tensor cannot be copied back to the CPU) there is no emulation and no case here: those rows
 (`mm`/`matmul`/`bmm`, `Conv*`, RNNs) rest on torch's documented CUDA behaviour only.
+
+Normalization layers' mixed dtypes are torch's CPU check ("mixed dtype (CPU)"): the analyzer claims
+them only for tensors known to be on the CPU, so these CPU runs are the whole claim.
 """
 
 from __future__ import annotations
@@ -105,6 +108,55 @@ DTYPE_CASES = [
     ("t = torch.zeros(3)", "nn.Linear(3, 1)(torch.full((2, 3), 7))"),
     ("t = torch.zeros(3)", "nn.Linear(3, 1)(torch.arange(3))"),
     ("t = torch.zeros(3)", "nn.Linear(3, 1)(torch.arange(3.0))"),
+    # cat/stack: promotion never errs; an out= tensor must take the promoted dtype (torch's can_cast)
+    ("a, i = torch.randn(2, 3), torch.zeros(2, 3, dtype=torch.long)", "torch.cat([a, i])"),
+    ("a = torch.randn(2, 3)", "torch.cat([a, a], out=torch.empty(4, 3, dtype=torch.long))"),
+    ("a, i = torch.randn(2, 3), torch.zeros(2, 3, dtype=torch.long)", "torch.cat([i, a], out=torch.empty(4, 3, dtype=torch.long))"),
+    ("i = torch.zeros(2, 3, dtype=torch.long)", "torch.cat([i, i], out=torch.empty(4, 3))"),
+    ("i = torch.zeros(2, 3, dtype=torch.long)", "torch.cat([i, i], out=torch.empty(4, 3, dtype=torch.int32))"),
+    ("a = torch.randn(2, 3).double()", "torch.cat([a, a], out=torch.empty(4, 3, dtype=torch.float16))"),
+    ("a = torch.randn(2, 3)", "torch.cat([a, a], out=torch.empty(4, 3, dtype=torch.complex64))"),
+    ("b = torch.ones(2, 3, dtype=torch.bool)", "torch.cat([b, b], out=torch.empty(4, 3, dtype=torch.long))"),
+    ("i = torch.zeros(2, 3, dtype=torch.long)", "torch.stack([i, i], out=torch.empty(2, 2, 3, dtype=torch.bool))"),
+    ("i = torch.zeros(2, 3, dtype=torch.long)", "torch.stack([i, i], out=torch.empty(2, 2, 3))"),
+    ("a = torch.randn(2, 3)", "torch.stack([a, a], out=torch.empty(2, 2, 3, dtype=torch.long))"),
+    ("a = torch.randn(2, 3)", "torch.hstack([a, a], out=torch.empty(2, 6, dtype=torch.int32))"),
+    ("a = torch.randn(2, 3)", "torch.vstack([a, a], out=torch.empty(4, 3, dtype=torch.float64))"),
+    ("f = torch.empty(4)", "torch.arange(1, 5, out=f).mul_(3.14)"),
+    ("f = torch.empty(4)", "torch.arange(1, 5).mul_(3.14)"),
+    ("f = torch.empty(2, 2, dtype=torch.long)", "torch.add(torch.ones(2, 2, dtype=torch.long), 1, out=f).add_(0.5)"),
+    # normalization layers on the CPU: one dtype, or a float16/bfloat16 input with float32 parameters
+    ("bn = nn.BatchNorm1d(3)", "bn(torch.randn(4, 3).double())"),
+    ("bn = nn.BatchNorm1d(3)", "bn(torch.randn(4, 3).half())"),
+    ("bn = nn.BatchNorm1d(3)", "bn(torch.randn(4, 3).bfloat16())"),
+    ("bn = nn.BatchNorm1d(3)", "bn(torch.zeros(4, 3, dtype=torch.long))"),
+    ("bn = nn.BatchNorm1d(3).double()", "bn(torch.randn(4, 3))"),
+    ("bn = nn.BatchNorm1d(3).double()", "bn(torch.randn(4, 3).double())"),
+    ("bn = nn.BatchNorm2d(3).half()", "bn(torch.randn(2, 3, 4, 4))"),
+    ("bn = nn.BatchNorm2d(3, affine=False)", "bn(torch.randn(2, 3, 4, 4).double())"),
+    ("bn = nn.BatchNorm1d(3, dtype=torch.float64)", "bn(torch.randn(4, 3).double())"),
+    ("bn = nn.BatchNorm1d(3, affine=False, track_running_stats=False)", "bn(torch.randn(4, 3).double())"),
+    ("x = torch.randn(4, 3).double()", "F.batch_norm(x, torch.zeros(3), torch.ones(3), training=True)"),
+    ("x = torch.randn(4, 3).double()", "F.batch_norm(x, torch.zeros(3).double(), torch.ones(3).double())"),
+    ("ln = nn.LayerNorm(3)", "ln(torch.randn(2, 3).double())"),
+    ("ln = nn.LayerNorm(3)", "ln(torch.randn(2, 3).half())"),
+    ("ln = nn.LayerNorm(3).half()", "ln(torch.randn(2, 3))"),
+    ("ln = nn.LayerNorm(3).half()", "ln(torch.randn(2, 3).half())"),
+    ("ln = nn.LayerNorm(3).bfloat16()", "ln(torch.randn(2, 3).half())"),
+    ("ln = nn.LayerNorm(3, elementwise_affine=False)", "ln(torch.randn(2, 3).double())"),
+    ("ln = nn.LayerNorm(3, elementwise_affine=False)", "ln(torch.zeros(2, 3, dtype=torch.long))"),
+    ("x = torch.randn(2, 3).double()", "F.layer_norm(x, (3,), torch.ones(3), torch.zeros(3))"),
+    ("x = torch.randn(2, 3).double()", "F.layer_norm(x, (3,))"),
+    ("gn = nn.GroupNorm(1, 3)", "gn(torch.randn(2, 3, 4).double())"),
+    ("gn = nn.GroupNorm(1, 3)", "gn(torch.randn(2, 3, 4).bfloat16())"),
+    ("gn = nn.GroupNorm(1, 3).double()", "gn(torch.randn(2, 3, 4))"),
+    ("gn = nn.GroupNorm(1, 3, affine=False)", "gn(torch.randn(2, 3, 4).double())"),
+    ("gn = nn.GroupNorm(1, 3)", "gn(torch.zeros(2, 3, 4, dtype=torch.long))"),
+    ("m = nn.InstanceNorm1d(3)", "m(torch.randn(2, 3, 5).double())"),
+    ("m = nn.InstanceNorm1d(3, affine=True)", "m(torch.randn(2, 3, 5).double())"),
+    ("m = nn.InstanceNorm2d(3)", "m(torch.zeros(2, 3, 4, 4, dtype=torch.long))"),
+    ("m = nn.RMSNorm(3).double()", "m(torch.randn(2, 3))"),
+    ("m = nn.RMSNorm(3)", "m(torch.randn(2, 3).double())"),
 ]
 
 DEVICE_CASES = [
@@ -124,6 +176,11 @@ DEVICE_CASES = [
     ("x = torch.randn(4, 3, device='meta')", "F.cross_entropy(x, torch.zeros(4, dtype=torch.long).to(x.device))"),
     ("x = torch.randn(4, 3, device='meta')", "F.mse_loss(x, torch.zeros(4, 3))"),
     ("x = torch.randn(4, 3, device='meta')", "F.binary_cross_entropy_with_logits(x, torch.zeros(4, 3))"),
+    ("bn = nn.BatchNorm1d(3).to('meta')", "bn(torch.randn(4, 3))"),
+    ("bn = nn.BatchNorm1d(3)", "bn(torch.randn(4, 3, device='meta'))"),
+    ("bn = nn.BatchNorm1d(3).to('meta')", "bn(torch.randn(4, 3, device='meta'))"),
+    ("ln = nn.LayerNorm(3).to('meta')", "ln(torch.randn(2, 3))"),
+    ("gn = nn.GroupNorm(1, 3).to('meta')", "gn(torch.randn(2, 3, 4))"),
 ]
 
 
@@ -170,7 +227,9 @@ def test_meta_stands_for_a_second_device() -> None:
     meta = torch.randn(3, device="meta")
     for bad in (lambda: meta + torch.randn(3), lambda: torch.cat([meta, torch.randn(3)]),
                 lambda: torch.nn.Linear(3, 1).to("meta")(torch.randn(2, 3)),
-                lambda: torch.nn.functional.mse_loss(meta, torch.zeros(3))):
+                lambda: torch.nn.functional.mse_loss(meta, torch.zeros(3)),
+                lambda: torch.nn.BatchNorm1d(3).to("meta")(torch.randn(2, 3)),
+                lambda: torch.nn.LayerNorm(3).to("meta")(torch.randn(2, 3))):
         with pytest.raises(RuntimeError):
             bad()
     assert (meta + torch.tensor(2.0)).device.type == "meta"

@@ -3,10 +3,11 @@ and ends with no shape effect (`manual_seed`, `device`, `no_grad`, `save`)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.dtype_device import AUTOCAST, DEFAULT_DEVICE_SET, DEFAULT_DTYPE_SET
+from pytea_ci.models.dtype_device import AUTOCAST, DEFAULT_DEVICE_SET, DEFAULT_DTYPE_SET, require_castable
 from pytea_ci.models.prim import as_int, fmt, known, norm_dim, shape_of, sizes_arg
 from pytea_ci.models.registry import model, native_class, register
 from pytea_ci.models.values import DType, Instance, SizeVal, Unknown
@@ -256,7 +257,7 @@ def cat(ctx: Ctx, tensors: Any, dim: Any = 0, axis: Any = None, out: Any = None)
                             operands=(f"tensor 0: {fmt(first)}", f"tensor {k}: {fmt(s)}"),
                             dims=(("tensor 0", a), (f"tensor {k}", b)))
         total = total + s[d]
-    return items[0].with_shape(first[:d] + (total,) + first[d + 1:], joined_dtype(items))
+    return into_out(ctx, "cat", items[0].with_shape(first[:d] + (total,) + first[d + 1:], joined_dtype(items)), out)
 
 
 @model("torch.stack")
@@ -281,7 +282,18 @@ def stack(ctx: Ctx, tensors: Any, dim: Any = 0, out: Any = None) -> Any:
     d = norm_dim(ctx, dim, len(first) + 1, "stack")
     if d is None:
         return Tensor(None, items[0].dtype)
-    return items[0].with_shape(first[:d] + (len(items),) + first[d:], joined_dtype(items))
+    return into_out(ctx, "stack", items[0].with_shape(first[:d] + (len(items),) + first[d:], joined_dtype(items)), out)
+
+
+def into_out(ctx: Ctx, op: str, result: Tensor, out: Any) -> Tensor:
+    """The result written into `out=` when given: the promoted dtype must be castable to the out
+    tensor's (no float into an integer tensor); what is returned has the out tensor's dtype."""
+    if not isinstance(out, Tensor) or out.lib != "torch":
+        return result
+    require_castable(ctx, op, out, result.dtype, "out",
+                     "torch.cat(): input types can't be cast to the desired output type {want} (the inputs "
+                     "promote to {got})")
+    return dataclasses.replace(result.with_shape(result.shape, out.dtype), dtype_from=out.dtype_from)
 
 
 def joined_dtype(items: list[Any]) -> str | None:

@@ -314,7 +314,7 @@ def vstack(ctx: Ctx, tensors: Any, **kwargs: Any) -> Any:
     items = ctx.iterate(tensors)
     if items is None or not all(known(t) for t in items):
         return ctx.unknown("vstack")
-    return cat(ctx, [_atleast(t, 2) for t in items], 0)
+    return cat(ctx, [_atleast(t, 2) for t in items], 0, out=kwargs.get("out"))
 
 
 @model("torch.hstack")
@@ -322,7 +322,7 @@ def hstack(ctx: Ctx, tensors: Any, **kwargs: Any) -> Any:
     items = ctx.iterate(tensors)
     if items is None or not all(known(t) for t in items) or not items:
         return ctx.unknown("hstack")
-    return cat(ctx, items, 0 if len(shape_of(items[0])) <= 1 else 1)
+    return cat(ctx, items, 0 if len(shape_of(items[0])) <= 1 else 1, out=kwargs.get("out"))
 
 
 @model("torch.diag", "torch.Tensor.diag")

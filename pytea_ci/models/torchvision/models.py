@@ -66,9 +66,9 @@ class Stage:
 
 
 def _nn(name: str) -> Any:
-    from pytea_ci.models.registry import REGISTRY
+    from pytea_ci.models.registry import lookup
 
-    return REGISTRY[f"torch.nn.{name}"]
+    return lookup(f"torch.nn.{name}")
 
 
 def _stage(ctx: Ctx, name: str, cin: Any, cout: Any, ops: list[Op]) -> Instance:

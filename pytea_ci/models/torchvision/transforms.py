@@ -9,13 +9,13 @@ from pytea_ci.models.context import Ctx
 from pytea_ci.models.pil import CHANNELS, Image, make_image
 from pytea_ci.models.prim import known, shape_of
 from pytea_ci.models.registry import native_class
-from pytea_ci.models.registry import REGISTRY
+from pytea_ci.models import registry
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes.dim import INPUT, UNKNOWN, Sym, Term, floordiv
 from pytea_ci.shapes.tensor import Tensor
 
 T = "torchvision.transforms"
-ISUB = REGISTRY["torch.Tensor.__isub__"]
+ISUB = registry.get("torch.Tensor.__isub__")
 
 
 def _hw(ctx: Ctx, x: Any) -> tuple[Any, Any] | None:

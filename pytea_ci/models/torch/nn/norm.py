@@ -6,14 +6,46 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.dtype_device import parameter, require_floating, require_norm_parameters
 from pytea_ci.models.prim import fmt, known, shape_of
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import prod
+from pytea_ci.shapes.dim import is_dim, prod
+from pytea_ci.shapes.tensor import Tensor
 
 _BN_RANKS = {1: (2, 3), 2: (4,), 3: (5,)}
+_STATS = ("weight", "bias", "running_mean", "running_var")
+
+
+def norm_state(ctx: Ctx, self: Instance, size: Any, affine: Any, stats: Any, kwargs: dict[str, Any],
+               bias: Any = True) -> None:
+    """A normalization layer's parameters (`affine`) and running statistics (`stats`), vectors of
+    `size` made with the default (or `dtype=`) floating dtype and device."""
+    dims = tuple(size) if isinstance(size, (tuple, list)) else (size,)
+    vector = Tensor(dims if all(is_dim(d) for d in dims) else None)
+    if affine is not False:
+        self.attrs["weight"] = parameter(ctx, vector, kwargs)
+        self.attrs["bias"] = parameter(ctx, vector, kwargs) if bias is not False else None
+    if stats is not False:
+        self.attrs["running_mean"] = parameter(ctx, vector, kwargs)
+        self.attrs["running_var"] = parameter(ctx, vector, kwargs)
+
+
+def norm_input(ctx: Ctx, op: str, kernel: str, x: Any, params: tuple[tuple[str, Any], ...]) -> None:
+    """The dtype and device requirements of a normalization: a floating input (the kernels have no
+    integer version on any machine), then its parameters' (dtype_device.require_norm_parameters)."""
+    require_floating(ctx, op, x, "input", f'"{kernel}" not implemented for \'{{got}}\'')
+    require_norm_parameters(ctx, op, x, params)
+
+
+def _state(self: Instance) -> tuple[tuple[str, Any], ...]:
+    return tuple((k, self.attrs.get(k)) for k in _STATS)
+
+
+def _arg(args: tuple[Any, ...], kwargs: dict[str, Any], key: str, at: int, default: Any) -> Any:
+    return kwargs.get(key, args[at] if len(args) > at else default)
 
 
 def batch_norm(ctx: Ctx, x: Any, num_features: Any, training: Any, op: str, ranks: tuple[int, ...]) -> Any:
@@ -37,8 +69,11 @@ def _bn_class(n: int) -> None:
 
     def init(ctx: Ctx, self: Instance, num_features: Any, *args: Any, **kwargs: Any) -> None:
         self.attrs.update(training=True, num_features=num_features)
+        norm_state(ctx, self, num_features, _arg(args, kwargs, "affine", 2, True),
+                   _arg(args, kwargs, "track_running_stats", 3, True), kwargs)
 
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        norm_input(ctx, name, "batch_norm", input, _state(self))
         return batch_norm(ctx, input, self.attrs["num_features"], self.attrs.get("training"), name, _BN_RANKS[n])
 
     native_class(f"torch.nn.{name}", bases=(Module,))(type(name, (), {"init": init, "forward": forward}))
@@ -55,8 +90,10 @@ def _in_class(n: int) -> None:
         affine = kwargs.get("affine", args[2] if len(args) > 2 else False)
         track = kwargs.get("track_running_stats", args[3] if len(args) > 3 else False)
         self.attrs.update(training=True, num_features=num_features, affine=affine, track_running_stats=track)
+        norm_state(ctx, self, num_features, affine, track, kwargs)
 
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        norm_input(ctx, name, "batch_norm", input, _state(self))
         if not known(input):
             return ctx.unknown(name)
         s = shape_of(input)
@@ -89,6 +126,8 @@ for _n in (1, 2, 3):
 @model("torch.nn.functional.batch_norm")
 def f_batch_norm(ctx: Ctx, input: Any, running_mean: Any, running_var: Any, weight: Any = None, bias: Any = None,
                  training: Any = False, *args: Any, **kwargs: Any) -> Any:
+    norm_input(ctx, "batch_norm", "batch_norm", input, (("weight", weight), ("bias", bias),
+                                                        ("running_mean", running_mean), ("running_var", running_var)))
     n = shape_of(running_mean)[0] if known(running_mean) else None
     if n is None:
         return input
@@ -108,18 +147,38 @@ def layer_norm(ctx: Ctx, x: Any, normalized_shape: Any, op: str) -> Any:
     return x
 
 
-@native_class("torch.nn.LayerNorm", "torch.nn.RMSNorm", bases=(Module,))
+@native_class("torch.nn.LayerNorm", bases=(Module,))
 class LayerNorm:
+    def init(ctx: Ctx, self: Instance, normalized_shape: Any, *args: Any, **kwargs: Any) -> None:
+        self.attrs.update(training=True, normalized_shape=normalized_shape)
+        shape = normalized_shape if isinstance(normalized_shape, (tuple, list)) else (normalized_shape,)
+        norm_state(ctx, self, shape, _arg(args, kwargs, "elementwise_affine", 1, True), False, kwargs,
+                   _arg(args, kwargs, "bias", 2, True))
+
+    def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        norm_input(ctx, "LayerNorm", "LayerNormKernelImpl", input, _state(self))
+        return layer_norm(ctx, input, self.attrs["normalized_shape"], "LayerNorm")
+
+
+@native_class("torch.nn.RMSNorm", bases=(Module,))
+class RMSNorm:  # torch computes it in the input's dtype whatever its weight's: no dtype requirement
     def init(ctx: Ctx, self: Instance, normalized_shape: Any, *args: Any, **kwargs: Any) -> None:
         self.attrs.update(training=True, normalized_shape=normalized_shape)
 
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
-        return layer_norm(ctx, input, self.attrs["normalized_shape"], "LayerNorm")
+        return layer_norm(ctx, input, self.attrs["normalized_shape"], "RMSNorm")
 
 
-@model("torch.nn.functional.layer_norm", "torch.nn.functional.rms_norm")
-def f_layer_norm(ctx: Ctx, input: Any, normalized_shape: Any, *args: Any, **kwargs: Any) -> Any:
+@model("torch.nn.functional.layer_norm")
+def f_layer_norm(ctx: Ctx, input: Any, normalized_shape: Any, weight: Any = None, bias: Any = None,
+                 *args: Any, **kwargs: Any) -> Any:
+    norm_input(ctx, "layer_norm", "LayerNormKernelImpl", input, (("weight", weight), ("bias", bias)))
     return layer_norm(ctx, input, normalized_shape, "layer_norm")
+
+
+@model("torch.nn.functional.rms_norm")
+def f_rms_norm(ctx: Ctx, input: Any, normalized_shape: Any, *args: Any, **kwargs: Any) -> Any:
+    return layer_norm(ctx, input, normalized_shape, "rms_norm")
 
 
 @native_class("torch.nn.GroupNorm", bases=(Module,))
@@ -128,8 +187,10 @@ class GroupNorm:
         ctx.require(P.eq(num_channels % num_groups, 0), "GroupNorm", f"num_channels ({num_channels!r}) must be "
                     f"divisible by num_groups ({num_groups!r})", "PT003")
         self.attrs.update(training=True, num_groups=num_groups, num_channels=num_channels)
+        norm_state(ctx, self, num_channels, _arg(args, kwargs, "affine", 1, True), False, kwargs)
 
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        norm_input(ctx, "GroupNorm", "GroupNormKernelImpl", input, _state(self))
         if not known(input):
             return ctx.unknown("GroupNorm")
         s = shape_of(input)
