@@ -343,11 +343,15 @@ def overwrite(target: Tensor, idx: Any, value: Any, region: tuple | None) -> Non
     if r is None:
         return
     items = idx if isinstance(idx, tuple) else (idx,)
-    v = value.vrange if isinstance(value, Tensor) else (ValueRange(value, value) if _ints(value) else None)
+    v = value.vrange if isinstance(value, Tensor) else (ValueRange(value, value, True) if _ints(value) else None)
     new = None
     if v is not None and not any(isinstance(i, (Tensor, list)) for i in items):
         selected = _numel(Tensor(region)) if region is not None else None
-        new = keep_draws(hull(r, v), None if selected is None or r.drawn is None else r.drawn[2] - selected)
+        left = None if selected is None or r.drawn is None else r.drawn[2] - selected
+        # draws left outside a known region still reach the old bounds; the written values occur
+        draws_left = r.random and selected is not None and (left is None or left > 0)
+        both = hull(r, v)
+        new = replace(keep_draws(both, left), reachable=both.lo is not None and draws_left and v.possible)
     object.__setattr__(target, "vrange", new)
 
 
