@@ -245,11 +245,25 @@ def _arith(op: str, r: ValueRange, k: Any, reflected: bool) -> ValueRange | None
 
             hi = min(int(r.hi), k - 1) if _ints(r.hi) else dmin(r.hi, k - 1)  # type: ignore[arg-type]
             return replace(r, lo=0, hi=hi, drawn=None, note=f"{r.note} % {k}")
+        if op == "remainder" and r.dense and _ints(r.lo, r.hi):
+            return _dense_remainder(r, int(r.lo), int(r.hi), k)  # type: ignore[arg-type]
         # draws over at least k consecutive values may leave any remainder
         spread = r.random and _ints(r.lo, r.hi) and r.hi - r.lo + 1 >= k  # type: ignore[operator]
         return r if inside else ValueRange(0 if op == "remainder" else -(k - 1), k - 1, origin=r.origin, note=f"% {k}",
                                            random=bool(spread) and op == "remainder")
     return None
+
+
+def _dense_remainder(r: ValueRange, lo: int, hi: int, k: int) -> ValueRange:
+    """`% k` of every integer lo..hi: all remainders when they span k values, else the run of remainders
+    from lo % k to hi % k (wrapping past k - 1 to 0: both ends occur, not all between)."""
+    note = f"{r.note} % {k}"
+    if hi - lo + 1 >= k:
+        return replace(r, lo=0, hi=k - 1, drawn=None, note=note)
+    a, b = lo % k, hi % k
+    if a <= b:
+        return replace(r, lo=a, hi=b, drawn=None, note=note)
+    return replace(r, lo=0, hi=k - 1, drawn=None, dense=False, note=note)
 
 
 def _symbolic_arith(op: str, r: ValueRange, k: Any, reflected: bool) -> ValueRange | None:

@@ -60,6 +60,9 @@ class Subset:
         n = ctx.known_length(idx)
         if n is not None:
             return n
+        if isinstance(idx, RangeVal) and idx.start == 0 and isinstance(idx.step, int) and idx.step > 0 \
+                and is_dim(idx.stop) and not isinstance(idx.stop, bool):
+            return floordiv(idx.stop + (idx.step - 1), idx.step)  # range(0, n, k) of a size n >= 0
         items = ctx.iterate(idx)
         return len(items) if items is not None else (idx.attrs["n"] if isinstance(idx, Instance) and "n" in idx.attrs else ctx.unknown("subset length"))
 
