@@ -104,8 +104,9 @@ def _decide_concrete(ctx: Ctx, r: ValueRange, lo_ok: int, hi_ok: int | None, ign
 
 
 def count_bins(ctx: Ctx, input: Tensor, minlength: Any) -> Any:
-    """max(minlength, largest value + 1) when the values' range tells (labels below `minlength`, or a
-    largest value that occurs in every run); None otherwise. Empty input: `minlength`."""
+    """max(minlength, largest value + 1): exact when the values' range tells (labels below `minlength`,
+    or a largest value that occurs in every run), else over a symbol not understood for the largest
+    value; None without a range. Empty input: `minlength`."""
     r, n = input.vrange, input.numel()
     nonempty = (isinstance(n, int) and n > 0) or (isinstance(n, Sym) and n.lo is not None and n.lo >= 1)
     if not is_dim(minlength) or isinstance(minlength, bool) or r is None or r.hi is None or not (nonempty or n == 0):
@@ -113,6 +114,10 @@ def count_bins(ctx: Ctx, input: Tensor, minlength: Any) -> Any:
     spare = minlength - (r.hi + 1)  # folds to an int when both are alike (`randint(0, C)` with minlength=C)
     if n == 0 or (isinstance(spare, int) and spare >= 0):
         return minlength
-    if not isinstance(spare, int) and ctx.fork(P.le(r.hi + 1, minlength), per_run=True):
-        return minlength  # every value is below minlength (for these sizes)
-    return dmax(minlength, r.hi + 1) if r.attained else None
+    if r.attained:
+        return dmax(minlength, r.hi + 1)
+    # the largest value + 1 is not known, only its bounds: a symbol not understood, so a check on the
+    # count is decided only when it fails whatever that value (`max(C, v).view(C - 1)`)
+    top = int(r.hi) + 1 if isinstance(r.hi, int) else None
+    return dmax(minlength, ctx.fresh("largest_plus_one", lo=1, hi=top if top is not None and top >= 1 else None,
+                                     note="the largest value + 1 (not known to occur)"))

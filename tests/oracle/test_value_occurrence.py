@@ -76,3 +76,16 @@ def test_integer_division_by_zero(expr: str, divisor: int) -> None:
     body = HEAD + "x = torch.arange(10)\ny = " + expr.format(d=divisor) + "\n"
     want = "error" if _raises(body) else "none"
     assert _verdict(body, 6) == want, body
+
+
+@pytest.mark.parametrize("c", [0, 1, 2, 5])
+def test_bin_count_of_values_not_known_to_occur(c: int) -> None:
+    """bincount(labels in {0, 1}, minlength=c).view(c + 1) passes for c = 0 (all labels 0) or c = 1 (some
+    label 1): with c read at run time no error may be said; with c a literal, torch's every-run verdict."""
+    body = HEAD + "import os\nc = int(os.environ.get('C', '3')) - 1\ny = (torch.randn(16) > 0).long()\n" \
+        "z = torch.bincount(y, minlength=c).view(c + 1)\n"
+    assert _verdict(body, 9) != "error"
+    literal = HEAD + f"y = (torch.randn(16) > 0).long()\nz = torch.bincount(y, minlength={c}).view({c + 1})\n"
+    every = all(_raises(literal.replace("torch.randn(16)", f"torch.full((16,), {s})")) for s in (-1.0, 1.0)) \
+        and all(_raises(literal, seed) for seed in range(20))
+    assert (_verdict(literal, 6) == "error") <= every, literal
