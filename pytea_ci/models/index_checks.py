@@ -19,7 +19,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import INPUT, Dim, Sym, dmax, is_dim
+from pytea_ci.shapes.dim import INPUT, Dim, Sym, dmax, dmin, is_dim
 from pytea_ci.shapes.tensor import INT_DTYPES, Tensor
 from pytea_ci.shapes.vrange import ValueRange
 
@@ -118,6 +118,5 @@ def count_bins(ctx: Ctx, input: Tensor, minlength: Any) -> Any:
         return dmax(minlength, r.hi + 1)
     # the largest value + 1 is not known, only its bounds: a symbol not understood, so a check on the
     # count is decided only when it fails whatever that value (`max(C, v).view(C - 1)`)
-    top = int(r.hi) + 1 if isinstance(r.hi, int) else None
-    return dmax(minlength, ctx.fresh("largest_plus_one", lo=1, hi=top if top is not None and top >= 1 else None,
-                                     note="the largest value + 1 (not known to occur)"))
+    v = ctx.fresh("largest_plus_one", lo=1, note="the largest value + 1 (not known to occur)")
+    return dmax(minlength, dmin(r.hi + 1, v))  # at most the bound + 1
