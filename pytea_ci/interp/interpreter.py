@@ -434,6 +434,9 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             every = for_every(cond, self.pc)
             self.emit(rule, Severity.ERROR, f"{op}: {message}" + (f" ({every})" if every else ""), operands, dims,
                       outcome.counterexample)
+            if outcome.some_iterations and isinstance(cond, Pred):
+                self.pc.append(cond)  # the iterations before the failing one run on: their checks come first
+                return
             raise PathEnd()
         if self.expecting:  # the inputs that fail raise into a handler: follow the ones that pass
             if isinstance(cond, Pred):

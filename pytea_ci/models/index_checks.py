@@ -1,10 +1,16 @@
 """Index-like arguments checked against what they index (DESIGN §3, "integer values as ranges"):
-class targets vs classes, token ids vs a vocabulary, gather/index_select/one_hot indices vs a dim.
+class targets vs classes, token ids vs a vocabulary, gather/index_select/one_hot indices vs a dim,
+bincount's non-negative values.
 
-The index tensor's value range (`shapes.vrange`) decides: values that surely occur outside the
-allowed interval (every value out, a bound attained, or draws that miss the interval with
-probability below `DEFINITE`) are PT003 on every run; values that may fall outside are a PT002
-warning whose counterexample is an out-of-range value. Without a range nothing is said.
+The index tensor's value range (`shapes.vrange`) decides, by what it knows to occur:
+- attained bounds (every run holds them): a bound out of range is PT003 for every run (a warning
+  when only some sizes put it out);
+- bounds that occur in some run (draws, a random subset): a PT002 warning whose counterexample is an
+  out-of-range value; PT003 only when every value of the range is out (a draw is never certain to
+  miss: a run whose draws all fall inside passes);
+- bounds that only over-approximate (a fixed subset of attained values): only "every value out" is
+  said, since no run is known to meet an out-of-range bound.
+Without a range nothing is said.
 """
 
 from __future__ import annotations
@@ -13,9 +19,9 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import INPUT, Dim, Sym, dmax, is_dim
+from pytea_ci.shapes.dim import INPUT, Dim, Sym, dmax, dmin, is_dim
 from pytea_ci.shapes.tensor import INT_DTYPES, Tensor
-from pytea_ci.shapes.vrange import DEFINITE, ValueRange, p_all_within
+from pytea_ci.shapes.vrange import ValueRange
 
 
 _INDEX_DTYPES = tuple(d for d in INT_DTYPES if d != "uint8")  # a uint8 index tensor is a mask
@@ -28,52 +34,79 @@ def _ints(*vals: Any) -> bool:
 def require_indices(ctx: Ctx, idx: Any, size: Any, op: str, what: str, limit: str, *,
                     negative_ok: bool = False, ignore: Any = None) -> None:
     """Every value of the integer tensor `idx` must index a dim of `size` (`limit` names it)."""
-    if not isinstance(idx, Tensor) or idx.vrange is None or idx.dtype not in _INDEX_DTYPES or not is_dim(size):
+    if not is_dim(size):
+        return
+    lo_ok: Dim = -size if negative_ok else 0
+    hi_ok: Dim = size - 1
+    require_values(ctx, idx, lo_ok, hi_ok, op, f"index out of range: {what}", f"but {limit} is {size!r} (valid "
+                   f"indices {lo_ok!r}..{hi_ok!r}" + (f", or {ignore!r} to ignore" if ignore is not None else "") + ")",
+                   (("indexed size", size),), ignore)
+
+
+def require_values(ctx: Ctx, idx: Any, lo_ok: Dim, hi_ok: Dim | None, op: str, head: str, tail: str,
+                   dims: tuple[tuple[str, object], ...], ignore: Any = None) -> None:
+    """Every value of the integer tensor `idx` must lie in [lo_ok, hi_ok] (None: no upper limit) or
+    equal `ignore`; `head`/`tail` frame the message around the values' range."""
+    if not isinstance(idx, Tensor) or idx.vrange is None or idx.dtype not in _INDEX_DTYPES:
         return
     if _ints(n := idx.numel()) and n == 0:
         return
     r = idx.vrange
-    lo_ok: Dim = -size if negative_ok else 0
-    hi_ok: Dim = size - 1
-    message = (f"index out of range: {what} take values in {r.describe()}, but {limit} is {size!r} "
-               f"(valid indices {lo_ok!r}..{hi_ok!r}" + (f", or {ignore!r} to ignore" if ignore is not None else "") + ")")
-    dims = (("indexed size", size),)
-    if _ints(r.lo, r.hi, size):
-        _decide_concrete(ctx, r, int(lo_ok), int(hi_ok), ignore, op, message, dims)
-    elif r.attained and r.lo is not None and r.hi is not None:
-        ctx.require(P.and_(P.le(lo_ok, r.lo), P.le(r.hi, hi_ok)), op, message, "PT003", dims=dims)
-    elif r.lo is not None and r.hi is not None:  # symbolic bounds, values that may or may not occur
+    if r.lo is None or r.hi is None:
+        return
+    message = f"{head} take values in {r.describe()}, {tail}"
+    if _ints(r.lo, r.hi, lo_ok) and (hi_ok is None or _ints(hi_ok)):
+        _decide_concrete(ctx, r, int(lo_ok), None if hi_ok is None else int(hi_ok), ignore, op, message, dims)
+        return
+    def ok(v: Dim) -> Any:
+        inside = P.le(lo_ok, v) if hi_ok is None else P.and_(P.le(lo_ok, v), P.le(v, hi_ok))
+        return inside if ignore is None else P.or_(inside, P.eq(v, ignore))
+    if r.attained:  # both bounds occur in every run
+        ctx.require(P.and_(ok(r.lo), ok(r.hi)), op, message, "PT003", dims=dims)
+        return
+    if r.possible:
+        # the bounds occur in some run: any value of the range is a counterexample (a warning), and the
+        # check fails in every run only when no value of the range is allowed
         v = ctx.fresh("index_value", kind=INPUT, lo=None, note="a value of the index tensor")
-        ok = P.and_(P.le(lo_ok, v), P.le(v, hi_ok))
-        ok = ok if ignore is None else P.or_(ok, P.eq(v, ignore))
-        ctx.require(P.or_(P.lt(v, r.lo), P.lt(r.hi, v), ok), op, message, "PT003", dims=dims)
+        ctx.require(P.and_(_some_allowed(r, lo_ok, hi_ok, ignore), P.or_(P.lt(v, r.lo), P.lt(r.hi, v), ok(v))),
+                    op, message, "PT003", dims=dims)
+        return
+    # bounds that only over-approximate: said only when every value of the range is out
+    ctx.require(_some_allowed(r, lo_ok, hi_ok, ignore), op, f"{message}; every value is out of range", "PT003",
+                dims=dims)
 
 
-def _decide_concrete(ctx: Ctx, r: ValueRange, lo_ok: int, hi_ok: int, ignore: Any, op: str, message: str,
+def _some_allowed(r: ValueRange, lo_ok: Dim, hi_ok: Dim | None, ignore: Any) -> Any:
+    """Some value of [r.lo, r.hi] is allowed: the intervals meet, or `ignore` lies in the range."""
+    meet = P.le(lo_ok, r.hi) if hi_ok is None else P.and_(P.le(lo_ok, r.hi), P.le(r.lo, hi_ok))
+    return meet if ignore is None else P.or_(meet, P.and_(P.le(r.lo, ignore), P.le(ignore, r.hi)))
+
+
+def _decide_concrete(ctx: Ctx, r: ValueRange, lo_ok: int, hi_ok: int | None, ignore: Any, op: str, message: str,
                      dims: tuple[tuple[str, object], ...]) -> None:
     lo, hi = int(r.lo), int(r.hi)  # type: ignore[arg-type]
-    upper_bad, lower_bad = hi > hi_ok and hi != ignore, lo < lo_ok and lo != ignore
+    upper_bad = hi_ok is not None and hi > hi_ok and hi != ignore
+    lower_bad = lo < lo_ok and lo != ignore
     if not (upper_bad or lower_bad):
         return
-    p = p_all_within(r, lo_ok, hi_ok)
-    if lo > hi_ok or (hi < lo_ok and ignore not in (lo, hi)):
+    if (hi_ok is not None and lo > hi_ok) or (hi < lo_ok and ignore not in (lo, hi)):
         why = "every value is out of range"
     elif r.attained:
         why = f"the value {hi if upper_bad else lo} occurs"
-    elif p is not None and p <= DEFINITE:
-        a, b, n = r.drawn  # type: ignore[misc]
-        why = f"{n} values drawn from [{a}, {b}] all fall in range with probability {p:.1g}"
-    else:
+    elif r.possible:
         v = ctx.fresh("index_value", kind=INPUT, lo=lo, hi=hi, note="a value of the index tensor")
-        ok = P.and_(P.le(lo_ok, v), P.le(v, hi_ok))
+        ok = P.le(lo_ok, v) if hi_ok is None else P.and_(P.le(lo_ok, v), P.le(v, hi_ok))
         ctx.require(ok if ignore is None else P.or_(ok, P.eq(v, ignore)), op, message, "PT003", dims=dims)
         return
+    else:
+        return  # the out-of-range bound may never occur (an over-approximation): nothing is known to fail
     ctx.require(False, op, f"{message}; {why}", "PT003", dims=dims)
 
 
-def count_bins(input: Tensor, minlength: Any) -> Any:
-    """max(minlength, largest value + 1) when the values' range tells (labels below `minlength`, or a
-    largest value that surely occurs); None otherwise. Empty input: `minlength`."""
+def count_bins(ctx: Ctx, input: Tensor, minlength: Any) -> Any:
+    """max(minlength, largest value + 1): exact when the values' range tells (labels below `minlength`,
+    or a largest value that occurs in every run), else over a symbol not understood for the largest
+    value; None without a range. Empty input: `minlength`."""
     r, n = input.vrange, input.numel()
     nonempty = (isinstance(n, int) and n > 0) or (isinstance(n, Sym) and n.lo is not None and n.lo >= 1)
     if not is_dim(minlength) or isinstance(minlength, bool) or r is None or r.hi is None or not (nonempty or n == 0):
@@ -81,6 +114,9 @@ def count_bins(input: Tensor, minlength: Any) -> Any:
     spare = minlength - (r.hi + 1)  # folds to an int when both are alike (`randint(0, C)` with minlength=C)
     if n == 0 or (isinstance(spare, int) and spare >= 0):
         return minlength
-    top_occurs = r.attained or (r.drawn is not None and r.drawn[1] == r.hi
-                                and ((r.drawn[1] - r.drawn[0]) / (r.drawn[1] - r.drawn[0] + 1)) ** r.drawn[2] <= DEFINITE)
-    return dmax(minlength, r.hi + 1) if top_occurs else None
+    if r.attained:
+        return dmax(minlength, r.hi + 1)
+    # the largest value + 1 is not known, only its bounds: a symbol not understood, so a check on the
+    # count is decided only when it fails whatever that value (`max(C, v).view(C - 1)`)
+    v = ctx.fresh("largest_plus_one", lo=1, note="the largest value + 1 (not known to occur)")
+    return dmax(minlength, dmin(r.hi + 1, v))  # at most the bound + 1

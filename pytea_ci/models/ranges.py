@@ -33,8 +33,8 @@ def _ints(*vals: Any) -> bool:
 
 
 def made(ctx: Ctx, lo: Any, hi: Any, note: str, attained: bool = False,
-         drawn: tuple[int, int, int] | None = None) -> ValueRange:
-    return ValueRange(lo, hi, attained, drawn, ctx.span, note)
+         drawn: tuple[int, int, int] | None = None, random: bool = False, dense: bool = False) -> ValueRange:
+    return ValueRange(lo, hi, attained, drawn, ctx.span, note, random=random, dense=dense)
 
 
 def _numel(t: Tensor) -> int | None:
@@ -67,7 +67,7 @@ def _randint(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | N
     note = f"{'numpy.random' if out.lib == 'numpy' else 'torch'}.randint({low!r}, {high!r})"
     n = _fewest(out)
     drawn = (int(low), int(high) - 1, n) if _ints(low, high) and n and high > low else None
-    return made(ctx, low, high - 1, note, drawn=drawn)
+    return made(ctx, low, high - 1, note, drawn=drawn, random=True)
 
 
 def _integers(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
@@ -81,22 +81,24 @@ def _integers(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | 
     top = high if kwargs.get("endpoint") is True else high - 1
     n = _fewest(out)
     drawn = (int(low), int(top), n) if _ints(low, top) and n and int(top) >= int(low) else None
-    return made(ctx, low, top, f"Generator.integers({low!r}, {high!r})", drawn=drawn)
+    return made(ctx, low, top, f"Generator.integers({low!r}, {high!r})", drawn=drawn, random=True)
 
 
 def _arange(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     start, end, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) > 2 else 1)
     if not (_ints(start, end, step) and step):
-        return made(ctx, start, end - 1, "torch.arange", attained=True) if is_dim(start) and is_dim(end) and step == 1 \
-            else None
+        return made(ctx, start, end - 1, "torch.arange", attained=True, dense=True) \
+            if is_dim(start) and is_dim(end) and step == 1 else None
     values = range(start, end, step)
     if not values:
         return None
-    return made(ctx, min(values[0], values[-1]), max(values[0], values[-1]), f"torch.arange({', '.join(map(repr, args))})", True)
+    return made(ctx, min(values[0], values[-1]), max(values[0], values[-1]), f"torch.arange({', '.join(map(repr, args))})",
+                True, dense=step in (1, -1))
 
 
 def _randperm(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
-    return made(ctx, 0, args[0] - 1, f"torch.randperm({args[0]!r})", True) if args and is_dim(args[0]) else None
+    return made(ctx, 0, args[0] - 1, f"torch.randperm({args[0]!r})", True, dense=True) \
+        if args and is_dim(args[0]) else None
 
 
 def _literal_ints(data: Any) -> list[int] | None:
@@ -126,7 +128,8 @@ def _full(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None
 
 
 def _index_range(ctx: Ctx, args: tuple, dim: Any, what: str, attained: bool = False) -> ValueRange | None:
-    """Indices into dim `dim` of the first argument (its flattened form when `dim` is None)."""
+    """Indices into dim `dim` of the first argument (its flattened form when `dim` is None): picked by
+    the data (each index may be picked in some run), or all of them (a sort)."""
     src = args[0] if args else None
     if not isinstance(src, Tensor) or src.shape is None:
         return None
@@ -136,7 +139,8 @@ def _index_range(ctx: Ctx, args: tuple, dim: Any, what: str, attained: bool = Fa
         size = src.shape[dim]
     else:
         return None
-    return made(ctx, 0, size - 1, f"indices of {what}", attained) if size is not None else None
+    return made(ctx, 0, size - 1, f"indices of {what}", attained, random=True, dense=attained) \
+        if size is not None else None
 
 
 def _argmax(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
@@ -179,7 +183,8 @@ def _padded(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | No
     """`pad_sequence`: the sequences' values and the padding value."""
     r = _joined(ctx, out, args, kwargs)
     pad = kwargs.get("padding_value", args[2] if len(args) > 2 else 0)
-    return hull(r, ValueRange(pad, pad)) if r is not None and _ints(pad) else None
+    # the padding occurs in some run (sequences padded to a common length differ in length)
+    return hull(r, ValueRange(pad, pad, reachable=True)) if r is not None and _ints(pad) else None
 
 
 _SOURCES: dict[str, Callable[[Ctx, Tensor, tuple, dict], ValueRange | None]] = {
@@ -210,9 +215,13 @@ def _subset(r: ValueRange, src: Tensor, out: Tensor, args: tuple) -> ValueRange:
         if every:
             return r
         if all(s.kind == INPUT for x in symbolic for s in symbols(x)):
-            return keep_draws(r, None)  # some positions only (a Subset, a shuffled loader dropping its last batch)
-        return replace(r, attained=False)
+            # some positions only, chosen at random (a shuffled loader dropping its last batch; a Subset
+            # narrows this to the positions it fixed, `data.Subset`)
+            return keep_draws(r, None, random_positions=True)
+        return keep_draws(r, None)  # positions the program chose (an in-order loader's full batches)
     total, kept = _numel(src), _numel(out)
+    if total is not None and kept is not None and kept >= total:
+        return r
     if r.drawn is None or total is None or kept is None:
         return keep_draws(r, None)
     return keep_draws(r, r.drawn[2] - (total - kept))
@@ -231,8 +240,30 @@ def _arith(op: str, r: ValueRange, k: Any, reflected: bool) -> ValueRange | None
         return scale(r, k)
     if op in ("remainder", "fmod") and k > 0 and not reflected:
         inside = _ints(r.lo, r.hi) and 0 <= r.lo and r.hi < k  # type: ignore[operator]
-        return r if inside else ValueRange(0 if op == "remainder" else -(k - 1), k - 1, origin=r.origin, note=f"% {k}")
+        if op == "remainder" and r.dense and r.lo == 0 and r.hi is not None:  # every value 0..hi occurs
+            from pytea_ci.shapes.dim import dmin
+
+            hi = min(int(r.hi), k - 1) if _ints(r.hi) else dmin(r.hi, k - 1)  # type: ignore[arg-type]
+            return replace(r, lo=0, hi=hi, drawn=None, note=f"{r.note} % {k}")
+        if op == "remainder" and r.dense and _ints(r.lo, r.hi):
+            return _dense_remainder(r, int(r.lo), int(r.hi), k)  # type: ignore[arg-type]
+        # draws over at least k consecutive values may leave any remainder
+        spread = r.random and _ints(r.lo, r.hi) and r.hi - r.lo + 1 >= k  # type: ignore[operator]
+        return r if inside else ValueRange(0 if op == "remainder" else -(k - 1), k - 1, origin=r.origin, note=f"% {k}",
+                                           random=bool(spread) and op == "remainder")
     return None
+
+
+def _dense_remainder(r: ValueRange, lo: int, hi: int, k: int) -> ValueRange:
+    """`% k` of every integer lo..hi: all remainders when they span k values, else the run of remainders
+    from lo % k to hi % k (wrapping past k - 1 to 0: both ends occur, not all between)."""
+    note = f"{r.note} % {k}"
+    if hi - lo + 1 >= k:
+        return replace(r, lo=0, hi=k - 1, drawn=None, note=note)
+    a, b = lo % k, hi % k
+    if a <= b:
+        return replace(r, lo=a, hi=b, drawn=None, note=note)
+    return replace(r, lo=0, hi=k - 1, drawn=None, dense=False, note=note)
 
 
 def _symbolic_arith(op: str, r: ValueRange, k: Any, reflected: bool) -> ValueRange | None:
@@ -244,10 +275,10 @@ def _symbolic_arith(op: str, r: ValueRange, k: Any, reflected: bool) -> ValueRan
     if op in ("add", "sub"):
         c = k if op == "add" else -k
         lo, hi = (None if r.lo is None else add(r.lo, c)), (None if r.hi is None else add(r.hi, c))
-        return ValueRange(lo, hi, r.attained, None, r.origin, f"{r.note} {'+' if op == 'add' else '-'} {k!r}")
-    if op == "remainder" and r.attained and r.lo == 0 and r.hi is not None:
+        return replace(r, lo=lo, hi=hi, drawn=None, note=f"{r.note} {'+' if op == 'add' else '-'} {k!r}")
+    if op == "remainder" and r.dense and r.lo == 0 and r.hi is not None:
         # every value 0..hi occurs (an arange): modulo k > 0 they are exactly 0..min(hi, k - 1)
-        return ValueRange(0, dmin(r.hi, add(k, -1)), True, None, r.origin, f"{r.note} % ({k!r})")
+        return replace(r, lo=0, hi=dmin(r.hi, add(k, -1)), drawn=None, note=f"{r.note} % ({k!r})")
     if op == "remainder":
         return ValueRange(0, add(k, -1), False, None, r.origin, f"% ({k!r})")
     return None
@@ -265,13 +296,13 @@ def _op_of(name: str) -> tuple[str, bool]:
 def _carried(name: str, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     src = args[0] if args and isinstance(args[0], Tensor) else None
     op, reflected = _op_of(name)
-    if op in _COMPARE:
-        return ValueRange(0, 1)
+    if op in _COMPARE:  # of data (no range): each outcome may occur; of ranged ints: not known
+        return ValueRange(0, 1, random=src is not None and src.vrange is None and not src.is_int())
     if src is None or src.vrange is None:
         return None
     r = src.vrange
     if op in ("to", "type") and out.dtype not in ("int64", "int32"):  # a cast that changes values
-        return ValueRange(0, 1) if out.dtype == "bool" else None  # (bool: nonzero -> 1; uint8 wraps)
+        return ValueRange(0, 1, random=r.random) if out.dtype == "bool" else None  # (bool: nonzero -> 1; uint8 wraps)
     if op in _SAME_VALUES:
         return r
     if op in _SUBSET:
@@ -326,11 +357,15 @@ def overwrite(target: Tensor, idx: Any, value: Any, region: tuple | None) -> Non
     if r is None:
         return
     items = idx if isinstance(idx, tuple) else (idx,)
-    v = value.vrange if isinstance(value, Tensor) else (ValueRange(value, value) if _ints(value) else None)
+    v = value.vrange if isinstance(value, Tensor) else (ValueRange(value, value, True) if _ints(value) else None)
     new = None
     if v is not None and not any(isinstance(i, (Tensor, list)) for i in items):
         selected = _numel(Tensor(region)) if region is not None else None
-        new = keep_draws(hull(r, v), None if selected is None or r.drawn is None else r.drawn[2] - selected)
+        left = None if selected is None or r.drawn is None else r.drawn[2] - selected
+        # draws left outside a known region still reach the old bounds; the written values occur
+        draws_left = r.random and selected is not None and (left is None or left > 0)
+        both = hull(r, v)
+        new = replace(keep_draws(both, left), reachable=both.lo is not None and draws_left and v.possible)
     object.__setattr__(target, "vrange", new)
 
 

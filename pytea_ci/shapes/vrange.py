@@ -1,9 +1,19 @@
 """Value ranges of integer tensors: an interval every element lies in, and what is known to occur.
 
-`lo`/`hi` are sound bounds (None: unbounded). `attained` says both bounds occur among the values
-(arange, literals). `drawn` = (a, b, n) says at least n elements are independent uniform draws from
-[a, b] (torch.randint): the chance that none of them falls outside an allowed interval is computed,
-and an index check whose failure is all but certain (DEFINITE) is an error, not a warning.
+`lo`/`hi` are sound bounds (None: unbounded). What a bound claims about the values, strongest first:
+- `attained`: both bounds occur among the values in every run (arange, literals, full);
+- `reachable`: each bound occurs in some run (a random subset of attained values: a shuffled loader
+  dropping its last batch, `random_split`);
+- `random`: every element is an independent draw that may take any value of the interval
+  (torch.randint, indices picked by data such as argmax): survives any non-empty selection of
+  elements, even a fixed one (`Subset(ds, range(0, n, 2))`), since the elements kept are draws too;
+- `dense` (with `attained`): every integer between the bounds occurs in every run (arange, randperm),
+  so `% k` of it holds every remainder up to its top;
+- none: the bounds only over-approximate (a fixed selection of attained values: the even positions
+  of `arange(n) % c` may hold only even labels), so no run is known to meet them.
+`drawn` = (a, b, n) adds that at least n elements are uniform draws from [a, b] (for messages).
+A draw that misses an allowed interval is never certain: however unlikely, a run whose draws all fall
+inside passes, so a check that fails only through draws is a warning, never an error.
 """
 
 from __future__ import annotations
@@ -13,10 +23,6 @@ from dataclasses import dataclass, field, replace
 from pytea_ci.diagnostics import Span
 from pytea_ci.shapes.dim import Dim, add, mul
 
-# A check that passes with at most this probability over the drawn values fails "on every run".
-DEFINITE = 0.01
-
-
 @dataclass(frozen=True)
 class ValueRange:
     lo: Dim | None
@@ -25,6 +31,14 @@ class ValueRange:
     drawn: tuple[int, int, int] | None = None
     origin: Span | None = field(default=None, compare=False)
     note: str = field(default="", compare=False)  # what made it, e.g. "torch.randint(1, 13)"
+    reachable: bool = False
+    random: bool = False
+    dense: bool = False
+
+    @property
+    def possible(self) -> bool:
+        """Each bound occurs in some run (a value beyond an allowed bound makes some run fail)."""
+        return self.attained or self.reachable or self.random
 
     def describe(self) -> str:
         lo = "-inf" if self.lo is None else repr(self.lo)
@@ -46,17 +60,32 @@ def scale(r: ValueRange, k: int) -> ValueRange:
     lo, hi = _opt(mul, r.lo, k), _opt(mul, r.hi, k)
     if k < 0:
         lo, hi = hi, lo
-    return replace(r, lo=lo, hi=hi, drawn=None, attained=r.attained and k != 0)
+    return replace(r, lo=lo, hi=hi, drawn=None, attained=r.attained and k != 0, dense=r.dense and k in (1, -1))
 
 
 def plus(a: ValueRange, b: ValueRange) -> ValueRange:
-    """Element-wise sum of two ranged tensors: bounds only."""
+    """Element-wise sum of two ranged tensors: bounds only (the two largest need not meet)."""
     return ValueRange(_opt(add, a.lo, b.lo), _opt(add, a.hi, b.hi), origin=a.origin, note=a.note)
 
 
 def hull(a: ValueRange, b: ValueRange) -> ValueRange:
-    """Values from both (`cat`, a `setitem` writing `b` into `a`): bounds of both, draws of `a`."""
-    return ValueRange(_cmp(min, a.lo, b.lo), _cmp(max, a.hi, b.hi), False, a.drawn, a.origin, a.note)
+    """Values from both (`cat`, a `setitem` writing `b` into `a`): bounds of both, draws of `a`.
+    A bound occurs where the part that gives it occurs."""
+    if _within(b, a):
+        return replace(a, attained=a.attained and b.attained, random=a.random and b.random, reachable=a.possible,
+                       dense=a.dense and b.attained)
+    if _within(a, b):
+        return replace(b, drawn=a.drawn, origin=a.origin, note=a.note, attained=a.attained and b.attained,
+                       random=a.random and b.random, reachable=b.possible, dense=b.dense and a.attained)
+    return ValueRange(_cmp(min, a.lo, b.lo), _cmp(max, a.hi, b.hi), a.attained and b.attained, a.drawn, a.origin,
+                      a.note, reachable=a.possible and b.possible, random=a.random and b.random)
+
+
+def _within(a: ValueRange, b: ValueRange) -> bool:
+    """`a`'s bounds lie inside `b`'s (known for ints and for equal bounds)."""
+    def le(x: Dim | None, y: Dim | None) -> bool:
+        return x == y or (isinstance(x, int) and isinstance(y, int) and x <= y)
+    return a.lo is not None and a.hi is not None and le(b.lo, a.lo) and le(a.hi, b.hi)
 
 
 def clamp(r: ValueRange, lo: int | None, hi: int | None) -> ValueRange:
@@ -65,20 +94,19 @@ def clamp(r: ValueRange, lo: int | None, hi: int | None) -> ValueRange:
     return replace(r, lo=new_lo, hi=new_hi, drawn=None)
 
 
-def keep_draws(r: ValueRange, n: int | None) -> ValueRange:
-    """At most `n` of the drawn elements remain (a subset or an overwrite); None: not known."""
-    if r.drawn is None:
-        return replace(r, attained=False)
-    return replace(r, attained=False, drawn=None if n is None or n <= 0 else (r.drawn[0], r.drawn[1], min(n, r.drawn[2])))
+def keep_draws(r: ValueRange, n: int | None, random_positions: bool = False) -> ValueRange:
+    """Some of the elements remain (a subset or an overwrite), at most `n` of the drawn ones (None:
+    not known). Draws stay draws; attained bounds are only reachable when the positions kept are
+    chosen at random (a shuffled loader dropping its last batch), else nothing is known to occur."""
+    reachable = r.possible if random_positions else r.random and (n is None or n > 0)
+    drawn = None if r.drawn is None or n is None or n <= 0 else (r.drawn[0], r.drawn[1], min(n, r.drawn[2]))
+    return replace(r, attained=False, drawn=drawn, reachable=reachable, dense=False,
+                   random=r.random and (n is None or n > 0))
 
 
-def p_all_within(r: ValueRange, lo: int, hi: int) -> float | None:
-    """Probability that every drawn element lies in [lo, hi]; None when nothing was drawn."""
-    if r.drawn is None:
-        return None
-    a, b, n = r.drawn
-    inside = max(0, min(b, hi) - max(a, lo) + 1)
-    return (inside / (b - a + 1)) ** n
+def fixed_selection(r: ValueRange) -> ValueRange:
+    """A selection of positions the program fixed (`Subset(ds, indices)`): only draws still occur."""
+    return replace(r, attained=False, reachable=r.random, dense=False)
 
 
 def _opt(fn: object, a: Dim | None, b: Dim | None) -> Dim | None:

@@ -27,7 +27,7 @@ import sys
 import tempfile
 import traceback
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterator
 
 from pytea_ci.driver.run import Options, run
@@ -46,6 +46,12 @@ from torch.utils.data import DataLoader, Dataset, Subset, TensorDataset, random_
 """
 ENV_RUNS = 16  # runs with the environment variables set (each of the values `_spread` gives)
 SEED_RUNS = 12  # runs with the defaults, one random seed each
+# Runs with the defaults whose random tensors take extreme outcomes, each one a draw the generators can
+# make (however unlikely): every `torch.randint` element at its low (or highest) value, every `torch.randn`
+# element positive (or negative), every `torch.randperm` in order (or reversed). A program that passes
+# such a run does not fail "always", even if all seeded runs failed: its failure hangs on the draws.
+EXTREMES = (("low", 1, False), ("high", -1, True), ("low", -1, True), ("high", 1, False))
+MORE_RUNS = 48  # input values tried more before a program that reads inputs is judged to fail always
 
 
 @dataclass
@@ -218,6 +224,9 @@ class Verdict:
     passed: int  # runs that ran to the end
     default_passed: int = 0  # of them, runs with the environment's defaults (the program's own configuration)
     passed_through: set[int] = field(default_factory=set)  # lines executed by a run with the defaults that passed
+    seeded: dict[int, int] = field(default_factory=dict)  # failing line -> runs with ordinary draws that failed there
+    seeded_passed: int = 0  # runs with ordinary draws that passed
+    by_chance: bool = False  # every ordinary run failed at one line, only extreme draws or more inputs did not
 
     @property
     def line(self) -> int | None:
@@ -225,8 +234,9 @@ class Verdict:
 
 
 def _run_once(prog: Program, seed: int, env: dict[str, str], scratch: str,
-              executed: set[int] | None = None) -> tuple[str, int | None]:
-    """Run the program once; `executed` collects the lines of the program it ran."""
+              executed: set[int] | None = None, extreme: tuple[str, int, bool] | None = None) -> tuple[str, int | None]:
+    """Run the program once; `executed` collects the lines of the program it ran; `extreme` forces the
+    random tensors' draws (see EXTREMES)."""
     import numpy as np
     import torch
 
@@ -242,7 +252,7 @@ def _run_once(prog: Program, seed: int, env: dict[str, str], scratch: str,
     sys.argv, tempfile.tempdir = ["prog.py"], scratch
     os.environ["FZ_DATA"] = scratch
     try:
-        with warnings.catch_warnings(), _lines_run(executed):
+        with warnings.catch_warnings(), _lines_run(executed), _extreme_draws(extreme):
             warnings.simplefilter("ignore")  # torch's broadcasting warnings before its errors
             exec(compile(prog.text, "<fuzz>", "exec"), {"__name__": "__main__"})  # noqa: S102 (the oracle)
         return "ok", None
@@ -258,6 +268,40 @@ def _run_once(prog: Program, seed: int, env: dict[str, str], scratch: str,
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+@contextlib.contextmanager
+def _extreme_draws(extreme: tuple[str, int, bool] | None) -> Iterator[None]:
+    """torch's random tensors forced to an extreme but possible outcome for the duration of a run."""
+    if extreme is None:
+        yield
+        return
+    import torch
+
+    end, sign, backwards = extreme
+    real = {name: getattr(torch, name) for name in ("randint", "randn", "randperm")}
+
+    def randint(*args: Any, **kwargs: Any) -> Any:
+        out = real["randint"](*args, **kwargs)
+        ints = [a for a in args if isinstance(a, int)]
+        low, high = kwargs.get("low", ints[0] if len(ints) >= 2 else 0), kwargs.get("high", ints[-1] if ints else None)
+        return out.fill_(low if end == "low" or high is None else high - 1)
+
+    def randn(*args: Any, **kwargs: Any) -> Any:
+        out = real["randn"](*args, **kwargs).abs() + 1e-3
+        return out if sign > 0 else -out
+
+    def randperm(n: int, *args: Any, **kwargs: Any) -> Any:
+        out = torch.arange(n, dtype=kwargs.get("dtype", torch.int64))
+        return out.flip(0) if backwards else out
+
+    for name, fn in (("randint", randint), ("randn", randn), ("randperm", randperm)):
+        setattr(torch, name, fn)
+    try:
+        yield
+    finally:
+        for name, fn in real.items():
+            setattr(torch, name, fn)
 
 
 @contextlib.contextmanager
@@ -283,48 +327,88 @@ def _lines_run(executed: set[int] | None) -> Iterator[None]:
         sys.settrace(old)
 
 
-def _fill_folders(prog: Program, run: int, scratch: str) -> None:
+def _fill_folders(prog: Program, run: int, scratch: str, fixed: dict[str, int] | None = None) -> None:
     """The data folders of run number `run`: counts drawn independently per folder and run (two folders
-    of the same counts are not to be equal in every run)."""
+    of the same counts are not to be equal in every run), or as `fixed` says."""
     for k, (name, counts) in enumerate(prog.folders.items()):
         pick = random.Random(run * 101 + k * 7919)
         folder = os.path.join(scratch, name)
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder)
-        for i in range(pick.choice(counts)):
+        count = pick.choice(counts)
+        for i in range((fixed or {}).get(name, count)):
             open(os.path.join(folder, f"f{i}.txt"), "w").close()
 
 
 def oracle(prog: Program, seed: int) -> Verdict:
-    """Run `prog` SEED_RUNS times with the defaults and ENV_RUNS times with environment values."""
-    envs: list[dict[str, str]] = [{} for _ in range(SEED_RUNS)]
+    """Run `prog` SEED_RUNS times with the defaults, once per EXTREMES, and ENV_RUNS times with
+    environment values; a program that failed at one line in all of them and reads inputs (environment,
+    folders) gets MORE_RUNS more input values before it is judged to fail always."""
+    plan: list[Run] = [Run({}, None, True) for _ in range(SEED_RUNS)] + [Run({}, x, True) for x in EXTREMES]
+    pick = random.Random(seed)
     if prog.env:  # values drawn independently per variable and run
-        pick = random.Random(seed)
-        envs += [{k: str(pick.choice(vs)) for k, vs in prog.env.items()} for _ in range(ENV_RUNS)]
+        plan += [Run({k: str(pick.choice(vs)) for k, vs in prog.env.items()}, None, False) for _ in range(ENV_RUNS)]
+    # each value of each input once (the others drawn): a failure needing one value is not left to chance
+    for var, values in prog.env.items():
+        plan += [Run({**{k: str(pick.choice(vs)) for k, vs in prog.env.items()}, var: str(x)}, None, False)
+                 for x in values]
+    for name, values in prog.folders.items():
+        plan += [Run({k: str(pick.choice(vs)) for k, vs in prog.env.items()}, None, False, {name: x}) for x in values]
+    v = _run_plan(prog, seed, plan, 0)
+    if v.kind == "always" and (prog.env or prog.folders):
+        more = [Run({k: str(pick.choice(vs)) for k, vs in prog.env.items()}, None, False) for _ in range(MORE_RUNS)]
+        w = _run_plan(prog, seed, more, len(plan))
+        if w.kind == "broken" or w.lines.keys() != v.lines.keys() or w.passed:
+            lines = {k: v.lines.get(k, 0) + w.lines.get(k, 0) for k in {*v.lines, *w.lines}}
+            return Verdict("sometimes" if w.kind != "broken" else "broken", lines, v.runs + w.runs, w.passed,
+                           w.default_passed, v.passed_through | w.passed_through, by_chance=True)
+    if v.kind == "sometimes" and _always_seeded(v):
+        return replace(v, by_chance=True)
+    return v
+
+
+def _always_seeded(v: Verdict) -> bool:
+    """Every run with ordinary draws failed at one line; only an extreme draw passed or failed elsewhere."""
+    return len(v.seeded) == 1 and v.seeded_passed == 0
+
+
+@dataclass(frozen=True)
+class Run:
+    env: dict[str, str]  # environment variables set
+    extreme: tuple[str, int, bool] | None  # forced draws (EXTREMES)
+    defaults: bool  # the program's own configuration (no environment value set)
+    folders: dict[str, int] | None = None  # file counts of data folders (else drawn per run)
+
+
+def _run_plan(prog: Program, seed: int, plan: list[Run], first: int) -> Verdict:
+    """Run the (environment, extreme draws, with the defaults) runs of `plan`; run numbers from `first`."""
     scratch = tempfile.mkdtemp(prefix="pytea-fuzz-data-")
     lines: dict[int, int] = {}
-    passed = default_passed = 0
+    seeded: dict[int, int] = {}
+    passed = default_passed = seeded_passed = 0
     through: set[int] = set()
     try:
-        for i, env in enumerate(envs):
-            _fill_folders(prog, i, scratch)
+        for i, (env, extreme, defaults, counts) in enumerate(
+                (r.env, r.extreme, r.defaults, r.folders) for r in plan):
+            i += first
+            _fill_folders(prog, i, scratch, counts)
             executed: set[int] = set()
-            status, line = _run_once(prog, seed * 100 + i, env, scratch, executed if i < SEED_RUNS else None)
+            status, line = _run_once(prog, seed * 100 + i, env, scratch, executed if defaults else None, extreme)
             if status == "other" or (status == "shape" and line is None):
-                return Verdict("broken", {}, len(envs), passed)
+                return Verdict("broken", {}, len(plan), passed)
             if status == "ok":
                 passed += 1
-                default_passed += i < SEED_RUNS
+                default_passed += defaults
+                seeded_passed += extreme is None
                 through |= executed
             else:
                 lines[line] = lines.get(line, 0) + 1  # type: ignore[index]
+                if extreme is None:
+                    seeded[line] = seeded.get(line, 0) + 1  # type: ignore[index]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    if not lines:
-        return Verdict("never", lines, len(envs), passed, default_passed, through)
-    if passed == 0 and len(lines) == 1:
-        return Verdict("always", lines, len(envs), passed, default_passed, through)
-    return Verdict("sometimes", lines, len(envs), passed, default_passed, through)
+    kind = "never" if not lines else "always" if passed == 0 and len(lines) == 1 else "sometimes"
+    return Verdict(kind, lines, len(plan), passed, default_passed, through, seeded=seeded, seeded_passed=seeded_passed)
 
 
 # ----- the analyzer and the judgement -------------------------------------------------------------

@@ -33,3 +33,28 @@ def test_no_false_alarms_and_failures_found() -> None:
     failing = [o for o in outcomes if o[2].kind in ("always", "sometimes")]
     found = [o for o in failing if o[0] in ("found", "found-as-warning")]
     assert failing and len(found) / len(failing) >= 0.8, [(o[2].kind, o[0]) for o in failing if o not in found]
+
+
+def test_extreme_draws_show_a_failure_is_not_certain() -> None:
+    """A label tensor of draws one of which is out of range fails in almost every seeded run, yet a run
+    whose draws all land in range passes: the oracle's extreme draws find it, so it is not "always";
+    labels that are out of range whatever the draws stay "always"."""
+    from tests.oracle.fuzz_data import HEADER, Program, oracle
+
+    head = HEADER.splitlines()
+    chance = Program(head + ["Y = torch.randint(0, 5, (64,))", "out0 = nn.Embedding(4, 2)(Y)"])
+    v = oracle(chance, 0)
+    assert v.kind == "sometimes" and v.by_chance and v.seeded_passed == 0, v
+    certain = Program(head + ["Y = torch.randint(0, 5, (64,)) + 4", "out0 = nn.Embedding(4, 2)(Y)"])
+    assert oracle(certain, 0).kind == "always"
+
+
+def test_each_input_value_is_tried() -> None:
+    """A failure needing one value of an environment variable (B = 5 leaves a last batch of 4 rows that
+    `view(B, -1)` cannot split) is seen: each value is run at least once (the sweep), others pass."""
+    from tests.oracle.fuzz_data import HEADER, Program, oracle
+
+    lines = HEADER.splitlines() + ["B = int(os.environ.get('FZ_B', '4'))", "X = torch.randn(24, 6, 4)",
+                                   "for xb in DataLoader(X, batch_size=B):", "    out0 = xb.view(B, -1)"]
+    v = oracle(Program(lines, env={"FZ_B": (4, 5)}), 0)
+    assert v.kind == "sometimes" and set(v.lines) == {len(lines)} and v.passed, v

@@ -8,16 +8,16 @@ classic `x.view(64, -1)` bug lives. Batch sizes carry their provenance into find
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import known, shape_of
 from pytea_ci.models.registry import model, native_class
-from pytea_ci.models.values import Instance, IterVal, Unknown
+from pytea_ci.models.values import Instance, IterVal, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import INPUT, ITERATION, UNKNOWN, PInt, Term, floordiv, is_dim, mod, symbols
+from pytea_ci.shapes.dim import INPUT, ITERATION, UNKNOWN, PInt, Sym, Term, floordiv, is_dim, mod, symbols
 from pytea_ci.shapes.tensor import Tensor
-from pytea_ci.shapes.vrange import ValueRange
+from pytea_ci.shapes.vrange import ValueRange, fixed_selection
 
 
 @native_class("torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset", "torch.utils.data.IterableDataset")
@@ -57,12 +57,24 @@ class Subset:
         idx = self.attrs["indices"]
         if isinstance(idx, Tensor) and known(idx) and shape_of(idx):
             return shape_of(idx)[0]
+        n = ctx.known_length(idx)
+        if n is not None:
+            return n
+        if isinstance(idx, RangeVal) and idx.start == 0 and isinstance(idx.step, int) and idx.step > 0 \
+                and is_dim(idx.stop) and not isinstance(idx.stop, bool):
+            return floordiv(idx.stop + (idx.step - 1), idx.step)  # range(0, n, k) of a size n >= 0
         items = ctx.iterate(idx)
         return len(items) if items is not None else (idx.attrs["n"] if isinstance(idx, Instance) and "n" in idx.attrs else ctx.unknown("subset length"))
 
     def __getitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:  # noqa: N805
+        ds, indices = self.attrs["dataset"], self.attrs["indices"]
+        n = dataset_len(ctx, ds)
+        if isinstance(indices, RangeVal) and (indices.start, indices.step) == (0, 1) and indices.stop == n:
+            return ctx.getitem(ds, idx)  # every position, in order: the dataset itself
         # some of the dataset's indices (which ones is not followed): an input index, not every position
-        return ctx.getitem(self.attrs["dataset"], some_index(ctx, dataset_len(ctx, self.attrs["dataset"]), INPUT))
+        item = ctx.getitem(ds, some_index(ctx, n, INPUT))
+        # positions the program fixed keep no value known to occur, except draws; random_split's are random
+        return item if self.attrs.get("random") else _map_ranges(item, fixed_selection)
 
 
 @model("torch.utils.data.random_split")
@@ -79,7 +91,7 @@ def random_split(ctx: Ctx, dataset: Any, lengths: Any, generator: Any = None) ->
         items = sizes
     out = []
     for length in items:
-        sub = Instance(Subset, {"dataset": dataset, "indices": Tensor((length,), "int64")})
+        sub = Instance(Subset, {"dataset": dataset, "indices": Tensor((length,), "int64"), "random": True})
         out.append(sub)
     return out
 
@@ -146,8 +158,23 @@ def _int_range(v: Any) -> ValueRange | None:
     if isinstance(v, int):
         return ValueRange(int(v), int(v), True)
     lo, hi = getattr(v, "lo", None), getattr(v, "hi", None)
-    return ValueRange(lo, hi, origin=getattr(v, "origin", None), note=getattr(v, "note", "")) \
+    # an input symbol takes each of its values in some run (a label drawn per item), and so does a label
+    # of a dataset of known classes (torchvision's models name them `label`)
+    reachable = isinstance(v, Sym) and (v.kind == INPUT or v.name.startswith("label"))
+    return ValueRange(lo, hi, origin=getattr(v, "origin", None), note=getattr(v, "note", ""), reachable=reachable) \
         if lo is not None and hi is not None else None
+
+
+def _map_ranges(item: Any, fn: Callable[[ValueRange], ValueRange]) -> Any:
+    """`item` with `fn` applied to the value range of each of its tensors."""
+    if isinstance(item, Tensor):
+        return item if item.vrange is None else replace(item, vrange=fn(item.vrange))
+    if isinstance(item, (tuple, list)):
+        out = [_map_ranges(x, fn) for x in item]
+        return tuple(out) if isinstance(item, tuple) else out
+    if isinstance(item, dict):
+        return {k: _map_ranges(v, fn) for k, v in item.items()}
+    return item
 
 
 def _tensors(item: Any) -> list[Tensor]:

@@ -83,12 +83,27 @@ def binary(ctx: Ctx, op: str, a: Any, b: Any) -> Any:
     if lib != "numpy":
         require_same_device(ctx, op, (("self", a), ("other", b)))
         require_bool_support(ctx, op, a, b, dtype)
+    if lib != "numpy":
+        _require_nonzero_divisor(ctx, op, a, b)
     if sa is None or sb is None:
         return Tensor(None, dtype) if lib != "numpy" else Tensor(None, dtype, lib="numpy")  # type: ignore[call-arg]
     shape = broadcast_shapes(ctx, sa, sb, op)
     if lib == "numpy":
         return Tensor(shape, dtype, lib="numpy")
     return Tensor(shape, dtype, device=joined_device(a, b))
+
+
+def _require_nonzero_divisor(ctx: Ctx, op: str, a: Any, b: Any) -> None:
+    """An integer tensor `%` or `//` an int: torch raises ZeroDivisionError for a divisor of 0 (a size
+    of the program that may be 0, such as `arange(n) % (c - 1)`)."""
+    if op not in ("remainder", "floor_divide", "fmod") or not isinstance(a, Tensor) or not a.is_int():
+        return
+    if a.dtype == "bool" or not is_dim(b) or isinstance(b, bool):
+        return
+    from pytea_ci.shapes import pred as P
+
+    ctx.require(P.ne(b, 0), op, f"ZeroDivisionError: integer {'division' if op == 'floor_divide' else 'modulo'} by "
+                f"zero" + ("" if isinstance(b, int) else f" when {b!r} is 0"), "PT003", dims=(("divisor", b),))
 
 
 def _float_result(a: Any, b: Any) -> str | None:

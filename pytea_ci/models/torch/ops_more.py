@@ -9,7 +9,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.dtype_device import require_dtype_in
-from pytea_ci.models.index_checks import count_bins, require_indices
+from pytea_ci.models.index_checks import count_bins, require_indices, require_values
 from pytea_ci.models.prim import (
     as_int,
     broadcast_shapes,
@@ -204,7 +204,9 @@ def bincount(ctx: Ctx, input: Any, weights: Any = None, minlength: Any = 0) -> A
     s = shape_of(input)
     ctx.require(len(s) == 1, "bincount", f"bincount only supports 1-d non-negative integral inputs, got {fmt(s)}",
                 "PT003", (f"input: {fmt(s)}",))
-    bins = count_bins(input, minlength)
+    require_values(ctx, input, 0, None, "bincount", "bincount only supports non-negative inputs: the values",
+                   "so a negative value is an error", ())
+    bins = count_bins(ctx, input, minlength)
     return input.with_shape((ctx.fresh("bins") if bins is None else bins,), "int64" if weights is None else "float32")
 
 

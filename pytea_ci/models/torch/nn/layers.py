@@ -7,7 +7,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.dtype_device import parameter, require_dtype_in, require_parameters
-from pytea_ci.models.index_checks import count_bins, require_indices
+from pytea_ci.models.index_checks import count_bins, require_indices, require_values
 from pytea_ci.models.prim import dim_arg, fmt, known, shape_of, tag
 from pytea_ci.models.registry import REGISTRY, model, native_class
 from pytea_ci.models.torch.elementwise import unary
@@ -178,7 +178,10 @@ def one_hot(ctx: Ctx, tensor: Any, num_classes: Any = -1) -> Any:
         require_indices(ctx, tensor, num_classes, "one_hot", "the class values", "num_classes")
     require_dtype_in(ctx, "one_hot", tensor, ("int64",), "tensor",
                      "one_hot is only applicable to index tensor of type LongTensor (got {got})")
-    inferred = count_bins(tensor, 0) if not given else None  # num_classes=-1: the largest value + 1
+    if not given:
+        require_values(ctx, tensor, 0, None, "one_hot", "Class values must be non-negative: the class values",
+                       "and one_hot counts the classes from 0", ())
+    inferred = count_bins(ctx, tensor, 0) if not given else None  # num_classes=-1: the largest value + 1
     n = num_classes if given else (inferred if inferred is not None else ctx.fresh("classes"))
     return Tensor(shape_of(tensor) + (n,), "int64")
 
