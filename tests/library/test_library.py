@@ -14,7 +14,8 @@ from pytea_ci.interp.library_report import analyze_module
 from pytea_ci.solver import Decider
 from tests.library.helpers import FIXTURES, expectations, targets
 
-FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py", "verdicts.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py")]
+FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py", "verdicts.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py"),
+         os.path.join("sites", "models.py"), "broadcast.py"]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
@@ -50,6 +51,12 @@ def test_contract_example_and_layers_of_a_cnn() -> None:
     assert s["layers"][0]["params"] == "1199786"  # torch: sum(p.numel() for p in Net().parameters())
 
 
+def test_a_fixed_size_broadcast_with_an_input_size_keeps_the_fixed_size() -> None:
+    s = _shapes("broadcast.py", "Scale")
+    assert s["status"] == "determined" and s["output"] == "[3, 2]"
+    assert s["inputs"][0]["example"] == [1, 1], s["contract"]  # torch: Scale()(torch.ones(1, 1)) is [3, 2]
+
+
 def test_symbolic_constructor_integer_is_an_error_for_every_dim() -> None:
     s = _shapes("cnn.py", "Mlp")
     assert s["construction"] == "symbolic dim"
@@ -68,7 +75,7 @@ def test_call_site_and_factory_configurations() -> None:
 
 def test_a_script_that_builds_the_module_provides_its_configuration() -> None:
     s = _shapes(os.path.join("proj", "wide.py"), "Wide")
-    assert s["construction"].startswith("train.py:11, as the script builds it")
+    assert s["construction"] == "Wide(16) at train.py:11"  # rebuilt with the script's `--hidden` default
     assert [f["rule"] for f in s["findings"]] == ["PT001"] and "in_features is 16" in s["findings"][0]["message"]
 
 
