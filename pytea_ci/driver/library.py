@@ -331,6 +331,8 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
         configs = [c for c in found if c.via] + [Config(*defaults(name, init))]
     callers = (caller_inputs(name, sources.mentioning(name), root, len(inputs))
                if inputs and all(i.kind == "tensor" for i in inputs) else ())
+    units = tuple(sorted({(i, len(shape), p) for k in callers for i, shape in enumerate(k.shapes)
+                          for p, size in enumerate(shape) if size == 1}))
     return [LibraryTarget(info.path, name, info.node.lineno, c.construct, c.label, inputs, c.via,
-                          tuple(k for k in callers if k.construct in (c.construct, c.raw))[:MAX_CALLERS])
+                          tuple(k for k in callers if k.construct in (c.construct, c.raw))[:MAX_CALLERS], units)
             for c in configs[:MAX_CONFIGS]]

@@ -221,6 +221,31 @@ def test_callers_are_evidence(tmp_path: object) -> None:
     assert [(r["path"], r["line"]) for r in d["related"] if "called here" in r["message"]] == [("test_model.py", 8)]
 
 
+def test_a_call_site_passing_size_1_makes_size_1_plausible(tmp_path: object) -> None:
+    """NoPool accepts only 1x1 maps: a finding alone, none when a project call site feeds it 1x1 maps
+    (however that site builds it); a size the call site passes as more than 1 stays non-degenerate."""
+    from pytea_ci.driver import library as lib
+    from pytea_ci.driver.discover import python_files
+
+    root = str(tmp_path)
+    with open(os.path.join(FIXTURES, "degenerate.py"), encoding="utf-8") as f:
+        model = f.read()
+    with open(os.path.join(root, "model.py"), "w", encoding="utf-8") as f:
+        f.write(model)
+
+    def findings(caller: str) -> list[int]:
+        with open(os.path.join(root, "use.py"), "w", encoding="utf-8") as f:
+            f.write(f"import torch\nfrom model import NoPool\n\n\ndef test():\n    return {caller}\n")
+        files = python_files(root, root, [])
+        (t,) = lib.targets([os.path.join(root, "model.py")], files, root, {"NoPool"}).targets
+        res = analyze_module(t, root, Decider(), 10.0, strict=True)
+        return [d.span.line for d in res.diagnostics if d.severity.value == "error"]
+
+    assert findings("None") == [18]
+    assert findings("NoPool().eval()(torch.randn(4, 3, 1, 1))") == []
+    assert findings("NoPool()(torch.randn(4, 3, 1, 5))") == [18]  # W == 1 only: H must still be 1
+
+
 def test_caller_inputs_read_from_the_source() -> None:
     import ast
 
