@@ -30,7 +30,8 @@ def one(seed: int) -> dict:
         return {"seed": seed, "verdict": "crash", "error": f"{type(e).__name__}: {e}"}
     return {"seed": seed, "verdict": o.verdict, "status": o.status, "mutated": o.module.mutated,
             "drawn": o.drawn, "drawn_bad": o.drawn_bad, "violating": o.violating, "violating_bad": o.violating_bad,
-            "findings": o.findings, "accepted_input": o.accepted_by_torch, "source": o.module.source}
+            "findings": o.findings, "accepted_input": o.accepted_by_torch, "narrow": o.narrow,
+            "source": o.module.source}
 
 
 def main() -> int:
@@ -68,8 +69,10 @@ def summary(rows: list[dict], seconds: float) -> int:
     agree = 1 - bad / drawn if drawn else 1.0
     mutated = sum(bool(r.get("mutated")) for r in rows)
     print(f"modules: {len(rows)} ({mutated} with a mutated size); torch rejects every sampled non-degenerate "
-          f"input of {rejected}; library mode accepted {sum(r.get('status') == 'accepted' for r in rows)}, "
-          f"incomplete {sum(r.get('status') == 'incomplete' for r in rows)}")
+          f"input of {rejected}; narrow (torch runs only a size 1 the module fixes): "
+          f"{counts['narrow'] + counts['found-narrow']} ({counts['found-narrow']} reported); library mode "
+          f"accepted {sum(r.get('status') == 'accepted' for r in rows)}, incomplete "
+          f"{sum(r.get('status') == 'incomplete' for r in rows)}")
     print(f"false findings: {counts['false-finding']}  crashes: {counts['crash']}  rejected modules found: "
           f"{counts['found']}/{rejected} ({found:.1%})  contract inputs: {drawn} drawn or violating, torch agrees on "
           f"{drawn - bad} ({agree:.2%})  ({seconds:.0f}s)")

@@ -8,6 +8,9 @@ torch runs that input through it; with probability `MUTATE` one size of one bloc
 class alone (`interp/library_verdict.run_module`, no entry point). Torch decides:
 
 * **ground truth**: the module is *rejected* when torch raises on every sampled non-degenerate input
+  and on every input drawn from library mode's contracts (torch is the judge, the samples a guess), and
+  *narrow* when torch runs only inputs with a size 1 the module fixes (`BatchNorm1d(1)`: a narrow
+  contract, docs/shapes.md, neither counted as rejected nor as accepted)
   (every size at least 2 but a leading batch of a rank >= 2 input: docs/shapes.md "Plausible
   inputs"): the intended input with each size varied, equal spatial sizes, and random inputs of
   ranks 1 to 5. A rejected module must be a finding; a finding on a module torch ran some sampled
@@ -227,8 +230,13 @@ def samples(intended: list[int], rng: random.Random) -> list[list[int]]:
             if rank >= 2 and rng.random() < 0.5:
                 s[0] = 1
             out.append(s)
-    return [s for s in out if all(d >= 2 or (len(s) == len(intended) and intended[i] == 1)  # a 1-channel image
-                                  for i, d in enumerate(s) if i > 0 or len(s) < 2)]
+    return [s for s in out if plausible(s, intended)]
+
+
+def plausible(shape: list[int], intended: list[int]) -> bool:
+    """Every size at least 2 but a leading batch (rank >= 2) and a size the intended input has as 1."""
+    return all(d >= 2 or (len(shape) == len(intended) and intended[i] == 1)
+               for i, d in enumerate(shape) if i > 0 or len(shape) < 2)
 
 
 @dataclass
@@ -243,11 +251,14 @@ class Outcome:
     drawn_bad: list[str] = field(default_factory=list)  # ... on which torch disagreed
     violating: int = 0  # inputs violating a contract
     violating_bad: list[str] = field(default_factory=list)
+    narrow: list[int] | None = None  # an input torch runs with a size 1 the module fixes (not sampled)
 
     @property
     def verdict(self) -> str:
         if self.findings and not self.rejected:
             return "false-finding"
+        if self.narrow is not None:
+            return "narrow" if not self.findings else "found-narrow"
         if self.rejected:
             return "found" if self.findings else "missed"
         return "accepted"
@@ -281,7 +292,14 @@ def compare(seed: int, draws: int = 2) -> Outcome:
         c.incomplete for c in run.combos) else "rejected"
     out = Outcome(seed, m, ok is None, ok, findings, status)
     if run.accepted:
-        _check_contracts(run, net, rng, out, draws)
+        ran = _check_contracts(run, net, rng, out, draws)
+        # torch is the judge, the samples only a guess: an input drawn from the contract that torch runs
+        # shows the module is not rejected (a Linear(12544) after a flatten wants 29x29 images)
+        out.accepted_by_torch = ok or next((s for s in ran if plausible(s, m.intended)), None)
+        out.rejected = out.accepted_by_torch is None
+        # torch runs only inputs with a size 1 that the module itself fixes (`BatchNorm1d(1)` after a mean,
+        # `GroupNorm(1, 1)` on a 3-D input): a narrow contract, not a degenerate one (docs/shapes.md)
+        out.narrow = next((s for s in ran if out.rejected), None)
     return out
 
 
@@ -296,12 +314,21 @@ def _input(path: PathOutcome) -> tuple[Tensor, list[Sym]] | None:
     return x, sorted({s for d in x.shape for s in symbols(d)}, key=lambda s: s.name)
 
 
-def _plausible(x: Tensor) -> list[Cond]:
+def _plausible(x: Tensor, pinned: frozenset[Sym] = frozenset()) -> list[Cond]:
     shape = list(x.shape or ())
-    return [ge(d, 2) for i, d in enumerate(shape) if isinstance(d, Sym) and (i > 0 or len(shape) < 2)]
+    return [ge(d, 2) for i, d in enumerate(shape)
+            if isinstance(d, Sym) and (i > 0 or len(shape) < 2) and d not in pinned]
 
 
-def _check_contracts(run: LibraryRun, net: Any, rng: random.Random, out: Outcome, draws: int) -> None:
+def _pinned(contract: list[Cond]) -> frozenset[Sym]:
+    """The sizes a contract fixes to a literal (`C == 1`)."""
+    return frozenset(a for c in contract if isinstance(c, Pred) and c.op == "eq"
+                     for a, b in (c.args, c.args[::-1]) if isinstance(a, Sym) and isinstance(b, int))
+
+
+def _check_contracts(run: LibraryRun, net: Any, rng: random.Random, out: Outcome, draws: int) -> list[list[int]]:
+    """Inputs drawn from and violating the contracts, run under torch; returns the drawn inputs torch ran."""
+    ran_inputs: list[list[int]] = []
     for combo in run.accepted:
         for path in combo.completed[:2]:
             found = _input(path)
@@ -309,8 +336,9 @@ def _check_contracts(run: LibraryRun, net: Any, rng: random.Random, out: Outcome
                 continue
             x, syms = found
             contract = _own(path)
-            for _ in range(draws):
-                lows = [ge(s, rng.choice([1, 2, 3, 5, 9, 17])) for s in syms]
+            for j in range(draws + 1):  # the smallest non-degenerate input first, then random lower bounds
+                lows = _plausible(x, _pinned(contract)) if j == 0 else [ge(s, rng.choice([1, 2, 3, 5, 9, 17]))
+                                                                         for s in syms]
                 m = smallest(contract + lows, syms, timeout_ms=500) or smallest(contract, syms, timeout_ms=500)
                 if m is None:
                     continue
@@ -319,6 +347,8 @@ def _check_contracts(run: LibraryRun, net: Any, rng: random.Random, out: Outcome
                 want = [evaluate(d, m) for d in path.output.shape or ()] if isinstance(path.output, Tensor) \
                     and path.output.shape is not None else None
                 out.drawn += 1
+                if ran:
+                    ran_inputs.append(shape)
                 if not ran or (want is not None and got != want):
                     out.drawn_bad.append(f"{shape}: torch {'ran, ' + str(got) if ran else 'raised'}, predicted {want}")
         _check_violations(combo.completed, net, out)
@@ -328,6 +358,7 @@ def _check_contracts(run: LibraryRun, net: Any, rng: random.Random, out: Outcome
             out.violating += 1
             if runs(net, shape)[0]:
                 out.violating_bad.append(f"rank {combo.ranks[0]} {shape}: torch ran, library mode rejects the rank")
+    return ran_inputs
 
 
 def _check_violations(paths: list[PathOutcome], net: Any, out: Outcome) -> None:
