@@ -59,6 +59,7 @@ class Sources:
         self.files, self._parse = files, parse
         self._text: dict[str, bytes] = {}
         self._trees: dict[str, ast.Module | None] = {}
+        self.facts: dict[str, sites.FileFacts] = {}  # what construction sites read of each file (library_sites.py)
 
     def parse(self, path: str) -> ast.Module | None:
         if path not in self._trees:
@@ -200,18 +201,25 @@ class Config:
 
 
 def call_sites(cls: str, own: str, trees: dict[str, ast.Module], root: str, init: ast.FunctionDef | None = None,
-               modules: frozenset[str] = frozenset()) -> list[Config]:
+               modules: frozenset[str] = frozenset(), facts: dict[str, sites.FileFacts] | None = None) -> list[Config]:
     """How the calls `cls(...)` in the class's file (`own`) and the project files importing it build it
     (`library_sites.py`), in file order, each distinct construction once. A site inside a module class
     (`modules`: their names) is its parent's business unless every argument is known; a site nothing
     of which is known, in a script, makes the script a way to build it."""
+    facts = {} if facts is None else facts  # per file, shared by the classes of one `targets` call
+
+    def of(path: str, tree: ast.Module) -> sites.FileFacts:
+        if path not in facts:
+            facts[path] = sites.FileFacts(path, tree)
+        return facts[path]
+
     own_tree = trees.get(own)
-    own_facts = sites.FileFacts(own, own_tree if own_tree is not None else ast.Module([], []))
+    own_facts = of(own, own_tree if own_tree is not None else ast.Module([], []))
     out: dict[str, Config] = {}
     for path, tree in sorted(trees.items()):
         if path != own and not _imports(tree, own, cls):
             continue
-        here = own_facts if path == own else sites.FileFacts(path, tree)
+        here = of(path, tree)
         rel = os.path.relpath(path, root)
         for call, chain, owner in sorted(sites.calls(tree, _callee, cls), key=lambda c: (c[0].lineno, c[0].col_offset)):
             found = sites.site(call, cls, init, sites.Resolver(own_facts, here, chain, call), rel, _int_name)
@@ -323,7 +331,7 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
         return []
     own = sources.parse(info.path)
     init = _method(info, "__init__", classes)
-    found = call_sites(name, info.path, sources.mentioning(name), root, init, modules)
+    found = call_sites(name, info.path, sources.mentioning(name), root, init, modules, sources.facts)
     made = [Config(src, label) for src, label in (factories(name, own, rel) if own else [])]
     # sites whose every argument is known, the file's factories, then the sites with symbols in them
     configs = [c for c in found if not c.via and not c.partial] + made + [c for c in found if c.partial]
