@@ -11,6 +11,8 @@ rule, with PT005 unpacking errors counted as the project's acceptance test does)
 with any such finding is a false alarm.
 
 usage: python benchmarks/library_mode_acceptance.py [--out benchmarks/library_mode_acceptance.md] [--jobs 2]
+       python benchmarks/library_mode_acceptance.py --contracts   (the correct programs' modules: how each is
+       built and whether its contract is determined, per target and per module; no findings run)
 """
 
 from __future__ import annotations
@@ -67,6 +69,41 @@ def run_case(root: str, case: dict) -> tuple[dict, list[tuple[str, int, str]], s
     return case, hits, out
 
 
+def contracts(only: str) -> int:
+    """Every library target of the correct programs (`*_ok`), as `pytea-ci shapes` builds and runs it: how it is
+    built (a script run as `__main__`, or rebuilt from a construction: literals, a project call site's
+    arguments, a factory, the defaults) and its status. *rebuilt*: built without a script and without an
+    argument library mode could not give a value or a symbol (what the torch oracle test can rebuild)."""
+    from pytea_ci.driver.discover import python_files
+    from pytea_ci.interp.library_report import analyze_guarded
+    from pytea_ci.solver import Decider
+
+    decider = Decider()
+    per_module: dict[tuple[str, str], list[tuple[str, str]]] = {}  # (case, class) -> [(how built, status)]
+    for case in sorted(c for c in os.listdir(CORPUS) if c.endswith("_ok")):
+        if only and not any(case.startswith(p) for p in only.split(",")):
+            continue
+        folder = os.path.join(CORPUS, case)
+        files = python_files(folder, folder, [])
+        for t in lib.targets(files, files, folder).targets:
+            shapes, _ = analyze_guarded(t, folder, decider, 5.0)
+            how = "script" if t.via else "partly unknown" if "__pytea_unknown__" in t.construct else "rebuilt"
+            per_module.setdefault((case, t.cls), []).append((how, shapes.status))
+            print(f"{case} {t.cls}: {shapes.status}; {how}, built with {t.label}", flush=True)
+    rows = [r for v in per_module.values() for r in v]
+
+    def count(rs: list[tuple[str, str]], how: str) -> str:
+        mine = [s for h, s in rs if h == how]
+        return f"{how} {len(mine)} ({sum(s == 'determined' for s in mine)} determined)"
+
+    print(f"targets: {len(rows)}, {sum(s == 'determined' for _, s in rows)} determined; "
+          + "; ".join(count(rows, h) for h in ("rebuilt", "partly unknown", "script")))
+    best = [min(v, key=lambda r: (r[1] != "determined", r[0] != "rebuilt")) for v in per_module.values()]
+    print(f"modules: {len(best)}, {sum(s == 'determined' for _, s in best)} determined by some target, "
+          f"{sum(r == ('rebuilt', 'determined') for r in best)} determined by a rebuilt target")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -75,7 +112,11 @@ def main() -> int:
     ap.add_argument("--only", default="", help="comma-separated case-id prefixes")
     ap.add_argument("--raw", default="", help="also write every case's findings and output (JSON) to FILE")
     ap.add_argument("--from-raw", default="", help="no run: the findings of an earlier --raw FILE")
+    ap.add_argument("--contracts", action="store_true",
+                    help="only measure how the correct programs' modules are built and which contracts are determined")
     args = ap.parse_args()
+    if args.contracts:
+        return contracts(args.only)
     cases = json.load(open(os.path.join(CORPUS, "cases.json"), encoding="utf-8"))
     if args.only:
         cases = [c for c in cases if any(c["id"].startswith(p) for p in args.only.split(","))]

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pytea_ci.driver import fs
+from pytea_ci.driver import library_sites as sites
 from pytea_ci.driver.library_callers import MAX_CALLERS, caller_inputs
 from pytea_ci.interp.library_inputs import InputSpec, LibraryTarget, dtype_of, parse_dims
 
@@ -58,6 +59,7 @@ class Sources:
         self._files, self._parse = files, parse  # a callable: listed when first needed
         self._text: dict[str, bytes] = {}
         self._trees: dict[str, ast.Module | None] = {}
+        self.facts: dict[str, sites.FileFacts] = {}  # what construction sites read of each file (library_sites.py)
 
     @property
     def files(self) -> list[str]:
@@ -180,14 +182,6 @@ _JAXTYPING = {"Float", "Float32", "Float64", "Int", "Int64", "Long", "Integer", 
 
 
 # ----- construction ---------------------------------------------------------------------------------
-def _literal(node: ast.expr) -> bool:
-    try:
-        ast.literal_eval(node)
-        return True
-    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
-        return False
-
-
 def _imports(tree: ast.Module, own: str, cls: str) -> bool:
     """Whether a file imports the class's module (`from models import Block`, `import models`)."""
     mod = os.path.splitext(os.path.basename(own))[0]
@@ -200,23 +194,48 @@ def _imports(tree: ast.Module, own: str, cls: str) -> bool:
     return False
 
 
-def call_sites(cls: str, own: str, trees: dict[str, ast.Module], root: str) -> list[tuple[str, str]]:
-    """(construction source, label) for each distinct call `cls(<literals>)` in the class's file
-    (`own`) and the project files importing it."""
-    out: dict[str, str] = {}
-    for path, tree in trees.items():
+@dataclass(frozen=True)
+class Config:
+    """One way to build a module: `construct` (evaluated in its module) or `via` (a script run as
+    `__main__`, whose first instance of the class is checked); `raw`: the call as written at its site."""
+
+    construct: str
+    label: str
+    raw: str = ""
+    via: str = ""
+    partial: bool = False  # some arguments are symbols or unknown values
+
+
+def call_sites(cls: str, own: str, trees: dict[str, ast.Module], root: str, init: ast.FunctionDef | None = None,
+               modules: frozenset[str] = frozenset(), facts: dict[str, sites.FileFacts] | None = None) -> list[Config]:
+    """How the calls `cls(...)` in the class's file (`own`) and the project files importing it build it
+    (`library_sites.py`), in file order, each distinct construction once. A site inside a module class
+    (`modules`: their names) is its parent's business unless every argument is known; a site nothing
+    of which is known, in a script, makes the script a way to build it."""
+    facts = {} if facts is None else facts  # per file, shared by the classes of one `targets` call
+
+    def of(path: str, tree: ast.Module) -> sites.FileFacts:
+        if path not in facts:
+            facts[path] = sites.FileFacts(path, tree)
+        return facts[path]
+
+    own_tree = trees.get(own)
+    own_facts = of(own, own_tree if own_tree is not None else ast.Module([], []))
+    out: dict[str, Config] = {}
+    for path, tree in sorted(trees.items()):
         if path != own and not _imports(tree, own, cls):
             continue
-        for node in ast.walk(tree):
-            if not (isinstance(node, ast.Call) and _callee(node) == cls):
-                continue
-            if not (all(_literal(a) for a in node.args) and all(k.arg and _literal(k.value) for k in node.keywords)):
-                if _is_script(tree):  # run the script: the instance it builds is checked
-                    out.setdefault(f"@{path}", f"{os.path.relpath(path, root)}:{node.lineno}, as the script builds it")
-            else:
-                src = f"{cls}({', '.join([_name(a) for a in node.args] + [f'{k.arg}={_name(k.value)}' for k in node.keywords])})"
-                out.setdefault(src, f"{src} at {os.path.relpath(path, root)}:{node.lineno}")
-    return list(out.items())
+        here = of(path, tree)
+        rel = os.path.relpath(path, root)
+        for call, chain, owner in sorted(sites.calls(tree, _callee, cls), key=lambda c: (c[0].lineno, c[0].col_offset)):
+            found = sites.site(call, cls, init, sites.Resolver(own_facts, here, chain, call), rel, _int_name)
+            if found is not None and found.known == len(call.args) + len(call.keywords):
+                out.setdefault(found.construct, Config(found.construct, found.label, found.raw))
+            elif found is not None and found.known and owner not in modules:
+                out.setdefault(found.construct, Config(found.construct, found.label, found.raw, partial=True))
+            elif _is_script(tree):  # run the script: the instance it builds is checked
+                out.setdefault(f"@{path}", Config("", f"{rel}:{call.lineno}, as the script builds it", via=path))
+    return list(out.values())
 
 
 def _is_script(tree: ast.Module) -> bool:
@@ -266,6 +285,10 @@ def defaults(cls: str, init: ast.FunctionDef | None) -> tuple[str, str]:
     return f"{cls}({', '.join(args)})", label
 
 
+def _int_name(name: str) -> bool:
+    return _int_like(ast.arg(name))
+
+
 def _int_like(p: ast.arg) -> bool:
     if p.annotation is not None:
         return _name(p.annotation) == "int"
@@ -290,17 +313,19 @@ def targets(files: list[str], project: "list[str] | Callable[[], list[str]]", ro
     classes = classes_of(list(dict.fromkeys(files + (sources.files if context is None else context))), sources.parse)
     wanted = {os.path.abspath(f) for f in files}
     out = Targets()
-    for info in sorted(module_classes(classes), key=lambda i: (i.path, i.node.lineno)):
+    found = module_classes(classes)
+    names = frozenset(i.node.name for i in found)
+    for info in sorted(found, key=lambda i: (i.path, i.node.lineno)):
         if info.path not in wanted or (only is not None and info.node.name not in only):
             continue
         if keep is not None and not keep(info.path, info.node.name):
             continue
-        out.targets.extend(_build(info, classes, sources, root, out))
+        out.targets.extend(_build(info, classes, sources, root, out, names))
     return out  # file by file: the targets of a file share its import checkpoint (library_verdict.py)
 
 
 def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Sources, root: str,
-           out: Targets) -> list[LibraryTarget]:
+           out: Targets, modules: frozenset[str] = frozenset()) -> list[LibraryTarget]:
     name, rel = info.node.name, os.path.relpath(info.path, root)
     fwd = _method(info, "forward", classes)
     if fwd is not None:
@@ -311,13 +336,17 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
         out.skipped.append(f"{rel}::{name}: no forward")
         return []
     own = sources.parse(info.path)
-    sites = call_sites(name, info.path, sources.mentioning(name), root) + (factories(name, own, rel) if own else [])
-    configs = [c for c in sites if not c[0].startswith("@")]  # literal call sites and factories
+    init = _method(info, "__init__", classes)
+    found = call_sites(name, info.path, sources.mentioning(name), root, init, modules, sources.facts)
+    made = [Config(src, label) for src, label in (factories(name, own, rel) if own else [])]
+    # sites whose every argument is known, the file's factories, then the sites with symbols in them
+    configs = [c for c in found if not c.via and not c.partial] + made + [c for c in found if c.partial]
     if not configs:  # else the scripts that build it, then the defaults (a script may not get that far)
-        configs = [c for c in sites if c[0].startswith("@")] + [defaults(name, _method(info, "__init__", classes))]
+        configs = [c for c in found if c.via] + [Config(*defaults(name, init))]
     callers = (caller_inputs(name, sources.mentioning(name), root, len(inputs))
                if inputs and all(i.kind == "tensor" for i in inputs) else ())
-    return [LibraryTarget(info.path, name, info.node.lineno, "" if src.startswith("@") else src, label, inputs,
-                          src[1:] if src.startswith("@") else "",
-                          tuple(c for c in callers if c.construct == src)[:MAX_CALLERS])
-            for src, label in configs[:MAX_CONFIGS]]
+    units = tuple(sorted({(i, len(shape), p) for k in callers for i, shape in enumerate(k.shapes)
+                          for p, size in enumerate(shape) if size == 1}))
+    return [LibraryTarget(info.path, name, info.node.lineno, c.construct, c.label, inputs, c.via,
+                          tuple(k for k in callers if k.construct in (c.construct, c.raw))[:MAX_CALLERS], units)
+            for c in configs[:MAX_CONFIGS]]

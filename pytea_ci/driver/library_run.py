@@ -117,7 +117,7 @@ def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, g
 
 def _key_options(t: LibraryTarget, opts: Options, seconds: float) -> dict[str, object]:
     return {"library": [t.cls, t.construct, t.via, [dataclasses.astuple(i) for i in t.inputs],
-                        [dataclasses.astuple(c) for c in t.callers]], "seconds": seconds,
+                        [dataclasses.astuple(c) for c in t.callers], list(t.unit_sizes)], "seconds": seconds,
             "solver_timeout_ms": opts.solver_timeout_ms}
 
 

@@ -69,6 +69,7 @@ class LibraryShared(Shared):
         self.rels: dict[str, str] = {}
         self.built: list[Checkpoint] = []  # the state where the module was built, per sequence of choices
         self.guessed = False  # the construction took a side of a branch on a value not understood
+        self.undecided = False  # a check of the module the solver could not decide was assumed to hold
         self.completed: list[PathOutcome] = []
         self.depth: dict[tuple, int] = {}  # finding key -> checks passed before it
         self.now = 0
@@ -202,6 +203,12 @@ class LibraryInterpreter(Interpreter):
                           f"{', '.join(sorted(s.name for s in symbols(cond)))}", operands, dims,
                           outcome.counterexample)
             self.pc.append(cond)
+        elif outcome.verdict is Verdict.UNDECIDED and isinstance(cond, Pred) and not self.expecting:
+            # the solver gave up (a nonlinear size): the check is assumed to hold, so the contract keeps
+            # it (a contract without it would admit inputs torch rejects), and no failure of this rank
+            # combination is "for every input" any more (`library_verdict._one`: incomplete)
+            self.pc.append(cond)
+            self.shared.undecided = True
         elif outcome.verdict is not Verdict.UNDECIDED:
             self.shared.now = self.passed
             super().require(cond, op, message, rule, operands, dims)
@@ -295,7 +302,7 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
         inputs: list[Any] = [Tensor(shape, spec.dtype) for spec, shape in zip(ctx.target.inputs, caller.shapes)]
     else:
         inputs = [make_input(ctx, spec, rank) for spec, rank in zip(ctx.target.inputs, ctx.ranks)]
-    ctx.free_sizes = plausible.free_sizes(inputs, ctx.named)
+    ctx.free_sizes = plausible.free_sizes(inputs, ctx.named, ctx.target.unit_sizes)
     ctx.active = True
     ctx.stack = []
     try:

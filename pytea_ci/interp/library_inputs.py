@@ -65,6 +65,9 @@ class LibraryTarget:
     inputs: tuple[InputSpec, ...] = ()
     via: str = ""  # a script to run as __main__ instead: the first instance of `cls` it builds is checked
     callers: tuple[CallerInput, ...] = ()  # inputs the project's call sites pass: run as well
+    # (input, rank, position) of the sizes some project call site passes as 1, however it builds the
+    # module: size 1 is plausible there (`library_plausible.free_sizes`)
+    unit_sizes: tuple[tuple[int, int, int], ...] = ()
 
 
 def choices(spec: InputSpec) -> tuple[int, ...]:

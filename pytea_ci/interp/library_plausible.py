@@ -8,6 +8,8 @@ only degenerate inputs, which is a finding at that check, not a contract. Except
 * the check pins one size to what the module fixes (`C == 1` for `Conv2d(1, ...)`, `256 * C == 256`
   for a Linear(16 * 16) patch embedding: one input size times module constants equal to module
   constants): a narrow contract, not a degenerate one;
+* a project call site passes that size as 1 (`Net()(torch.randn(8, 3, 1, 32))`: a height of 1 is
+  plausible for Net, however the call site builds it);
 * the module itself already rules the non-degenerate inputs out (an `assert x.size(2) == 1`, a
   branch taken on `H == 1`): the path condition then admits no non-degenerate input, and nothing is
   reported.
@@ -26,17 +28,20 @@ if TYPE_CHECKING:
     from pytea_ci.interp.library import LibraryInterpreter
 
 
-def free_sizes(inputs: list[Any], named: dict[str, Any]) -> list[Sym]:
+def free_sizes(inputs: list[Any], named: dict[str, Any], unit: tuple[tuple[int, int, int], ...] = ()) -> list[Sym]:
     """The input sizes that must be at least 2: every symbolic dim of each tensor input but a
-    leading one (the batch) and those a jaxtyping variadic (`*batch`, `...`) stands for."""
+    leading one (the batch), those a jaxtyping variadic (`*batch`, `...`) stands for, and those a
+    project call site passes as 1 (`unit`: (input, rank, position), `LibraryTarget.unit_sizes`)."""
     variadic = {id(s) for v in named.values() if isinstance(v, list) for s in v}
+    ones = {id(t.shape[p]) for k, t in enumerate(inputs) if isinstance(t, Tensor) and t.shape is not None
+            for j, rank, p in unit if j == k and rank == len(t.shape)}
     out: list[Sym] = []
     for t in inputs:
         if not isinstance(t, Tensor) or t.shape is None:
             continue
         shape = list(t.shape)
         for i, d in enumerate(shape):
-            if isinstance(d, Sym) and id(d) not in variadic and (i > 0 or len(shape) < 2) and d not in out:
+            if isinstance(d, Sym) and id(d) not in variadic | ones and (i > 0 or len(shape) < 2) and d not in out:
                 out.append(d)
     return out
 

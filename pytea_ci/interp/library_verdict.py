@@ -201,7 +201,8 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
     stats.steps += steps
     for what, n in shared.unmodeled.items():
         stats.unmodeled[what] = stats.unmodeled.get(what, 0) + n
-    res = ComboResult(ranks, shared.completed, incomplete=bool(incomplete or shared.budgets or shared.guessed),
+    res = ComboResult(ranks, shared.completed, incomplete=bool(incomplete or shared.budgets or shared.guessed
+                                                               or shared.undecided),
                       ended=shared.ended)
     for d in shared.findings.values():
         if d.severity is Severity.ERROR:

@@ -79,7 +79,8 @@ def broadcast_shapes(ctx: Ctx, a: Shape, b: Shape, op: str, names: tuple[str, st
                         f"dimension {i - n}: {fmt(tuple(a))} vs {fmt(tuple(b))}",
                         operands=(f"{names[0]}: {fmt(tuple(a))}", f"{names[1]}: {fmt(tuple(b))}"),
                         dims=((names[0], x), (names[1], y)))
-            out.append(x if isinstance(y, int) else (y if isinstance(x, int) else dmax(x, y)))
+            # a fixed size other than 1 is the result whichever side holds (`48` with `D`: D is 48 or 1)
+            out.append(x if isinstance(x, int) else (y if isinstance(y, int) else dmax(x, y)))
     return tuple(out)
 
 

@@ -14,7 +14,8 @@ from pytea_ci.interp.library_report import analyze_module
 from pytea_ci.solver import Decider
 from tests.library.helpers import FIXTURES, expectations, targets
 
-FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py", "verdicts.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py")]
+FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py", "verdicts.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py"),
+         os.path.join("sites", "models.py"), "broadcast.py"]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
@@ -50,6 +51,12 @@ def test_contract_example_and_layers_of_a_cnn() -> None:
     assert s["layers"][0]["params"] == "1199786"  # torch: sum(p.numel() for p in Net().parameters())
 
 
+def test_a_fixed_size_broadcast_with_an_input_size_keeps_the_fixed_size() -> None:
+    s = _shapes("broadcast.py", "Scale")
+    assert s["status"] == "determined" and s["output"] == "[3, 2]"
+    assert s["inputs"][0]["example"] == [1, 1], s["contract"]  # torch: Scale()(torch.ones(1, 1)) is [3, 2]
+
+
 def test_symbolic_constructor_integer_is_an_error_for_every_dim() -> None:
     s = _shapes("cnn.py", "Mlp")
     assert s["construction"] == "symbolic dim"
@@ -68,7 +75,7 @@ def test_call_site_and_factory_configurations() -> None:
 
 def test_a_script_that_builds_the_module_provides_its_configuration() -> None:
     s = _shapes(os.path.join("proj", "wide.py"), "Wide")
-    assert s["construction"].startswith("train.py:11, as the script builds it")
+    assert s["construction"] == "Wide(16) at train.py:11"  # rebuilt with the script's `--hidden` default
     assert [f["rule"] for f in s["findings"]] == ["PT001"] and "in_features is 16" in s["findings"][0]["message"]
 
 
@@ -212,6 +219,31 @@ def test_callers_are_evidence(tmp_path: object) -> None:
     (d,) = [d for d in out["diagnostics"] if d["rule"] == "PT001"]
     assert d["line"] == 15 and "x: [2, 1, 28, 28] at test_model.py:8" in d["message"]
     assert [(r["path"], r["line"]) for r in d["related"] if "called here" in r["message"]] == [("test_model.py", 8)]
+
+
+def test_a_call_site_passing_size_1_makes_size_1_plausible(tmp_path: object) -> None:
+    """NoPool accepts only 1x1 maps: a finding alone, none when a project call site feeds it 1x1 maps
+    (however that site builds it); a size the call site passes as more than 1 stays non-degenerate."""
+    from pytea_ci.driver import library as lib
+    from pytea_ci.driver.discover import python_files
+
+    root = str(tmp_path)
+    with open(os.path.join(FIXTURES, "degenerate.py"), encoding="utf-8") as f:
+        model = f.read()
+    with open(os.path.join(root, "model.py"), "w", encoding="utf-8") as f:
+        f.write(model)
+
+    def findings(caller: str) -> list[int]:
+        with open(os.path.join(root, "use.py"), "w", encoding="utf-8") as f:
+            f.write(f"import torch\nfrom model import NoPool\n\n\ndef test():\n    return {caller}\n")
+        files = python_files(root, root, [])
+        (t,) = lib.targets([os.path.join(root, "model.py")], files, root, {"NoPool"}).targets
+        res = analyze_module(t, root, Decider(), 10.0, strict=True)
+        return [d.span.line for d in res.diagnostics if d.severity.value == "error"]
+
+    assert findings("None") == [18]
+    assert findings("NoPool().eval()(torch.randn(4, 3, 1, 1))") == []
+    assert findings("NoPool()(torch.randn(4, 3, 1, 5))") == [18]  # W == 1 only: H must still be 1
 
 
 def test_caller_inputs_read_from_the_source() -> None:

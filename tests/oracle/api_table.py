@@ -355,7 +355,11 @@ for _n in (1, 2, 3):
             f"F.{_k.lower()}_pool{_n}d(x, 9)")
         add(f"torch.nn.Adaptive{_k}Pool{_n}d", _x, f"nn.Adaptive{_k}Pool{_n}d(3)(x)",
             f"nn.Adaptive{_k}Pool{_n}d(3)(torch.randn({', '.join(['2'] * (_n + 3))}))")
-        add(f"torch.nn.functional.adaptive_{_k.lower()}_pool{_n}d", _x, f"F.adaptive_{_k.lower()}_pool{_n}d(x, 2)")
+        add(f"torch.nn.functional.adaptive_{_k.lower()}_pool{_n}d", _x, f"F.adaptive_{_k.lower()}_pool{_n}d(x, 2)",
+            # to size 1, an average pool of 2-D or 3-D is a mean over the last dims: any rank from n (or n + 1)
+            f"F.adaptive_{_k.lower()}_pool{_n}d(torch.randn({', '.join(['2'] * _n)}), 1)",
+            f"F.adaptive_{_k.lower()}_pool{_n}d(torch.randn({', '.join(['2'] * _n)}), {(1,) * _n})",
+            f"F.adaptive_{_k.lower()}_pool{_n}d(torch.randn({', '.join(['2'] * (_n + 3))}), {(1,) * _n})")
     for _p in ("Zero", "Constant", "Reflection", "Replication", "Circular"):
         _arg = "2, 0.5" if _p == "Constant" else "2"
         add(f"torch.nn.{_p}Pad{_n}d", _x, f"nn.{_p}Pad{_n}d({_arg})(x)", f"nn.{_p}Pad{_n}d({_arg.replace('2', '9', 1)})(x)")

@@ -207,10 +207,30 @@ for _n in (1, 2, 3):
         model(f"torch.nn.functional.{_kind.lower()}_pool{_n}d", f"torch.{_kind.lower()}_pool{_n}d")(_f_pool(_kind.lower(), _n))
 
 
-def adaptive_forward(ctx: Ctx, x: Any, n: int, output_size: Any, op: str) -> Any:
+def _mean_rank(n: int, output_size: Any, avg: bool) -> int | None:
+    """torch's adaptive average pool to size 1 (2-D, 3-D) is a mean over the last n dims, of any rank
+    from n (`1`) or n + 1 (`(1, 1)`); None for the other pools."""
+    if not avg or n == 1:
+        return None
+    def one(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and v == 1
+
+    if one(output_size):
+        return n
+    if isinstance(output_size, (tuple, list)) and len(output_size) == n and all(one(v) for v in output_size):
+        return n + 1
+    return None
+
+
+def adaptive_forward(ctx: Ctx, x: Any, n: int, output_size: Any, op: str, avg: bool = False) -> Any:
     if not known(x):
         return ctx.unknown(f"{op} of unknown input")
-    _check_rank(ctx, x, n, op)
+    lowest = _mean_rank(n, output_size, avg)
+    if lowest is None:
+        _check_rank(ctx, x, n, op)
+    else:
+        ctx.require(len(shape_of(x)) >= lowest, op, f"expected an input of at least {lowest} dimensions, but got "
+                    f"input of size {fmt(shape_of(x))}", operands=(f"input: {fmt(shape_of(x))}",))
     s = shape_of(x)
     size = tuple_arg(output_size, n)
     out = tuple(s[len(s) - n + i] if size[i] is None else size[i] for i in range(n))
@@ -224,14 +244,14 @@ def _adaptive_class(kind: str, n: int) -> None:
         self.attrs.update(training=True, output_size=output_size)
 
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
-        return adaptive_forward(ctx, input, n, self.attrs["output_size"], name)
+        return adaptive_forward(ctx, input, n, self.attrs["output_size"], name, kind == "Avg")
 
     native_class(f"torch.nn.{name}", bases=(Module,))(type(name, (), {"init": init, "forward": forward}))
 
 
-def _f_adaptive(n: int) -> Any:
+def _f_adaptive(n: int, avg: bool) -> Any:
     def run(ctx: Ctx, input: Any, output_size: Any, *args: Any, **kwargs: Any) -> Any:
-        return adaptive_forward(ctx, input, n, output_size, f"adaptive_pool{n}d")
+        return adaptive_forward(ctx, input, n, output_size, f"adaptive_pool{n}d", avg)
 
     return run
 
@@ -239,4 +259,4 @@ def _f_adaptive(n: int) -> Any:
 for _n in (1, 2, 3):
     for _kind in ("Avg", "Max"):
         _adaptive_class(_kind, _n)
-        model(f"torch.nn.functional.adaptive_{_kind.lower()}_pool{_n}d")(_f_adaptive(_n))
+        model(f"torch.nn.functional.adaptive_{_kind.lower()}_pool{_n}d")(_f_adaptive(_n, _kind == "Avg"))
