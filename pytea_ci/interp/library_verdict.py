@@ -34,7 +34,7 @@ from pytea_ci.interp.snapshot import Checkpoint
 from pytea_ci.solver import Decider
 
 MAX_COMBOS = 40  # beyond this many rank combinations, the module is not decided (PT011)
-LIBRARY_WALL_SECONDS = 120.0  # the safety net of one module (its step and solver budgets end it far sooner)
+LIBRARY_WALL_SECONDS = 600.0  # the safety net of one module (its step and solver budgets end it far sooner)
 
 
 @dataclass

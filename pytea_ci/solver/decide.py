@@ -168,7 +168,7 @@ class Decider:
     def __init__(self, timeout_ms: int = 2000, cache: QueryCache | None = None, salt: str = "") -> None:
         self.timeout_ms = timeout_ms  # `solver-timeout`: mapped to z3 resource units, never used as time
         self.rlimit = rlimit_for(timeout_ms)
-        self.wall_ms = max(30_000, 10 * timeout_ms)  # the per-query safety net
+        self.wall_ms = max(300_000, 10 * timeout_ms)  # the per-query safety net: far above what rlimit allows, even on a loaded machine
         self.cache: QueryCache = cache if cache is not None else MemoryCache()
         self.salt = salt
         self.stats = Stats()
