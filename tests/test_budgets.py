@@ -147,3 +147,22 @@ def test_each_subcommand_of_a_cli_has_budgets_of_its_own(tmp_path: Path) -> None
     paths = run([str(tmp_path / "main.py")], Options(root=str(tmp_path), budget=Budget(paths=4)))
     assert any("paths per entry point (subcommand 'prep')" in m for m in _notes(paths.entries))
     assert [d.rule for d in paths.entries[0].diagnostics if d.rule != "PT011"] == ["PT001"]
+
+
+def test_a_library_module_cut_by_the_wall_clock_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytea_ci.interp import library_verdict
+    from pytea_ci.interp.library_verdict import run_module, verdict
+    from tests.library.helpers import targets
+
+    (tmp_path / "net.py").write_text("import torch\nfrom torch import nn\n\n\nclass Net(nn.Module):\n"
+                                     "    def __init__(self):\n        super().__init__()\n"
+                                     "        self.fc = nn.Linear(8, 4)\n\n    def forward(self, x):\n"
+                                     "        return self.fc(x)\n")
+    (t,) = targets(str(tmp_path / "net.py"), "Net")
+    calm = verdict(run_module(t, str(tmp_path), Decider()), "net.py", str)
+    assert not any(WALL_CLOCK in d.message for d in calm)
+    monkeypatch.setattr(library_verdict, "LIBRARY_WALL_SECONDS", 0.0)  # as if the machine were very slow
+    cut = verdict(run_module(t, str(tmp_path), Decider()), "net.py", str)
+    notes = [d for d in cut if d.rule == "PT011" and WALL_CLOCK in d.message]
+    assert notes and "depends on the machine" in notes[0].message
+    assert not cacheable(EntryResult("net.py::Net", cut))

@@ -111,8 +111,11 @@ def _explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: 
     paths = steps = 0
     paths_of: dict[str | None, int] = {}  # per CLI command: each is an entry point of its own
     while True:
-        interp = make(entry, root, decider, budget, [d.choice for d in prefix], options, shared,
-                      t0 + budget.wall_seconds, strict)
+        # the wall-clock safety net, like the step budgets, is per command: each is an entry point of its own
+        deadline = t0 + budget.wall_seconds * max(1, len(paths_of))
+        if decider.spending is not None and decider.spending.deadline is not None:
+            decider.spending.deadline = max(decider.spending.deadline, deadline)
+        interp = make(entry, root, decider, budget, [d.choice for d in prefix], options, shared, deadline, strict)
         paths += 1
         (run or run_path)(interp, tree, name)
         shared.machine.path_done(interp.path_id, interp.decisions(), interp.stopped_at_finding)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Related, Severity, Span
-from pytea_ci.diagnostics.budgets import rlimit_for, steps_for
+from pytea_ci.diagnostics.budgets import WALL_CLOCK, rlimit_for, steps_for
 from pytea_ci.diagnostics.result import EntryStats
 from pytea_ci.interp.budget import Budget
 from pytea_ci.interp.explore import _explore
@@ -44,6 +44,7 @@ class ComboResult:
     failures: list[tuple[Diagnostic, int]] = field(default_factory=list)  # (finding, checks passed before)
     warnings: list[Diagnostic] = field(default_factory=list)
     incomplete: bool = False
+    wall_clock: bool = False  # cut by the wall-clock safety net (a machine-dependent cut)
     ended: int = -1  # most checks passed by a path that raised (neither completed nor a finding)
 
 
@@ -54,6 +55,7 @@ class LibraryRun:
     target: LibraryTarget
     combos: list[ComboResult] = field(default_factory=list)
     out_of_budget: bool = False
+    wall_clock: bool = False  # some run was cut by the wall-clock safety net, not by a deterministic budget
     parse_error: Diagnostic | None = None
     seconds: float = 0.0
     stats: EntryStats = field(default_factory=EntryStats)  # coverage over every combination, like an entry point's
@@ -164,11 +166,14 @@ def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: floa
         if min(left) > 0:
             run.callers.append((caller, _one(target, program, tuple(len(s) for s in caller.shapes), root, decider,
                                              left, display_root, strict, base, run.stats, caller)))
+            run.wall_clock = run.wall_clock or run.callers[-1][1].wall_clock
     for ranks in combos:
         if min(left) <= 0 or time.monotonic() - t0 > LIBRARY_WALL_SECONDS:
             run.out_of_budget = True
+            run.wall_clock = run.wall_clock or min(left) > 0
             break
         run.combos.append(_one(target, program, ranks, root, decider, left, display_root, strict, base, run.stats))
+        run.wall_clock = run.wall_clock or run.combos[-1].wall_clock
     run.seconds = run.stats.seconds = time.monotonic() - t0
     base.coverage.fill(run.stats)
     return run
@@ -203,7 +208,7 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
         stats.unmodeled[what] = stats.unmodeled.get(what, 0) + n
     res = ComboResult(ranks, shared.completed, incomplete=bool(incomplete or shared.budgets or shared.guessed
                                                                or shared.undecided),
-                      ended=shared.ended)
+                      ended=shared.ended, wall_clock=any(name == WALL_CLOCK for name, _ in incomplete))
     for d in shared.findings.values():
         if d.severity is Severity.ERROR:
             res.failures.append((d, shared.depth.get(d.key(), 0)))
@@ -236,6 +241,11 @@ def verdict(run: LibraryRun, rel: str, describe: Callable[[tuple[int, ...]], str
         notes.append(Diagnostic("PT011", Severity.NOTE, Span(rel, target.line, 0),
                                 f"library mode: {target.cls} could not be decided within its budget "
                                 f"(built with {target.label})", entry=rel))
+    if run.wall_clock:
+        notes.append(Diagnostic("PT011", Severity.NOTE, Span(rel, target.line, 0),
+                                f"library mode: {target.cls} was stopped by the {WALL_CLOCK} (`wall-clock-limit`) "
+                                "before its step and solver budgets: where it stopped depends on the machine",
+                                entry=rel))
     found = {d.key(): d for d in _symbolic(run, describe)}
     for d in _from_callers(run):
         found.setdefault(d.key(), d)
