@@ -8,6 +8,7 @@ import ast
 import asyncio
 import time
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -167,12 +168,18 @@ async def test_hover_on_a_finding_shows_its_message(client: LanguageClient, tmp_
     assert "**PT001**" in text and "Linear" in text
 
 
-async def test_code_action_inserts_the_ignore_comment(client: LanguageClient, tmp_path: Path) -> None:
+async def _actions_on_the_finding(client: LanguageClient, tmp_path: Path) -> tuple[Path, str, list[Any], Any]:
+    """Open the buggy program and ask for the code actions on its finding."""
     path, uri = project(tmp_path)
     open_doc(client, uri, BUGGY)
     bad = findings(await published(client, uri, lambda ds: bool(findings(ds))))
     actions = await client.text_document_code_action_async(T.CodeActionParams(
         T.TextDocumentIdentifier(uri), bad[0].range, T.CodeActionContext(diagnostics=bad)))
+    return path, uri, bad, actions
+
+
+async def test_code_action_inserts_the_ignore_comment(client: LanguageClient, tmp_path: Path) -> None:
+    path, uri, bad, actions = await _actions_on_the_finding(client, tmp_path)
     assert actions, "no code action"
     action = next(a for a in actions if isinstance(a, T.CodeAction) and a.title.startswith("Ignore PT001"))
     assert isinstance(action, T.CodeAction) and action.edit is not None and action.edit.changes
@@ -256,11 +263,7 @@ async def test_hover_on_a_warning_shows_its_counterexample(client: LanguageClien
 
 
 async def test_code_actions_open_the_rule_doc_and_explain_the_file(client: LanguageClient, tmp_path: Path) -> None:
-    path, uri = project(tmp_path)
-    open_doc(client, uri, BUGGY)
-    bad = findings(await published(client, uri, lambda ds: bool(findings(ds))))
-    actions = await client.text_document_code_action_async(T.CodeActionParams(
-        T.TextDocumentIdentifier(uri), bad[0].range, T.CodeActionContext(diagnostics=bad)))
+    path, uri, bad, actions = await _actions_on_the_finding(client, tmp_path)
     commands = dict(c for a in actions or [] if (c := _command(a)) is not None)
     assert commands["pytea-ci.openRuleDoc"] == [bad[0].code_description.href]  # type: ignore[union-attr]
     text = await client.workspace_execute_command_async(T.ExecuteCommandParams(
