@@ -80,8 +80,8 @@ def _add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     import argparse
 
     c = sub.add_parser("check", help="analyze entry points (each file is run as __main__)")
-    c.add_argument("paths", nargs="*", help="files (entry points, or modules: mapped to the entry points importing "
-                   "them) or directories; none: every entry point of the project")
+    c.add_argument("paths", nargs="*", help="files (entry points; modules: mapped to the entry points importing "
+                   "them; data files: to those reading them) or directories; none: every entry point")
     c.add_argument("--format", action="append", choices=FORMATS, help="output format (repeatable; default text)")
     c.add_argument("--output", action="append", help="write the matching --format to FILE instead of stdout")
     c.add_argument("--fail-on", choices=("error", "warning", "never"), default=None,

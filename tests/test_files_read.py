@@ -3,11 +3,13 @@ known, and every value not understood names the file it was read from, where it 
 
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
 import pytest
 
+from pytea_ci.driver.run import Options, run
 from tests.test_coverage import analyze, line_of, origins
 
 READS = {
@@ -79,3 +81,64 @@ def test_writing_a_file_does_nothing_to_shapes(tmp_path: Path) -> None:
     """
     e = analyze(tmp_path, source)
     assert [d.rule for d in e.diagnostics] == ["PT001"]
+
+
+# A small text file of the project is read (parsed as data, never executed): what it holds decides.
+PROJECT_FILES = {
+    "text": ("labels.txt", "cat\ndog\nbird\n", 'n = len(open("labels.txt").read().split())'),
+    "lines": ("labels.txt", "cat\ndog\nbird\n", 'n = len(open("labels.txt").readlines())'),
+    "iteration": ("labels.txt", "cat\ndog\nbird\n", 'n = len([ln for ln in open("labels.txt")])'),
+    "JSON": ("classes.json", '{"names": ["a", "b", "c"]}', 'n = len(json.load(open("classes.json"))["names"])'),
+    "YAML": ("cfg.yaml", "model:\n  classes: 3\n", 'n = yaml.safe_load(open("cfg.yaml"))["model"]["classes"]'),
+    "CSV": ("t.csv", "a,b\n1,2\n3,4\n5,6\n", 'n = len(list(csv.reader(open("t.csv")))[1:])'),
+    "DictReader": ("t.csv", "id;n\nx;3\n", 'n = int(next(iter(csv.DictReader(open("t.csv"), delimiter=";")))["n"])'),
+    "next to __file__": ("conf/c.json", "[1, 2, 3]",
+                         'n = len(json.load(open(os.path.join(os.path.dirname(__file__), "conf", "c.json"))))'),
+}
+_USES = """\
+    import csv
+    import json
+    import os
+    import torch
+    import yaml
+    {read}
+    torch.randn(2, n).view(7)
+"""
+
+
+@pytest.mark.parametrize("kind", sorted(PROJECT_FILES))
+def test_a_project_file_is_read_exactly(tmp_path: Path, kind: str) -> None:
+    name, text, read = PROJECT_FILES[kind]
+    (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / name).write_text(text)
+    e = analyze(tmp_path, _USES.format(read=read))
+    assert [(d.rule, "[2, 3]" in d.message + "".join(r.message for r in d.related)) for d in e.diagnostics] \
+        == [("PT001", True)], e.diagnostics
+    assert name in e.inputs or os.path.normpath(name) in e.inputs
+
+
+@pytest.mark.parametrize("how", ["written first", "binary", "outside the project", "ambiguous"])
+def test_a_file_not_known_to_hold_the_repository_text_is_not_read(tmp_path: Path, how: str) -> None:
+    project = tmp_path / "p"
+    (project / "sub").mkdir(parents=True)
+    (project / "labels.txt").write_text("cat\ndog\nbird\n")
+    read = 'n = len(open("labels.txt").readlines())'
+    if how == "written first":
+        read = 'open("labels.txt", "a").write("fish\\n"); ' + read
+    elif how == "binary":
+        read = 'n = len(open("labels.txt", "rb").readlines())'
+    elif how == "outside the project":
+        (tmp_path / "labels.txt").write_text("cat\ndog\nbird\n")
+        read = f'n = len(open({str(tmp_path / "labels.txt")!r}).readlines())'
+    source = _USES.format(read=read)
+    if how == "ambiguous":  # run from the entry's folder or from the root: two different files
+        (project / "sub" / "labels.txt").write_text("cat\n")
+        (project / "sub" / "main.py").write_text(textwrap.dedent(source))
+        (e,) = run([str(project / "sub" / "main.py")], Options(root=str(project), strict=True)).entries
+    else:
+        e = analyze(project, source)
+    if how != "ambiguous":  # there both were read, to compare them
+        assert not [k for k in e.inputs if k.endswith("labels.txt")], e.inputs
+    # 2 * n != 7 for any n: found either way, but with a size of unknown value instead of 3
+    assert [d.rule for d in e.diagnostics] == ["PT001"] and "[2, 3]" not in str(e.diagnostics)
+    assert "[2, 1]" not in str(e.diagnostics)

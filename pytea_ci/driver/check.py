@@ -127,7 +127,7 @@ def check(req: CheckRequest) -> CheckOutcome:
     cdir = None if req.no_cache else cache_dir(cfg, root)
     graph = ImportGraph(root, req.resident.imports if req.resident is not None else ImportCache(cdir))
     sel = select(Request(root, req.paths, req.staged, req.diff, req.affected_only, req.new_only or req.classify,
-                         req.shard), cfg, graph)
+                         req.shard, cdir), cfg, graph)
     graph.cache.save()
     opts = options(cfg, root, sel.entries, req)
     warnings = [*sanity.misnamed_sections(req.root or os.getcwd()), *sel.messages]

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.diagnostics.result import EntryResult
-from pytea_ci.driver import fs
+from pytea_ci.driver import data_files, fs
 from pytea_ci.driver.cache import ResultCache, entry_key, write_last_run
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
 from pytea_ci.driver.run import (
@@ -78,6 +78,7 @@ def run_cached(entries: list[str], opts: Options, progress: Progress | None = No
     metered.advance()
     final = metered.cut(entries)
     _journal_inputs(final, opts.root)
+    data_files.record(opts.cache_dir, opts.root, final)
     if opts.cache_dir:
         write_last_run(opts.cache_dir, figures.as_dict())
     return final, figures

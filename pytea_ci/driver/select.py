@@ -4,7 +4,10 @@
 * paths (what pre-commit passes): an entry point stands for itself; any other file maps to the entry
   points that import it, directly or transitively (or to itself when none does); a folder stands for
   the entry points in it;
-* `--staged` / `--diff`: the entry points whose import closure contains a changed file. `--staged`
+* a data file (a YAML config, a `config.json`: anything but Python and notebooks) maps to the entry
+  points that read it or name it (`data_files.py`); none is not an error;
+* `--staged` / `--diff`: the entry points whose import closure contains a changed file, or that read
+  a changed data file. `--staged`
   reports just those; `--diff` reports every entry point (the unaffected ones normally come from the
   result cache) unless `affected_only` is set. When git cannot answer, every entry point.
 """
@@ -17,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytea_ci.diagnostics.notebook import is_notebook
+from pytea_ci.driver import data_files
 from pytea_ci.driver import discover as disc
 from pytea_ci.driver import fs
 from pytea_ci.driver import gitdiff
@@ -37,6 +41,7 @@ class Request:
     affected_only: bool = False
     new_only: bool = False
     shard: tuple[int, int] | None = None  # (K, N), 1 <= K <= N
+    cache_dir: str | None = None  # where the data files each entry point read are recorded
 
 
 @dataclass
@@ -50,6 +55,7 @@ class Selection:
 class Selector:
     def __init__(self, req: Request, cfg: Config, graph: ImportGraph) -> None:
         self.req, self.cfg, self.graph = req, cfg, graph
+        self.data: list[str] = []  # data files given as paths
         self.root = os.path.abspath(req.root)
         self._all: list[str] | None = None
         self.messages: list[str] = []
@@ -82,7 +88,8 @@ class Selector:
     def for_file(self, path: str) -> list[str]:
         path = os.path.abspath(path)
         if not is_program_file(path):
-            raise SelectionError(f"{os.path.relpath(path)}: neither a Python file nor a Jupyter notebook (.ipynb)")
+            self.data.append(path)
+            return data_files.readers({path}, self.all_entries(), self.graph, self.root, self.req.cache_dir)
         if path in self.all_entries_if_configured():
             return [path]
         if (not self.cfg.entry_points and not self._excluded(path)
@@ -123,7 +130,9 @@ class Selector:
             raise SelectionError(f"no entry point in {', '.join(empty_folders)} (a file with an "
                                  "`if __name__ == \"__main__\":` block or a torch script; or set entry-points)")
         self.messages += [f"{p}: no entry point in this folder" for p in empty_folders]
-        if not out:
+        if self.data and not out and len(self.data) == len(paths):
+            self.messages.append("no entry point reads or names the given data files: nothing was checked")
+        elif not out:
             self.messages.append("none of the given files is an entry point or imported by one: nothing was checked")
         return list(dict.fromkeys(out))
 
@@ -180,6 +189,7 @@ def select(req: Request, cfg: Config, graph: ImportGraph) -> Selection:
         messages.append(changes.message)
     if changes is not None and changes.complete and (req.staged or req.affected_only):
         affected = set(graph.affected(candidates, changes.changed))
+        affected |= set(data_files.readers(changes.changed, candidates, graph, sel.root, req.cache_dir))
         entries = [e for e in candidates if e in affected]
     if req.new_only and changes is None:
         if repo is None:

@@ -7,11 +7,20 @@ are lists of strings, `csv.DictReader(f)` rows that are dicts of strings — eve
 named after the file it was read from (`read at run time by open('labels.txt')`), so coverage says
 which file to configure. Sizes computed from them (`len(lines)`, `int(line)`) follow the rules for
 what a program reads at run time (models/random_.py). Writing and closing do nothing to shapes.
-Files are never read by the analyzer here: their content stays unknown.
+
+A small text file of the project (a config, a label map, a vocabulary) opened for reading by a name
+known here is read — parsed as data, never executed (`project_file`): its text, lines, JSON, YAML
+(the subset yaml_text.py follows) and CSV rows are exact. The name is relative to the working
+directory, which is not known: the file is used when the running file's folder and the project root
+agree on it. A file this path opened for writing, appending or updating is never read: what the
+program wrote is not what the repository holds.
 """
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from typing import Any
 
 from pytea_ci.models.context import Ctx
@@ -23,6 +32,29 @@ from pytea_ci.shapes.tensor import Origin
 
 def _name(path: Any) -> str:
     return repr(path) if isinstance(path, str) else "a path not known"
+
+
+WRITTEN = "files.written"  # facts: the names this path opened for writing
+
+
+def project_file(ctx: Ctx, name: Any) -> str | None:
+    """The text of the project file a working-directory-relative `name` names: the running file's
+    folder and the root agree on it; None when not known, not a small text file of the project, or
+    written on this path."""
+    if not isinstance(name, str) or name in ctx.facts.get(WRITTEN, ()):
+        return None
+    texts = {t for t in (ctx.project_text(name), ctx.project_text(name, ctx.root)) if t is not None}
+    return texts.pop() if len(texts) == 1 else None
+
+
+def text_of(ctx: Ctx, f: Any) -> str | None:
+    """The text a file object opened for reading text gives, when it is a project file read here."""
+    if not (isinstance(f, Instance) and f.cls is _File):
+        return None
+    mode = f.attrs.get("mode")
+    if not isinstance(mode, str) or "b" in mode or any(c in mode for c in "wax+"):
+        return None
+    return project_file(ctx, f.attrs.get("name"))
 
 
 def _read(ctx: Ctx, f: Any, what: str, pytype: str | None = "str") -> Unknown:
@@ -47,7 +79,8 @@ def _enter(ctx: Ctx, self: Any) -> Any:
 
 
 def _read_text(ctx: Ctx, self: Any, *args: Any) -> Any:
-    return _read(ctx, self, "the content")
+    text = None if args else text_of(ctx, self)
+    return text if text is not None else _read(ctx, self, "the content")
 
 
 def _readline(ctx: Ctx, self: Any, *args: Any) -> Any:
@@ -55,7 +88,8 @@ def _readline(ctx: Ctx, self: Any, *args: Any) -> Any:
 
 
 def _readlines(ctx: Ctx, self: Any, *args: Any) -> Any:
-    return _some(ctx, _read(ctx, self, "a line"))
+    text = None if args else text_of(ctx, self)
+    return text.splitlines(keepends=True) if text is not None else _some(ctx, _read(ctx, self, "a line"))
 
 
 _File = native_class("builtins.TextIOWrapper")(type("TextIOWrapper", (), {
@@ -66,17 +100,40 @@ _File = native_class("builtins.TextIOWrapper")(type("TextIOWrapper", (), {
 
 @model("builtins.open", "io.open")
 def open_(ctx: Ctx, file: Any = None, mode: Any = "r", *args: Any, **kwargs: Any) -> Any:
+    mode = kwargs.get("mode", mode)
+    if isinstance(file, str) and (not isinstance(mode, str) or any(c in mode for c in "wax+")):
+        ctx.facts[WRITTEN] = frozenset({*ctx.facts.get(WRITTEN, ()), file})
     return Instance(_File, {"name": file, "mode": mode if isinstance(mode, str) else "r", "closed": False})
 
 
 @model("json.load")
 def json_load(ctx: Ctx, fp: Any = None, *args: Any, **kwargs: Any) -> Any:
+    text = None if args or kwargs else text_of(ctx, fp)
+    if text is not None:
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass  # the program fails there: not a shape question
     return _read(ctx, fp, "a JSON document", None)
+
+
+def _csv_rows(ctx: Ctx, f: Any, kwargs: dict[str, Any]) -> list[list[str]] | None:
+    """The rows of a project CSV file, with a known delimiter at most (other dialects: not read)."""
+    text = text_of(ctx, f)
+    if text is None or set(kwargs) - {"delimiter"} or not all(isinstance(v, str) for v in kwargs.values()):
+        return None
+    try:
+        return list(csv.reader(io.StringIO(text, newline=""), **kwargs))
+    except csv.Error:
+        return None
 
 
 @model("csv.reader")
 def csv_reader(ctx: Ctx, f: Any = None, *args: Any, **kwargs: Any) -> Any:
-    """Rows of strings: how many rows, and how many fields in each, is not known."""
+    """Rows of strings: how many rows, and how many fields in each, is not known (a project file: known)."""
+    rows = None if args else _csv_rows(ctx, f, kwargs)
+    if rows is not None:
+        return rows
     return IterVal([_some(ctx, _read(ctx, f, "a CSV field"))], truncated=True)
 
 
@@ -94,5 +151,9 @@ _Row = native_class("csv.DictReaderRow")(type("DictReaderRow", (), {
 
 @model("csv.DictReader")
 def csv_dict_reader(ctx: Ctx, f: Any = None, *args: Any, **kwargs: Any) -> Any:
-    """Rows mapping the header's names to strings: which names, and how many rows, is not known."""
+    """Rows mapping the header's names to strings: which names, and how many rows, is not known (a
+    project file with a header row: known)."""
+    rows = None if args else _csv_rows(ctx, f, kwargs)
+    if rows and len({len(r) for r in rows}) == 1 and len(set(rows[0])) == len(rows[0]):
+        return [dict(zip(rows[0], r)) for r in rows[1:]]
     return IterVal([Instance(_Row, {"field": _read(ctx, f, "a CSV field")})], truncated=True)

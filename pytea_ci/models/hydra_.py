@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.files import project_file
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.values import Builtin, Instance, Unknown
 from pytea_ci.models.yaml_text import parse
@@ -198,16 +199,9 @@ def hydra_main(ctx: Ctx, config_path: Any = None, config_name: Any = None, *args
     return Builtin("hydra.main.decorator", deco)
 
 
-def _project_config(ctx: Ctx, file: str) -> str | None:
-    """A config file named relative to the working directory, which is not known: the project's file
-    when the running file's folder and the project root agree on it."""
-    texts = {t for t in (ctx.project_text(file), ctx.project_text(file, ctx.root)) if t is not None}
-    return texts.pop() if len(texts) == 1 else None
-
-
 @model("omegaconf.OmegaConf.load")
 def omegaconf_load(ctx: Ctx, file: Any = None, *args: Any, **kwargs: Any) -> Any:
-    text = _project_config(ctx, file) if isinstance(file, str) else None
+    text = project_file(ctx, file)
     doc = parse(text) if text is not None and "@package" not in text else None
     if not isinstance(doc, (dict, list)):
         return ctx.unknown(f"config read from {file!r}" if isinstance(file, str) else "config read from a file")

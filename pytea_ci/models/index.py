@@ -61,11 +61,11 @@ NAMES: dict[str, str] = {
         'math.sqrt math.log math.log2 math.log10 math.exp math.sin math.cos math.tan math.atan math.atan2 '
         'math.pow math.fabs math.prod math.gcd math.isqrt math.factorial math.trunc math.hypot math.isclose '
         'math.isfinite math.isnan math.isinf math.radians math.degrees math.comb math.perm math.lcm math.pi '
-        'math.e math.inf math.nan math.tau math.ceil math.floor os.path.join os.path.basename os.path.dirname '
-        'os.path.abspath os.path.expanduser os.path.realpath os.getcwd time.strftime json.dumps os.path.exists '
-        'os.path.isdir os.path.isfile time.time time.perf_counter time.monotonic time.process_time '
-        'os.path.splitext datetime.datetime.now os.path.getsize shutil.copy pathlib.Path itertools.product '
-        'itertools.chain itertools.count itertools.cycle itertools.islice collections.Counter '
+        'math.e math.inf math.nan math.tau math.ceil math.floor os.path.abspath os.path.expanduser '
+        'os.path.realpath os.getcwd time.strftime json.dumps os.path.join os.path.basename os.path.dirname '
+        'os.path.splitext os.path.exists os.path.isdir os.path.isfile time.time time.perf_counter '
+        'time.monotonic time.process_time datetime.datetime.now os.path.getsize shutil.copy pathlib.Path '
+        'itertools.product itertools.chain itertools.count itertools.cycle itertools.islice collections.Counter '
         'operator.itemgetter os.makedirs os.mkdir os.remove os.chdir time.sleep warnings.warn '
         'warnings.filterwarnings warnings.simplefilter logging.basicConfig logging.info logging.debug '
         'logging.warning logging.error logging.critical logging.exception json.dump pickle.dump shutil.rmtree '
@@ -384,6 +384,13 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.tqdm_':
         'tqdm.tqdm tqdm.auto.tqdm tqdm.notebook.tqdm tqdm.std.tqdm tqdm.tqdm_notebook tqdm.trange '
         'tqdm.auto.trange tqdm.notebook.trange',
+    'pytea_ci.models.random_':
+        'random.randint random.randrange random.choice random.sample random.choices random.random '
+        'random.uniform random.gauss random.normalvariate random.betavariate random.expovariate '
+        'random.triangular random.seed random.shuffle random.setstate os.listdir os.walk os.scandir glob.glob '
+        'glob.iglob json.loads pickle.load',
+    'pytea_ci.models.files':
+        'builtins.TextIOWrapper builtins.open io.open json.load csv.reader csv.DictReaderRow csv.DictReader',
     'pytea_ci.models.yaml_':
         'yaml.safe_load yaml.load yaml.full_load yaml.unsafe_load yaml.safe_load_all yaml.load_all yaml.dump '
         'yaml.safe_dump yaml.dump_all yaml.safe_dump_all yaml.SafeLoader yaml.FullLoader yaml.Loader '
@@ -479,18 +486,11 @@ NAMES: dict[str, str] = {
         'torch.hub.load torch.jit.load torch.hub.load_state_dict_from_url torch.package.PackageImporter '
         'torch.jit.trace torch.jit.trace_module torch.jit.freeze torch.jit.optimize_for_inference '
         'torch.jit.save torch.onnx.export torch.hub.set_dir',
-    'pytea_ci.models.random_':
-        'random.randint random.randrange random.choice random.sample random.choices random.random '
-        'random.uniform random.gauss random.normalvariate random.betavariate random.expovariate '
-        'random.triangular random.seed random.shuffle random.setstate os.listdir os.walk os.scandir glob.glob '
-        'glob.iglob json.loads pickle.load',
     'pytea_ci.models.torchvision.io':
         'torchvision.io.ImageReadMode.UNCHANGED torchvision.io.ImageReadMode.GRAY '
         'torchvision.io.ImageReadMode.GRAY_ALPHA torchvision.io.ImageReadMode.RGB '
         'torchvision.io.ImageReadMode.RGB_ALPHA torchvision.io.ImageReadMode.RGBA torchvision.io.read_image '
         'torchvision.io.decode_image torchvision.io.decode_jpeg torchvision.io.decode_png',
-    'pytea_ci.models.files':
-        'builtins.TextIOWrapper builtins.open io.open json.load csv.reader csv.DictReaderRow csv.DictReader',
     'pytea_ci.models.hydra_':
         'omegaconf.DictConfig omegaconf.dictconfig.DictConfig hydra.main omegaconf.OmegaConf.load '
         'omegaconf.OmegaConf.create',

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import posixpath
+from collections.abc import Callable
 from typing import Any
 
 from pytea_ci.models.context import Ctx
@@ -54,10 +56,28 @@ def floor(ctx: Ctx, x: Any) -> Any:
     return x if is_dim(x) else ctx.unknown("math.floor")
 
 
-@model("os.path.join", "os.path.basename", "os.path.dirname", "os.path.abspath", "os.path.expanduser",
-       "os.path.realpath", "os.getcwd", "time.strftime", "json.dumps")
+@model("os.path.abspath", "os.path.expanduser", "os.path.realpath", "os.getcwd", "time.strftime", "json.dumps")
 def path_string(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return Unknown("string", pytype="str")
+
+
+def _pure_path(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """String operations on known paths are computed (so a program's data file can be found: a config
+    next to `__file__`); anything else gives a string of unknown value."""
+
+    def run(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+        if args and not kwargs and all(isinstance(a, str) for a in args):
+            try:
+                return fn(*args)
+            except TypeError:
+                pass
+        return ctx.unknown(f"os.path.{fn.__name__}") if fn is posixpath.splitext else Unknown("string", pytype="str")
+
+    return run
+
+
+for _fn in (posixpath.join, posixpath.basename, posixpath.dirname, posixpath.splitext):
+    register(f"os.path.{_fn.__name__}", Builtin(f"os.path.{_fn.__name__}", _pure_path(_fn)))
 
 
 @model("os.path.exists", "os.path.isdir", "os.path.isfile")
@@ -70,7 +90,7 @@ def a_float(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return Unknown("a number", pytype="float")
 
 
-@model("os.path.splitext", "datetime.datetime.now",
+@model("datetime.datetime.now",
        "os.path.getsize", "shutil.copy", "pathlib.Path",
        "itertools.product",
        "itertools.chain", "itertools.count", "itertools.cycle", "itertools.islice", "collections.Counter",

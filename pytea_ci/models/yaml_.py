@@ -1,4 +1,5 @@
-"""PyYAML: a document loaded from a file is Unknown, one written in the program is read; dumping does
+"""PyYAML: a document written in the program, or in a small file of the project (models/files.py), is
+read; one loaded from another file is Unknown; dumping does
 nothing to shapes. The loader classes exist so `yaml.load(f, Loader=yaml.FullLoader)` resolves."""
 
 from __future__ import annotations
@@ -6,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.files import text_of
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.values import Instance, Unknown
 from pytea_ci.shapes.tensor import Origin
@@ -14,8 +16,10 @@ from pytea_ci.models.yaml_text import parse
 
 @model("yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load")
 def load(ctx: Ctx, stream: Any = None, *args: Any, **kwargs: Any) -> Any:
-    """A document written in the program (a string literal) is read (yaml_text.py); a file's is unknown."""
-    doc = parse(stream) if isinstance(stream, str) else None
+    """A document written in the program (a string literal) or a project file is read (yaml_text.py);
+    another file's is unknown."""
+    text = stream if isinstance(stream, str) else text_of(ctx, stream)
+    doc = parse(text) if text is not None else None
     if doc is None and isinstance(stream, Instance) and stream.cls.qualname == "builtins.TextIOWrapper":
         name = stream.attrs.get("name")
         where = repr(name) if isinstance(name, str) else "a path not known"

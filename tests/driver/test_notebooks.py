@@ -113,12 +113,13 @@ def test_folders_include_notebooks(tmp_path: Path) -> None:
     assert code == 1
 
 
-def test_a_file_neither_python_nor_notebook_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "data.json").write_text('{"a": [1, 2]}\n')
+def test_a_data_file_nobody_reads_checks_nothing_and_says_so(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "data.json").write_text('{"a": [1, 2]}\n')  # a data file maps to its readers (none here)
     code, doc = run_json(tmp_path, "data.json")
     err = capsys.readouterr().err.splitlines()
-    assert code == 2 and doc == {} and len(err) == 1
-    assert "neither a Python file nor a Jupyter notebook" in err[0]
+    assert code == 0 and doc["entries"] == [] and len(err) == 1
+    assert "no entry point reads or names the given data files: nothing was checked" in err[0]
 
 
 def test_a_script_with_a_python_shebang_is_accepted(tmp_path: Path) -> None:

@@ -47,7 +47,7 @@ def test_pre_commit_hooks_choices() -> None:
     main, sarif = hooks["pytea-ci"], hooks["pytea-ci-sarif"]
     assert main["entry"].startswith("pytea-ci check") and main["language"] == "python"
     assert main["require_serial"] is True and main.get("pass_filenames", True) is True
-    assert main["types_or"] == ["python", "jupyter"] and "manual" in main["stages"]
+    assert main["types_or"] == ["python", "jupyter", "yaml", "json"] and "manual" in main["stages"]
     assert sarif["stages"] == ["manual"] and sarif["pass_filenames"] is False and sarif["always_run"] is True
     assert "--format sarif" in sarif["entry"] and sarif["args"][0] == "--output"
     for h in hooks.values():
