@@ -13,6 +13,11 @@ those reached while importing a module), checks executed, coverage where the JSO
 median/max seconds per entry point and the whole-project time; then the top unknown origins across
 all projects when the JSON carries them.
 
+A project's pinned pure-Python dependencies (`deps`: those the analyzer does not model, e.g.
+x-transformers' torch-einops-utils and einx) are installed as wheels with `--no-deps` into a
+virtualenv of the cache (pip runs no code of a wheel) and read from source, never imported, through
+`--python` with every installed package followed (issue 21). `--no-deps` analyzes without them.
+
     python benchmarks/real_projects.py [--only NAME ...] [--small] [--offline] [--timeout S]
                                        [--time-budget S] [--library-mode MODE] [--json FILE]
 
@@ -53,10 +58,11 @@ class Project:
     version: str  # pinned release
     sdist: bool = False  # the sdist instead of the wheel
     small: bool = False  # part of the offline test-suite cut
+    deps: tuple[str, ...] = ()  # pinned pure-Python dependencies, read from source (`--python`, issue 21)
 
 
 PROJECTS = (
-    Project("x-transformers", "2.31.10", small=True),
+    Project("x-transformers", "2.31.10", small=True, deps=("torch-einops-utils==0.2.0", "einx==0.4.3")),
     Project("denoising-diffusion-pytorch", "2.3.4", small=True),
     Project("segmentation-models-pytorch", "0.6.0"),
     Project("pytorch-ignite", "0.5.5"),
@@ -104,6 +110,41 @@ def fetch(p: Project, offline: bool) -> tuple[str | None, str]:
     _unpack(archive, src + ".part")
     os.replace(src + ".part", src)
     return src, ""
+
+
+FOLLOW_ALL = '[tool.pytea-ci]\nfollow-packages = ["*"]\n'
+
+
+def environment(p: Project, offline: bool) -> tuple[str | None, str]:
+    """A virtualenv holding `p.deps` (wheels only, installed with --no-deps: pip runs no code of a
+    wheel), whose packages pytea-ci reads from source (`--python`); None and why when there is none."""
+    if not p.deps:
+        return None, ""
+    venv = os.path.join(cache_dir(), "venv", f"{p.name}-{p.version}")
+    marker = os.path.join(venv, "pytea-deps.txt")
+    want = "\n".join(p.deps) + "\n"
+    try:
+        with open(marker, encoding="utf-8") as f:
+            if f.read() == want:
+                return venv, ""
+    except OSError:
+        pass
+    wheels = os.path.join(cache_dir(), "deps")
+    steps = [[sys.executable, "-m", "venv", "--clear", venv]]
+    if not offline:
+        steps.append([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "--quiet",
+                      "-d", wheels, *p.deps])
+    steps.append([os.path.join(venv, "bin", "python"), "-m", "pip", "install", "--no-deps", "--no-index",
+                  "--quiet", "--find-links", wheels, *p.deps])
+    for cmd in steps:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        if r.returncode != 0:
+            return None, f"dependencies not installed: {(r.stderr or r.stdout).strip().splitlines()[-1:]}"
+    with open(os.path.join(venv, "pytea-ci.toml"), "w", encoding="utf-8") as f:
+        f.write(FOLLOW_ALL)
+    with open(marker, "w", encoding="utf-8") as f:
+        f.write(want)
+    return venv, ""
 
 
 def _unpack(archive: str, dest: str) -> None:
@@ -169,6 +210,7 @@ class Outcome:
     models: int = 0
     doc: dict[str, Any] = field(default_factory=dict)
     error: str = ""
+    deps: str = ""  # "installed", or why the project's dependencies are not
 
 
 def analyze(p: Project, src: str, args: argparse.Namespace) -> Outcome:
@@ -176,8 +218,11 @@ def analyze(p: Project, src: str, args: argparse.Namespace) -> Outcome:
            "--time-budget", str(args.time_budget), "--root", src]
     if args.library_mode:
         cmd += ["--library-mode", args.library_mode]
+    venv, why = environment(p, args.offline) if not args.no_deps else (None, "")
+    if venv is not None:
+        cmd += ["--python", venv, "--config", os.path.join(venv, "pytea-ci.toml")]
     cmd.append(src)
-    out = Outcome(p, models=len(model_modules(src)))
+    out = Outcome(p, models=len(model_modules(src)), deps=why or ("installed" if venv else ""))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     r = run(cmd, cwd=src, env=bench_env(), timeout=args.timeout)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -316,6 +361,9 @@ def report(outcomes: list[Outcome], reviewed: dict[str, dict[str, str]], show: i
         if o.error:
             bad += 1
             details.append(f"- {p.name}: {o.error}")
+        if p.deps:
+            state = "read from source" if o.deps == "installed" else o.deps
+            details.append(f"- {p.name}: dependencies {', '.join(p.deps)}: {state}")
         for library in (False, True):
             fig = figures(o, reviewed, src, library)
             if library and not fig.entries:
@@ -370,6 +418,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--library-mode", default="never", help="passed to pytea-ci (issue 14): never (default: "
                     "entry points only), auto, always, only (the model modules alone); empty: pytea-ci's default")
+    ap.add_argument("--no-deps", action="store_true", help="analyze without the projects' dependencies")
     ap.add_argument("--cmd", help="the pytea-ci command to run (default: the console script)")
     ap.add_argument("--slowest", type=int, default=3, help="slowest entry points listed per project")
     ap.add_argument("--json", help="also write the raw JSON reports, keyed by project, to FILE")

@@ -18,6 +18,7 @@ from typing import Any
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.budgets import CANCELLED, STEPS_PER_ENTRY, WALL_CLOCK
 from pytea_ci.diagnostics.result import EntryResult, EntryStats
+from pytea_ci.interp import packages
 from pytea_ci.interp.coverage import nothing_checked
 from pytea_ci.interp.interpreter import Budget, Decision, Interpreter, Shared
 from pytea_ci.interp.runtime import (SHAPE_ERROR, BreakSignal, BudgetExceeded, ContinueSignal, ModuleVal, PathEnd,
@@ -192,11 +193,13 @@ def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> N
     except (PathEnd, ReturnSignal, BreakSignal, ContinueSignal):
         pass
     except BudgetExceeded as b:
-        interp.budget_note = (b.budget, b.span)
-        cov.end("budget", b.span or interp.span, f"the {b.budget} budget was reached", b.module)
+        where = packages.relocate(interp, b.span or interp.span, "")[0]  # installed packages are read-only
+        interp.budget_note = (b.budget, where)
+        cov.end("budget", where, f"the {b.budget} budget was reached", b.module)
     except RecursionError:
-        interp.budget_note = ("recursion depth", interp.span)
-        cov.end("budget", interp.span, "the recursion depth budget was reached")
+        where = packages.relocate(interp, interp.span, "")[0]
+        interp.budget_note = ("recursion depth", where)
+        cov.end("budget", where, "the recursion depth budget was reached")
 
 
 def _raised(e: UserException) -> str:

@@ -105,6 +105,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.importing = 0  # > 0 while a project module's import-time code runs (imports.py)
         self.site = packages.Site.from_options(options)  # installed packages followed (interp/packages.py)
         self.pkg_stack: list[tuple[str, int]] = []  # packages entered: (name, steps when entered)
+        self.pkg_entry: Span | None = None  # where the project last called into an installed package
         self.pkg_used: dict[str, int] = {}  # steps run inside each package on this path
 
     # ----- positions ----------------------------------------------------------------------------
@@ -181,7 +182,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
 
     def soft_budget(self, name: str) -> None:
         """A budget reached where the analysis can go on with an Unknown: noted once, as PT011."""
-        self.shared.budgets.setdefault(name, self.span)
+        self.shared.budgets.setdefault(name, packages.relocate(self, self.span, "")[0])
 
     def unsupported(self, node: ast.AST) -> Any:
         if self.strict:

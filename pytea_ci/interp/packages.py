@@ -160,6 +160,8 @@ def enter(interp: "Interpreter", package: str, run: Callable[[], Any], handed: t
     assert site is not None
     if interp.pkg_used.get(package, 0) >= site.steps:
         return _cut(interp, package, handed, importing)
+    if not interp.pkg_stack:
+        interp.pkg_entry = interp.span
     interp.pkg_stack.append((package, interp.steps))
     try:
         return run()
@@ -196,14 +198,17 @@ def tick(interp: "Interpreter") -> None:
 
 
 def relocate(interp: "Interpreter", span: Span, message: str) -> tuple[Span, str]:
-    """A finding made on a line of an installed package is reported at the project's call that led
-    there (the package is read-only), naming the package line."""
+    """A finding (or a budget note) made on a line of an installed package is reported at the project's
+    call that led there (the package is read-only), naming the package line. Once the frames are
+    unwound (a path ended there), the project's last call into a package is that call."""
     site = interp.site
     if site is None or site.package_of(_abs(interp, span.path)) is None:
         return span, message
     for call, _fn in reversed(interp.frames):
         if site.package_of(_abs(interp, call.path)) is None:
             return call, f"{message} (in {_short(interp, span)})"
+    if interp.pkg_entry is not None:
+        return interp.pkg_entry, f"{message} (in {_short(interp, span)})"
     return span, message
 
 
