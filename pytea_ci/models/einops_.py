@@ -220,15 +220,18 @@ def einsum(ctx: Ctx, *args: Any) -> Any:
     if not args or not isinstance(args[-1], str):
         return ctx.unknown("einops.einsum")
     pattern, tensors = args[-1], args[:-1]
-    if ELLIPSIS in pattern or "->" not in pattern:
-        ctx.require("->" in pattern, "einsum", f"Pattern '{pattern}' must contain '->'", "PT003")
-        return ctx.unknown("einops.einsum with ellipsis")
+    if "->" not in pattern:
+        ctx.require(False, "einsum", f"Pattern '{pattern}' must contain '->'", "PT003")
+        return ctx.unknown("einops.einsum")
     names: dict[str, str] = {}
     letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
     def conv(side: str) -> str:
         out = []
         for w in side.split():
+            if w == ELLIPSIS:  # torch.einsum's own ellipsis
+                out.append(w)
+                continue
             if w not in names:
                 names[w] = letters[len(names) % len(letters)]
             out.append(names[w])

@@ -109,16 +109,30 @@ def dist(ctx: Ctx, input: Any, other: Any, p: Any = 2) -> Any:
 
 # ---- einsum ----------------------------------------------------------------------------------
 
-def _parse_einsum(ctx: Ctx, eq: str, n: int) -> tuple[list[str], str | None] | None:
-    """Operand subscripts and the explicit output (None when implicit); None for unsupported forms."""
+_ELL = "..."
+_FIRST_ELL = 0x2460  # ellipsis dims get private letters (circled digits), right-aligned across operands
+
+
+def _parse_einsum(ctx: Ctx, eq: str, ranks: list[int]) -> tuple[list[str], str | None] | None:
+    """Operand subscripts and the explicit output (None when implicit), with each `...` replaced by
+    one private letter per dim it covers; None for forms not followed."""
     eq = eq.replace(" ", "")
-    if "." in eq:
-        return None
     lhs, _, rhs = eq.partition("->")
     terms = lhs.split(",")
+    n = len(ranks)
     ctx.require(len(terms) == n, "einsum", "einsum(): more operands were provided than specified in the equation"
                 if n > len(terms) else "einsum(): fewer operands were provided than specified in the equation", "PT003")
-    return terms, (rhs if "->" in eq else None)
+    if any(t.count(".") not in (0, 3) or (t.count(".") == 3 and _ELL not in t) for t in (*terms, rhs)):
+        return None
+    covered = [max(r - (len(t) - 3), 0) if _ELL in t else 0 for t, r in zip(terms, ranks)]
+    width = max(covered, default=0)
+    letters = "".join(chr(_FIRST_ELL + i) for i in range(width))
+    terms = [t.replace(_ELL, letters[width - k:]) for t, k in zip(terms, covered)]
+    if "->" not in eq:
+        return terms, None
+    if width and _ELL not in rhs:
+        return None  # ellipsis dims left out of an explicit output: not followed
+    return terms, rhs.replace(_ELL, letters)
 
 
 def _bind_letters(ctx: Ctx, terms: list[str], shapes: list[Shape]) -> dict[str, Dim]:
@@ -143,14 +157,16 @@ def einsum(ctx: Ctx, equation: Any, *operands: Any) -> Any:
         operands = tuple(operands[0])
     if not isinstance(equation, str) or not known(*operands) or not operands:
         return ctx.unknown("einsum")
-    parsed = _parse_einsum(ctx, equation, len(operands))
+    shapes = [shape_of(t) for t in operands]
+    parsed = _parse_einsum(ctx, equation, [len(s) for s in shapes])
     if parsed is None:
-        return ctx.unknown("einsum with ellipsis")
+        return ctx.unknown("einsum with an ellipsis not followed")
     terms, out = parsed
-    sizes = _bind_letters(ctx, terms, [shape_of(t) for t in operands])
-    if out is None:
+    sizes = _bind_letters(ctx, terms, shapes)
+    if out is None:  # implicit: the ellipsis dims, then the letters that occur once, sorted
         joined = "".join(terms)
-        out = "".join(sorted(c for c in set(joined) if joined.count(c) == 1))
+        ell = sorted(c for c in set(joined) if ord(c) >= _FIRST_ELL)
+        out = "".join(ell) + "".join(sorted(c for c in set(joined) if joined.count(c) == 1 and ord(c) < _FIRST_ELL))
     for c in out:
         ctx.require(c in sizes, "einsum", f"einsum(): output subscript {c} does not appear in the equation for any "
                     "input operand", "PT003")
