@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -131,7 +132,8 @@ def not_found(interp: "Interpreter", dotted: str) -> Unknown:
     site = interp.site
     if site is not None and site.follows(top) and site.compiled(dotted):
         return package_origin(interp, top, f"compiled extension {dotted} (not read)")
-    return interp.unknown(f"third-party module '{top}' (import {dotted})", api=True)
+    kind = "standard library module" if top in sys.stdlib_module_names else "third-party module"
+    return interp.unknown(f"{kind} '{top}' (import {dotted})", api=True)
 
 
 def call_package(interp: "Interpreter", fn: "FunctionVal") -> str | None:
