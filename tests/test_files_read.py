@@ -142,3 +142,24 @@ def test_a_file_not_known_to_hold_the_repository_text_is_not_read(tmp_path: Path
     # 2 * n != 7 for any n: found either way, but with a size of unknown value instead of 3
     assert [d.rule for d in e.diagnostics] == ["PT001"] and "[2, 3]" not in str(e.diagnostics)
     assert "[2, 1]" not in str(e.diagnostics)
+
+
+def test_a_large_file_costs_no_more_than_an_unknown_one(tmp_path: Path) -> None:
+    """A char-level corpus is not walked character by character (its text stays unknown); a long
+    vocabulary keeps its exact length with one representative line."""
+    (tmp_path / "input.txt").write_text("abcdefghij klmnop\n" * 2_000)
+    (tmp_path / "vocab.txt").write_text("".join(f"w{i}\n" for i in range(12_000)))
+    source = """\
+        import torch
+        import torch.nn as nn
+        text = open("input.txt").read()
+        stoi = {ch: i for i, ch in enumerate(sorted(set(text)))}
+        data = torch.tensor([stoi[c] for c in text])
+        vocab = open("vocab.txt").readlines()
+        emb = nn.Embedding(len(vocab), 4)
+        emb(torch.tensor([11_999]))
+        emb(torch.tensor([12_000]))  # <- out of range: the length is exact
+    """
+    e = analyze(tmp_path, source)
+    assert e.stats.steps < 20_000, e.stats.steps
+    assert [(d.rule, d.span.line) for d in e.diagnostics] == [("PT003", line_of(source, "# <-"))], e.diagnostics

@@ -35,6 +35,26 @@ def _name(path: Any) -> str:
 
 
 WRITTEN = "files.written"  # facts: the names this path opened for writing
+# What a program does with what it reads costs steps per item: a text longer than EXACT_CHARS (a corpus
+# walked character by character) stays unknown, as do more than EXACT_ITEMS lines, CSV rows or JSON/YAML
+# values (their count is still exact for lines).
+EXACT_CHARS = 4_096
+EXACT_ITEMS = 5_000
+
+
+def small(doc: Any, budget: int = EXACT_ITEMS) -> bool:
+    """Whether a parsed document holds at most `budget` values (containers and scalars)."""
+    todo, seen = [doc], 0
+    while todo:
+        v = todo.pop()
+        seen += 1
+        if seen > budget:
+            return False
+        if isinstance(v, dict):
+            todo += v.values()
+        elif isinstance(v, list):
+            todo += v
+    return True
 
 
 def project_file(ctx: Ctx, name: Any) -> str | None:
@@ -80,7 +100,7 @@ def _enter(ctx: Ctx, self: Any) -> Any:
 
 def _read_text(ctx: Ctx, self: Any, *args: Any) -> Any:
     text = None if args else text_of(ctx, self)
-    return text if text is not None else _read(ctx, self, "the content")
+    return text if text is not None and len(text) <= EXACT_CHARS else _read(ctx, self, "the content")
 
 
 def _readline(ctx: Ctx, self: Any, *args: Any) -> Any:
@@ -89,7 +109,12 @@ def _readline(ctx: Ctx, self: Any, *args: Any) -> Any:
 
 def _readlines(ctx: Ctx, self: Any, *args: Any) -> Any:
     text = None if args else text_of(ctx, self)
-    return text.splitlines(keepends=True) if text is not None else _some(ctx, _read(ctx, self, "a line"))
+    if text is None:
+        return _some(ctx, _read(ctx, self, "a line"))
+    lines = text.splitlines(keepends=True)
+    if len(lines) > EXACT_ITEMS:  # how many is known; which, not: one representative line
+        return ctx.sized_items([_read(ctx, self, "a line")], len(lines))
+    return lines
 
 
 _File = native_class("builtins.TextIOWrapper")(type("TextIOWrapper", (), {
@@ -111,7 +136,9 @@ def json_load(ctx: Ctx, fp: Any = None, *args: Any, **kwargs: Any) -> Any:
     text = None if args or kwargs else text_of(ctx, fp)
     if text is not None:
         try:
-            return json.loads(text)
+            doc = json.loads(text)
+            if small(doc):
+                return doc
         except ValueError:
             pass  # the program fails there: not a shape question
     return _read(ctx, fp, "a JSON document", None)
@@ -123,9 +150,10 @@ def _csv_rows(ctx: Ctx, f: Any, kwargs: dict[str, Any]) -> list[list[str]] | Non
     if text is None or set(kwargs) - {"delimiter"} or not all(isinstance(v, str) for v in kwargs.values()):
         return None
     try:
-        return list(csv.reader(io.StringIO(text, newline=""), **kwargs))
+        rows = list(csv.reader(io.StringIO(text, newline=""), **kwargs))
     except csv.Error:
         return None
+    return rows if len(rows) <= EXACT_ITEMS else None
 
 
 @model("csv.reader")
