@@ -1,5 +1,7 @@
 """textDocument/didOpen, didChange, didSave, didClose: keep the session's buffers current and schedule
-the file's analysis (at once on open and save; debounced on change, on the buffer text)."""
+the file's analysis (at once on open and save; debounced on change, on the buffer text). A data file
+the programs read (YAML, JSON) is analyzed on change and save: its buffer stands in for the file, and
+the entry points that read it are checked (driver/data_files.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,10 @@ def _python(uri: str) -> bool:
     return uri.endswith((".py", ".pyi"))
 
 
+def _data(uri: str) -> bool:
+    return uri.endswith((".yaml", ".yml", ".json"))
+
+
 def register(server: PyteaServer) -> None:
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: PyteaServer, params: T.DidOpenTextDocumentParams) -> None:
@@ -28,13 +34,13 @@ def register(server: PyteaServer) -> None:
         uri = params.text_document.uri
         text = ls.workspace.get_text_document(uri).source  # pygls applied the (incremental) changes
         doc = ls.session.open(uri, text, params.text_document.version)
-        if doc is not None and _python(uri):
+        if doc is not None and (_python(uri) or _data(uri)):
             ls.schedule(doc.path, debounce=True)
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: PyteaServer, params: T.DidSaveTextDocumentParams) -> None:
         doc = ls.session.document(params.text_document.uri)
-        if doc is not None and _python(doc.uri):
+        if doc is not None and (_python(doc.uri) or _data(doc.uri)):
             ls.schedule(doc.path, debounce=False)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)

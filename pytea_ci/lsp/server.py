@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -56,9 +57,21 @@ class PyteaServer(LanguageServer):
             return
         self.session.store(run)
         self._call(self._publish, run)
+        if not path.endswith((".py", ".pyi")):  # a data file: no contracts or hints of its own
+            self._rerun_readers(run)
+            return
         analysis.add_contracts(run, buffers, resident, superseded)
         if not superseded():
             self._call(self.refresh_hints)
+
+    def _rerun_readers(self, run: Analysis) -> None:
+        """The entry points that read a changed data file, which have runs of their own (those are
+        the freshest view of a file, diagnostics_for): run again, on the data file's buffer."""
+        entries = run.result.entries if run.result is not None else []
+        with self.session.lock:
+            own = set(self.session.analyses)
+        for path in sorted({os.path.join(run.root, e.entry) for e in entries} & own):
+            self.schedule(path, debounce=False)
 
     def _call(self, fn: Any, *args: Any) -> None:
         """Run `fn` on the event loop (pygls writes to the client from there)."""

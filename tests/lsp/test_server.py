@@ -296,3 +296,32 @@ async def test_a_bad_configuration_is_a_note_on_the_file_not_a_crash(client: Lan
     (tmp_path / "pyproject.toml").write_text("[tool.pytea-ci]\n")  # fixed: the next edit is analyzed
     change(client, uri, BUGGY + "\n", 2)
     await published(client, uri, lambda ds: [d.range.start.line for d in findings(ds)] == [BAD_LINE])
+
+
+READS_CONFIG = """\
+import torch
+import torch.nn as nn
+import yaml
+
+with open("conf/model.yaml") as f:
+    cfg = yaml.safe_load(f)
+net = nn.Linear(cfg["width"], 2)
+y = net(torch.randn(3, 8))
+"""
+
+
+async def test_editing_a_config_buffer_rechecks_the_program_reading_it(client: LanguageClient,
+                                                                       tmp_path: Path) -> None:
+    path, uri = project(tmp_path, READS_CONFIG)
+    (tmp_path / "conf").mkdir()
+    config = tmp_path / "conf" / "model.yaml"
+    config.write_text("width: 8\n")
+    open_doc(client, uri, READS_CONFIG)
+    await published(client, uri, lambda ds: not findings(ds))
+    client.text_document_did_open(T.DidOpenTextDocumentParams(
+        T.TextDocumentItem(uri=config.as_uri(), language_id="yaml", version=1, text="width: 8\n")))
+    change(client, config.as_uri(), "width: 9\n", 2)  # unsaved: the buffer, not the disk, is read
+    got = await published(client, uri, lambda ds: bool(findings(ds)))
+    assert [d.range.start.line for d in findings(got)] == [7]
+    change(client, config.as_uri(), "width: 8\n", 3)
+    await published(client, uri, lambda ds: not findings(ds))

@@ -18,7 +18,8 @@ async function start(): Promise<void> {
   const s = settings();
   const server: ServerOptions = { command: s.executable, args: ["lsp"] };
   const options: LanguageClientOptions = {
-    documentSelector: [{ scheme: "file", language: "python" }],
+    // YAML and JSON too: editing a config a program reads re-checks that program
+    documentSelector: ["python", "yaml", "json"].map((language) => ({ scheme: "file", language })),
     initializationOptions: { "pytea-ci": { inlayHints: s.inlayHints, debounceMs: s.debounceMs } },
     synchronize: { configurationSection: "pytea-ci" },
   };
