@@ -61,12 +61,8 @@ def readers(changed: set[str], entries: list[str], graph: ImportGraph, root: str
     if not data:
         return []
     recorded = _recorded(cache_dir, root, data)
-    literals = _Literals(graph)
-    out = []
-    for e in entries:
-        if _rel(e, root) in recorded or any(literals.names(f, data, root) for f in graph.closure(e).files):
-            out.append(e)
-    return out
+    named = _Named(data, root)
+    return [e for e in entries if _rel(e, root) in recorded or any(named.by(f) for f in graph.closure(e).files)]
 
 
 def _recorded(cache_dir: str | None, root: str, data: set[str]) -> set[str]:
@@ -77,41 +73,35 @@ def _recorded(cache_dir: str | None, root: str, data: set[str]) -> set[str]:
     return {str(e) for e, files in index.items() if isinstance(files, list) and wanted & set(map(str, files))}
 
 
-class _Literals:
-    """The string literals of each file (parsed once per selection)."""
+class _Named:
+    """Whether a file's string literals name one of the data files: its path (relative to the file's
+    folder or to the root, or absolute), a folder holding it, or its file name. One answer per file;
+    set lookups, so thousands of changed files cost no more than a few."""
 
-    def __init__(self, graph: ImportGraph) -> None:
-        self.graph = graph
-        self.found: dict[str, set[str]] = {}
+    def __init__(self, data: set[str], root: str) -> None:
+        self.root = os.path.abspath(root)
+        self.names = {os.path.basename(d) for d in data if "." in os.path.basename(d)}
+        self.holders: set[str] = set()
+        for d in data:
+            while d not in self.holders and d not in (self.root, os.path.dirname(d)):  # up to the root
+                self.holders.add(d)
+                d = os.path.dirname(d)
+        self.answers: dict[str, bool] = {}
 
-    def of(self, path: str) -> set[str]:
-        if path not in self.found:
-            self.found[path] = _string_literals(path)
-        return self.found[path]
+    def by(self, path: str) -> bool:
+        if path not in self.answers:
+            here = os.path.dirname(path)
+            self.answers[path] = any(self._names(s, here) for s in _string_literals(path))
+        return self.answers[path]
 
-    def names(self, path: str, data: set[str], root: str) -> bool:
-        """Whether a literal of `path` names one of the data files or a folder holding one."""
-        here = os.path.dirname(path)
-        for s in self.of(path):
-            for d in data:
-                if _names(s, d, here, root):
-                    return True
-        return False
-
-
-def _names(literal: str, data: str, here: str, root: str) -> bool:
-    s = literal.strip().replace("\\", "/")
-    if not s or s.strip("./") == "" or "\n" in s:
-        return False
-    if os.path.basename(s.rstrip("/")) == os.path.basename(data) and "." in os.path.basename(data):
-        return True  # the file's name, joined to a folder at run time
-    if os.path.isabs(s):
-        return _holds(os.path.normpath(s), data)
-    return any(_holds(os.path.normpath(os.path.join(base, s)), data) for base in (here, root))
-
-
-def _holds(path: str, data: str) -> bool:
-    return data == path or data.startswith(path.rstrip(os.sep) + os.sep)
+    def _names(self, literal: str, here: str) -> bool:
+        s = literal.strip().replace("\\", "/")
+        if not s or not s.strip("./") or "\n" in s:
+            return False
+        if os.path.basename(s.rstrip("/")) in self.names:
+            return True  # the file's name, joined to a folder at run time
+        bases = ("",) if os.path.isabs(s) else (here, self.root)
+        return any(os.path.normpath(os.path.join(b, s)) in self.holders for b in bases)
 
 
 def _string_literals(path: str) -> set[str]:

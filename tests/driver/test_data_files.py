@@ -124,3 +124,20 @@ def test_a_file_the_program_writes_is_not_read(tmp_path: Path) -> None:
 
 def _coverage(doc: dict[str, object]) -> list[dict[str, int]]:
     return [e["coverage"] for e in doc["entries"]]  # type: ignore[index, union-attr]
+
+
+def test_a_folder_named_in_the_code_holds_the_changed_files(tmp_path: Path) -> None:
+    """Hydra's `config_path="conf"`, an images folder: a literal naming a folder selects its readers;
+    a literal that merely shares a folder's name elsewhere does not."""
+    from pytea_ci.driver.data_files import readers
+    from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
+
+    (tmp_path / "conf" / "model").mkdir(parents=True)
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "app.py").write_text('import hydra\n\n@hydra.main(config_path="conf", config_name="x")\ndef f(c):\n'
+                                     '    pass\n')
+    (tmp_path / "tools" / "other.py").write_text('MODEL = "model"\nprint(MODEL)\n')  # tools/model: no such folder
+    changed = {str(tmp_path / "conf" / "model" / f"m{i}.yaml") for i in range(500)}
+    entries = [str(tmp_path / "app.py"), str(tmp_path / "tools" / "other.py")]
+    graph = ImportGraph(str(tmp_path), ImportCache(None))
+    assert readers(changed, entries, graph, str(tmp_path), None) == [str(tmp_path / "app.py")]
