@@ -97,10 +97,14 @@ async function inEditor(browser) {
   await goTo(page, 9, 30); // `        self.fc2 = nn.Linear(64, 10)`: the 6 of 64
   await page.keyboard.press("Delete");
   await page.keyboard.press("Delete");
-  await page.keyboard.type("128");
-  const edited = (await lineText(page, 9)).trim();
+  await page.keyboard.insertText("128");
+  const want = "self.fc2 = nn.Linear(128, 10)";
+  let edited = "";
+  for (const deadline = Date.now() + T; Date.now() < deadline && edited !== want; await page.waitForTimeout(100)) {
+    edited = (await lineText(page, 9)).trim(); // the view renders the edit a moment later
+  }
   console.log(`editor: line 9 is now \`${edited}\` (typed, not saved)`);
-  if (edited !== "self.fc2 = nn.Linear(128, 10)") fail("the edit did not land as typed");
+  if (edited !== want) fail("the edit did not land as typed");
   console.log(`problems after the edit: ${await waitProblemsGone(page)}`);
   const fixedHover = await hoverAt(page, 12, 9, "vscode-fixed.png");
   console.log(`hover h (line 12) after the fix: ${fixedHover}`);
