@@ -1,7 +1,8 @@
 """The VS Code extension inside a real VS Code: editors/vscode/run-in-vscode.sh builds the .vsix, installs it
 into code-server (VS Code OSS as a server, from npm), opens the workbench in headless Chromium and checks
 the finding in the Problems view, a hover, and that fixing the unsaved buffer clears the finding. This test
-runs that script and then reads, on its own, the JSON-RPC traffic the script's server wrapper recorded.
+runs that script (which also applies the server's quick fix) and then reads, on its own, the JSON-RPC
+traffic the script's server wrapper recorded.
 
 Skipped only when a tool is missing: the system ones the script names (Node 20 with headers, chromium,
 ripgrep, a C++ toolchain, libkrb5-dev), or code-server not yet installed in the script's cache (a one-time
@@ -53,6 +54,7 @@ def test_the_extension_in_real_vscode_shows_the_finding_and_clears_it(tmp_path: 
     assert run.returncode == 0 and run.stdout.rstrip().endswith("OK"), run.stdout + run.stderr
     assert "problems after the edit: No problems" in run.stdout
     assert "hover h (line 12) after the fix: h: [32, 128] float32" in run.stdout
+    assert "quick fix: line 13 is now `return self.fc2(h)  # pytea: ignore[PT001]`" in run.stdout
 
     uri = (tmp_path / "proj" / "train.py").as_uri()
     sent = jsonrpc(tmp_path / "log" / "client-to-server.jsonrpc")
@@ -70,4 +72,8 @@ def test_the_extension_in_real_vscode_shows_the_finding_and_clears_it(tmp_path: 
     assert first["range"]["start"]["line"] == 12 and first["source"] == "pytea-ci"
     assert first["codeDescription"]["href"] and first["relatedInformation"]
     assert published[-1] == []
+    # found, gone with the quick fix's comment, back after undo, gone after the fix (repeats merged)
+    states = ["PT001" if any(d["code"] == "PT001" for d in diags) else "none" for diags in published]
+    assert [s for i, s in enumerate(states) if i == 0 or s != states[i - 1]] == ["PT001", "none", "PT001", "none"]
+    assert any("# pytea: ignore[PT001]" in c["text"] for m in changes for c in m["params"]["contentChanges"])
     assert all((tmp_path / f"vscode-{shot}.png").stat().st_size > 0 for shot in ("finding", "fixed"))

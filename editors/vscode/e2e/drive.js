@@ -2,10 +2,11 @@
 // pytea-ci extension installed, then checks the LSP traffic its server saw. Run by run-in-vscode.sh:
 //   node drive.js URL PROJECT_DIR LOG_DIR CHROMIUM SCREENSHOT_DIR
 // In the editor: open train.py from the Explorer, wait for the red squiggle, read the Problems view, hover
-// `h` (line 12), fix the bug in the unsaved buffer (Linear(64, 10) -> Linear(128, 10)) and wait until the
-// squiggle and the problem are gone. Then the JSON-RPC logs written by the server wrapper must show
+// `h` (line 12), apply the quick fix that adds `# pytea: ignore[PT001]` (the finding goes) and undo it,
+// fix the bug in the unsaved buffer (Linear(64, 10) -> Linear(128, 10)), wait until the squiggle and the
+// problem are gone and hover `h` again. Then the JSON-RPC logs written by the server wrapper must show
 // initialize from code-server, didOpen/didChange of train.py and the diagnostics published for it (PT001,
-// then none). Prints a transcript; exits 1 on the first failed expectation.
+// last none). Prints a transcript; exits 1 on the first failed expectation.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -81,6 +82,31 @@ async function hoverAt(page, line, column, shot) {
   return text;
 }
 
+async function waitLine(page, line, want) {
+  let text = "";
+  for (const deadline = Date.now() + T; Date.now() < deadline; await page.waitForTimeout(100)) {
+    text = (await lineText(page, line)).trim(); // the view renders an edit a moment later
+    if (want(text)) return text;
+  }
+  fail(`line ${line} never became as expected: \`${text}\``);
+}
+
+async function quickFix(page) {  // the server's code action adds the ignore comment; undone afterwards
+  await goTo(page, 13, 16);
+  await page.keyboard.press("Control+.");
+  const item = page.locator(".action-widget .monaco-list-row.focused", { hasText: "Ignore PT001 on this line" });
+  await item.waitFor({ timeout: T }); // the first action of the menu, focused: Enter applies it
+  await page.keyboard.press("Enter");
+  const line = await waitLine(page, 13, (t) => t.includes("# pytea: ignore[PT001]"));
+  console.log(`quick fix: line 13 is now \`${line}\``);
+  console.log(`problems with the ignore comment: ${await waitProblemsGone(page)}`);
+  await page.locator(".monaco-editor textarea").first().focus();
+  await page.keyboard.press("Control+Z");
+  await waitLine(page, 13, (t) => t === "return self.fc2(h)");
+  await page.waitForSelector(".squiggly-error", { timeout: T });
+  console.log("quick fix undone: the squiggle is back");
+}
+
 async function inEditor(browser) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(url);
@@ -94,17 +120,13 @@ async function inEditor(browser) {
   const hover = await hoverAt(page, 12, 9);
   console.log(`hover h (line 12): ${hover}`);
   if (!hover.includes("[32, 128]")) fail("the hover on h does not show [32, 128]");
+  await quickFix(page);
   await goTo(page, 9, 30); // `        self.fc2 = nn.Linear(64, 10)`: the 6 of 64
   await page.keyboard.press("Delete");
   await page.keyboard.press("Delete");
   await page.keyboard.insertText("128");
-  const want = "self.fc2 = nn.Linear(128, 10)";
-  let edited = "";
-  for (const deadline = Date.now() + T; Date.now() < deadline && edited !== want; await page.waitForTimeout(100)) {
-    edited = (await lineText(page, 9)).trim(); // the view renders the edit a moment later
-  }
+  const edited = await waitLine(page, 9, (t) => t === "self.fc2 = nn.Linear(128, 10)");
   console.log(`editor: line 9 is now \`${edited}\` (typed, not saved)`);
-  if (edited !== want) fail("the edit did not land as typed");
   console.log(`problems after the edit: ${await waitProblemsGone(page)}`);
   const fixedHover = await hoverAt(page, 12, 9, "vscode-fixed.png");
   console.log(`hover h (line 12) after the fix: ${fixedHover}`);
