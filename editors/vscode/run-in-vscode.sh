@@ -36,7 +36,7 @@ CS_VERSION=${CODE_SERVER_VERSION:-$CS_DEFAULT}
 NODE_DIR=$(dirname "$(dirname "$(readlink -f "$(command -v node)")")")
 [ -f "$NODE_DIR/include/node/node.h" ] || missing "Node's C headers in $NODE_DIR/include/node (node-gyp cannot download them)"
 CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
-[ -n "$CHROMIUM" ] || missing "chromium (apt-get install chromium)"
+[ -n "$CHROMIUM" ] && [ -x "$CHROMIUM" ] || missing "chromium (apt-get install chromium)"
 command -v rg >/dev/null || missing "rg (apt-get install ripgrep): VS Code's search binary, whose download is unreachable"
 command -v make >/dev/null && command -v g++ >/dev/null || missing "make and g++ (apt-get install build-essential)"
 [ -f /usr/include/gssapi/gssapi.h ] || missing "gssapi headers (apt-get install libkrb5-dev) for code-server's kerberos module"
