@@ -1,0 +1,182 @@
+// Drives a real VS Code (code-server's workbench) in headless Chromium through playwright-core, with the
+// pytea-ci extension installed, then checks the LSP traffic its server saw. Run by run-in-vscode.sh:
+//   node drive.js URL PROJECT_DIR LOG_DIR CHROMIUM SCREENSHOT_DIR
+// In the editor: open train.py from the Explorer, wait for the red squiggle, read the Problems view, hover
+// `h` (line 12), apply the quick fix that adds `# pytea: ignore[PT001]` (the finding goes) and undo it,
+// fix the bug in the unsaved buffer (Linear(64, 10) -> Linear(128, 10)), wait until the squiggle and the
+// problem are gone and hover `h` again. Then the JSON-RPC logs written by the server wrapper must show
+// initialize from code-server, didOpen/didChange of train.py and the diagnostics published for it (PT001,
+// last none). Prints a transcript; exits 1 on the first failed expectation.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const { chromium } = require("playwright-core");
+
+const [url, project, logDir, chromiumPath, shots] = process.argv.slice(2);
+const FILE = "train.py";
+const T = 120000; // generous: the build machine is shared and often loaded
+
+function fail(msg) {
+  console.log(`FAIL: ${msg}`);
+  process.exit(1);
+}
+
+async function openFile(page) {
+  await page.waitForSelector(".monaco-workbench", { timeout: T });
+  const row = page.locator(".explorer-folders-view .monaco-list-row", { hasText: FILE }).first();
+  await row.waitFor({ timeout: T });
+  await row.click();
+  await page.locator(".tab.active", { hasText: FILE }).waitFor({ timeout: T });
+  console.log(`editor: opened ${FILE} from the Explorer`);
+}
+
+async function problemsText(page) {
+  const panel = page.locator(".markers-panel");
+  if (!(await panel.isVisible())) await page.keyboard.press("Control+Shift+M");
+  await panel.waitFor({ timeout: T });
+  return (await panel.innerText()).replace(/\s*\n\s*/g, " | ");
+}
+
+async function goTo(page, line, column) {
+  await page.locator(".monaco-editor textarea").first().focus();
+  await page.keyboard.press("Control+G");
+  await page.locator(".quick-input-widget input").waitFor({ timeout: T });
+  await page.keyboard.type(`${line}:${column}`);
+  await page.keyboard.press("Enter");
+  await page.locator(".quick-input-widget").waitFor({ state: "hidden", timeout: T });
+  await page.locator(".statusbar", { hasText: `Ln ${line}, Col ${column}` }).waitFor({ timeout: T });
+}
+
+async function lineText(page, line) {  // the rendered text of an editor line (lines are absolutely placed)
+  return page.evaluate((n) => {
+    const rows = [...document.querySelectorAll(".monaco-editor .view-lines .view-line")];
+    const tops = [...new Set(rows.map((r) => parseFloat(r.style.top)))].sort((a, b) => a - b);
+    const row = rows.find((r) => parseFloat(r.style.top) === tops[n - 1]);
+    return row ? row.textContent.replace(/\u00a0/g, " ") : "";
+  }, line);
+}
+
+async function waitProblemsGone(page) {
+  const deadline = Date.now() + T;
+  let text = "";
+  while (Date.now() < deadline) {
+    text = await problemsText(page);
+    if (!/PT001/.test(text) && (await page.locator(".squiggly-error").count()) === 0) return text;
+    await page.waitForTimeout(250);
+  }
+  fail(`PT001 is still listed after the fix: ${text}`);
+}
+
+async function hoverAt(page, line, column, shot) {
+  await goTo(page, line, column);
+  await page.keyboard.press("Control+K");
+  await page.keyboard.press("Control+I");
+  const hover = page.locator(".monaco-hover-content", { hasText: "[" }).first();
+  await hover.waitFor({ timeout: T });
+  const text = (await hover.innerText()).replace(/\s*\n\s*/g, " | ");
+  if (shot) {
+    await page.waitForTimeout(500); // let the hover fade in
+    await page.screenshot({ path: path.join(shots, shot) });
+  }
+  await page.keyboard.press("Escape");
+  return text;
+}
+
+async function waitLine(page, line, want) {
+  let text = "";
+  for (const deadline = Date.now() + T; Date.now() < deadline; await page.waitForTimeout(100)) {
+    text = (await lineText(page, line)).trim(); // the view renders an edit a moment later
+    if (want(text)) return text;
+  }
+  fail(`line ${line} never became as expected: \`${text}\``);
+}
+
+async function quickFix(page) {  // the server's code action adds the ignore comment; undone afterwards
+  await goTo(page, 13, 16);
+  await page.keyboard.press("Control+.");
+  const item = page.locator(".action-widget .monaco-list-row.focused", { hasText: "Ignore PT001 on this line" });
+  await item.waitFor({ timeout: T }); // the first action of the menu, focused: Enter applies it
+  await page.keyboard.press("Enter");
+  const line = await waitLine(page, 13, (t) => t.includes("# pytea: ignore[PT001]"));
+  console.log(`quick fix: line 13 is now \`${line}\``);
+  console.log(`problems with the ignore comment: ${await waitProblemsGone(page)}`);
+  await page.locator(".monaco-editor textarea").first().focus();
+  await page.keyboard.press("Control+Z");
+  await waitLine(page, 13, (t) => t === "return self.fc2(h)");
+  await page.waitForSelector(".squiggly-error", { timeout: T });
+  console.log("quick fix undone: the squiggle is back");
+}
+
+async function inEditor(browser) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(url);
+  await openFile(page);
+  await page.waitForSelector(".squiggly-error", { timeout: T });
+  console.log("editor: red squiggle shown");
+  const problems = await problemsText(page);
+  console.log(`problems: ${problems}`);
+  if (!/PT001/.test(problems) || !/Ln 13/.test(problems)) fail("the Problems view lacks PT001 at line 13");
+  await page.screenshot({ path: path.join(shots, "vscode-finding.png") });
+  const hover = await hoverAt(page, 12, 9);
+  console.log(`hover h (line 12): ${hover}`);
+  if (!hover.includes("[32, 128]")) fail("the hover on h does not show [32, 128]");
+  await quickFix(page);
+  await goTo(page, 9, 30); // `        self.fc2 = nn.Linear(64, 10)`: the 6 of 64
+  await page.keyboard.press("Delete");
+  await page.keyboard.press("Delete");
+  await page.keyboard.insertText("128");
+  const edited = await waitLine(page, 9, (t) => t === "self.fc2 = nn.Linear(128, 10)");
+  console.log(`editor: line 9 is now \`${edited}\` (typed, not saved)`);
+  console.log(`problems after the edit: ${await waitProblemsGone(page)}`);
+  const fixedHover = await hoverAt(page, 12, 9, "vscode-fixed.png");
+  console.log(`hover h (line 12) after the fix: ${fixedHover}`);
+  if (!fixedHover.includes("[32, 128]")) fail("after the fix, the hover on h does not show [32, 128]");
+}
+
+function messages(file) {
+  const buf = fs.existsSync(file) ? fs.readFileSync(file) : Buffer.alloc(0);
+  const out = [];
+  let at = 0;
+  while (at < buf.length) {
+    const headerEnd = buf.indexOf("\r\n\r\n", at);
+    if (headerEnd < 0) break;
+    const m = /Content-Length: (\d+)/i.exec(buf.subarray(at, headerEnd).toString());
+    if (!m) break;
+    const start = headerEnd + 4;
+    out.push(JSON.parse(buf.subarray(start, start + Number(m[1])).toString()));
+    at = start + Number(m[1]);
+  }
+  return out;
+}
+
+function checkLogs() {
+  const uri = "file://" + path.join(project, FILE);
+  const sent = messages(path.join(logDir, "client-to-server.jsonrpc"));
+  const got = messages(path.join(logDir, "server-to-client.jsonrpc"));
+  const init = sent.find((m) => m.method === "initialize");
+  if (!init) fail("the server never received initialize");
+  const reply = got.find((m) => m.id === init.id && m.result);
+  console.log(`lsp: initialize from ${init.params.clientInfo.name} ${init.params.clientInfo.version}, ` +
+    `answered by ${reply ? (reply.result.serverInfo || {}).name || "a server without serverInfo" : "nobody"}`);
+  if (!reply) fail("the server did not answer initialize");
+  const opened = sent.some((m) => m.method === "textDocument/didOpen" && m.params.textDocument.uri === uri);
+  const changed = sent.filter((m) => m.method === "textDocument/didChange" && m.params.textDocument.uri === uri);
+  const pubs = got.filter((m) => m.method === "textDocument/publishDiagnostics" && m.params.uri === uri);
+  const codes = pubs.map((p) => p.params.diagnostics.map((d) => `${d.code}@${d.range.start.line + 1}`).join(",") || "none");
+  console.log(`lsp: didOpen ${opened}, didChange x${changed.length}, publishDiagnostics for ${FILE}: ${codes.join(" ; ")}`);
+  if (!opened || changed.length === 0) fail("didOpen/didChange of the file missing");
+  if (!codes.includes("PT001@13")) fail("PT001 at line 13 was never published");
+  if (codes[codes.length - 1] !== "none") fail("the last diagnostics for the file are not empty");
+}
+
+(async () => {
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+  console.log(`browser: ${chromiumPath} ${browser.version()}`);
+  try {
+    await inEditor(browser);
+  } finally {
+    await browser.close();
+  }
+  checkLogs();
+  console.log("OK");
+})().catch((e) => fail(e.message.split("\n")[0]));
