@@ -1,4 +1,5 @@
-"""Pay once (issue 21, item 2): what the import of an installed package leaves, kept in the process.
+"""Pay once (issue 21, item 2): what the import of an installed package leaves, kept in the process
+(and, through `package_disk.py`, in the cache folder: a kept import not in the process is looked for there).
 
 See `interp/packages.py` for the rules. An import entering a package from outside it is kept when
 its side effects are replayable: no finding, no decision recorded (a fork), no budget note, no model
@@ -14,6 +15,12 @@ exactly where a cold one would.
 Key: the module imported, the site (folders, followed packages with their versions and RECORD
 hashes, the package budget), the recursion, unroll and loop budgets (the options import-time code
 depends on) and the names of the modules already loaded.
+
+Exactness: an import starts on a whole step (symbolic work not yet charged is dropped), and a restored
+one leaves the same work pending as the cold one did, so every later step is charged alike. Attributes
+the import set on modeled classes of the registry (transformers: `logging.Logger.warning_once = ...`)
+are recorded and set again by a restored import (every model is loaded before a cold import, so a model
+loaded during it is not taken for one it changed).
 """
 
 from __future__ import annotations
@@ -108,8 +115,12 @@ def _from_disk(interp: "Interpreter", key: str, package: str) -> Any:
     kept = package_disk.values(stored, interp, seeds)
     if not isinstance(kept, Kept):
         return None
-    interp.keepalive.append(kept)  # what the id-keyed records refer to stays alive
-    return _apply(interp, kept, package, kept.modules, kept.callbacks, lambda obj: obj, lambda v: v)
+    # kept in the process as if this path had run the import (later paths copy it, which costs less
+    # than reading the entry again), and this path gets a copy too
+    kept.refs = [(n, k, obj) for (n, k, _), obj in zip(stored.meta["refs"], seeds)]
+    if len(_IMPORTS) < _MAX_KEPT:
+        _IMPORTS[key] = kept
+    return _restore(interp, kept, package, {id(obj): obj for obj in seeds})
 
 
 def _key(interp: "Interpreter", dotted: str) -> str:
