@@ -88,7 +88,7 @@ def enter_import(interp: "Interpreter", dotted: str, package: str, run: Callable
     if before.replayable(interp) and isinstance(out, ModuleVal) and len(_IMPORTS) < _MAX_KEPT:
         _IMPORTS[key] = kept = before.keep(interp, out)
         STATS["kept"] += 1
-        if package_disk.enabled():
+        if package_disk.enabled() and kept.result is not None:
             _to_disk(interp, key, kept)
     return out
 

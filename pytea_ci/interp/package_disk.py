@@ -137,8 +137,8 @@ def save(interp: "Interpreter", key: str, meta: dict[str, Any], payload: Any, sh
         _Pickler(buf, interp, shared).dump(payload)
         data = buf.getvalue()
         _Unpickler(io.BytesIO(data), interp, shared).load()  # what cannot be read back is not written
-        digest = hashlib.sha256(data).hexdigest()
-        outer = pickle.dumps((FORMAT, key, dep[0], dep[1], meta, digest, data), protocol=5)
+        body = pickle.dumps((key, dep[0], dep[1], meta, data), protocol=5)
+        outer = pickle.dumps((FORMAT, hashlib.sha256(body).hexdigest(), body), protocol=5)
     except Exception:  # noqa: BLE001  (a value that cannot be written: kept in the process only)
         return False
     try:
@@ -292,9 +292,11 @@ def load(key: str) -> Stored | None:
     if data is None:
         return None
     try:
-        fmt, k, files, folders, meta, digest, payload = _PlainUnpickler(io.BytesIO(data)).load()
-        ok = fmt == FORMAT and k == key and isinstance(meta, dict) and isinstance(payload, bytes)
-        ok = ok and hashlib.sha256(payload).hexdigest() == digest and _unchanged(files, folders)
+        fmt, digest, body = _PlainUnpickler(io.BytesIO(data)).load()
+        ok = fmt == FORMAT and isinstance(body, bytes) and hashlib.sha256(body).hexdigest() == digest
+        if ok:
+            k, files, folders, meta, payload = _PlainUnpickler(io.BytesIO(body)).load()
+            ok = k == key and _meta_ok(meta) and isinstance(payload, bytes) and _unchanged(files, folders)
     except Exception:  # any damage to the file: a miss  # noqa: BLE001
         ok = False
     if not ok:
@@ -304,6 +306,16 @@ def load(key: str) -> Stored | None:
     if len(_MEMO) < _MAX_MEMO:
         _MEMO[path] = out
     return out
+
+
+_META = {"steps": int, "sym_start": int, "sym_names": list, "result": str, "modules": list, "refs": list}
+
+
+def _meta_ok(meta: Any) -> bool:
+    """The figures `package_cache` checks are there, of the right types (a crafted entry is a miss)."""
+    if not isinstance(meta, dict) or not all(isinstance(meta.get(k), t) for k, t in _META.items()):
+        return False
+    return all(isinstance(r, (list, tuple)) and len(r) == 3 and isinstance(r[0], str) for r in meta["refs"])
 
 
 def values(stored: Stored, interp: "Interpreter", seeds: list[Any]) -> Any:
