@@ -179,7 +179,7 @@ def _again(root: str, python: str, name: str, cache: str, runs: int) -> list[dic
     return out
 
 
-def disk_cache(root: str, python: str, runs: int = 3) -> str:
+def disk_cache(root: str, python: str, runs: int = 5) -> str:
     """Cold and warm (a new process, the imports restored from the cache folder,
     `interp/package_disk.py`) checks of an entry point importing transformers, next to one importing
     no package; process wall time (what a user waits) and analysis seconds, median of `runs`."""

@@ -68,6 +68,7 @@ class Kept:
 
 
 _IMPORTS: dict[str, Kept] = {}
+_READ: set[str] = set()  # keys whose disk entry a path of this process has taken as it was read
 STATS = {"kept": 0, "reused": 0}  # for benchmarks/installed_packages.py
 
 
@@ -115,8 +116,12 @@ def _from_disk(interp: "Interpreter", key: str, package: str) -> Any:
     kept = package_disk.values(stored, interp, seeds)
     if not isinstance(kept, Kept):
         return None
-    # kept in the process as if this path had run the import (later paths copy it, which costs less
-    # than reading the entry again), and this path gets a copy too
+    if key not in _READ:  # the first path of the process takes what was read (most checks have one)
+        _READ.add(key)
+        interp.keepalive.append(kept)  # what the id-keyed records refer to stays alive
+        return _apply(interp, kept, package, kept.modules, kept.callbacks, lambda obj: obj, lambda v: v)
+    # another path: kept in the process as if this path had run the import (later paths copy it, which
+    # costs less than reading the entry again), and this path gets a copy too
     kept.refs = [(n, k, obj) for (n, k, _), obj in zip(stored.meta["refs"], seeds)]
     if len(_IMPORTS) < _MAX_KEPT:
         _IMPORTS[key] = kept
