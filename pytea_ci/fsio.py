@@ -24,14 +24,23 @@ def _file_mode() -> int:
 
 def atomic_write(path: str, text: str) -> None:
     """Write `text` to `path` through a temporary file in the same folder, then rename it."""
+    _atomic(path, "w", text)
+
+
+def atomic_write_bytes(path: str, data: bytes) -> None:
+    """`atomic_write` for binary content (the package-import cache)."""
+    _atomic(path, "wb", data)
+
+
+def _atomic(path: str, mode: str, data: str | bytes) -> None:
     folder = os.path.dirname(path)
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
     try:
         if hasattr(os, "fchmod"):  # POSIX; on Windows the mode bits do not apply
             os.fchmod(fd, _file_mode())
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, mode, encoding=None if "b" in mode else "utf-8") as f:
+            f.write(data)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -68,3 +77,12 @@ def files_unchanged(root: str, hashes: dict[str, str], limit: int) -> bool:
         except OSError:
             return False
     return True
+
+
+def read_bytes(path: str) -> bytes | None:
+    """The content of `path`, or None when it is missing or unreadable."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None

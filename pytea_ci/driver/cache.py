@@ -4,7 +4,8 @@ Key = sha256 of the analyzer version, a hash of the analyzer's own source files 
 so editing a model invalidates everything), the entry point's path, the content hash of every file
 in its import closure (and the candidate paths that do not exist), and its analysis options. Never
 mtimes. Entries are JSON files written atomically; corrupt or foreign-format entries are misses.
-The cache folder also holds the solver cache (`solver/`), the replay records (`replay/`), the import
+The cache folder also holds the solver cache (`solver/`), the replay records (`replay/`), what installed
+packages' imports left (`packages/`, interp/package_disk.py), the environment's answers (`environment/`), the import
 cache and the last run's figures.
 """
 
@@ -27,7 +28,7 @@ from pytea_ci.diagnostics.budgets import CANCELLED, WALL_CLOCK
 from pytea_ci.fsio import DATA_FILE_LIMIT, atomic_write, files_unchanged, read_json
 
 FORMAT = 1
-SUBDIRS = ("results", "solver", "replay")
+SUBDIRS = ("results", "solver", "replay", "packages", "environment")
 _README = "Cache of pytea-ci (https://pypi.org/project/pytea-ci). Safe to delete.\n"
 
 

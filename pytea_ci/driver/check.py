@@ -84,14 +84,14 @@ def cache_dir(cfg: Config, root: str) -> str:
     return os.path.join(root, os.path.expanduser(cfg.cache_dir))
 
 
-def site(cfg: Config, root: str) -> dict[str, Any]:
+def site(cfg: Config, root: str, cache: str | None = None) -> dict[str, Any]:
     """The installed packages the analysis may read (driver/environment.py); {} without an environment.
     A configured interpreter that cannot be used is an error; one found by default is skipped."""
     from pytea_ci.driver import environment
 
     python, how = environment.find_python(cfg.python, root)
     try:
-        return environment.site_options(python, cfg.follow_packages, cfg.skip_packages, cfg.package_budget)
+        return environment.site_options(python, cfg.follow_packages, cfg.skip_packages, cfg.package_budget, cache)
     except config_mod.ConfigError:
         if how == "configured":
             raise
@@ -100,7 +100,7 @@ def site(cfg: Config, root: str) -> dict[str, Any]:
 
 def options(cfg: Config, root: str, entries: list[str], req: CheckRequest) -> Options:
     per_entry = {}
-    env = site(cfg, root)
+    env = site(cfg, root, None if req.no_cache else cache_dir(cfg, root))
     for e in entries:
         rel = os.path.relpath(e, root).replace(os.sep, "/")
         opts = cfg.analysis_options(rel)

@@ -27,6 +27,9 @@ from typing import Any
 from pytea_ci.diagnostics.budgets import steps_for
 from pytea_ci.driver import fs
 from pytea_ci.driver.config import ConfigError  # the interpreter configured cannot be used: exit 2
+from pytea_ci.fsio import atomic_write, read_json
+
+_ANSWER_FORMAT = 1
 
 # pure-Python model libraries worth following by default (top-level import names)
 DEFAULT_FOLLOW = ("timm", "transformers", "x_transformers", "segmentation_models_pytorch", "torch_geometric",
@@ -77,16 +80,11 @@ def _venv_python(folder: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=8)
-def site_folders(python: str) -> tuple[str, ...]:
+def site_folders(python: str, cache: str | None = None) -> tuple[str, ...]:
     """The folders installed packages of `python` live in (its purelib and platlib, then the plain
     path lines of their `.pth` files). Asked of the interpreter with `-I -S`: nothing is imported
-    but `json` and `sysconfig`."""
-    try:
-        p = subprocess.run([python, "-I", "-S", "-c", _QUERY], capture_output=True, text=True, timeout=30,
-                           stdin=subprocess.DEVNULL)
-        found = json.loads(p.stdout) if p.returncode == 0 else None
-    except (OSError, ValueError, subprocess.SubprocessError):
-        found = None
+    but `json` and `sysconfig`. With a cache folder, the answer is kept there (`_ask`)."""
+    found = _ask(python, cache)
     if not isinstance(found, list):
         raise ConfigError(f"--python / python: {python} did not say where its packages are")
     out: list[str] = []
@@ -96,6 +94,41 @@ def site_folders(python: str) -> tuple[str, ...]:
     for folder in list(out):
         out += [p for p in _pth_paths(folder) if p not in out]
     return tuple(dict.fromkeys(out))
+
+
+def _ask(python: str, cache: str | None) -> Any:
+    """What the interpreter answers to `_QUERY`; kept in `cache/environment/` keyed by the interpreter's
+    path, the size, modification time and inode of the file it resolves to, and the content of the
+    virtualenv's `pyvenv.cfg`, so a check in the same environment does not start the interpreter again."""
+    path = _answer_path(python, cache) if cache else None
+    if path is not None:
+        doc = read_json(path)
+        if isinstance(doc, dict) and isinstance(doc.get("folders"), list):
+            return doc["folders"]
+    try:
+        p = subprocess.run([python, "-I", "-S", "-c", _QUERY], capture_output=True, text=True, timeout=30,
+                           stdin=subprocess.DEVNULL)
+        found = json.loads(p.stdout) if p.returncode == 0 else None
+    except (OSError, ValueError, subprocess.SubprocessError):
+        found = None
+    if path is not None and isinstance(found, list) and all(isinstance(f, str) for f in found):
+        try:
+            atomic_write(path, json.dumps({"python": python, "folders": found}))
+        except OSError:
+            pass  # a read-only cache only costs the interpreter's start
+    return found
+
+
+def _answer_path(python: str, cache: str) -> str | None:
+    try:
+        st = os.stat(python)  # follows the virtualenv's link to the interpreter it runs
+    except OSError:
+        return None
+    cfg = _read(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(python))), "pyvenv.cfg"))
+    doc = [_ANSWER_FORMAT, os.path.abspath(python), os.path.realpath(python), st.st_size, st.st_mtime_ns, st.st_ino,
+           hashlib.sha256(cfg).hexdigest()]
+    key = hashlib.sha256(json.dumps(doc).encode("utf-8", "surrogatepass")).hexdigest()
+    return os.path.join(cache, "environment", key[:2], key + ".json")
 
 
 def _pth_paths(folder: str) -> list[str]:
@@ -148,11 +181,12 @@ def _top_level(info: str, record: bytes) -> list[str]:
 
 
 def site_options(python: str | None, follow: list[str] | None, skip: list[str], package_budget: float,
-                 ) -> dict[str, Any]:
-    """What the interpreter is told about the environment ({} when there is none)."""
+                 cache: str | None = None) -> dict[str, Any]:
+    """What the interpreter is told about the environment ({} when there is none); `cache`: the cache
+    folder, where the interpreter's answer is kept."""
     if python is None:
         return {}
-    folders = site_folders(os.path.abspath(python))
+    folders = site_folders(os.path.abspath(python), cache)
     names = list(DEFAULT_FOLLOW) if follow is None else list(follow)
     dists = distributions(folders)
     followed = sorted(n for n in dists if _follows(n, names, skip))

@@ -83,10 +83,11 @@ def run_targets(targets: list[LibraryTarget], opts: Options,
                 seconds: float) -> list[tuple[ModuleShapes, EntryStats]]:
     if not targets:
         return []
-    from pytea_ci.driver.run import make_decider
+    from pytea_ci.driver.run import make_decider, use_package_cache
     from pytea_ci.interp.library_report import analyze_guarded
 
     decider = make_decider(opts)
+    use_package_cache(opts.cache_dir)
     return [analyze_guarded(t, opts.root, decider, seconds, opts.strict) for t in targets]
 
 

@@ -145,10 +145,19 @@ def analyze_entry(*args: Any, **kwargs: Any) -> EntryResult:
     return analyze(*args, **kwargs)
 
 
+def use_package_cache(cache_dir: str | None) -> None:
+    """Where what installed packages' imports left is kept on disk (interp/package_disk.py)."""
+    from pytea_ci.driver.identity import analyzer_hash
+    from pytea_ci.interp import package_disk
+
+    package_disk.configure(cache_dir, f"{__version__} {analyzer_hash()}")
+
+
 def run_one(entry: str, opts: Options, decider: Decider) -> EntryResult:
     from pytea_ci.diagnostics import Diagnostic, Severity, Span
 
     rel = os.path.relpath(os.path.abspath(entry), os.path.abspath(opts.root))
+    use_package_cache(opts.cache_dir)
     try:
         result = analyze_entry(entry, opts.root, decider, opts.budget, entry_options(entry, opts), opts.root,
                                opts.strict)

@@ -1,4 +1,5 @@
-"""Pay once (issue 21, item 2): what the import of an installed package leaves, kept in the process.
+"""Pay once (issue 21, item 2): what the import of an installed package leaves, kept in the process
+(and, through `package_disk.py`, in the cache folder: a kept import not in the process is looked for there).
 
 See `interp/packages.py` for the rules. An import entering a package from outside it is kept when
 its side effects are replayable: no finding, no decision recorded (a fork), no budget note, no model
@@ -14,17 +15,26 @@ exactly where a cold one would.
 Key: the module imported, the site (folders, followed packages with their versions and RECORD
 hashes, the package budget), the recursion, unroll and loop budgets (the options import-time code
 depends on) and the names of the modules already loaded.
+
+Exactness: an import starts on a whole step (symbolic work not yet charged is dropped), and a restored
+one leaves the same work pending as the cold one did, so every later step is charged alike. Attributes
+the import set on modeled classes of the registry (transformers: `logging.Logger.warning_once = ...`)
+are recorded and set again by a restored import (every model is loaded before a cold import, so a model
+loaded during it is not taken for one it changed).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.interp import packages
+from pytea_ci.interp import package_disk, packages
 from pytea_ci.interp.runtime import ModuleVal
+from pytea_ci.models.registry import get
+from pytea_ci.shapes.dim import WORK
 
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
@@ -37,7 +47,7 @@ _ID_KEYS = ("known_len", "rep_positions", "star_namespaces")
 @dataclass
 class Kept:
     modules: dict[str, Any]  # name -> module value, as the import left it (a private copy)
-    ids: dict[str, Any]  # the interpreter's id-keyed records about objects of those modules
+    ids: dict[str, Any]  # the interpreter's id-keyed records about objects of those modules (by object)
     steps: int
     sym_start: int
     sym_end: int
@@ -52,25 +62,70 @@ class Kept:
     budgets: dict[str, Any]  # soft budgets the import reached (noted once per entry point)
     ended: dict[Any, int]  # paths ended inside it (launchers handed code)
     callbacks: list[Any]  # functions it handed to code not followed (which may call them later)
+    pending: int  # symbolic work done since the import's last step, charged at the next step
+    files: set[str]  # the source files it read (their hashes key its disk form, package_disk.py)
+    natives: list[tuple[str, str, Any]]  # attributes it set on modeled classes: (registry name, name, value)
 
 
 _IMPORTS: dict[str, Kept] = {}
+_READ: set[str] = set()  # keys whose disk entry a path of this process has taken as it was read
 STATS = {"kept": 0, "reused": 0}  # for benchmarks/installed_packages.py
 
 
 def enter_import(interp: "Interpreter", dotted: str, package: str, run: Callable[[], Any]) -> Any:
     key = _key(interp, dotted)
+    interp.work_seen = WORK[0]  # an import starts on a whole step, so a restored one ends as the cold one
     kept = _IMPORTS.get(key)
-    if kept is not None and _fits(interp, kept, package):
-        seeds = _resolve(interp, kept.refs)
+    if kept is not None and _fits(interp, _figures(kept), package):
+        seeds = _resolve(interp, _table(kept.refs))
         if seeds is not None:
-            return _restore(interp, kept, package, seeds)
+            return _restore(interp, kept, package, {id(r[2]): s for r, s in zip(kept.refs, seeds)})
+    elif kept is None and package_disk.enabled():
+        out = _from_disk(interp, key, package)
+        if out is not None:
+            return out
     before = _Before(interp)
     out = packages.enter(interp, package, run, importing=dotted)
     if before.replayable(interp) and isinstance(out, ModuleVal) and len(_IMPORTS) < _MAX_KEPT:
-        _IMPORTS[key] = before.keep(interp, out)
+        _IMPORTS[key] = kept = before.keep(interp, out)
         STATS["kept"] += 1
+        if package_disk.enabled() and kept.result is not None:
+            _to_disk(interp, key, kept)
     return out
+
+
+def _figures(kept: Kept) -> dict[str, Any]:
+    """What `_fits` checks, as plain data (the disk form keeps it apart from the values)."""
+    return {"steps": kept.steps, "sym_start": kept.sym_start, "sym_names": sorted(kept.sym_names),
+            "result": kept.result, "modules": sorted(kept.modules)}
+
+
+def _to_disk(interp: "Interpreter", key: str, kept: Kept) -> None:
+    meta = {**_figures(kept), "refs": _table(kept.refs)}
+    package_disk.save(interp, key, meta, dataclasses.replace(kept, refs=[]), [r[2] for r in kept.refs], kept.files)
+
+
+def _from_disk(interp: "Interpreter", key: str, package: str) -> Any:
+    """Restore the import from its disk form (None: not there, not fitting this path, or unreadable)."""
+    stored = package_disk.load(key)
+    if stored is None or not _fits(interp, stored.meta, package):
+        return None
+    seeds = _resolve(interp, stored.meta["refs"])
+    if seeds is None:
+        return None
+    kept = package_disk.values(stored, interp, seeds)
+    if not isinstance(kept, Kept):
+        return None
+    if key not in _READ:  # the first path of the process takes what was read (most checks have one)
+        _READ.add(key)
+        interp.keepalive.append(kept)  # what the id-keyed records refer to stays alive
+        return _apply(interp, kept, package, kept.modules, kept.callbacks, lambda obj: obj, lambda v: v)
+    # another path: kept in the process as if this path had run the import (later paths copy it, which
+    # costs less than reading the entry again), and this path gets a copy too
+    kept.refs = [(n, k, obj) for (n, k, _), obj in zip(stored.meta["refs"], seeds)]
+    if len(_IMPORTS) < _MAX_KEPT:
+        _IMPORTS[key] = kept
+    return _restore(interp, kept, package, {id(obj): obj for obj in seeds})
 
 
 def _key(interp: "Interpreter", dotted: str) -> str:
@@ -102,6 +157,8 @@ class _Before:
         self.skipped = dict(sh.coverage.skipped)
         self.checks = (sh.coverage.checks_decided, sh.coverage.checks_skipped)
         self.machine = len(interp.machine.choices)
+        self.parsed = set(sh.asts)
+        self.natives = _natives()
         self.sizes = _sizes(interp)
         self.refs = _refs(interp, self.modules)  # before the import: it binds its submodules in their packages
 
@@ -112,7 +169,7 @@ class _Before:
                 and len(interp.trail) == self.trail
                 and len(sh.findings) == self.findings and interp.facts == self.facts
                 and len(interp.machine.choices) == self.machine
-                and interp.budget_note is None)
+                and interp.budget_note is None and _native_changes(self.natives) is not None)
 
     def keep(self, interp: "Interpreter", out: ModuleVal) -> Kept:
         from pytea_ci.interp.snapshot import _Copier
@@ -136,28 +193,65 @@ class _Before:
                     out.name if out.name in new else None, refs,
                     {k: v for k, v in sh.budgets.items() if k not in self.budgets},
                     {k: v - self.ended.get(k, 0) for k, v in cov.ended.items() if v != self.ended.get(k, 0)},
-                    callbacks)
+                    callbacks, WORK[0] - interp.work_seen, _files(new, set(sh.asts) - self.parsed),
+                    [(n, k, memo.copy(v)) for n, k, v in _native_changes(self.natives) or ()])
 
 
-def _copy_ids(interp: "Interpreter", memo: Any) -> dict[str, Any]:
-    """The id-keyed records of the interpreter about objects the copy holds, re-keyed to the copies."""
-    out: dict[str, Any] = {}
-    for k in _ID_SETS:
-        out[k] = {id(memo.seen[i]) for i in getattr(interp, k) if i in memo.seen and memo.seen[i] is not None}
-    for k in _ID_KEYS:
-        out[k] = {id(memo.seen[i]): memo.copy(v) for i, v in getattr(interp, k).items() if i in memo.seen}
+def _natives() -> list[tuple[str, Any, dict[str, Any]]]:
+    """The modeled classes and instances of the registry with their attributes: an import may set one
+    (transformers: `logging.Logger.warning_once = warning_once`), and a restored import sets it again."""
+    from pytea_ci.models.registry import REGISTRY, load_all
+    from pytea_ci.models.values import ClassVal, Instance
+
+    load_all()  # a model loaded during the import would look as if the import had set its attributes
+    seen: set[int] = set()
+    out = []
+    for name, v in REGISTRY.items():
+        if isinstance(v, (ClassVal, Instance)) and id(v) not in seen:
+            seen.add(id(v))
+            out.append((name, v, dict(v.ns if isinstance(v, ClassVal) else v.attrs)))
     return out
 
 
-def _fits(interp: "Interpreter", kept: Kept, package: str) -> bool:
+def _native_changes(before: list[tuple[str, Any, dict[str, Any]]]) -> list[tuple[str, str, Any]] | None:
+    """(registry name, attribute, value) set since `before`; None when one was removed (not replayable)."""
+    out = []
+    for name, v, attrs in before:
+        now = v.ns if hasattr(v, "ns") else v.attrs
+        if any(k not in now for k in attrs):
+            return None
+        out += [(name, k, x) for k, x in now.items() if attrs.get(k, _ABSENT) is not x]
+    return out
+
+
+def _files(modules: dict[str, Any], parsed: set[str]) -> set[str]:
+    """The source files an import read: those of the modules it ran, and any other it parsed."""
+    return {m.path for m in modules.values() if isinstance(m, ModuleVal)} | parsed
+
+
+def _copy_ids(interp: "Interpreter", memo: Any) -> dict[str, Any]:
+    """The id-keyed records of the interpreter about objects the copy holds, keyed by the copies."""
+    out: dict[str, Any] = {}
+    for k in _ID_SETS:
+        out[k] = [memo.seen[i] for i in getattr(interp, k) if i in memo.seen and memo.seen[i] is not None]
+    for k in _ID_KEYS:
+        out[k] = [(memo.seen[i], memo.copy(v)) for i, v in getattr(interp, k).items() if i in memo.seen]
+    return out
+
+
+def _fits(interp: "Interpreter", kept: dict[str, Any], package: str) -> bool:
+    """Whether the kept import can stand for a cold one here: its symbols cannot clash with the path's,
+    the steps it ran fit in what is left of every budget, and none of its modules is loaded already."""
     site = interp.site
     assert site is not None
     b = interp.budget
-    return (interp.sym_count <= kept.sym_start and kept.result is not None
-            and interp.steps + kept.steps <= b.steps
-            and interp.shared.steps_done + interp.steps + kept.steps <= b.entry_steps
-            and interp.pkg_used.get(package, 0) + kept.steps <= site.steps
-            and not interp.sym_names & kept.sym_names)
+    steps = kept["steps"]
+    return (interp.sym_count <= kept["sym_start"] and kept["result"] is not None
+            and interp.steps + steps <= b.steps
+            and interp.shared.steps_done + interp.steps + steps <= b.entry_steps
+            and interp.pkg_used.get(package, 0) + steps <= site.steps
+            and not interp.sym_names.intersection(kept["sym_names"])
+            and not any(n in interp.modules for n in kept["modules"]))
 
 
 def _restore(interp: "Interpreter", kept: Kept, package: str, seeds: dict[int, Any]) -> Any:
@@ -166,21 +260,39 @@ def _restore(interp: "Interpreter", kept: Kept, package: str, seeds: dict[int, A
     memo = _Copier(interp)
     memo.seen.update(seeds)  # what the copy refers to of the modules loaded before: this path's own
     modules = memo.copy(kept.modules)
-    interp.callbacks.extend(memo.copy(kept.callbacks))
-    for k in _ID_SETS:
-        getattr(interp, k).update(id(memo.seen[i]) for i in kept.ids[k] if i in memo.seen)
-    for k in _ID_KEYS:
-        getattr(interp, k).update({id(memo.seen[i]): memo.copy(v) for i, v in kept.ids[k].items() if i in memo.seen})
+    callbacks = memo.copy(kept.callbacks)
     interp.keepalive.append(list(memo.seen.values()))
+    return _apply(interp, kept, package, modules, callbacks, lambda obj: memo.seen.get(id(obj)), memo.copy)
+
+
+def _apply(interp: "Interpreter", kept: Kept, package: str, modules: dict[str, Any], callbacks: list[Any],
+           mine: Callable[[Any], Any], copy: Callable[[Any], Any]) -> Any:
+    """Give the path the modules of a kept import (`mine`: the path's object for one of the kept ones)
+    and charge it what the cold import cost: steps, symbols, coverage records, unmodeled counts."""
+    interp.callbacks.extend(callbacks)
+    for name, attr, v in kept.natives:
+        target = get(name)
+        (target.ns if hasattr(target, "ns") else target.attrs)[attr] = copy(v)
+    for k in _ID_SETS:
+        getattr(interp, k).update(id(o) for o in map(mine, kept.ids[k]) if o is not None)
+    for k in _ID_KEYS:
+        getattr(interp, k).update({id(mine(o)): copy(v) for o, v in kept.ids[k] if mine(o) is not None})
     interp.modules.update(modules)
     for name, mod in modules.items():  # a submodule is an attribute of its package (as `run_module` binds it)
         parent = interp.modules.get(name.rpartition(".")[0]) if "." in name else None
         if isinstance(parent, ModuleVal):
             parent.globals.setdefault(name.rpartition(".")[2], mod)
     interp.steps += kept.steps
+    interp.work_seen = WORK[0] - kept.pending
     interp.pkg_used[package] = interp.pkg_used.get(package, 0) + kept.steps
     interp.sym_count = kept.sym_end
     interp.sym_names |= kept.sym_names
+    _charge(interp, kept)
+    STATS["reused"] += 1
+    return modules[kept.result] if kept.result is not None else None
+
+
+def _charge(interp: "Interpreter", kept: Kept) -> None:
     sh = interp.shared
     for k, v in kept.unmodeled.items():
         sh.unmodeled[k] = sh.unmodeled.get(k, 0) + v
@@ -195,8 +307,6 @@ def _restore(interp: "Interpreter", kept: Kept, package: str, seeds: dict[int, A
         sh.budgets.setdefault(name, span)
     for key, n in kept.ended.items():
         sh.coverage.ended[key] = sh.coverage.ended.get(key, 0) + n
-    STATS["reused"] += 1
-    return modules[kept.result] if kept.result is not None else None
 
 
 def _refs(interp: "Interpreter", names: set[str]) -> list[tuple[str, str | None, Any]]:
@@ -217,17 +327,26 @@ def _shared_kind(v: Any) -> bool:
     return not isinstance(v, _ATOMS)
 
 
-def _resolve(interp: "Interpreter", refs: list[tuple[str, str | None, Any]]) -> dict[int, Any] | None:
-    """id of what the kept copy refers to -> this path's object at the same place; None when one is missing."""
-    out: dict[int, Any] = {}
-    for n, k, obj in refs:
+def _table(refs: list[tuple[str, str | None, Any]]) -> list[tuple[str, str | None, str]]:
+    """What the kept copy refers to of the modules loaded before it, as places: (module, name, type)."""
+    return [(n, k, _type_name(obj)) for n, k, obj in refs]
+
+
+def _type_name(obj: Any) -> str:
+    return f"{type(obj).__module__}.{type(obj).__qualname__}"
+
+
+def _resolve(interp: "Interpreter", table: list[Any]) -> list[Any] | None:
+    """This path's object at each place of `table`; None when one is missing or of another type."""
+    out: list[Any] = []
+    for n, k, tname in table:
         m = interp.modules.get(n)
         if not isinstance(m, ModuleVal):
             return None
         found = m if k is None else m.globals if k == "__globals__" else m.globals.get(k, _ABSENT)
-        if found is _ABSENT or type(found) is not type(obj):
+        if found is _ABSENT or _type_name(found) != tname:
             return None
-        out.setdefault(id(obj), found)
+        out.append(found)
     return out
 
 

@@ -21,8 +21,8 @@ what `Unknown.holds` refers to) and later imports — on other paths and other e
 process — start from a fresh copy. A restored import charges the steps the cold one ran and replays
 its coverage records and unmodeled counts, so the results never depend on what ran before in the
 process (`--jobs 1` equals `--jobs N`). An import whose side effects cannot be replayed (a finding, a
-fork, a path end, a budget note, a model fact) is not kept. There is no disk form yet: abstract
-values hold AST nodes, closures and symbols whose faithful serialization is future work.
+fork, a path end, a budget note, a model fact) is not kept. `package_disk.py` writes what is kept to
+the cache folder, so other processes, runs and CI jobs restore it too.
 """
 
 from __future__ import annotations

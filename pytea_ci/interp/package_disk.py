@@ -1,0 +1,405 @@
+"""Pay once across processes (issue 21, item 2): what a package import left, kept on disk.
+
+`package_cache.py` keeps what an installed package's import left in the process; this module writes
+the same record to the cache folder (`packages/<2 hex>/<key>.pkl`), so other processes, runs and CI
+jobs (the Action restores the cache folder with `actions/cache`) start from it too.
+
+Key: the in-process key (the module imported, the site with the followed packages' versions and
+`RECORD` hashes, the package budget, the recursion, unroll and loop budgets, the names of the
+modules already loaded), the analyzer's version and source hash, the Python version and this
+format. An entry also lists the content hash of every file the import read and a hash of the
+listing of every folder those files are in (a module added to a package changes what an import
+finds); an entry whose files changed, or that is corrupt, foreign or unreadable, is a miss (the
+cold path), never an error. Writes are atomic (`fsio`), so concurrent runs never see half an entry.
+
+Form: a pickle whose outer layer is plain data (key, files, folders, the figures `package_cache`
+checks before restoring) and whose payload holds the abstract values. The payload names what it
+shares with the rest of the run instead of holding a copy: models of the registry (by name), the
+interpreter and its shared state, and the objects of the modules loaded before the import (by
+position, resolved on the path that restores it, as the in-process copy does). Loading names only
+classes and functions of the analyzer's value, model and interpreter modules, `ast` node classes
+and built-in types: an entry cannot make the analyzer run anything else.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import importlib
+import io
+import os
+import pickle
+import sys
+import types
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pytea_ci.diagnostics import sources
+from pytea_ci.fsio import atomic_write_bytes, read_bytes
+from pytea_ci.models.registry import PROPERTIES, REGISTRY, get, get_property
+
+if TYPE_CHECKING:
+    from pytea_ci.interp.interpreter import Interpreter
+
+FORMAT = 1
+_MAX_MEMO = 16
+_STATE: dict[str, Any] = {"folder": None, "salt": ""}
+_MEMO: dict[str, "Stored"] = {}  # entries read in this process, by file key
+_HASHES: dict[tuple[str, int, int], str] = {}  # (path, mtime_ns, size) -> content hash: a memo, not a key
+STATS = {"loaded": 0, "saved": 0, "rejected": 0}  # for the tests and benchmarks/installed_packages.py
+
+
+def configure(folder: str | None, salt: str) -> None:
+    """Where entries live (None: no disk form) and what identifies the analyzer (its version and
+    source hash); set by the driver before each entry point."""
+    if (folder, salt) != (_STATE["folder"], _STATE["salt"]):
+        _MEMO.clear()
+    _STATE["folder"], _STATE["salt"] = folder, salt
+
+
+def enabled() -> bool:
+    return _STATE["folder"] is not None
+
+
+def _path(key: str) -> str:
+    doc = f"{FORMAT}|{_STATE['salt']}|python {sys.version_info[0]}.{sys.version_info[1]}|{key}"
+    fk = hashlib.sha256(doc.encode("utf-8", "surrogatepass")).hexdigest()
+    return os.path.join(_STATE["folder"], "packages", fk[:2], fk + ".pkl")
+
+
+@dataclass
+class Stored:
+    """An entry found on disk and checked against the files: `meta` is plain data, `payload` the pickle
+    of the values (unpickled by `values` on the path that restores it)."""
+
+    meta: dict[str, Any]
+    payload: bytes
+
+
+# ----- files an entry depends on ---------------------------------------------------------------------
+def file_hash(path: str) -> str | None:
+    try:
+        st = os.stat(path)
+        memo = (path, st.st_mtime_ns, st.st_size)
+        if memo not in _HASHES:
+            data = read_bytes(path)
+            if data is None:
+                return None
+            _HASHES[memo] = hashlib.sha256(data).hexdigest()
+        return _HASHES[memo]
+    except OSError:
+        return None
+
+
+def folder_hash(folder: str) -> str | None:
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return None
+    return hashlib.sha256("\n".join(names).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def depends(paths: set[str]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]] | None:
+    """(file, hash) and (folder, listing hash) of the files an import read; None when one cannot be
+    read or an editor's unsaved text stands in for it (not what is on disk)."""
+    files, folders = [], []
+    for p in sorted(paths):
+        h = file_hash(p)
+        if h is None or sources.text(p) is not None:
+            return None
+        files.append((p, h))
+    for d in sorted({os.path.dirname(p) for p in paths}):
+        h = folder_hash(d)
+        if h is None:
+            return None
+        folders.append((d, h))
+    return files, folders
+
+
+def _unchanged(files: Any, folders: Any) -> bool:
+    return (all(isinstance(p, str) and file_hash(p) == h and sources.text(p) is None for p, h in files)
+            and all(isinstance(d, str) and folder_hash(d) == h for d, h in folders))
+
+
+# ----- writing ---------------------------------------------------------------------------------------
+def save(interp: "Interpreter", key: str, meta: dict[str, Any], payload: Any, shared: list[Any],
+         paths: set[str]) -> bool:
+    """Write one entry; False when its values cannot all be written or a file cannot be read (then the
+    import is kept in the process only)."""
+    if not enabled():
+        return False
+    dep = depends(paths)
+    if dep is None:
+        return False
+    try:
+        buf = io.BytesIO()
+        _Pickler(buf, interp, shared).dump(payload)
+        data = buf.getvalue()
+        _Unpickler(io.BytesIO(data), interp, shared).load()  # what cannot be read back is not written
+        body = pickle.dumps((key, dep[0], dep[1], meta, data), protocol=5)
+        outer = pickle.dumps((FORMAT, hashlib.sha256(body).hexdigest(), body), protocol=5)
+    except Exception:  # noqa: BLE001  (a value that cannot be written: kept in the process only)
+        return False
+    try:
+        atomic_write_bytes(_path(key), outer)
+    except OSError:
+        return False  # a read-only or full disk only costs speed
+    STATS["saved"] += 1
+    return True
+
+
+class _Pickler(pickle.Pickler):
+    """Writes a payload; what it shares with the run is written as a reference (`persistent_id`, a
+    table lookup: it is asked for every object)."""
+
+    def __init__(self, f: io.BytesIO, interp: "Interpreter", shared: list[Any]) -> None:
+        table: dict[int, Any] = _model_names()
+        table.update({id(interp): ("interp",), id(interp.shared): ("shared",), id(interp.decider): ("decider",)})
+        table.update({id(o): ("ref", i) for i, o in enumerate(shared)})
+        get = table.get
+        self.persistent_id = lambda obj: get(id(obj))  # type: ignore[method-assign]
+        super().__init__(f, protocol=5)
+
+    def reducer_override(self, obj: Any) -> Any:
+        """Functions a model made at run time (a lambda, a closure) by their place in the model's code;
+        another path's interpreter state is never written."""
+        if isinstance(obj, types.FunctionType) and "<locals>" in obj.__qualname__:
+            if not obj.__module__.startswith(_CODE_MODULES):
+                raise pickle.PicklingError(f"local function of {obj.__module__}")
+            cells = tuple(c.cell_contents for c in obj.__closure__ or ())
+            return _local_function, (obj.__module__, obj.__qualname__, obj.__code__.co_firstlineno, cells,
+                                     obj.__defaults__, obj.__kwdefaults__)
+        if type(obj) in _DEFS:
+            return _lazy_def, _def_args(obj)
+        if type(obj).__name__ in ("Interpreter", "Shared", "Decider"):
+            raise pickle.PicklingError(f"a {type(obj).__name__} of another path")
+        return NotImplemented
+
+
+def _model_names() -> dict[int, tuple[str, str]]:
+    """id of each model (and of each sentinel of the value modules) -> how a payload names it."""
+    out: dict[int, tuple[str, str]] = {}
+    for name, v in PROPERTIES.items():
+        out.setdefault(id(v), ("prop", name))
+    for name, v in REGISTRY.items():
+        if not _by_value(v):
+            out.setdefault(id(v), ("reg", name))
+    from pytea_ci.models import values
+
+    out[id(values.MISSING)] = ("missing", "")
+    return out
+
+
+# ----- function bodies, read when first used ---------------------------------------------------------
+class _LazyDef(ast.FunctionDef):
+    """A function definition of a restored import whose body is read from the entry when first used:
+    an import defines thousands of functions and an analysis calls a few of them."""
+
+    def __getattr__(self, name: str) -> Any:
+        blob = self.__dict__.pop("_body", None) if name == "body" else None
+        if blob is None:
+            raise AttributeError(name)
+        self.body = _BodyUnpickler(io.BytesIO(blob)).load()
+        return self.body
+
+
+class _LazyAsyncDef(ast.AsyncFunctionDef):
+    __getattr__ = _LazyDef.__getattr__
+
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, _LazyDef, _LazyAsyncDef)
+
+
+def _def_args(node: Any) -> tuple[bool, dict[str, Any], bytes]:
+    """A definition as (async?, its fields but the body, the pickle of its body)."""
+    blob = node.__dict__.get("_body")
+    if blob is None:
+        blob = pickle.dumps(node.body, protocol=5)  # AST nodes and constants only
+    state = {k: v for k, v in node.__dict__.items() if k not in ("body", "_body")}
+    return isinstance(node, ast.AsyncFunctionDef), state, blob
+
+
+def _lazy_def(is_async: bool, state: dict[str, Any], blob: bytes) -> ast.AST:
+    cls = _LazyAsyncDef if is_async else _LazyDef
+    node = cls.__new__(cls)  # no __init__: a missing field would get a default (Python 3.13)
+    node.__dict__.update(state)
+    node.__dict__["_body"] = bytes(blob)
+    return node
+
+
+class _BodyUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if module in ("ast", "_ast") or (module, name) in _CONSTANTS:
+            found = super().find_class(module, name)
+            if found is Ellipsis or (isinstance(found, type) and issubclass(found, (ast.AST, *_SAFE_BUILTINS))):
+                return found
+        raise pickle.UnpicklingError(f"{module}.{name} not allowed")
+
+
+def _local_function(module: str, qualname: str, line: int, cells: tuple[Any, ...], defaults: Any,
+                    kwdefaults: Any) -> types.FunctionType:
+    """A local function of the analyzer's own model code, made again from its code object (found in
+    its module by qualified name and first line) and what its closure held."""
+    if not module.startswith(_CODE_MODULES):
+        raise pickle.UnpicklingError(f"local function of {module}")
+    mod = importlib.import_module(module)
+    code = _find_code(mod, qualname, line)
+    if code is None or len(code.co_freevars) != len(cells):
+        raise pickle.UnpicklingError(f"no function {module}.{qualname} at line {line}")
+    fn = types.FunctionType(code, vars(mod), qualname.rpartition(".")[2], defaults,
+                            tuple(types.CellType(c) for c in cells))
+    fn.__qualname__ = qualname
+    fn.__kwdefaults__ = kwdefaults
+    return fn
+
+
+def _find_code(mod: types.ModuleType, qualname: str, line: int) -> types.CodeType | None:
+    todo = [v.__code__ for v in vars(mod).values() if isinstance(v, types.FunctionType)]
+    todo += [f.__code__ for v in vars(mod).values() if isinstance(v, type) for f in vars(v).values()
+             if isinstance(f, types.FunctionType)]
+    seen: set[int] = set()
+    while todo:
+        code = todo.pop()
+        if id(code) in seen:
+            continue
+        seen.add(id(code))
+        if getattr(code, "co_qualname", qualname) == qualname and code.co_firstlineno == line \
+                and code.co_name == qualname.rpartition(".")[2]:
+            return code
+        todo += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    return None
+
+
+_IMMUTABLE = (type(None), bool, int, float, complex, str, bytes, tuple, frozenset, range, slice, type)
+
+
+def _by_value(v: Any) -> bool:
+    """Values equal by value (a registered constant, a dtype): written as they are, not by name."""
+    return isinstance(v, _IMMUTABLE) or getattr(type(v), "__dataclass_params__", None) is not None and \
+        type(v).__dataclass_params__.frozen
+
+
+# ----- reading ---------------------------------------------------------------------------------------
+def load(key: str) -> Stored | None:
+    """The entry for `key` when it is on disk, well formed and its files are unchanged."""
+    if not enabled():
+        return None
+    path = _path(key)
+    if path in _MEMO:
+        return _MEMO[path]
+    data = read_bytes(path)
+    if data is None:
+        return None
+    try:
+        fmt, digest, body = _PlainUnpickler(io.BytesIO(data)).load()
+        ok = fmt == FORMAT and isinstance(body, bytes) and hashlib.sha256(body).hexdigest() == digest
+        if ok:
+            k, files, folders, meta, payload = _PlainUnpickler(io.BytesIO(body)).load()
+            ok = k == key and _meta_ok(meta) and isinstance(payload, bytes) and _unchanged(files, folders)
+    except Exception:  # any damage to the file: a miss  # noqa: BLE001
+        ok = False
+    if not ok:
+        STATS["rejected"] += 1
+        return None
+    out = Stored(meta, payload)
+    if len(_MEMO) < _MAX_MEMO:
+        _MEMO[path] = out
+    return out
+
+
+_META = {"steps": int, "sym_start": int, "sym_names": list, "result": str, "modules": list, "refs": list}
+
+
+def _meta_ok(meta: Any) -> bool:
+    """The figures `package_cache` checks are there, of the right types (a crafted entry is a miss)."""
+    if not isinstance(meta, dict) or not all(isinstance(meta.get(k), t) for k, t in _META.items()):
+        return False
+    return all(isinstance(r, (list, tuple)) and len(r) == 3 and isinstance(r[0], str) for r in meta["refs"])
+
+
+def values(stored: Stored, interp: "Interpreter", seeds: list[Any]) -> Any:
+    """The payload's values, for the path of `interp` (`seeds`: its objects the payload refers to by
+    position); None when the payload cannot be read."""
+    try:
+        out = _Unpickler(io.BytesIO(stored.payload), interp, seeds).load()
+    except Exception:  # noqa: BLE001  (a damaged payload, a model renamed since: the cold path)
+        STATS["rejected"] += 1
+        return None
+    STATS["loaded"] += 1
+    return out
+
+
+_PLAIN = {("builtins", n) for n in ("tuple", "list", "dict", "str", "bytes", "int")}
+_CODE_MODULES = ("pytea_ci.models.", "pytea_ci.shapes.", "pytea_ci.interp.")
+_VALUE_MODULES = ("pytea_ci.models.", "pytea_ci.shapes.", "pytea_ci.interp.", "pytea_ci.diagnostics.")  # classes
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    """The outer layer: plain data only."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in _PLAIN:
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} not allowed")
+
+
+class _Unpickler(pickle.Unpickler):
+    """The payload: the analyzer's value classes and model functions, `ast` nodes and built-in types."""
+
+    def __init__(self, f: io.BytesIO, interp: "Interpreter", seeds: list[Any]) -> None:
+        super().__init__(f)
+        self.interp = interp
+        self.seeds = seeds
+
+    def find_class(self, module: str, name: str) -> Any:
+        if _allowed(module):
+            found = super().find_class(module, name)
+            if _safe(module, found):
+                return found
+        raise pickle.UnpicklingError(f"{module}.{name} not allowed")
+
+    def persistent_load(self, pid: Any) -> Any:
+        kind, arg = pid[0], pid[1] if len(pid) > 1 else ""
+        if kind == "ref" and isinstance(arg, int):
+            return self.seeds[arg]
+        if kind == "reg":
+            found = get(arg)
+            if found is None:
+                raise pickle.UnpicklingError(f"no model {arg}")
+            return found
+        if kind == "prop":
+            return get_property(arg)
+        if kind == "missing":
+            from pytea_ci.models.values import MISSING
+
+            return MISSING
+        if kind == "interp":
+            return self.interp
+        if kind == "shared":
+            return self.interp.shared
+        if kind == "decider":
+            return self.interp.decider
+        raise pickle.UnpicklingError(f"unknown reference {pid!r}")
+
+
+_CONSTANTS = {("builtins", "Ellipsis"), ("builtins", "complex"), ("builtins", "frozenset"), ("builtins", "bytes")}
+_SAFE_BUILTINS = (int, float, complex, str, bytes, tuple, list, dict, set, frozenset, range, slice, BaseException)
+
+
+def _allowed(module: str) -> bool:
+    return module in ("builtins", "ast", "_ast", "functools") or module.startswith(_VALUE_MODULES)
+
+
+def _safe(module: str, found: Any) -> bool:
+    """Built-in data types, `ast` node classes, the analyzer's classes, and functions of its models and
+    shape rules (what a model's `Builtin` calls); nothing that writes or runs anything."""
+    if found is _local_function or found is _lazy_def or found is functools.partial or found is Ellipsis:
+        return True
+    if not isinstance(found, type):
+        return callable(found) and module.startswith(("pytea_ci.models.", "pytea_ci.shapes."))
+    if module == "builtins":
+        return found is object or issubclass(found, _SAFE_BUILTINS)
+    if module in ("ast", "_ast"):
+        return issubclass(found, ast.AST)
+    return True
