@@ -68,3 +68,12 @@ def files_unchanged(root: str, hashes: dict[str, str], limit: int) -> bool:
         except OSError:
             return False
     return True
+
+
+def read_source(path: str) -> str | None:
+    """The text of a source file (undecodable bytes replaced), or None when it cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return None
