@@ -1,30 +1,30 @@
-"""Lazy imports in installed packages (issue 21): the `__init__.py` of a followed package does not run
-its re-exports until a name is asked for.
+"""Lazy star re-exports in installed packages (issue 21): the `__init__.py` of a followed package does
+not run its `from .sub import *` statements until one of their names is asked for.
 
 Model libraries gather everything in their package `__init__`: `import timm` runs `from .beit import *`,
 `from .byobnet import *`, ... for about a hundred model files (each building a large table of pretrained
 configurations and registering its model functions), about 500k interpreter steps, to use one model.
 Python 3.15's explicit lazy imports (PEP 810) name the fix: an import whose names are not used at
 import time can run when one of them is first used. Here, in the `__init__.py` of a followed package
-only (never in the project's code), a top-level `from .sub import a, b` or `from .sub import *` is
-*deferred* when the file itself never reads the names it binds (for a star import: when every name the
-file reads is bound in the file by other means or is a builtin). A deferred statement is recorded, not
-run; the package module's attribute `a` (`timm.create_model`, `from timm.models import resnet50`)
-runs it then:
+only (never in the project's code), a top-level relative `from .sub import *` is *deferred* when every
+name the file reads is bound in it by other means or is a builtin (so the file's own code needs nothing
+the star imports bring). A deferred statement is recorded, not run; a name of the package module that
+is not there (`from timm.models import resnet50`, `timm.models.resnet50`) is then searched in the star
+sources' text and confirmed on their syntax (a top-level definition, assignment or import binding it,
+or a name of a literal `__all__`; a source's own star imports are searched two levels down): the module
+that defines it is imported and the name bound. Else the sources whose text names it at all are
+imported (a name bound at run time); a name no source mentions is not there (the attribute is a value
+not understood, as any missing attribute of a module). `from package import *` and `package.__dict__`
+run every deferred statement first.
 
-* an explicit name runs its statement as written (binding all of its names);
-* a name of a star import is searched in the star sources' text, then confirmed on their syntax (a
-  top-level definition, assignment or import binding it, or a name of a literal `__all__`; a star
-  source's own star imports are searched two levels down): the module that defines it is imported and
-  the name bound. When no source is found to define it, every deferred star import of the module runs
-  (the eager cost, the eager result);
-* `from package import *` and `package.__dict__` run every deferred statement first.
+Explicit re-exports (`from .models import create_model`) run as written: they are cheap next to the
+star imports, and an import that runs them keeps the modules it loads its own, so it stays one import
+that `package_cache.py` can keep (a name resolved later binds names in modules loaded before it).
 
 What changes: the side effects of a deferred module's import happen when (and only if) one of its names
 is used — a registry the skipped modules would have filled (timm's `@register_model`) lacks their
 entries; models of such registries (`models/timm_.py`) read the package source instead. The tables are
-static facts of each file (kept per path for the process), so restored imports (`package_cache.py`)
-resolve the same way.
+static facts of each file (kept per path for the process), so restored imports resolve the same way.
 """
 
 from __future__ import annotations
@@ -49,9 +49,8 @@ _STAR_DEPTH = 2
 
 @dataclass
 class Deferred:
-    """The statements of one `__init__.py` that run on first use."""
+    """The star imports of one `__init__.py` that run on first use."""
 
-    explicit: dict[str, ast.ImportFrom] = field(default_factory=dict)  # bound name -> its statement
     stars: list[ast.ImportFrom] = field(default_factory=list)
     nodes: frozenset[tuple[int, int]] = frozenset()  # (line, column) of each: a file may be parsed again
 
@@ -71,22 +70,10 @@ def table(interp: "Interpreter", path: str) -> Deferred | None:
 
 def _deferred(tree: ast.Module) -> Deferred | None:
     read, bound = _names(tree)
-    if read & _DYNAMIC:
-        return None  # the module looks at its own namespace: run it as written
-    out = Deferred()
-    stars_ok = not (read - bound - _BUILTINS)
-    for stmt in tree.body:
-        if not isinstance(stmt, ast.ImportFrom) or not stmt.level or stmt.module == "__future__":
-            continue
-        if any(a.name == "*" for a in stmt.names):
-            if stars_ok:
-                out.stars.append(stmt)
-            continue
-        names = [a.asname or a.name for a in stmt.names]
-        if not set(names) & read:
-            out.explicit.update(dict.fromkeys(names, stmt))
-    out.nodes = frozenset((n.lineno, n.col_offset) for n in [*out.explicit.values(), *out.stars])
-    return out if out.nodes else None
+    if read & _DYNAMIC or read - bound - _BUILTINS:
+        return None  # the module looks at its namespace, or reads a name a star import may bring
+    stars = [s for s in tree.body if isinstance(s, ast.ImportFrom) and s.level and any(a.name == "*" for a in s.names)]
+    return Deferred(stars, frozenset((n.lineno, n.col_offset) for n in stars)) if stars else None
 
 
 def _names(tree: ast.AST) -> tuple[set[str], set[str]]:
@@ -115,34 +102,32 @@ def skip(interp: "Interpreter", node: ast.ImportFrom, scope: Scope) -> bool:
     return found is not None and (node.lineno, node.col_offset) in found.nodes
 
 
-def resolve(interp: "Interpreter", mod: ModuleVal, name: str) -> Any:
-    """`mod.name` bound by a deferred explicit import: run it now. None when not deferred there."""
-    found = table(interp, mod.path)
-    if found is None or name not in found.explicit:
-        return None
-    _run(interp, mod, found.explicit[name])
-    return mod.globals.get(name)
-
-
 def resolve_star(interp: "Interpreter", mod: ModuleVal, name: str) -> Any:
     """`mod.name` from a deferred star import: the source that defines it, else all of them."""
     found = table(interp, mod.path)
     if found is None or not found.stars or name.startswith("_"):
         return None
     scope = Scope(mod.globals, mod.globals)
-    for stmt in reversed(found.stars):  # the last star import binding a name wins
-        dotted = interp.resolve_relative(stmt, scope)
-        if _defines(interp, dotted, name, _STAR_DEPTH):
-            target = interp.import_module(dotted, scope, stmt)
-            if isinstance(target, ModuleVal) and (name in target.globals or _resolved(interp, target, name)):
-                mod.globals[name] = target.globals[name]
-                return mod.globals[name]
-    force(interp, mod)
-    return mod.globals.get(name)
+    sources = [interp.resolve_relative(stmt, scope) for stmt in reversed(found.stars)]  # the last one wins
+    for dotted in [d for d in sources if _defines(interp, d, name, _STAR_DEPTH)] + \
+            [d for d in sources if _mentions(interp, d, name)]:
+        target = interp.import_module(dotted, scope, ast.Pass())
+        if isinstance(target, ModuleVal) and (name in target.globals or _resolved(interp, target, name)):
+            mod.globals[name] = target.globals[name]
+            return mod.globals[name]
+    return None
+
+
+def _mentions(interp: "Interpreter", dotted: str, name: str) -> bool:
+    """Whether the text of module `dotted` names `name` at all (a name bound at run time, by `setattr`
+    or a registry appending to `__all__`, is written somewhere in it)."""
+    path = interp.find_module_file(dotted)
+    text = read_source(path) if path is not None else None
+    return text is not None and re.search(rf"\b{re.escape(name)}\b", text) is not None
 
 
 def _resolved(interp: "Interpreter", target: ModuleVal, name: str) -> bool:
-    return (resolve(interp, target, name) or resolve_star(interp, target, name)) is not None
+    return resolve_star(interp, target, name) is not None
 
 
 def force(interp: "Interpreter", mod: ModuleVal) -> None:
@@ -150,9 +135,6 @@ def force(interp: "Interpreter", mod: ModuleVal) -> None:
     found = table(interp, mod.path)
     if found is None:
         return
-    for stmt in dict.fromkeys(found.explicit.values()):
-        if any((a.asname or a.name) not in mod.globals for a in stmt.names):
-            _run(interp, mod, stmt)
     scope = Scope(mod.globals, mod.globals)
     for stmt in found.stars:
         target = interp.import_module(interp.resolve_relative(stmt, scope), scope, stmt)
@@ -166,16 +148,6 @@ def _exported(target: ModuleVal) -> list[tuple[str, Any]]:
     if isinstance(names, (list, tuple)):
         return [(n, target.globals[n]) for n in names if isinstance(n, str) and n in target.globals]
     return [(k, v) for k, v in target.globals.items() if isinstance(k, str) and not k.startswith("_")]
-
-
-def _run(interp: "Interpreter", mod: ModuleVal, stmt: ast.ImportFrom) -> None:
-    saved = interp.cur_path
-    interp.cur_path = mod.path
-    try:
-        with interp.at(stmt):
-            interp.import_from(stmt, Scope(mod.globals, mod.globals))
-    finally:
-        interp.cur_path = saved
 
 
 def _defines(interp: "Interpreter", dotted: str, name: str, depth: int) -> bool:

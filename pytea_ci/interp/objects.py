@@ -207,9 +207,7 @@ class ObjectMixin:
             if self.site is not None:
                 lazy_imports.force(self, obj)
             return obj.globals
-        sub = lazy_imports.resolve(self, obj, name) if self.site is not None else None
-        if sub is None:
-            sub = self.try_submodule(obj, name)
+        sub = self.try_submodule(obj, name)
         if sub is None and self.site is not None:  # an installed package's lazy exports
             sub = lazy_imports.resolve_star(self, obj, name)
             sub = packages.lazy_name(self, obj, name) if sub is None else sub
