@@ -477,7 +477,8 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.torch.serialization':
         'torch.hub.load torch.jit.load torch.hub.load_state_dict_from_url torch.package.PackageImporter '
         'torch.jit.trace torch.jit.trace_module torch.jit.freeze torch.jit.optimize_for_inference '
-        'torch.jit.save torch.onnx.export torch.hub.set_dir',
+        'torch.jit.save torch.onnx.export torch.hub.set_dir torch.utils._pytree.register_pytree_node '
+        'torch.utils._pytree._register_pytree_node',
     'pytea_ci.models.random_':
         'random.randint random.randrange random.choice random.sample random.choices random.random '
         'random.uniform random.gauss random.normalvariate random.betavariate random.expovariate '
@@ -525,9 +526,9 @@ PREFIXES = (
     'torch.cuda torch.cuda.amp torch.distributed torch.fft torch.hub torch.jit torch.linalg '
     'torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.functional torch.nn.init torch.nn.modules '
     'torch.nn.modules.module torch.nn.parallel torch.nn.parameter torch.nn.utils torch.nn.utils.rnn torch.onnx '
-    'torch.optim torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils.data '
-    'torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed torchvision '
-    'torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
+    'torch.optim torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree '
+    'torch.utils.data torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed '
+    'torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
     'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
     'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
     'typer types typing urllib urllib.parse warnings yaml'
