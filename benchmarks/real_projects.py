@@ -11,7 +11,9 @@ defining `nn.Module` subclasses), internal errors, findings (each looked up in t
 its cause; anything not in the list is UNREVIEWED and counts as a false alarm), budget notes (and
 those reached while importing a module), checks executed, coverage where the JSON carries it,
 median/max seconds per entry point and the whole-project time; then the top unknown origins across
-all projects when the JSON carries them.
+all projects when the JSON carries them. Projects that use timm and transformers are analyzed with
+those packages (pinned, `installed_packages.PINS`) installed as source in a scratch virtualenv
+(`--packages-venv`, passed as `--python`): they are read, never imported.
 
 A project's pinned pure-Python dependencies (`deps`: those the analyzer does not model, e.g.
 x-transformers' torch-einops-utils and einx) are installed as wheels with `--no-deps` into a
@@ -20,6 +22,7 @@ virtualenv of the cache (pip runs no code of a wheel) and read from source, neve
 
     python benchmarks/real_projects.py [--only NAME ...] [--small] [--offline] [--timeout S]
                                        [--time-budget S] [--library-mode MODE] [--json FILE]
+                                       [--packages-venv DIR]
 
 `--offline` never downloads: a project not in the cache is skipped with the reason. `--small` runs
 the two small projects (what `tests/test_real_projects.py` runs when they are cached).
@@ -47,6 +50,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from _bench import bench_env, json_doc, median, pytea_cmd, run, table  # noqa: E402
+from installed_packages import PINS, make_env  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REVIEWED = os.path.join(HERE, "real_projects_reviewed.json")
@@ -59,6 +63,7 @@ class Project:
     sdist: bool = False  # the sdist instead of the wheel
     small: bool = False  # part of the offline test-suite cut
     deps: tuple[str, ...] = ()  # pinned pure-Python dependencies, read from source (`--python`, issue 21)
+    packages: bool = False  # uses timm/transformers: analyzed with them installed as source (`--python`)
 
 
 PROJECTS = (
@@ -71,6 +76,10 @@ PROJECTS = (
     Project("torch-geometric", "2.8.1", sdist=True),  # 2.8.1's sdist has no examples/ either
     Project("ultralytics", "8.4.190"),
     Project("monai", "1.6.1"),
+    # projects that use timm and transformers (issue 21): read with the pinned packages of
+    # installed_packages.PINS as source in a scratch virtualenv (`--python`), never imported
+    Project("open-clip-torch", "3.2.0", packages=True),  # CLIP training: timm towers, HF text towers
+    Project("trl", "0.19.1", packages=True),  # fine-tuning scripts (sft, dpo, kto, grpo) on transformers
 )
 
 
@@ -218,7 +227,12 @@ def analyze(p: Project, src: str, args: argparse.Namespace) -> Outcome:
            "--time-budget", str(args.time_budget), "--root", src]
     if args.library_mode:
         cmd += ["--library-mode", args.library_mode]
-    venv, why = environment(p, args.offline) if not args.no_deps else (None, "")
+    if p.packages:
+        python = packages_python(args)
+        if python is None:
+            return Outcome(p, skipped=f"cannot install {' '.join(PINS)} into {args.packages_venv}")
+        cmd += ["--python", python]
+    venv, why = environment(p, args.offline) if not args.no_deps and not p.packages else (None, "")
     if venv is not None:
         cmd += ["--python", venv, "--config", os.path.join(venv, "pytea-ci.toml")]
     cmd.append(src)
@@ -240,6 +254,16 @@ def analyze(p: Project, src: str, args: argparse.Namespace) -> Outcome:
         else:
             out.error = f"rc={r.rc}: {tail}"
     return out
+
+
+_PYTHON: dict[str, str | None] = {}
+
+
+def packages_python(args: argparse.Namespace) -> str | None:
+    """The interpreter of a scratch virtualenv with timm and transformers (pinned, `--no-deps`)."""
+    if args.packages_venv not in _PYTHON:
+        _PYTHON[args.packages_venv] = make_env(args.packages_venv)
+    return _PYTHON[args.packages_venv]
 
 
 def load_reviewed() -> dict[str, dict[str, str]]:
@@ -419,6 +443,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--library-mode", default="never", help="passed to pytea-ci (issue 14): never (default: "
                     "entry points only), auto, always, only (the model modules alone); empty: pytea-ci's default")
     ap.add_argument("--no-deps", action="store_true", help="analyze without the projects' dependencies")
+    ap.add_argument("--packages-venv", default=os.path.join(cache_dir(), "packages-venv"),
+                    help="virtualenv where the projects that use timm/transformers find them (made when missing)")
     ap.add_argument("--cmd", help="the pytea-ci command to run (default: the console script)")
     ap.add_argument("--slowest", type=int, default=3, help="slowest entry points listed per project")
     ap.add_argument("--json", help="also write the raw JSON reports, keyed by project, to FILE")

@@ -86,3 +86,12 @@ def read_bytes(path: str) -> bytes | None:
             return f.read()
     except OSError:
         return None
+
+
+def read_source(path: str) -> str | None:
+    """The text of a source file (undecodable bytes replaced), or None when it cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return None

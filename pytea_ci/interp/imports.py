@@ -7,7 +7,7 @@ import ast
 import os
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.interp import package_cache, packages
+from pytea_ci.interp import lazy_imports, package_cache, packages
 from pytea_ci.interp.runtime import BudgetExceeded, ModuleVal, Scope, UserException
 from pytea_ci.models.registry import is_modeled_root, lookup
 from pytea_ci.models.values import MISSING, Namespace, Unknown
@@ -120,6 +120,8 @@ class ImportMixin:
 
     def star_import(self: "Interpreter", mod: Any, scope: Scope) -> None:
         if isinstance(mod, ModuleVal):
+            if self.site is not None:
+                lazy_imports.force(self, mod)  # a followed package's deferred re-exports, all of them
             names = mod.globals.get("__all__")
             if isinstance(names, (list, tuple)):
                 for n in names:

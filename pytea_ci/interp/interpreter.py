@@ -25,7 +25,7 @@ from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
 from pytea_ci.interp.loops import LoopMixin
 from pytea_ci.interp.machine import MachineFindings, PathMachine
-from pytea_ci.interp import observe, packages
+from pytea_ci.interp import observe, packages, registries
 from pytea_ci.interp.objects import ObjectMixin
 from pytea_ci.interp.project_files import read_text
 from pytea_ci.interp.ops import on_machine, truth
@@ -176,6 +176,9 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
 
     def project_text(self, name: str, base: str | None = None) -> str | None:
         return read_text(self, name, base)
+
+    def registered(self, package: str, decorator: str, key: str) -> Any:
+        return registries.registered(self, package, decorator, key)
 
     def budget_hit(self, name: str, node: ast.AST) -> None:
         raise BudgetExceeded(name, self.span_of(node))

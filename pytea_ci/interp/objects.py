@@ -10,7 +10,7 @@ from pytea_ci.interp import observe
 from pytea_ci.interp.coverage import first_origin, origin_of_value
 from pytea_ci.interp.escape import escape, handed
 from pytea_ci.interp.ops import is_concrete, tensor_method
-from pytea_ci.interp import hf_configs, packages
+from pytea_ci.interp import hf_configs, lazy_imports, packages
 from pytea_ci.interp.attrs_more import attr_of_bound_method, attr_of_function, attr_of_property
 from pytea_ci.interp.hf_configs import METHODS
 from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, ModuleVal, PathEnd, ReturnSignal, Scope, SuperVal,
@@ -204,10 +204,13 @@ class ObjectMixin:
         if name in obj.globals:
             return obj.globals[name]
         if name == "__dict__":
+            if self.site is not None:
+                lazy_imports.force(self, obj)
             return obj.globals
         sub = self.try_submodule(obj, name)
-        if sub is None and self.site is not None:
-            sub = packages.lazy_name(self, obj, name)  # an installed package's lazy export (packages.py)
+        if sub is None and self.site is not None:  # an installed package's lazy exports
+            sub = lazy_imports.resolve_star(self, obj, name)
+            sub = packages.lazy_name(self, obj, name) if sub is None else sub
         return sub if sub is not None else self.unknown(f"{obj.name}.{name}")
 
     def attr_of_namespace(self: "Interpreter", obj: Namespace, name: str) -> Any:
@@ -512,6 +515,9 @@ class ObjectMixin:
         return self.run_function(fn, args, kwargs)
 
     def run_function(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict) -> Any:
+        over = packages.overlay(self, fn) if self.site is not None else None
+        if over is not None:  # a function of an installed package with a model (packages.py)
+            return self.call_builtin(over, args, kwargs)
         if len(self.frames) >= self.budget.recursion:
             self.soft_budget("recursion depth")
             escape(self, (*args, *kwargs.values()), f"{fn.name}() past the recursion depth budget")

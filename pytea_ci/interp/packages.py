@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.diagnostics import Span
+from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import is_modeled_root
 from pytea_ci.models.values import Unknown
 from pytea_ci.shapes.tensor import Origin
@@ -114,6 +115,17 @@ class Site:
                     break
             self._of_path[path] = found
         return self._of_path[path]
+
+
+def overlay(interp: "Interpreter", fn: "FunctionVal") -> Any:
+    """The model of a function of a followed package, by the name it is defined under
+    (`timm.models._registry.is_model`), or None: the package's own code runs. Like pytype's overlays,
+    a model stands for just the names it knows (`models/timm_.py`)."""
+    site = interp.site
+    if site is None or site.package_of(fn.path) is None:
+        return None
+    module = fn.globals.get("__name__")
+    return registry_get(f"{module}.{fn.qualname or fn.name}") if isinstance(module, str) else None
 
 
 def inside(interp: "Interpreter", package: str) -> bool:

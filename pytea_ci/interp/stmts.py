@@ -6,7 +6,7 @@ import ast
 import functools
 from typing import TYPE_CHECKING, Any, cast
 
-from pytea_ci.interp import packages
+from pytea_ci.interp import lazy_imports, packages
 from pytea_ci.interp.appends import appended_once, may_grow
 from pytea_ci.interp.ops import BINOPS, on_machine, truth
 from pytea_ci.interp.machine import ends_program
@@ -437,6 +437,8 @@ class StmtMixin:
     def ex_ImportFrom(self: "Interpreter", node: ast.ImportFrom, scope: Scope) -> None:
         if node.module == "__future__" and not node.level:
             return  # a compiler directive (`from __future__ import annotations`), not an API not modeled
+        if self.site is not None and lazy_imports.skip(self, node, scope):
+            return  # a followed package's re-export, run when one of its names is used (lazy_imports.py)
         with self.at(node):
             self.import_from(node, scope)
 

@@ -19,4 +19,6 @@ from pytea_ci.models import random_  # noqa: F401
 from pytea_ci.models.torchvision import io as tv_io  # noqa: F401
 from pytea_ci.models import files  # noqa: F401
 from pytea_ci.models import hydra_  # noqa: F401
+from pytea_ci.models import timm_  # noqa: F401
+from pytea_ci.models import deque_  # noqa: F401
 from pytea_ci.models import dict_subclass  # noqa: F401

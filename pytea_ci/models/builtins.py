@@ -276,9 +276,17 @@ def _type_matches(value: Any, t: Any) -> Any:
             return True
         if isinstance(value, Instance):
             return t in value.cls.mro() or None if t.qualname.startswith(("builtins.",)) else t in value.cls.mro()
+        if value is None or (t.qualname.startswith("torch.") and (
+                isinstance(value, (bool, int, float, str, tuple, list)) or is_dim(value))):
+            return False  # None, or a plain Python value tested against a torch class (`nn.Module`)
         return False if not t.native else None
     if isinstance(t, Builtin) and t.name in _ABCS:
         return _abc_matches(value, t.name)
+    if isinstance(t, Builtin) and t.name in _CALLABLE_TYPES and isinstance(value, (ClassVal, Builtin)):
+        # a class is an instance of `type` only; a modeled `functools.partial` object is a Builtin of that name
+        if isinstance(value, ClassVal):
+            return t.name == "builtins.type"
+        return True if value.name == t.name == "functools.partial" else None
     if isinstance(t, Builtin):
         py = {"builtins.int": int, "builtins.float": float, "builtins.str": str, "builtins.list": list,
               "builtins.tuple": tuple, "builtins.dict": dict, "builtins.bool": bool, "builtins.set": set}.get(t.name)
@@ -294,6 +302,8 @@ def _type_matches(value: Any, t: Any) -> Any:
     return None
 
 
+_CALLABLE_TYPES = ("builtins.type", "functools.partial", "types.FunctionType", "types.MethodType",
+                   "types.LambdaType", "types.BuiltinFunctionType")
 _ABCS = ("collections.abc.Iterable", "collections.abc.Sequence", "collections.abc.Mapping")
 
 
@@ -307,6 +317,8 @@ def _abc_matches(value: Any, abc: str) -> Any:
     if value is None or isinstance(value, (bool, int, float, list, tuple, dict, set, frozenset, str, Tensor,
                                            RangeVal)) or is_dim(value):
         return False
+    if isinstance(value, ClassVal) and not any(c.qualname.startswith("enum.") for c in value.mro()):
+        return False  # a class object (not an Enum class, which iterates its members)
     return None
 
 

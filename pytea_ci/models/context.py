@@ -33,6 +33,11 @@ class Ctx(Protocol):
         """The text of a small file of the project (`name` relative to `base`, default: the folder of
         the file running), read and never executed; None when outside the project, missing or large."""
 
+    def registered(self, package: str, decorator: str, key: str) -> Any:
+        """The function an installed package's registry holds under `key`: the top-level function
+        `key` decorated by `@decorator` in the modules of `package`, found in their source and its
+        module imported (interp/registries.py); None when not found that way."""
+
     def fresh(self, hint: str, kind: str = "unknown", lo: int | None = 0, hi: int | None = None,
               note: str = "") -> Sym:
         """A new symbolic int born at the current call."""

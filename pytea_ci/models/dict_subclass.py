@@ -1,6 +1,7 @@
 """Classes of the program deriving from `dict` or `OrderedDict` (transformers' `ModelOutput`,
 `ClassInstantier`): the base they get keeps their items like a dict's (`stmts.ex_ClassDef` swaps
-the base in), so `output[0]`, `output.to_tuple()`, `"key" in output` stay known."""
+the base in), so `output[0]`, `output.to_tuple()`, `"key" in output` stay known. `collections.defaultdict`
+is such a dict whose missing keys are made by its factory (timm's registries: `defaultdict(DefaultCfg)`)."""
 
 from __future__ import annotations
 
@@ -31,26 +32,30 @@ def _hashable(key: Any) -> bool:
     return not isinstance(key, Unknown)
 
 
+def _fill(ctx: Ctx, self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    items = _items(ctx, self)
+    if items is None:
+        return
+    source = args[0] if len(args) == 1 else {}
+    if isinstance(source, dict):
+        items.update(source)
+        if id(source) in getattr(ctx, "inexact", ()):
+            ctx.mark_inexact(items)  # type: ignore[arg-type]
+    elif isinstance(source, (list, tuple)) and all(isinstance(p, tuple) and len(p) == 2 and _hashable(p[0])
+                                                     for p in source):
+        items.update(source)
+    else:
+        ctx.mark_inexact(items)  # type: ignore[arg-type]  # items not known
+    items.update(kwargs)
+
+
 @native_class("builtins.dict.__base__")
 class dict_base:
     """The base a program's class deriving from `dict` or `OrderedDict` gets (`class Output(OrderedDict)`,
     transformers' ModelOutput): its items are kept like a dict's; a key not known makes the answer unknown."""
 
     def init(ctx: Ctx, self: Any, *args: Any, **kwargs: Any) -> None:  # noqa: N805
-        items = _items(ctx, self)
-        if items is None:
-            return
-        source = args[0] if len(args) == 1 else {}
-        if isinstance(source, dict):
-            items.update(source)
-            if id(source) in getattr(ctx, "inexact", ()):
-                ctx.mark_inexact(items)  # type: ignore[arg-type]
-        elif isinstance(source, (list, tuple)) and all(isinstance(p, tuple) and len(p) == 2 and _hashable(p[0])
-                                                         for p in source):
-            items.update(source)
-        else:
-            ctx.mark_inexact(items)  # type: ignore[arg-type]  # items not known
-        items.update(kwargs)
+        _fill(ctx, self, args, kwargs)
 
     def __setitem__(ctx: Ctx, self: Any, key: Any, value: Any) -> None:  # noqa: N805
         items = _items(ctx, self)
@@ -93,3 +98,23 @@ class dict_base:
         items = _items(ctx, self)
         return ctx.same_items(items, list(items)) if items is not None else ctx.unknown("iteration")
 
+
+
+@native_class("collections.defaultdict", bases=(dict_base,))
+class defaultdict:
+    """A dict whose item of a key it lacks is made by `default_factory()` and kept; when its items are
+    not all known, a key not seen may be there: the item is not known."""
+
+    def init(ctx: Ctx, self: Any, default_factory: Any = None, *args: Any, **kwargs: Any) -> None:  # noqa: N805
+        _fill(ctx, self, args, kwargs)
+        if isinstance(self, Instance):
+            self.attrs["default_factory"] = default_factory
+
+    def __getitem__(ctx: Ctx, self: Any, key: Any) -> Any:  # noqa: N805
+        items = _items(ctx, self)
+        factory = self.attrs.get("default_factory") if isinstance(self, Instance) else None
+        if items is None or not _hashable(key) or key in items or factory is None \
+                or id(items) in getattr(ctx, "inexact", ()):
+            return ctx.getitem(items, key) if items is not None else ctx.unknown("dict item")
+        items[key] = ctx.call(factory)
+        return items[key]

@@ -76,12 +76,11 @@ NAMES: dict[str, str] = {
         'functools.lru_cache functools.cache typing.final typing.overload abc.abstractmethod torch.jit.script '
         'torch.jit.unused torch.compile typing.no_type_check torch.jit.ignore torch.jit.export '
         'torch.jit._overload_method functools.reduce copy.deepcopy copy.copy collections.OrderedDict '
-        'collections.defaultdict_plain collections.defaultdict typing.List typing.Dict typing.Tuple '
-        'typing.Optional typing.Union typing.Any typing.Callable typing.Iterable typing.Iterator '
-        'typing.Sequence typing.Mapping typing.Set typing.Type typing.Literal typing.Generator typing.TypeVar_ '
-        'typing.ClassVar typing.Final typing.Annotated dataclasses.InitVar typing.TYPE_CHECKING os.path.split '
-        'urllib.parse.urlsplit urllib.parse.urlparse types.FunctionType functools.update_wrapper '
-        'itertools.repeat',
+        'collections.defaultdict_plain typing.List typing.Dict typing.Tuple typing.Optional typing.Union '
+        'typing.Any typing.Callable typing.Iterable typing.Iterator typing.Sequence typing.Mapping typing.Set '
+        'typing.Type typing.Literal typing.Generator typing.TypeVar_ typing.ClassVar typing.Final '
+        'typing.Annotated dataclasses.InitVar typing.TYPE_CHECKING os.path.split urllib.parse.urlsplit '
+        'urllib.parse.urlparse types.FunctionType functools.update_wrapper itertools.repeat',
     'pytea_ci.models.torch.creation':
         'torch.float32 torch.float torch.float64 torch.double torch.float16 torch.half torch.bfloat16 '
         'torch.int64 torch.long torch.int32 torch.int torch.int16 torch.short torch.int8 torch.uint8 torch.bool '
@@ -485,7 +484,8 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.torch.serialization':
         'torch.hub.load torch.jit.load torch.hub.load_state_dict_from_url torch.package.PackageImporter '
         'torch.jit.trace torch.jit.trace_module torch.jit.freeze torch.jit.optimize_for_inference '
-        'torch.jit.save torch.onnx.export torch.hub.set_dir',
+        'torch.jit.save torch.onnx.export torch.hub.set_dir torch.utils._pytree.register_pytree_node '
+        'torch.utils._pytree._register_pytree_node',
     'pytea_ci.models.torchvision.io':
         'torchvision.io.ImageReadMode.UNCHANGED torchvision.io.ImageReadMode.GRAY '
         'torchvision.io.ImageReadMode.GRAY_ALPHA torchvision.io.ImageReadMode.RGB '
@@ -494,8 +494,12 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.hydra_':
         'omegaconf.DictConfig omegaconf.dictconfig.DictConfig hydra.main omegaconf.OmegaConf.load '
         'omegaconf.OmegaConf.create',
+    'pytea_ci.models.timm_':
+        'timm.models._registry.model_entrypoint timm.models._registry.is_model',
+    'pytea_ci.models.deque_':
+        'collections.deque',
     'pytea_ci.models.dict_subclass':
-        'builtins.dict.__base__',
+        'builtins.dict.__base__ collections.defaultdict',
 }
 
 # model module -> the computed attributes it registers
@@ -517,14 +521,14 @@ PREFIXES = (
     'jsonargparse lightning lightning.fabric lightning_fabric logging math matplotlib matplotlib.pyplot '
     'multiprocessing numpy numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig '
     'operator os os.path packaging packaging.version pathlib pickle platform random shutil socket string sys '
-    'sys.path time torch torch.Tensor torch.amp torch.autograd torch.backends torch.backends.cuda '
-    'torch.backends.cudnn torch.backends.mps torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp '
-    'torch.distributed torch.fft torch.hub torch.jit torch.linalg torch.multiprocessing torch.nn '
-    'torch.nn.Embedding torch.nn.functional torch.nn.init torch.nn.modules torch.nn.modules.module '
-    'torch.nn.parallel torch.nn.parameter torch.nn.utils torch.nn.utils.rnn torch.onnx torch.optim '
-    'torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils.data '
-    'torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed torchvision '
-    'torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
+    'sys.path time timm timm.models timm.models._registry torch torch.Tensor torch.amp torch.autograd '
+    'torch.backends torch.backends.cuda torch.backends.cudnn torch.backends.mps torch.cpu torch.cpu.amp '
+    'torch.cuda torch.cuda.amp torch.distributed torch.fft torch.hub torch.jit torch.linalg '
+    'torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.functional torch.nn.init torch.nn.modules '
+    'torch.nn.modules.module torch.nn.parallel torch.nn.parameter torch.nn.utils torch.nn.utils.rnn torch.onnx '
+    'torch.optim torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree '
+    'torch.utils.data torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed '
+    'torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
     'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
     'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
     'typer types typing urllib urllib.parse warnings yaml'

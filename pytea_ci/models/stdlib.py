@@ -189,11 +189,6 @@ def ordered_dict(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return dict_(ctx, *args, **kwargs)
 
 
-@model("collections.defaultdict")
-def defaultdict(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
-    return ctx.unknown("defaultdict")
-
-
 for _name in ("List", "Dict", "Tuple", "Optional", "Union", "Any", "Callable", "Iterable", "Iterator", "Sequence",
               "Mapping", "Set", "Type", "Literal", "Generator", "TypeVar_", "ClassVar", "Final", "Annotated"):
     register(f"typing.{_name}", None)

@@ -1,8 +1,12 @@
-"""Real `transformers`, installed from PyPI (pinned, `--no-deps`) into a scratch virtualenv and read
-from source, never imported (issue 21's Done-when): a BERT classifier with a 512-wide head on its
+"""Real `transformers` and `timm`, installed from PyPI (pinned, `--no-deps`) into a scratch virtualenv and
+read from source, never imported (issue 21's Done-when): a BERT classifier with a 512-wide head on its
 768-wide pooler output is found at the head's line, its twin with `config.hidden_size` is clean, both
 checking at least 90% of the tensor operations they reach; a model built by `from_pretrained` of a
-project folder's `config.json` gets that file's sizes; a hub id is unknown (never downloaded).
+project folder's `config.json` gets that file's sizes; a hub id is unknown (never downloaded). A timm
+backbone (`timm.create_model("resnet18", num_classes=0)`, and `timm.models.resnet.resnet34` with
+`reset_classifier`/`forward_features`/`get_classifier`) with a wrong-width head is found at the line,
+its twins clean, at least 90% checked. No torch oracle builds these models: timm does not import
+without torchvision, which the test environment cannot load; the widths (512) are the models' own.
 Skipped only when the package cannot be installed (no network to PyPI). The same project, with timm
 and the cold/warm import figures, is `benchmarks/installed_packages.py`."""
 
@@ -23,7 +27,7 @@ import installed_packages as bench  # noqa: E402  (the benchmark's project and p
 
 from pytea_ci.cli import main  # noqa: E402
 
-PIN = "transformers==4.46.3"
+PINS = bench.PINS
 
 
 @pytest.fixture(scope="module")
@@ -33,12 +37,12 @@ def python() -> str:
     try:
         if not os.path.isfile(exe):
             venv.EnvBuilder(with_pip=True).create(folder)
-        p = subprocess.run([exe, "-m", "pip", "install", "-q", "--no-deps", PIN], capture_output=True, text=True,
+        p = subprocess.run([exe, "-m", "pip", "install", "-q", "--no-deps", *PINS], capture_output=True, text=True,
                            timeout=600)
     except (OSError, subprocess.SubprocessError) as e:
-        pytest.skip(f"cannot install {PIN}: {e}")
+        pytest.skip(f"cannot install {PINS}: {e}")
     if p.returncode != 0:
-        pytest.skip(f"cannot install {PIN}: {p.stderr.strip().splitlines()[-1:] or p.returncode}")
+        pytest.skip(f"cannot install {PINS}: {p.stderr.strip().splitlines()[-1:] or p.returncode}")
     return exe
 
 
@@ -60,3 +64,21 @@ def test_bert_heads_found_at_the_line_twins_clean(python: str, tmp_path: Path,
     assert all(e["status"] != "internal-error" for e in doc["entries"])
     hub = next(e for e in doc["entries"] if e["entry"] == "hub.py")
     assert any("bert-base-uncased" in o["what"] for o in hub["unknown_origins"]), hub["unknown_origins"]
+
+
+def test_timm_heads_found_at_the_line_twins_clean(python: str, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    bench.make_project(str(tmp_path))
+    names = ["timm_bad.py", "timm_good.py", "timm_head_bad.py", "timm_head_good.py"]
+    code = main(["check", "--root", str(tmp_path), "--no-cache", "--jobs", "1", "--python", python, "--format", "json",
+                 *(str(tmp_path / n) for n in names)])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 1
+    found = sorted((d["entry"], d["rule"], d["line"]) for d in doc["diagnostics"] if d["rule"] < "PT010")
+    assert found == [("timm_bad.py", "PT001", 8), ("timm_head_bad.py", "PT001", 10)], found
+    messages = {d["entry"]: d["message"] for d in doc["diagnostics"] if d["rule"] == "PT001"}
+    assert "512" in messages["timm_bad.py"] and "256" in messages["timm_bad.py"]
+    assert "512" in messages["timm_head_bad.py"] and "1024" in messages["timm_head_bad.py"]
+    coverage = {e["entry"]: e["coverage"]["ratio"] for e in doc["entries"]}
+    assert all(coverage[n] >= 0.9 for n in names), coverage
+    assert all(e["status"] != "internal-error" for e in doc["entries"])

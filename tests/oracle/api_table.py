@@ -798,6 +798,9 @@ EXEMPT.update({
     "torch.finfo": ("float limits of a dtype, no shape effect (values: tests/oracle/test_dtypes.py)",
                     "fill = torch.zeros(2, 3).masked_fill(torch.ones(2, 3) > 0, torch.finfo(torch.float32).min)"),
     "torch.Tensor.is_signed": ("returns a bool", "is_sg = torch.zeros(2).is_signed()"),
+    "torch.utils._pytree.register_pytree_node": (
+        "registers how torch flattens a container class (no tensor, no shape effect)",
+        "def register_box(cls):\n    torch.utils._pytree.register_pytree_node(cls, lambda b: ([], None), lambda v, c: cls())"),
     "numpy.random.default_rng": ("random generator object", "rng = np.random.default_rng(0)"),
     "numpy.random.Generator": ("random generator object", "rng2 = np.random.Generator(np.random.PCG64(0))"),
     "torch.no_grad": ("context manager, no tensors", "with torch.no_grad():\n    pass"),

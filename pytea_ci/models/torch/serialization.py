@@ -1,6 +1,8 @@
 """Objects loaded or compiled from outside the program: `torch.hub.load`, `torch.jit.load`
 (unknown objects: calling them gives unknowns, never findings), `torch.jit.trace` (the traced
-module or function behaves as the one given), and saving calls with no shape effect."""
+module or function behaves as the one given), saving calls with no shape effect, and pytree
+registrations (transformers registers its `ModelOutput` at import: torch calls the functions given
+only to flatten such outputs, which never changes a shape)."""
 
 from __future__ import annotations
 
@@ -23,4 +25,9 @@ def trace(ctx: Ctx, fn: Any, *args: Any, **kwargs: Any) -> Any:
 
 @model("torch.jit.save", "torch.onnx.export", "torch.hub.set_dir")
 def save(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return None
+
+
+@model("torch.utils._pytree.register_pytree_node", "torch.utils._pytree._register_pytree_node")
+def register_pytree_node(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return None

@@ -1,0 +1,201 @@
+"""Lazy star re-exports in installed packages (issue 21): the `__init__.py` of a followed package does
+not run its `from .sub import *` statements until one of their names is asked for.
+
+Model libraries gather everything in their package `__init__`: `import timm` runs `from .beit import *`,
+`from .byobnet import *`, ... for about a hundred model files (each building a large table of pretrained
+configurations and registering its model functions), about 500k interpreter steps, to use one model.
+Python 3.15's explicit lazy imports (PEP 810) name the fix: an import whose names are not used at
+import time can run when one of them is first used. Here, in the `__init__.py` of a followed package
+only (never in the project's code), a top-level relative `from .sub import *` is *deferred* when every
+name the file reads is bound in it by other means or is a builtin (so the file's own code needs nothing
+the star imports bring). A deferred statement is recorded, not run; a name of the package module that
+is not there (`from timm.models import resnet50`, `timm.models.resnet50`) is then searched in the star
+sources' text and confirmed on their syntax (a top-level definition, assignment or import binding it,
+or a name of a literal `__all__`; a source's own star imports are searched two levels down): the module
+that defines it is imported and the name bound. Else the sources whose text names it at all are
+imported (a name bound at run time); a name no source mentions is not there (the attribute is a value
+not understood, as any missing attribute of a module). `from package import *` and `package.__dict__`
+run every deferred statement first.
+
+Explicit re-exports (`from .models import create_model`) run as written: they are cheap next to the
+star imports, and an import that runs them keeps the modules it loads its own, so it stays one import
+that `package_cache.py` can keep (a name resolved later binds names in modules loaded before it).
+
+What changes: the side effects of a deferred module's import happen when (and only if) one of its names
+is used — a registry the skipped modules would have filled (timm's `@register_model`) lacks their
+entries; models of such registries (`models/timm_.py`) read the package source instead. The tables are
+static facts of each file (kept per path for the process), so restored imports resolve the same way.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import os
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pytea_ci.fsio import read_source
+from pytea_ci.interp.runtime import ModuleVal, Scope
+
+if TYPE_CHECKING:
+    from pytea_ci.interp.interpreter import Interpreter
+
+_BUILTINS = frozenset(dir(builtins)) | {"__name__", "__file__", "__package__", "__path__", "__spec__", "__doc__"}
+_DYNAMIC = frozenset({"globals", "locals", "vars", "dir", "__getattr__", "__dir__", "exec", "eval"})
+_STAR_DEPTH = 2
+
+
+@dataclass
+class Deferred:
+    """The star imports of one `__init__.py` that run on first use."""
+
+    stars: list[ast.ImportFrom] = field(default_factory=list)
+    nodes: frozenset[tuple[int, int]] = frozenset()  # (line, column) of each: a file may be parsed again
+
+
+_TABLES: dict[str, Deferred | None] = {}
+
+
+def table(interp: "Interpreter", path: str) -> Deferred | None:
+    """The deferred statements of `path` (None: not a followed package's `__init__.py`, or nothing)."""
+    if path not in _TABLES:
+        site = interp.site
+        tree = interp.shared.parse(path) if site is not None and os.path.basename(path) == "__init__.py" \
+            and site.package_of(path) is not None else None
+        _TABLES[path] = _deferred(tree) if isinstance(tree, ast.Module) else None
+    return _TABLES[path]
+
+
+def _deferred(tree: ast.Module) -> Deferred | None:
+    read, bound = _names(tree)
+    if read & _DYNAMIC or read - bound - _BUILTINS:
+        return None  # the module looks at its namespace, or reads a name a star import may bring
+    stars = [s for s in tree.body if isinstance(s, ast.ImportFrom) and s.level and any(a.name == "*" for a in s.names)]
+    return Deferred(stars, frozenset((n.lineno, n.col_offset) for n in stars)) if stars else None
+
+
+def _names(tree: ast.AST) -> tuple[set[str], set[str]]:
+    """The names a file reads, and those it binds by any means other than a star import."""
+    read: set[str] = set()
+    bound: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names if a.name != "*")
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    return read, bound
+
+
+def skip(interp: "Interpreter", node: ast.ImportFrom, scope: Scope) -> bool:
+    """Whether the import statement being run is deferred (recorded in its module's table)."""
+    if scope.locals is not scope.globals or not node.level:
+        return False
+    found = table(interp, interp.cur_path)
+    return found is not None and (node.lineno, node.col_offset) in found.nodes
+
+
+def resolve_star(interp: "Interpreter", mod: ModuleVal, name: str) -> Any:
+    """`mod.name` from a deferred star import: the source that defines it, else all of them."""
+    found = table(interp, mod.path)
+    if found is None or not found.stars or name.startswith("_"):
+        return None
+    scope = Scope(mod.globals, mod.globals)
+    sources = [interp.resolve_relative(stmt, scope) for stmt in reversed(found.stars)]  # the last one wins
+    for dotted in [d for d in sources if _defines(interp, d, name, _STAR_DEPTH)] + \
+            [d for d in sources if _mentions(interp, d, name)]:
+        target = interp.import_module(dotted, scope, ast.Pass())
+        if isinstance(target, ModuleVal) and (name in target.globals or _resolved(interp, target, name)):
+            mod.globals[name] = target.globals[name]
+            return mod.globals[name]
+    return None
+
+
+def _mentions(interp: "Interpreter", dotted: str, name: str) -> bool:
+    """Whether the text of module `dotted` names `name` at all (a name bound at run time, by `setattr`
+    or a registry appending to `__all__`, is written somewhere in it)."""
+    path = interp.find_module_file(dotted)
+    text = read_source(path) if path is not None else None
+    return text is not None and re.search(rf"\b{re.escape(name)}\b", text) is not None
+
+
+def _resolved(interp: "Interpreter", target: ModuleVal, name: str) -> bool:
+    return resolve_star(interp, target, name) is not None
+
+
+def force(interp: "Interpreter", mod: ModuleVal) -> None:
+    """Run every statement of `mod` still deferred (names already bound are kept)."""
+    found = table(interp, mod.path)
+    if found is None:
+        return
+    scope = Scope(mod.globals, mod.globals)
+    for stmt in found.stars:
+        target = interp.import_module(interp.resolve_relative(stmt, scope), scope, stmt)
+        if isinstance(target, ModuleVal):
+            for key, value in _exported(target):
+                mod.globals.setdefault(key, value)
+
+
+def _exported(target: ModuleVal) -> list[tuple[str, Any]]:
+    names = target.globals.get("__all__")
+    if isinstance(names, (list, tuple)):
+        return [(n, target.globals[n]) for n in names if isinstance(n, str) and n in target.globals]
+    return [(k, v) for k, v in target.globals.items() if isinstance(k, str) and not k.startswith("_")]
+
+
+def _defines(interp: "Interpreter", dotted: str, name: str, depth: int) -> bool:
+    """Whether module `dotted` binds `name` at its top level (read as text, then as syntax)."""
+    path = interp.find_module_file(dotted)
+    text = read_source(path) if path is not None else None
+    if path is None or text is None or not re.search(rf"\b{re.escape(name)}\b", text):
+        return False
+    tree = interp.shared.parse(path)
+    if not isinstance(tree, ast.Module):
+        return False
+    if name in _top_names(tree.body) or name in _literal_all(tree.body):
+        return True
+    if depth <= 0:
+        return False
+    package = dotted if os.path.basename(path) == "__init__.py" else dotted.rpartition(".")[0]
+    return any(_defines(interp, _absolute(package, s), name, depth - 1)
+               for s in tree.body if isinstance(s, ast.ImportFrom) and any(a.name == "*" for a in s.names))
+
+
+def _absolute(package: str, stmt: ast.ImportFrom) -> str:
+    if not stmt.level:
+        return stmt.module or ""
+    parts = package.split(".")
+    base = ".".join(parts[: len(parts) - (stmt.level - 1)])
+    return f"{base}.{stmt.module}" if stmt.module else base
+
+
+def _top_names(body: list[ast.stmt]) -> set[str]:
+    out: set[str] = set()
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(stmt.name)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            out.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".")[0] for a in stmt.names if a.name != "*")
+        elif isinstance(stmt, ast.If):
+            out |= _top_names(stmt.body) | _top_names(stmt.orelse)
+        elif isinstance(stmt, ast.Try):
+            out |= _top_names(stmt.body) | _top_names(stmt.orelse)
+    return {n for n in out if not n.startswith("_")}
+
+
+def _literal_all(body: list[ast.stmt]) -> set[str]:
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in stmt.targets) \
+                and isinstance(stmt.value, (ast.List, ast.Tuple)):
+            return {e.value for e in stmt.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
+    return set()
