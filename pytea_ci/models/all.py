@@ -20,3 +20,4 @@ from pytea_ci.models.torchvision import io as tv_io  # noqa: F401
 from pytea_ci.models import files  # noqa: F401
 from pytea_ci.models import hydra_  # noqa: F401
 from pytea_ci.models import dict_subclass  # noqa: F401
+from pytea_ci.models import saved  # noqa: F401

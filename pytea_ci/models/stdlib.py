@@ -54,7 +54,7 @@ def floor(ctx: Ctx, x: Any) -> Any:
     return x if is_dim(x) else ctx.unknown("math.floor")
 
 
-@model("os.path.join", "os.path.basename", "os.path.dirname", "os.path.abspath", "os.path.expanduser",
+@model("os.path.basename", "os.path.dirname", "os.path.abspath", "os.path.expanduser",
        "os.path.realpath", "os.getcwd", "time.strftime", "json.dumps")
 def path_string(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return Unknown("string", pytype="str")
