@@ -21,7 +21,7 @@ from pytea_ci.shapes.vrange import ValueRange, clamp, hull, keep_draws, plus, sc
 _SAME_VALUES = frozenset(
     "view reshape view_as reshape_as unsqueeze unsqueeze_ squeeze squeeze_ flatten unflatten permute transpose "
     "swapaxes t contiguous clone detach cpu cuda to type long int short type_as expand expand_as repeat flip "
-    "roll pin_memory movedim moveaxis ravel broadcast_to tile".split())
+    "roll pin_memory movedim moveaxis ravel broadcast_to tile numpy from_numpy as_tensor asarray copy".split())
 # Operations whose result holds some of the values of their first operand.
 _SUBSET = frozenset("__getitem__ narrow select masked_select take chunk_item".split())
 _COMPARE = frozenset("eq ne lt le gt ge greater less greater_equal less_equal not_equal isnan isinf isfinite "
