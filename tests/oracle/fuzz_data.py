@@ -129,8 +129,10 @@ def _path(rng: random.Random, prog: Program, name: str) -> str:
 
 
 def _spread(v: int) -> tuple[int, ...]:
-    """Values an input whose default is `v` takes in the oracle's runs: small, near `v`, and larger."""
-    return tuple(sorted({1, 2, 3, max(1, v - 1), v, v + 1, 2 * v + 1, 3 * v}))
+    """Values an input whose default is `v` takes in the oracle's runs: small, near `v`, larger, and
+    one larger than any typical size of the program (a class count above the row count: `v + 50`),
+    so a failure that needs one input above another is tried too."""
+    return tuple(sorted({1, 2, 3, max(1, v - 1), v, v + 1, 2 * v + 1, 3 * v, v + 50}))
 
 
 def _sources(rng: random.Random, prog: Program) -> dict[str, int]:
