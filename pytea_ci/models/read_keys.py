@@ -52,7 +52,8 @@ def subscript(ctx: Any, obj: Any, idx: Any) -> Keyed | None:
     if (doc, path) not in table:
         assert doc.origin is not None
         where = "".join(f"[{k!r}]" for k in path)
-        table[(doc, path)] = Keyed(doc, path, Origin(ctx.span, f"{doc.origin.what}{where}"))
+        # born where the document was read (the file to look at), named with its key path
+        table[(doc, path)] = Keyed(doc, path, Origin(doc.origin.span, f"{doc.origin.what}{where}"))
     out: Keyed = table[(doc, path)]
     return out
 
