@@ -76,10 +76,23 @@ def _with_suffix(key: tuple[Any, ...] | None, suffix: str) -> tuple[Any, ...] | 
 def _record(ctx: Ctx, key: tuple[Any, ...] | None, lib: str, value: Any) -> None:
     table = dict(ctx.facts.get(SAVED) or {})
     if key is None:
-        table = {}  # a file not known was written: it may be any of those recorded
+        table = {None: None}  # a file not known was written: it may be any of those recorded, or another
     else:
         table[key] = (lib, value)
     ctx.facts[SAVED] = table
+
+
+def _may_be_written(ctx: Ctx, key: tuple[Any, ...] | None) -> bool:
+    """Whether a file the run wrote may be the one at `key` though the keys differ: a path not known,
+    or a name part not known on either side (`os.path.join(os.environ['OUT'], 'x.pt')` read twice
+    gives two values the same at run time); keys whose known last names differ name different files."""
+    for other in ctx.facts.get(SAVED) or {}:
+        if other is None or key is None or not key or not other:
+            return True
+        if not (isinstance(key[-1], str) and isinstance(other[-1], str) and key[-1] != other[-1]) \
+                and any(not isinstance(p, str) for p in (*key, *other)):
+            return True
+    return False
 
 
 def _recorded(ctx: Ctx, key: tuple[Any, ...] | None) -> tuple[str, Any] | None:
@@ -91,7 +104,11 @@ def _name(path: Any) -> str:
 
 
 def _unread(ctx: Ctx, call: str, path: Any) -> Unknown:
-    """The content of a file the run did not write: unknown, named after the path."""
+    """The content of a file the run did not write: unknown, named after the path (data read at run
+    time); of a file it may have written, only unknown (not an input of the run)."""
+    if _may_be_written(ctx, path_key(path)):
+        what = f"{call}({_name(path)}) of a file the run may have written"
+        return Unknown(what, None, Origin(ctx.span, what))
     what = f"{_READ}{call}({_name(path)})"
     return Unknown(what, None, Origin(ctx.span, what))
 
