@@ -39,7 +39,7 @@ KINDS = {
         f = h5py.File("data.h5")
         y = torch.cat([torch.randn(2, 3), f["x"]])
     """,
-    "torch.load result": """\
+    "read at run time by torch.load('ckpt.pt')": """\
         import torch
         state = torch.load("ckpt.pt")  # <-
         y = torch.randn(2, 3) + state

@@ -28,14 +28,14 @@ READS = {
         import json
         import torch
         cfg = json.load(open("cfg.json"))  # <-
-        y = torch.zeros(cfg["dim"])
+        y = torch.zeros(6).view(cfg["dim"], -1)
     """,
     "YAML document read from open('cfg.yaml')": """\
         import torch
         import yaml
         with open("cfg.yaml") as fh:
             cfg = yaml.safe_load(fh)  # <-
-        y = torch.zeros(cfg["hidden"])
+        y = torch.zeros(6).view(cfg["hidden"], -1)
     """,
     "open('t.csv'): a CSV field": """\
         import csv
@@ -44,6 +44,23 @@ READS = {
             y = torch.zeros(3).view(row["n"], -1)
     """,
 }
+
+
+def test_a_key_path_used_as_a_size_is_one_input(tmp_path: Path) -> None:
+    """A config value used as a size is checked: an input symbol (one per key path) named after the
+    file and the key path, born where the file was read."""
+    source = """\
+        import json
+        import torch
+        cfg = json.load(open("cfg.json"))  # <-
+        y = torch.zeros(cfg["model"]["dim"]) + torch.zeros(cfg["model"]["dim"])
+        z = torch.zeros(cfg["model"]["dim"], 2).view(-1, 4)
+    """
+    e = analyze(tmp_path, source)
+    assert e.stats.ops_checked == e.stats.ops_reached, origins(e)
+    notes = [d.message for d in e.diagnostics]
+    assert [d.rule for d in e.diagnostics] == ["PT002"], notes
+    assert "open('cfg.json'): a JSON document['model']['dim']" in repr(e.diagnostics[0]), e.diagnostics
 
 
 @pytest.mark.parametrize("what", sorted(READS))

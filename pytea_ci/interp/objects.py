@@ -16,6 +16,7 @@ from pytea_ci.interp.hf_configs import METHODS
 from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, ModuleVal, PathEnd, ReturnSignal, Scope, SuperVal,
                                      UserException)
 from pytea_ci.interp.join import one_of
+from pytea_ci.models import read_keys
 from pytea_ci.models.ranges import values_after
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import get_property, lookup
@@ -315,6 +316,8 @@ class ObjectMixin:
             if isinstance(members, dict):
                 return members[idx] if idx in members else self.unknown(f"{obj.name}[...]")
             return obj  # typing generics such as List[int]
+        if isinstance(obj, Unknown) and (keyed := read_keys.subscript(self, obj, idx)) is not None:
+            return keyed  # one value per key path of a document read at run time
         return self.derived("subscript", obj, idx)
 
     def report_rank_index(self: "Interpreter", rank: int, idx: int) -> None:

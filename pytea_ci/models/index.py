@@ -62,10 +62,10 @@ NAMES: dict[str, str] = {
         'math.pow math.fabs math.prod math.gcd math.isqrt math.factorial math.trunc math.hypot math.isclose '
         'math.isfinite math.isnan math.isinf math.radians math.degrees math.comb math.perm math.lcm math.pi '
         'math.e math.inf math.nan math.tau math.ceil math.floor os.path.abspath os.path.expanduser '
-        'os.path.realpath os.getcwd time.strftime json.dumps os.path.join os.path.basename os.path.dirname '
-        'os.path.splitext os.path.exists os.path.isdir os.path.isfile time.time time.perf_counter '
-        'time.monotonic time.process_time datetime.datetime.now os.path.getsize shutil.copy pathlib.Path '
-        'itertools.product itertools.chain itertools.count itertools.cycle itertools.islice collections.Counter '
+        'os.path.realpath os.getcwd time.strftime json.dumps os.path.basename os.path.dirname os.path.splitext '
+        'os.path.exists os.path.isdir os.path.isfile time.time time.perf_counter time.monotonic '
+        'time.process_time datetime.datetime.now os.path.getsize shutil.copy pathlib.Path itertools.product '
+        'itertools.chain itertools.count itertools.cycle itertools.islice collections.Counter '
         'operator.itemgetter os.makedirs os.mkdir os.remove os.chdir time.sleep warnings.warn '
         'warnings.filterwarnings warnings.simplefilter logging.basicConfig logging.info logging.debug '
         'logging.warning logging.error logging.critical logging.exception json.dump pickle.dump shutil.rmtree '
@@ -94,10 +94,10 @@ NAMES: dict[str, str] = {
         'torch.empty_like torch.rand_like torch.randn_like torch.full_like torch.randint_like torch.tensor '
         'torch.as_tensor torch.from_numpy torch.arange torch.randperm torch.linspace torch.logspace torch.eye '
         'torch.cat torch.concat torch.concatenate torch.stack torch.manual_seed torch.cuda.manual_seed '
-        'torch.cuda.manual_seed_all torch.set_num_threads torch.save torch.set_printoptions '
+        'torch.cuda.manual_seed_all torch.set_num_threads torch.set_printoptions '
         'torch.use_deterministic_algorithms torch.cuda.empty_cache torch.autograd.set_detect_anomaly '
         'torch.backends.cudnn.deterministic torch.seed torch.set_default_dtype torch.set_default_device '
-        'torch.set_default_tensor_type torch.load torch.get_default_dtype torch.device torch.autocast '
+        'torch.set_default_tensor_type torch.get_default_dtype torch.device torch.autocast '
         'torch.cuda.amp.autocast torch.amp.autocast torch.cpu.amp.autocast torch.no_grad torch.enable_grad '
         'torch.inference_mode torch.set_grad_enabled torch.Generator torch.Size torch.is_tensor torch.meshgrid '
         'torch.multinomial torch.Tensor.multinomial',
@@ -366,7 +366,7 @@ NAMES: dict[str, str] = {
         'numpy.ones_like numpy.empty_like numpy.full_like numpy.arange numpy.linspace numpy.random.rand '
         'numpy.random.randn numpy.random.random numpy.random.random_sample numpy.random.normal '
         'numpy.random.uniform numpy.random.randint numpy.random.seed numpy.random.shuffle '
-        'numpy.set_printoptions numpy.save numpy.savez',
+        'numpy.set_printoptions numpy.savez',
     'pytea_ci.models.numpy_.rng':
         'numpy.random.Generator numpy.random.default_rng',
     'pytea_ci.models.datamodel':
@@ -500,6 +500,8 @@ NAMES: dict[str, str] = {
         'collections.deque',
     'pytea_ci.models.dict_subclass':
         'builtins.dict.__base__ collections.defaultdict',
+    'pytea_ci.models.saved':
+        'os.path.join numpy.save numpy.load torch.save torch.load',
 }
 
 # model module -> the computed attributes it registers

@@ -38,18 +38,27 @@ def norm_dim(ctx: Ctx, dim: Any, rank: int, op: str) -> int | None:
     return d % max(rank, 1)
 
 
-def sizes_arg(args: Sequence[Any]) -> list[Any] | None:
-    """`f(2, 3)`, `f((2, 3))`, `f([2, 3])`, `f(torch.Size)` → [2, 3]; None when unknown."""
+def sizes_arg(args: Sequence[Any], ctx: Ctx | None = None) -> list[Any] | None:
+    """`f(2, 3)`, `f((2, 3))`, `f([2, 3])`, `f(torch.Size)` → [2, 3]; None when unknown. With `ctx`,
+    a key path of a document read at run time is its one size symbol (models/read_keys.py)."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = args[0]
     out = list(args)
+    if ctx is not None:
+        from pytea_ci.models.read_keys import as_size
+
+        out = [as_size(ctx, a) for a in out]
     if not all(is_dim(a) for a in out):
         return None
     return out
 
 
 def dim_arg(ctx: Ctx, v: Any, hint: str = "size") -> Dim:
-    """A size argument as a dim: a fresh unknown when the program passes something not understood."""
+    """A size argument as a dim: a fresh unknown when the program passes something not understood
+    (a key path of a document read at run time: its one symbol, models/read_keys.py)."""
+    from pytea_ci.models.read_keys import as_size
+
+    v = as_size(ctx, v)
     return v if is_dim(v) else ctx.fresh(hint)
 
 

@@ -99,6 +99,10 @@ def no_effect(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 def read_int(ctx: Ctx, text: Unknown) -> Any:
     """`int(s)` of a string not known: a positive input symbol when the program read it at run time
     (an environment variable, a command-line argument); any int otherwise."""
+    from pytea_ci.models.read_keys import Keyed, as_size
+
+    if isinstance(text, Keyed):
+        return as_size(ctx, text)  # the same symbol for every read of the key path
     what = text.origin.what if text.origin is not None else text.reason
     if text.pytype == "str" or what.startswith("sys.argv") or text.reason.startswith("value of environment"):
         source = text.reason if text.reason.startswith("value of") else what

@@ -21,7 +21,7 @@ from pytea_ci.shapes.vrange import ValueRange, clamp, hull, keep_draws, plus, sc
 _SAME_VALUES = frozenset(
     "view reshape view_as reshape_as unsqueeze unsqueeze_ squeeze squeeze_ flatten unflatten permute transpose "
     "swapaxes t contiguous clone detach cpu cuda to type long int short type_as expand expand_as repeat flip "
-    "roll pin_memory movedim moveaxis ravel broadcast_to tile".split())
+    "roll pin_memory movedim moveaxis ravel broadcast_to tile numpy from_numpy as_tensor asarray copy".split())
 # Operations whose result holds some of the values of their first operand.
 _SUBSET = frozenset("__getitem__ narrow select masked_select take chunk_item".split())
 _COMPARE = frozenset("eq ne lt le gt ge greater less greater_equal less_equal not_equal isnan isinf isfinite "
@@ -214,17 +214,18 @@ def _subset(r: ValueRange, src: Tensor, out: Tensor, args: tuple) -> ValueRange:
         every = len(args) == 2 and src.shape and _covers(args[1], src.shape[0])
         if every:
             return r
+        one = len(args) == 2 and isinstance(args[1], Term)  # one position: an element (never empty)
         if all(s.kind == INPUT for x in symbolic for s in symbols(x)):
             # some positions only, chosen at random (a shuffled loader dropping its last batch; a Subset
             # narrows this to the positions it fixed, `data.Subset`)
-            return keep_draws(r, None, random_positions=True)
-        return keep_draws(r, None)  # positions the program chose (an in-order loader's full batches)
+            return keep_draws(r, None, random_positions=True, nonempty=one)
+        return keep_draws(r, None, nonempty=one)  # positions the program chose (an in-order loader's full batches)
     total, kept = _numel(src), _numel(out)
     if total is not None and kept is not None and kept >= total:
         return r
     if r.drawn is None or total is None or kept is None:
         return keep_draws(r, None)
-    return keep_draws(r, r.drawn[2] - (total - kept))
+    return keep_draws(r, r.drawn[2] - (total - kept), nonempty=kept > 0)
 
 
 def _arith(op: str, r: ValueRange, k: Any, reflected: bool) -> ValueRange | None:

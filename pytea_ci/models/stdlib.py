@@ -76,7 +76,7 @@ def _pure_path(fn: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
-for _fn in (posixpath.join, posixpath.basename, posixpath.dirname, posixpath.splitext):
+for _fn in (posixpath.basename, posixpath.dirname, posixpath.splitext):  # os.path.join: models/saved.py
     register(f"os.path.{_fn.__name__}", Builtin(f"os.path.{_fn.__name__}", _pure_path(_fn)))
 
 

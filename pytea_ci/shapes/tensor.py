@@ -15,7 +15,7 @@ COMPLEX_DTYPES = ("complex64", "complex128", "complex32")
 
 
 class Origin(NamedTuple):
-    """Where a value not understood was born (`span`) and what made it (`what`, e.g. "torch.load result")."""
+    """Where a value not understood was born (`span`) and what made it (`what`, e.g. "read at run time by torch.load('ckpt.pt')")."""
 
     span: Span
     what: str

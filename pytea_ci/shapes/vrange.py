@@ -94,19 +94,26 @@ def clamp(r: ValueRange, lo: int | None, hi: int | None) -> ValueRange:
     return replace(r, lo=new_lo, hi=new_hi, drawn=None)
 
 
-def keep_draws(r: ValueRange, n: int | None, random_positions: bool = False) -> ValueRange:
+def keep_draws(r: ValueRange, n: int | None, random_positions: bool = False, nonempty: bool = False) -> ValueRange:
     """Some of the elements remain (a subset or an overwrite), at most `n` of the drawn ones (None:
     not known). Draws stay draws; attained bounds are only reachable when the positions kept are
-    chosen at random (a shuffled loader dropping its last batch), else nothing is known to occur."""
+    chosen at random (a shuffled loader dropping its last batch), else nothing is known to occur.
+    A `nonempty` selection of a range of one attained value still holds it (`full((n,), c)`)."""
     reachable = r.possible if random_positions else r.random and (n is None or n > 0)
     drawn = None if r.drawn is None or n is None or n <= 0 else (r.drawn[0], r.drawn[1], min(n, r.drawn[2]))
-    return replace(r, attained=False, drawn=drawn, reachable=reachable, dense=False,
+    return replace(r, attained=nonempty and one_value(r), drawn=drawn, reachable=reachable, dense=False,
                    random=r.random and (n is None or n > 0))
 
 
+def one_value(r: ValueRange) -> bool:
+    """Every element holds the same value, which occurs (in any non-empty selection of them too)."""
+    return r.attained and r.lo is not None and r.lo == r.hi
+
+
 def fixed_selection(r: ValueRange) -> ValueRange:
-    """A selection of positions the program fixed (`Subset(ds, indices)`): only draws still occur."""
-    return replace(r, attained=False, reachable=r.random, dense=False)
+    """A selection of positions the program fixed (`Subset(ds, indices)`, an item of it each time):
+    only draws still occur, and a value every element holds."""
+    return replace(r, attained=one_value(r), reachable=r.random, dense=False)
 
 
 def _opt(fn: object, a: Dim | None, b: Dim | None) -> Dim | None:

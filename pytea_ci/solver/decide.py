@@ -20,6 +20,7 @@ from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Lin, Op, Sym, symbols
 from pytea_ci.shapes.pred import Cond, Pred, and_, not_
 from pytea_ci.solver.canon import query_key
 from pytea_ci.solver.presolve import presolve
+from pytea_ci.solver.witness import witness_queries
 
 
 class Verdict(enum.Enum):
@@ -258,7 +259,13 @@ class Decider:
         involved = syms | {s for c in ctx for s in symbols(c)}
         if all(s.kind == ITERATION for s in involved if isinstance(s, Sym)):
             return Outcome(Verdict.FAILS, model, some_iterations=True)
+        if any(s.kind == ITERATION for s in involved) and self._fails_at_some_iteration(cond, ctx):
+            return Outcome(Verdict.FAILS, model, some_iterations=True)
         return Outcome(Verdict.MAY_FAIL, model)
+
+    def _fails_at_some_iteration(self, cond: Cond, ctx: list[Cond]) -> bool:
+        """For every input, some position every run visits fails `cond` (solver/witness.py)."""
+        return any(self.sat(q, need_model=False)[0] == "unsat" for q in witness_queries(cond, ctx))
 
     def _check_unknown(self, cond: Cond, ctx: list[Cond]) -> Outcome:
         """A symbol not understood: the check is still decided when it fails for every value of it

@@ -763,6 +763,18 @@ rec("torchvision.io.read_image", _TV, "torchvision.io.read_image('photo.png').un
 
 # ----- exemptions: no shape effect, cannot fail on shapes (each still used in tests/fixtures/api/api_exempt.py) ------------
 _OPT = "model = nn.Linear(4, 2)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+# files the program writes and reads back in the run (models/saved.py): the loaded value is the saved one
+_SAVED = ("import os\nimport tempfile\nimport numpy as np\nd = tempfile.mkdtemp()\n"
+          "torch.save({'w': torch.randn(6, 3)}, os.path.join(d, 'ck.pt'))\n"
+          "np.save(os.path.join(d, 'a'), np.zeros((3, 4), dtype=np.float32))\n")
+add("torch.load", _SAVED, "torch.load(os.path.join(d, 'ck.pt'))['w'] @ torch.randn(3, 2)",
+    "torch.load(os.path.join(d, 'ck.pt'))['w'] @ torch.randn(6, 2)")
+add("torch.save", _SAVED, "torch.load(os.path.join(d, 'ck.pt'))['w'].view(18)",
+    "torch.load(os.path.join(d, 'ck.pt'))['w'].view(12)")
+add("numpy.save", _SAVED, "np.load(os.path.join(d, 'a.npy')).reshape(12)", "np.load(os.path.join(d, 'a.npy')).reshape(5)")
+add("numpy.load", _SAVED, "torch.from_numpy(np.load(os.path.join(d, 'a.npy'))) @ torch.randn(4, 2)",
+    "torch.from_numpy(np.load(os.path.join(d, 'a.npy'))) @ torch.randn(3, 2)")
+
 EXEMPT: dict[str, tuple[str, str]] = {}
 for _o in ("ASGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS", "NAdam", "RAdam", "RMSprop", "Rprop", "SGD",
            "SparseAdam"):
@@ -810,7 +822,7 @@ EXEMPT.update({
     "torch.set_default_device": ("sets where creations go, no shape effect", "torch.set_default_device('cpu')"),
     "torch.set_default_tensor_type": ("sets the default tensor type, no shape effect",
                                       "torch.set_default_tensor_type(torch.FloatTensor)"),
-    "torch.load": ("loads an object of unknown shape", "def load_checkpoint(path):\n    return torch.load(path)"),
+    "torch.get_default_dtype": ("returns a dtype, no shape effect", "dt = torch.get_default_dtype()"),
     "torch.hub.load": ("downloads a model (no network in CI): an unknown object",
                        "def hub_model(name):\n    return torch.hub.load('repo', name)(torch.zeros(1))"),
     "torch.jit.save": ("writes a file, no shape effect", "def export(m):\n    torch.jit.save(m, 'm.pt')"),

@@ -20,8 +20,10 @@ always (every run, at one line), sometimes, or never. `compare` analyzes it with
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -34,6 +36,7 @@ from pytea_ci.driver.run import Options, run
 
 SHAPE_ERRORS = (RuntimeError, ValueError, IndexError, AssertionError)
 HEADER = """import argparse
+import json
 import os
 import random
 import tempfile
@@ -59,7 +62,11 @@ class Program:
     lines: list[str]
     env: dict[str, tuple[int, ...]] = field(default_factory=dict)  # variable -> values the oracle tries
     planted: set[int] = field(default_factory=set)  # lines of a bug that an earlier failure may hide from torch
-    folders: dict[str, tuple[int, ...]] = field(default_factory=dict)  # data folder -> file counts the oracle tries
+    # data folder -> file counts the oracle tries; "cfg:section.key" -> values of that key of the config
+    # file FZ_DATA/cfg.json the oracle writes for each run
+    folders: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    rereads: dict[str, str] = field(default_factory=dict)  # size name -> its key path read again from the config
+    setup: list[str] = field(default_factory=list)  # lines before the sources (the config file, a temp dir)
 
     @property
     def text(self) -> str:
@@ -69,7 +76,8 @@ class Program:
 # ----- sources ----------------------------------------------------------------------------------
 def _source(rng: random.Random, name: str, v: int, prog: Program, argp: list[str]) -> list[str]:
     """Lines that bind `name` to a size whose typical value is `v` (>= 1)."""
-    kind = rng.choice(["lit", "lit", "randint", "choice", "np", "env", "argparse", "cfg", "len", "folder"])
+    kind = rng.choice(["lit", "lit", "randint", "choice", "np", "env", "argparse", "cfg", "len", "folder",
+                       "cfgfile", "saved"])
     lo = max(1, v - rng.choice([0, 1]))
     hi = v + rng.choice([0, 1])
     if kind == "lit":
@@ -93,14 +101,38 @@ def _source(rng: random.Random, name: str, v: int, prog: Program, argp: list[str
     if kind == "len":
         count = rng.choice([str(v), f"random.randint({lo}, {hi})"])
         return [f"items_{name} = [torch.zeros(2) for _ in range({count})]", f"{name} = len(items_{name})"]
+    if kind == "cfgfile":  # a key of a config file the run is given (the oracle writes it, values per run)
+        section = "model" if name in ("D", "E", "C") else "data"
+        prog.folders[f"cfg:{section}.{name.lower()}"] = _spread(v)
+        if "cfg_file = json.load(fh)" not in prog.setup:
+            prog.setup += ["with open(os.path.join(os.environ.get('FZ_DATA', 'data'), 'cfg.json')) as fh:",
+                           "    cfg_file = json.load(fh)"]
+        read = prog.rereads[name] = f"cfg_file[{section!r}][{name.lower()!r}]"
+        return [f"{name} = int({read})"]
+    if kind == "saved":  # a size the program saved earlier in the run and loads back
+        inner = rng.choice([str(v), f"random.randint({lo}, {hi})"])
+        path = _path(rng, prog, f"meta_{name.lower()}.pt")
+        return [f"torch.save({{'{name.lower()}': {inner}, 'lr': 0.01}}, {path})",
+                f"{name} = torch.load({path})['{name.lower()}']"]
     # a folder of the data the run is given (made by the oracle in a temp dir, with a count per run)
     prog.folders[name] = _spread(v)
     return [f"{name} = len(os.listdir(os.path.join(os.environ.get('FZ_DATA', 'data'), {name!r})))"]
 
 
+def _path(rng: random.Random, prog: Program, name: str) -> str:
+    """A path of a file the program writes: in the data folder, or in a temp dir it makes."""
+    if rng.random() < 0.5:
+        return f"os.path.join(os.environ.get('FZ_DATA', 'data'), {name!r})"
+    if "tmp_dir = tempfile.mkdtemp()" not in prog.setup:
+        prog.setup.append("tmp_dir = tempfile.mkdtemp()")
+    return f"os.path.join(tmp_dir, {name!r})"
+
+
 def _spread(v: int) -> tuple[int, ...]:
-    """Values an input whose default is `v` takes in the oracle's runs: small, near `v`, and larger."""
-    return tuple(sorted({1, 2, 3, max(1, v - 1), v, v + 1, 2 * v + 1, 3 * v}))
+    """Values an input whose default is `v` takes in the oracle's runs: small, near `v`, larger, and
+    one larger than any typical size of the program (a class count above the row count: `v + 50`),
+    so a failure that needs one input above another is tried too."""
+    return tuple(sorted({1, 2, 3, max(1, v - 1), v, v + 1, 2 * v + 1, 3 * v, v + 50}))
 
 
 def _sources(rng: random.Random, prog: Program) -> dict[str, int]:
@@ -113,7 +145,7 @@ def _sources(rng: random.Random, prog: Program) -> dict[str, int]:
         body += _source(rng, name, v, prog, argp)
     if argp:
         prog.lines += ["parser = argparse.ArgumentParser()", *argp, "args = parser.parse_args()"]
-    prog.lines += body
+    prog.lines += prog.setup + body
     return typical
 
 
@@ -203,15 +235,47 @@ def _consumer(rng: random.Random, batched: bool, i: int) -> str:
     return rng.choice(forms)
 
 
+def _round_trip(rng: random.Random, prog: Program) -> None:
+    """Maybe save the data and load it back (torch.save of a dict, np.save of arrays: `.npy` is added
+    to a name without it), so the tensors the pipeline sees come from files the run wrote."""
+    kind = rng.choice(["none", "none", "torch", "numpy"])
+    if kind == "torch":
+        path = _path(rng, prog, "data.pt")
+        prog.lines += [f"torch.save({{'x': X, 'y': Y}}, {path})", f"blob = torch.load({path})",
+                       "X, Y = blob['x'], blob['y']"]
+    elif kind == "numpy":
+        px, py = _path(rng, prog, "x.npy"), _path(rng, prog, "y.npy")
+        saved_y = py.replace("'y.npy'", "'y'") if rng.random() < 0.5 else py
+        prog.lines += [f"np.save({px}, X.numpy())", f"np.save({saved_y}, Y.numpy())",
+                       f"X = torch.from_numpy(np.load({px}))", f"Y = torch.from_numpy(np.load({py}))"]
+    tmp = "tmp_dir = tempfile.mkdtemp()"
+    if tmp in prog.setup and tmp not in prog.lines:  # a temp dir first needed here: made after the imports
+        first = HEADER.count("\n")
+        prog.lines[first:first] = [tmp]
+
+
+def _reread(rng: random.Random, prog: Program, line: str) -> str:
+    """A consumer that reads a config size again from the file instead of its variable (the same key
+    path, the same size), as a layer's size or through `int()`."""
+    for name, read in prog.rereads.items():
+        if rng.random() < 0.5:
+            continue
+        for layer in ("nn.Linear(", "nn.Embedding("):
+            line = line.replace(f"{layer}{name}, ", f"{layer}{read}, ")
+        line = re.sub(rf"\b{name}\b", f"int({read})", line)
+    return line
+
+
 def make_program(seed: int) -> Program:
     rng = random.Random(seed)
     prog = Program(HEADER.splitlines())
     _sources(rng, prog)
     labels, _ = _labels(rng)
     prog.lines += ["X = torch.randn(N, T, D)", f"Y = {labels}"]
+    _round_trip(rng, prog)
     indent, batched = _pipeline(rng, prog)
     for i in range(rng.choice([1, 2, 2, 3])):
-        prog.lines.append(indent + _consumer(rng, batched, i))
+        prog.lines.append(indent + _reread(rng, prog, _consumer(rng, batched, i)))
     return prog
 
 
@@ -330,14 +394,22 @@ def _lines_run(executed: set[int] | None) -> Iterator[None]:
 def _fill_folders(prog: Program, run: int, scratch: str, fixed: dict[str, int] | None = None) -> None:
     """The data folders of run number `run`: counts drawn independently per folder and run (two folders
     of the same counts are not to be equal in every run), or as `fixed` says."""
+    config: dict[str, dict[str, int]] = {}
     for k, (name, counts) in enumerate(prog.folders.items()):
         pick = random.Random(run * 101 + k * 7919)
+        count = (fixed or {}).get(name, pick.choice(counts))
+        if name.startswith("cfg:"):  # a key of the config file
+            section, key = name[4:].split(".")
+            config.setdefault(section, {})[key] = count
+            continue
         folder = os.path.join(scratch, name)
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder)
-        count = pick.choice(counts)
-        for i in range((fixed or {}).get(name, count)):
+        for i in range(count):
             open(os.path.join(folder, f"f{i}.txt"), "w").close()
+    if config:
+        with open(os.path.join(scratch, "cfg.json"), "w") as f:
+            json.dump(config, f)
 
 
 def oracle(prog: Program, seed: int) -> Verdict:

@@ -58,3 +58,30 @@ def test_each_input_value_is_tried() -> None:
                                    "for xb in DataLoader(X, batch_size=B):", "    out0 = xb.view(B, -1)"]
     v = oracle(Program(lines, env={"FZ_B": (4, 5)}), 0)
     assert v.kind == "sometimes" and set(v.lines) == {len(lines)} and v.passed, v
+
+
+def test_config_file_values_are_tried() -> None:
+    """A size read from the config file the oracle writes for each run (FZ_DATA/cfg.json) takes each
+    of its values: B = 5 leaves a last batch `view(B, -1)` cannot split, B = 4 passes."""
+    from tests.oracle.fuzz_data import HEADER, Program, oracle
+
+    lines = HEADER.splitlines() + ["with open(os.path.join(os.environ.get('FZ_DATA', 'data'), 'cfg.json')) as fh:",
+                                   "    cfg_file = json.load(fh)", "B = int(cfg_file['data']['b'])",
+                                   "X = torch.randn(24, 6, 4)", "for xb in DataLoader(X, batch_size=B):",
+                                   "    out0 = xb.view(B, -1)"]
+    v = oracle(Program(lines, folders={"cfg:data.b": (4, 5)}), 0)
+    assert v.kind == "sometimes" and set(v.lines) == {len(lines)} and v.passed, v
+
+
+def test_generator_composes_files_and_configs() -> None:
+    """Sizes from a config file and from files the program saved, data round-tripped through
+    torch.save/np.save, and consumers that read a config size again all occur (at random, in varied
+    company: not one template)."""
+    from tests.oracle.fuzz_data import make_program
+
+    texts = [make_program(seed).text for seed in range(120)]
+    for marker in ("cfg_file = json.load(fh)", "torch.load(", "np.load(", "tmp_dir = tempfile.mkdtemp()"):
+        assert 5 <= sum(marker in t for t in texts) <= 110, marker
+    rereads = [t for t in texts if any("out" in line and "cfg_file[" in line for line in t.splitlines())]
+    assert len(rereads) >= 3
+    assert len({t.split("cfg_file = json.load(fh)")[1][:200] for t in texts if "json.load(fh)" in t}) > 5

@@ -124,6 +124,6 @@ def randint(ctx: Ctx, low: Any, high: Any = None, size: Any = None, **kwargs: An
     return _make(ctx, size, kwargs, "int64")
 
 
-@model("numpy.random.seed", "numpy.random.shuffle", "numpy.set_printoptions", "numpy.save", "numpy.savez")
+@model("numpy.random.seed", "numpy.random.shuffle", "numpy.set_printoptions", "numpy.savez")
 def seed(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return None

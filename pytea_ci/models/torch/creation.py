@@ -1,5 +1,5 @@
 """Tensor creation (`randn zeros tensor arange ...`), joining (`cat stack`) and torch-level odds
-and ends with no shape effect (`manual_seed`, `device`, `no_grad`, `save`)."""
+and ends with no shape effect (`manual_seed`, `device`, `no_grad`; saving and loading: models/saved.py)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def _dtype(kwargs: dict[str, Any], default: str | None) -> str | None:
 def _make(ctx: Ctx, sizes: tuple[Any, ...], kwargs: dict[str, Any], default: str | None = "float32") -> Any:
     if "size" in kwargs:
         sizes = (kwargs["size"],)
-    s = sizes_arg(sizes)
+    s = sizes_arg(sizes, ctx)
     if s is None:
         return Tensor(None, _dtype(kwargs, default))
     for d in s:
@@ -305,7 +305,7 @@ def joined_dtype(items: list[Any]) -> str | None:
 
 
 @model("torch.manual_seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all", "torch.set_num_threads",
-       "torch.save", "torch.set_printoptions", "torch.use_deterministic_algorithms",
+       "torch.set_printoptions", "torch.use_deterministic_algorithms",
        "torch.cuda.empty_cache", "torch.autograd.set_detect_anomaly", "torch.backends.cudnn.deterministic",
        "torch.seed")
 def manual_seed(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
@@ -330,9 +330,9 @@ def set_default_tensor_type(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return None
 
 
-@model("torch.load", "torch.get_default_dtype")
-def load(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
-    return ctx.unknown("torch.load result")
+@model("torch.get_default_dtype")
+def get_default_dtype(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return ctx.unknown("torch.get_default_dtype result")
 
 
 @native_class("torch.device")
