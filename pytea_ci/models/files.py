@@ -77,8 +77,19 @@ def text_of(ctx: Ctx, f: Any) -> str | None:
     return project_file(ctx, f.attrs.get("name"))
 
 
+def rewritten(ctx: Ctx, f: Any) -> str | None:
+    """How to name what a file object gives when this path wrote its file (opened it for writing):
+    the program's own output, not input data (models/read_keys.py), so no size symbol stands for it."""
+    if isinstance(f, Instance) and f.cls is _File and f.attrs.get("name") in ctx.facts.get(WRITTEN, ()):
+        return f"open({_name(f.attrs.get('name'))}), written earlier in the run"
+    return None
+
+
 def _read(ctx: Ctx, f: Any, what: str, pytype: str | None = "str") -> Unknown:
     """A value read from the file object `f` (or from a stream not understood), named after it."""
+    own = rewritten(ctx, f)
+    if own is not None:
+        return Unknown(what, pytype, Origin(ctx.span, f"{own}: {what}"))
     src = f"open({_name(f.attrs.get('name'))})" if isinstance(f, Instance) and f.cls is _File else "a stream"
     return Unknown(what, pytype, Origin(ctx.span, f"{_READ}{src}: {what}"))
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.files import small, text_of
+from pytea_ci.models.files import rewritten, small, text_of
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.values import Instance, Unknown
 from pytea_ci.shapes.tensor import Origin
@@ -22,6 +22,9 @@ def load(ctx: Ctx, stream: Any = None, *args: Any, **kwargs: Any) -> Any:
     doc = parse(text) if text is not None else None
     if doc is not None and not isinstance(stream, str) and not small(doc):
         doc = None  # a large document from a file: unknown, as its processing would be costly
+    own = rewritten(ctx, stream)
+    if doc is None and own is not None:
+        return Unknown("YAML document", None, Origin(ctx.span, f"{own}: a YAML document"))
     if doc is None and isinstance(stream, Instance) and stream.cls.qualname == "builtins.TextIOWrapper":
         name = stream.attrs.get("name")
         where = repr(name) if isinstance(name, str) else "a path not known"
