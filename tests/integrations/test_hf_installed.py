@@ -46,15 +46,21 @@ def python() -> str:
     return exe
 
 
-def test_bert_heads_found_at_the_line_twins_clean(python: str, tmp_path: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    bench.make_project(str(tmp_path))
-    names = ["bert_bad.py", "bert_good.py", "local_bad.py", "hub.py"]
-    code = main(["check", "--root", str(tmp_path), "--no-cache", "--jobs", "1", "--python", python, "--format", "json",
-                 *(str(tmp_path / n) for n in names)])
+def _check(python: str, root: Path, names: list[str],
+           capsys: pytest.CaptureFixture[str]) -> tuple[dict, list[tuple[str, str, int]]]:
+    """The JSON report of the benchmark's project checked with the installed packages, and its findings
+    (entry, rule, line); the run must exit 1 (findings)."""
+    bench.make_project(str(root))
+    code = main(["check", "--root", str(root), "--no-cache", "--jobs", "1", "--python", python, "--format", "json",
+                 *(str(root / n) for n in names)])
     doc = json.loads(capsys.readouterr().out)
     assert code == 1
-    found = sorted((d["entry"], d["rule"], d["line"]) for d in doc["diagnostics"] if d["rule"] < "PT010")
+    return doc, sorted((d["entry"], d["rule"], d["line"]) for d in doc["diagnostics"] if d["rule"] < "PT010")
+
+
+def test_bert_heads_found_at_the_line_twins_clean(python: str, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    doc, found = _check(python, tmp_path, ["bert_bad.py", "bert_good.py", "local_bad.py", "hub.py"], capsys)
     assert found == [("bert_bad.py", "PT001", 10), ("local_bad.py", "PT001", 9)], found
     messages = {d["entry"]: d["message"] for d in doc["diagnostics"] if d["rule"] == "PT001"}
     assert "768" in messages["bert_bad.py"] and "512" in messages["bert_bad.py"]
@@ -68,13 +74,8 @@ def test_bert_heads_found_at_the_line_twins_clean(python: str, tmp_path: Path,
 
 def test_timm_heads_found_at_the_line_twins_clean(python: str, tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    bench.make_project(str(tmp_path))
     names = ["timm_bad.py", "timm_good.py", "timm_head_bad.py", "timm_head_good.py"]
-    code = main(["check", "--root", str(tmp_path), "--no-cache", "--jobs", "1", "--python", python, "--format", "json",
-                 *(str(tmp_path / n) for n in names)])
-    doc = json.loads(capsys.readouterr().out)
-    assert code == 1
-    found = sorted((d["entry"], d["rule"], d["line"]) for d in doc["diagnostics"] if d["rule"] < "PT010")
+    doc, found = _check(python, tmp_path, names, capsys)
     assert found == [("timm_bad.py", "PT001", 8), ("timm_head_bad.py", "PT001", 10)], found
     messages = {d["entry"]: d["message"] for d in doc["diagnostics"] if d["rule"] == "PT001"}
     assert "512" in messages["timm_bad.py"] and "256" in messages["timm_bad.py"]
