@@ -17,6 +17,7 @@ found by the recorded source once an analysis has read it.
 from __future__ import annotations
 
 import ast
+import json
 import os
 from collections.abc import Iterable
 
@@ -118,6 +119,4 @@ def _rel(path: str, root: str) -> str:
 
 
 def _dumps(index: dict[str, list[str]]) -> str:
-    import json
-
     return json.dumps(index, sort_keys=True, indent=1)

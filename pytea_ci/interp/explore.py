@@ -193,11 +193,11 @@ def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> N
     except (PathEnd, ReturnSignal, BreakSignal, ContinueSignal):
         pass
     except BudgetExceeded as b:
-        where = packages.relocate(interp, b.span or interp.span, "")[0]  # installed packages are read-only
+        where = packages.project_span(interp, b.span or interp.span)  # installed packages are read-only
         interp.budget_note = (b.budget, where)
         cov.end("budget", where, f"the {b.budget} budget was reached", b.module)
     except RecursionError:
-        where = packages.relocate(interp, interp.span, "")[0]
+        where = packages.project_span(interp, interp.span)
         interp.budget_note = ("recursion depth", where)
         cov.end("budget", where, "the recursion depth budget was reached")
 

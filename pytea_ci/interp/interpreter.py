@@ -185,7 +185,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
 
     def soft_budget(self, name: str) -> None:
         """A budget reached where the analysis can go on with an Unknown: noted once, as PT011."""
-        self.shared.budgets.setdefault(name, packages.relocate(self, self.span, "")[0])
+        self.shared.budgets.setdefault(name, packages.project_span(self, self.span))
 
     def unsupported(self, node: ast.AST) -> Any:
         if self.strict:

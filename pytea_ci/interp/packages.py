@@ -226,6 +226,11 @@ def relocate(interp: "Interpreter", span: Span, message: str) -> tuple[Span, str
     return span, message
 
 
+def project_span(interp: "Interpreter", span: Span) -> Span:
+    """Where to place a note made at `span`: the project's call into a package when `span` is in one."""
+    return relocate(interp, span, "")[0]
+
+
 def _abs(interp: "Interpreter", path: str) -> str:
     return path if os.path.isabs(path) else os.path.join(interp.shared.display_root, path)
 

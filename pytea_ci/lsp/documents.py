@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from pytea_ci.lsp.server import PyteaServer
 
 
-def _python(uri: str) -> bool:
+def is_python(uri: str) -> bool:
     return uri.endswith((".py", ".pyi"))
 
 
@@ -26,7 +26,7 @@ def register(server: PyteaServer) -> None:
     def did_open(ls: PyteaServer, params: T.DidOpenTextDocumentParams) -> None:
         item = params.text_document
         doc = ls.session.open(item.uri, item.text, item.version)
-        if doc is not None and _python(item.uri):
+        if doc is not None and is_python(item.uri):
             ls.schedule(doc.path, debounce=False)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
@@ -34,13 +34,13 @@ def register(server: PyteaServer) -> None:
         uri = params.text_document.uri
         text = ls.workspace.get_text_document(uri).source  # pygls applied the (incremental) changes
         doc = ls.session.open(uri, text, params.text_document.version)
-        if doc is not None and (_python(uri) or _data(uri)):
+        if doc is not None and (is_python(uri) or _data(uri)):
             ls.schedule(doc.path, debounce=True)
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: PyteaServer, params: T.DidSaveTextDocumentParams) -> None:
         doc = ls.session.document(params.text_document.uri)
-        if doc is not None and (_python(doc.uri) or _data(doc.uri)):
+        if doc is not None and (is_python(doc.uri) or _data(doc.uri)):
             ls.schedule(doc.path, debounce=False)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)

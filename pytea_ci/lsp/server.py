@@ -57,7 +57,7 @@ class PyteaServer(LanguageServer):
             return
         self.session.store(run)
         self._call(self._publish, run)
-        if not path.endswith((".py", ".pyi")):  # a data file: no contracts or hints of its own
+        if not documents.is_python(path):  # a data file: no contracts or hints of its own
             self._rerun_readers(run)
             return
         analysis.add_contracts(run, buffers, resident, superseded)
@@ -105,7 +105,7 @@ class PyteaServer(LanguageServer):
     def reanalyze_open(self) -> None:
         """Every open Python buffer again (the settings changed)."""
         with self.session.lock:
-            paths = [p for p, d in self.session.documents.items() if d.uri.endswith((".py", ".pyi"))]
+            paths = [p for p, d in self.session.documents.items() if documents.is_python(d.uri)]
         for path in paths:
             self.schedule(path, debounce=False)
 
