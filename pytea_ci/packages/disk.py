@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from pytea_ci.diagnostics import sources
 from pytea_ci.fsio import atomic_write_bytes, read_bytes
 from pytea_ci.models.registry import PROPERTIES, REGISTRY, get, get_property
+from pytea_ci.models.values import MISSING
 
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
@@ -200,9 +201,7 @@ def _model_names() -> dict[int, tuple[str, str]]:
     for name, v in REGISTRY.items():
         if not _by_value(v):
             out.setdefault(id(v), ("reg", name))
-    from pytea_ci.models import values
-
-    out[id(values.MISSING)] = ("missing", "")
+    out[id(MISSING)] = ("missing", "")
     return out
 
 
@@ -360,8 +359,6 @@ class _Unpickler(pickle.Unpickler):
         if kind == "prop":
             return get_property(arg)
         if kind == "missing":
-            from pytea_ci.models.values import MISSING
-
             return MISSING
         if kind == "interp":
             return self.interp
