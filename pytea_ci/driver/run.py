@@ -22,7 +22,7 @@ from pytea_ci.interp.budget import Budget
 if TYPE_CHECKING:  # the interpreter, models and solver load only when an entry point is analyzed
     from pytea_ci.driver.imports_graph import ImportGraph
     from pytea_ci.packages.disk import DiskCache
-    from pytea_ci.packages.installed import Packages
+    from pytea_ci.interp.installed import Installed
     from pytea_ci.solver import Decider
 
 Progress = Callable[[int, int, str], None]  # (done, total, entry being finished)
@@ -160,7 +160,7 @@ def use_package_cache(cache_dir: str | None) -> "DiskCache | None":
     return DiskCache(cache_dir, f"{__version__} {analyzer_hash()}")
 
 
-def installed_packages(options: dict[str, Any], cache_dir: str | None) -> "Packages":
+def installed_packages(options: dict[str, Any], cache_dir: str | None) -> "Installed":
     """The installed packages an entry point may read (its `site` option), handed to the interpreter."""
     from pytea_ci.packages.installed import Packages
 

@@ -36,8 +36,10 @@ class ImportMixin:
                 found = lookup(dotted)
                 return found if found is not MISSING else self.unknown(dotted, api=True)
             return self.installed.missing(self, dotted) if self.installed is not None else self.not_found(dotted)
-        if self.installed is not None:  # an installed package's import runs under its budget and caches
-            return self.installed.load(self, dotted, path, lambda: self.import_path(dotted, path, scope, node))
+        installed = self.installed
+        pkg = installed.importing(self, path) if installed is not None else None
+        if installed is not None and pkg is not None:  # an installed package's import: its budget and caches
+            return installed.load(self, dotted, pkg, lambda: self.import_path(dotted, path, scope, node))
         return self.import_path(dotted, path, scope, node)
 
     def not_found(self: "Interpreter", dotted: str) -> Any:

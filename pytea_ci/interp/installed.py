@@ -7,9 +7,9 @@ registries and model-hub configs are `pytea_ci/packages/`, which implements `Ins
 to the interpreter by the driver (through `Shared.installed`). Without it (no environment, library
 mode), every import the project and the models do not provide is unknown, as before.
 
-The interpreter calls it at import time (`find`, `load`, `missing`), when a module attribute is not
-there (`module_attr`, `all_names`, `deferred`), and when a call enters code of a package (`enter`,
-`overlay`, `class_method`); `tick`, `relocate` and `guard_side` keep a package's budget and its
+The interpreter calls it at import time (`find`, `importing` and `load`, `missing`), when a module
+attribute is not there (`module_attr`, `all_names`, `deferred`), and when a call enters code of a
+package (`entered` and `enter`, `overlay`, `class_method`); `tick`, `relocate` and `guard_side` keep a package's budget and its
 read-only lines. The per-path state (`pkg_stack`, `pkg_used`, `pkg_entry`) stays on the interpreter,
 which copies it with the path.
 """
@@ -45,8 +45,11 @@ class Installed(Protocol):
     def missing(self, interp: "Interpreter", dotted: str) -> Any:
         """The value of an import nothing provides (an unknown naming why)."""
 
-    def load(self, interp: "Interpreter", dotted: str, path: str, run: Callable[[], Any]) -> Any:
-        """Import `dotted` from `path`: `run()` runs it; entering a package, under its budget and caches."""
+    def importing(self, interp: "Interpreter", path: str) -> str | None:
+        """The package an import of the file `path` enters (None: project code, or already inside it)."""
+
+    def load(self, interp: "Interpreter", dotted: str, package: str, run: Callable[[], Any]) -> Any:
+        """Import `dotted`, entering `package` (`run()` runs the import): under its budget and caches."""
 
     def module_attr(self, interp: "Interpreter", mod: "ModuleVal", name: str) -> Any:
         """A name a package module exports lazily (None: it says nothing of `name`)."""
@@ -57,9 +60,11 @@ class Installed(Protocol):
     def deferred(self, interp: "Interpreter", node: ast.ImportFrom, scope: "Scope") -> bool:
         """Whether the import statement being run is left for when one of its names is used."""
 
-    def enter(self, interp: "Interpreter", callee: "FunctionVal | ClassVal", run: Callable[[], Any],
-              handed: tuple[Any, ...]) -> Any:
-        """Call `callee` through `run`: under its package's budget when the call enters one."""
+    def entered(self, interp: "Interpreter", callee: "FunctionVal | ClassVal") -> str | None:
+        """The package a call of `callee` enters (None: project code, or already inside it)."""
+
+    def enter(self, interp: "Interpreter", package: str, run: Callable[[], Any], handed: tuple[Any, ...]) -> Any:
+        """Run `run` inside `package` under its budget (`handed`: what the call was given)."""
 
     def overlay(self, interp: "Interpreter", fn: "FunctionVal") -> Any:
         """The model standing for a package's function (None: its own code runs)."""

@@ -379,8 +379,10 @@ class ObjectMixin:
         if isinstance(fn, Builtin):
             return self.call_builtin(fn, args, kwargs)
         if isinstance(fn, ClassVal):
-            if self.installed is not None:  # a class of an installed package is built under its budget
-                return self.installed.enter(self, fn, lambda: self.instantiate(fn, args, kwargs), (*args, *kwargs.values()))
+            installed = self.installed
+            pkg = installed.entered(self, fn) if installed is not None else None
+            if installed is not None and pkg is not None:  # a class of an installed package, under its budget
+                return installed.enter(self, pkg, lambda: self.instantiate(fn, args, kwargs), (*args, *kwargs.values()))
             return self.instantiate(fn, args, kwargs)
         if isinstance(fn, Instance):
             m = fn.cls.lookup("__call__")
@@ -509,8 +511,10 @@ class ObjectMixin:
         return (self.rel(path), cls.name) if path else None
 
     def call_function(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict) -> Any:
-        if self.installed is not None:  # entering an installed package: under its budget
-            return self.installed.enter(self, fn, lambda: self.run_function(fn, args, kwargs), (*args, *kwargs.values()))
+        installed = self.installed
+        pkg = installed.entered(self, fn) if installed is not None else None
+        if installed is not None and pkg is not None:  # entering an installed package: under its budget
+            return installed.enter(self, pkg, lambda: self.run_function(fn, args, kwargs), (*args, *kwargs.values()))
         return self.run_function(fn, args, kwargs)
 
     def run_function(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict) -> Any:

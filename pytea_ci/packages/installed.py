@@ -5,10 +5,8 @@ names no package, registry or model hub."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.diagnostics import Span
 from pytea_ci.interp.runtime import FunctionVal, ModuleVal, Scope
 from pytea_ci.models.values import MISSING, ClassVal
 from pytea_ci.packages import hub_configs, kept, lazy, registries, site
@@ -36,11 +34,11 @@ class Packages:
     def missing(self, interp: "Interpreter", dotted: str) -> Any:
         return site.not_found(interp, dotted)
 
-    def load(self, interp: "Interpreter", dotted: str, path: str, run: Callable[[], Any]) -> Any:
+    def importing(self, interp: "Interpreter", path: str) -> str | None:
         pkg = self.site.package_of(path) if self.site is not None else None
-        if pkg is not None and not site.inside(interp, pkg):
-            return kept.enter_import(interp, dotted, pkg, run)
-        return run()
+        return pkg if pkg is not None and not site.inside(interp, pkg) else None
+
+    load = staticmethod(kept.enter_import)  # as a function: no extra frame on the analyzer's stack
 
     def module_attr(self, interp: "Interpreter", mod: ModuleVal, name: str) -> Any:
         if self.site is None:
@@ -55,15 +53,14 @@ class Packages:
     def deferred(self, interp: "Interpreter", node: ast.ImportFrom, scope: Scope) -> bool:
         return self.site is not None and lazy.skip(interp, node, scope)
 
-    def enter(self, interp: "Interpreter", callee: FunctionVal | ClassVal, run: Callable[[], Any],
-              handed: tuple[Any, ...]) -> Any:
+    def entered(self, interp: "Interpreter", callee: FunctionVal | ClassVal) -> str | None:
         if self.site is None:
-            return run()
+            return None
         if isinstance(callee, FunctionVal):
-            pkg = site.call_package(interp, callee)
-        else:
-            pkg = site.class_package(interp, callee.ns.get("__module__"))
-        return site.enter(interp, pkg, run, handed) if pkg is not None else run()
+            return site.call_package(interp, callee)
+        return site.class_package(interp, callee.ns.get("__module__"))
+
+    enter = staticmethod(site.enter)  # as a function: no extra frame on the analyzer's stack
 
     def overlay(self, interp: "Interpreter", fn: FunctionVal) -> Any:
         return site.overlay(interp, fn) if self.site is not None else None
@@ -73,14 +70,8 @@ class Packages:
             return MISSING
         return hub_configs.call(interp, cls, method, args, kwargs)
 
-    def registered(self, interp: "Interpreter", package: str, decorator: str, key: str) -> Any:
-        return registries.registered(interp, package, decorator, key)
-
-    def tick(self, interp: "Interpreter") -> None:
-        site.tick(interp)
-
-    def relocate(self, interp: "Interpreter", span: Span, message: str) -> tuple[Span, str]:
-        return site.relocate(interp, span, message)
-
-    def guard_side(self, node: ast.If) -> bool | None:
-        return site.guard_side(node)
+    # the rest are this package's functions as they are (no extra frame on the analyzer's stack)
+    registered = staticmethod(registries.registered)
+    tick = staticmethod(site.tick)
+    relocate = staticmethod(site.relocate)
+    guard_side = staticmethod(site.guard_side)
