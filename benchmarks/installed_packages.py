@@ -18,8 +18,8 @@ sources and never imports them), and a small project that uses them:
 
 For each entry point: the findings (expected ones marked), coverage, paths, steps, analysis seconds.
 Then the import cost: `imports_only.py` analyzed cold (first in the process) and warm (after another
-entry point kept the import, `interp/package_cache.py`) next to `plain.py`, in one `--jobs 1` run.
-Then across processes (`interp/package_disk.py`): `imports_only.py` and `bert_bad.py` checked cold
+entry point kept the import, `packages/kept.py`) next to `plain.py`, in one `--jobs 1` run.
+Then across processes (`packages/disk.py`): `imports_only.py` and `bert_bad.py` checked cold
 with a fresh cache folder, then warm in new processes (their results forgotten, the package imports
 restored from the cache folder), next to `plain.py`: process wall time, analysis seconds, steps, and
 whether the warm report equals the cold one (timings aside). The bar of issue 21: warm
@@ -199,7 +199,7 @@ def _again(root: str, python: str, name: str, cache: str, runs: int) -> list[dic
 
 def disk_cache(root: str, python: str, runs: int = 5) -> str:
     """Cold and warm (a new process, the imports restored from the cache folder,
-    `interp/package_disk.py`) checks of an entry point importing transformers, next to one importing
+    `packages/disk.py`) checks of an entry point importing transformers, next to one importing
     no package; process wall time (what a user waits) and analysis seconds, median of `runs`."""
     cache = tempfile.mkdtemp(prefix="pytea-hf-cache-")
     print("\n## Import cost across processes: the cache folder (new process each run, results forgotten)\n")

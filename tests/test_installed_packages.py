@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from pytea_ci.cli import main
-from pytea_ci.driver import environment
+from pytea_ci.packages import environment
 
 BACKBONE = '''
 import torch
@@ -242,7 +242,7 @@ def test_dot_venv_of_the_project_is_the_default(env: str, tmp_path: Path, capsys
 def test_shared_import_changes_no_result(env: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The second entry point starts from the first one's kept import of fakelib: its findings, paths
     and steps are those of a run of it alone (a restored import charges the steps it saved)."""
-    from pytea_ci.interp import package_cache
+    from pytea_ci.packages import kept as package_cache
 
     root = _project(tmp_path, {"bad.py": BAD, "good.py": GOOD})
     package_cache._IMPORTS.clear()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pytea_ci.driver import environment
+from pytea_ci.packages import environment
 
 # import-time code of the kinds a restored import must give back: classes, a decorator's closure, a
 # lambda, nested definitions, a registry filled at import, a set, a modeled class given a method
@@ -92,7 +92,8 @@ OTHER = GOOD + "z = torch.randn(4, 5) @ torch.randn(5, 6)\n"
 RUN = '''
 import json, sys
 from pytea_ci.cli import main
-from pytea_ci.interp import package_cache, package_disk
+from pytea_ci.packages import disk as package_disk
+from pytea_ci.packages import kept as package_cache
 code = main(sys.argv[1:])
 print(json.dumps({"code": code, "disk": package_disk.STATS, "kept": package_cache.STATS}), file=sys.stderr)
 '''
@@ -220,7 +221,7 @@ def test_a_damaged_entry_is_a_miss_and_is_written_again(env: str, tmp_path: Path
 
 def test_an_entry_naming_code_outside_the_analyzer_is_refused(env: str, tmp_path: Path) -> None:
     """The payload is read with a restricted unpickler: an entry that would call `os.system` is a miss."""
-    from pytea_ci.interp import package_disk
+    from pytea_ci.packages import disk as package_disk
 
     class Evil:
         def __reduce__(self) -> tuple:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pytea_ci.driver import environment
+from pytea_ci.packages import environment
 from tests.test_installed_packages import _check, _diagnostics, _project
 
 DEEP = "def depth(n):\n    return 0 if n == 0 else 1 + depth(n - 1)\n"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pytea_ci.cli import main
-from pytea_ci.driver import environment
+from pytea_ci.packages import environment
 
 REGISTRY = '''
 _model_entrypoints = {}

@@ -5,7 +5,7 @@ so editing a model invalidates everything), the entry point's path, the content 
 in its import closure (and the candidate paths that do not exist), and its analysis options. Never
 mtimes. Entries are JSON files written atomically; corrupt or foreign-format entries are misses.
 The cache folder also holds the solver cache (`solver/`), the replay records (`replay/`), what installed
-packages' imports left (`packages/`, interp/package_disk.py), the environment's answers (`environment/`), the import
+packages' imports left (`packages/`, packages/disk.py), the environment's answers (`environment/`), the import
 cache and the last run's figures.
 """
 

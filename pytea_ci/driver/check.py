@@ -85,16 +85,20 @@ def cache_dir(cfg: Config, root: str) -> str:
 
 
 def site(cfg: Config, root: str, cache: str | None = None) -> dict[str, Any]:
-    """The installed packages the analysis may read (driver/environment.py); {} without an environment.
+    """The installed packages the analysis may read (packages/environment.py); {} without an environment.
     A configured interpreter that cannot be used is an error; one found by default is skipped."""
-    from pytea_ci.driver import environment
+    from pytea_ci.packages import environment
 
-    python, how = environment.find_python(cfg.python, root)
     try:
-        return environment.site_options(python, cfg.follow_packages, cfg.skip_packages, cfg.package_budget, cache)
-    except config_mod.ConfigError:
+        python, how = environment.find_python(cfg.python, root)
+    except environment.Unusable as e:
+        raise config_mod.ConfigError(str(e)) from None
+    try:
+        return environment.site_options(python, cfg.follow_packages, cfg.skip_packages, cfg.package_budget, cache,
+                                        fs.read)
+    except environment.Unusable as e:
         if how == "configured":
-            raise
+            raise config_mod.ConfigError(str(e)) from None
         return {}
 
 

@@ -51,7 +51,7 @@ class Config:
     run_budget: float = 900.0  # reference seconds per invocation (mapped to steps); 0: no limit
     wall_clock_limit: float = 600.0  # the safety net per entry point, in real seconds
     min_coverage: float | None = None  # percent of tensor operations checked per entry point; None: no gate
-    python: str | None = None  # the interpreter whose installed packages are read (driver/environment.py)
+    python: str | None = None  # the interpreter whose installed packages are read (packages/environment.py)
     follow_packages: list[str] | None = None  # installed packages followed (None: environment.DEFAULT_FOLLOW)
     skip_packages: list[str] = field(default_factory=list)  # installed packages never followed
     package_budget: float = 4.0  # reference seconds per installed package per path (mapped to steps)

@@ -6,6 +6,7 @@ were given, whatever `jobs` is, so the output of `--jobs N` is identical to `--j
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable
@@ -20,6 +21,8 @@ from pytea_ci.interp.budget import Budget
 
 if TYPE_CHECKING:  # the interpreter, models and solver load only when an entry point is analyzed
     from pytea_ci.driver.imports_graph import ImportGraph
+    from pytea_ci.packages.disk import DiskCache
+    from pytea_ci.interp.installed import Installed
     from pytea_ci.solver import Decider
 
 Progress = Callable[[int, int, str], None]  # (done, total, entry being finished)
@@ -145,22 +148,33 @@ def analyze_entry(*args: Any, **kwargs: Any) -> EntryResult:
     return analyze(*args, **kwargs)
 
 
-def use_package_cache(cache_dir: str | None) -> None:
-    """Where what installed packages' imports left is kept on disk (interp/package_disk.py)."""
+@functools.lru_cache(maxsize=1)
+def use_package_cache(cache_dir: str | None) -> "DiskCache | None":
+    """Where what installed packages' imports left is kept on disk (packages/disk.py): one object per
+    cache folder for the process, so the entries it read serve every entry point it analyzes."""
+    if cache_dir is None:
+        return None
     from pytea_ci.driver.identity import analyzer_hash
-    from pytea_ci.interp import package_disk
+    from pytea_ci.packages.disk import DiskCache
 
-    package_disk.configure(cache_dir, f"{__version__} {analyzer_hash()}")
+    return DiskCache(cache_dir, f"{__version__} {analyzer_hash()}")
+
+
+def installed_packages(options: dict[str, Any], cache_dir: str | None) -> "Installed":
+    """The installed packages an entry point may read (its `site` option), handed to the interpreter."""
+    from pytea_ci.packages.installed import Packages
+
+    return Packages.from_options(options, use_package_cache(cache_dir))
 
 
 def run_one(entry: str, opts: Options, decider: Decider) -> EntryResult:
     from pytea_ci.diagnostics import Diagnostic, Severity, Span
 
     rel = os.path.relpath(os.path.abspath(entry), os.path.abspath(opts.root))
-    use_package_cache(opts.cache_dir)
+    options = entry_options(entry, opts)
     try:
-        result = analyze_entry(entry, opts.root, decider, opts.budget, entry_options(entry, opts), opts.root,
-                               opts.strict)
+        result = analyze_entry(entry, opts.root, decider, opts.budget, options, opts.root, opts.strict,
+                               installed=installed_packages(options, opts.cache_dir))
         return notebook.to_file(result, opts.root)  # notebook findings placed on the .ipynb file
     except Exception as e:  # an analyzer bug: report it for this entry point, keep going
         if opts.strict:

@@ -18,8 +18,8 @@ from typing import Any
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.budgets import CANCELLED, STEPS_PER_ENTRY, WALL_CLOCK
 from pytea_ci.diagnostics.result import EntryResult, EntryStats
-from pytea_ci.interp import packages
 from pytea_ci.interp.coverage import nothing_checked
+from pytea_ci.interp.installed import Installed
 from pytea_ci.interp.interpreter import Budget, Decision, Interpreter, Shared
 from pytea_ci.interp.runtime import (SHAPE_ERROR, BreakSignal, BudgetExceeded, ContinueSignal, ModuleVal, PathEnd,
                                      ReturnSignal, Scope, UserException)
@@ -34,8 +34,9 @@ _RECURSION_LIMIT = 30_000
 
 def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None = None,
                   options: dict[str, Any] | None = None, display_root: str | None = None,
-                  strict: bool = False) -> EntryResult:
+                  strict: bool = False, installed: Installed | None = None) -> EntryResult:
     """Analyze one entry point run as `__main__`; never raises for problems in the analyzed code.
+    `installed`: the installed packages it may read (`pytea_ci/packages`, wired in by the driver).
 
     The interpreter recurses along the analyzed program's nesting, so it runs in a thread with a
     large stack: deeply nested code reaches the recursion budget, not a crash.
@@ -44,7 +45,7 @@ def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None
 
     def work() -> None:
         try:
-            out.append(_analyze(entry, root, decider, budget or Budget(), options or {}, display_root, strict))
+            out.append(_analyze(entry, root, decider, budget or Budget(), options or {}, display_root, strict, installed))
         except BaseException as e:  # re-raised in the caller's thread
             out.append(e)
 
@@ -65,8 +66,8 @@ def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None
 
 
 def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: dict[str, Any],
-             display_root: str | None, strict: bool) -> EntryResult:
-    shared = Shared(display_root or root)
+             display_root: str | None, strict: bool, installed: Installed | None = None) -> EntryResult:
+    shared = Shared(display_root or root, installed)
     shared.max_file_bytes = budget.max_file_bytes
     t0 = time.monotonic()
     before = dataclasses.replace(decider.stats)
@@ -193,11 +194,11 @@ def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> N
     except (PathEnd, ReturnSignal, BreakSignal, ContinueSignal):
         pass
     except BudgetExceeded as b:
-        where = packages.project_span(interp, b.span or interp.span)  # installed packages are read-only
+        where = interp.project_span(b.span or interp.span)  # installed packages are read-only
         interp.budget_note = (b.budget, where)
         cov.end("budget", where, f"the {b.budget} budget was reached", b.module)
     except RecursionError:
-        where = packages.project_span(interp, interp.span)
+        where = interp.project_span(interp.span)
         interp.budget_note = ("recursion depth", where)
         cov.end("budget", where, "the recursion depth budget was reached")
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import ast
 import os
+import sys
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.interp import lazy_imports, package_cache, packages
 from pytea_ci.interp.runtime import BudgetExceeded, ModuleVal, Scope, UserException
 from pytea_ci.models.registry import is_modeled_root, lookup
 from pytea_ci.models.values import MISSING, Namespace, Unknown
@@ -24,7 +24,7 @@ class ImportMixin:
             for cand in (base + ".py", os.path.join(base, "__init__.py")):
                 if os.path.isfile(cand) and self.inside_project(cand):
                     return cand
-        return self.site.find(dotted) if self.site is not None else None  # after the project (packages.py)
+        return self.installed.find(dotted) if self.installed is not None else None  # after the project
 
     def import_module(self: "Interpreter", dotted: str, scope: Scope, node: ast.AST) -> Any:
         """Import `dotted` (running parent packages first); return the module value."""
@@ -35,11 +35,18 @@ class ImportMixin:
             if is_modeled_root(dotted):
                 found = lookup(dotted)
                 return found if found is not MISSING else self.unknown(dotted, api=True)
-            return packages.not_found(self, dotted)
-        pkg = self.site.package_of(path) if self.site is not None else None
-        if pkg is not None and not packages.inside(self, pkg):
-            return package_cache.enter_import(self, dotted, pkg, lambda: self.import_path(dotted, path, scope, node))
+            return self.installed.missing(self, dotted) if self.installed is not None else self.not_found(dotted)
+        installed = self.installed
+        pkg = installed.importing(self, path) if installed is not None else None
+        if installed is not None and pkg is not None:  # an installed package's import: its budget and caches
+            return installed.load(self, dotted, pkg, lambda: self.import_path(dotted, path, scope, node))
         return self.import_path(dotted, path, scope, node)
+
+    def not_found(self: "Interpreter", dotted: str) -> Any:
+        """An import neither the project nor the models provide (nor an installed package)."""
+        top = dotted.split(".")[0]
+        kind = "standard library module" if top in sys.stdlib_module_names else "third-party module"
+        return self.unknown(f"{kind} '{top}' (import {dotted})", api=True)
 
     def import_path(self: "Interpreter", dotted: str, path: str, scope: Scope, node: ast.AST) -> Any:
         if "." in dotted:
@@ -120,8 +127,8 @@ class ImportMixin:
 
     def star_import(self: "Interpreter", mod: Any, scope: Scope) -> None:
         if isinstance(mod, ModuleVal):
-            if self.site is not None:
-                lazy_imports.force(self, mod)  # a followed package's deferred re-exports, all of them
+            if self.installed is not None:
+                self.installed.all_names(self, mod)  # a followed package's deferred re-exports, all of them
             names = mod.globals.get("__all__")
             if isinstance(names, (list, tuple)):
                 for n in names:

@@ -25,7 +25,8 @@ from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
 from pytea_ci.interp.loops import LoopMixin
 from pytea_ci.interp.machine import MachineFindings, PathMachine
-from pytea_ci.interp import observe, packages, registries
+from pytea_ci.interp import observe
+from pytea_ci.interp.installed import Installed
 from pytea_ci.interp.objects import ObjectMixin
 from pytea_ci.interp.project_files import read_text
 from pytea_ci.interp.ops import on_machine, truth
@@ -103,7 +104,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         # op raises: a failure is the program's business (it raises SHAPE_ERROR), not a finding
         self.expecting = 0
         self.importing = 0  # > 0 while a project module's import-time code runs (imports.py)
-        self.site = packages.Site.from_options(options)  # installed packages followed (interp/packages.py)
+        self.installed = shared.installed  # installed packages read from source (pytea_ci/packages), if any
         self.pkg_stack: list[tuple[str, int]] = []  # packages entered: (name, steps when entered)
         self.pkg_entry: Span | None = None  # where the project last called into an installed package
         self.pkg_used: dict[str, int] = {}  # steps run inside each package on this path
@@ -161,8 +162,8 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             raise BudgetExceeded(STEPS_PER_PATH, self.span_of(node))
         if self.shared.pot(self.command) + self.steps > self.budget.entry_steps:
             raise BudgetExceeded(STEPS_PER_ENTRY, self.span_of(node))
-        if self.pkg_stack:
-            packages.tick(self)
+        if self.pkg_stack and self.installed is not None:
+            self.installed.tick(self)
         if self.steps % 128 == 0:  # the safety net and the editor's cancel: never below the step budgets
             if time.monotonic() > self.deadline:
                 raise BudgetExceeded(WALL_CLOCK, self.span_of(node))
@@ -178,14 +179,23 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         return read_text(self, name, base)
 
     def registered(self, package: str, decorator: str, key: str) -> Any:
-        return registries.registered(self, package, decorator, key)
+        return self.installed.registered(self, package, decorator, key) if self.installed is not None else None
+
+    def relocate(self, span: Span, message: str) -> tuple[Span, str]:
+        """Where a finding made at `span` is reported: the project's call when `span` is in an installed
+        package (read-only), with the message naming the package line."""
+        return self.installed.relocate(self, span, message) if self.installed is not None else (span, message)
+
+    def project_span(self, span: Span) -> Span:
+        """Where to place a note made at `span`: the project's call into a package when `span` is in one."""
+        return self.relocate(span, "")[0]
 
     def budget_hit(self, name: str, node: ast.AST) -> None:
         raise BudgetExceeded(name, self.span_of(node))
 
     def soft_budget(self, name: str) -> None:
         """A budget reached where the analysis can go on with an Unknown: noted once, as PT011."""
-        self.shared.budgets.setdefault(name, packages.project_span(self, self.span))
+        self.shared.budgets.setdefault(name, self.project_span(self.span))
 
     def unsupported(self, node: ast.AST) -> Any:
         if self.strict:
@@ -475,7 +485,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             name, where = self.facts["subcommand"]
             trace.insert(0, Frame(where, f"subcommand {name!r}" if name is not None else "no subcommand"))
         trace.append(Frame(self.span, message.split(":")[0]))
-        where, message = packages.relocate(self, self.span, message)  # installed packages are read-only
+        where, message = self.relocate(self.span, message)  # installed packages are read-only
         d = Diagnostic(rule, sev, where, message, tuple(operands), tuple(related), tuple(trace),
                        dict(counterexample or {}), self.rel(self.entry))
         if sev is not Severity.NOTE:
@@ -493,8 +503,9 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
 class Shared:
     """What all paths of one entry point share: parsed files, findings, coverage counters."""
 
-    def __init__(self, display_root: str) -> None:
+    def __init__(self, display_root: str, installed: Installed | None = None) -> None:
         self.display_root = display_root
+        self.installed = installed  # installed packages read from source, handed in by the driver
         self.asts: dict[str, ast.Module | SyntaxError] = {}
         self.findings: dict[tuple, Diagnostic] = {}
         self.coverage = Coverage()  # tensor ops reached and checked, origins of unknowns, early path ends

@@ -9,10 +9,9 @@ from typing import TYPE_CHECKING, Any
 from pytea_ci.interp import observe
 from pytea_ci.interp.coverage import first_origin, origin_of_value
 from pytea_ci.interp.escape import escape, handed
+from pytea_ci.interp.installed import PackageBudget
 from pytea_ci.interp.ops import is_concrete, tensor_method
-from pytea_ci.interp import hf_configs, lazy_imports, packages
-from pytea_ci.interp.attrs_more import attr_of_bound_method, attr_of_function, attr_of_property
-from pytea_ci.interp.hf_configs import METHODS
+from pytea_ci.interp.function_attrs import attr_of_bound_method, attr_of_function, attr_of_property
 from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, ModuleVal, PathEnd, ReturnSignal, Scope, SuperVal,
                                      UserException)
 from pytea_ci.interp.join import one_of
@@ -205,13 +204,12 @@ class ObjectMixin:
         if name in obj.globals:
             return obj.globals[name]
         if name == "__dict__":
-            if self.site is not None:
-                lazy_imports.force(self, obj)
+            if self.installed is not None:
+                self.installed.all_names(self, obj)
             return obj.globals
         sub = self.try_submodule(obj, name)
-        if sub is None and self.site is not None:  # an installed package's lazy exports
-            sub = lazy_imports.resolve_star(self, obj, name)
-            sub = packages.lazy_name(self, obj, name) if sub is None else sub
+        if sub is None and self.installed is not None:  # an installed package's lazy exports
+            sub = self.installed.module_attr(self, obj, name)
         return sub if sub is not None else self.unknown(f"{obj.name}.{name}")
 
     def attr_of_namespace(self: "Interpreter", obj: Namespace, name: str) -> Any:
@@ -364,8 +362,8 @@ class ObjectMixin:
     # ----- calls --------------------------------------------------------------------------------
     def call(self: "Interpreter", fn: Any, /, *args: Any, **kwargs: Any) -> Any:
         if isinstance(fn, BoundMethod):
-            if self.site is not None and isinstance(fn.self_val, ClassVal) and getattr(fn.func, "name", "") in METHODS:
-                out = hf_configs.call(self, fn.self_val, fn.func.name, args, kwargs)  # installed HF classes
+            if self.installed is not None and isinstance(fn.self_val, ClassVal):  # what a package's source cannot give
+                out = self.installed.class_method(self, fn.self_val, getattr(fn.func, "name", ""), args, kwargs)
                 if out is not MISSING:
                     return out
             return self.call(fn.func, fn.self_val, *args, **kwargs)
@@ -381,9 +379,10 @@ class ObjectMixin:
         if isinstance(fn, Builtin):
             return self.call_builtin(fn, args, kwargs)
         if isinstance(fn, ClassVal):
-            pkg = packages.class_package(self, fn.ns.get("__module__")) if self.site is not None else None
-            if pkg is not None:  # a class of an installed package, built under its budget (packages.py)
-                return packages.enter(self, pkg, lambda: self.instantiate(fn, args, kwargs), (*args, *kwargs.values()))
+            installed = self.installed
+            pkg = installed.entered(self, fn) if installed is not None else None
+            if installed is not None and pkg is not None:  # a class of an installed package, under its budget
+                return installed.enter(self, pkg, lambda: self.instantiate(fn, args, kwargs), (*args, *kwargs.values()))
             return self.instantiate(fn, args, kwargs)
         if isinstance(fn, Instance):
             m = fn.cls.lookup("__call__")
@@ -482,7 +481,7 @@ class ObjectMixin:
         except (UserException, ReturnSignal):
             raise
         except Exception as e:  # a model that does not handle these arguments
-            if isinstance(e, (PathEnd, BudgetExceeded, packages.PackageBudget)) or self.strict:
+            if isinstance(e, (PathEnd, BudgetExceeded, PackageBudget)) or self.strict:
                 raise
             return self.unknown(f"model {fn.name} gave up: {type(e).__name__}", api=True)
 
@@ -512,14 +511,15 @@ class ObjectMixin:
         return (self.rel(path), cls.name) if path else None
 
     def call_function(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict) -> Any:
-        pkg = packages.call_package(self, fn) if self.site is not None else None
-        if pkg is not None:  # entering an installed package: under its budget (packages.py)
-            return packages.enter(self, pkg, lambda: self.run_function(fn, args, kwargs), (*args, *kwargs.values()))
+        installed = self.installed
+        pkg = installed.entered(self, fn) if installed is not None else None
+        if installed is not None and pkg is not None:  # entering an installed package: under its budget
+            return installed.enter(self, pkg, lambda: self.run_function(fn, args, kwargs), (*args, *kwargs.values()))
         return self.run_function(fn, args, kwargs)
 
     def run_function(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict) -> Any:
-        over = packages.overlay(self, fn) if self.site is not None else None
-        if over is not None:  # a function of an installed package with a model (packages.py)
+        over = self.installed.overlay(self, fn) if self.installed is not None else None
+        if over is not None:  # a function of an installed package with a model
             return self.call_builtin(over, args, kwargs)
         if len(self.frames) >= self.budget.recursion:
             self.soft_budget("recursion depth")

@@ -6,7 +6,6 @@ import ast
 import functools
 from typing import TYPE_CHECKING, Any, cast
 
-from pytea_ci.interp import lazy_imports, packages
 from pytea_ci.interp.appends import appended_once, may_grow
 from pytea_ci.interp.ops import BINOPS, on_machine, truth
 from pytea_ci.interp.machine import ends_program
@@ -213,8 +212,8 @@ class StmtMixin:
         if self.is_opaque(cond) and bookkeeping(node.body) and bookkeeping(node.orelse) \
                 and self.join_branches(node, scope):
             return
-        if self.pkg_stack and self.is_opaque(cond):
-            side = packages.guard_side(node)  # inside an installed package: its guards are assumed to pass
+        if self.pkg_stack and self.installed is not None and self.is_opaque(cond):
+            side = self.installed.guard_side(node)  # inside an installed package: its guards are assumed to pass
             if side is not None:
                 self.exec_block(node.body if side else node.orelse, scope)
                 return
@@ -437,8 +436,8 @@ class StmtMixin:
     def ex_ImportFrom(self: "Interpreter", node: ast.ImportFrom, scope: Scope) -> None:
         if node.module == "__future__" and not node.level:
             return  # a compiler directive (`from __future__ import annotations`), not an API not modeled
-        if self.site is not None and lazy_imports.skip(self, node, scope):
-            return  # a followed package's re-export, run when one of its names is used (lazy_imports.py)
+        if self.installed is not None and self.installed.deferred(self, node, scope):
+            return  # a followed package's re-export, run when one of its names is used (packages/lazy.py)
         with self.at(node):
             self.import_from(node, scope)
 

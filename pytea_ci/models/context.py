@@ -36,7 +36,7 @@ class Ctx(Protocol):
     def registered(self, package: str, decorator: str, key: str) -> Any:
         """The function an installed package's registry holds under `key`: the top-level function
         `key` decorated by `@decorator` in the modules of `package`, found in their source and its
-        module imported (interp/registries.py); None when not found that way."""
+        module imported (packages/registries.py); None when not found that way."""
 
     def fresh(self, hint: str, kind: str = "unknown", lo: int | None = 0, hi: int | None = None,
               note: str = "") -> Sym:

@@ -3,7 +3,7 @@
 `timm.create_model("resnet18", num_classes=0)` runs from timm's source (`_factory.py`: keyword
 pruning, `pretrained` tags, the layer config); the name is looked up in `_model_entrypoints`, a table
 `@register_model` fills as each model module is imported. The package's `__init__` imports are
-deferred (`interp/lazy_imports.py`), so the table is read from the source instead: the model function
+deferred (`packages/lazy.py`), so the table is read from the source instead: the model function
 is the top-level `def <name>` decorated `@register_model` in `timm.models`, and only its module is
 imported (`ctx.registered`). A name that is not a string literal, or not found that way, is a value
 not understood naming the registry and the name — never a missing model (timm would raise).

@@ -1,4 +1,4 @@
-"""Hugging Face configs (issue 21, item 3): `from_pretrained(path)` and the auto classes' `from_config`.
+"""Configs of a model hub: Hugging Face transformers (issue 21, item 3): `from_pretrained(path)` and the auto classes' `from_config`.
 
 `XConfig(...)` and `XModel(config)` are read from the installed package's source like any code. What
 the source cannot give is taken here, for classes of an installed package that is followed:
@@ -23,9 +23,10 @@ import json
 import os
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.interp import packages
 from pytea_ci.interp.project_files import read_text
+from pytea_ci.interp.runtime import ModuleVal, Scope
 from pytea_ci.models.values import MISSING, ClassVal, Instance, Unknown
+from pytea_ci.packages.site import package_origin, site_of
 from pytea_ci.shapes.tensor import Origin
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def call(interp: "Interpreter", cls: ClassVal, method: str, args: tuple, kwargs:
     if path is MISSING:
         return MISSING
     if not isinstance(path, str):
-        return packages.package_origin(interp, top, "from_pretrained of a path not known")
+        return package_origin(interp, top, "from_pretrained of a path not known")
     data = _local_config(interp, path)
     if data is None:
         what = f"model id '{path}' (from_pretrained: hub configs are not read, no network)"
@@ -74,7 +75,7 @@ def _package(interp: "Interpreter", cls: ClassVal) -> str | None:
     module = cls.ns.get("__module__") if not cls.native else None
     mod = interp.modules.get(module) if isinstance(module, str) else None
     path = getattr(mod, "path", None)
-    site = interp.site
+    site = site_of(interp)
     return site.package_of(path) if site is not None and isinstance(path, str) else None
 
 
@@ -105,7 +106,7 @@ def _build_config(interp: "Interpreter", cls: ClassVal | None, top: str, data: d
     if cls is None or cls.name == "AutoConfig":
         cls = _named_class(interp, top, _CONFIG_TABLE, data.get("model_type"))
         if cls is None:
-            return packages.package_origin(interp, top, f"config of model_type {data.get('model_type')!r} not found")
+            return package_origin(interp, top, f"config of model_type {data.get('model_type')!r} not found")
     values = {k: v for k, v in data.items() if isinstance(k, str) and k.isidentifier()}
     return interp.call(cls, **{**values, **overrides})
 
@@ -118,14 +119,12 @@ def _model_from_config(interp: "Interpreter", auto: ClassVal, top: str, config: 
     name = name[0] if isinstance(name, (tuple, list)) and name else name
     cls = _export(interp, top, name) if isinstance(name, str) else None
     if not isinstance(cls, ClassVal):
-        return packages.package_origin(interp, top, f"{auto.name} for model_type {model_type!r} not found")
+        return package_origin(interp, top, f"{auto.name} for model_type {model_type!r} not found")
     return interp.call(cls, config, **overrides)
 
 
 def _named_class(interp: "Interpreter", top: str, table: tuple[str, str], key: Any) -> ClassVal | None:
     """The class a name table of the package (module, global: key -> class name) gives for `key`."""
-    from pytea_ci.interp.runtime import ModuleVal, Scope
-
     mod = interp.modules.get(table[0])
     if not isinstance(mod, ModuleVal):
         g: dict[str, Any] = {}
@@ -137,8 +136,6 @@ def _named_class(interp: "Interpreter", top: str, table: tuple[str, str], key: A
 
 
 def _export(interp: "Interpreter", top: str, name: str) -> Any:
-    from pytea_ci.interp.runtime import ModuleVal
-
     mod = interp.modules.get(top)
     return interp.getattr(mod, name) if isinstance(mod, ModuleVal) else None
 

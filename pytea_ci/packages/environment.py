@@ -11,7 +11,9 @@ lines are never run). Nothing of the project or of a package is imported.
 What the interpreter gets (`site_options`) is plain data: the folders, the packages to follow and
 not to follow, the per-package step budget, and a fingerprint of the followed packages (their name,
 version and the hash of their `RECORD` file, which lists the hash of every installed file), which
-is part of each entry point's result-cache key.
+is part of each entry point's result-cache key. Files are read through `read`: the driver passes its
+journaled `fs.read`, so a replayed run asks them again. A configured interpreter that cannot be used
+raises `Unusable`, which the driver reports as a configuration error.
 """
 
 from __future__ import annotations
@@ -22,14 +24,24 @@ import hashlib
 import json
 import os
 import subprocess
+from collections.abc import Callable
 from typing import Any
 
 from pytea_ci.diagnostics.budgets import steps_for
-from pytea_ci.driver import fs
-from pytea_ci.driver.config import ConfigError  # the interpreter configured cannot be used: exit 2
 from pytea_ci.fsio import atomic_write, read_json
 
 _ANSWER_FORMAT = 1
+Read = Callable[[str], bytes]  # a file's bytes, raising OSError (the driver's journaled `fs.read`)
+
+
+class Unusable(Exception):
+    """The configured interpreter cannot be used (the driver makes it a configuration error: exit 2)."""
+
+
+def _plain(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
 
 # pure-Python model libraries worth following by default (top-level import names)
 DEFAULT_FOLLOW = ("timm", "transformers", "x_transformers", "segmentation_models_pytorch", "torch_geometric",
@@ -62,7 +74,7 @@ def find_python(explicit: str | None, root: str, environ: dict[str, str] | None 
         if os.path.isdir(path):  # a virtualenv folder is accepted for its interpreter
             path = _venv_python(path) or path
         if not os.path.isfile(path):
-            raise ConfigError(f"--python / python: no interpreter at {explicit}")
+            raise Unusable(f"--python / python: no interpreter at {explicit}")
         return path, "configured"
     venv = env.get("VIRTUAL_ENV")
     if venv and _venv_python(venv):
@@ -80,27 +92,27 @@ def _venv_python(folder: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=8)
-def site_folders(python: str, cache: str | None = None) -> tuple[str, ...]:
+def site_folders(python: str, cache: str | None = None, read: Read = _plain) -> tuple[str, ...]:
     """The folders installed packages of `python` live in (its purelib and platlib, then the plain
     path lines of their `.pth` files). Asked of the interpreter with `-I -S`: nothing is imported
     but `json` and `sysconfig`. With a cache folder, the answer is kept there (`_ask`)."""
-    found = _ask(python, cache)
+    found = _ask(python, cache, read)
     if not isinstance(found, list):
-        raise ConfigError(f"--python / python: {python} did not say where its packages are")
+        raise Unusable(f"--python / python: {python} did not say where its packages are")
     out: list[str] = []
     for folder in found:
         if isinstance(folder, str) and os.path.isdir(folder) and folder not in out:
             out.append(os.path.realpath(folder))
     for folder in list(out):
-        out += [p for p in _pth_paths(folder) if p not in out]
+        out += [p for p in _pth_paths(folder, read) if p not in out]
     return tuple(dict.fromkeys(out))
 
 
-def _ask(python: str, cache: str | None) -> Any:
+def _ask(python: str, cache: str | None, read: Read) -> Any:
     """What the interpreter answers to `_QUERY`; kept in `cache/environment/` keyed by the interpreter's
     path, the size, modification time and inode of the file it resolves to, and the content of the
     virtualenv's `pyvenv.cfg`, so a check in the same environment does not start the interpreter again."""
-    path = _answer_path(python, cache) if cache else None
+    path = _answer_path(python, cache, read) if cache else None
     if path is not None:
         doc = read_json(path)
         if isinstance(doc, dict) and isinstance(doc.get("folders"), list):
@@ -119,24 +131,24 @@ def _ask(python: str, cache: str | None) -> Any:
     return found
 
 
-def _answer_path(python: str, cache: str) -> str | None:
+def _answer_path(python: str, cache: str, read: Read) -> str | None:
     try:
         st = os.stat(python)  # follows the virtualenv's link to the interpreter it runs
     except OSError:
         return None
-    cfg = _read(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(python))), "pyvenv.cfg"))
+    cfg = _read(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(python))), "pyvenv.cfg"), read)
     doc = [_ANSWER_FORMAT, os.path.abspath(python), os.path.realpath(python), st.st_size, st.st_mtime_ns, st.st_ino,
            hashlib.sha256(cfg).hexdigest()]
     key = hashlib.sha256(json.dumps(doc).encode("utf-8", "surrogatepass")).hexdigest()
     return os.path.join(cache, "environment", key[:2], key + ".json")
 
 
-def _pth_paths(folder: str) -> list[str]:
+def _pth_paths(folder: str, read: Read) -> list[str]:
     """Folders named by the `.pth` files of `folder`, as text: lines that are not `import` statements."""
     out = []
     for pth in sorted(glob.glob(os.path.join(folder, "*.pth"))):
         try:
-            lines = fs.read(pth).decode("utf-8", errors="replace").splitlines()
+            lines = read(pth).decode("utf-8", errors="replace").splitlines()
         except OSError:
             continue
         for line in lines:
@@ -149,28 +161,28 @@ def _pth_paths(folder: str) -> list[str]:
     return out
 
 
-def distributions(folders: tuple[str, ...]) -> dict[str, tuple[str, str]]:
+def distributions(folders: tuple[str, ...], read: Read = _plain) -> dict[str, tuple[str, str]]:
     """Top-level import name -> (version, hash of the RECORD of its distribution), from `*.dist-info`."""
     out: dict[str, tuple[str, str]] = {}
     for folder in folders:
         for info in sorted(glob.glob(os.path.join(folder, "*.dist-info"))):
             version = os.path.basename(info)[: -len(".dist-info")].rpartition("-")[2]
-            record = _read(os.path.join(info, "RECORD"))
+            record = _read(os.path.join(info, "RECORD"), read)
             digest = hashlib.sha256(record).hexdigest()[:16]
-            for name in _top_level(info, record):
+            for name in _top_level(info, record, read):
                 out.setdefault(name, (version, digest))
     return out
 
 
-def _read(path: str) -> bytes:
+def _read(path: str, read: Read) -> bytes:
     try:
-        return fs.read(path)
+        return read(path)
     except OSError:
         return b""
 
 
-def _top_level(info: str, record: bytes) -> list[str]:
-    text = _read(os.path.join(info, "top_level.txt")).decode("utf-8", errors="replace")
+def _top_level(info: str, record: bytes, read: Read) -> list[str]:
+    text = _read(os.path.join(info, "top_level.txt"), read).decode("utf-8", errors="replace")
     names = [n.strip() for n in text.splitlines() if n.strip()]
     if names:
         return names
@@ -181,14 +193,14 @@ def _top_level(info: str, record: bytes) -> list[str]:
 
 
 def site_options(python: str | None, follow: list[str] | None, skip: list[str], package_budget: float,
-                 cache: str | None = None) -> dict[str, Any]:
+                 cache: str | None = None, read: Read = _plain) -> dict[str, Any]:
     """What the interpreter is told about the environment ({} when there is none); `cache`: the cache
     folder, where the interpreter's answer is kept."""
     if python is None:
         return {}
-    folders = site_folders(os.path.abspath(python), cache)
+    folders = site_folders(os.path.abspath(python), cache, read)
     names = list(DEFAULT_FOLLOW) if follow is None else list(follow)
-    dists = distributions(folders)
+    dists = distributions(folders, read)
     followed = sorted(n for n in dists if _follows(n, names, skip))
     return {"folders": list(folders), "follow": names, "skip": sorted(set(skip) | set(NEVER_FOLLOW)),
             "package_steps": steps_for(package_budget),

@@ -1,6 +1,6 @@
 """Pay once across processes (issue 21, item 2): what a package import left, kept on disk.
 
-`package_cache.py` keeps what an installed package's import left in the process; this module writes
+`kept.py` keeps what an installed package's import left in the process; this module writes
 the same record to the cache folder (`packages/<2 hex>/<key>.pkl`), so other processes, runs and CI
 jobs (the Action restores the cache folder with `actions/cache`) start from it too.
 
@@ -12,7 +12,7 @@ listing of every folder those files are in (a module added to a package changes 
 finds); an entry whose files changed, or that is corrupt, foreign or unreadable, is a miss (the
 cold path), never an error. Writes are atomic (`fsio`), so concurrent runs never see half an entry.
 
-Form: a pickle whose outer layer is plain data (key, files, folders, the figures `package_cache`
+Form: a pickle whose outer layer is plain data (key, files, folders, the figures `kept.py`
 checks before restoring) and whose payload holds the abstract values. The payload names what it
 shares with the rest of the run instead of holding a copy: models of the registry (by name), the
 interpreter and its shared state, and the objects of the modules loaded before the import (by
@@ -32,40 +32,21 @@ import os
 import pickle
 import sys
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.diagnostics import sources
 from pytea_ci.fsio import atomic_write_bytes, read_bytes
 from pytea_ci.models.registry import PROPERTIES, REGISTRY, get, get_property
+from pytea_ci.models.values import MISSING
 
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
 
 FORMAT = 1
 _MAX_MEMO = 16
-_STATE: dict[str, Any] = {"folder": None, "salt": ""}
-_MEMO: dict[str, "Stored"] = {}  # entries read in this process, by file key
 _HASHES: dict[tuple[str, int, int], str] = {}  # (path, mtime_ns, size) -> content hash: a memo, not a key
 STATS = {"loaded": 0, "saved": 0, "rejected": 0}  # for the tests and benchmarks/installed_packages.py
-
-
-def configure(folder: str | None, salt: str) -> None:
-    """Where entries live (None: no disk form) and what identifies the analyzer (its version and
-    source hash); set by the driver before each entry point."""
-    if (folder, salt) != (_STATE["folder"], _STATE["salt"]):
-        _MEMO.clear()
-    _STATE["folder"], _STATE["salt"] = folder, salt
-
-
-def enabled() -> bool:
-    return _STATE["folder"] is not None
-
-
-def _path(key: str) -> str:
-    doc = f"{FORMAT}|{_STATE['salt']}|python {sys.version_info[0]}.{sys.version_info[1]}|{key}"
-    fk = hashlib.sha256(doc.encode("utf-8", "surrogatepass")).hexdigest()
-    return os.path.join(_STATE["folder"], "packages", fk[:2], fk + ".pkl")
 
 
 @dataclass
@@ -75,6 +56,68 @@ class Stored:
 
     meta: dict[str, Any]
     payload: bytes
+
+
+@dataclass
+class DiskCache:
+    """The cache folder's `packages/` entries, as one object the driver makes (per cache folder and
+    analyzer identity) and hands to the analysis of each entry point; `memo` holds the entries read."""
+
+    folder: str
+    salt: str  # what identifies the analyzer: its version and source hash
+    memo: dict[str, Stored] = field(default_factory=dict)  # entries read, by file key
+
+    def path(self, key: str) -> str:
+        doc = f"{FORMAT}|{self.salt}|python {sys.version_info[0]}.{sys.version_info[1]}|{key}"
+        fk = hashlib.sha256(doc.encode("utf-8", "surrogatepass")).hexdigest()
+        return os.path.join(self.folder, "packages", fk[:2], fk + ".pkl")
+
+    def save(self, interp: "Interpreter", key: str, meta: dict[str, Any], payload: Any, shared: list[Any],
+             paths: set[str]) -> bool:
+        """Write one entry; False when its values cannot all be written or a file cannot be read
+        (then the import is kept in the process only)."""
+        dep = depends(paths)
+        if dep is None:
+            return False
+        try:
+            buf = io.BytesIO()
+            _Pickler(buf, interp, shared).dump(payload)
+            data = buf.getvalue()
+            _Unpickler(io.BytesIO(data), interp, shared).load()  # what cannot be read back is not written
+            body = pickle.dumps((key, dep[0], dep[1], meta, data), protocol=5)
+            outer = pickle.dumps((FORMAT, hashlib.sha256(body).hexdigest(), body), protocol=5)
+        except Exception:  # noqa: BLE001  (a value that cannot be written: kept in the process only)
+            return False
+        try:
+            atomic_write_bytes(self.path(key), outer)
+        except OSError:
+            return False  # a read-only or full disk only costs speed
+        STATS["saved"] += 1
+        return True
+
+    def load(self, key: str) -> Stored | None:
+        """The entry for `key` when it is on disk, well formed and its files are unchanged."""
+        path = self.path(key)
+        if path in self.memo:
+            return self.memo[path]
+        data = read_bytes(path)
+        if data is None:
+            return None
+        try:
+            fmt, digest, body = _PlainUnpickler(io.BytesIO(data)).load()
+            ok = fmt == FORMAT and isinstance(body, bytes) and hashlib.sha256(body).hexdigest() == digest
+            if ok:
+                k, files, folders, meta, payload = _PlainUnpickler(io.BytesIO(body)).load()
+                ok = k == key and _meta_ok(meta) and isinstance(payload, bytes) and _unchanged(files, folders)
+        except Exception:  # any damage to the file: a miss  # noqa: BLE001
+            ok = False
+        if not ok:
+            STATS["rejected"] += 1
+            return None
+        out = Stored(meta, payload)
+        if len(self.memo) < _MAX_MEMO:
+            self.memo[path] = out
+        return out
 
 
 # ----- files an entry depends on ---------------------------------------------------------------------
@@ -122,33 +165,6 @@ def _unchanged(files: Any, folders: Any) -> bool:
             and all(isinstance(d, str) and folder_hash(d) == h for d, h in folders))
 
 
-# ----- writing ---------------------------------------------------------------------------------------
-def save(interp: "Interpreter", key: str, meta: dict[str, Any], payload: Any, shared: list[Any],
-         paths: set[str]) -> bool:
-    """Write one entry; False when its values cannot all be written or a file cannot be read (then the
-    import is kept in the process only)."""
-    if not enabled():
-        return False
-    dep = depends(paths)
-    if dep is None:
-        return False
-    try:
-        buf = io.BytesIO()
-        _Pickler(buf, interp, shared).dump(payload)
-        data = buf.getvalue()
-        _Unpickler(io.BytesIO(data), interp, shared).load()  # what cannot be read back is not written
-        body = pickle.dumps((key, dep[0], dep[1], meta, data), protocol=5)
-        outer = pickle.dumps((FORMAT, hashlib.sha256(body).hexdigest(), body), protocol=5)
-    except Exception:  # noqa: BLE001  (a value that cannot be written: kept in the process only)
-        return False
-    try:
-        atomic_write_bytes(_path(key), outer)
-    except OSError:
-        return False  # a read-only or full disk only costs speed
-    STATS["saved"] += 1
-    return True
-
-
 class _Pickler(pickle.Pickler):
     """Writes a payload; what it shares with the run is written as a reference (`persistent_id`, a
     table lookup: it is asked for every object)."""
@@ -185,9 +201,7 @@ def _model_names() -> dict[int, tuple[str, str]]:
     for name, v in REGISTRY.items():
         if not _by_value(v):
             out.setdefault(id(v), ("reg", name))
-    from pytea_ci.models import values
-
-    out[id(values.MISSING)] = ("missing", "")
+    out[id(MISSING)] = ("missing", "")
     return out
 
 
@@ -281,38 +295,11 @@ def _by_value(v: Any) -> bool:
 
 
 # ----- reading ---------------------------------------------------------------------------------------
-def load(key: str) -> Stored | None:
-    """The entry for `key` when it is on disk, well formed and its files are unchanged."""
-    if not enabled():
-        return None
-    path = _path(key)
-    if path in _MEMO:
-        return _MEMO[path]
-    data = read_bytes(path)
-    if data is None:
-        return None
-    try:
-        fmt, digest, body = _PlainUnpickler(io.BytesIO(data)).load()
-        ok = fmt == FORMAT and isinstance(body, bytes) and hashlib.sha256(body).hexdigest() == digest
-        if ok:
-            k, files, folders, meta, payload = _PlainUnpickler(io.BytesIO(body)).load()
-            ok = k == key and _meta_ok(meta) and isinstance(payload, bytes) and _unchanged(files, folders)
-    except Exception:  # any damage to the file: a miss  # noqa: BLE001
-        ok = False
-    if not ok:
-        STATS["rejected"] += 1
-        return None
-    out = Stored(meta, payload)
-    if len(_MEMO) < _MAX_MEMO:
-        _MEMO[path] = out
-    return out
-
-
 _META = {"steps": int, "sym_start": int, "sym_names": list, "result": str, "modules": list, "refs": list}
 
 
 def _meta_ok(meta: Any) -> bool:
-    """The figures `package_cache` checks are there, of the right types (a crafted entry is a miss)."""
+    """The figures `kept.py` checks are there, of the right types (a crafted entry is a miss)."""
     if not isinstance(meta, dict) or not all(isinstance(meta.get(k), t) for k, t in _META.items()):
         return False
     return all(isinstance(r, (list, tuple)) and len(r) == 3 and isinstance(r[0], str) for r in meta["refs"])
@@ -331,8 +318,9 @@ def values(stored: Stored, interp: "Interpreter", seeds: list[Any]) -> Any:
 
 
 _PLAIN = {("builtins", n) for n in ("tuple", "list", "dict", "str", "bytes", "int")}
-_CODE_MODULES = ("pytea_ci.models.", "pytea_ci.shapes.", "pytea_ci.interp.")
-_VALUE_MODULES = ("pytea_ci.models.", "pytea_ci.shapes.", "pytea_ci.interp.", "pytea_ci.diagnostics.")  # classes
+_CODE_MODULES = ("pytea_ci.models.", "pytea_ci.shapes.", "pytea_ci.interp.", "pytea_ci.packages.")
+_VALUE_MODULES = ("pytea_ci.models.", "pytea_ci.shapes.", "pytea_ci.interp.", "pytea_ci.packages.",
+                  "pytea_ci.diagnostics.")  # classes
 
 
 class _PlainUnpickler(pickle.Unpickler):
@@ -371,8 +359,6 @@ class _Unpickler(pickle.Unpickler):
         if kind == "prop":
             return get_property(arg)
         if kind == "missing":
-            from pytea_ci.models.values import MISSING
-
             return MISSING
         if kind == "interp":
             return self.interp

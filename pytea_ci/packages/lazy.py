@@ -1,5 +1,6 @@
-"""Lazy star re-exports in installed packages (issue 21): the `__init__.py` of a followed package does
-not run its `from .sub import *` statements until one of their names is asked for.
+"""Lazy exports of installed packages (issue 21): the `__init__.py` of a followed package does not run
+its `from .sub import *` statements until one of their names is asked for, and a `_LazyModule`
+package (transformers, diffusers) gives the names it writes under `if TYPE_CHECKING:` (`lazy_name`).
 
 Model libraries gather everything in their package `__init__`: `import timm` runs `from .beit import *`,
 `from .byobnet import *`, ... for about a hundred model files (each building a large table of pretrained
@@ -19,7 +20,7 @@ run every deferred statement first.
 
 Explicit re-exports (`from .models import create_model`) run as written: they are cheap next to the
 star imports, and an import that runs them keeps the modules it loads its own, so it stays one import
-that `package_cache.py` can keep (a name resolved later binds names in modules loaded before it).
+that `kept.py` can keep (a name resolved later binds names in modules loaded before it).
 
 What changes: the side effects of a deferred module's import happen when (and only if) one of its names
 is used — a registry the skipped modules would have filled (timm's `@register_model`) lacks their
@@ -38,6 +39,8 @@ from typing import TYPE_CHECKING, Any
 
 from pytea_ci.fsio import read_source
 from pytea_ci.interp.runtime import ModuleVal, Scope
+from pytea_ci.models.values import Unknown
+from pytea_ci.packages.site import not_found, site_of
 
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
@@ -61,7 +64,7 @@ _TABLES: dict[str, Deferred | None] = {}
 def table(interp: "Interpreter", path: str) -> Deferred | None:
     """The deferred statements of `path` (None: not a followed package's `__init__.py`, or nothing)."""
     if path not in _TABLES:
-        site = interp.site
+        site = site_of(interp)
         tree = interp.shared.parse(path) if site is not None and os.path.basename(path) == "__init__.py" \
             and site.package_of(path) is not None else None
         _TABLES[path] = _deferred(tree) if isinstance(tree, ast.Module) else None
@@ -199,3 +202,70 @@ def _literal_all(body: list[ast.stmt]) -> set[str]:
                 and isinstance(stmt.value, (ast.List, ast.Tuple)):
             return {e.value for e in stmt.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
     return set()
+
+
+# ----- names exported by `_LazyModule` (transformers, diffusers) -----------------------------------------
+_LAZY: dict[str, dict[str, tuple[int, str, str]]] = {}  # module file -> name -> (level, module, name there)
+
+
+def lazy_name(interp: "Interpreter", mod: Any, name: str) -> Any:
+    """A name a followed package's module does not define when run but exports lazily (transformers,
+    diffusers: `sys.modules[__name__] = _LazyModule(...)`, with the real imports written under
+    `if TYPE_CHECKING:` for type checkers): read from those imports, and the one module that
+    defines it imported. None when the module says nothing of `name`."""
+    site = site_of(interp)
+    if site is None or site.package_of(mod.path) is None:
+        return None
+    if site.compiled(f"{mod.name}.{name}"):
+        return not_found(interp, f"{mod.name}.{name}")
+    table = _lazy_table(interp, mod.path)
+    if name not in table:
+        return None
+    level, module, there = table[name]
+    pkg = mod.globals.get("__package__") or mod.name
+    base = pkg.split(".")
+    if level > 1:
+        base = base[: len(base) - (level - 1)]
+    dotted = ".".join([*base, module] if module else base) if level else module
+    target = interp.import_module(dotted, _scope(mod), ast.Pass())
+    if isinstance(target, Unknown):
+        return target
+    return interp.getattr(target, there)
+
+
+def _scope(mod: Any) -> Any:
+    return Scope(mod.globals, mod.globals)
+
+
+def _lazy_table(interp: "Interpreter", path: str) -> dict[str, tuple[int, str, str]]:
+    if path not in _LAZY:
+        tree = interp.shared.parse(path)
+        table: dict[str, tuple[int, str, str]] = {}
+        if isinstance(tree, ast.Module):
+            for stmt in tree.body:
+                if isinstance(stmt, ast.If) and _is_type_checking(stmt.test):
+                    for node in _imports(stmt.body):
+                        for alias in node.names:
+                            if alias.name != "*":
+                                table.setdefault(alias.asname or alias.name, (node.level, node.module or "", alias.name))
+        _LAZY[path] = table
+    return _LAZY[path]
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(body: list[ast.stmt]) -> list[ast.ImportFrom]:
+    """The `from X import ...` statements of a block, into `try`'s body and `else` (not its handlers:
+    those import the placeholders used when an optional dependency is missing) and nested `if`s."""
+    out: list[ast.ImportFrom] = []
+    for stmt in body:
+        if isinstance(stmt, ast.ImportFrom):
+            out.append(stmt)
+        elif isinstance(stmt, ast.Try):
+            out += _imports(stmt.body) + _imports(stmt.orelse)
+        elif isinstance(stmt, ast.If):
+            out += _imports(stmt.body) + _imports(stmt.orelse)
+    return out

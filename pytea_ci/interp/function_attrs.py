@@ -1,5 +1,5 @@
 """Attributes of functions, bound methods and properties, which library code reads: a decorator's
-`fn.__module__`/`fn.__qualname__`, `f.__code__` handed to `types.FunctionType` (transformers'
+`fn.__module__`/`fn.__qualname__`, `f.__code__` handed to `types.FunctionType` (a library's
 `copy_func`), `method.__func__`, `@prop.setter` in a class body."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def attr_of_function(self: "Interpreter", obj: FunctionVal, name: str) -> Any:
         return obj.globals.get("__name__")
     if name in ("__name__", "__qualname__"):
         return obj.name if name == "__name__" else obj.qualname or obj.name
-    if name == "__code__":  # handed to `types.FunctionType` to copy the function (transformers' copy_func)
+    if name == "__code__":  # handed to `types.FunctionType` to copy the function (a library's copy_func)
         return obj
     if name == "__defaults__":
         return tuple(obj.defaults) if obj.defaults else None

@@ -1,8 +1,8 @@
-"""Installed packages read from source (issue 21, items 1 and 2): where a followed package's modules
-are, its step budget, findings made inside it, and what its import leaves, shared in the process.
+"""Where a followed package's modules are, its step budget, and where findings made inside it go
+(issue 21, items 1 and 2).
 
 The driver says which folders hold the environment's packages and which top-level packages to follow
-(`driver/environment.py`, the entry's `site` option). A followed package is searched after the
+(`packages/environment.py`, the entry's `site` option). A followed package is searched after the
 project, read and interpreted like project code — never imported — and is *read-only*: a finding made
 on one of its lines is reported at the project's call that led there. Modeled libraries (torch,
 numpy, einops, ...) are never followed: their models stand. A compiled extension stays unknown with
@@ -14,30 +14,24 @@ per path in total. Past it the entry is cut: an import leaves the package unknow
 unknown value naming the package (what it was handed may have been changed there), and later
 entries on the path are unknown at once. The cut is a PT011 note naming the package.
 
-Pay once: the first import of a package on a path (with no other installed package imported yet)
-leaves modules whose values are a function of the package's files and of the analysis options only.
-What it left is kept in the process (`_IMPORTS`, a deep copy made by `snapshot._Copier`, which keeps
-what `Unknown.holds` refers to) and later imports — on other paths and other entry points of the same
-process — start from a fresh copy. A restored import charges the steps the cold one ran and replays
-its coverage records and unmodeled counts, so the results never depend on what ran before in the
-process (`--jobs 1` equals `--jobs N`). An import whose side effects cannot be replayed (a finding, a
-fork, a path end, a budget note, a model fact) is not kept. `package_disk.py` writes what is kept to
-the cache folder, so other processes, runs and CI jobs restore it too.
+What an import leaves is paid once (`kept.py`, in the process; `disk.py`, in the cache folder).
 """
 
 from __future__ import annotations
 
 import ast
 import os
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.diagnostics import Span
+from pytea_ci.interp.escape import escape
+from pytea_ci.interp.installed import PackageBudget
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import is_modeled_root
 from pytea_ci.models.values import Unknown
+from pytea_ci.packages.disk import DiskCache
 from pytea_ci.shapes.tensor import Origin
 
 if TYPE_CHECKING:
@@ -46,14 +40,6 @@ if TYPE_CHECKING:
 
 PACKAGE_STEPS = "steps per installed package"
 _COMPILED = (".so", ".pyd")
-
-
-class PackageBudget(Exception):
-    """A package's step budget was reached; caught where the path entered the package."""
-
-    def __init__(self, package: str) -> None:
-        super().__init__(package)
-        self.package = package
 
 
 @dataclass
@@ -65,16 +51,17 @@ class Site:
     skip: frozenset[str]
     steps: int
     versions: dict[str, Any] = field(default_factory=dict)
+    disk: DiskCache | None = None  # where kept imports are written (None: in the process only)
     _of_path: dict[str, str | None] = field(default_factory=dict)
 
     @classmethod
-    def from_options(cls, options: dict[str, Any]) -> "Site | None":
+    def from_options(cls, options: dict[str, Any], disk: DiskCache | None = None) -> "Site | None":
         site = options.get("site")
         if not isinstance(site, dict) or not site.get("folders"):
             return None
         return cls(tuple(os.path.realpath(f) for f in site["folders"]), frozenset(site.get("follow", ())),
                    frozenset(site.get("skip", ())), int(site.get("package_steps", 200_000)),
-                   dict(site.get("packages", {})))
+                   dict(site.get("packages", {})), disk)
 
     def follows(self, top: str) -> bool:
         if top in self.skip or is_modeled_root(top):
@@ -117,11 +104,17 @@ class Site:
         return self._of_path[path]
 
 
+def site_of(interp: "Interpreter") -> Site | None:
+    """The site of the packages the driver handed the interpreter (None: no installed package is read)."""
+    site = getattr(interp.installed, "site", None)
+    return site if isinstance(site, Site) else None
+
+
 def overlay(interp: "Interpreter", fn: "FunctionVal") -> Any:
     """The model of a function of a followed package, by the name it is defined under
     (`timm.models._registry.is_model`), or None: the package's own code runs. Like pytype's overlays,
     a model stands for just the names it knows (`models/timm_.py`)."""
-    site = interp.site
+    site = site_of(interp)
     if site is None or site.package_of(fn.path) is None:
         return None
     module = fn.globals.get("__name__")
@@ -133,7 +126,8 @@ def inside(interp: "Interpreter", package: str) -> bool:
 
 
 def package_origin(interp: "Interpreter", package: str, what: str) -> Unknown:
-    version = interp.site.versions.get(package) if interp.site is not None else None
+    site = site_of(interp)
+    version = site.versions.get(package) if site is not None else None
     named = f"installed package '{package}'" + (f" {version[0]}" if version else "")
     return Unknown(f"{named}: {what}", None, Origin(interp.span, f"{named}: {what}"))
 
@@ -141,16 +135,15 @@ def package_origin(interp: "Interpreter", package: str, what: str) -> Unknown:
 def not_found(interp: "Interpreter", dotted: str) -> Unknown:
     """An import neither the project, the models nor a followed package provide."""
     top = dotted.split(".")[0]
-    site = interp.site
+    site = site_of(interp)
     if site is not None and site.follows(top) and site.compiled(dotted):
         return package_origin(interp, top, f"compiled extension {dotted} (not read)")
-    kind = "standard library module" if top in sys.stdlib_module_names else "third-party module"
-    return interp.unknown(f"{kind} '{top}' (import {dotted})", api=True)
+    return interp.not_found(dotted)
 
 
 def call_package(interp: "Interpreter", fn: "FunctionVal") -> str | None:
     """The package a call of `fn` enters (None: project code, or already inside that package)."""
-    site = interp.site
+    site = site_of(interp)
     if site is None:
         return None
     pkg = site.package_of(fn.path)
@@ -159,18 +152,19 @@ def call_package(interp: "Interpreter", fn: "FunctionVal") -> str | None:
 
 def class_package(interp: "Interpreter", module: Any) -> str | None:
     """The package a class defined in module `module` (its `__module__`) belongs to, when entering it."""
-    if interp.site is None or not isinstance(module, str):
+    site = site_of(interp)
+    if site is None or not isinstance(module, str):
         return None
     mod = interp.modules.get(module)
     path = getattr(mod, "path", None)
-    pkg = interp.site.package_of(path) if isinstance(path, str) else None
+    pkg = site.package_of(path) if isinstance(path, str) else None
     return None if pkg is None or inside(interp, pkg) else pkg
 
 
 def enter(interp: "Interpreter", package: str, run: Callable[[], Any], handed: tuple[Any, ...] = (),
           importing: str | None = None) -> Any:
     """Run `run` inside `package` under its budget; the unknown result of a cut entry otherwise."""
-    site = interp.site
+    site = site_of(interp)
     assert site is not None
     if interp.pkg_used.get(package, 0) >= site.steps:
         return _cut(interp, package, handed, importing)
@@ -190,9 +184,8 @@ def enter(interp: "Interpreter", package: str, run: Callable[[], Any], handed: t
 
 
 def _cut(interp: "Interpreter", package: str, handed: tuple[Any, ...], importing: str | None) -> Unknown:
-    from pytea_ci.interp.escape import escape
-
-    interp.soft_budget(f"{PACKAGE_STEPS} ({package}: {interp.site.steps if interp.site else 0} steps, "
+    site = site_of(interp)
+    interp.soft_budget(f"{PACKAGE_STEPS} ({package}: {site.steps if site else 0} steps, "
                        "`package-budget`)")
     out = package_origin(interp, package, "past its step budget")
     if importing is not None:  # what the cut import left half-built stands for nothing
@@ -206,7 +199,7 @@ def _cut(interp: "Interpreter", package: str, handed: tuple[Any, ...], importing
 def tick(interp: "Interpreter") -> None:
     """Called on every step inside a package: raise when its budget is spent."""
     package, start = interp.pkg_stack[-1]
-    site = interp.site
+    site = site_of(interp)
     if site is not None and interp.pkg_used.get(package, 0) + interp.steps - start > site.steps:
         raise PackageBudget(package)
 
@@ -215,7 +208,7 @@ def relocate(interp: "Interpreter", span: Span, message: str) -> tuple[Span, str
     """A finding (or a budget note) made on a line of an installed package is reported at the project's
     call that led there (the package is read-only), naming the package line. Once the frames are
     unwound (a path ended there), the project's last call into a package is that call."""
-    site = interp.site
+    site = site_of(interp)
     if site is None or site.package_of(_abs(interp, span.path)) is None:
         return span, message
     for call, _fn in reversed(interp.frames):
@@ -236,81 +229,12 @@ def _abs(interp: "Interpreter", path: str) -> str:
 
 
 def _short(interp: "Interpreter", span: Span) -> str:
-    site = interp.site
+    site = site_of(interp)
     real = os.path.realpath(_abs(interp, span.path))
     for folder in site.folders if site is not None else ():
         if real.startswith(folder + os.sep):
             return f"{real[len(folder) + 1:]}:{span.line}"
     return f"{span.path}:{span.line}"
-
-
-# ----- lazy packages ---------------------------------------------------------------------------------
-_LAZY: dict[str, dict[str, tuple[int, str, str]]] = {}  # module file -> name -> (level, module, name there)
-
-
-def lazy_name(interp: "Interpreter", mod: Any, name: str) -> Any:
-    """A name a followed package's module does not define when run but exports lazily (transformers,
-    diffusers: `sys.modules[__name__] = _LazyModule(...)`, with the real imports written under
-    `if TYPE_CHECKING:` for type checkers): read from those imports, and the one module that
-    defines it imported. None when the module says nothing of `name`."""
-    site = interp.site
-    if site is None or site.package_of(mod.path) is None:
-        return None
-    if site.compiled(f"{mod.name}.{name}"):
-        return not_found(interp, f"{mod.name}.{name}")
-    table = _lazy_table(interp, mod.path)
-    if name not in table:
-        return None
-    level, module, there = table[name]
-    pkg = mod.globals.get("__package__") or mod.name
-    base = pkg.split(".")
-    if level > 1:
-        base = base[: len(base) - (level - 1)]
-    dotted = ".".join([*base, module] if module else base) if level else module
-    target = interp.import_module(dotted, _scope(mod), ast.Pass())
-    if isinstance(target, Unknown):
-        return target
-    return interp.getattr(target, there)
-
-
-def _scope(mod: Any) -> Any:
-    from pytea_ci.interp.runtime import Scope
-
-    return Scope(mod.globals, mod.globals)
-
-
-def _lazy_table(interp: "Interpreter", path: str) -> dict[str, tuple[int, str, str]]:
-    if path not in _LAZY:
-        tree = interp.shared.parse(path)
-        table: dict[str, tuple[int, str, str]] = {}
-        if isinstance(tree, ast.Module):
-            for stmt in tree.body:
-                if isinstance(stmt, ast.If) and _is_type_checking(stmt.test):
-                    for node in _imports(stmt.body):
-                        for alias in node.names:
-                            if alias.name != "*":
-                                table.setdefault(alias.asname or alias.name, (node.level, node.module or "", alias.name))
-        _LAZY[path] = table
-    return _LAZY[path]
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
-def _imports(body: list[ast.stmt]) -> list[ast.ImportFrom]:
-    """The `from X import ...` statements of a block, into `try`'s body and `else` (not its handlers:
-    those import the placeholders used when an optional dependency is missing) and nested `if`s."""
-    out: list[ast.ImportFrom] = []
-    for stmt in body:
-        if isinstance(stmt, ast.ImportFrom):
-            out.append(stmt)
-        elif isinstance(stmt, ast.Try):
-            out += _imports(stmt.body) + _imports(stmt.orelse)
-        elif isinstance(stmt, ast.If):
-            out += _imports(stmt.body) + _imports(stmt.orelse)
-    return out
 
 
 def guard_side(node: ast.If) -> bool | None:

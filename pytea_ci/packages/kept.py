@@ -1,7 +1,7 @@
 """Pay once (issue 21, item 2): what the import of an installed package leaves, kept in the process
-(and, through `package_disk.py`, in the cache folder: a kept import not in the process is looked for there).
+(and, through `disk.py`, in the cache folder: a kept import not in the process is looked for there).
 
-See `interp/packages.py` for the rules. An import entering a package from outside it is kept when
+See `site.py` for the budgets. An import entering a package from outside it is kept when
 its side effects are replayable: no finding, no decision recorded (a fork), no budget note, no model
 fact, and no change to the modules loaded before it (no name bound there, no
 container bound there grown or shrunk: a registry filled in another module could not be replayed)
@@ -31,9 +31,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.interp import package_disk, packages
 from pytea_ci.interp.runtime import ModuleVal
-from pytea_ci.models.registry import get
+from pytea_ci.interp.snapshot import _ATOMS, _Copier
+from pytea_ci.models.registry import REGISTRY, get, load_all
+from pytea_ci.models.values import ClassVal, Instance
+from pytea_ci.packages.disk import DiskCache, values
+from pytea_ci.packages.site import Site, enter, site_of
 from pytea_ci.shapes.dim import WORK
 
 if TYPE_CHECKING:
@@ -63,7 +66,7 @@ class Kept:
     ended: dict[Any, int]  # paths ended inside it (launchers handed code)
     callbacks: list[Any]  # functions it handed to code not followed (which may call them later)
     pending: int  # symbolic work done since the import's last step, charged at the next step
-    files: set[str]  # the source files it read (their hashes key its disk form, package_disk.py)
+    files: set[str]  # the source files it read (their hashes key its disk form, disk.py)
     natives: list[tuple[str, str, Any]]  # attributes it set on modeled classes: (registry name, name, value)
 
 
@@ -74,24 +77,31 @@ STATS = {"kept": 0, "reused": 0}  # for benchmarks/installed_packages.py
 
 def enter_import(interp: "Interpreter", dotted: str, package: str, run: Callable[[], Any]) -> Any:
     key = _key(interp, dotted)
+    disk = _site(interp).disk
     interp.work_seen = WORK[0]  # an import starts on a whole step, so a restored one ends as the cold one
     kept = _IMPORTS.get(key)
     if kept is not None and _fits(interp, _figures(kept), package):
         seeds = _resolve(interp, _table(kept.refs))
         if seeds is not None:
             return _restore(interp, kept, package, {id(r[2]): s for r, s in zip(kept.refs, seeds)})
-    elif kept is None and package_disk.enabled():
-        out = _from_disk(interp, key, package)
+    elif kept is None and disk is not None:
+        out = _from_disk(interp, disk, key, package)
         if out is not None:
             return out
     before = _Before(interp)
-    out = packages.enter(interp, package, run, importing=dotted)
+    out = enter(interp, package, run, importing=dotted)
     if before.replayable(interp) and isinstance(out, ModuleVal) and len(_IMPORTS) < _MAX_KEPT:
         _IMPORTS[key] = kept = before.keep(interp, out)
         STATS["kept"] += 1
-        if package_disk.enabled() and kept.result is not None:
-            _to_disk(interp, key, kept)
+        if disk is not None and kept.result is not None:
+            _to_disk(interp, disk, key, kept)
     return out
+
+
+def _site(interp: "Interpreter") -> Site:
+    site = site_of(interp)
+    assert site is not None  # an import enters a package only when there is a site
+    return site
 
 
 def _figures(kept: Kept) -> dict[str, Any]:
@@ -100,20 +110,20 @@ def _figures(kept: Kept) -> dict[str, Any]:
             "result": kept.result, "modules": sorted(kept.modules)}
 
 
-def _to_disk(interp: "Interpreter", key: str, kept: Kept) -> None:
+def _to_disk(interp: "Interpreter", disk: DiskCache, key: str, kept: Kept) -> None:
     meta = {**_figures(kept), "refs": _table(kept.refs)}
-    package_disk.save(interp, key, meta, dataclasses.replace(kept, refs=[]), [r[2] for r in kept.refs], kept.files)
+    disk.save(interp, key, meta, dataclasses.replace(kept, refs=[]), [r[2] for r in kept.refs], kept.files)
 
 
-def _from_disk(interp: "Interpreter", key: str, package: str) -> Any:
+def _from_disk(interp: "Interpreter", disk: DiskCache, key: str, package: str) -> Any:
     """Restore the import from its disk form (None: not there, not fitting this path, or unreadable)."""
-    stored = package_disk.load(key)
+    stored = disk.load(key)
     if stored is None or not _fits(interp, stored.meta, package):
         return None
     seeds = _resolve(interp, stored.meta["refs"])
     if seeds is None:
         return None
-    kept = package_disk.values(stored, interp, seeds)
+    kept = values(stored, interp, seeds)
     if not isinstance(kept, Kept):
         return None
     if key not in _READ:  # the first path of the process takes what was read (most checks have one)
@@ -129,8 +139,7 @@ def _from_disk(interp: "Interpreter", key: str, package: str) -> Any:
 
 
 def _key(interp: "Interpreter", dotted: str) -> str:
-    site = interp.site
-    assert site is not None
+    site = _site(interp)
     loaded = sorted(n for n, m in interp.modules.items() if isinstance(m, ModuleVal))
     doc = [dotted, list(site.folders), sorted(site.follow), sorted(site.skip), site.steps, site.versions,
            interp.budget.recursion, interp.budget.unroll, interp.budget.loop_iterations, loaded]
@@ -172,8 +181,6 @@ class _Before:
                 and interp.budget_note is None and _native_changes(self.natives) is not None)
 
     def keep(self, interp: "Interpreter", out: ModuleVal) -> Kept:
-        from pytea_ci.interp.snapshot import _Copier
-
         sh = interp.shared
         new = {n: m for n, m in interp.modules.items() if n not in self.modules}
         memo = _Copier(interp)
@@ -200,9 +207,6 @@ class _Before:
 def _natives() -> list[tuple[str, Any, dict[str, Any]]]:
     """The modeled classes and instances of the registry with their attributes: an import may set one
     (transformers: `logging.Logger.warning_once = warning_once`), and a restored import sets it again."""
-    from pytea_ci.models.registry import REGISTRY, load_all
-    from pytea_ci.models.values import ClassVal, Instance
-
     load_all()  # a model loaded during the import would look as if the import had set its attributes
     seen: set[int] = set()
     out = []
@@ -242,8 +246,7 @@ def _copy_ids(interp: "Interpreter", memo: Any) -> dict[str, Any]:
 def _fits(interp: "Interpreter", kept: dict[str, Any], package: str) -> bool:
     """Whether the kept import can stand for a cold one here: its symbols cannot clash with the path's,
     the steps it ran fit in what is left of every budget, and none of its modules is loaded already."""
-    site = interp.site
-    assert site is not None
+    site = _site(interp)
     b = interp.budget
     steps = kept["steps"]
     return (interp.sym_count <= kept["sym_start"] and kept["result"] is not None
@@ -255,8 +258,6 @@ def _fits(interp: "Interpreter", kept: dict[str, Any], package: str) -> bool:
 
 
 def _restore(interp: "Interpreter", kept: Kept, package: str, seeds: dict[int, Any]) -> Any:
-    from pytea_ci.interp.snapshot import _Copier
-
     memo = _Copier(interp)
     memo.seen.update(seeds)  # what the copy refers to of the modules loaded before: this path's own
     modules = memo.copy(kept.modules)
@@ -322,8 +323,6 @@ def _refs(interp: "Interpreter", names: set[str]) -> list[tuple[str, str | None,
 
 
 def _shared_kind(v: Any) -> bool:
-    from pytea_ci.interp.snapshot import _ATOMS
-
     return not isinstance(v, _ATOMS)
 
 

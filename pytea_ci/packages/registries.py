@@ -3,7 +3,7 @@
 Model libraries look models up by name in a table their decorators fill at import time: timm's
 `create_model("resnet50")` asks `_model_entrypoints`, which `@register_model` filled when
 `timm.models.resnet` ran. Running every module that registers something costs the whole package
-(and `lazy_imports.py` defers those imports); instead the key is found in the text of the package's
+(and `lazy.py` defers those imports); instead the key is found in the text of the package's
 files: a top-level `def <key>(...)` decorated by the registry's decorator (`@register_model`,
 `@x.register_model`, `@register_model(...)`), and only the module that defines it is imported.
 

@@ -1,0 +1,77 @@
+"""The one object the interpreter is handed for installed packages: `Packages` implements
+`interp/installed.py`'s `Installed` protocol by calling the modules of this package, so the interpreter
+names no package, registry or model hub."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from pytea_ci.interp.runtime import FunctionVal, ModuleVal, Scope
+from pytea_ci.models.values import MISSING, ClassVal
+from pytea_ci.packages import hub_configs, kept, lazy, registries, site
+from pytea_ci.packages.disk import DiskCache
+
+if TYPE_CHECKING:
+    from pytea_ci.interp.interpreter import Interpreter
+
+
+class Packages:
+    """The followed packages of one entry point's environment (`site`: None when there is none, and
+    then only registries of the project's own packages are read), with the disk cache, if any."""
+
+    def __init__(self, where: site.Site | None) -> None:
+        self.site = where
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any], disk: DiskCache | None = None) -> "Packages":
+        """From the entry's `site` option."""
+        return cls(site.Site.from_options(options, disk))
+
+    def find(self, dotted: str) -> str | None:
+        return self.site.find(dotted) if self.site is not None else None
+
+    def missing(self, interp: "Interpreter", dotted: str) -> Any:
+        return site.not_found(interp, dotted)
+
+    def importing(self, interp: "Interpreter", path: str) -> str | None:
+        pkg = self.site.package_of(path) if self.site is not None else None
+        return pkg if pkg is not None and not site.inside(interp, pkg) else None
+
+    load = staticmethod(kept.enter_import)  # as a function: no extra frame on the analyzer's stack
+
+    def module_attr(self, interp: "Interpreter", mod: ModuleVal, name: str) -> Any:
+        if self.site is None:
+            return None
+        found = lazy.resolve_star(interp, mod, name)
+        return lazy.lazy_name(interp, mod, name) if found is None else found
+
+    def all_names(self, interp: "Interpreter", mod: ModuleVal) -> None:
+        if self.site is not None:
+            lazy.force(interp, mod)
+
+    def deferred(self, interp: "Interpreter", node: ast.ImportFrom, scope: Scope) -> bool:
+        return self.site is not None and lazy.skip(interp, node, scope)
+
+    def entered(self, interp: "Interpreter", callee: FunctionVal | ClassVal) -> str | None:
+        if self.site is None:
+            return None
+        if isinstance(callee, FunctionVal):
+            return site.call_package(interp, callee)
+        return site.class_package(interp, callee.ns.get("__module__"))
+
+    enter = staticmethod(site.enter)  # as a function: no extra frame on the analyzer's stack
+
+    def overlay(self, interp: "Interpreter", fn: FunctionVal) -> Any:
+        return site.overlay(interp, fn) if self.site is not None else None
+
+    def class_method(self, interp: "Interpreter", cls: ClassVal, method: str, args: tuple, kwargs: dict) -> Any:
+        if self.site is None or method not in hub_configs.METHODS:
+            return MISSING
+        return hub_configs.call(interp, cls, method, args, kwargs)
+
+    # the rest are this package's functions as they are (no extra frame on the analyzer's stack)
+    registered = staticmethod(registries.registered)
+    tick = staticmethod(site.tick)
+    relocate = staticmethod(site.relocate)
+    guard_side = staticmethod(site.guard_side)
