@@ -6,7 +6,7 @@ A call site is evidence when every tensor argument has a literal shape:
 the same function (or module body) and then `net(x)` or `net.forward(x)`. A name assigned more than
 once in that scope is not followed. An input is evidence for the module built as its call site
 builds it (`Net(4)` with literal arguments). Library mode runs the module on each such input as well
-(`interp/library_verdict.py`): a module that fails on every input its callers pass is an error at the
+(`library/verdict.py`): a module that fails on every input its callers pass is an error at the
 failing statement, with the call site as a related location.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import os
 
-from pytea_ci.interp.library_inputs import CallerInput
+from pytea_ci.library.inputs import CallerInput
 
 MAX_CALLERS = 3  # distinct caller inputs per module
 _FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "randint", "full", "randn_like"}

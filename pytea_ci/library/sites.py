@@ -10,7 +10,7 @@ of the class's own module's functions and classes (`make_layers(CFGS["A"])`, `GP
 Anything else (a data set's `len(vocab)`, a function's parameter, a value that is changed later) is
 *unknown*: a positive symbol when the parameter is an integer (annotated `int`, an integer default, a
 size-like name, or `len(...)`), else an unknown value — never a guess. Values are written out (inlined),
-so the construction runs in the class's module (`interp/library_verdict.driver_tree`) whatever the
+so the construction runs in the class's module (`library/verdict.driver_tree`) whatever the
 site's file holds.
 """
 
@@ -22,6 +22,8 @@ import copy
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+
+from pytea_ci.library import protocol
 
 _PURE = {"int", "float", "bool", "str", "tuple", "list", "dict", "set", "frozenset", "len", "max", "min", "abs",
          "round", "sum", "sorted", "range", "pow", "divmod", "zip", "enumerate", "reversed", "any", "all"}
@@ -36,7 +38,7 @@ class Site:
     """One construction site, as library mode rebuilds it."""
 
     construct: str  # evaluated in the class's module
-    raw: str  # the call as written (`library_callers` matches its callers' constructions on it)
+    raw: str  # the call as written (`callers` matches its callers' constructions on it)
     label: str
     unknown: tuple[str, ...]  # the parameters given a symbol or an unknown value
     known: int  # the arguments given a value
@@ -400,7 +402,7 @@ def _placeholder(name: str, param: tuple[ast.arg, ast.expr | None] | None, count
         integer = isinstance(default, ast.Constant) and type(default.value) is int
     else:
         integer = int_like or counted
-    return f"__pytea_dim__({name!r})" if integer else f"__pytea_unknown__({name!r})"
+    return protocol.dim(name) if integer else protocol.unknown(name)
 
 
 def site(call: ast.Call, cls: str, init: ast.FunctionDef | None, resolver: Resolver, where: str,
@@ -433,7 +435,7 @@ def site(call: ast.Call, cls: str, init: ast.FunctionDef | None, resolver: Resol
     raw = f"{cls}({', '.join([ast.unparse(a) for a in call.args] + [f'{k.arg}={ast.unparse(k.value)}' for k in call.keywords])})"
     shown = construct
     for n in unknown:
-        shown = shown.replace(f"__pytea_dim__({n!r})", n).replace(f"__pytea_unknown__({n!r})", f"<{n}>")
+        shown = shown.replace(protocol.dim(n), n).replace(protocol.unknown(n), f"<{n}>")
     label = f"{shown if len(shown) <= 100 else raw if len(raw) <= 100 else raw[:97] + '...'} at {where}:{call.lineno}"
     return Site(construct, raw, label, tuple(unknown), known)
 
