@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pytea_ci.driver import fs
+from pytea_ci.driver.pysource import FileFacts
 from pytea_ci.library import protocol, sites
 from pytea_ci.library.callers import MAX_CALLERS, caller_inputs
 from pytea_ci.library.inputs import InputSpec, LibraryTarget, dtype_of, parse_dims
@@ -59,7 +60,7 @@ class Sources:
         self._files, self._parse = files, parse  # a callable: listed when first needed
         self._text: dict[str, bytes] = {}
         self._trees: dict[str, ast.Module | None] = {}
-        self.facts: dict[str, sites.FileFacts] = {}  # what construction sites read of each file (sites.py)
+        self.facts: dict[str, FileFacts] = {}  # what construction sites read of each file (sites.py)
 
     @property
     def files(self) -> list[str]:
@@ -207,16 +208,16 @@ class Config:
 
 
 def call_sites(cls: str, own: str, trees: dict[str, ast.Module], root: str, init: ast.FunctionDef | None = None,
-               modules: frozenset[str] = frozenset(), facts: dict[str, sites.FileFacts] | None = None) -> list[Config]:
+               modules: frozenset[str] = frozenset(), facts: dict[str, FileFacts] | None = None) -> list[Config]:
     """How the calls `cls(...)` in the class's file (`own`) and the project files importing it build it
     (`sites.py`), in file order, each distinct construction once. A site inside a module class
     (`modules`: their names) is its parent's business unless every argument is known; a site nothing
     of which is known, in a script, makes the script a way to build it."""
     facts = {} if facts is None else facts  # per file, shared by the classes of one `targets` call
 
-    def of(path: str, tree: ast.Module) -> sites.FileFacts:
+    def of(path: str, tree: ast.Module) -> FileFacts:
         if path not in facts:
-            facts[path] = sites.FileFacts(path, tree)
+            facts[path] = FileFacts(path, tree)
         return facts[path]
 
     own_tree = trees.get(own)
