@@ -5,8 +5,9 @@ The head's modules are the run's own library results (`run.changed_results`); th
 checked from a snapshot of the base commit (`git archive` into a temporary folder, never a checkout),
 with the same options and result cache, so an unchanged module costs a cache lookup. A module is
 compared when both sides ran `forward` to its end and the run reports no error or warning inside its
-class (a module that fails, for every input or for its callers', is reported by that finding instead). A change that makes a caller of the project fail is an error already
-(callers are evidence, `library/verdict.py`).
+class (a module that fails, for every input or for its callers', is reported by that finding instead).
+A change that makes a caller of the project fail is an error already (callers are evidence,
+`library/verdict.py`).
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ from pytea_ci.diagnostics.modshapes import InputShape, ModuleShapes
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.driver import discover as disc
 from pytea_ci.driver import fs, gitdiff
-from pytea_ci.library import targets as lib
-from pytea_ci.library import run as library_run
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
+from pytea_ci.library import run as library_run
+from pytea_ci.library import targets as lib
 
 if TYPE_CHECKING:
     from pytea_ci.driver.run import Options

@@ -18,13 +18,13 @@ from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity
 from pytea_ci.diagnostics.modshapes import Layer
+from pytea_ci.interp.explore import run_path
 from pytea_ci.interp.interpreter import Interpreter, Shared
+from pytea_ci.interp.runtime import PathEnd
+from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
 from pytea_ci.library import plausible
 from pytea_ci.library.inputs import CallerInput, LibraryTarget, make_input, positive
 from pytea_ci.library.protocol import DEFINED, DIM, RESUMED, RUN, UNKNOWN_ARG, resume_source
-from pytea_ci.interp.runtime import PathEnd
-from pytea_ci.interp.explore import run_path
-from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
 from pytea_ci.models.torch.nn.module import is_module
 from pytea_ci.models.values import Builtin, ClassVal, Instance, Unknown
 from pytea_ci.shapes.dim import Dim, Sym, symbols
