@@ -230,7 +230,8 @@ def _request(ns: argparse.Namespace) -> CheckRequest:
 
 def _check(ns: argparse.Namespace, argv: Sequence[str]) -> int:
     from pytea_ci.driver import fs, replay
-    from pytea_ci.driver.check import cache_dir, check
+    from pytea_ci.driver.check import check
+    from pytea_ci.driver.project import cache_dir
     from pytea_ci.driver.progress import TtyProgress
 
     formats = ns.format or ["text"]

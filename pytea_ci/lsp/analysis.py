@@ -91,7 +91,8 @@ class _Overlay:
 def analyze(target: str, buffers: dict[str, tuple[bytes, int]], resident: Resident, args: dict[str, object],
             superseded: Callable[[], bool]) -> Analysis:
     """Findings and bindings of the run for `target`; raises Superseded when a newer edit came in."""
-    from pytea_ci.driver.check import CheckRequest, check, project_root
+    from pytea_ci.driver.check import CheckRequest, check
+    from pytea_ci.driver.project import project_root
 
     t0 = time.monotonic()
     root = project_root(None, os.path.dirname(target))
