@@ -2,7 +2,8 @@
 running it: the one reader of "assigned once in this scope" and of argparse declarations.
 
 `bindings` maps each name bound in a function (or a module body) to its one value, or None when it is
-bound otherwise or more than once (not followed); `FileFacts` holds a file's top-level bindings, its
+bound otherwise or more than once (not followed); `assigned_once` is the stricter rule for following an
+object through a name (any store through the name stops it); `FileFacts` holds a file's top-level bindings, its
 imports and its argparse defaults (`cli_defaults`: what the script does when run without arguments),
 and the bindings of each of its functions on demand; `option_dest` is the dest argparse computes.
 Library mode's construction sites (`library/sites.py`) and callers (`library/callers.py`) and the
@@ -72,6 +73,35 @@ def bindings(body: list[ast.stmt], params: list[str]) -> dict[str, ast.expr | No
         else:
             todo.append(st.value)
     return values
+
+
+def assigned_once(body: list[ast.stmt]) -> dict[str, ast.expr | None]:
+    """name -> its value when one plain `name = value` is the only statement of this scope (not inside
+    nested functions or classes) that stores through the name, else None: for following an object (a
+    model, an input tensor) rather than a name, so an item or attribute store (`x[0] = ...`), a tuple
+    or annotated target, an augmented assignment or a `for` target stops it too, where `bindings`
+    follows those. Statements inside `except` handlers are not read."""
+    out: dict[str, list[ast.expr]] = {}
+    todo = list(body)
+    while todo:
+        st = todo.pop(0)
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+            out.setdefault(st.targets[0].id, []).append(st.value)
+        elif isinstance(st, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With)):
+            targets = st.targets if isinstance(st, ast.Assign) else [getattr(st, "target", None)]
+            for t in targets:
+                for n in ast.walk(t) if t is not None else []:
+                    if isinstance(n, ast.Name):
+                        out.setdefault(n.id, []).append(_STORED)  # not followed
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            todo += [s for s in getattr(st, field, []) if isinstance(s, ast.stmt)]
+    return {name: values[0] if len(values) == 1 and values[0] is not _STORED else None
+            for name, values in out.items()}
+
+
+_STORED = ast.Constant(None)  # a store through the name other than `name = value`
 
 
 class FileFacts:

@@ -3,8 +3,8 @@ evidence"), read from the source without running it.
 
 A call site is evidence when every tensor argument has a literal shape:
 `Net()(torch.randn(2, 1, 28, 28))`, or `net = Net(...)` / `x = torch.zeros((2, 1, 28, 28))` earlier in
-the same function (or module body) and then `net(x)` or `net.forward(x)`. A name bound more than
-once in that scope, or otherwise than by an assignment (`driver/pysource.bindings`), is not followed.
+the same function (or module body) and then `net(x)` or `net.forward(x)`. A name assigned more
+than once in that scope, or stored through otherwise (`driver/pysource.assigned_once`), is not followed.
 An input is evidence for the module built as its call site builds it (`Net(4)` with literal
 arguments). Library mode runs the module on each such input as well (`library/verdict.py`): a module
 that fails on every input its callers pass is an error at the failing statement, with the call site as
@@ -16,10 +16,10 @@ from __future__ import annotations
 import ast
 import os
 
-from pytea_ci.driver.pysource import bindings
+from pytea_ci.driver.pysource import assigned_once
 from pytea_ci.library.inputs import CallerInput
 
-Bound = dict[str, "ast.expr | None"]  # name -> its one value in a scope (`pysource.bindings`)
+Bound = dict[str, "ast.expr | None"]  # name -> its one value in a scope (`pysource.assigned_once`)
 
 MAX_CALLERS = 3  # distinct caller inputs per module
 _FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "randint", "full", "randn_like"}
@@ -94,7 +94,7 @@ def caller_inputs(cls: str, trees: dict[str, ast.Module], root: str, tensors: in
     out: dict[tuple[str, tuple[tuple[int, ...], ...]], CallerInput] = {}
     for path, tree in sorted(trees.items()):
         for body in _scopes(tree):
-            assigned = bindings(body, [])
+            assigned = assigned_once(body)
             for st in body:
                 if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from pytea_ci.driver.pysource import FileFacts, bindings, option_dest
+from pytea_ci.driver.pysource import FileFacts, assigned_once, bindings, option_dest
 
 
 def _call(src: str) -> ast.Call:
@@ -41,3 +41,13 @@ def test_argparse_defaults_are_read_and_a_changed_option_is_not() -> None:
     options = FileFacts("x.py", tree).options
     assert isinstance(options["hidden"], ast.Constant) and options["hidden"].value == 64
     assert options["depth"] is None
+
+
+def test_an_object_is_followed_only_through_one_plain_assignment() -> None:
+    """`assigned_once` (library mode's callers) is stricter than `bindings`: an item store stops it,
+    where `bindings` still follows the name; so does a `for` target."""
+    body = ast.parse("x = torch.randn(2, 3)\nx[0] = 1\ny = 4\nfor y in ys:\n    pass\nz = torch.zeros(2)\n").body
+    once, bound = assigned_once(body), bindings(body, [])
+    assert once["x"] is None and isinstance(bound["x"], ast.Call)
+    assert once["y"] is None
+    assert isinstance(once["z"], ast.Call)
