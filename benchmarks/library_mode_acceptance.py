@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from _bench import CORPUS, bench_env, pytea_cmd  # noqa: E402
-from pytea_ci.driver import library as lib  # noqa: E402
+from pytea_ci.library import targets as lib  # noqa: E402
 
 FINDING = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+):\s+(?P<rule>PT00[1-5])\b")
 
@@ -75,7 +75,7 @@ def contracts(only: str) -> int:
     arguments, a factory, the defaults) and its status. *rebuilt*: built without a script and without an
     argument library mode could not give a value or a symbol (what the torch oracle test can rebuild)."""
     from pytea_ci.driver.discover import python_files
-    from pytea_ci.interp.library_report import analyze_guarded
+    from pytea_ci.library.results import analyze_guarded
     from pytea_ci.solver import Decider
 
     decider = Decider()

@@ -230,7 +230,8 @@ def _request(ns: argparse.Namespace) -> CheckRequest:
 
 def _check(ns: argparse.Namespace, argv: Sequence[str]) -> int:
     from pytea_ci.driver import fs, replay
-    from pytea_ci.driver.check import cache_dir, check
+    from pytea_ci.driver.check import check
+    from pytea_ci.driver.project import cache_dir
     from pytea_ci.driver.progress import TtyProgress
 
     formats = ns.format or ["text"]
@@ -308,7 +309,7 @@ def _baseline_write(ns: argparse.Namespace) -> int:
 
 def _cache(ns: argparse.Namespace) -> int:
     from pytea_ci.driver import cache
-    from pytea_ci.driver.check import cache_dir, load_config, project_root
+    from pytea_ci.driver.project import cache_dir, load_config, project_root
 
     root = project_root(ns.root, os.getcwd())
     cfg = load_config(root, ns.config, {"cache_dir": os.path.abspath(ns.cache_dir) if ns.cache_dir else None})
@@ -441,7 +442,7 @@ def _sarif_merge(ns: argparse.Namespace) -> int:
 
 
 def _shapes(ns: argparse.Namespace) -> int:
-    from pytea_ci.driver.library_run import TargetError, shapes
+    from pytea_ci.library.run import TargetError, shapes
     from pytea_ci.report import shapes as render
 
     try:

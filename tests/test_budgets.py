@@ -150,8 +150,8 @@ def test_each_subcommand_of_a_cli_has_budgets_of_its_own(tmp_path: Path) -> None
 
 
 def test_a_library_module_cut_by_the_wall_clock_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pytea_ci.interp import library_verdict
-    from pytea_ci.interp.library_verdict import run_module, verdict
+    from pytea_ci.library import verdict as library_verdict
+    from pytea_ci.library.verdict import run_module, verdict
     from tests.library.helpers import targets
 
     (tmp_path / "net.py").write_text("import torch\nfrom torch import nn\n\n\nclass Net(nn.Module):\n"

@@ -1,6 +1,6 @@
 """What library mode learned about one `nn.Module`, as plain text and numbers (for `pytea-ci shapes`).
 
-Built by the interpreter (`interp/library_report.py`), rendered by `report/shapes.py`; nothing here
+Built by library mode (`library/results.py`), rendered by `report/shapes.py`; nothing here
 knows about symbols or tensors, so the reporters stay below the analyzer (DESIGN §2).
 """
 

@@ -46,7 +46,7 @@ class Config:
     severity: dict[str, str] = field(default_factory=dict)
     disable: list[str] = field(default_factory=list)
     jobs: int = 0  # 0: number of CPUs
-    library_mode: str = "auto"  # auto | always | only | never (driver/library_run.py)
+    library_mode: str = "auto"  # auto | always | only | never (library/run.py)
     library_time_budget: float = 5.0  # reference seconds per module in library mode (mapped to steps)
     run_budget: float = 900.0  # reference seconds per invocation (mapped to steps); 0: no limit
     wall_clock_limit: float = 600.0  # the safety net per entry point, in real seconds

@@ -1,7 +1,8 @@
 """Runs that would check less than the user asked for, said in one line each instead of silently.
 
 * `--arg NAME=...` / `[tool.pytea-ci.args]` naming an argparse argument that no selected entry point
-  defines (read from the `add_argument` calls of each entry point's import closure);
+  defines (read from the `add_argument` calls of each entry point's import closure, as `pysource.py`
+  reads them);
 * a `[tool.pytea_ci]` or `[tool.pytea]` table, which pytea-ci does not read (the table is `pytea-ci`);
 * an `--output` whose extension contradicts the `--format` it is paired with.
 
@@ -17,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from pytea_ci.driver import fs
 from pytea_ci.driver.config import toml_module
 from pytea_ci.driver.imports_graph import ImportGraph
+from pytea_ci.driver.pysource import option_dest
 
 MISNAMED = ("pytea_ci", "pytea", "pyteaci", "pytea-CI")
 EXTENSIONS = {".sarif": ("sarif",), ".json": ("json", "sarif"), ".txt": ("text", "github"),
@@ -24,18 +26,6 @@ EXTENSIONS = {".sarif": ("sarif",), ".json": ("json", "sarif"), ".txt": ("text",
 
 
 # ----- argparse names ------------------------------------------------------------------------------
-def _dest(call: ast.Call) -> str | None:
-    """The dest of `add_argument(...)` as argparse computes it; None when it is not a constant."""
-    for kw in call.keywords:
-        if kw.arg == "dest":
-            return kw.value.value if isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str) else None
-    names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-    if not names or len(names) != len(call.args):
-        return None
-    long = [n for n in names if n.startswith("--")]
-    return (long or names)[0].lstrip("-").replace("-", "_")
-
-
 def defined_args(files: Iterable[str]) -> set[str] | None:
     """Every argparse dest (and `set_defaults` name) the files define; None when one cannot be known."""
     out: set[str] = set()
@@ -48,7 +38,7 @@ def defined_args(files: Iterable[str]) -> set[str] | None:
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
                 continue
             if node.func.attr == "add_argument":
-                dest = _dest(node)
+                dest = option_dest(node)
                 if dest is None:
                     return None
                 out.add(dest)

@@ -69,7 +69,7 @@ class Coverage:
         self.library_used = False  # a tensor-library API was called (even if no tensor operation was reached)
         # (file as shown, class) of the project's nn.Module classes built (outside another module's
         # constructor), and of those whose `forward` returned on some path with every argument known
-        # (library mode checks the others alone)
+        # (the driver may check the others alone)
         self.modules_built: set[tuple[str, str]] = set()
         self.modules_run: set[tuple[str, str]] = set()
         self.building = 0  # constructors of project modules running (the outermost's module is the one built)

@@ -80,7 +80,7 @@ def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: d
         result.status = "parse-error"
         return result
     with decider.budgeted(budget.solver_rlimit, t0 + budget.wall_seconds) as spent:
-        paths, steps, incomplete = _explore(entry, root, tree, decider, budget, options, shared, t0, strict)
+        paths, steps, incomplete = explore(entry, root, tree, decider, budget, options, shared, t0, strict)
     incomplete += [(name, None) for name in spent.reached]
     shared.machine.resolve(shared.findings)
     result.diagnostics.extend(shared.findings.values())
@@ -100,14 +100,14 @@ def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: d
     return result
 
 
-def _explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: Budget, options: dict[str, Any],
-             shared: Shared, t0: float, strict: bool, make: type[Interpreter] = Interpreter,
-             name: str = "__main__", run: Callable[[Interpreter, ast.Module, str], None] | None = None,
-             ) -> tuple[int, int, list[tuple[str, Span | None]]]:
+def explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: Budget, options: dict[str, Any],
+            shared: Shared, t0: float, strict: bool, make: type[Interpreter] = Interpreter,
+            name: str = "__main__", run: Callable[[Interpreter, ast.Module, str], None] | None = None,
+            ) -> tuple[int, int, list[tuple[str, Span | None]]]:
     """Run every path (depth first, by replaying decisions) until done or a budget stops it.
 
-    `make`, `name` and `run`: library mode runs its own interpreter class over a module imported as
-    `name`, each path through its own `run` (which may resume from the module's construction)."""
+    `make`, `name` and `run`: a caller may run its own interpreter class over a module imported as
+    `name`, each path through its own `run` (which may resume from a state it saved)."""
     prefix: list[Decision] = []
     incomplete: list[tuple[str, Span | None]] = []
     paths = steps = 0

@@ -11,7 +11,8 @@ import contextlib
 import os
 import time
 from dataclasses import dataclass
-from typing import Any, Iterator
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Iterator
 
 from pytea_ci.diagnostics import Diagnostic, Frame, Related, Severity, Span
 from pytea_ci.diagnostics import sources
@@ -57,6 +58,13 @@ class Decision:
 
 
 class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
+    # Seams for a subclass that runs a program of its own over a module (declared here, so that the
+    # interpreter never asks whether it is one): names it defines for that program, looked up before
+    # the program's globals (each maps the interpreter to the value); and whether the import prefix is
+    # captured by the first path too, because other runs over the same module follow (`snapshot.py`).
+    provided_names: ClassVar[Mapping[str, Callable[[Any], Any]]] = {}
+    checkpoint_first: ClassVar[bool] = False
+
     def __init__(self, entry: str, root: str, decider: Decider, budget: Budget, forced: list[bool],
                  options: dict[str, Any], shared: "Shared", deadline: float, strict: bool = False) -> None:
         self.entry = entry
@@ -251,6 +259,9 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         return self._global(name, scope, node)
 
     def _global(self, name: str, scope: Scope, node: ast.AST | None = None) -> Any:
+        provide = self.provided_names.get(name)
+        if provide is not None:
+            return provide(self)
         if name in scope.globals:
             return scope.globals[name]
         if name == "super":

@@ -63,8 +63,7 @@ def run_prefix(interp: Interpreter, body: list[ast.stmt], g: dict[str, Any], nam
         return restore(interp, cp), n
     steps = interp.steps
     interp.exec_block(body[:n], Scope(g, g))
-    first = getattr(interp, "checkpoint_first", False)  # library mode: other targets of the file follow
-    if (interp.forced or first) and interp.steps - steps >= MIN_STEPS and len(store) < MAX_CHECKPOINTS:
+    if (interp.forced or interp.checkpoint_first) and interp.steps - steps >= MIN_STEPS and len(store) < MAX_CHECKPOINTS:
         # taken by the first path that replays (the first path cannot know whether another follows)
         store.append(take(interp, g))
     return g, n
@@ -100,14 +99,14 @@ def find(checkpoints: list[Checkpoint], forced: list[bool]) -> Checkpoint | None
 def take(interp: Interpreter, g: dict[str, Any]) -> Checkpoint:
     """Capture the state of `interp` (which has just run the prefix) and the entry's globals `g`."""
     live = {k: v for k, v in vars(interp).items() if k not in _NOT_STATE}
-    state, globs = _copy_state(live, g, interp)
+    state, globs = copy_state(live, g, interp)
     return Checkpoint(tuple(d.choice for d in interp.trail), state, globs)
 
 
 def restore(interp: Interpreter, cp: Checkpoint) -> dict[str, Any]:
     """Give `interp` a fresh copy of `cp` (its trail made of the recorded choices); return the
     entry's globals to run the rest of the module in."""
-    state, globs = _copy_state(cp.state, cp.globals, interp)
+    state, globs = copy_state(cp.state, cp.globals, interp)
     for k, v in state.items():
         setattr(interp, k, v)
     n = len(interp.forced)
@@ -115,7 +114,8 @@ def restore(interp: Interpreter, cp: Checkpoint) -> dict[str, Any]:
     return globs
 
 
-def _copy_state(state: dict[str, Any], g: dict[str, Any], interp: Interpreter) -> tuple[dict[str, Any], dict[str, Any]]:
+def copy_state(state: dict[str, Any], g: dict[str, Any], interp: Interpreter) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A fresh copy of per-path attributes `state` and globals `g`, for `interp` (one copy per object)."""
     memo = _Copier(interp)
     out = {k: memo.copy(v) for k, v in state.items() if k not in _ID_SETS + _ID_KEYS}
     globs = memo.copy(g)

@@ -13,7 +13,7 @@ It owns the editor-facing half only and calls the analyzer the way `check` does:
   superseded runs dropped;
 * `analysis.py` runs `driver.check` on a file with the open buffers standing in for the files on disk
   (`diagnostics/sources.py`) and a shape recorder installed (`interp/observe.py`), and collects the
-  module contracts (`driver/library_run.py`); `convert.py` turns findings into LSP diagnostics.
+  module contracts (`library/run.py`); `convert.py` turns findings into LSP diagnostics.
 
 Layers: it imports driver, report and diagnostics, and only `interp.observe` from the core; the
 interpreter, models and solver know nothing of it.

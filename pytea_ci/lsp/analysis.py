@@ -91,7 +91,8 @@ class _Overlay:
 def analyze(target: str, buffers: dict[str, tuple[bytes, int]], resident: Resident, args: dict[str, object],
             superseded: Callable[[], bool]) -> Analysis:
     """Findings and bindings of the run for `target`; raises Superseded when a newer edit came in."""
-    from pytea_ci.driver.check import CheckRequest, check, project_root
+    from pytea_ci.driver.check import CheckRequest, check
+    from pytea_ci.driver.project import project_root
 
     t0 = time.monotonic()
     root = project_root(None, os.path.dirname(target))
@@ -137,9 +138,10 @@ def add_contracts(run: Analysis, buffers: dict[str, tuple[bytes, int]], resident
     """The contracts of the target file's module classes that the run did not check in library mode
     (those an entry point constructs), computed as `pytea-ci shapes FILE` does; stops early when a newer
     edit came in (the worker then moves on to it)."""
-    from pytea_ci.driver import discover, library_run
-    from pytea_ci.driver import library as lib
-    from pytea_ci.driver.check import CheckRequest, load_config, options
+    from pytea_ci.driver import discover
+    from pytea_ci.library import run as library_run
+    from pytea_ci.library import targets as lib
+    from pytea_ci.driver.project import CheckRequest, load_config, options
 
     recorder = _Recorder()
     contracts = dict(run.contracts)  # built apart, then swapped in: hovers read the run meanwhile

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import re
 
-from pytea_ci.driver import library as lib
+from pytea_ci.library import targets as lib
 from pytea_ci.driver.discover import python_files
-from pytea_ci.interp.library_inputs import LibraryTarget
+from pytea_ci.library.inputs import LibraryTarget
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 _MARK = re.compile(r"#\s*E:\s*\[(PT\d{3})\]")

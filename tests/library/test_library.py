@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from pytea_ci.interp.library_report import analyze_module
+from pytea_ci.library.results import analyze_module
 from pytea_ci.solver import Decider
 from tests.library.helpers import FIXTURES, expectations, targets
 
@@ -224,7 +224,7 @@ def test_callers_are_evidence(tmp_path: object) -> None:
 def test_a_call_site_passing_size_1_makes_size_1_plausible(tmp_path: object) -> None:
     """NoPool accepts only 1x1 maps: a finding alone, none when a project call site feeds it 1x1 maps
     (however that site builds it); a size the call site passes as more than 1 stays non-degenerate."""
-    from pytea_ci.driver import library as lib
+    from pytea_ci.library import targets as lib
     from pytea_ci.driver.discover import python_files
 
     root = str(tmp_path)
@@ -249,7 +249,7 @@ def test_a_call_site_passing_size_1_makes_size_1_plausible(tmp_path: object) -> 
 def test_caller_inputs_read_from_the_source() -> None:
     import ast
 
-    from pytea_ci.driver.library_callers import caller_inputs
+    from pytea_ci.library.callers import caller_inputs
 
     src = ("import torch\nm = Net(4).eval()\ny = m(torch.zeros((2, 3)))\n"
            "def f():\n    x = torch.randn(5, 3)\n    Net(4).forward(x)\n"

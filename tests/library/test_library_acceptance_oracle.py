@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from pytea_ci.driver import library as lib
+from pytea_ci.library import targets as lib
 from pytea_ci.driver.discover import python_files
-from pytea_ci.interp.library_report import analyze_module
+from pytea_ci.library.results import analyze_module
 from pytea_ci.solver import Decider
 
 torch = pytest.importorskip("torch")

@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from pytea_ci.driver import library as lib
+from pytea_ci.library import targets as lib
 from pytea_ci.driver.discover import python_files
-from pytea_ci.interp.library import PathOutcome
-from pytea_ci.interp.library_inputs import LibraryTarget, is_own
-from pytea_ci.interp.library_report import _best_path, _fill, evaluate, holds
-from pytea_ci.interp.library_verdict import ComboResult, prefer, run_module
+from pytea_ci.library.interpreter import PathOutcome
+from pytea_ci.library.inputs import LibraryTarget, is_own
+from pytea_ci.library.results import _best_path, _fill, evaluate, holds
+from pytea_ci.library.verdict import ComboResult, prefer, run_module
 from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.shapes.dim import Sym, symbols
 from pytea_ci.shapes.pred import Cond, Pred, eq, ge, lt, not_

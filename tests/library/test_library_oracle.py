@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from pytea_ci.interp.library_report import _best_path, analyze_module, evaluate, holds
-from pytea_ci.interp.library_verdict import prefer, run_module
+from pytea_ci.library.results import _best_path, analyze_module, evaluate, holds
+from pytea_ci.library.verdict import prefer, run_module
 from pytea_ci.shapes.dim import INPUT, symbols
 from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.tensor import Tensor

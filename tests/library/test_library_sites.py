@@ -1,5 +1,5 @@
 """Library mode rebuilds a module as the project's construction sites build it (issue 19, item 5):
-which arguments are known, which become symbols, and which are never assumed (driver/library_sites.py)."""
+which arguments are known, which become symbols, and which are never assumed (library/sites.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from pytea_ci.driver import library as lib
-from pytea_ci.interp.library_inputs import LibraryTarget
-from pytea_ci.interp.library_report import analyze_module
+from pytea_ci.library import targets as lib
+from pytea_ci.library.inputs import LibraryTarget
+from pytea_ci.library.results import analyze_module
 from pytea_ci.solver import Decider
 from tests.library.helpers import FIXTURES, targets
 

@@ -5,7 +5,7 @@ sequence, to a vector), attention (`nn.MultiheadAttention` or written out), resi
 random widths, built for an intended input (an image, a sequence or a vector) and kept only while
 torch runs that input through it; with probability `MUTATE` one size of one block is then changed
 (a width, a kernel, a head count), which may or may not break the module. Library mode checks the
-class alone (`interp/library_verdict.run_module`, no entry point). Torch decides:
+class alone (`library/verdict.run_module`, no entry point). Torch decides:
 
 * **ground truth**: the module is *rejected* when torch raises on every sampled non-degenerate input
   and on every input drawn from library mode's contracts (torch is the judge, the samples a guess), and
@@ -30,11 +30,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytea_ci.diagnostics import Severity
-from pytea_ci.driver import library as lib
-from pytea_ci.interp.library import PathOutcome
-from pytea_ci.interp.library_inputs import is_own
-from pytea_ci.interp.library_report import evaluate, holds
-from pytea_ci.interp.library_verdict import LibraryRun, run_module, verdict
+from pytea_ci.library import targets as lib
+from pytea_ci.library.interpreter import PathOutcome
+from pytea_ci.library.inputs import is_own
+from pytea_ci.library.results import evaluate, holds
+from pytea_ci.library.verdict import LibraryRun, run_module, verdict
 from pytea_ci.shapes.dim import Sym, symbols
 from pytea_ci.shapes.pred import Cond, Pred, ge, lt, not_
 from pytea_ci.shapes.tensor import Tensor

@@ -3,11 +3,12 @@ evidence"), read from the source without running it.
 
 A call site is evidence when every tensor argument has a literal shape:
 `Net()(torch.randn(2, 1, 28, 28))`, or `net = Net(...)` / `x = torch.zeros((2, 1, 28, 28))` earlier in
-the same function (or module body) and then `net(x)` or `net.forward(x)`. A name assigned more than
-once in that scope is not followed. An input is evidence for the module built as its call site
-builds it (`Net(4)` with literal arguments). Library mode runs the module on each such input as well
-(`interp/library_verdict.py`): a module that fails on every input its callers pass is an error at the
-failing statement, with the call site as a related location.
+the same function (or module body) and then `net(x)` or `net.forward(x)`. A name assigned more
+than once in that scope, or stored through otherwise (`driver/pysource.assigned_once`), is not followed.
+An input is evidence for the module built as its call site builds it (`Net(4)` with literal
+arguments). Library mode runs the module on each such input as well (`library/verdict.py`): a module
+that fails on every input its callers pass is an error at the failing statement, with the call site as
+a related location.
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from __future__ import annotations
 import ast
 import os
 
-from pytea_ci.interp.library_inputs import CallerInput
+from pytea_ci.driver.pysource import assigned_once
+from pytea_ci.library.inputs import CallerInput
+
+Bound = dict[str, "ast.expr | None"]  # name -> its one value in a scope (`pysource.assigned_once`)
 
 MAX_CALLERS = 3  # distinct caller inputs per module
 _FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "randint", "full", "randn_like"}
@@ -61,38 +65,12 @@ def _scopes(tree: ast.Module) -> list[list[ast.stmt]]:
     return bodies
 
 
-def _assignments(body: list[ast.stmt]) -> dict[str, list[ast.expr]]:
-    """name -> the values assigned to it in this scope (not inside nested functions or classes)."""
-    out: dict[str, list[ast.expr]] = {}
-    todo = list(body)
-    while todo:
-        st = todo.pop(0)
-        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
-            out.setdefault(st.targets[0].id, []).append(st.value)
-        elif isinstance(st, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With)):
-            targets = st.targets if isinstance(st, ast.Assign) else [getattr(st, "target", None)]
-            for t in targets:
-                for n in ast.walk(t) if t is not None else []:
-                    if isinstance(n, ast.Name):
-                        out.setdefault(n.id, []).append(ast.Constant(None))  # not followed
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            todo += [s for s in getattr(st, field, []) if isinstance(s, ast.stmt)]
-    return out
-
-
-def _single(assigned: dict[str, list[ast.expr]], name: str) -> ast.expr | None:
-    values = assigned.get(name, [])
-    return values[0] if len(values) == 1 else None
-
-
-def _inputs(call: ast.Call, assigned: dict[str, list[ast.expr]]) -> tuple[tuple[int, ...], ...] | None:
+def _inputs(call: ast.Call, assigned: Bound) -> tuple[tuple[int, ...], ...] | None:
     if call.keywords or not call.args:
         return None
     shapes = []
     for a in call.args:
-        value = _single(assigned, a.id) if isinstance(a, ast.Name) else a
+        value = assigned.get(a.id) if isinstance(a, ast.Name) else a
         shape = _shape(value) if value is not None else None
         if shape is None:
             return None
@@ -100,12 +78,12 @@ def _inputs(call: ast.Call, assigned: dict[str, list[ast.expr]]) -> tuple[tuple[
     return tuple(shapes)
 
 
-def _model(func: ast.expr, cls: str, assigned: dict[str, list[ast.expr]]) -> str | None:
+def _model(func: ast.expr, cls: str, assigned: Bound) -> str | None:
     """The construction of the model called by `func(...)`, when it is an instance of `cls`."""
     if isinstance(func, ast.Attribute) and func.attr == "forward":
         func = func.value
     if isinstance(func, ast.Name):
-        value = _single(assigned, func.id)
+        value = assigned.get(func.id)
         return _builds(value, cls) if value is not None else None
     return _builds(func, cls)
 
@@ -116,7 +94,7 @@ def caller_inputs(cls: str, trees: dict[str, ast.Module], root: str, tensors: in
     out: dict[tuple[str, tuple[tuple[int, ...], ...]], CallerInput] = {}
     for path, tree in sorted(trees.items()):
         for body in _scopes(tree):
-            assigned = _assignments(body)
+            assigned = assigned_once(body)
             for st in body:
                 if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     continue

@@ -1,6 +1,6 @@
 """Library mode's results as `ModuleShapes`: the findings, the input contract with its smallest
 example (a z3 model), the output shape and the per-layer table, for one module.
-The accepted rank combination shown is `library_verdict.prefer`'s.
+The accepted rank combination shown is `verdict.prefer`'s.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from typing import Any
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.modshapes import InputShape, Layer, ModuleShapes
 from pytea_ci.diagnostics.result import EntryStats
-from pytea_ci.interp.library import PathOutcome, param_count
-from pytea_ci.interp.library_inputs import LibraryTarget, is_own, shape_text
+from pytea_ci.library.interpreter import PathOutcome, param_count
+from pytea_ci.library.inputs import LibraryTarget, is_own, shape_text
 
-from pytea_ci.interp.library_verdict import ComboResult, LibraryRun, prefer, run_module, verdict
+from pytea_ci.library.verdict import ComboResult, LibraryRun, prefer, run_module, verdict
 from pytea_ci.shapes.dim import Dim, Lin, Op, Sym, symbols
 from pytea_ci.shapes.pred import Cond, Pred
 from pytea_ci.shapes.tensor import Tensor, fmt_shape

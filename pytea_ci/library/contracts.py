@@ -1,12 +1,13 @@
 """Library mode in a diff (`--diff BASE`, `--staged`): each module of a changed file, checked alone on
 both sides, and a PT014 `contract-changed` note where its accepted input or its output shape changed.
 
-The head's modules are the run's own library results (`library_run.changed_results`); the base's are
+The head's modules are the run's own library results (`run.changed_results`); the base's are
 checked from a snapshot of the base commit (`git archive` into a temporary folder, never a checkout),
 with the same options and result cache, so an unchanged module costs a cache lookup. A module is
 compared when both sides ran `forward` to its end and the run reports no error or warning inside its
-class (a module that fails, for every input or for its callers', is reported by that finding instead). A change that makes a caller of the project fail is an error already
-(callers are evidence, `interp/library_verdict.py`).
+class (a module that fails, for every input or for its callers', is reported by that finding instead).
+A change that makes a caller of the project fail is an error already (callers are evidence,
+`library/verdict.py`).
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ from pytea_ci.diagnostics.modshapes import InputShape, ModuleShapes
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.driver import discover as disc
 from pytea_ci.driver import fs, gitdiff
-from pytea_ci.driver import library as lib
-from pytea_ci.driver import library_run
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
+from pytea_ci.library import run as library_run
+from pytea_ci.library import targets as lib
 
 if TYPE_CHECKING:
     from pytea_ci.driver.run import Options
@@ -36,7 +37,7 @@ _RAN = ("determined", "partial")
 def compare(result: RunResult, modules: list[EntryResult], changes: gitdiff.ChangeSet, repo: Any, seconds: float,
             opts: Options, graph: ImportGraph) -> list[str]:
     """Add a PT014 note to `result` for each changed module (`modules`: their head results, from
-    `library_run.changed_results`) whose contract or output changed; returns warnings (the base could
+    `run.changed_results`) whose contract or output changed; returns warnings (the base could
     not be read)."""
     if changes.base is None or not changes.complete:
         return []

@@ -2,11 +2,11 @@
 
 The module's file is run as an imported module (its `__main__` block is not), then a one-line
 driver builds the module the way the target says (`LibraryTarget.construct`, which may use
-`__pytea_dim__("dim")` for a positive symbolic integer) and calls it with symbolic inputs
-(`library_inputs.py`). The semantic difference from entry-point mode is in `require`: a check that
+`__pytea_dim__("dim")` for a positive symbolic integer, `protocol.py`) and calls it with symbolic inputs
+(`inputs.py`). The semantic difference from entry-point mode is in `require`: a check that
 fails for *some* inputs becomes part of the module's input contract (the path condition) instead
 of a warning; one that fails for every input satisfying the contract so far is a finding as usual.
-Which ranks the inputs have is not known: `library_verdict.py` runs every rank combination and
+Which ranks the inputs have is not known: `verdict.py` runs every rank combination and
 decides which failures are errors.
 """
 
@@ -18,12 +18,13 @@ from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity
 from pytea_ci.diagnostics.modshapes import Layer
-from pytea_ci.interp import library_plausible as plausible
-from pytea_ci.interp.interpreter import Interpreter, Shared
-from pytea_ci.interp.library_inputs import LibraryTarget, make_input, positive
-from pytea_ci.interp.runtime import PathEnd, Scope
 from pytea_ci.interp.explore import run_path
-from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, _copy_state, find, restore, take
+from pytea_ci.interp.interpreter import Interpreter, Shared
+from pytea_ci.interp.runtime import PathEnd
+from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
+from pytea_ci.library import plausible
+from pytea_ci.library.inputs import CallerInput, LibraryTarget, make_input, positive
+from pytea_ci.library.protocol import DEFINED, DIM, RESUMED, RUN, UNKNOWN_ARG, resume_source
 from pytea_ci.models.torch.nn.module import is_module
 from pytea_ci.models.values import Builtin, ClassVal, Instance, Unknown
 from pytea_ci.shapes.dim import Dim, Sym, symbols
@@ -34,11 +35,6 @@ from pytea_ci.solver import Verdict
 SEEDED = ("modules", "star_namespaces", "inexact", "keepalive", "known_len", "sym_count", "sym_names", "facts",
           "machine", "pc")  # the state an import snapshot hands on (`LibraryInterpreter._seed`)
 IMPORT_STEPS = 30_000  # steps of one imported module's top-level code (with what it imports in turn)
-RUN = "__pytea_run__"
-DIM = "__pytea_dim__"
-RESUMED = "__pytea_model__"  # the module restored from a construction checkpoint (`resume`)
-DEFINED = "__pytea_defined__"  # called once the file's definitions ran, before the construction
-UNKNOWN_ARG = "__pytea_unknown__"
 QUIET = ("PT010", "PT013")  # undecided checks join neither the contract nor the findings
 
 
@@ -62,10 +58,15 @@ class ImportCut(Exception):
 
 
 class LibraryShared(Shared):
-    """What the paths of one rank combination share, on top of `Shared`."""
+    """What the paths of one rank combination share, on top of `Shared`: which module they check
+    (`target`), the inputs' ranks or a caller's shapes, and the import snapshot they start from
+    (`seed`). What differs between the targets and combinations sharing an import checkpoint lives
+    here, not on the interpreter, whose attributes the checkpoint copies (`snapshot.py`)."""
 
-    def __init__(self, display_root: str) -> None:
+    def __init__(self, display_root: str, target: LibraryTarget | None = None, ranks: tuple[int, ...] = (),
+                 caller: CallerInput | None = None, seed: Checkpoint | None = None) -> None:
         super().__init__(display_root)
+        self.target, self.ranks, self.caller, self.seed = target, ranks, caller, seed
         self.rels: dict[str, str] = {}
         self.built: list[Checkpoint] = []  # the state where the module was built, per sequence of choices
         self.guessed = False  # the construction took a side of a branch on a value not understood
@@ -85,14 +86,20 @@ class LibraryInterpreter(Interpreter):
 
     shared: LibraryShared
     checkpoint_first = True  # the import prefix is shared by every rank combination and target of a file
+    provided_names = {  # the driver program's names (`protocol.py`), defined before the program's globals
+        RUN: lambda it: Builtin(RUN, _run),
+        DIM: lambda it: Builtin(DIM, _dim),
+        RESUMED: lambda it: it.resumed,
+        DEFINED: lambda it: Builtin(DEFINED, _defined),
+        UNKNOWN_ARG: lambda it: Builtin(UNKNOWN_ARG, _unknown_arg),
+    }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.import_limits: list[float] = []  # step limits of the imports running, outermost first
         self.resumed: Any = None  # the module of the construction checkpoint this path resumed from
-        seed = self.options.get("seed")
-        if seed is not None:
-            self._seed(seed)
+        if self.shared.seed is not None:
+            self._seed(self.shared.seed)
         self.defining = not self.target.via  # the file's own definitions run (decorators, registries)
         self.active = False  # inside the driver's call (checks outside it are not the module's)
         self.building = 0  # inside the construction of the target class: its checks are the module's
@@ -101,25 +108,26 @@ class LibraryInterpreter(Interpreter):
         self.stack: list[Instance] = []
         self.names: dict[int, str] = {}
         self.named: dict[str, Any] = {}  # jaxtyping names -> dims, shared across inputs
-        self.free_sizes: list[Sym] = []  # input sizes a plausible input has at least 2 of (library_plausible.py)
+        self.free_sizes: list[Sym] = []  # input sizes a plausible input has at least 2 of (plausible.py)
 
     def _seed(self, seed: Checkpoint) -> None:
         """Start with the modules another file of the same folder imported (an import snapshot): a
         model package's files import the same layers, so each file pays only for what is new."""
         keep = {k: v for k, v in seed.state.items() if k in SEEDED}
-        state, _ = _copy_state(keep, {}, self)
+        state, _ = copy_state(keep, {}, self)
         for k, v in state.items():
             setattr(self, k, v)
 
     # what differs between the targets and rank combinations that share an import checkpoint
-    # (`snapshot.py` copies the instance's attributes): read from the options, never copied
+    # (`snapshot.py` copies the instance's attributes): read from the shared object, never copied
     @property
     def target(self) -> LibraryTarget:
-        return self.options["library"]  # type: ignore[no-any-return]
+        assert self.shared.target is not None
+        return self.shared.target
 
     @property
     def ranks(self) -> tuple[int, ...]:
-        return self.options["ranks"]  # type: ignore[no-any-return]
+        return self.shared.ranks
 
     def rel(self, path: str) -> str:
         """`Interpreter.rel`, memoized (it is asked for every statement's span)."""
@@ -154,19 +162,6 @@ class LibraryInterpreter(Interpreter):
             # the outermost import over its limit stops (an inner limit is never above an outer one)
             raise ImportCut(next(i for i, lim in enumerate(self.import_limits, 1) if self.steps > lim))
 
-    def _global(self, name: str, scope: Scope, node: ast.AST | None = None) -> Any:
-        if name == RUN:
-            return Builtin(RUN, _run)
-        if name == DIM:
-            return Builtin(DIM, _dim)
-        if name == RESUMED:
-            return self.resumed
-        if name == DEFINED:
-            return Builtin(DEFINED, _defined)
-        if name == UNKNOWN_ARG:
-            return Builtin(UNKNOWN_ARG, lambda ctx, what: ctx.unknown(f"constructor argument {what}"))
-        return super()._global(name, scope, node)
-
     @property
     def live(self) -> bool:
         """Whether a check is the module's: in its forward (the driver's call) or its construction."""
@@ -179,7 +174,7 @@ class LibraryInterpreter(Interpreter):
             return True
         if cond is None and not self.active and not self.target.via:
             # so is the construction, with one difference: a failure on such a path may be owed to
-            # the side not taken, so it is never reported (`library_verdict.verdict`)
+            # the side not taken, so it is never reported (`verdict.verdict`)
             self.shared.guessed = self.shared.guessed or not self.defining
             return True
         return super().choose(cond)
@@ -193,7 +188,7 @@ class LibraryInterpreter(Interpreter):
         outcome = self.decider.check(cond, self.pc)
         if outcome.verdict is Verdict.MAY_FAIL and isinstance(cond, Pred) and not self.expecting:
             only = plausible.degenerate(self, cond) if self.active else None
-            if only is not None:  # a contract only degenerate inputs satisfy: a finding (library_plausible.py)
+            if only is not None:  # a contract only degenerate inputs satisfy: a finding (plausible.py)
                 self.shared.now = self.passed
                 self.emit(rule, Severity.ERROR, plausible.message(self.target.cls, *only, op, message), operands,
                           dims, outcome.counterexample)
@@ -206,7 +201,7 @@ class LibraryInterpreter(Interpreter):
         elif outcome.verdict is Verdict.UNDECIDED and isinstance(cond, Pred) and not self.expecting:
             # the solver gave up (a nonlinear size): the check is assumed to hold, so the contract keeps
             # it (a contract without it would admit inputs torch rejects), and no failure of this rank
-            # combination is "for every input" any more (`library_verdict._one`: incomplete)
+            # combination is "for every input" any more (`verdict._one`: incomplete)
             self.pc.append(cond)
             self.shared.undecided = True
         elif outcome.verdict is not Verdict.UNDECIDED:
@@ -274,6 +269,10 @@ class LibraryInterpreter(Interpreter):
         return out
 
 
+def _unknown_arg(ctx: LibraryInterpreter, what: Any) -> Any:
+    return ctx.unknown(f"constructor argument {what}")
+
+
 def _promised(cond: Pred) -> bool:
     """Whether a size equality fails although every symbol in it comes from a jaxtyping annotation
     (which allows any value); bounds such as "at least the kernel size" are the contract's."""
@@ -297,8 +296,8 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
     if ctx.resumed is None and len(built) < MAX_CHECKPOINTS and not any(cp.choices == ctx.decisions() for cp in built):
         built.append(take(ctx, {"model": model, "guessed": ctx.shared.guessed}))  # the other combinations start here
     ctx.names = submodule_names(model)
-    caller = ctx.options.get("caller")
-    if caller is not None:  # the shapes a call site of the project passes (library_verdict.run_module)
+    caller = ctx.shared.caller
+    if caller is not None:  # the shapes a call site of the project passes (verdict.run_module)
         inputs: list[Any] = [Tensor(shape, spec.dtype) for spec, shape in zip(ctx.target.inputs, caller.shapes)]
     else:
         inputs = [make_input(ctx, spec, rank) for spec, rank in zip(ctx.target.inputs, ctx.ranks)]
@@ -363,7 +362,7 @@ def param_text(m: Instance) -> str:
     return "" if n is None or isinstance(n, Unknown) or "Unknown(" in repr(n) else repr(n)
 
 
-_RESUME = ast.parse(f"{RUN}({RESUMED})")
+_RESUME = ast.parse(resume_source())
 
 
 def resume(interp: Interpreter, tree: ast.Module, name: str) -> None:

@@ -25,11 +25,11 @@ from pytea_ci.diagnostics import Diagnostic, Related, Severity, Span
 from pytea_ci.diagnostics.budgets import WALL_CLOCK, rlimit_for, steps_for
 from pytea_ci.diagnostics.result import EntryStats
 from pytea_ci.interp.budget import Budget
-from pytea_ci.interp.explore import _explore
-from pytea_ci.interp import library_plausible as plausible
-from pytea_ci.interp.library import LibraryInterpreter, LibraryShared, PathOutcome, resume
-from pytea_ci.interp.library_inputs import CallerInput, LibraryTarget
-from pytea_ci.interp.library_inputs import choices
+from pytea_ci.interp.explore import explore
+from pytea_ci.library import plausible, protocol
+from pytea_ci.library.interpreter import LibraryInterpreter, LibraryShared, PathOutcome, resume
+from pytea_ci.library.inputs import CallerInput, LibraryTarget
+from pytea_ci.library.inputs import choices
 from pytea_ci.interp.snapshot import Checkpoint
 from pytea_ci.solver import Decider
 
@@ -108,7 +108,7 @@ def _method_call_on(st: ast.stmt, names: set[str]) -> bool:
 
 
 def driver_tree(tree: ast.Module, target: LibraryTarget) -> ast.Module:
-    call = ast.parse(f"__pytea_defined__()\n__pytea_run__({target.construct})").body
+    call = ast.parse(protocol.driver_source(target.construct)).body
     for node in call:
         for sub in ast.walk(node):
             if hasattr(sub, "lineno"):
@@ -184,19 +184,19 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
          stats: EntryStats, caller: CallerInput | None = None) -> ComboResult:
     """One rank combination (or a caller's shapes); `left` ([steps, solver units] of the module's budget)
     is charged."""
-    shared = LibraryShared(display_root or root)
+    shared = LibraryShared(display_root or root, target, ranks, caller)
     shared.asts = base.asts  # parsed files are shared by all combinations
     shared.coverage = base.coverage  # and so is the coverage: an op checked in some combination is checked
     shared.built = base.built  # and so are the states where the module was built
-    options: dict[str, Any] = {"library": target, "ranks": ranks, "args": {}, "symbolic_args": {}, "caller": caller}
+    options: dict[str, Any] = {"args": {}, "symbolic_args": {}}
     shared.checkpoints = store = prefix_store(target.via or target.path)  # type: ignore[assignment]
     if not store and not target.via:
-        options["seed"] = _SEEDS.get(os.path.dirname(target.path))
+        shared.seed = _SEEDS.get(os.path.dirname(target.path))
     budget = Budget(paths=32, steps=200_000, entry_steps=left[0], solver_rlimit=left[1],
                     wall_seconds=LIBRARY_WALL_SECONDS)
     t0 = time.monotonic()
     with decider.budgeted(left[1], t0 + budget.wall_seconds) as spent:
-        paths, steps, incomplete = _explore(target.via or target.path, root, program, decider, budget, options,
+        paths, steps, incomplete = explore(target.via or target.path, root, program, decider, budget, options,
                                             shared, t0, strict, make=LibraryInterpreter,
                                             name="__main__" if target.via else _module_name(target.path), run=resume)
     left[0] -= steps

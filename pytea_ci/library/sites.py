@@ -10,8 +10,8 @@ of the class's own module's functions and classes (`make_layers(CFGS["A"])`, `GP
 Anything else (a data set's `len(vocab)`, a function's parameter, a value that is changed later) is
 *unknown*: a positive symbol when the parameter is an integer (annotated `int`, an integer default, a
 size-like name, or `len(...)`), else an unknown value — never a guess. Values are written out (inlined),
-so the construction runs in the class's module (`interp/library_verdict.driver_tree`) whatever the
-site's file holds.
+so the construction runs in the class's module (`library/verdict.driver_tree`) whatever the
+site's file holds. What each file binds and its argparse defaults are read by `driver/pysource.py`.
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ import copy
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+
+from pytea_ci.driver.pysource import FileFacts
+from pytea_ci.library import protocol
 
 _PURE = {"int", "float", "bool", "str", "tuple", "list", "dict", "set", "frozenset", "len", "max", "min", "abs",
          "round", "sum", "sorted", "range", "pow", "divmod", "zip", "enumerate", "reversed", "any", "all"}
@@ -36,156 +39,14 @@ class Site:
     """One construction site, as library mode rebuilds it."""
 
     construct: str  # evaluated in the class's module
-    raw: str  # the call as written (`library_callers` matches its callers' constructions on it)
+    raw: str  # the call as written (`callers` matches its callers' constructions on it)
     label: str
     unknown: tuple[str, ...]  # the parameters given a symbol or an unknown value
     known: int  # the arguments given a value
 
 
-@dataclass
-class _Scope:
-    """The names bound in one function (or the module): name -> its one value, or None (bound otherwise,
-    or more than once: not followed)."""
-
-    values: dict[str, ast.expr | None]
-    body: list[ast.stmt]
-
-
 class _Unknown(Exception):
     pass
-
-
-def _origin(alias: ast.alias, node: ast.Import | ast.ImportFrom) -> str:
-    if isinstance(node, ast.Import):
-        return alias.name if alias.asname else alias.name.split(".")[0]
-    return "." * node.level + (node.module or "") + "." + alias.name
-
-
-def _bind(values: dict[str, ast.expr | None], name: str, value: ast.expr | None) -> None:
-    values[name] = value if name not in values else None
-
-
-def _bindings(body: list[ast.stmt], params: list[str]) -> dict[str, ast.expr | None]:
-    """Every name bound in `body` (not in nested functions or classes, which bind only their own name)."""
-    values: dict[str, ast.expr | None] = {p: None for p in params}
-    todo: list[ast.AST] = list(body)
-    while todo:
-        st = todo.pop(0)
-        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            _bind(values, st.name, None)
-            continue
-        if isinstance(st, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-            continue
-        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
-            _bind(values, st.targets[0].id, st.value)
-        elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], (ast.Tuple, ast.List)) \
-                and not any(isinstance(e, ast.Starred) for e in st.targets[0].elts):
-            for i, e in enumerate(st.targets[0].elts):  # `h, w = SIZE`: SIZE[0], SIZE[1]
-                if isinstance(e, ast.Name):
-                    _bind(values, e.id, ast.Subscript(st.value, ast.Constant(i), ast.Load()))
-                else:
-                    todo.append(e)
-        elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.value is not None:
-            _bind(values, st.target.id, st.value)
-        elif isinstance(st, ast.Name) and not isinstance(st.ctx, ast.Load):
-            _bind(values, st.id, None)
-        elif isinstance(st, (ast.Import, ast.ImportFrom)):
-            for a in st.names:
-                _bind(values, (a.asname or a.name).split(".")[0], None)
-        elif isinstance(st, (ast.Global, ast.Nonlocal)):
-            for n in st.names:
-                _bind(values, n, None)
-        elif isinstance(st, ast.ExceptHandler) and st.name:
-            _bind(values, st.name, None)
-        if not isinstance(st, ast.Assign) or len(st.targets) != 1 or not isinstance(st.targets[0], (ast.Name, ast.Tuple,
-                                                                                                    ast.List)):
-            todo += list(ast.iter_child_nodes(st))
-        else:
-            todo.append(st.value)
-    return values
-
-
-class FileFacts:
-    """What one file binds at its top level, its imports and its command-line defaults."""
-
-    def __init__(self, path: str, tree: ast.Module) -> None:
-        self.path, self.tree = path, tree
-        self.module = _Scope(_bindings(tree.body, []), tree.body)
-        self.defs = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
-        self.imports: dict[str, str] = {}
-        for st in tree.body:  # top-level imports, also under `if`/`try` (an import bound twice: neither)
-            for node in ast.walk(st) if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else ():
-                if isinstance(node, (ast.Import, ast.ImportFrom)):
-                    for a in node.names:
-                        name = a.asname or a.name.split(".")[0]
-                        self.imports[name] = _origin(a, node) if name not in self.imports and a.name != "*" else ""
-        for g in ast.walk(tree):
-            if isinstance(g, ast.Global):
-                for n in g.names:
-                    self.module.values[n] = None
-        self.options = _cli_defaults(tree)
-        self._scopes: dict[int, _Scope] = {}
-
-    def scope(self, fn: ast.FunctionDef | ast.AsyncFunctionDef | None) -> _Scope:
-        if fn is None:
-            return self.module
-        if id(fn) not in self._scopes:
-            a = fn.args
-            params = [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs]
-            params += [p.arg for p in (a.vararg, a.kwarg) if p is not None]
-            self._scopes[id(fn)] = _Scope(_bindings(fn.body, params), fn.body)
-        return self._scopes[id(fn)]
-
-
-def _cli_defaults(tree: ast.Module) -> dict[str, ast.expr | None]:
-    """dest -> the default of `add_argument(...)` in this file (None: required, given twice, changed, or
-    an action whose value is not its default); `{}` when the file changes its parsed options wholesale."""
-    out: dict[str, ast.expr | None] = {}
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-            continue
-        if node.func.attr in ("set_defaults", "parse_known_args") or (
-                isinstance(node.func, ast.Attribute) and node.func.attr == "parse_args" and node.args):
-            return {}
-        if node.func.attr == "add_argument" and node.args:
-            dest, default = _option(node)
-            if dest:
-                out[dest] = default if dest not in out else None
-    for node in ast.walk(tree):  # `args.x = ...`, `setattr(args, ...)`, `vars(args)`: not the defaults
-        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and node.attr in out and \
-                not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
-            out[node.attr] = None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "vars") or \
-                isinstance(node, ast.Attribute) and node.attr == "__dict__":
-            return {}
-    return out
-
-
-def _option(call: ast.Call) -> tuple[str, ast.expr | None]:
-    names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-    kw = {k.arg: k.value for k in call.keywords if k.arg}
-    if "dest" in kw:
-        dest = kw["dest"].value if isinstance(kw["dest"], ast.Constant) else ""
-    else:
-        longs = [n for n in names if n.startswith("--")]
-        dest = (longs[0] if longs else names[0] if names else "").lstrip("-").replace("-", "_")
-    dest = dest if isinstance(dest, str) and dest.isidentifier() else ""
-    action = kw.get("action")
-    act = action.value if isinstance(action, ast.Constant) else None if action is None else "?"
-    if act in ("store_true", "store_false"):
-        return dest, ast.Constant(act == "store_false") if "default" not in kw else kw["default"]
-    if act is not None and act != "store" or (names and not names[0].startswith("-") and "nargs" not in kw):
-        return dest, None  # another action, or a positional argument: given on the command line
-    if _true(kw.get("required")):
-        return dest, None
-    default = kw.get("default", ast.Constant(None))
-    if "type" in kw and isinstance(default, ast.Constant) and isinstance(default.value, str):
-        return dest, None  # argparse converts a string default with `type`
-    return dest, default
-
-
-def _true(node: ast.expr | None) -> bool:
-    return isinstance(node, ast.Constant) and bool(node.value)
 
 
 def _root(origin: str) -> str:
@@ -400,7 +261,7 @@ def _placeholder(name: str, param: tuple[ast.arg, ast.expr | None] | None, count
         integer = isinstance(default, ast.Constant) and type(default.value) is int
     else:
         integer = int_like or counted
-    return f"__pytea_dim__({name!r})" if integer else f"__pytea_unknown__({name!r})"
+    return protocol.dim(name) if integer else protocol.unknown(name)
 
 
 def site(call: ast.Call, cls: str, init: ast.FunctionDef | None, resolver: Resolver, where: str,
@@ -433,7 +294,7 @@ def site(call: ast.Call, cls: str, init: ast.FunctionDef | None, resolver: Resol
     raw = f"{cls}({', '.join([ast.unparse(a) for a in call.args] + [f'{k.arg}={ast.unparse(k.value)}' for k in call.keywords])})"
     shown = construct
     for n in unknown:
-        shown = shown.replace(f"__pytea_dim__({n!r})", n).replace(f"__pytea_unknown__({n!r})", f"<{n}>")
+        shown = shown.replace(protocol.dim(n), n).replace(protocol.unknown(n), f"<{n}>")
     label = f"{shown if len(shown) <= 100 else raw if len(raw) <= 100 else raw[:97] + '...'} at {where}:{call.lineno}"
     return Site(construct, raw, label, tuple(unknown), known)
 

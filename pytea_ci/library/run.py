@@ -19,13 +19,15 @@ from pytea_ci.diagnostics.budgets import steps_for
 from pytea_ci.diagnostics.result import EntryResult, EntryStats, RunResult
 from pytea_ci.driver import discover as disc
 from pytea_ci.driver import fs
-from pytea_ci.driver import library as lib
-from pytea_ci.driver.imports_graph import ImportGraph
+from pytea_ci.driver.cache import ResultCache, cacheable, entry_key
+from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
+from pytea_ci.driver.project import CheckRequest, load_config, options, project_root
+from pytea_ci.driver.run import Options, make_decider, use_package_cache
+from pytea_ci.library import targets as lib
 
 if TYPE_CHECKING:
     from pytea_ci.diagnostics.modshapes import ModuleShapes
-    from pytea_ci.driver.run import Options
-    from pytea_ci.interp.library_inputs import LibraryTarget
+    from pytea_ci.library.inputs import LibraryTarget
 
 
 def files_for(paths: list[str], changed: set[str] | None, root: str, exclude: list[str],
@@ -83,8 +85,7 @@ def run_targets(targets: list[LibraryTarget], opts: Options,
                 seconds: float) -> list[tuple[ModuleShapes, EntryStats]]:
     if not targets:
         return []
-    from pytea_ci.driver.run import make_decider, use_package_cache
-    from pytea_ci.interp.library_report import analyze_guarded
+    from pytea_ci.library.results import analyze_guarded  # the interpreter: loaded only when a module runs
 
     decider = make_decider(opts)
     use_package_cache(opts.cache_dir)
@@ -95,8 +96,6 @@ def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, g
     """One result per target, from the result cache when its file's closure and construction are unchanged
     (a wall-clock cut-off depends on the machine: never cached). Each target is charged its whole budget to
     the run budget, in order; the targets past it are reported as not analyzed."""
-    from pytea_ci.driver.cache import ResultCache, cacheable, entry_key
-
     admitted = opts.meter.admit(len(targets), steps_for(seconds))
     skipped = [opts.meter.not_analyzed(f"{os.path.relpath(t.path, opts.root)}::{t.cls}") for t in targets[admitted:]]
     targets = targets[:admitted]
@@ -186,9 +185,6 @@ class TargetError(Exception):
 def shapes(target: str, root: str | None = None, config_file: str | None = None) -> list[ModuleShapes]:
     """`pytea-ci shapes TARGET`: a file (its modules and those of the project files it imports),
     `file.py::ClassName`, or a folder."""
-    from pytea_ci.driver.check import load_config, options, project_root
-    from pytea_ci.driver.imports_graph import ImportCache
-
     path, _, cls = target.partition("::")
     if not (fs.isfile(path) or fs.isdir(path)):
         raise TargetError(f"{path}: no such file or directory")
@@ -202,7 +198,5 @@ def shapes(target: str, root: str | None = None, config_file: str | None = None)
                         parse=graph.cache.tree)
     if cls and not found.targets:
         raise TargetError(f"{target}: no nn.Module class {cls} with a forward in {path}")
-    from pytea_ci.driver.check import CheckRequest
-
     opts = options(cfg, top, [], CheckRequest(no_cache=True))
     return [s for s, _ in run_targets(found.targets, opts, cfg.library_time_budget)]

@@ -5,7 +5,7 @@ the analyzed files) defined in the analyzed files. Each is built (a) as the proj
 with literal arguments build it (each distinct one a configuration), or by a factory of its file
 whose parameters all have defaults (`def resnet18(**kw): return ResNet(...)`); (b) otherwise with
 its defaults, required integer-like parameters becoming positive symbols and others unknown.
-`forward`'s parameters without a default are the inputs (`interp/library_inputs.py`).
+`forward`'s parameters without a default are the inputs (`library/inputs.py`).
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pytea_ci.driver import fs
-from pytea_ci.driver import library_sites as sites
-from pytea_ci.driver.library_callers import MAX_CALLERS, caller_inputs
-from pytea_ci.interp.library_inputs import InputSpec, LibraryTarget, dtype_of, parse_dims
+from pytea_ci.driver.pysource import FileFacts
+from pytea_ci.library import protocol, sites
+from pytea_ci.library.callers import MAX_CALLERS, caller_inputs
+from pytea_ci.library.inputs import InputSpec, LibraryTarget, dtype_of, parse_dims
 
 MODES = ("auto", "always", "only", "never")
 MAX_CONFIGS = 3  # constructions per module
@@ -59,7 +60,7 @@ class Sources:
         self._files, self._parse = files, parse  # a callable: listed when first needed
         self._text: dict[str, bytes] = {}
         self._trees: dict[str, ast.Module | None] = {}
-        self.facts: dict[str, sites.FileFacts] = {}  # what construction sites read of each file (library_sites.py)
+        self.facts: dict[str, FileFacts] = {}  # what construction sites read of each file (sites.py)
 
     @property
     def files(self) -> list[str]:
@@ -207,16 +208,16 @@ class Config:
 
 
 def call_sites(cls: str, own: str, trees: dict[str, ast.Module], root: str, init: ast.FunctionDef | None = None,
-               modules: frozenset[str] = frozenset(), facts: dict[str, sites.FileFacts] | None = None) -> list[Config]:
+               modules: frozenset[str] = frozenset(), facts: dict[str, FileFacts] | None = None) -> list[Config]:
     """How the calls `cls(...)` in the class's file (`own`) and the project files importing it build it
-    (`library_sites.py`), in file order, each distinct construction once. A site inside a module class
+    (`sites.py`), in file order, each distinct construction once. A site inside a module class
     (`modules`: their names) is its parent's business unless every argument is known; a site nothing
     of which is known, in a script, makes the script a way to build it."""
     facts = {} if facts is None else facts  # per file, shared by the classes of one `targets` call
 
-    def of(path: str, tree: ast.Module) -> sites.FileFacts:
+    def of(path: str, tree: ast.Module) -> FileFacts:
         if path not in facts:
-            facts[path] = sites.FileFacts(path, tree)
+            facts[path] = FileFacts(path, tree)
         return facts[path]
 
     own_tree = trees.get(own)
@@ -277,10 +278,10 @@ def defaults(cls: str, init: ast.FunctionDef | None) -> tuple[str, str]:
     args, syms = [], []
     for p in required:
         if _int_like(p):
-            args.append(f"{p.arg}=__pytea_dim__({p.arg!r})")
+            args.append(f"{p.arg}={protocol.dim(p.arg)}")
             syms.append(p.arg)
         else:
-            args.append(f"{p.arg}=__pytea_unknown__({p.arg!r})")
+            args.append(f"{p.arg}={protocol.unknown(p.arg)}")
     label = f"symbolic {', '.join(syms)}" if syms else "defaults"
     return f"{cls}({', '.join(args)})", label
 
@@ -321,7 +322,7 @@ def targets(files: list[str], project: "list[str] | Callable[[], list[str]]", ro
         if keep is not None and not keep(info.path, info.node.name):
             continue
         out.targets.extend(_build(info, classes, sources, root, out, names))
-    return out  # file by file: the targets of a file share its import checkpoint (library_verdict.py)
+    return out  # file by file: the targets of a file share its import checkpoint (verdict.py)
 
 
 def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Sources, root: str,

@@ -25,7 +25,7 @@ from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.solver import Verdict
 
 if TYPE_CHECKING:
-    from pytea_ci.interp.library import LibraryInterpreter
+    from pytea_ci.library.interpreter import LibraryInterpreter
 
 
 def free_sizes(inputs: list[Any], named: dict[str, Any], unit: tuple[tuple[int, int, int], ...] = ()) -> list[Sym]:
@@ -85,7 +85,7 @@ def degenerate(ctx: LibraryInterpreter, cond: Cond) -> tuple[list[Sym], bool] | 
     return (pinned, True) if pinned else (involved, False)
 
 
-MARK = "for every input with"  # in each degenerate finding's message (`library_verdict.verdict` words its suffix)
+MARK = "for every input with"  # in each degenerate finding's message (`verdict.verdict` words its suffix)
 
 
 def message(cls: str, sizes: list[Sym], pinned: bool, op: str, text: str) -> str:

@@ -15,7 +15,7 @@ from pytea_ci.shapes.dim import INPUT, Dim, Sym
 from pytea_ci.shapes.tensor import Tensor
 
 if TYPE_CHECKING:
-    from pytea_ci.interp.library import LibraryInterpreter
+    from pytea_ci.library.interpreter import LibraryInterpreter
 
 RANKS = (1, 2, 3, 4, 5)
 VARIADIC = (0, 1, 2)  # dims a `...` / `*batch` stands for
@@ -40,7 +40,7 @@ class InputSpec:
 
 @dataclass(frozen=True)
 class CallerInput:
-    """The tensor shapes a project call site passes to the module (`driver/library_callers.py`)."""
+    """The tensor shapes a project call site passes to the module (`library/callers.py`)."""
 
     shapes: tuple[tuple[int, ...], ...]
     rel: str  # the call site's file as shown
@@ -66,7 +66,7 @@ class LibraryTarget:
     via: str = ""  # a script to run as __main__ instead: the first instance of `cls` it builds is checked
     callers: tuple[CallerInput, ...] = ()  # inputs the project's call sites pass: run as well
     # (input, rank, position) of the sizes some project call site passes as 1, however it builds the
-    # module: size 1 is plausible there (`library_plausible.free_sizes`)
+    # module: size 1 is plausible there (`plausible.free_sizes`)
     unit_sizes: tuple[tuple[int, int, int], ...] = ()
 
 

@@ -1,0 +1,31 @@
+"""The names both halves of library mode use: the source side (`targets.py`, `sites.py`) writes a
+construction and a one-line driver program with them, the interpreter side (`interpreter.py`) defines
+them for the program it runs. One declaration, so the two cannot drift apart."""
+
+from __future__ import annotations
+
+DIM = "__pytea_dim__"  # `__pytea_dim__("dim")`: a positive symbolic integer named `dim`
+UNKNOWN_ARG = "__pytea_unknown__"  # `__pytea_unknown__("cfg")`: a constructor argument not known
+RUN = "__pytea_run__"  # `__pytea_run__(model)`: build the inputs, call the module, keep the outcome
+RESUMED = "__pytea_model__"  # the module restored from a construction checkpoint
+DEFINED = "__pytea_defined__"  # called once the file's definitions ran, before the construction
+
+
+def dim(name: str) -> str:
+    """The source text of a positive symbolic integer named `name`."""
+    return f"{DIM}({name!r})"
+
+
+def unknown(name: str) -> str:
+    """The source text of an unknown constructor argument named `name`."""
+    return f"{UNKNOWN_ARG}({name!r})"
+
+
+def driver_source(construct: str) -> str:
+    """The driver program run after the module's definitions: mark them done, build, run."""
+    return f"{DEFINED}()\n{RUN}({construct})"
+
+
+def resume_source() -> str:
+    """The driver program of a path resumed from a construction checkpoint."""
+    return f"{RUN}({RESUMED})"
