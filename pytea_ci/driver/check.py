@@ -24,6 +24,7 @@ from pytea_ci.driver.resident import Resident
 from pytea_ci.driver.run import Options, Progress, RunFigures, RunMeter, run_with_figures
 from pytea_ci.driver.select import Request, Selection, select
 from pytea_ci.interp.budget import Budget
+from pytea_ci.interp.observe import Editor
 
 TYPE_CHECKING = False  # as typing's: `--new-only` and `--baseline` load their modules when asked for
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ class CheckRequest:
     overrides: dict[str, Any] = field(default_factory=dict)  # CLI flags by Config attribute name
     progress: Progress | None = None
     resident: Resident | None = None  # the language server's in-memory caches (driver/resident.py)
+    editor: Editor | None = None  # the language server's buffers, shape recorder and cancel test (interp/observe.py)
 
 
 @dataclass
@@ -118,6 +120,7 @@ def options(cfg: Config, root: str, entries: list[str], req: CheckRequest) -> Op
     out = Options(root=root, budget=budget, solver_timeout_ms=cfg.solver_timeout,
                   entry_options={"args": dict(req.args), **({"site": env} if env else {})}, cache_dir=None if req.no_cache else cache_dir(cfg, root),
                   jobs=cfg.jobs, per_entry=per_entry, meter=meter)
+    out.editor = req.editor
     if req.resident is not None:
         out.jobs = 1  # in this process: the resident caches and the source overlay live here
         out.decider = req.resident.decider(out)

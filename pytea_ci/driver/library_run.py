@@ -85,10 +85,12 @@ def run_targets(targets: list[LibraryTarget], opts: Options,
         return []
     from pytea_ci.driver.run import make_decider, use_package_cache
     from pytea_ci.interp.library_report import analyze_guarded
+    from pytea_ci.interp.observe import NO_EDITOR
 
     decider = make_decider(opts)
     use_package_cache(opts.cache_dir)
-    return [analyze_guarded(t, opts.root, decider, seconds, opts.strict) for t in targets]
+    return [analyze_guarded(t, opts.root, decider, seconds, opts.strict, opts.editor or NO_EDITOR)
+            for t in targets]
 
 
 def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, graph: ImportGraph) -> list[EntryResult]:

@@ -21,6 +21,7 @@ from pytea_ci.diagnostics.modshapes import Layer
 from pytea_ci.interp import library_plausible as plausible
 from pytea_ci.interp.interpreter import Interpreter, Shared
 from pytea_ci.interp.library_inputs import LibraryTarget, make_input, positive
+from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.runtime import PathEnd, Scope
 from pytea_ci.interp.explore import run_path
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, _copy_state, find, restore, take
@@ -64,8 +65,8 @@ class ImportCut(Exception):
 class LibraryShared(Shared):
     """What the paths of one rank combination share, on top of `Shared`."""
 
-    def __init__(self, display_root: str) -> None:
-        super().__init__(display_root)
+    def __init__(self, display_root: str, editor: Editor = NO_EDITOR) -> None:
+        super().__init__(display_root, editor=editor)
         self.rels: dict[str, str] = {}
         self.built: list[Checkpoint] = []  # the state where the module was built, per sequence of choices
         self.guessed = False  # the construction took a side of a branch on a value not understood

@@ -30,6 +30,7 @@ from pytea_ci.interp import library_plausible as plausible
 from pytea_ci.interp.library import LibraryInterpreter, LibraryShared, PathOutcome, resume
 from pytea_ci.interp.library_inputs import CallerInput, LibraryTarget
 from pytea_ci.interp.library_inputs import choices
+from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.snapshot import Checkpoint
 from pytea_ci.solver import Decider
 
@@ -142,12 +143,12 @@ def prefix_store(path: str) -> _PrefixStore:
 
 
 def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: float = 5.0,
-               display_root: str | None = None, strict: bool = False) -> LibraryRun:
+               display_root: str | None = None, strict: bool = False, editor: Editor = NO_EDITOR) -> LibraryRun:
     """Explore every rank combination of `target` within the steps and solver units that `seconds`
     stand for on the reference machine (`library-time-budget`), in total: deterministic."""
     run = LibraryRun(target)
     t0 = time.monotonic()
-    base = LibraryShared(display_root or root)
+    base = LibraryShared(display_root or root, editor)
     tree = base.parse(target.path)
     if isinstance(tree, SyntaxError):
         return run
@@ -184,7 +185,7 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
          stats: EntryStats, caller: CallerInput | None = None) -> ComboResult:
     """One rank combination (or a caller's shapes); `left` ([steps, solver units] of the module's budget)
     is charged."""
-    shared = LibraryShared(display_root or root)
+    shared = LibraryShared(display_root or root, base.editor)
     shared.asts = base.asts  # parsed files are shared by all combinations
     shared.coverage = base.coverage  # and so is the coverage: an op checked in some combination is checked
     shared.built = base.built  # and so are the states where the module was built
