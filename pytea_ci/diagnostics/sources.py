@@ -20,14 +20,20 @@ _parsed: OrderedDict[str, tuple[bytes, ast.Module]] | None = None  # file name -
 _KEEP = 2000  # files kept, the least recently used dropped past this
 
 
-def install(texts: dict[str, bytes]) -> None:
-    """Replace the overlay (paths are made absolute and resolved; both spellings are kept)."""
-    global _texts
+def absolute(texts: dict[str, bytes]) -> dict[str, bytes]:
+    """`texts` keyed by absolute and by resolved path (both spellings are kept)."""
     out: dict[str, bytes] = {}
     for path, data in texts.items():
         out[os.path.abspath(path)] = data
         out[os.path.realpath(path)] = data
-    _texts = out
+    return out
+
+
+def install(texts: dict[str, bytes]) -> None:
+    """Replace the overlay the driver's file questions see (`driver/fs.py`); the interpreter is handed
+    the same buffers as an object (`interp/observe.Editor`)."""
+    global _texts
+    _texts = absolute(texts)
 
 
 def text(path: str) -> bytes | None:

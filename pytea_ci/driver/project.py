@@ -16,6 +16,7 @@ from pytea_ci.driver.config import Config
 from pytea_ci.driver.resident import Resident
 from pytea_ci.driver.run import Options, Progress, RunMeter
 from pytea_ci.interp.budget import Budget
+from pytea_ci.interp.observe import Editor
 
 
 @dataclass
@@ -36,6 +37,7 @@ class CheckRequest:
     overrides: dict[str, Any] = field(default_factory=dict)  # CLI flags by Config attribute name
     progress: Progress | None = None
     resident: Resident | None = None  # the language server's in-memory caches (driver/resident.py)
+    editor: Editor | None = None  # the language server's buffers, shape recorder and cancel test (interp/observe.py)
 
 
 def project_root(explicit: str | None, start: str) -> str:
@@ -94,6 +96,7 @@ def options(cfg: Config, root: str, entries: list[str], req: CheckRequest) -> Op
     out = Options(root=root, budget=budget, solver_timeout_ms=cfg.solver_timeout,
                   entry_options={"args": dict(req.args), **({"site": env} if env else {})}, cache_dir=None if req.no_cache else cache_dir(cfg, root),
                   jobs=cfg.jobs, per_entry=per_entry, meter=meter)
+    out.editor = req.editor
     if req.resident is not None:
         out.jobs = 1  # in this process: the resident caches and the source overlay live here
         out.decider = req.resident.decider(out)

@@ -21,6 +21,7 @@ from pytea_ci.interp.budget import Budget
 
 if TYPE_CHECKING:  # the interpreter, models and solver load only when an entry point is analyzed
     from pytea_ci.driver.imports_graph import ImportGraph
+    from pytea_ci.interp.observe import Editor
     from pytea_ci.packages.disk import DiskCache
     from pytea_ci.interp.installed import Installed
     from pytea_ci.solver import Decider
@@ -75,6 +76,7 @@ class Options:
     per_entry: dict[str, dict[str, Any]] = field(default_factory=dict)  # abs entry -> its options
     meter: RunMeter = field(default_factory=RunMeter)  # the invocation's budget (the parent process's copy counts)
     decider: Decider | None = None  # kept across runs by a long-lived process (driver/resident.py)
+    editor: Editor | None = None  # an editor's buffers, shape recorder and cancel test (the language server)
 
 
 @dataclass
@@ -169,12 +171,13 @@ def installed_packages(options: dict[str, Any], cache_dir: str | None) -> "Insta
 
 def run_one(entry: str, opts: Options, decider: Decider) -> EntryResult:
     from pytea_ci.diagnostics import Diagnostic, Severity, Span
+    from pytea_ci.interp.observe import NO_EDITOR
 
     rel = os.path.relpath(os.path.abspath(entry), os.path.abspath(opts.root))
     options = entry_options(entry, opts)
     try:
         result = analyze_entry(entry, opts.root, decider, opts.budget, options, opts.root, opts.strict,
-                               installed=installed_packages(options, opts.cache_dir))
+                               installed=installed_packages(options, opts.cache_dir), editor=opts.editor or NO_EDITOR)
         return notebook.to_file(result, opts.root)  # notebook findings placed on the .ipynb file
     except Exception as e:  # an analyzer bug: report it for this entry point, keep going
         if opts.strict:

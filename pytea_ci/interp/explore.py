@@ -20,6 +20,7 @@ from pytea_ci.diagnostics.budgets import CANCELLED, STEPS_PER_ENTRY, WALL_CLOCK
 from pytea_ci.diagnostics.result import EntryResult, EntryStats
 from pytea_ci.interp.coverage import nothing_checked
 from pytea_ci.interp.installed import Installed
+from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.interpreter import Budget, Decision, Interpreter, Shared
 from pytea_ci.interp.runtime import (SHAPE_ERROR, BreakSignal, BudgetExceeded, ContinueSignal, ModuleVal, PathEnd,
                                      ReturnSignal, Scope, UserException)
@@ -34,9 +35,10 @@ _RECURSION_LIMIT = 30_000
 
 def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None = None,
                   options: dict[str, Any] | None = None, display_root: str | None = None,
-                  strict: bool = False, installed: Installed | None = None) -> EntryResult:
+                  strict: bool = False, installed: Installed | None = None, editor: Editor = NO_EDITOR) -> EntryResult:
     """Analyze one entry point run as `__main__`; never raises for problems in the analyzed code.
-    `installed`: the installed packages it may read (`pytea_ci/packages`, wired in by the driver).
+    `installed`: the installed packages it may read (`pytea_ci/packages`, wired in by the driver);
+    `editor`: an editor's buffers, shape recorder and cancel test (`observe.py`).
 
     The interpreter recurses along the analyzed program's nesting, so it runs in a thread with a
     large stack: deeply nested code reaches the recursion budget, not a crash.
@@ -45,7 +47,8 @@ def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None
 
     def work() -> None:
         try:
-            out.append(_analyze(entry, root, decider, budget or Budget(), options or {}, display_root, strict, installed))
+            out.append(_analyze(entry, root, decider, budget or Budget(), options or {}, display_root, strict, installed,
+                               editor))
         except BaseException as e:  # re-raised in the caller's thread
             out.append(e)
 
@@ -66,8 +69,9 @@ def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None
 
 
 def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: dict[str, Any],
-             display_root: str | None, strict: bool, installed: Installed | None = None) -> EntryResult:
-    shared = Shared(display_root or root, installed)
+             display_root: str | None, strict: bool, installed: Installed | None = None,
+             editor: Editor = NO_EDITOR) -> EntryResult:
+    shared = Shared(display_root or root, installed, editor)
     shared.max_file_bytes = budget.max_file_bytes
     t0 = time.monotonic()
     before = dataclasses.replace(decider.stats)

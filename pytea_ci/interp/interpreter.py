@@ -26,7 +26,7 @@ from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
 from pytea_ci.interp.loops import LoopMixin
 from pytea_ci.interp.machine import MachineFindings, PathMachine
-from pytea_ci.interp import observe
+from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.installed import Installed
 from pytea_ci.interp.objects import ObjectMixin
 from pytea_ci.interp.project_files import read_text
@@ -113,6 +113,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         self.expecting = 0
         self.importing = 0  # > 0 while a project module's import-time code runs (imports.py)
         self.installed = shared.installed  # installed packages read from source (pytea_ci/packages), if any
+        self.editor = shared.editor  # an editor's buffers, shape recorder and cancel test (observe.py)
         self.pkg_stack: list[tuple[str, int]] = []  # packages entered: (name, steps when entered)
         self.pkg_entry: Span | None = None  # where the project last called into an installed package
         self.pkg_used: dict[str, int] = {}  # steps run inside each package on this path
@@ -175,7 +176,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         if self.steps % 128 == 0:  # the safety net and the editor's cancel: never below the step budgets
             if time.monotonic() > self.deadline:
                 raise BudgetExceeded(WALL_CLOCK, self.span_of(node))
-            if observe.cancelled():
+            if self.editor.cancelled():
                 raise BudgetExceeded(CANCELLED, self.span_of(node))
 
     def enter_command(self, label: str) -> None:
@@ -294,8 +295,8 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
     def assign(self, target: ast.expr, value: Any, scope: Scope) -> None:
         if isinstance(target, ast.Name):
             self.bind_name(target.id, value, scope)
-            if observe.recorder is not None:
-                observe.binding(self.span_of(target), target.id, value)
+            if self.editor.recorder is not None:
+                self.editor.binding(self.span_of(target), target.id, value)
         elif isinstance(target, ast.Attribute):
             obj = self.eval(target.value, scope)
             self.setattr(obj, target.attr, value)
@@ -514,9 +515,10 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
 class Shared:
     """What all paths of one entry point share: parsed files, findings, coverage counters."""
 
-    def __init__(self, display_root: str, installed: Installed | None = None) -> None:
+    def __init__(self, display_root: str, installed: Installed | None = None, editor: Editor = NO_EDITOR) -> None:
         self.display_root = display_root
         self.installed = installed  # installed packages read from source, handed in by the driver
+        self.editor = editor  # an editor's state for this run (observe.py), handed in by the driver
         self.asts: dict[str, ast.Module | SyntaxError] = {}
         self.findings: dict[tuple, Diagnostic] = {}
         self.coverage = Coverage()  # tensor ops reached and checked, origins of unknowns, early path ends
@@ -542,7 +544,7 @@ class Shared:
     def parse(self, path: str) -> "ast.Module | SyntaxError":
         if path not in self.asts:
             try:
-                overlay = sources.text(path)  # an editor's unsaved buffer stands in for the file
+                overlay = self.editor.text(path)  # an editor's unsaved buffer stands in for the file
                 if overlay is None and os.path.getsize(path) > self.max_file_bytes:
                     self.budgets.setdefault(f"file size ({self.max_file_bytes} bytes; {path} skipped)",
                                             Span(os.path.basename(path), 1, 0))

@@ -6,7 +6,6 @@ import ast
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.interp import observe
 from pytea_ci.interp.coverage import first_origin, origin_of_value
 from pytea_ci.interp.escape import escape, handed
 from pytea_ci.interp.installed import PackageBudget
@@ -616,9 +615,9 @@ class ObjectMixin:
         if a.kwarg is not None:
             values[a.kwarg.arg] = rest_kw
         scope.locals.update(values)
-        if observe.recorder is not None:
+        if self.editor.recorder is not None:
             for p in a.posonlyargs + a.args + a.kwonlyargs:
-                observe.binding(self.span_of(p), p.arg, values.get(p.arg))
+                self.editor.binding(self.span_of(p), p.arg, values.get(p.arg))
 
     def apply_decorator(self: "Interpreter", dec: Any, fn: Any) -> Any:
         if isinstance(dec, Unknown):  # unknown decorators call through; they may register it (a callback)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from pytea_ci.diagnostics import sources
 from pytea_ci.fsio import DATA_FILE_LIMIT as MAX_BYTES
 from pytea_ci.fsio import content_hash
 
@@ -26,7 +25,7 @@ def read_text(interp: "Interpreter", name: str, base: str | None = None) -> str 
     path = os.path.normpath(os.path.join(folder, name))
     if not interp.inside_project(path) or not os.path.isfile(path):
         return None
-    data = sources.text(path)
+    data = interp.shared.editor.text(path)
     try:
         if data is None:
             if os.path.getsize(path) > MAX_BYTES:

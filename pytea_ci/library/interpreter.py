@@ -19,7 +19,9 @@ from typing import Any
 from pytea_ci.diagnostics import Diagnostic, Severity
 from pytea_ci.diagnostics.modshapes import Layer
 from pytea_ci.interp.explore import run_path
+from pytea_ci.interp.installed import Installed
 from pytea_ci.interp.interpreter import Interpreter, Shared
+from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.runtime import PathEnd
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
 from pytea_ci.library import plausible
@@ -64,8 +66,9 @@ class LibraryShared(Shared):
     here, not on the interpreter, whose attributes the checkpoint copies (`snapshot.py`)."""
 
     def __init__(self, display_root: str, target: LibraryTarget | None = None, ranks: tuple[int, ...] = (),
-                 caller: CallerInput | None = None, seed: Checkpoint | None = None) -> None:
-        super().__init__(display_root)
+                 caller: CallerInput | None = None, seed: Checkpoint | None = None, editor: Editor = NO_EDITOR,
+                 installed: Installed | None = None) -> None:
+        super().__init__(display_root, installed, editor=editor)
         self.target, self.ranks, self.caller, self.seed = target, ranks, caller, seed
         self.rels: dict[str, str] = {}
         self.built: list[Checkpoint] = []  # the state where the module was built, per sequence of choices

@@ -19,6 +19,8 @@ from pytea_ci.shapes.dim import Dim, Lin, Op, Sym, symbols
 from pytea_ci.shapes.pred import Cond, Pred
 from pytea_ci.shapes.tensor import Tensor, fmt_shape
 from pytea_ci.solver import Decider
+from pytea_ci.interp.installed import Installed
+from pytea_ci.interp.observe import NO_EDITOR, Editor
 
 
 def analyze_module(target: LibraryTarget, root: str, decider: Decider, seconds: float = 5.0,
@@ -28,9 +30,10 @@ def analyze_module(target: LibraryTarget, root: str, decider: Decider, seconds: 
 
 
 def module_result(target: LibraryTarget, root: str, decider: Decider, seconds: float = 5.0,
-                  display_root: str | None = None, strict: bool = False) -> tuple[ModuleShapes, EntryStats]:
+                  display_root: str | None = None, strict: bool = False,
+                  editor: Editor = NO_EDITOR, installed: Installed | None = None) -> tuple[ModuleShapes, EntryStats]:
     """`analyze_module`, with the coverage of the module's runs (reached/checked ops, paths, unknowns)."""
-    run = run_module(target, root, decider, seconds, display_root, strict)
+    run = run_module(target, root, decider, seconds, display_root, strict, editor, installed)
     return _shapes(run, target, root, decider, display_root), run.stats
 
 
@@ -135,10 +138,12 @@ def _op(op: str, args: list[int | None]) -> int | None:
 
 
 def analyze_guarded(target: LibraryTarget, root: str, decider: Decider, seconds: float,
-                    strict: bool = False) -> tuple[ModuleShapes, EntryStats]:
-    """`module_result`, with an analyzer bug turned into a PT011 note on the module (never a crash)."""
+                    strict: bool = False, editor: Editor = NO_EDITOR,
+                    installed: Installed | None = None) -> tuple[ModuleShapes, EntryStats]:
+    """`module_result`, with an analyzer bug turned into a PT011 note on the module (never a crash);
+    `editor`: the language server's buffers, shape recorder and cancel test (interp/observe.py)."""
     try:
-        return module_result(target, root, decider, seconds, root, strict)
+        return module_result(target, root, decider, seconds, root, strict, editor, installed)
     except Exception as e:  # an analyzer bug: report it for this module, keep going
         if strict:
             raise

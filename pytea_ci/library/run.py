@@ -22,7 +22,7 @@ from pytea_ci.driver import fs
 from pytea_ci.driver.cache import ResultCache, cacheable, entry_key
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
 from pytea_ci.driver.project import CheckRequest, load_config, options, project_root
-from pytea_ci.driver.run import Options, make_decider, use_package_cache
+from pytea_ci.driver.run import Options, installed_packages, make_decider
 from pytea_ci.library import targets as lib
 
 if TYPE_CHECKING:
@@ -86,10 +86,12 @@ def run_targets(targets: list[LibraryTarget], opts: Options,
     if not targets:
         return []
     from pytea_ci.library.results import analyze_guarded  # the interpreter: loaded only when a module runs
+    from pytea_ci.interp.observe import NO_EDITOR
 
     decider = make_decider(opts)
-    use_package_cache(opts.cache_dir)
-    return [analyze_guarded(t, opts.root, decider, seconds, opts.strict) for t in targets]
+    installed = installed_packages({}, opts.cache_dir)  # no site: the project's own registries only
+    return [analyze_guarded(t, opts.root, decider, seconds, opts.strict, opts.editor or NO_EDITOR, installed)
+            for t in targets]
 
 
 def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, graph: ImportGraph) -> list[EntryResult]:

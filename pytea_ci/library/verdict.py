@@ -26,10 +26,12 @@ from pytea_ci.diagnostics.budgets import WALL_CLOCK, rlimit_for, steps_for
 from pytea_ci.diagnostics.result import EntryStats
 from pytea_ci.interp.budget import Budget
 from pytea_ci.interp.explore import explore
+from pytea_ci.interp.installed import Installed
 from pytea_ci.library import plausible, protocol
 from pytea_ci.library.interpreter import LibraryInterpreter, LibraryShared, PathOutcome, resume
 from pytea_ci.library.inputs import CallerInput, LibraryTarget
 from pytea_ci.library.inputs import choices
+from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.snapshot import Checkpoint
 from pytea_ci.solver import Decider
 
@@ -142,12 +144,13 @@ def prefix_store(path: str) -> _PrefixStore:
 
 
 def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: float = 5.0,
-               display_root: str | None = None, strict: bool = False) -> LibraryRun:
+               display_root: str | None = None, strict: bool = False, editor: Editor = NO_EDITOR,
+               installed: Installed | None = None) -> LibraryRun:
     """Explore every rank combination of `target` within the steps and solver units that `seconds`
     stand for on the reference machine (`library-time-budget`), in total: deterministic."""
     run = LibraryRun(target)
     t0 = time.monotonic()
-    base = LibraryShared(display_root or root)
+    base = LibraryShared(display_root or root, editor=editor, installed=installed)
     tree = base.parse(target.path)
     if isinstance(tree, SyntaxError):
         return run
@@ -184,7 +187,7 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
          stats: EntryStats, caller: CallerInput | None = None) -> ComboResult:
     """One rank combination (or a caller's shapes); `left` ([steps, solver units] of the module's budget)
     is charged."""
-    shared = LibraryShared(display_root or root, target, ranks, caller)
+    shared = LibraryShared(display_root or root, target, ranks, caller, editor=base.editor, installed=base.installed)
     shared.asts = base.asts  # parsed files are shared by all combinations
     shared.coverage = base.coverage  # and so is the coverage: an op checked in some combination is checked
     shared.built = base.built  # and so are the states where the module was built

@@ -12,8 +12,9 @@ It owns the editor-facing half only and calls the analyzer the way `check` does:
 * `scheduler.py` runs analyses on one worker thread off the event loop: debounced, newest buffer text,
   superseded runs dropped;
 * `analysis.py` runs `driver.check` on a file with the open buffers standing in for the files on disk
-  (`diagnostics/sources.py`) and a shape recorder installed (`interp/observe.py`), and collects the
-  module contracts (`library/run.py`); `convert.py` turns findings into LSP diagnostics.
+  (installed for the driver's file questions, `diagnostics/sources.py`) and hands the interpreter the
+  buffers, a shape recorder and the cancel test as one `Editor` in the request (`interp/observe.py`);
+  it collects the module contracts (`library/run.py`); `convert.py` turns findings into LSP diagnostics.
 
 Layers: it imports driver, report and diagnostics, and only `interp.observe` from the core; the
 interpreter, models and solver know nothing of it.

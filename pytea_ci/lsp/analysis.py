@@ -14,7 +14,7 @@ from pytea_ci.diagnostics import Diagnostic, Severity, Span, sources
 from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.diagnostics.result import RunResult
 from pytea_ci.driver.resident import Resident
-from pytea_ci.interp.observe import install as install_recorder
+from pytea_ci.interp.observe import Editor
 
 
 class Superseded(Exception):
@@ -75,17 +75,17 @@ def _absolute(root: str, path: str) -> str:
 
 
 class _Overlay:
-    """Buffers, the recorder and the cancel test installed for the duration of a run."""
+    """The buffers installed for the driver's file questions (`driver/fs.py`) for the duration of a run;
+    the interpreter gets them, the recorder and the cancel test as an `Editor` in the request."""
 
-    def __init__(self, buffers: dict[str, bytes], recorder: _Recorder, superseded: Callable[[], bool]) -> None:
-        self.buffers, self.recorder, self.superseded = buffers, recorder, superseded
+    def __init__(self, buffers: dict[str, bytes]) -> None:
+        self.buffers = buffers
 
     def __enter__(self) -> None:
         sources.install(self.buffers)
-        install_recorder(self.recorder, self.superseded)
 
     def __exit__(self, *exc: object) -> None:
-        install_recorder(None)
+        pass
 
 
 def analyze(target: str, buffers: dict[str, tuple[bytes, int]], resident: Resident, args: dict[str, object],
@@ -103,9 +103,10 @@ def analyze(target: str, buffers: dict[str, tuple[bytes, int]], resident: Reside
         if superseded():
             raise Superseded()
 
+    texts = {p: t for p, (t, _) in buffers.items()}
     req = CheckRequest(paths=[target], root=root, no_cache=True, args=dict(args), progress=progress,
-                       resident=resident)
-    with _Overlay({p: t for p, (t, _) in buffers.items()}, recorder, superseded):
+                       resident=resident, editor=Editor.of(texts, recorder, superseded))
+    with _Overlay(texts):
         try:
             outcome = check(req)
         except Superseded:
@@ -145,14 +146,16 @@ def add_contracts(run: Analysis, buffers: dict[str, tuple[bytes, int]], resident
 
     recorder = _Recorder()
     contracts = dict(run.contracts)  # built apart, then swapped in: hovers read the run meanwhile
-    with _Overlay({p: t for p, (t, _) in buffers.items()}, recorder, superseded):
+    texts = {p: t for p, (t, _) in buffers.items()}
+    with _Overlay(texts):
         try:
             cfg = load_config(run.root, None, {})
             if cfg.library_mode == "never":
                 return
             found = lib.targets([run.target], discover.python_files(run.root, run.root, cfg.exclude), run.root)
             todo = [t for t in found.targets if t.cls not in contracts]
-            opts = options(cfg, run.root, [], CheckRequest(no_cache=True, resident=resident))
+            opts = options(cfg, run.root, [], CheckRequest(no_cache=True, resident=resident,
+                                                           editor=Editor.of(texts, recorder, superseded)))
             for t in todo:
                 if superseded():
                     break

@@ -35,8 +35,8 @@ import types
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.diagnostics import sources
 from pytea_ci.fsio import atomic_write_bytes, read_bytes
+from pytea_ci.interp.observe import Editor
 from pytea_ci.models.registry import PROPERTIES, REGISTRY, get, get_property
 from pytea_ci.models.values import MISSING
 
@@ -76,7 +76,7 @@ class DiskCache:
              paths: set[str]) -> bool:
         """Write one entry; False when its values cannot all be written or a file cannot be read
         (then the import is kept in the process only)."""
-        dep = depends(paths)
+        dep = depends(paths, interp.shared.editor)
         if dep is None:
             return False
         try:
@@ -95,8 +95,9 @@ class DiskCache:
         STATS["saved"] += 1
         return True
 
-    def load(self, key: str) -> Stored | None:
-        """The entry for `key` when it is on disk, well formed and its files are unchanged."""
+    def load(self, key: str, editor: Editor) -> Stored | None:
+        """The entry for `key` when it is on disk, well formed and its files are unchanged (`editor`:
+        a file with an unsaved buffer is not what the entry read)."""
         path = self.path(key)
         if path in self.memo:
             return self.memo[path]
@@ -108,7 +109,7 @@ class DiskCache:
             ok = fmt == FORMAT and isinstance(body, bytes) and hashlib.sha256(body).hexdigest() == digest
             if ok:
                 k, files, folders, meta, payload = _PlainUnpickler(io.BytesIO(body)).load()
-                ok = k == key and _meta_ok(meta) and isinstance(payload, bytes) and _unchanged(files, folders)
+                ok = k == key and _meta_ok(meta) and isinstance(payload, bytes) and _unchanged(files, folders, editor)
         except Exception:  # any damage to the file: a miss  # noqa: BLE001
             ok = False
         if not ok:
@@ -143,13 +144,13 @@ def folder_hash(folder: str) -> str | None:
     return hashlib.sha256("\n".join(names).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def depends(paths: set[str]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]] | None:
+def depends(paths: set[str], editor: Editor) -> tuple[list[tuple[str, str]], list[tuple[str, str]]] | None:
     """(file, hash) and (folder, listing hash) of the files an import read; None when one cannot be
     read or an editor's unsaved text stands in for it (not what is on disk)."""
     files, folders = [], []
     for p in sorted(paths):
         h = file_hash(p)
-        if h is None or sources.text(p) is not None:
+        if h is None or editor.text(p) is not None:
             return None
         files.append((p, h))
     for d in sorted({os.path.dirname(p) for p in paths}):
@@ -160,8 +161,8 @@ def depends(paths: set[str]) -> tuple[list[tuple[str, str]], list[tuple[str, str
     return files, folders
 
 
-def _unchanged(files: Any, folders: Any) -> bool:
-    return (all(isinstance(p, str) and file_hash(p) == h and sources.text(p) is None for p, h in files)
+def _unchanged(files: Any, folders: Any, editor: Editor) -> bool:
+    return (all(isinstance(p, str) and file_hash(p) == h and editor.text(p) is None for p, h in files)
             and all(isinstance(d, str) and folder_hash(d) == h for d, h in folders))
 
 

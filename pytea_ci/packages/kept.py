@@ -117,7 +117,7 @@ def _to_disk(interp: "Interpreter", disk: DiskCache, key: str, kept: Kept) -> No
 
 def _from_disk(interp: "Interpreter", disk: DiskCache, key: str, package: str) -> Any:
     """Restore the import from its disk form (None: not there, not fitting this path, or unreadable)."""
-    stored = disk.load(key)
+    stored = disk.load(key, interp.shared.editor)
     if stored is None or not _fits(interp, stored.meta, package):
         return None
     seeds = _resolve(interp, stored.meta["refs"])
