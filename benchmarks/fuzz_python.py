@@ -44,7 +44,7 @@ ISSUE_RUNS: dict[str, dict[str, Any]] = {
 
 
 def one(seed: int, analyzer: Any, reduce: bool) -> dict[str, Any]:
-    from tests.oracle.fuzz_python import compare, reduce as reduce_program
+    from tests.oracle.fuzz_python import compare, failure_key, reduce as reduce_program
 
     out = compare(seed, analyzer)
     rec: dict[str, Any] = {
@@ -53,8 +53,9 @@ def one(seed: int, analyzer: Any, reduce: bool) -> dict[str, Any]:
     }
     if out.failures:
         rec["program"] = out.prog.source
-        if reduce:
-            rec["reduced"] = reduce_program(out, analyzer).source
+        if reduce:  # one reproducer per failure (a program may hold several)
+            keys = dict.fromkeys(failure_key(k, d) for k, d in out.failures)
+            rec["reduced"] = {key: reduce_program(out, analyzer, key).source for key in keys}
     return rec
 
 
@@ -101,7 +102,9 @@ def figures(records: list[dict[str, Any]], show: int) -> int:
         print(f"{c:<16} {total:>7} {n['exact']:>7} {n['wrong']:>6} {n['symbolic']:>9} {n['forked']:>7} "
               f"{n['unreached']:>9} {unknown / total:>12.1%}")
     for r in [r for r in records if r.get("failures")][:show]:
-        print(f"\n--- seed {r['seed']}: {r['failures']}\n{r.get('reduced') or r['program']}")
+        print(f"\n--- seed {r['seed']}: {r['failures']}")
+        for key, source in (r.get("reduced") or {"(not reduced)": r["program"]}).items():
+            print(f"{key}:\n{source}")
     return 1 if failures or progs["harness-error"] else 0
 
 

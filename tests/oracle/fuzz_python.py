@@ -483,6 +483,10 @@ def run_cpython(prog: Program) -> Truth:
     except Exception as e:
         frames = [f.lineno for f in traceback.extract_tb(e.__traceback__) if f.filename == "<pyfuzz>"]
         return Truth(type(e).__name__, frames[-1] if frames else None, {x for x in frames if x})
+    finally:
+        for p in prog.probes:  # the generator's own claim, checked by torch
+            if p.name in env and tuple(env[p.name].shape) != p.want:
+                raise AssertionError(f"seed {prog.seed}: {p.name} is {tuple(env[p.name].shape)}, not {p.want}")
     return Truth()
 
 
@@ -597,10 +601,17 @@ def compare(seed: int, analyzer: Analyzer, prog: Program | None = None) -> Outco
     return out
 
 
-def reduce(out: Outcome, analyzer: Analyzer) -> Program:
-    """The failing program with every snippet dropped that the failure does not need (greedy, one at a
-    time; a snippet another one reads is kept)."""
-    kinds = {k for k, _ in out.failures}
+def failure_key(kind: str, detail: str) -> str:
+    """What identifies one failure across reductions: the probe of a wrong value, else the kind and rule."""
+    words = detail.split()
+    if kind == "wrong-value":
+        return f"{kind} {words[2].rstrip(':')}"
+    return f"{kind} {words[2].rstrip(':') if len(words) > 2 and words[0] == 'line' else ''}".strip()
+
+
+def reduce(out: Outcome, analyzer: Analyzer, key: str) -> Program:
+    """The failing program with every snippet dropped that the failure `key` does not need (greedy, one
+    at a time, last first; a snippet another one reads is kept)."""
     snippets = list(out.prog.snippets)
     i = len(snippets) - 1
     while i >= 0 and len(snippets) > 1:
@@ -608,7 +619,7 @@ def reduce(out: Outcome, analyzer: Analyzer) -> Program:
         dropped = snippets[i].var
         if not dropped or not any(dropped in line for s in trial for line in s.lines):
             again = compare(out.seed, analyzer, make_program(out.seed, trial))
-            if kinds & {k for k, _ in again.failures}:
+            if key in {failure_key(k, d) for k, d in again.failures}:
                 snippets = trial
         i -= 1
     return make_program(out.seed, snippets)

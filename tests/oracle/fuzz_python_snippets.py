@@ -299,11 +299,12 @@ SNIPPETS: tuple[Callable[[Exprs, int], Made], ...] = (
 def raising_snippet(g: Exprs, k: int) -> Made:
     """A tail CPython ends with a Python exception (never a tensor error): what follows never runs."""
     rng = g.rng
-    which = rng.randrange(4)
-    if which == 0:  # issue 31: locals unbound on the path not taken, read by `return a, b, c`
+    which = rng.randrange(5)
+    if which in (0, 4):  # issue 31: locals unbound on the path not taken, read by `return a, b, c`
+        caller = f"a_{k}, b_{k}, c_{k}" if which == 0 else f"a_{k}, b_{k}"  # CPython never gets to the unpack
         lines = [f"def three_{k}(flag):", "    if flag:", f"        a, b, c = {g.leaf()}, {g.leaf()}, {g.leaf()}",
                  "    return a, b, c", f"p_{k}, q_{k} = torch.split(torch.zeros(4), 2)",
-                 f"a_{k}, b_{k}, c_{k} = three_{k}(False)"]
+                 f"{caller} = three_{k}(False)"]
         return lines, ("scoping",)
     if which == 1:
         lines = [f"table_{k} = {{'small': {g.leaf()}}}", f"n_{k} = table_{k}['large']",
