@@ -430,6 +430,7 @@ def sink_lines(s: Snippet, rng: random.Random) -> list[str]:
     if isinstance(v, int) and 1 <= v <= 64:
         return [rng.choice([f"y_{k} = nn.Linear({n}, 2)(torch.zeros(1, {v}))",
                             f"s1_{k}, s2_{k} = torch.split(torch.zeros(2 * {n}), {n})",
+                            f"s1_{k}, s2_{k} = torch.split(torch.zeros({2 * v}), {n})",
                             f"y_{k} = torch.zeros({v} * 3).view({n}, -1)",
                             f"y_{k} = torch.zeros({v} + 2)[{n}]",
                             f"y_{k} = torch.zeros(2, {v * 2}).view(-1, {n}, 2)"])]

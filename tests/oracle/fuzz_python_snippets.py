@@ -66,7 +66,12 @@ def enum_snippet(g: Exprs, k: int) -> Made:
         exprs += [f"m_{k} + {g.int_expr(1)}", f"m_{k} * 2", f"sorted({E})[-1].value"]
     if base.startswith("str"):
         exprs += [f"len(m_{k})", f"m_{k} == {m.split('.')[1].lower()!r}", f"m_{k}.value.upper()"]
-    lines += [f"m_{k} = {m}", f"v_{k} = {rng.choice(exprs)}"]
+    lines.append(f"m_{k} = {m}")
+    if rng.random() < 0.35:  # a branch statement, as model code chooses a layer (issue 31's `kind in [...]`)
+        test = rng.choice([f"m_{k} in {container}", f"m_{k} not in {container}", f"m_{k} == {E}.{rng.choice(names)}",
+                           f"m_{k} is {E}.{rng.choice(names)}"])
+        return lines + [f"if {test}:", f"    v_{k} = {g.lit(2, 5)}", "else:", f"    v_{k} = {g.lit(6, 9)}"], ("enum",)
+    lines.append(f"v_{k} = {rng.choice(exprs)}")
     return lines, ("enum",)
 
 
@@ -287,6 +292,8 @@ def functools_snippet(g: Exprs, k: int) -> Made:
 
 
 def expr_snippet(g: Exprs, k: int) -> Made:
+    if g.rng.random() < 0.25:  # the value chosen by a branch statement
+        return [f"if {g.bool_expr(2)}:", f"    v_{k} = {g.int_expr(1)}", "else:", f"    v_{k} = {g.int_expr(1)}"], ()
     return [f"v_{k} = {g.any_expr(2)}"], ()
 
 
