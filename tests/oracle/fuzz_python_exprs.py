@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from typing import Any
 
 HEADER = [
-    "import collections", "import contextlib", "import dataclasses", "import enum", "import functools",
+    "import asyncio", "import collections", "import contextlib", "import dataclasses", "import enum", "import functools",
     "import itertools", "import math", "import operator", "import typing", "",
     "import torch", "import torch.nn as nn", "import torch.nn.functional as F", "",
 ]
@@ -140,6 +140,13 @@ class Gen:
             ("comprehensions", lambda: f"sum(x * y for x in range({b()}) for y in range({b()}) if x < y)"),
             ("comprehensions", lambda: f"len([x for x in {self.list_expr(d)} if {self.filter_cond('x')}])"),
             ("comprehensions", lambda: f"len({{k: k * 2 for k in {self.list_expr(d)}}})"),
+            ("sets_dicts", lambda: f"len(set({self.list_expr(d)}) {rng.choice(['|', '&', '-', '^'])} "
+                                   f"set({self.list_expr(d)}))"),
+            ("sets_dicts", lambda: f"len({{**dict.fromkeys({self.list_expr(d)}, 0), **{{{b()}: 1}}}})"),
+            ("sets_dicts", lambda: f"sum((dict.fromkeys({self.list_expr(d)}, {b()}) | {{9: {b()}}}).values())"),
+            ("sets_dicts", lambda: f"len(dict.fromkeys({self.list_expr(d)}).keys() & {{{b()}, {b()}}})"),
+            ("sets_dicts", lambda: f"sorted({{{b()}: {a()}, 7: 1}}.items())[0][1]"),
+            ("sets_dicts", lambda: f"len(frozenset({self.list_expr(d)}))"),
         ]
         construct, make = rng.choice(choices)
         self.tag(construct)

@@ -291,6 +291,52 @@ def functools_snippet(g: Exprs, k: int) -> Made:
     return lines, ("functools",)
 
 
+def call_snippet(g: Exprs, k: int) -> Made:
+    """Parameters (positional-only, defaults, *args, keyword-only, **kwargs), decorators with arguments,
+    `__init_subclass__` and a descriptor: the ways model code passes and stores its sizes."""
+    rng = g.rng
+    which = rng.randrange(4)
+    if which == 0:
+        call = rng.choice([f"f_{k}({g.int_expr(1)})", f"f_{k}({g.leaf()}, {g.leaf()}, 1, 2, scale={g.lit(1, 3)})",
+                           f"f_{k}({g.leaf()}, b={g.leaf()}, extra=1)",
+                           f"f_{k}(*[{g.leaf()}, {g.leaf()}, 5], **{{'scale': {g.lit(1, 3)}, 'x': 0}})"])
+        lines = [f"def f_{k}(a, /, b={g.lit(1, 4)}, *rest, scale=1, **kw):",
+                 "    return (a + b + len(rest)) * scale + len(kw)", f"v_{k} = {call}"]
+    elif which == 1:
+        lines = [f"def times_{k}(n):", "    def deco(fn):", "        def inner(*a, **kw):",
+                 "            return fn(*a, **kw) * n", "        return inner", "    return deco", "",
+                 f"@times_{k}({g.lit(1, 3)})", f"def g_{k}(x, *, shift={g.lit(0, 2)}):", "    return x + shift",
+                 f"v_{k} = g_{k}({g.int_expr(1)}" + rng.choice([")", f", shift={g.leaf()})"])]
+    elif which == 2:
+        subs = rng.randint(1, 3)
+        lines = [f"class Reg_{k}:", "    registry = []", "", "    def __init_subclass__(cls, **kw):",
+                 "        super().__init_subclass__(**kw)", f"        Reg_{k}.registry.append(cls.__name__)", ""]
+        lines += [f"class Sub{i}_{k}(Reg_{k}):\n    pass" for i in range(subs)]
+        lines.append(f"v_{k} = " + rng.choice([f"len(Reg_{k}.registry)", f"len(Reg_{k}.registry[-1])",
+                                               f"len(Reg_{k}.__subclasses__())"]))
+    else:
+        lines = [f"class Positive_{k}:", "    def __set_name__(self, owner, name):", "        self.name = '_' + name",
+                 "", "    def __get__(self, obj, objtype=None):", "        return getattr(obj, self.name)", "",
+                 "    def __set__(self, obj, value):", "        setattr(obj, self.name, max(value, 1))", "",
+                 f"class Layer_{k}:", f"    width = Positive_{k}()", "", "    def __init__(self, w):",
+                 "        self.width = w", f"v_{k} = Layer_{k}({g.int_expr(1)}).width"]
+    return lines, ("calls",)
+
+
+def async_snippet(g: Exprs, k: int) -> Made:
+    """`async def`, `await`, `async for` and `async with`, run by `asyncio.run` (their synchronous meaning)."""
+    rng = g.rng
+    lines = [f"async def fetch_{k}(n):", "    return n * 2", "", f"async def agen_{k}(n):", "    for i in range(n):",
+             "        yield i", "", f"class Session_{k}:", "    async def __aenter__(self):",
+             f"        return {g.lit(1, 4)}", "", "    async def __aexit__(self, *exc):", "        return False", "",
+             f"async def main_{k}(n):", "    total = 0"]
+    lines += rng.choice([["    for i in range(n):", f"        total += await fetch_{k}(i)"],
+                         [f"    async for i in agen_{k}(n):", "        total += i"],
+                         [f"    async with Session_{k}() as s:", "        total = s + n"]])
+    lines += ["    return total", f"v_{k} = asyncio.run(main_{k}({g.int_expr(1)}))"]
+    return lines, ("async",)
+
+
 def expr_snippet(g: Exprs, k: int) -> Made:
     if g.rng.random() < 0.25:  # the value chosen by a branch statement
         return [f"if {g.bool_expr(2)}:", f"    v_{k} = {g.int_expr(1)}", "else:", f"    v_{k} = {g.int_expr(1)}"], ()
@@ -299,7 +345,8 @@ def expr_snippet(g: Exprs, k: int) -> Made:
 
 SNIPPETS: tuple[Callable[[Exprs, int], Made], ...] = (
     enum_snippet, dataclass_snippet, namedtuple_snippet, closure_snippet, scoping_snippet, exception_snippet,
-    generator_snippet, match_snippet, class_snippet, functools_snippet, expr_snippet, expr_snippet,
+    generator_snippet, match_snippet, class_snippet, functools_snippet, call_snippet, async_snippet, expr_snippet,
+    expr_snippet,
 )
 
 
