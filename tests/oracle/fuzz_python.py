@@ -180,9 +180,9 @@ def make_program(seed: int, snippets: list[Snippet] | None = None) -> Program:
     rng = random.Random(seed * 7 + 1)
     snippets = draw_snippets(seed) if snippets is None else snippets
     prog = Program(seed, list(HEADER), snippets)
-    for s in snippets:
+    for s in snippets:  # one program line per list item: the probes' and sinks' line numbers count on it
         if not s.raises:
-            prog.lines += s.lines + [""]
+            prog.lines += "\n".join(s.lines).split("\n") + [""]
     for s in snippets:
         if not s.raises:
             for name, line, shape in probe_lines(s):
@@ -195,7 +195,7 @@ def make_program(seed: int, snippets: list[Snippet] | None = None) -> Program:
                 prog.sink_lines.add(len(prog.lines))
     for s in snippets:
         if s.raises:
-            prog.lines += [""] + s.lines
+            prog.lines += [""] + "\n".join(s.lines).split("\n")
     return prog
 
 

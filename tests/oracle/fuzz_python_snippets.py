@@ -311,7 +311,7 @@ def call_snippet(g: Exprs, k: int) -> Made:
         subs = rng.randint(1, 3)
         lines = [f"class Reg_{k}:", "    registry = []", "", "    def __init_subclass__(cls, **kw):",
                  "        super().__init_subclass__(**kw)", f"        Reg_{k}.registry.append(cls.__name__)", ""]
-        lines += [f"class Sub{i}_{k}(Reg_{k}):\n    pass" for i in range(subs)]
+        lines += [line for i in range(subs) for line in (f"class Sub{i}_{k}(Reg_{k}):", "    pass")]
         lines.append(f"v_{k} = " + rng.choice([f"len(Reg_{k}.registry)", f"len(Reg_{k}.registry[-1])",
                                                f"len(Reg_{k}.__subclasses__())"]))
     else:

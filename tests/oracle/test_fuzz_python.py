@@ -40,7 +40,11 @@ def test_values_and_errors_agree_with_cpython() -> None:
 def test_generated_programs_run_under_cpython_and_probes_hold() -> None:
     """run_cpython checks each probe's shape against the generator's claim (it raises otherwise); most
     programs run, the rest end in the Python exception of their tail or a torch error at a sink."""
-    runs = [run_cpython(make_program(seed)) for seed in range(40)]
+    progs = [make_program(seed) for seed in range(40)]
+    for prog in progs:  # line accounting: each probe and sink sits on the line the judge looks at
+        assert all(prog.lines[p.line - 1].startswith(p.name + " = ") for p in prog.probes), prog.seed
+        assert all(prog.lines[n - 1].startswith(("y_", "s1_", "h_", "first_")) for n in prog.sink_lines), prog.seed
+    runs = [run_cpython(prog) for prog in progs]
     assert sum(t.error is None for t in runs) >= 25, [t.error for t in runs]
     assert {t.error for t in runs} <= {None, "UnboundLocalError", "KeyError", "AssertionError", "RuntimeError"}
 
