@@ -237,37 +237,35 @@ def joined_device(*operands: Any) -> str | None:
 
 
 # ----- after every model: where its result lives --------------------------------------------------
-_CREATIONS = {"torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty", "torch.full", "torch.randint",
-              "torch.arange", "torch.randperm", "torch.linspace", "torch.logspace", "torch.eye", "torch.tensor",
-              "torch.as_tensor", "torch.from_numpy", "torch.FloatTensor", "torch.LongTensor", "torch.Tensor.__new__",
-              "torch.cuda.FloatTensor", "torch.cuda.LongTensor"} | {
-    f"torch.{cuda}{kind}Tensor" for cuda in ("", "cuda.") for kind in
-    ("Double", "Half", "BFloat16", "Int", "Short", "Char", "Byte", "Bool")}
-_SAME_AS_DATA = {"torch.tensor", "torch.as_tensor", "torch.Tensor.__new__"}  # a tensor given as data keeps its device
+# How a model places its result (`device=` of its registration; None: where its operands live).
+CREATES = "creates"  # a creation: on the CPU unless told otherwise, its dtype set here
+CREATES_LIKE_DATA = "creates like its data"  # a creation whose tensor data keeps its device (`torch.tensor(t)`)
+TO_CUDA = "to cuda"  # `.cuda()`
+TO_CPU = "to cpu"  # `.cpu()`
 
 
-def after_model(ctx: Any, name: str, out: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """The device (and dtype origin) of a model's tensor result: a result written into an `out=` tensor
-    has its dtype and device, creations are on the CPU unless told otherwise, `.cuda()`/`.cpu()` move,
-    any `device=` argument places the result."""
+def after_model(ctx: Any, name: str, kind: str | None, out: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The device (and dtype origin) of a model's tensor result, `kind` being how the model declared it
+    places its result: a result written into an `out=` tensor has its dtype and device, creations are
+    on the CPU unless told otherwise, `.cuda()`/`.cpu()` move, any `device=` argument places the result."""
     if not isinstance(out, Tensor) or out.lib != "torch":
         return out
     target = kwargs.get("out")
     if isinstance(target, Tensor) and target.lib == "torch":  # the result is written into `out=` and returned
         return _replace(out, dtype=target.dtype, dtype_from=target.dtype_from, device=target.device,
                         device_from=target.device_from)
-    if ctx.facts.get(AUTOCAST) and category(out.dtype) == 2 and name not in _CREATIONS:
+    creates = kind in (CREATES, CREATES_LIKE_DATA)
+    if ctx.facts.get(AUTOCAST) and category(out.dtype) == 2 and not creates:
         out = cast(ctx, out, None, "autocast")  # float16/bfloat16 or float32: the autocast's choice
     short = name.replace("torch.Tensor.", ".").replace("torch.", "torch.")
-    if name in ("torch.cuda", "torch.Tensor.cuda"):
+    if kind == TO_CUDA:
         return placed(ctx, out, "cuda", ".cuda()")
-    if name in ("torch.cpu", "torch.Tensor.cpu"):
+    if kind == TO_CPU:
         return placed(ctx, out, "cpu", ".cpu()")
-    if name in _SAME_AS_DATA and args and isinstance(args[0], Tensor) and args[0].lib == "torch" and "device" not in kwargs:
+    if kind == CREATES_LIKE_DATA and args and isinstance(args[0], Tensor) and args[0].lib == "torch" \
+            and "device" not in kwargs:
         return placed(ctx, with_dtype_origin(ctx, out, short), args[0].device, short)
-    if name in _CREATIONS:
-        if name.startswith("torch.cuda.") and "device" not in kwargs:
-            return placed(ctx, with_dtype_origin(ctx, out, short), "cuda", short)
+    if creates:
         return created(ctx, out, kwargs, short)
     if "device" in kwargs:
         dev = device_of(kwargs["device"]) if kwargs["device"] is not None else out.device

@@ -7,6 +7,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import sizes_arg
+from pytea_ci.models.ranges import randint_values
 from pytea_ci.models.registry import model, register
 from pytea_ci.models.torch.creation import infer_data
 from pytea_ci.models.torch.creation import arange as torch_arange
@@ -114,7 +115,7 @@ def normal(ctx: Ctx, a: Any = 0.0, b: Any = 1.0, size: Any = None) -> Any:
     return ctx.unknown("numpy random value") if size is None else _make(ctx, size, {})
 
 
-@model("numpy.random.randint")
+@model("numpy.random.randint", values=randint_values)
 def randint(ctx: Ctx, low: Any, high: Any = None, size: Any = None, **kwargs: Any) -> Any:
     if size is None:
         from pytea_ci.models.random_ import drawn_int

@@ -7,9 +7,12 @@ import dataclasses
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.dtype_device import AUTOCAST, DEFAULT_DEVICE_SET, DEFAULT_DTYPE_SET, require_castable
+from pytea_ci.models.dtype_device import (AUTOCAST, CREATES, CREATES_LIKE_DATA, DEFAULT_DEVICE_SET, DEFAULT_DTYPE_SET,
+                                         require_castable)
 from pytea_ci.models.prim import as_int, fmt, known, norm_dim, shape_of, sizes_arg
-from pytea_ci.models.registry import model, native_class, register
+from pytea_ci.models.ranges import (arange_values, full_values, joined_values, literal_values, randint_values,
+                                    randperm_values)
+from pytea_ci.models.registry import ALWAYS, BY_ARGUMENTS, CONTIGUOUS, facets, model, native_class, register
 from pytea_ci.models.values import DType, Instance, SizeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Term, ceildiv, is_dim
@@ -40,7 +43,7 @@ def _make(ctx: Ctx, sizes: tuple[Any, ...], kwargs: dict[str, Any], default: str
     return Tensor(tuple(s), _dtype(kwargs, default))
 
 
-@model("torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty")
+@model("torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty", layout=CONTIGUOUS, device=CREATES)
 def randn(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     return _make(ctx, size, kwargs)
 
@@ -59,7 +62,7 @@ def _legacy(ctx: Ctx, size: tuple[Any, ...], kwargs: dict[str, Any], dtype: str)
     return _make(ctx, size, kwargs, dtype)
 
 
-@model("torch.Tensor.__new__")
+@model("torch.Tensor.__new__", layout=CONTIGUOUS, device=CREATES_LIKE_DATA)
 def legacy_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     """`torch.Tensor(3, 4)` (uninitialized float32 of that size), `torch.Tensor([1, 2])` (data),
     `torch.Tensor(t)` (a torch tensor as it is)."""
@@ -68,12 +71,12 @@ def legacy_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     return _legacy(ctx, size, kwargs, "float32")
 
 
-@model("torch.FloatTensor", "torch.cuda.FloatTensor")
+@model("torch.FloatTensor", "torch.cuda.FloatTensor", layout=CONTIGUOUS, device=CREATES)
 def float_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     return _legacy(ctx, size, kwargs, "float32")
 
 
-@model("torch.LongTensor", "torch.cuda.LongTensor")
+@model("torch.LongTensor", "torch.cuda.LongTensor", layout=CONTIGUOUS, device=CREATES)
 def long_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     return _legacy(ctx, size, kwargs, "int64")
 
@@ -87,10 +90,10 @@ def _legacy_model(dtype: str) -> Any:
 
 for _kind, _dt in (("Double", "float64"), ("Half", "float16"), ("BFloat16", "bfloat16"), ("Int", "int32"),
                    ("Short", "int16"), ("Char", "int8"), ("Byte", "uint8"), ("Bool", "bool")):
-    model(f"torch.{_kind}Tensor", f"torch.cuda.{_kind}Tensor")(_legacy_model(_dt))
+    model(f"torch.{_kind}Tensor", f"torch.cuda.{_kind}Tensor", device=CREATES)(_legacy_model(_dt))
 
 
-@model("torch.full")
+@model("torch.full", layout=CONTIGUOUS, device=CREATES, values=full_values)
 def full(ctx: Ctx, size: Any, fill_value: Any, **kwargs: Any) -> Any:
     """The dtype follows the fill value: bool, int64 for an integer (symbolic too), float32 for a
     float, not known for a value not understood (`random.randrange(n)` fills with integers)."""
@@ -103,7 +106,7 @@ def full(ctx: Ctx, size: Any, fill_value: Any, **kwargs: Any) -> Any:
     return _make(ctx, (size,), kwargs, default)
 
 
-@model("torch.randint")
+@model("torch.randint", layout=CONTIGUOUS, device=CREATES, values=randint_values)
 def randint(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     size = kwargs.get("size", args[-1] if args else None)
     bounds = [a for a in args[:-1] if not isinstance(a, (tuple, list))] if "size" not in kwargs else list(args)
@@ -123,7 +126,7 @@ def zeros_like(ctx: Ctx, input: Any, *args: Any, **kwargs: Any) -> Any:
     return input.with_shape(input.shape, _dtype(kwargs, input.dtype))
 
 
-@model("torch.tensor", "torch.as_tensor", "torch.from_numpy")
+@model("torch.tensor", "torch.as_tensor", "torch.from_numpy", device=CREATES_LIKE_DATA, values=literal_values)
 def tensor(ctx: Ctx, data: Any, *args: Any, **kwargs: Any) -> Any:
     if isinstance(data, Tensor):
         return Tensor(data.shape, _dtype(kwargs, data.dtype))
@@ -167,7 +170,7 @@ def infer_data(ctx: Ctx, data: Any) -> tuple[tuple[Any, ...] | None, str | None]
     return None, None
 
 
-@model("torch.arange")
+@model("torch.arange", layout=CONTIGUOUS, device=CREATES, values=arange_values)
 def arange(ctx: Ctx, start: Any, end: Any = None, step: Any = 1, **kwargs: Any) -> Any:
     if end is None:
         start, end = 0, start
@@ -184,17 +187,17 @@ def arange(ctx: Ctx, start: Any, end: Any = None, step: Any = 1, **kwargs: Any) 
     return Tensor((ctx.fresh("arange"),), _dtype(kwargs, "float32" if is_float else "int64"))
 
 
-@model("torch.randperm")
+@model("torch.randperm", layout=CONTIGUOUS, device=CREATES, values=randperm_values)
 def randperm(ctx: Ctx, n: Any, **kwargs: Any) -> Any:
     return Tensor((n,) if is_dim(n) else (ctx.fresh("n"),), _dtype(kwargs, "int64"))
 
 
-@model("torch.linspace", "torch.logspace")
+@model("torch.linspace", "torch.logspace", layout=CONTIGUOUS, device=CREATES)
 def linspace(ctx: Ctx, start: Any, end: Any, steps: Any, **kwargs: Any) -> Any:
     return Tensor((steps,) if is_dim(steps) else (ctx.fresh("steps"),), _dtype(kwargs, "float32"))
 
 
-@model("torch.eye")
+@model("torch.eye", layout=CONTIGUOUS, device=CREATES)
 def eye(ctx: Ctx, n: Any, m: Any = None, **kwargs: Any) -> Any:
     return Tensor((n, n if m is None else m), _dtype(kwargs, "float32"))
 
@@ -223,7 +226,7 @@ def _length_unknown(ctx: Ctx, out: Any, d: int) -> Any:
     return out.with_shape(s[:d] + (ctx.fresh("joined"),) + s[d + 1:])
 
 
-@model("torch.cat", "torch.concat", "torch.concatenate")
+@model("torch.cat", "torch.concat", "torch.concatenate", layout=CONTIGUOUS, values=joined_values)
 def cat(ctx: Ctx, tensors: Any, dim: Any = 0, axis: Any = None, out: Any = None) -> Any:
     dim = axis if axis is not None else dim
     items = _seq(ctx, tensors)
@@ -260,7 +263,7 @@ def cat(ctx: Ctx, tensors: Any, dim: Any = 0, axis: Any = None, out: Any = None)
     return into_out(ctx, "cat", items[0].with_shape(first[:d] + (total,) + first[d + 1:], joined_dtype(items)), out)
 
 
-@model("torch.stack")
+@model("torch.stack", layout=CONTIGUOUS, values=joined_values)
 def stack(ctx: Ctx, tensors: Any, dim: Any = 0, out: Any = None) -> Any:
     items = _seq(ctx, tensors)
     if items is None:
@@ -318,7 +321,7 @@ def set_default_dtype(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return None
 
 
-@model("torch.set_default_device")
+@model("torch.set_default_device", places=ALWAYS)
 def set_default_device(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     ctx.facts[DEFAULT_DEVICE_SET] = True
     return None
@@ -339,6 +342,7 @@ def get_default_dtype(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 class device:
     """A device: where tensors live has no effect on their shapes."""
 
+    @facets(places=BY_ARGUMENTS)
     def init(ctx: Ctx, self: Instance, type: Any = "cpu", index: Any = None) -> None:
         self.attrs.update(type=type, index=index)
 

@@ -10,7 +10,7 @@ from pytea_ci.models.dtype_device import require_dtype_in
 from pytea_ci.models.index_checks import require_indices
 from pytea_ci.models.ranges import overwrite
 from pytea_ci.models.prim import broadcast_shapes, fmt, known, shape_of, with_strides
-from pytea_ci.models.registry import model
+from pytea_ci.models.registry import KEEPS, model
 from pytea_ci.models.values import RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Dim, Term, dmin, is_dim
@@ -172,7 +172,7 @@ def _consumes(i: Any) -> int:
     return 1
 
 
-@model("torch.Tensor.__getitem__", "numpy.ndarray.__getitem__")
+@model("torch.Tensor.__getitem__", "numpy.ndarray.__getitem__", layout=KEEPS)
 def getitem(ctx: Ctx, self: Tensor, idx: Any) -> Any:
     if not known(self):
         return Tensor(None, self.dtype, self.lib)

@@ -11,7 +11,8 @@ from pytea_ci.models.dtype_device import cast, device_of, placed, require_matrix
 from pytea_ci.models.prim import (as_int, fmt, known, matmul_shapes, matrix_operands, norm_dim, reshape_shape,
                                   scalar_unknown, shape_of, sizes_arg, view_strides, with_strides)
 from pytea_ci.models.ranges import scalar_of as ranged_scalar
-from pytea_ci.models.registry import model, prop
+from pytea_ci.models.ranges import SCALAR
+from pytea_ci.models.registry import BY_ARGUMENTS, CONTIGUOUS, KEEPS, model, prop
 from pytea_ci.models.torch.dtypes import scalar_of
 from pytea_ci.models.values import DType, IterVal, SizeVal, Unknown
 from pytea_ci.shapes import pred as P
@@ -149,7 +150,7 @@ def tensor_iter(ctx: Ctx, self: Tensor) -> Any:
     return IterVal([item], truncated=True)
 
 
-@model("torch.Tensor.view")
+@model("torch.Tensor.view", layout=KEEPS)
 def view(ctx: Ctx, self: Tensor, *shape: Any, **kw: Any) -> Any:
     if "dtype" in kw or (len(shape) == 1 and isinstance(shape[0], DType)):
         return self
@@ -238,7 +239,7 @@ def unfold(ctx: Ctx, self: Tensor, dimension: Any, size: Any, step: Any) -> Any:
     return self.with_shape(s[:d] + ((s[d] - size) // step + 1,) + s[d + 1:] + (size,))
 
 
-@model("torch.unsqueeze", "torch.Tensor.unsqueeze", "torch.Tensor.unsqueeze_")
+@model("torch.unsqueeze", "torch.Tensor.unsqueeze", "torch.Tensor.unsqueeze_", layout=KEEPS)
 def unsqueeze(ctx: Ctx, input: Tensor, dim: Any) -> Any:
     if not known(input):
         return Tensor(None, getattr(input, "dtype", None))
@@ -250,7 +251,7 @@ def unsqueeze(ctx: Ctx, input: Tensor, dim: Any) -> Any:
     return with_strides(input, s[:d] + (1,) + s[d:], None if st is None else st[:d] + (1,) + st[d:])
 
 
-@model("torch.squeeze", "torch.Tensor.squeeze", "torch.Tensor.squeeze_")
+@model("torch.squeeze", "torch.Tensor.squeeze", "torch.Tensor.squeeze_", layout=KEEPS)
 def squeeze(ctx: Ctx, input: Tensor, dim: Any = None) -> Any:
     if not known(input):
         return Tensor(None, getattr(input, "dtype", None))
@@ -268,7 +269,7 @@ def squeeze(ctx: Ctx, input: Tensor, dim: Any = None) -> Any:
                         None if st is None else tuple(x for i, x in enumerate(st) if i not in drop))
 
 
-@model("torch.permute", "torch.Tensor.permute")
+@model("torch.permute", "torch.Tensor.permute", layout=KEEPS)
 def permute(ctx: Ctx, input: Tensor, *dims: Any) -> Any:
     order = sizes_arg(dims)
     if not known(input) or order is None:
@@ -284,7 +285,7 @@ def permute(ctx: Ctx, input: Tensor, *dims: Any) -> Any:
 
 
 @model("torch.transpose", "torch.Tensor.transpose", "torch.swapaxes", "torch.Tensor.swapaxes",
-       "torch.swapdims", "torch.Tensor.swapdims", "torch.Tensor.transpose_")
+       "torch.swapdims", "torch.Tensor.swapdims", "torch.Tensor.transpose_", layout=KEEPS)
 def transpose(ctx: Ctx, input: Tensor, dim0: Any, dim1: Any) -> Any:
     if not known(input):
         return Tensor(None, getattr(input, "dtype", None))
@@ -298,7 +299,7 @@ def transpose(ctx: Ctx, input: Tensor, dim0: Any, dim1: Any) -> Any:
     return _permuted(input, order)
 
 
-@model("torch.t", "torch.Tensor.t")
+@model("torch.t", "torch.Tensor.t", layout=KEEPS)
 def t(ctx: Ctx, input: Tensor) -> Any:
     if not known(input):
         return Tensor(None, getattr(input, "dtype", None))
@@ -348,7 +349,8 @@ def repeat(ctx: Ctx, self: Tensor, *sizes: Any) -> Any:
     return self.with_shape(tuple(a * b for a, b in zip(s, reps)))
 
 
-@model("torch.matmul", "torch.Tensor.matmul", "torch.Tensor.__matmul__", "numpy.matmul", "numpy.ndarray.__matmul__")
+@model("torch.matmul", "torch.Tensor.matmul", "torch.Tensor.__matmul__", "numpy.matmul", "numpy.ndarray.__matmul__",
+       layout=CONTIGUOUS)
 def matmul(ctx: Ctx, input: Any, other: Any) -> Any:
     if not known(input, other):
         return ctx.unknown("matmul of unknown operands")
@@ -362,7 +364,7 @@ def rmatmul(ctx: Ctx, self: Any, other: Any) -> Any:
     return matmul(ctx, other, self)
 
 
-@model("torch.mm", "torch.Tensor.mm")
+@model("torch.mm", "torch.Tensor.mm", layout=CONTIGUOUS)
 def mm(ctx: Ctx, input: Any, mat2: Any) -> Any:
     shapes = matrix_operands(ctx, "mm", input, mat2, (2, 2), ("self", "mat2"), "mm expects 2-D matrices")
     if shapes is None:
@@ -373,7 +375,7 @@ def mm(ctx: Ctx, input: Any, mat2: Any) -> Any:
     return out
 
 
-@model("torch.bmm", "torch.Tensor.bmm")
+@model("torch.bmm", "torch.Tensor.bmm", layout=CONTIGUOUS)
 def bmm(ctx: Ctx, input: Any, mat2: Any) -> Any:
     shapes = matrix_operands(ctx, "bmm", input, mat2, (3, 3), ("batch1", "batch2"),
                              "batch1 and batch2 must be 3-D tensors")
@@ -427,7 +429,7 @@ def _convert(ctx: Ctx, self: Tensor, op: str, *args: Any, **kwargs: Any) -> Any:
     return out if device is False else placed(ctx, out, device, f"{op}({device})" if device else op)  # type: ignore[arg-type]
 
 
-@model("torch.Tensor.to")
+@model("torch.Tensor.to", layout=KEEPS, places=BY_ARGUMENTS)
 def to(ctx: Ctx, self: Tensor, *args: Any, **kwargs: Any) -> Any:
     return _convert(ctx, self, ".to", *args, **kwargs)
 
@@ -465,7 +467,7 @@ def type_as(ctx: Ctx, self: Tensor, other: Any) -> Any:
     return cast(ctx, self, other.dtype, ".type_as()")
 
 
-@model("torch.Tensor.item")
+@model("torch.Tensor.item", values=SCALAR, reads_data=True)
 def item(ctx: Ctx, self: Tensor) -> Any:
     if known(self):
         ctx.require(P.eq(self.numel(), 1), "item", f"a Tensor with {self.numel()!r} elements cannot be converted to "
@@ -475,7 +477,7 @@ def item(ctx: Ctx, self: Tensor) -> Any:
     return out
 
 
-@model("torch.Tensor.tolist", "numpy.ndarray.tolist")
+@model("torch.Tensor.tolist", "numpy.ndarray.tolist", reads_data=True)
 def tolist(ctx: Ctx, self: Tensor) -> Any:
     """Nested lists of the tensor's shape holding numbers of unknown value (of the tensor's kind)."""
     n = self.numel()

@@ -12,7 +12,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import (broadcast_shapes, contiguous_strides, fmt, known, matmul_shapes, shape_of,
                                   with_strides)
-from pytea_ci.models.registry import lookup, model, native_class
+from pytea_ci.models.registry import KEEPS, lookup, model, native_class
 from pytea_ci.models.torch.devices import OFF_CPU
 from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.torch.nn.rnn import require_shape
@@ -206,7 +206,7 @@ class TransformerDecoder:
         return _finish(ctx, self, out)
 
 
-@model("torch.nn.functional.scaled_dot_product_attention")
+@model("torch.nn.functional.scaled_dot_product_attention", layout=KEEPS)  # it states its layout itself
 def scaled_dot_product_attention(ctx: Ctx, query: Any, key: Any, value: Any, attn_mask: Any = None,
                                  dropout_p: Any = 0.0, is_causal: Any = False, scale: Any = None,
                                  enable_gqa: Any = False) -> Any:

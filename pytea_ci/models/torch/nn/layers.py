@@ -9,7 +9,7 @@ from pytea_ci.models.context import Ctx
 from pytea_ci.models.dtype_device import parameter, require_dtype_in, require_parameters
 from pytea_ci.models.index_checks import count_bins, require_indices, require_values
 from pytea_ci.models.prim import dim_arg, fmt, known, shape_of, tag
-from pytea_ci.models.registry import REGISTRY, model, native_class
+from pytea_ci.models.registry import CONTIGUOUS, KEEPS, REGISTRY, facets, model, native_class
 from pytea_ci.models.torch.elementwise import unary
 from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.torch.tensor import flatten, unflatten
@@ -46,11 +46,12 @@ class Linear:
                           weight=parameter(ctx, Tensor((out_features, in_features)), kw),
                           bias=parameter(ctx, Tensor((out_features,)), kw) if bias is not False else None)
 
+    @facets(layout=CONTIGUOUS)  # addmm into a fresh output
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
         return linear_forward(ctx, input, self.attrs.get("weight"), self.attrs.get("bias"), "Linear")
 
 
-@model("torch.nn.functional.linear")
+@model("torch.nn.functional.linear", layout=CONTIGUOUS)  # addmm into a fresh output
 def f_linear(ctx: Ctx, input: Any, weight: Any, bias: Any = None) -> Any:
     return linear_forward(ctx, input, weight, bias, "linear")
 
@@ -60,6 +61,7 @@ class Identity:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         self.attrs["training"] = True
 
+    @facets(layout=KEEPS)  # the tensor it was given
     def forward(ctx: Ctx, self: Instance, input: Any, *args: Any) -> Any:
         return input
 

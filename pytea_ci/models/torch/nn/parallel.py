@@ -9,7 +9,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.dtype_device import placed
-from pytea_ci.models.registry import model, native_class
+from pytea_ci.models.registry import KEEPS, model, native_class
 from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes.tensor import Tensor
@@ -46,7 +46,7 @@ def _scattered(ctx: Ctx, v: Any) -> Any:
     return v
 
 
-@model("torch.autograd.Variable")
+@model("torch.autograd.Variable", layout=KEEPS)  # the tensor it was given
 def variable(ctx: Ctx, data: Any, *args: Any, **kwargs: Any) -> Any:
     return data
 
