@@ -122,14 +122,14 @@ def stack(ctx: Ctx, arrays: Any, axis: Any = 0, **kwargs: Any) -> Any:
 
 @model("numpy.vstack")
 def vstack(ctx: Ctx, tup: Any, **kwargs: Any) -> Any:
-    from pytea_ci.models.torch.ops_more import vstack as tvstack
+    from pytea_ci.models.torch.joining import vstack as tvstack
 
     return _np(tvstack(ctx, tup))
 
 
 @model("numpy.hstack")
 def hstack(ctx: Ctx, tup: Any, **kwargs: Any) -> Any:
-    from pytea_ci.models.torch.ops_more import hstack as thstack
+    from pytea_ci.models.torch.joining import hstack as thstack
 
     return _np(thstack(ctx, tup))
 

@@ -1,12 +1,12 @@
 """Products and distances beyond matmul: `outer/ger dot cross einsum addmm baddbmm addbmm
-cdist dist`. Each reuses the matmul/broadcast primitives of `prim` and the matmul models."""
+cdist dist mv`. Each reuses the matmul/broadcast primitives of `prim` and the matmul models."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.prim import broadcast_shapes, fmt, known, norm_dim, shape_of
+from pytea_ci.models.prim import broadcast_shapes, fmt, known, matrix_operands, norm_dim, shape_of
 from pytea_ci.models.registry import model
 from pytea_ci.models.torch.tensor import bmm, mm
 from pytea_ci.shapes import pred as P
@@ -172,3 +172,14 @@ def einsum(ctx: Ctx, equation: Any, *operands: Any) -> Any:
                     "input operand", "PT003")
     dtype = operands[0].dtype if isinstance(operands[0], Tensor) else None
     return operands[0].with_shape(tuple(sizes.get(c, 1) for c in out), dtype)
+
+
+@model("torch.mv", "torch.Tensor.mv")
+def mv(ctx: Ctx, input: Any, vec: Any) -> Any:
+    shapes = matrix_operands(ctx, "mv", input, vec, (2, 1), ("self", "vec"), "vector + matrix @ vector expected")
+    if shapes is None:
+        return ctx.unknown("mv of unknown operands")
+    a, b = shapes
+    ctx.require(P.eq(a[1], b[0]), "mv", f"size mismatch, got input ({a[0]!r}), mat ({a[0]!r}x{a[1]!r}), vec ({b[0]!r})",
+                operands=(f"self: {fmt(a)}", f"vec: {fmt(b)}"), dims=(("mat columns", a[1]), ("vec", b[0])))
+    return input.with_shape((a[0],))

@@ -1,5 +1,6 @@
 """Normalisation layers: BatchNorm1d/2d/3d (incl. the one-sample-per-channel training rule),
-LayerNorm, GroupNorm, InstanceNorm, and their functional forms."""
+LayerNorm, GroupNorm, InstanceNorm, and their functional forms (also `F.group_norm`, `F.instance_norm`,
+`F.local_response_norm`)."""
 
 from __future__ import annotations
 
@@ -221,4 +222,46 @@ def f_normalize(ctx: Ctx, input: Any, p: Any = 2.0, dim: Any = 1, *args: Any, **
 
     if known(input):
         norm_dim(ctx, dim, len(shape_of(input)), "normalize")
+    return input
+
+
+# ----- functional norms ------------------------------------------------------------------------------------
+
+
+@model("torch.nn.functional.group_norm", "torch.group_norm")
+def f_group_norm(ctx: Ctx, input: Any, num_groups: Any, weight: Any = None, bias: Any = None, eps: Any = 1e-5) -> Any:
+    if not known(input):
+        return ctx.unknown("group_norm of unknown input")
+    s = shape_of(input)
+    ctx.require(len(s) >= 2, "group_norm", f"Expected at least 2 dimensions for input tensor but received {len(s)}",
+                operands=(f"input: {fmt(s)}",))
+    ctx.require(P.divides(num_groups, s[1]), "group_norm", f"Expected number of channels in input to be divisible by "
+                f"num_groups, but got input of shape {fmt(s)} and num_groups={num_groups!r}",
+                operands=(f"input: {fmt(s)}",), dims=(("channels", s[1]),))
+    if known(weight):
+        w = shape_of(weight)
+        ctx.require(len(w) == 1 and P.eq(w[0], s[1]), "group_norm", f"Expected weight to be a vector of size equal to "
+                    f"the number of channels in input, but got weight of shape {fmt(w)} and input of shape {fmt(s)}",
+                    operands=(f"input: {fmt(s)}", f"weight: {fmt(w)}"))
+    return input
+
+
+@model("torch.nn.functional.instance_norm", "torch.instance_norm")
+def f_instance_norm(ctx: Ctx, input: Any, *args: Any, **kwargs: Any) -> Any:
+    if not known(input):
+        return ctx.unknown("instance_norm of unknown input")
+    s = shape_of(input)
+    ctx.require(len(s) >= 2, "instance_norm", f"expected at least 2D input, got {fmt(s)}", operands=(f"input: {fmt(s)}",))
+    if kwargs.get("use_input_stats", args[4] if len(args) > 4 else True) is True:
+        instance_stats(ctx, s, 2, "instance_norm")
+    return input
+
+
+@model("torch.nn.functional.local_response_norm", "torch.local_response_norm")
+def f_local_response_norm(ctx: Ctx, input: Any, size: Any, *args: Any, **kwargs: Any) -> Any:
+    if not known(input):
+        return ctx.unknown("local_response_norm of unknown input")
+    s = shape_of(input)
+    ctx.require(len(s) >= 3, "local_response_norm", f"Expected 3D or higher dimensionality input (got {len(s)} "
+                "dimensions)", operands=(f"input: {fmt(s)}",))
     return input

@@ -1,7 +1,9 @@
-"""More tensor operations, as `torch.*` functions and `torch.Tensor` methods: splitting
-(`split chunk unbind narrow select`), gathering/scattering, data-dependent sizes (`masked_select
-nonzero unique bincount`), rearranging (`flip roll movedim tile repeat_interleave hstack vstack`)
-and triangular/diagonal helpers (`tril triu diag diag_embed`). Products live in `products.py`."""
+"""torch's "Indexing, Slicing, Joining, Mutating Ops" beyond `indexing.py` (subscripts) and
+`creation.py` (`cat stack`), and its "Other Operations" on a tensor's elements, as `torch.*` functions
+and `torch.Tensor` methods: splitting (`split chunk unbind narrow select`), gathering/scattering,
+data-dependent sizes (`masked_select nonzero unique bincount`), rearranging (`flip roll movedim tile
+repeat_interleave hstack vstack`), triangular/diagonal helpers (`tril triu diag diag_embed`), `diff`
+and `fill`. Products live in `products.py`."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from pytea_ci.models.prim import (
 from pytea_ci.models.registry import model
 from pytea_ci.models.torch.creation import cat
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import Dim, ceildiv, dmin, is_dim, prod
+from pytea_ci.shapes.dim import Dim, ceildiv, dmax, dmin, is_dim, prod
 from pytea_ci.shapes.tensor import Tensor
 
 Shape = tuple[Dim, ...]
@@ -361,3 +363,48 @@ def diagonal(ctx: Ctx, input: Any, offset: Any = 0, dim1: Any = 0, dim2: Any = 1
         return ctx.unknown("diagonal")
     ctx.require(a != b, "diagonal", f"diagonal dimensions cannot be identical {dim1}, {dim2}", "PT003")
     return input.with_shape(tuple(x for i, x in enumerate(s) if i not in (a, b)) + (dmin(s[a], s[b]),))
+
+
+# ----- differences and fills ---------------------------------------------------------------------
+
+
+def _diff_part(ctx: Ctx, s: tuple[Dim, ...], d: int, extra: Any, name: str) -> Dim:
+    """Length `extra` adds along dim `d` (a tensor matching `s` elsewhere, or a scalar adding 1)."""
+    if extra is None:
+        return 0
+    if not known(extra):
+        return ctx.fresh(name)
+    e = shape_of(extra)
+    if len(e) == 0:
+        return 1
+    ctx.require(len(e) == len(s), "diff", f"diff expects {name} tensors to have the same number of dimensions as "
+                f"the input, got {fmt(e)} for input {fmt(s)}", operands=(f"input: {fmt(s)}", f"{name}: {fmt(e)}"))
+    for i, (a, b) in enumerate(zip(s, e)):
+        if i != d:
+            ctx.require(P.eq(a, b), "diff", f"diff expects the shape of tensor to {name} to match that of input "
+                        f"except along the differencing dimension; input.size({i}) = {a!r}, but got tensor.size({i}) "
+                        f"= {b!r}", operands=(f"input: {fmt(s)}", f"{name}: {fmt(e)}"), dims=(("input", a), (name, b)))
+    return e[d]
+
+
+@model("torch.diff", "torch.Tensor.diff")
+def diff(ctx: Ctx, input: Any, n: Any = 1, dim: Any = -1, prepend: Any = None, append: Any = None) -> Any:
+    if not known(input):
+        return ctx.unknown("diff of unknown input")
+    s = shape_of(input)
+    ctx.require(len(s) >= 1, "diff", "diff expects input to be at least one-dimensional", "PT003",
+                operands=(f"input: {fmt(s)}",))
+    d = norm_dim(ctx, dim, len(s), "diff")
+    if d is None or not isinstance(n, int):
+        return ctx.unknown("diff over an unknown dim")
+    ctx.require(n >= 0, "diff", f"order must be non-negative but got {n}", "PT003")
+    size = s[d] + _diff_part(ctx, s, d, prepend, "prepend") + _diff_part(ctx, s, d, append, "append")
+    out = size - n
+    out = max(out, 0) if isinstance(out, int) else dmax(out, 0)
+    return input.with_shape(s[:d] + (out,) + s[d + 1:])
+
+
+@model("torch.fill")
+def fill(ctx: Ctx, input: Any, value: Any) -> Any:
+    """`torch.fill(t, v)`: a new tensor of `t`'s shape and dtype."""
+    return input.with_shape(input.shape) if isinstance(input, Tensor) else ctx.unknown("torch.fill of a non-tensor")
