@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity
+from pytea_ci.diagnostics.rules import NOTHING_CHECKED, POSSIBLE_SHAPE_MISMATCH, SHAPE_MISMATCH, UNDECIDED, Rule
 from pytea_ci.diagnostics.modshapes import Layer
 from pytea_ci.interp import library_plausible as plausible
 from pytea_ci.interp.interpreter import Interpreter, Shared
@@ -39,7 +40,7 @@ DIM = "__pytea_dim__"
 RESUMED = "__pytea_model__"  # the module restored from a construction checkpoint (`resume`)
 DEFINED = "__pytea_defined__"  # called once the file's definitions ran, before the construction
 UNKNOWN_ARG = "__pytea_unknown__"
-QUIET = ("PT010", "PT013")  # undecided checks join neither the contract nor the findings
+QUIET = (UNDECIDED, NOTHING_CHECKED)  # undecided checks join neither the contract nor the findings
 
 
 @dataclass
@@ -184,7 +185,7 @@ class LibraryInterpreter(Interpreter):
             return True
         return super().choose(cond)
 
-    def require(self, cond: Cond, op: str, message: str, rule: str = "PT001",
+    def require(self, cond: Cond, op: str, message: str, rule: Rule = SHAPE_MISMATCH,
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
         if not self.live:  # top-level code of the file: not what is checked here
             if self.decider.check(cond, self.pc).verdict is Verdict.FAILS:
@@ -199,7 +200,7 @@ class LibraryInterpreter(Interpreter):
                           dims, outcome.counterexample)
                 raise PathEnd()
             if _promised(cond):
-                self.emit("PT002", Severity.WARNING, f"{op}: {message} although the annotation allows any "
+                self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING, f"{op}: {message} although the annotation allows any "
                           f"{', '.join(sorted(s.name for s in symbols(cond)))}", operands, dims,
                           outcome.counterexample)
             self.pc.append(cond)
@@ -214,7 +215,7 @@ class LibraryInterpreter(Interpreter):
             super().require(cond, op, message, rule, operands, dims)
         self.passed += 1
 
-    def emit(self, rule: str, sev: Severity, message: str, operands: tuple[str, ...] = (),
+    def emit(self, rule: Rule, sev: Severity, message: str, operands: tuple[str, ...] = (),
              dims: tuple[tuple[str, object], ...] = (), counterexample: dict[str, int] | None = None) -> None:
         if not self.live or rule in QUIET:
             return

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic
+from pytea_ci.diagnostics.rules import DEVICE_MISMATCH
 from pytea_ci.models.machine import FACT_TEXT
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, symbols
@@ -149,7 +150,7 @@ class MachineFindings:
         self.pending.clear()
 
 
-_ON_SOME_MACHINES = ("PT007",)
+_ON_SOME_MACHINES = (DEVICE_MISMATCH.id,)
 
 
 def _possible(d: Diagnostic, f: Found) -> bool:

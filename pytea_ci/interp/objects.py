@@ -264,11 +264,10 @@ class ObjectMixin:
     def report_rank_index(self: "Interpreter", rank: int, idx: int) -> None:
         """`x.shape[i]` / `x.size()[i]` past the tensor's rank: an IndexError on every run that gets here."""
         from pytea_ci.diagnostics import Severity
+        from pytea_ci.diagnostics.rules import INVALID_ARGUMENT, shape_index
         from pytea_ci.interp.runtime import PathEnd
 
-        lo, hi = -rank, rank - 1
-        where = f"expected in [{lo}, {hi}]" if rank else "it has no dims"
-        self.emit("PT003", Severity.ERROR, f"shape[{idx}]: index {idx} is out of range for a {rank}-D tensor ({where})")
+        self.emit(INVALID_ARGUMENT, Severity.ERROR, INVALID_ARGUMENT.message(f"shape[{idx}]", shape_index(idx, rank)))
         raise PathEnd()
 
     def some_value(self: "Interpreter", values: list[Any], what: str) -> Any:

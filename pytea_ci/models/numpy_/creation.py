@@ -14,6 +14,7 @@ from pytea_ci.models.torch.creation import arange as torch_arange
 from pytea_ci.models.values import Builtin, DType
 from pytea_ci.shapes.dim import is_dim
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 for _name, _canon in (("float32", "float32"), ("float64", "float64"), ("float16", "float16"), ("int64", "int64"),
                       ("int32", "int32"), ("int16", "int16"), ("int8", "int8"), ("uint8", "uint8"),
@@ -66,7 +67,7 @@ def _make(ctx: Ctx, shape: Any, kwargs: dict[str, Any], default: str = "float64"
     s = sizes_arg((shape,)) if shape is not None else None
     for d in s or []:
         if isinstance(d, int):
-            ctx.require(d >= 0, "numpy array creation", "negative dimensions are not allowed", "PT003")
+            ctx.require(d >= 0, "numpy array creation", "negative dimensions are not allowed", INVALID_ARGUMENT)
     return array_of(s, _dtype(kwargs, default))
 
 

@@ -17,6 +17,7 @@ from pytea_ci.models.values import DType, Instance, SizeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Term, ceildiv, is_dim
 from pytea_ci.shapes.tensor import Tensor, promote
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 for _name in ("float32", "float", "float64", "double", "float16", "half", "bfloat16", "int64", "long", "int32",
               "int", "int16", "short", "int8", "uint8", "bool", "complex64", "complex128", "cfloat", "cdouble",
@@ -39,7 +40,7 @@ def _make(ctx: Ctx, sizes: tuple[Any, ...], kwargs: dict[str, Any], default: str
         return Tensor(None, _dtype(kwargs, default))
     for d in s:
         if isinstance(d, int):
-            ctx.require(d >= 0, "tensor creation", f"negative dimension {d}", "PT003")
+            ctx.require(d >= 0, "tensor creation", f"negative dimension {d}", INVALID_ARGUMENT)
     return Tensor(tuple(s), _dtype(kwargs, default))
 
 
@@ -114,7 +115,7 @@ def randint(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     low, high = kwargs.get("low", low), kwargs.get("high", high)
     if is_dim(low) and is_dim(high) and not isinstance(low, bool) and not isinstance(high, bool):
         ctx.require(P.lt(low, high), "randint", f"random_ expects 'from' to be less than 'to', but got from={low!r} "
-                    f">= to={high!r}", "PT003", dims=(("from", low), ("to", high)))
+                    f">= to={high!r}", INVALID_ARGUMENT, dims=(("from", low), ("to", high)))
     return _make(ctx, (size,), kwargs, "int64")
 
 
@@ -240,7 +241,7 @@ def cat(ctx: Ctx, tensors: Any, dim: Any = 0, axis: Any = None, out: Any = None)
         if n is None or len(sizes) != 1 or not known(out):
             return _length_unknown(ctx, out, at)
         return out.with_shape(shape_of(out)[:at] + (n * sizes.pop(),) + shape_of(out)[at + 1:])  # n equal parts
-    ctx.require(len(items) > 0, "cat", "expected a non-empty list of tensors", "PT003")
+    ctx.require(len(items) > 0, "cat", "expected a non-empty list of tensors", INVALID_ARGUMENT)
     items = [t for t in items if not (len(shape_of(t)) == 1 and shape_of(t)[0] == 0)] or items
     first = shape_of(items[0])
     ctx.require(all(len(shape_of(t)) > 0 for t in items), "cat", "zero-dimensional tensor cannot be concatenated",
@@ -275,7 +276,7 @@ def stack(ctx: Ctx, tensors: Any, dim: Any = 0, out: Any = None) -> Any:
         n = ctx.known_length(tensors)  # a comprehension over a long range: one item per iteration
         return _length_unknown(ctx, out, at) if n is None or not known(out) else \
             out.with_shape(shape_of(out)[:at] + (n,) + shape_of(out)[at + 1:])
-    ctx.require(len(items) > 0, "stack", "expects a non-empty list of tensors", "PT003")
+    ctx.require(len(items) > 0, "stack", "expects a non-empty list of tensors", INVALID_ARGUMENT)
     first = shape_of(items[0])
     for k, t in enumerate(items[1:], 1):
         s = shape_of(t)
@@ -437,5 +438,5 @@ def multinomial(ctx: Ctx, input: Any, num_samples: Any, replacement: Any = False
     s = shape_of(input)
     if replacement is False and isinstance(num_samples, int) and isinstance(s[-1], int):
         ctx.require(num_samples <= s[-1], "multinomial", f"cannot sample n_sample > prob_dist.size(-1) samples "
-                    f"without replacement ({num_samples} > {s[-1]!r})", "PT003")
+                    f"without replacement ({num_samples} > {s[-1]!r})", INVALID_ARGUMENT)
     return Tensor(tuple(s[:-1]) + (num_samples,), "int64")

@@ -21,6 +21,7 @@ from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import INPUT, ITERATION, UNKNOWN, PInt, Sym, Term, floordiv, is_dim, mod, symbols
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import ValueRange, fixed_selection
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 
 @native_class("torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset", "torch.utils.data.IterableDataset")
@@ -309,7 +310,7 @@ class ConcatDataset:
         parts = ctx.iterate(datasets)
         self.attrs["datasets"] = parts
         if parts is not None:
-            ctx.require(len(parts) > 0, "ConcatDataset", "datasets should not be an empty iterable", "PT003")
+            ctx.require(len(parts) > 0, "ConcatDataset", "datasets should not be an empty iterable", INVALID_ARGUMENT)
 
     def __len__(ctx: Ctx, self: Instance) -> Any:
         parts = self.attrs["datasets"]

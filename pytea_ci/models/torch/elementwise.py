@@ -15,6 +15,7 @@ from pytea_ci.models.registry import (ALWAYS, CONTIGUOUS, LIKE_INPUT, NO_FACETS,
 from pytea_ci.models.values import Builtin, Unknown
 from pytea_ci.shapes.dim import is_dim
 from pytea_ci.shapes.tensor import Tensor, category
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 # name -> (result dtype: None = promoted, "bool", "float"); registered as torch.X, torch.Tensor.X
 BINARY: dict[str, str | None] = {
@@ -105,7 +106,7 @@ def _require_nonzero_divisor(ctx: Ctx, op: str, a: Any, b: Any) -> None:
     from pytea_ci.shapes import pred as P
 
     ctx.require(P.ne(b, 0), op, f"ZeroDivisionError: integer {'division' if op == 'floor_divide' else 'modulo'} by "
-                f"zero" + ("" if isinstance(b, int) else f" when {b!r} is 0"), "PT003", dims=(("divisor", b),))
+                f"zero" + ("" if isinstance(b, int) else f" when {b!r} is 0"), INVALID_ARGUMENT, dims=(("divisor", b),))
 
 
 def _float_result(a: Any, b: Any) -> str | None:

@@ -12,6 +12,7 @@ from pytea_ci.models.registry import model
 from pytea_ci.models.torch.elementwise import binary
 from pytea_ci.models.values import ValuesIndices
 from pytea_ci.shapes.tensor import Tensor, category
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 
 def _reduce(ctx: Ctx, op: str, input: Any, dim: Any, keepdim: Any, dtype: str | None = "") -> Any:
@@ -56,7 +57,7 @@ def std(ctx: Ctx, input: Any, dim: Any = None, unbiased: Any = True, keepdim: An
 def quantile(ctx: Ctx, input: Any, q: Any, dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
     """A reduction over `dim` (all elements when None) with one more leading dim of len(q) for a 1-D `q`."""
     if isinstance(q, Tensor) and q.shape is not None:
-        ctx.require(len(q.shape) <= 1, "quantile", f"q must be a scalar or 1D tensor (got shape {list(q.shape)})", "PT003")
+        ctx.require(len(q.shape) <= 1, "quantile", f"q must be a scalar or 1D tensor (got shape {list(q.shape)})", INVALID_ARGUMENT)
     out = _reduce(ctx, "quantile", input, dim, keepdim)
     if not isinstance(out, Tensor) or not isinstance(q, Tensor) or not q.shape:
         return out
@@ -126,7 +127,7 @@ def topk(ctx: Ctx, input: Any, k: Any, dim: Any = -1, largest: Any = True, sorte
 
     if s:
         ctx.require(P.le(k, s[d]), "topk", f"selected index k ({k!r}) out of range for dimension of size {s[d]!r}",
-                    "PT003", dims=(("k", k), ("size", s[d])))
+                    INVALID_ARGUMENT, dims=(("k", k), ("size", s[d])))
     shape = s[:d] + (k,) + s[d + 1:] if s else ()
     strides = contiguous_strides(shape)  # topk writes fresh contiguous outputs, whatever the input's layout
     return ValuesIndices((with_strides(input, shape, strides), Tensor(shape, "int64", input.lib, strides)))

@@ -19,6 +19,7 @@ from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import is_dim, prod
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import ValueRange
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 
 @prop("torch.Tensor.shape", "numpy.ndarray.shape")
@@ -49,7 +50,7 @@ def mT(ctx: Ctx, t: Tensor) -> Any:
     if t.shape is None:
         return t.with_shape(None)
     n = len(t.shape)
-    ctx.require(n >= 2, "mT", f"mT is only supported on matrices or batches of matrices, got a {n}-D tensor", "PT003")
+    ctx.require(n >= 2, "mT", f"mT is only supported on matrices or batches of matrices, got a {n}-D tensor", INVALID_ARGUMENT)
     return _permuted(t, [*range(n - 2), n - 1, n - 2])
 
 
@@ -59,7 +60,7 @@ def H(ctx: Ctx, t: Tensor) -> Any:
     if t.shape is None:
         return t.with_shape(None)
     n = len(t.shape)
-    ctx.require(n in (0, 2), "H", f"H is only supported on matrices (2-D tensors), got a {n}-D tensor", "PT003")
+    ctx.require(n in (0, 2), "H", f"H is only supported on matrices (2-D tensors), got a {n}-D tensor", INVALID_ARGUMENT)
     return _permuted(t, list(reversed(range(n))))
 
 
@@ -125,7 +126,7 @@ def numel(ctx: Ctx, self: Tensor) -> Any:
 def tensor_len(ctx: Ctx, self: Tensor) -> Any:
     if self.shape is None:
         return ctx.unknown("len")
-    ctx.require(len(self.shape) > 0, "len", "len() of a 0-d tensor", "PT003")
+    ctx.require(len(self.shape) > 0, "len", "len() of a 0-d tensor", INVALID_ARGUMENT)
     return self.shape[0]
 
 
@@ -133,7 +134,7 @@ def tensor_len(ctx: Ctx, self: Tensor) -> Any:
 def tensor_iter(ctx: Ctx, self: Tensor) -> Any:
     if self.shape is None:
         return IterVal([ctx.unknown("iteration over a tensor")], truncated=True)
-    ctx.require(len(self.shape) > 0, "iteration", "iteration over a 0-d tensor", "PT003")
+    ctx.require(len(self.shape) > 0, "iteration", "iteration over a 0-d tensor", INVALID_ARGUMENT)
     item = self.with_shape(self.shape[1:])
     if self.vrange is not None:  # every element is met over the loop
         item = replace(item, vrange=replace(self.vrange, attained=False))
@@ -204,7 +205,7 @@ def flatten(ctx: Ctx, input: Tensor, start_dim: Any = 0, end_dim: Any = -1) -> A
     a, b = norm_dim(ctx, start_dim, len(s), "flatten"), norm_dim(ctx, end_dim, len(s), "flatten")
     if a is None or b is None:
         return Tensor(None, input.dtype)
-    ctx.require(a <= b, "flatten", "start_dim cannot come after end_dim", "PT003")
+    ctx.require(a <= b, "flatten", "start_dim cannot come after end_dim", INVALID_ARGUMENT)
     return input.with_shape(s[:a] + (prod(s[a:b + 1]),) + s[b + 1:])
 
 
@@ -233,9 +234,9 @@ def unfold(ctx: Ctx, self: Tensor, dimension: Any, size: Any, step: Any) -> Any:
     d = norm_dim(ctx, dimension, len(s), "unfold")
     if d is None or not is_dim(size) or not is_dim(step):
         return Tensor(None, self.dtype)
-    ctx.require(P.lt(0, step), "unfold", f"step is {step!r} but must be > 0", "PT003", dims=(("step", step),))
+    ctx.require(P.lt(0, step), "unfold", f"step is {step!r} but must be > 0", INVALID_ARGUMENT, dims=(("step", step),))
     ctx.require(P.le(size, s[d]), "unfold", f"maximum size for tensor at dimension {d} is {s[d]!r} but size is "
-                f"{size!r}", "PT003", dims=(("size", size), ("dimension size", s[d])))
+                f"{size!r}", INVALID_ARGUMENT, dims=(("size", size), ("dimension size", s[d])))
     return self.with_shape(s[:d] + ((s[d] - size) // step + 1,) + s[d + 1:] + (size,))
 
 
@@ -276,11 +277,11 @@ def permute(ctx: Ctx, input: Tensor, *dims: Any) -> Any:
         return Tensor(None, getattr(input, "dtype", None))
     s = shape_of(input)
     ctx.require(len(order) == len(s), "permute", f"number of dims don't match: the input is {len(s)}-D {fmt(s)} "
-                f"but {len(order)} dims were given", "PT003", (f"input: {fmt(s)}",))
+                f"but {len(order)} dims were given", INVALID_ARGUMENT, (f"input: {fmt(s)}",))
     norm = [norm_dim(ctx, d, len(s), "permute") for d in order]
     if any(n is None for n in norm):
         return Tensor(None, input.dtype)
-    ctx.require(len(set(norm)) == len(norm), "permute", "repeated dim in permute", "PT003")
+    ctx.require(len(set(norm)) == len(norm), "permute", "repeated dim in permute", INVALID_ARGUMENT)
     return _permuted(input, [n for n in norm if n is not None])
 
 
@@ -304,7 +305,7 @@ def t(ctx: Ctx, input: Tensor) -> Any:
     if not known(input):
         return Tensor(None, getattr(input, "dtype", None))
     s = shape_of(input)
-    ctx.require(len(s) <= 2, "t", f"t() expects a tensor with <= 2 dimensions, but self is {len(s)}-D", "PT003")
+    ctx.require(len(s) <= 2, "t", f"t() expects a tensor with <= 2 dimensions, but self is {len(s)}-D", INVALID_ARGUMENT)
     return _permuted(input, list(reversed(range(len(s)))))
 
 
@@ -315,13 +316,13 @@ def expand(ctx: Ctx, self: Tensor, *sizes: Any) -> Any:
         return Tensor(None, self.dtype)
     s = shape_of(self)
     ctx.require(len(target) >= len(s), "expand", f"the number of sizes provided ({len(target)}) must be greater or "
-                f"equal to the number of dimensions in the tensor ({len(s)})", "PT003")
+                f"equal to the number of dimensions in the tensor ({len(s)})", INVALID_ARGUMENT)
     pad = len(target) - len(s)
     out = []
     for i, want in enumerate(target):
         have = s[i - pad] if i >= pad else None
         if isinstance(want, int) and want == -1:
-            ctx.require(have is not None, "expand", "-1 is not allowed in a leading, non-existing dimension", "PT003")
+            ctx.require(have is not None, "expand", "-1 is not allowed in a leading, non-existing dimension", INVALID_ARGUMENT)
             out.append(have)
             continue
         if have is not None and have != 1:
@@ -344,7 +345,7 @@ def repeat(ctx: Ctx, self: Tensor, *sizes: Any) -> Any:
         return Tensor(None, self.dtype)
     s = shape_of(self)
     ctx.require(len(reps) >= len(s), "repeat", "number of dimensions of repeat dims can not be smaller than "
-                "number of dimensions of tensor", "PT003")
+                "number of dimensions of tensor", INVALID_ARGUMENT)
     s = (1,) * (len(reps) - len(s)) + tuple(s)
     return self.with_shape(tuple(a * b for a, b in zip(s, reps)))
 

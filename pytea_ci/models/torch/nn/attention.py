@@ -20,6 +20,7 @@ from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Dim
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 Shape = tuple[Dim, ...]
 
@@ -28,7 +29,7 @@ def _check_heads(ctx: Ctx, embed_dim: Any, num_heads: Any) -> None:
     if isinstance(embed_dim, int) and isinstance(num_heads, int) and num_heads > 0:
         ctx.require(embed_dim % num_heads == 0, "MultiheadAttention",
                     f"embed_dim must be divisible by num_heads (embed_dim={embed_dim}, num_heads={num_heads})",
-                    "PT003", dims=(("embed_dim", embed_dim), ("num_heads", num_heads)))
+                    INVALID_ARGUMENT, dims=(("embed_dim", embed_dim), ("num_heads", num_heads)))
 
 
 def _mha_attrs(ctx: Ctx, embed_dim: Any, num_heads: Any, batch_first: Any, kdim: Any = None,
@@ -240,7 +241,7 @@ def f_multi_head_attention_forward(ctx: Ctx, query: Any, key: Any, value: Any, e
     a = {"embed_dim": embed_dim_to_check, "num_heads": num_heads, "batch_first": False, "kdim": kdim, "vdim": vdim}
     if isinstance(embed_dim_to_check, int) and isinstance(num_heads, int) and num_heads > 0:
         ctx.require(embed_dim_to_check % num_heads == 0, "multi_head_attention_forward", f"embed_dim {embed_dim_to_check} "
-                    f"not divisible by num_heads {num_heads}", "PT003")
+                    f"not divisible by num_heads {num_heads}", INVALID_ARGUMENT)
     out, weights = mha_forward(ctx, a, query, key, value, kwargs.get("key_padding_mask"), kwargs.get("need_weights", True),
                                kwargs.get("attn_mask"), kwargs.get("average_attn_weights", True),
                                "multi_head_attention_forward")

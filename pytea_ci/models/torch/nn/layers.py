@@ -18,6 +18,7 @@ from pytea_ci.models.values import Instance, StaticMethod
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import floordiv, is_dim
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 
 def linear_forward(ctx: Ctx, x: Any, weight: Any, bias: Any, op: str) -> Any:
@@ -27,7 +28,7 @@ def linear_forward(ctx: Ctx, x: Any, weight: Any, bias: Any, op: str) -> Any:
     if len(w) != 2:
         return ctx.unknown("linear with a non-matrix weight")
     out_f, in_f = w
-    ctx.require(len(s) >= 1, op, "input must have at least one dimension", "PT003")
+    ctx.require(len(s) >= 1, op, "input must have at least one dimension", INVALID_ARGUMENT)
     require_parameters(ctx, op, x, weight)
     last = s[-1]
     rows = "x".join(repr(d) for d in s[:-1]) or "1"
@@ -97,7 +98,7 @@ def _shape_preserving(name: str) -> None:
         if known(input) and name == "Dropout1d":
             s = shape_of(input)
             ctx.require(len(s) in (2, 3), "dropout1d", f"expected 2D or 3D input, but received a {len(s)}D input",
-                        "PT003")
+                        INVALID_ARGUMENT)
         n = self.attrs.get("num_parameters")
         if known(input) and name == "PReLU" and isinstance(n, int) and n != 1 and len(shape_of(input)) >= 2:
             c = shape_of(input)[1]
@@ -158,7 +159,7 @@ class Embedding:
         num_embeddings, embedding_dim = dim_arg(ctx, num_embeddings), dim_arg(ctx, embedding_dim)
         if is_dim(padding_idx) and is_dim(num_embeddings):  # torch asserts it is an index into the table
             ctx.require(P.and_(P.lt(padding_idx, num_embeddings), P.le(-num_embeddings, padding_idx)), "Embedding",
-                        f"padding_idx ({padding_idx!r}) must be within num_embeddings ({num_embeddings!r})", "PT003")
+                        f"padding_idx ({padding_idx!r}) must be within num_embeddings ({num_embeddings!r})", INVALID_ARGUMENT)
         self.attrs.update(training=True, num_embeddings=num_embeddings, embedding_dim=embedding_dim,
                           weight=Tensor((num_embeddings, tag(embedding_dim, ctx, "embedding_dim"))))
 
@@ -197,7 +198,7 @@ def embedding_from_pretrained(ctx: Ctx, embeddings: Any, freeze: Any = True, pad
         return ctx.unknown("Embedding.from_pretrained of an unknown tensor")
     s = shape_of(embeddings)
     ctx.require(len(s) == 2, "Embedding.from_pretrained", f"Embeddings parameter is expected to be 2-dimensional, got "
-                f"{fmt(s)}", "PT003", operands=(f"embeddings: {fmt(s)}",))
+                f"{fmt(s)}", INVALID_ARGUMENT, operands=(f"embeddings: {fmt(s)}",))
     emb = ctx.call(Embedding, s[0], s[1])
     if isinstance(emb, Instance):
         emb.attrs["weight"] = embeddings
@@ -251,7 +252,7 @@ def glu_forward(ctx: Ctx, input: Any, dim: Any) -> Any:
     if not known(input):
         return ctx.unknown("glu of unknown input")
     s = shape_of(input)
-    ctx.require(len(s) >= 1, "glu", "glu does not support scalars because halving size must be even", "PT003")
+    ctx.require(len(s) >= 1, "glu", "glu does not support scalars because halving size must be even", INVALID_ARGUMENT)
     d = norm_dim(ctx, dim, len(s), "glu")
     if d is None:
         return ctx.unknown("glu over an unknown dim")
@@ -299,9 +300,9 @@ def embedding_bag_forward(ctx: Ctx, self: Instance, input: Any, offsets: Any) ->
                 operands=(f"input: {fmt(s)}",))
     if len(s) == 2:
         ctx.require(offsets is None, op, "if input is 2D, then offsets has to be None, as input is treated is a "
-                    "mini-batch of fixed length sequences", "PT003")
+                    "mini-batch of fixed length sequences", INVALID_ARGUMENT)
         return Tensor((s[0], dim), "float32")
-    ctx.require(offsets is not None, op, "offsets has to be a 1D Tensor but got None", "PT003")
+    ctx.require(offsets is not None, op, "offsets has to be a 1D Tensor but got None", INVALID_ARGUMENT)
     if not known(offsets):
         return Tensor((ctx.fresh("bags"), dim), "float32")
     o = shape_of(offsets)

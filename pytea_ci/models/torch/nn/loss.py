@@ -19,6 +19,7 @@ from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import DTYPE_MISMATCH, INVALID_ARGUMENT
 
 
 def _reduced(x: Tensor, reduction: Any, shape: Any) -> Tensor:
@@ -37,14 +38,14 @@ def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str,
     require_same_device(ctx, op, (("input", input), ("target", target)))
     if probs_ok and target.dtype is not None and target.is_float() and len(si) != len(st):
         ctx.require(False, op, _TARGET_DTYPE.format(got=title(target.dtype)) + " (a floating target holds class "
-                    f"probabilities and must have the input's shape {fmt(si)}, got {fmt(st)})", "PT006",
+                    f"probabilities and must have the input's shape {fmt(si)}, got {fmt(st)})", DTYPE_MISMATCH,
                     operands=(dtype_note("target", target),))
     if probs_ok and target.dtype is not None and target.is_float():
         same_shape_required(ctx, input, target, op, "class-probability target {b} must have the shape of the input {a}")
         return _reduced(input, reduction, si[:1] + si[2:])
     if probs_ok and target.dtype is None and len(si) == len(st):
         return _reduced(input, reduction, si[:1] + si[2:])
-    ctx.require(len(si) >= 1, op, "input must have at least one dimension", "PT003")
+    ctx.require(len(si) >= 1, op, "input must have at least one dimension", INVALID_ARGUMENT)
     classes = si[1] if len(si) >= 2 else si[0]
     require_indices(ctx, target, classes, op, "the class targets", "the number of classes", ignore=ignore_index)
     if len(si) == 1:
@@ -213,7 +214,7 @@ def _batch_vector(ctx: Ctx, v: Any, n: Any, name: str, op: str) -> None:
         ctx.require(len(s) == 1 and P.eq(s[0], n), op, f"{name} must be of size batch_size ({n!r}), got {fmt(s)}",
                     operands=(f"{name}: {fmt(s)}",), dims=((name, s[0] if s else 1), ("batch size", n)))
     elif isinstance(v, (tuple, list)) and isinstance(n, int):
-        ctx.require(len(v) == n, op, f"{name} must be of size batch_size ({n}), got {len(v)}", "PT003")
+        ctx.require(len(v) == n, op, f"{name} must be of size batch_size ({n}), got {len(v)}", INVALID_ARGUMENT)
 
 
 def ctc(ctx: Ctx, args: tuple[Any, ...], reduction: Any, op: str) -> Any:

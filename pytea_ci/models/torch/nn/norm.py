@@ -15,6 +15,7 @@ from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import is_dim, prod
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 _BN_RANKS = {1: (2, 3), 2: (4,), 3: (5,)}
 _STATS = ("weight", "bias", "running_mean", "running_var")
@@ -186,7 +187,7 @@ def f_rms_norm(ctx: Ctx, input: Any, normalized_shape: Any, *args: Any, **kwargs
 class GroupNorm:
     def init(ctx: Ctx, self: Instance, num_groups: Any, num_channels: Any, *args: Any, **kwargs: Any) -> None:
         ctx.require(P.eq(num_channels % num_groups, 0), "GroupNorm", f"num_channels ({num_channels!r}) must be "
-                    f"divisible by num_groups ({num_groups!r})", "PT003")
+                    f"divisible by num_groups ({num_groups!r})", INVALID_ARGUMENT)
         self.attrs.update(training=True, num_groups=num_groups, num_channels=num_channels)
         norm_state(ctx, self, num_channels, _arg(args, kwargs, "affine", 1, True), False, kwargs)
 
@@ -200,7 +201,7 @@ class GroupNorm:
         if len(s) >= 2:  # torch needs more than one value per group to normalize, in eval mode too
             per_group = prod((s[0] * s[1] // self.attrs["num_groups"],) + tuple(s[2:]))
             ctx.require(P.lt(1, per_group), "GroupNorm", f"expected more than 1 value per channel, got input size "
-                        f"{fmt(s)}", "PT003", (f"input: {fmt(s)}",))
+                        f"{fmt(s)}", INVALID_ARGUMENT, (f"input: {fmt(s)}",))
         return input
 
 
@@ -212,7 +213,7 @@ class LocalResponseNorm:
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
         if known(input):
             ctx.require(len(shape_of(input)) >= 3, "LocalResponseNorm", "expected 3D or higher dimensionality input "
-                        f"(got {len(shape_of(input))} dimensions)", "PT003")
+                        f"(got {len(shape_of(input))} dimensions)", INVALID_ARGUMENT)
         return input
 
 

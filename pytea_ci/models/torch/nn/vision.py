@@ -19,6 +19,7 @@ from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Dim, floordiv, is_dim
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 # ----- interpolate / Upsample ------------------------------------------------------------------------------
 
@@ -39,16 +40,16 @@ def interpolate_forward(ctx: Ctx, input: Any, size: Any, scale_factor: Any, op: 
     ctx.require(n >= 1, op, f"expected a 3D, 4D or 5D input, got {len(s)}D input {fmt(s)}", operands=(f"input: {fmt(s)}",))
     ctx.require((size is None) != (scale_factor is None), op,
                 "only one of size or scale_factor should be defined" if size is not None
-                else "either size or scale_factor should be defined", "PT003")
+                else "either size or scale_factor should be defined", INVALID_ARGUMENT)
     if size is not None:
         if isinstance(size, (tuple, list)):
             ctx.require(len(size) == n, op, f"input and output must have the same number of spatial dimensions, but got "
-                        f"input with spatial dimensions of {fmt(s[2:])} and output size of {list(size)}", "PT003")
+                        f"input with spatial dimensions of {fmt(s[2:])} and output size of {list(size)}", INVALID_ARGUMENT)
         out = tuple_arg(size, n)
     else:
         if isinstance(scale_factor, (tuple, list)):
             ctx.require(len(scale_factor) == n, op, f"scale_factor has {len(scale_factor)} entries but the input has "
-                        f"{n} spatial dimensions", "PT003")
+                        f"{n} spatial dimensions", INVALID_ARGUMENT)
         out = tuple(_scaled(ctx, d, f) for d, f in zip(s[2:], tuple_arg(scale_factor, n)))
     for d_in, d_out in zip(s[2:], out):
         if is_dim(d_out):
@@ -132,8 +133,8 @@ def pad_forward(ctx: Ctx, input: Any, pad: Any, mode: str, op: str) -> Any:
     if not known(input) or not isinstance(pad, (tuple, list)):
         return ctx.unknown(f"{op} of unknown input")
     s = list(shape_of(input))
-    ctx.require(len(pad) % 2 == 0, op, f"padding length must be divisible by 2, got {len(pad)}", "PT003")
-    ctx.require(len(pad) // 2 <= len(s), op, f"padding length ({len(pad)}) too large for a {len(s)}-D input", "PT003")
+    ctx.require(len(pad) % 2 == 0, op, f"padding length must be divisible by 2, got {len(pad)}", INVALID_ARGUMENT)
+    ctx.require(len(pad) // 2 <= len(s), op, f"padding length ({len(pad)}) too large for a {len(s)}-D input", INVALID_ARGUMENT)
     if mode != "constant":
         k = len(pad) // 2
         ctx.require(len(s) in (k + 1, k + 2), op, f"Padding size {len(pad)} is not supported for {len(s)}D input tensor "
@@ -216,7 +217,7 @@ def affine_grid(ctx: Ctx, theta: Any, size: Any, align_corners: Any = None) -> A
         return ctx.unknown(f"{op} of unknown input")
     st = shape_of(theta)
     ctx.require(len(size) in (4, 5), op, f"affine_grid only supports 4D and 5D sizes, for 2D and 3D affine "
-                f"transforms, respectively. Got size {list(size)}.", "PT003")
+                f"transforms, respectively. Got size {list(size)}.", INVALID_ARGUMENT)
     n = len(size) - 2
     want = (size[0], n, n + 1)
     ok = len(st) == 3 and P.and_(*[P.eq(a, b) for a, b in zip(st, want)])
