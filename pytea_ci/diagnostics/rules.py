@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from pytea_ci.diagnostics.budgets import WALL_CLOCK
 from pytea_ci.diagnostics.diagnostic import Severity
 
 
@@ -254,3 +255,21 @@ def shape_index(index: int, rank: int) -> str:
     """`x.shape[index]` of a tensor of `rank` dims: out of range."""
     where = f"expected in [{-rank}, {rank - 1}]" if rank else "it has no dims"
     return f"index {index} is out of range for a {rank}-D tensor ({where})"
+
+
+def budget_reached(budget: str, entry: str) -> str:
+    """The note (PT011) of an entry point whose analysis stopped at `budget`."""
+    if budget != WALL_CLOCK:
+        return f"analysis incomplete: the {budget} budget was reached; findings so far are reported"
+    return (f"analysis of {entry} stopped by the {WALL_CLOCK} (`wall-clock-limit`) before its step and "
+            "solver budgets: what it found is reported, but where it stopped depends on the machine")
+
+
+def nothing_checked_note(entry: str, why: str) -> str:
+    """The note (PT013) of an entry point in which no tensor operation could be checked, and the first reason."""
+    return f"nothing checked: no tensor operation of {entry} could be checked; {why}"
+
+
+def on_some_machines(message: str, when: str) -> str:
+    """A finding that fails only on some machines, with the machine choices that make it fail."""
+    return f"{message} (when {when})"

@@ -17,7 +17,7 @@ from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.budgets import CANCELLED, STEPS_PER_ENTRY, WALL_CLOCK
-from pytea_ci.diagnostics.rules import INCOMPLETE, PARSE_ERROR
+from pytea_ci.diagnostics.rules import INCOMPLETE, PARSE_ERROR, budget_reached
 from pytea_ci.diagnostics.result import EntryResult, EntryStats
 from pytea_ci.interp import packages
 from pytea_ci.interp.coverage import nothing_checked
@@ -163,12 +163,8 @@ def _budget_notes(result: EntryResult, hits: list[tuple[str, Span | None]], rel_
     for name, span in hits:
         reached.setdefault(name, span)
     for name, span in reached.items():
-        text = (f"analysis incomplete: the {name} budget was reached; findings so far are reported"
-                if name != WALL_CLOCK else
-                f"analysis of {rel_entry} stopped by the {WALL_CLOCK} (`wall-clock-limit`) before its step and "
-                "solver budgets: what it found is reported, but where it stopped depends on the machine")
-        result.diagnostics.append(Diagnostic(INCOMPLETE.id, Severity.NOTE, span or Span(rel_entry, 1, 0), text,
-                                             entry=rel_entry))
+        result.diagnostics.append(Diagnostic(INCOMPLETE.id, Severity.NOTE, span or Span(rel_entry, 1, 0),
+                                             budget_reached(name, rel_entry), entry=rel_entry))
     return reached
 
 

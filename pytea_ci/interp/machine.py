@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic
-from pytea_ci.diagnostics.rules import DEVICE_MISMATCH
+from pytea_ci.diagnostics.rules import DEVICE_MISMATCH, on_some_machines
 from pytea_ci.models.machine import FACT_TEXT
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, symbols
@@ -176,4 +176,4 @@ def _on_some_machines(d: Diagnostic, f: Found) -> Diagnostic:
         else:
             conds.append(f"{text} is {side}")
     when = " and ".join(dict.fromkeys(conds)) or "on some machines"
-    return replace(d, severity=Severity.WARNING, message=f"{d.message} (when {when})")
+    return replace(d, severity=Severity.WARNING, message=on_some_machines(d.message, when))
