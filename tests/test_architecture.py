@@ -219,6 +219,39 @@ def test_only_the_solver_imports_z3_and_nothing_imports_torch() -> None:
     assert not bad, "\n".join(bad)
 
 
+RULE_ID = re.compile(r"PT\d{3}")
+CATALOGUE = PKG / "diagnostics" / "rules.py"
+
+
+def test_rule_ids_are_written_only_in_the_catalogue() -> None:
+    """Rule codes are objects of the rule catalogue: outside `diagnostics/rules.py` a rule is named by
+    its object (`INVALID_ARGUMENT`, `INCOMPLETE.id`), never by a string literal such as "PT003", so a
+    renumbered or retired rule cannot live on in a copy of its id."""
+    bad = []
+    for path in sorted(PKG.rglob("*.py")):
+        if path == CATALOGUE:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and RULE_ID.fullmatch(node.value):
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value!r}")
+    assert not bad, "rule ids written outside the catalogue:\n" + "\n".join(bad)
+
+
+def test_the_interpreter_names_no_library_api_in_its_tables() -> None:
+    """The interpreter holds no table of library names: what an API does besides its shape rule (layout,
+    value ranges, devices, dtype) is declared with its model and read through the registry."""
+    bad = []
+    for path in sorted((PKG / "interp").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.Set, ast.Dict, ast.Tuple, ast.List)):
+                keys = node.keys if isinstance(node, ast.Dict) else node.elts
+                names = [k.value for k in keys if isinstance(k, ast.Constant) and isinstance(k.value, str)
+                         and k.value.startswith(("torch.", "torchvision.", "numpy."))]
+                if len(names) >= 2:
+                    bad.append(f"{path.relative_to(ROOT)}:{node.lineno}: {names[:3]}")
+    assert not bad, "tables of library names in interp/:\n" + "\n".join(bad)
+
+
 @pytest.mark.parametrize("tool", ["ruff", "mypy"])
 def test_quality_gate(tool: str) -> None:
     if shutil.which(tool) is None and not (Path(sys.executable).parent / tool).exists():

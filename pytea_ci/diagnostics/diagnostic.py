@@ -50,7 +50,7 @@ class Frame:
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """One finding. `rule` is a rule id such as "PT001"; the message is complete prose."""
+    """One finding. `rule` is the id of a rule of the catalogue (`SHAPE_MISMATCH.id`); the message is complete prose."""
 
     rule: str
     severity: Severity

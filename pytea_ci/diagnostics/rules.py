@@ -1,6 +1,11 @@
-"""The rule catalogue: stable ids, slugs, default levels and the four-section docs of every rule.
+"""The rule catalogue: stable ids, slugs, default levels and the four-section docs of every rule, and
+the messages of its findings.
 
-The docs feed `pytea-ci rule ID`, the README and SARIF's rule metadata, so they live here once.
+The docs feed `pytea-ci rule ID`, the README and SARIF's rule metadata, so they live here once. Every
+other module names a rule by its object (`SHAPE_MISMATCH`, `INVALID_ARGUMENT`, ...), never by its id
+written out (tests/test_architecture.py forbids rule-id literals outside this file). A finding's
+message is built here from the data of its check (`Rule.message`: the operation, what it requires in
+the model's words, when it fails), so the interpreter writes no message text.
 """
 
 from __future__ import annotations
@@ -8,6 +13,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from pytea_ci.diagnostics.budgets import WALL_CLOCK
 from pytea_ci.diagnostics.diagnostic import Severity
 
 
@@ -21,6 +27,13 @@ class Rule:
     why: str
     example: str
     instead: str
+    template: str = "{op}: {detail}"  # a finding's message; {claim} is the detail without its final period
+
+    def message(self, op: str, detail: str = "", when: str = "") -> str:
+        """The message of a finding of this rule: the operation `op`, what it requires or what went
+        wrong (`detail`, the model's words), and when it fails (`when`, shown in parentheses)."""
+        text = self.template.format(op=op, detail=detail, claim=detail.rstrip("."))
+        return f"{text} ({when})" if when else text
 
     @property
     def anchor(self) -> str:
@@ -108,6 +121,7 @@ RULES: tuple[Rule, ...] = (
         "Reports an `assert` statement whose condition is false on every run that reaches it.",
         "The assertion stops the program; it documents an assumption the code breaks.",
         "x = torch.randn(8, 3)\nassert x.size(1) == 4", "x = torch.randn(8, 4)\nassert x.size(1) == 4",
+        template="{op}: the condition can never hold on this path",
     ),
     Rule(
         "PT006", "dtype-mismatch", Severity.ERROR,
@@ -152,6 +166,7 @@ RULES: tuple[Rule, ...] = (
         "within the configured time or resource limit. It is never reported as an error.",
         "The requirement was not checked; a shape bug may hide there.",
         "y = x.view(n * m // k, -1)  # non-linear arithmetic", "Raise `solver-timeout` or state bounds for the sizes.",
+        template="{op}: could not decide whether {claim} holds",
     ),
     Rule(
         "PT011", "incomplete", Severity.NOTE,
@@ -167,6 +182,7 @@ RULES: tuple[Rule, ...] = (
         "Reports a Python file that is not valid Python, so it cannot be analyzed.",
         "Python itself will refuse to run it.",
         "def f(:\n    pass", "def f():\n    pass",
+        template="syntax error: {detail}",
     ),
     Rule(
         "PT013", "nothing-checked", Severity.NOTE,
@@ -206,3 +222,54 @@ _BY_SLUG = {r.slug: r for r in RULES}
 def rule_by_id(key: str) -> Rule | None:
     """Look a rule up by id (`PT001`) or slug (`shape-mismatch`), case-insensitively for ids."""
     return _BY_ID.get(key.upper()) or _BY_SLUG.get(key)
+
+
+SHAPE_MISMATCH = _BY_ID["PT001"]
+POSSIBLE_SHAPE_MISMATCH = _BY_ID["PT002"]
+INVALID_ARGUMENT = _BY_ID["PT003"]
+ASSERT_FAILS = _BY_ID["PT004"]
+DTYPE_MISMATCH = _BY_ID["PT006"]
+DEVICE_MISMATCH = _BY_ID["PT007"]
+UNDECIDED = _BY_ID["PT010"]
+INCOMPLETE = _BY_ID["PT011"]
+PARSE_ERROR = _BY_ID["PT012"]
+NOTHING_CHECKED = _BY_ID["PT013"]
+CONTRACT_CHANGED = _BY_ID["PT014"]
+
+
+# ----- what a finding made by the interpreter itself says ------------------------------------------
+def unpack_count(got: int, names: int, starred: bool) -> str:
+    """Unpacking `got` items into `names` names (one of them starred): Python's ValueError."""
+    want = f"at least {names}" if starred else f"{names}"
+    why = "not enough values" if got < names else "too many values"
+    return f"{why} to unpack (expected {want}, got {got})"
+
+
+def unpack_rows(rows: object, want: int, starred: bool) -> str:
+    """Unpacking a tensor of `rows` rows along its first dimension into `want` names."""
+    return f"the tensor has {rows!r} rows along its first dimension, {f'at least {want}' if starred else want} " \
+        f"names are unpacked"
+
+
+def shape_index(index: int, rank: int) -> str:
+    """`x.shape[index]` of a tensor of `rank` dims: out of range."""
+    where = f"expected in [{-rank}, {rank - 1}]" if rank else "it has no dims"
+    return f"index {index} is out of range for a {rank}-D tensor ({where})"
+
+
+def budget_reached(budget: str, entry: str) -> str:
+    """The note (PT011) of an entry point whose analysis stopped at `budget`."""
+    if budget != WALL_CLOCK:
+        return f"analysis incomplete: the {budget} budget was reached; findings so far are reported"
+    return (f"analysis of {entry} stopped by the {WALL_CLOCK} (`wall-clock-limit`) before its step and "
+            "solver budgets: what it found is reported, but where it stopped depends on the machine")
+
+
+def nothing_checked_note(entry: str, why: str) -> str:
+    """The note (PT013) of an entry point in which no tensor operation could be checked, and the first reason."""
+    return f"nothing checked: no tensor operation of {entry} could be checked; {why}"
+
+
+def on_some_machines(message: str, when: str) -> str:
+    """A finding that fails only on some machines, with the machine choices that make it fail."""
+    return f"{message} (when {when})"

@@ -25,6 +25,7 @@ from pytea_ci.diagnostics.result import EntryResult, EntryStats
 from pytea_ci.driver.identity import analyzer_hash
 from pytea_ci.driver.imports_graph import Closure
 from pytea_ci.diagnostics.budgets import CANCELLED, WALL_CLOCK
+from pytea_ci.diagnostics.rules import INCOMPLETE
 from pytea_ci.fsio import DATA_FILE_LIMIT, atomic_write, files_unchanged, read_json
 
 FORMAT = 1
@@ -89,7 +90,7 @@ def cacheable(e: EntryResult) -> bool:
     other budget counts deterministic units, so its cut-off is the same on every machine)."""
     if e.status == "internal-error":
         return False
-    return not any(d.rule == "PT011" and (WALL_CLOCK in d.message or CANCELLED in d.message) for d in e.diagnostics)
+    return not any(d.rule == INCOMPLETE.id and (WALL_CLOCK in d.message or CANCELLED in d.message) for d in e.diagnostics)
 
 
 class ResultCache:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.diagnostics.result import EntryResult
+from pytea_ci.diagnostics.rules import INCOMPLETE
 from pytea_ci.driver import data_files, fs
 from pytea_ci.driver.cache import ResultCache, entry_key, write_last_run
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
@@ -175,5 +176,5 @@ def _result(fut: Future[EntryResult], entry: str, opts: Options) -> EntryResult:
         from pytea_ci.diagnostics import Diagnostic, Severity, Span
 
         text = f"internal error: worker failed: {type(e).__name__}: {e}"
-        d = Diagnostic("PT011", Severity.NOTE, Span(rel, 1, 0), f"analysis failed: {text}", entry=rel)
+        d = Diagnostic(INCOMPLETE.id, Severity.NOTE, Span(rel, 1, 0), f"analysis failed: {text}", entry=rel)
         return EntryResult(rel, [d], status="internal-error", error=text)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pytea_ci import __version__
 from pytea_ci.diagnostics.budgets import RUN
 from pytea_ci.diagnostics.result import EntryResult, RunResult
+from pytea_ci.diagnostics.rules import INCOMPLETE
 from pytea_ci.driver import notebook
 from pytea_ci.interp.budget import Budget
 
@@ -58,7 +59,7 @@ class RunMeter:
     def not_analyzed(self, rel: str) -> EntryResult:
         from pytea_ci.diagnostics import Diagnostic, Severity, Span
 
-        d = Diagnostic("PT011", Severity.NOTE, Span(rel, 1, 0),
+        d = Diagnostic(INCOMPLETE.id, Severity.NOTE, Span(rel, 1, 0),
                        f"not analyzed: the {RUN} budget ({self.limit} steps, `run-budget`) was reached by "
                        "what was analyzed before it", entry=rel)
         return EntryResult(rel, [d], status="incomplete")
@@ -186,5 +187,5 @@ def run_one(entry: str, opts: Options, decider: Decider) -> EntryResult:
 
         where = traceback.extract_tb(e.__traceback__)[-1]
         text = f"internal error: {type(e).__name__}: {e} (at {os.path.basename(where.filename)}:{where.lineno})"
-        d = Diagnostic("PT011", Severity.NOTE, Span(rel, 1, 0), f"analysis failed: {text}", entry=rel)
+        d = Diagnostic(INCOMPLETE.id, Severity.NOTE, Span(rel, 1, 0), f"analysis failed: {text}", entry=rel)
         return EntryResult(rel, [d], status="internal-error", error=text)

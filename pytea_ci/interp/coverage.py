@@ -15,6 +15,7 @@ from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.result import EntryStats
+from pytea_ci.diagnostics.rules import NOTHING_CHECKED, nothing_checked_note
 from pytea_ci.shapes.dim import UNKNOWN, symbols
 from pytea_ci.shapes.tensor import Origin, Tensor
 from pytea_ci.models.values import Unknown
@@ -147,8 +148,8 @@ def nothing_checked(stats: EntryStats, entry: str, library_used: bool) -> Diagno
     if found is None:
         return None
     location, why = found
-    return Diagnostic("PT013", Severity.NOTE, Span(*location),
-                      f"nothing checked: no tensor operation of {entry} could be checked; {why}", entry=entry)
+    return Diagnostic(NOTHING_CHECKED.id, Severity.NOTE, Span(*location),
+                      nothing_checked_note(entry, why), entry=entry)
 
 
 def _first_reason(stats: EntryStats, library_used: bool, entry: str) -> tuple[list[Any], str] | None:

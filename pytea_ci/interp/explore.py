@@ -17,6 +17,7 @@ from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.budgets import CANCELLED, STEPS_PER_ENTRY, WALL_CLOCK
+from pytea_ci.diagnostics.rules import INCOMPLETE, PARSE_ERROR, budget_reached
 from pytea_ci.diagnostics.result import EntryResult, EntryStats
 from pytea_ci.interp.coverage import nothing_checked
 from pytea_ci.interp.installed import Installed
@@ -80,7 +81,8 @@ def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: d
     tree = shared.parse(entry)
     if isinstance(tree, SyntaxError):
         span = Span(rel_entry, tree.lineno or 1, max(0, (tree.offset or 1) - 1))
-        result.diagnostics.append(Diagnostic("PT012", Severity.ERROR, span, f"syntax error: {tree.msg}", entry=rel_entry))
+        result.diagnostics.append(Diagnostic(PARSE_ERROR.id, Severity.ERROR, span, PARSE_ERROR.message("", tree.msg),
+                                               entry=rel_entry))
         result.status = "parse-error"
         return result
     with decider.budgeted(budget.solver_rlimit, t0 + budget.wall_seconds) as spent:
@@ -95,7 +97,7 @@ def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: d
     if note is not None:
         result.diagnostics.append(note)
     result.diagnostics.sort(key=lambda d: d.sort_key())
-    if any(d.rule == "PT012" for d in result.diagnostics):
+    if any(d.rule == PARSE_ERROR.id for d in result.diagnostics):
         result.status = "parse-error"
     elif any(d.severity is not Severity.NOTE for d in result.diagnostics):
         result.status = "findings"
@@ -166,12 +168,8 @@ def _budget_notes(result: EntryResult, hits: list[tuple[str, Span | None]], rel_
     for name, span in hits:
         reached.setdefault(name, span)
     for name, span in reached.items():
-        text = (f"analysis incomplete: the {name} budget was reached; findings so far are reported"
-                if name != WALL_CLOCK else
-                f"analysis of {rel_entry} stopped by the {WALL_CLOCK} (`wall-clock-limit`) before its step and "
-                "solver budgets: what it found is reported, but where it stopped depends on the machine")
-        result.diagnostics.append(Diagnostic("PT011", Severity.NOTE, span or Span(rel_entry, 1, 0), text,
-                                             entry=rel_entry))
+        result.diagnostics.append(Diagnostic(INCOMPLETE.id, Severity.NOTE, span or Span(rel_entry, 1, 0),
+                                             budget_reached(name, rel_entry), entry=rel_entry))
     return reached
 
 

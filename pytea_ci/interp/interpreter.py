@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Iterator
 
 from pytea_ci.diagnostics import Diagnostic, Frame, Related, Severity, Span
+from pytea_ci.diagnostics.rules import (ASSERT_FAILS, PARSE_ERROR, POSSIBLE_SHAPE_MISMATCH, SHAPE_MISMATCH, UNDECIDED,
+                                        Rule, unpack_count, unpack_rows)
 from pytea_ci.diagnostics import sources
 from pytea_ci.diagnostics.notebook import is_notebook
 from pytea_ci.diagnostics.notebook import parse as parse_notebook
@@ -155,9 +157,9 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
     def parse_file(self, path: str) -> ast.Module | None:
         tree = self.shared.parse(path)
         if isinstance(tree, SyntaxError):
-            self.shared.add(Diagnostic("PT012", Severity.ERROR, Span(self.rel(path), tree.lineno or 1,
-                                                                      max(0, (tree.offset or 1) - 1)),
-                                       f"syntax error: {tree.msg}", entry=self.rel(self.entry)))
+            self.shared.add(Diagnostic(PARSE_ERROR.id, Severity.ERROR, Span(self.rel(path), tree.lineno or 1,
+                                                                           max(0, (tree.offset or 1) - 1)),
+                                       PARSE_ERROR.message("", tree.msg), entry=self.rel(self.entry)))
             return None
         return tree
 
@@ -353,10 +355,8 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         row = t.with_shape(t.shape[1:])  # type: ignore[index]
         if isinstance(n, int):  # a long concrete first dimension: `unpack` counts the rows
             return [row] * n if n <= 4096 else None
-        why = f"at least {want}" if starred else f"{want}"
-        self.require(P.ge(n, want) if starred else P.eq(n, want), "unpack",
-                     f"the tensor has {n!r} rows along its first dimension, {why} names are unpacked", "PT001",
-                     operands=(f"tensor: {t.shape!r}",), dims=(("rows", n),))
+        self.require(P.ge(n, want) if starred else P.eq(n, want), "unpack", unpack_rows(n, want, starred),
+                     SHAPE_MISMATCH, operands=(f"tensor: {t.shape!r}",), dims=(("rows", n),))
         return [row] * want
 
     def unpack_mismatch(self, got: int, names: int, starred: bool, node: ast.AST) -> None:
@@ -364,10 +364,8 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         finding (PT001) on every run that gets here, unless the program catches it."""
         if self.expecting:
             raise UserException("ValueError")
-        want = f"at least {names}" if starred else f"{names}"
-        why = "not enough values" if got < names else "too many values"
         with self.at(node):
-            self.emit("PT001", Severity.ERROR, f"unpack: {why} to unpack (expected {want}, got {got})")
+            self.emit(SHAPE_MISMATCH, Severity.ERROR, SHAPE_MISMATCH.message("unpack", unpack_count(got, names, starred)))
         raise PathEnd()
 
     # ----- branching ----------------------------------------------------------------------------
@@ -442,7 +440,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         return choice
 
     # ----- checks and findings ------------------------------------------------------------------
-    def require(self, cond: Cond, op: str, message: str, rule: str = "PT001",
+    def require(self, cond: Cond, op: str, message: str, rule: Rule = SHAPE_MISMATCH,
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
         outcome = self.decider.check(cond, self.pc)
         v = outcome.verdict
@@ -450,7 +448,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         if v in (Verdict.HOLDS, Verdict.UNKNOWN):
             return
         if v is Verdict.UNDECIDED:
-            self.emit("PT010", Severity.NOTE, f"{op}: could not decide whether {message.rstrip('.')} holds", operands, dims)
+            self.emit(UNDECIDED, Severity.NOTE, UNDECIDED.message(op, message), operands, dims)
             return
         if v is Verdict.FAILS and self.expecting:
             raise UserException(SHAPE_ERROR)
@@ -458,8 +456,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             v = Verdict.MAY_FAIL  # fails in this case of the inputs only (e.g. when a short last batch exists)
         if v is Verdict.FAILS:
             every = for_every(cond, self.pc)
-            self.emit(rule, Severity.ERROR, f"{op}: {message}" + (f" ({every})" if every else ""), operands, dims,
-                      outcome.counterexample)
+            self.emit(rule, Severity.ERROR, rule.message(op, message, every), operands, dims, outcome.counterexample)
             if outcome.some_iterations and isinstance(cond, Pred):
                 self.pc.append(cond)  # the iterations before the failing one run on: their checks come first
                 return
@@ -473,7 +470,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             return
         ce = outcome.counterexample
         when = fails_when(cond, ce)
-        self.emit("PT002", Severity.WARNING, f"{op}: {message} ({when})" if when else f"{op}: {message}",
+        self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING, POSSIBLE_SHAPE_MISMATCH.message(op, message, when),
                   operands, dims, ce)
         if isinstance(cond, Pred):
             self.pc.append(cond)
@@ -483,7 +480,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         rest = [p for p in self.pc if not any(p is q for q in self.per_run)]
         return self.decider.check(cond, rest).verdict is not Verdict.FAILS
 
-    def emit(self, rule: str, sev: Severity, message: str, operands: tuple[str, ...] = (),
+    def emit(self, rule: Rule, sev: Severity, message: str, operands: tuple[str, ...] = (),
              dims: tuple[tuple[str, object], ...] = (), counterexample: dict[str, int] | None = None) -> None:
         related: list[Related] = []
         for label, d in dims:
@@ -498,7 +495,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             trace.insert(0, Frame(where, f"subcommand {name!r}" if name is not None else "no subcommand"))
         trace.append(Frame(self.span, message.split(":")[0]))
         where, message = self.relocate(self.span, message)  # installed packages are read-only
-        d = Diagnostic(rule, sev, where, message, tuple(operands), tuple(related), tuple(trace),
+        d = Diagnostic(rule.id, sev, where, message, tuple(operands), tuple(related), tuple(trace),
                        dict(counterexample or {}), self.rel(self.entry))
         if sev is not Severity.NOTE:
             self.stopped_at_finding = True
@@ -508,7 +505,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             self.shared.add(d)
 
     def report_assert(self, node: ast.Assert) -> None:
-        self.emit("PT004", Severity.ERROR, "assert: the condition can never hold on this path")
+        self.emit(ASSERT_FAILS, Severity.ERROR, ASSERT_FAILS.message("assert"))
         raise PathEnd()
 
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic
+from pytea_ci.diagnostics.rules import DEVICE_MISMATCH, on_some_machines
+from pytea_ci.models.machine import FACT_TEXT
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, symbols
 
@@ -148,9 +150,7 @@ class MachineFindings:
         self.pending.clear()
 
 
-_ON_SOME_MACHINES = ("PT007",)
-_FACT_TEXT = {"cuda_available": "torch.cuda.is_available()", "mps_available": "torch.backends.mps.is_available()",
-              "cudnn_available": "torch.backends.cudnn.is_available()"}
+_ON_SOME_MACHINES = (DEVICE_MISMATCH.id,)
 
 
 def _possible(d: Diagnostic, f: Found) -> bool:
@@ -169,11 +169,11 @@ def _on_some_machines(d: Diagnostic, f: Found) -> Diagnostic:
 
     conds = []
     for _, text, side, facts in f.choices:
-        named = [_FACT_TEXT.get(x, x) for x in sorted(facts)]
+        named = [FACT_TEXT.get(x, x) for x in sorted(facts)]
         if len(named) == 1 and text in (f"{next(iter(facts))} != 0", f"{next(iter(facts))} == 0"):
             holds = side == text.endswith("!= 0")
             conds.append(named[0] if holds else f"not {named[0]}")
         else:
             conds.append(f"{text} is {side}")
     when = " and ".join(dict.fromkeys(conds)) or "on some machines"
-    return replace(d, severity=Severity.WARNING, message=f"{d.message} (when {when})")
+    return replace(d, severity=Severity.WARNING, message=on_some_machines(d.message, when))

@@ -15,11 +15,9 @@ from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, ModuleVal, Pat
                                      UserException)
 from pytea_ci.interp.join import one_of
 from pytea_ci.models import read_keys
-from pytea_ci.models.ranges import values_after
+from pytea_ci.models.call_facets import after_call, before_call, is_tensor_op, of_tensor_library, reads_data
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import get_property, lookup
-from pytea_ci.models.dtype_device import after_model
-from pytea_ci.models.torch.devices import note_devices
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, IterVal,
                                     NamedTupleVal, Namespace, PropertyVal, RangeVal, SizeVal, StaticMethod, Unknown,
                                     ValuesIndices)
@@ -28,28 +26,6 @@ from pytea_ci.shapes.tensor import Origin, Tensor
 
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
-
-# Memory layout (strides, read only by `view`): views compute theirs; fresh and explicitly
-# contiguous tensors have contiguous strides; after any other op the layout is not known (many
-# ops keep their input's layout, so guessing "contiguous" would invent errors).
-_KEEPS_STRIDES = {"torch.transpose", "torch.permute", "torch.t", "torch.Tensor.view", "torch.Tensor.to",
-                  "torch.Tensor.__getitem__", "torch.unsqueeze", "torch.squeeze",
-                  # wrappers that return the tensor they were given
-                  "torch.autograd.Variable", "torch.nn.Parameter",
-                  # what `forward` returned, whose own ops set its layout
-                  "torch.nn.Module.__call__", "torch.nn.Sequential.forward", "torch.nn.Identity.forward",
-                  # models that state their output's layout themselves (None when the kernel decides)
-                  "torch.nn.functional.scaled_dot_product_attention"}
-_CONTIGUOUS = {"torch.randn", "torch.zeros", "torch.ones", "torch.full", "torch.randint",
-               "torch.arange", "torch.eye", "torch.linspace", "torch.randperm", "torch.contiguous",
-               "torch.cat", "torch.stack", "torch.matmul", "torch.mm", "torch.bmm",
-               "torch.nn.functional.linear", "torch.nn.Linear.forward",  # addmm into a fresh output
-               "torch.FloatTensor", "torch.LongTensor", "torch.Tensor.__new__"}
-
-
-_TENSOR_LIBS = ("torch.", "torchvision.", "numpy.", "einops.")
-_NOT_TENSOR_OPS = ("torch.optim.", "torch.save", "torch.manual_seed", "torch.load", "torchvision.utils.save_image")
-
 
 TENSOR_METHOD = "tensor method"  # pytype of an unmodeled tensor method: calling it is a tensor operation
 
@@ -78,12 +54,6 @@ def _opaque_operand(operands: list[Any]) -> bool:
     return any(isinstance(x, Unknown) and x.pytype not in ("str", "float", "bool") for x in operands)
 
 
-# Models whose result not understood is a value read from tensor data: the operation itself was checked.
-_DATA_VALUES = frozenset({"torch.Tensor.item", "torch.Tensor.tolist", "numpy.ndarray.tolist", "numpy.ndarray.item",
-                          "torch.Tensor.__int__", "torch.Tensor.__float__", "torch.Tensor.__bool__",
-                          "torch.Tensor.__index__"})
-
-
 _SEQUENCES = (tuple, list, ValuesIndices, SizeVal)  # results whose items get origins (not named tuples)
 _CARRIERS = (Unknown, Tensor, tuple, list)
 
@@ -95,35 +65,6 @@ def _result_origin(out: Any) -> Origin | None:
     return None
 
 
-def _is_tensor_op(name: str) -> bool:
-    return name.startswith(_TENSOR_LIBS) and not name.startswith(_NOT_TENSOR_OPS)
-
-
-def _like_input_ops() -> frozenset[str]:
-    from pytea_ci.models.torch.elementwise import BINARY, DUNDERS, UNARY
-
-    # `number ** x` is computed by another kernel, whose output is contiguous
-    dunders = {f"torch.Tensor.{d}" for d in DUNDERS if d != "__rpow__"}
-    return frozenset({f"torch.{op}" for op in UNARY if op != "contiguous"} | dunders | {f"torch.{op}" for op in BINARY}
-                     | {"__neg__", "__pos__", "__abs__", "__invert__"})
-
-
-# Element-wise ops on one tensor (a Python number or tensors of the very same layout beside it) allocate
-# their output like their input: a dense input's layout is kept (checked against torch, tests/oracle).
-_LIKE_INPUT = _like_input_ops()
-
-
-def _layout_after(name: str, out: Tensor, args: tuple) -> Tensor:
-    from pytea_ci.models.prim import contiguous_strides, is_dense
-
-    if name in _CONTIGUOUS and out.shape is not None and out.lib == "torch":
-        return dataclasses.replace(out, strides=contiguous_strides(out.shape), origin=None, vrange=None)
-    if name in _LIKE_INPUT and args and isinstance(src := args[0], Tensor) and src.strides is not None \
-            and src.shape == out.shape \
-            and all((a.shape, a.strides) == (src.shape, src.strides) for a in args[1:] if isinstance(a, Tensor)) \
-            and out.shape is not None and is_dense(out.shape, src.strides):
-        return dataclasses.replace(out, strides=src.strides, origin=None, vrange=None)
-    return dataclasses.replace(out, strides=None, origin=None, vrange=None) if out.strides is not None else out
 _PY_METHOD_TYPES = (list, dict, tuple, str, int, float, bool, set, frozenset, bytes)
 _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "add", "discard"}
 
@@ -320,11 +261,10 @@ class ObjectMixin:
     def report_rank_index(self: "Interpreter", rank: int, idx: int) -> None:
         """`x.shape[i]` / `x.size()[i]` past the tensor's rank: an IndexError on every run that gets here."""
         from pytea_ci.diagnostics import Severity
+        from pytea_ci.diagnostics.rules import INVALID_ARGUMENT, shape_index
         from pytea_ci.interp.runtime import PathEnd
 
-        lo, hi = -rank, rank - 1
-        where = f"expected in [{lo}, {hi}]" if rank else "it has no dims"
-        self.emit("PT003", Severity.ERROR, f"shape[{idx}]: index {idx} is out of range for a {rank}-D tensor ({where})")
+        self.emit(INVALID_ARGUMENT, Severity.ERROR, INVALID_ARGUMENT.message(f"shape[{idx}]", shape_index(idx, rank)))
         raise PathEnd()
 
     def some_value(self: "Interpreter", values: list[Any], what: str) -> Any:
@@ -394,7 +334,7 @@ class ObjectMixin:
             ctor = lookup(f"{fn.qualname}.__new__")  # a modeled class kept as a namespace (torch.Tensor)
             if isinstance(ctor, Builtin):
                 return self.call_builtin(ctor, args, kwargs)
-            note_devices(self.facts, fn.qualname, args, kwargs)  # an API not modeled may still place tensors
+            before_call(self.facts, fn.qualname, args, kwargs)  # an API not modeled may still place tensors
             return self.unknown_call(f"call of {fn.qualname}", None, args, kwargs, api=True)
         return self.unknown_call("call of unknown callable", fn, args, kwargs)
 
@@ -418,7 +358,7 @@ class ObjectMixin:
 
     def call_builtin(self: "Interpreter", fn: Builtin, args: tuple, kwargs: dict) -> Any:
         operands = _operands(args, kwargs)
-        tensor_op = _is_tensor_op(fn.name)
+        tensor_op = is_tensor_op(fn.name)
         if tensor_op:
             self.shared.coverage.library_used = True
         skipped = _shape_origin(operands, self.span) if tensor_op else None
@@ -437,11 +377,11 @@ class ObjectMixin:
             self.inherit, self.model_name = saved
         if isinstance(out, (Unknown, Tensor, tuple, list, IterVal)):
             out = self.with_origin(out, fn.name, inherited)
-            if inherited is None and fn.name.startswith(_TENSOR_LIBS):
+            if inherited is None and of_tensor_library(fn.name):
                 self.note_gave_up(fn.name, out)
         if tensor_op and skipped is None and (isinstance(out, Tensor) or _opaque_operand(operands)
                                               or any(isinstance(x, Tensor) for x in operands)):
-            self.shared.coverage.op(self.span, None if fn.name in _DATA_VALUES else _result_origin(out))
+            self.shared.coverage.op(self.span, None if reads_data(fn.name) else _result_origin(out))
         return out
 
     def with_origin(self: "Interpreter", out: Any, name: str, inherited: Origin | None, depth: int = 2) -> Any:
@@ -472,11 +412,9 @@ class ObjectMixin:
 
     def run_model(self: "Interpreter", fn: Builtin, args: tuple, kwargs: dict) -> Any:
         try:
-            note_devices(self.facts, fn.name, args, kwargs)
-            out = after_model(self, fn.name, fn.fn(self, *args, **kwargs), args, kwargs)  # devices, dtype origins
-            if isinstance(out, Tensor) and fn.name not in _KEEPS_STRIDES:
-                out = _layout_after(fn.name, out, args)
-            return values_after(self, fn.name, out, args, kwargs)
+            before_call(self.facts, fn.name, args, kwargs)
+            # the facets the model declared: devices, dtype origins, layout, value ranges
+            return after_call(self, fn.name, fn.fn(self, *args, **kwargs), args, kwargs)
         except (UserException, ReturnSignal):
             raise
         except Exception as e:  # a model that does not handle these arguments

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from pytea_ci.diagnostics import Diagnostic, Related, Severity, Span
 from pytea_ci.diagnostics.modshapes import InputShape, ModuleShapes
 from pytea_ci.diagnostics.result import EntryResult, RunResult
+from pytea_ci.diagnostics.rules import CONTRACT_CHANGED
 from pytea_ci.driver import discover as disc
 from pytea_ci.driver import fs, gitdiff
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
@@ -119,7 +120,7 @@ def _note(old: ModuleShapes, new: ModuleShapes, changes: gitdiff.ChangeSet, root
     if not parts:
         return None
     notes = (f"base contract: {' and '.join(old.contract) or 'none'}", f"new contract: {' and '.join(new.contract) or 'none'}")
-    return Diagnostic("PT014", Severity.NOTE, Span(new.path, new.line, 0), f"{cls}: {'; '.join(parts)}",
+    return Diagnostic(CONTRACT_CHANGED.id, Severity.NOTE, Span(new.path, new.line, 0), f"{cls}: {'; '.join(parts)}",
                       notes=notes, related=_changed_lines(new, changes, root, graph), entry=new.module)
 
 

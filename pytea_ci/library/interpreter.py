@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity
+from pytea_ci.diagnostics.rules import NOTHING_CHECKED, POSSIBLE_SHAPE_MISMATCH, SHAPE_MISMATCH, UNDECIDED, Rule
 from pytea_ci.diagnostics.modshapes import Layer
 from pytea_ci.interp.explore import run_path
 from pytea_ci.interp.installed import Installed
@@ -37,7 +38,7 @@ from pytea_ci.solver import Verdict
 SEEDED = ("modules", "star_namespaces", "inexact", "keepalive", "known_len", "sym_count", "sym_names", "facts",
           "machine", "pc")  # the state an import snapshot hands on (`LibraryInterpreter._seed`)
 IMPORT_STEPS = 30_000  # steps of one imported module's top-level code (with what it imports in turn)
-QUIET = ("PT010", "PT013")  # undecided checks join neither the contract nor the findings
+QUIET = (UNDECIDED, NOTHING_CHECKED)  # undecided checks join neither the contract nor the findings
 
 
 @dataclass
@@ -182,7 +183,7 @@ class LibraryInterpreter(Interpreter):
             return True
         return super().choose(cond)
 
-    def require(self, cond: Cond, op: str, message: str, rule: str = "PT001",
+    def require(self, cond: Cond, op: str, message: str, rule: Rule = SHAPE_MISMATCH,
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
         if not self.live:  # top-level code of the file: not what is checked here
             if self.decider.check(cond, self.pc).verdict is Verdict.FAILS:
@@ -197,7 +198,7 @@ class LibraryInterpreter(Interpreter):
                           dims, outcome.counterexample)
                 raise PathEnd()
             if _promised(cond):
-                self.emit("PT002", Severity.WARNING, f"{op}: {message} although the annotation allows any "
+                self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING, f"{op}: {message} although the annotation allows any "
                           f"{', '.join(sorted(s.name for s in symbols(cond)))}", operands, dims,
                           outcome.counterexample)
             self.pc.append(cond)
@@ -212,7 +213,7 @@ class LibraryInterpreter(Interpreter):
             super().require(cond, op, message, rule, operands, dims)
         self.passed += 1
 
-    def emit(self, rule: str, sev: Severity, message: str, operands: tuple[str, ...] = (),
+    def emit(self, rule: Rule, sev: Severity, message: str, operands: tuple[str, ...] = (),
              dims: tuple[tuple[str, object], ...] = (), counterexample: dict[str, int] | None = None) -> None:
         if not self.live or rule in QUIET:
             return

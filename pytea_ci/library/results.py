@@ -11,6 +11,7 @@ from typing import Any
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.modshapes import InputShape, Layer, ModuleShapes
 from pytea_ci.diagnostics.result import EntryStats
+from pytea_ci.diagnostics.rules import INCOMPLETE
 from pytea_ci.library.interpreter import PathOutcome, param_count
 from pytea_ci.library.inputs import LibraryTarget, is_own, shape_text
 
@@ -150,7 +151,7 @@ def analyze_guarded(target: LibraryTarget, root: str, decider: Decider, seconds:
         rel = os.path.relpath(target.path, root)
         text = f"library mode failed on {target.cls}: internal error: {type(e).__name__}: {e}"
         shapes = ModuleShapes(f"{rel}::{target.cls}", rel, target.line, target.label, "internal-error")
-        shapes.diagnostics = [Diagnostic("PT011", Severity.NOTE, Span(rel, target.line, 0), text, entry=rel)]
+        shapes.diagnostics = [Diagnostic(INCOMPLETE.id, Severity.NOTE, Span(rel, target.line, 0), text, entry=rel)]
         return shapes, EntryStats()
 
 

@@ -24,6 +24,7 @@ from typing import Any
 from pytea_ci.diagnostics import Diagnostic, Related, Severity, Span
 from pytea_ci.diagnostics.budgets import WALL_CLOCK, rlimit_for, steps_for
 from pytea_ci.diagnostics.result import EntryStats
+from pytea_ci.diagnostics.rules import INCOMPLETE
 from pytea_ci.interp.budget import Budget
 from pytea_ci.interp.explore import explore
 from pytea_ci.interp.installed import Installed
@@ -241,11 +242,11 @@ def verdict(run: LibraryRun, rel: str, describe: Callable[[tuple[int, ...]], str
     target = run.target
     notes: list[Diagnostic] = []
     if run.out_of_budget:
-        notes.append(Diagnostic("PT011", Severity.NOTE, Span(rel, target.line, 0),
+        notes.append(Diagnostic(INCOMPLETE.id, Severity.NOTE, Span(rel, target.line, 0),
                                 f"library mode: {target.cls} could not be decided within its budget "
                                 f"(built with {target.label})", entry=rel))
     if run.wall_clock:
-        notes.append(Diagnostic("PT011", Severity.NOTE, Span(rel, target.line, 0),
+        notes.append(Diagnostic(INCOMPLETE.id, Severity.NOTE, Span(rel, target.line, 0),
                                 f"library mode: {target.cls} was stopped by the {WALL_CLOCK} (`wall-clock-limit`) "
                                 "before its step and solver budgets: where it stopped depends on the machine",
                                 entry=rel))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pytea_ci.diagnostics import Diagnostic, Severity, Span, sources
 from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.diagnostics.result import RunResult
+from pytea_ci.diagnostics.rules import INCOMPLETE
 from pytea_ci.driver.resident import Resident
 from pytea_ci.interp.observe import Editor
 
@@ -115,7 +116,7 @@ def analyze(target: str, buffers: dict[str, tuple[bytes, int]], resident: Reside
             text = f"pytea-ci: {type(e).__name__}: {e}"
             out.messages.append(text)
             rel = os.path.relpath(target, root)
-            out.diagnostics = {target: [Diagnostic("PT011", Severity.NOTE, Span(rel, 1, 0),
+            out.diagnostics = {target: [Diagnostic(INCOMPLETE.id, Severity.NOTE, Span(rel, 1, 0),
                                                    f"analysis failed: {text}", entry=rel)]}
             return out
     if superseded():  # stopped midway (the interpreter's cancel test): its results are not the file's

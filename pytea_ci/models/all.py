@@ -3,13 +3,13 @@
 from pytea_ci.models import argparse_, builtins, launchers, machine, pil, stdlib  # noqa: F401
 from pytea_ci.models.torch import creation, data, elementwise, indexing, optim, reduction, tensor  # noqa: F401
 from pytea_ci.models.torch.nn import conv, layers, loss, module, norm  # noqa: F401
-from pytea_ci.models.torch.nn import attention, misc, rnn  # noqa: F401
+from pytea_ci.models.torch.nn import attention, distance, rnn, vision  # noqa: F401
 from pytea_ci.models.torchvision import datasets, transforms  # noqa: F401
-from pytea_ci.models.torch import ops_more, products  # noqa: F401
+from pytea_ci.models.torch import joining, products  # noqa: F401
 from pytea_ci.models.numpy_ import array, creation as np_creation, rng  # noqa: F401
 from pytea_ci.models import datamodel, einops_, tqdm_, yaml_  # noqa: F401
-from pytea_ci.models.torch import data_more, dtypes, ops_extra  # noqa: F401
-from pytea_ci.models.torch.nn import functional_more, init, loss_more, parallel  # noqa: F401
+from pytea_ci.models.torch import autograd, dtypes  # noqa: F401
+from pytea_ci.models.torch.nn import fold, init, parallel  # noqa: F401
 from pytea_ci.models.torchvision import models, utils  # noqa: F401
 from pytea_ci.models.torch import sparse  # noqa: F401
 from pytea_ci.models.numpy_ import math as np_math  # noqa: F401

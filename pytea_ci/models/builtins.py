@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.ranges import SCALAR
 from pytea_ci.models.registry import model, native_class, register
 from pytea_ci.models.values import (BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
                                     Namespace, PropertyVal, RangeVal, StaticMethod, Unknown, is_concrete)
@@ -190,7 +191,7 @@ def abs_(ctx: Ctx, x: Any) -> Any:
     return abs(x) if _concrete(x) else ctx.unknown("abs")
 
 
-@model("builtins.int")
+@model("builtins.int", values=SCALAR)
 def int_(ctx: Ctx, x: Any = 0, *args: Any) -> Any:
     if isinstance(x, Term):
         return x

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from pytea_ci.diagnostics import Span
+from pytea_ci.diagnostics.rules import SHAPE_MISMATCH, Rule
 from pytea_ci.shapes.dim import Dim, Sym
 from pytea_ci.shapes.pred import Cond
 
@@ -14,7 +15,7 @@ class Ctx(Protocol):
     facts: dict[str, Any]  # per-path program state kept by models (e.g. the process group is initialized)
     importing: int  # > 0 while a project module's import-time code runs
 
-    def require(self, cond: Cond, op: str, message: str, rule: str = "PT001",
+    def require(self, cond: Cond, op: str, message: str, rule: Rule = SHAPE_MISMATCH,
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
         """State what the API requires; a definite failure ends the path with a finding."""
 

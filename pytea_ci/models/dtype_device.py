@@ -18,6 +18,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.values import DType, Instance
 from pytea_ci.shapes.tensor import Origin, Tensor, category
+from pytea_ci.diagnostics.rules import DEVICE_MISMATCH, DTYPE_MISMATCH
 
 DEFAULT_DTYPE_SET = "default dtype set"  # path facts
 DEFAULT_DEVICE_SET = "default device set"
@@ -131,7 +132,7 @@ def require_same_dtype(ctx: Ctx, op: str, x: Any, w: Any, names: tuple[str, str]
         return
     if x.dtype == w.dtype or _floats_unsure(ctx, x.dtype, w.dtype):
         return
-    ctx.require(False, op, message.format(a=title(x.dtype), b=title(w.dtype)), "PT006",
+    ctx.require(False, op, message.format(a=title(x.dtype), b=title(w.dtype)), DTYPE_MISMATCH,
                 operands=(dtype_note(names[0], x), dtype_note(names[1], w)))
 
 
@@ -141,13 +142,13 @@ def require_dtype_in(ctx: Ctx, op: str, t: Any, allowed: tuple[str, ...], name: 
         return
     if _floats_unsure(ctx, t.dtype, next((a for a in allowed if category(a) == 2), None)):
         return
-    ctx.require(False, op, message.format(got=title(t.dtype)), "PT006", operands=(dtype_note(name, t),))
+    ctx.require(False, op, message.format(got=title(t.dtype)), DTYPE_MISMATCH, operands=(dtype_note(name, t),))
 
 
 def require_floating(ctx: Ctx, op: str, t: Any, name: str, message: str) -> None:
     """`t` must be of a floating dtype (BCE targets, the input of a float-only kernel)."""
     if isinstance(t, Tensor) and t.dtype is not None and category(t.dtype) in (0, 1):
-        ctx.require(False, op, message.format(got=title(t.dtype)), "PT006", operands=(dtype_note(name, t),))
+        ctx.require(False, op, message.format(got=title(t.dtype)), DTYPE_MISMATCH, operands=(dtype_note(name, t),))
 
 
 def require_castable(ctx: Ctx, op: str, target: Any, result: str | None, name: str = "self",
@@ -160,7 +161,7 @@ def require_castable(ctx: Ctx, op: str, target: Any, result: str | None, name: s
     ct, cr = category(target.dtype), category(result)
     if ct is None or cr is None or cr <= ct:
         return
-    ctx.require(False, op, message.format(got=title(result), want=title(target.dtype)), "PT006",
+    ctx.require(False, op, message.format(got=title(result), want=title(target.dtype)), DTYPE_MISMATCH,
                 operands=(dtype_note(name, target),))
 
 
@@ -186,7 +187,7 @@ def require_norm_parameters(ctx: Ctx, op: str, x: Any, params: tuple[tuple[str, 
         return
     message = ("mixed dtype (CPU): expect parameter to have scalar type of Float" if x.dtype == "float32" else
                "mixed dtype (CPU): all inputs must share same datatype")
-    ctx.require(False, op, f"{message} (input {title(x.dtype)}, parameters {title(p)})", "PT006",
+    ctx.require(False, op, f"{message} (input {title(x.dtype)}, parameters {title(p)})", DTYPE_MISMATCH,
                 operands=(dtype_note("input", x), dtype_note(known_[0][0], known_[0][1])))
 
 
@@ -197,10 +198,10 @@ def require_bool_support(ctx: Ctx, op: str, a: Any, b: Any, result: str | None) 
     """Bool tensors have no subtraction, and no floor division or remainder of a bool result."""
     bools = [(n, t) for n, t in (("self", a), ("other", b)) if isinstance(t, Tensor) and t.dtype == "bool"]
     if op in ("sub", "subtract") and (bools or isinstance(a, bool) or isinstance(b, bool)):
-        ctx.require(False, op, "Subtraction, the `-` operator, with a bool tensor is not supported", "PT006",
+        ctx.require(False, op, "Subtraction, the `-` operator, with a bool tensor is not supported", DTYPE_MISMATCH,
                     operands=tuple(dtype_note(n, t) for n, t in bools))
     elif op in ("floor_divide", "remainder") and bools and result == "bool":
-        ctx.require(False, op, f"{op} is not implemented for 'Bool'", "PT006",
+        ctx.require(False, op, f"{op} is not implemented for 'Bool'", DTYPE_MISMATCH,
                     operands=tuple(dtype_note(n, t) for n, t in bools))
 
 
@@ -215,7 +216,7 @@ def require_same_device(ctx: Ctx, op: str, operands: tuple[tuple[str, Any], ...]
     for (n1, a), (n2, b) in zip(placed_, placed_[1:]):
         if a.device != b.device:
             ctx.require(False, op, f"Expected all tensors to be on the same device, but found at least two devices, "
-                        f"{_shown(a.device)} and {_shown(b.device)} ({n1} and {n2})", "PT007",
+                        f"{_shown(a.device)} and {_shown(b.device)} ({n1} and {n2})", DEVICE_MISMATCH,
                         operands=(device_note(n1, a), device_note(n2, b)))
             return
 
@@ -237,37 +238,35 @@ def joined_device(*operands: Any) -> str | None:
 
 
 # ----- after every model: where its result lives --------------------------------------------------
-_CREATIONS = {"torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty", "torch.full", "torch.randint",
-              "torch.arange", "torch.randperm", "torch.linspace", "torch.logspace", "torch.eye", "torch.tensor",
-              "torch.as_tensor", "torch.from_numpy", "torch.FloatTensor", "torch.LongTensor", "torch.Tensor.__new__",
-              "torch.cuda.FloatTensor", "torch.cuda.LongTensor"} | {
-    f"torch.{cuda}{kind}Tensor" for cuda in ("", "cuda.") for kind in
-    ("Double", "Half", "BFloat16", "Int", "Short", "Char", "Byte", "Bool")}
-_SAME_AS_DATA = {"torch.tensor", "torch.as_tensor", "torch.Tensor.__new__"}  # a tensor given as data keeps its device
+# How a model places its result (`device=` of its registration; None: where its operands live).
+CREATES = "creates"  # a creation: on the CPU unless told otherwise, its dtype set here
+CREATES_LIKE_DATA = "creates like its data"  # a creation whose tensor data keeps its device (`torch.tensor(t)`)
+TO_CUDA = "to cuda"  # `.cuda()`
+TO_CPU = "to cpu"  # `.cpu()`
 
 
-def after_model(ctx: Any, name: str, out: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """The device (and dtype origin) of a model's tensor result: a result written into an `out=` tensor
-    has its dtype and device, creations are on the CPU unless told otherwise, `.cuda()`/`.cpu()` move,
-    any `device=` argument places the result."""
+def after_model(ctx: Any, name: str, kind: str | None, out: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The device (and dtype origin) of a model's tensor result, `kind` being how the model declared it
+    places its result: a result written into an `out=` tensor has its dtype and device, creations are
+    on the CPU unless told otherwise, `.cuda()`/`.cpu()` move, any `device=` argument places the result."""
     if not isinstance(out, Tensor) or out.lib != "torch":
         return out
     target = kwargs.get("out")
     if isinstance(target, Tensor) and target.lib == "torch":  # the result is written into `out=` and returned
         return _replace(out, dtype=target.dtype, dtype_from=target.dtype_from, device=target.device,
                         device_from=target.device_from)
-    if ctx.facts.get(AUTOCAST) and category(out.dtype) == 2 and name not in _CREATIONS:
+    creates = kind in (CREATES, CREATES_LIKE_DATA)
+    if ctx.facts.get(AUTOCAST) and category(out.dtype) == 2 and not creates:
         out = cast(ctx, out, None, "autocast")  # float16/bfloat16 or float32: the autocast's choice
     short = name.replace("torch.Tensor.", ".").replace("torch.", "torch.")
-    if name in ("torch.cuda", "torch.Tensor.cuda"):
+    if kind == TO_CUDA:
         return placed(ctx, out, "cuda", ".cuda()")
-    if name in ("torch.cpu", "torch.Tensor.cpu"):
+    if kind == TO_CPU:
         return placed(ctx, out, "cpu", ".cpu()")
-    if name in _SAME_AS_DATA and args and isinstance(args[0], Tensor) and args[0].lib == "torch" and "device" not in kwargs:
+    if kind == CREATES_LIKE_DATA and args and isinstance(args[0], Tensor) and args[0].lib == "torch" \
+            and "device" not in kwargs:
         return placed(ctx, with_dtype_origin(ctx, out, short), args[0].device, short)
-    if name in _CREATIONS:
-        if name.startswith("torch.cuda.") and "device" not in kwargs:
-            return placed(ctx, with_dtype_origin(ctx, out, short), "cuda", short)
+    if creates:
         return created(ctx, out, kwargs, short)
     if "device" in kwargs:
         dev = device_of(kwargs["device"]) if kwargs["device"] is not None else out.device

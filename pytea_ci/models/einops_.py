@@ -18,6 +18,7 @@ from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Dim, floordiv, is_dim, prod
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 ELLIPSIS = "..."
 _TOKEN = re.compile(r"\.\.\.|\(|\)|[A-Za-z_][A-Za-z0-9_]*|\d+|\S")
@@ -38,12 +39,12 @@ def parse_side(ctx: Ctx, text: str, op: str) -> list[Group] | None:
         if tok == "(":
             if cur is not None:
                 ctx.require(False, op, f"Axis composition is one-level (brackets inside brackets not allowed) in "
-                            f"'{text}'", "PT003")
+                            f"'{text}'", INVALID_ARGUMENT)
                 return None
             cur = []
         elif tok == ")":
             if cur is None:
-                ctx.require(False, op, f"Brackets are not balanced in '{text}'", "PT003")
+                ctx.require(False, op, f"Brackets are not balanced in '{text}'", INVALID_ARGUMENT)
                 return None
             groups.append(Group(tuple(cur), True))
             cur = None
@@ -53,17 +54,17 @@ def parse_side(ctx: Ctx, text: str, op: str) -> list[Group] | None:
             else:
                 groups.append(Group((tok,), False))
         else:
-            ctx.require(False, op, f"Unknown character '{tok}' in pattern '{text}'", "PT003")
+            ctx.require(False, op, f"Unknown character '{tok}' in pattern '{text}'", INVALID_ARGUMENT)
             return None
     if cur is not None:
-        ctx.require(False, op, f"Imbalanced parentheses in expression: '{text}'", "PT003")
+        ctx.require(False, op, f"Imbalanced parentheses in expression: '{text}'", INVALID_ARGUMENT)
         return None
     names = [a for g in groups for a in g.axes if not a.isdigit()]
     dup = sorted({a for a in names if names.count(a) > 1})
     ctx.require(not dup, op, f"Indexing expression contains duplicate dimension {dup[0] if dup else ''!r} in "
-                f"'{text}'", "PT003")
+                f"'{text}'", INVALID_ARGUMENT)
     ctx.require(names.count(ELLIPSIS) <= 1, op, f"Expression may contain dots only inside ellipsis (...) once: '{text}'",
-                "PT003")
+                INVALID_ARGUMENT)
     return groups
 
 
@@ -93,7 +94,7 @@ def bind_left(ctx: Ctx, groups: list[Group], shape: tuple[Dim, ...], lengths: di
             ell_dims = tuple(dims[pos:pos + take])
             pos += take
             continue
-        ctx.require(ELLIPSIS not in g.axes, op, "Ellipsis inside parenthesis in the left side is not allowed", "PT003")
+        ctx.require(ELLIPSIS not in g.axes, op, "Ellipsis inside parenthesis in the left side is not allowed", INVALID_ARGUMENT)
         d = dims[pos]
         pos += 1
         known_part: Dim = 1
@@ -105,7 +106,7 @@ def bind_left(ctx: Ctx, groups: list[Group], shape: tuple[Dim, ...], lengths: di
                 known_part = known_part * sizes[a]
             else:
                 unknown.append(a)
-        ctx.require(len(unknown) <= 1, op, f"Could not infer sizes for {set(unknown)}", "PT003")
+        ctx.require(len(unknown) <= 1, op, f"Could not infer sizes for {set(unknown)}", INVALID_ARGUMENT)
         where = (f"tensor: {fmt(shape)}",)
         if unknown:
             ctx.require(P.and_(P.ne(known_part, 0), P.divides(known_part, d)), op, f"Shape mismatch, can't divide axis "
@@ -149,7 +150,7 @@ def transform(ctx: Ctx, tensor: Any, pattern: Any, kind: str, lengths: dict[str,
     tensor = _as_tensor(ctx, tensor)
     if not isinstance(pattern, str) or not known(tensor):
         return ctx.unknown(f"einops.{kind} of unknown input")
-    ctx.require("->" in pattern, op, f"Pattern '{pattern}' must contain '->'", "PT003")
+    ctx.require("->" in pattern, op, f"Pattern '{pattern}' must contain '->'", INVALID_ARGUMENT)
     left_s, _, right_s = pattern.partition("->")
     left, right = parse_side(ctx, left_s, op), parse_side(ctx, right_s, op)
     if left is None or right is None:
@@ -157,23 +158,23 @@ def transform(ctx: Ctx, tensor: Any, pattern: Any, kind: str, lengths: dict[str,
     ln, rn = _names(left), _names(right)
     ctx.require(_has_ellipsis(left) == _has_ellipsis(right) or kind == "reduce" and not _has_ellipsis(right), op,
                 f"Ellipsis found in {'left' if _has_ellipsis(left) else 'right'} side, but not "
-                f"{'right' if _has_ellipsis(left) else 'left'} side of a pattern {pattern}", "PT003")
+                f"{'right' if _has_ellipsis(left) else 'left'} side of a pattern {pattern}", INVALID_ARGUMENT)
     if kind == "rearrange":
         ctx.require(ln == rn, op, f"Identifiers only on one side of expression (should be on both): "
-                    f"{sorted(ln ^ rn)}", "PT003")
+                    f"{sorted(ln ^ rn)}", INVALID_ARGUMENT)
         anon = [a for g in left + right for a in g.axes if a.isdigit() and a != "1"]
         ctx.require(not anon, op, "Non-unitary anonymous axes are not supported in rearrange (exception is length 1)",
-                    "PT003")
+                    INVALID_ARGUMENT)
     elif kind == "repeat":
-        ctx.require(ln <= rn, op, f"Unexpected identifiers on the left side of repeat: {sorted(ln - rn)}", "PT003")
+        ctx.require(ln <= rn, op, f"Unexpected identifiers on the left side of repeat: {sorted(ln - rn)}", INVALID_ARGUMENT)
         new = rn - ln
         missing = sorted(a for a in new if a not in lengths)
-        ctx.require(not missing, op, f"Specify sizes for new axes in repeat: {missing}", "PT003")
+        ctx.require(not missing, op, f"Specify sizes for new axes in repeat: {missing}", INVALID_ARGUMENT)
     else:
         ctx.require(rn <= ln, op, f"Unexpected identifiers on the right side of reduce {kind}: {sorted(rn - ln)}",
-                    "PT003")
+                    INVALID_ARGUMENT)
     unused = sorted(k for k in lengths if k not in ln | rn)
-    ctx.require(not unused, op, f"Axis {unused[0] if unused else ''} is not used in transform", "PT003")
+    ctx.require(not unused, op, f"Axis {unused[0] if unused else ''} is not used in transform", INVALID_ARGUMENT)
     bound = bind_left(ctx, left, shape_of(tensor), lengths, op)
     if bound is None:
         return ctx.unknown("einops binding")
@@ -221,7 +222,7 @@ def einsum(ctx: Ctx, *args: Any) -> Any:
         return ctx.unknown("einops.einsum")
     pattern, tensors = args[-1], args[:-1]
     if "->" not in pattern:
-        ctx.require(False, "einsum", f"Pattern '{pattern}' must contain '->'", "PT003")
+        ctx.require(False, "einsum", f"Pattern '{pattern}' must contain '->'", INVALID_ARGUMENT)
         return ctx.unknown("einops.einsum")
     names: dict[str, str] = {}
     letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -251,7 +252,7 @@ def _star_split(ctx: Ctx, pattern: Any, op: str) -> tuple[int, int] | None:
     if not isinstance(pattern, str):
         return None
     parts = pattern.split()
-    ctx.require(parts.count("*") == 1, op, f"{op} pattern should contain exactly one '*', got '{pattern}'", "PT003")
+    ctx.require(parts.count("*") == 1, op, f"{op} pattern should contain exactly one '*', got '{pattern}'", INVALID_ARGUMENT)
     i = parts.index("*")
     return i, len(parts) - i - 1
 

@@ -104,7 +104,9 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.torch.data':
         'torch.utils.data.Dataset torch.utils.data.dataset.Dataset torch.utils.data.IterableDataset '
         'torch.utils.data.TensorDataset torch.utils.data.Subset torch.utils.data.random_split '
-        'torch.utils.data.DataLoader torch.utils.data.dataloader.DataLoader',
+        'torch.utils.data.DataLoader torch.utils.data.dataloader.DataLoader torch.utils.data.ConcatDataset '
+        'torch.utils.data.dataset.ConcatDataset torch.utils.data.distributed.DistributedSampler '
+        'torch.utils.data.DistributedSampler',
     'pytea_ci.models.torch.elementwise':
         'torch.add torch.Tensor.add torch.Tensor.add_ torch.sub torch.Tensor.sub torch.Tensor.sub_ torch.mul '
         'torch.Tensor.mul torch.Tensor.mul_ torch.div torch.Tensor.div torch.Tensor.div_ torch.true_divide '
@@ -251,7 +253,9 @@ NAMES: dict[str, str] = {
         'torch.nn.functional.logsigmoid torch.nn.functional.hardsigmoid torch.nn.functional.relu_ '
         'torch.nn.functional.prelu torch.nn.functional.rrelu torch.nn.functional.softsign '
         'torch.nn.functional.threshold torch.dropout torch.nn.functional.leaky_relu_ torch.nn.Embedding '
-        'torch.nn.functional.embedding torch.nn.functional.one_hot torch.nn.Embedding.from_pretrained',
+        'torch.nn.functional.embedding torch.nn.functional.one_hot torch.nn.Embedding.from_pretrained '
+        'torch.nn.functional.bilinear torch.bilinear torch.nn.Bilinear torch.nn.functional.glu torch.nn.GLU '
+        'torch.nn.Softmax2d torch.nn.EmbeddingBag',
     'pytea_ci.models.torch.nn.loss':
         'torch.nn.CrossEntropyLoss torch.nn.functional.cross_entropy torch.nn.NLLLoss '
         'torch.nn.functional.nll_loss torch.nn.MSELoss torch.nn.functional.mse_loss torch.nn.L1Loss '
@@ -259,12 +263,21 @@ NAMES: dict[str, str] = {
         'torch.nn.HuberLoss torch.nn.functional.huber_loss torch.nn.KLDivLoss torch.nn.functional.kl_div '
         'torch.nn.PoissonNLLLoss torch.nn.functional.poisson_nll_loss torch.nn.SoftMarginLoss '
         'torch.nn.functional.soft_margin_loss torch.nn.BCELoss torch.nn.functional.binary_cross_entropy '
-        'torch.nn.BCEWithLogitsLoss torch.nn.functional.binary_cross_entropy_with_logits',
+        'torch.nn.BCEWithLogitsLoss torch.nn.functional.binary_cross_entropy_with_logits '
+        'torch.nn.CosineEmbeddingLoss torch.nn.functional.cosine_embedding_loss torch.nn.MarginRankingLoss '
+        'torch.nn.functional.margin_ranking_loss torch.nn.TripletMarginLoss '
+        'torch.nn.functional.triplet_margin_loss torch.nn.TripletMarginWithDistanceLoss '
+        'torch.nn.functional.triplet_margin_with_distance_loss torch.nn.HingeEmbeddingLoss '
+        'torch.nn.functional.hinge_embedding_loss torch.nn.MultiMarginLoss '
+        'torch.nn.functional.multi_margin_loss torch.nn.MultiLabelSoftMarginLoss '
+        'torch.nn.functional.multilabel_soft_margin_loss torch.nn.CTCLoss torch.nn.functional.ctc_loss',
     'pytea_ci.models.torch.nn.norm':
         'torch.nn.BatchNorm1d torch.nn.BatchNorm2d torch.nn.BatchNorm3d torch.nn.InstanceNorm1d '
         'torch.nn.InstanceNorm2d torch.nn.InstanceNorm3d torch.nn.functional.batch_norm torch.nn.LayerNorm '
         'torch.nn.RMSNorm torch.nn.functional.layer_norm torch.nn.functional.rms_norm torch.nn.GroupNorm '
-        'torch.nn.LocalResponseNorm torch.nn.functional.normalize',
+        'torch.nn.LocalResponseNorm torch.nn.functional.normalize torch.nn.functional.group_norm '
+        'torch.group_norm torch.nn.functional.instance_norm torch.instance_norm '
+        'torch.nn.functional.local_response_norm torch.local_response_norm',
     'pytea_ci.models.torch.nn.rnn':
         'torch.nn.utils.rnn.PackedSequence torch.nn.utils.rnn.pack_padded_sequence '
         'torch.nn.utils.rnn.pack_sequence torch.nn.utils.rnn.pad_packed_sequence '
@@ -273,8 +286,11 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.torch.nn.attention':
         'torch.nn.MultiheadAttention torch.nn.TransformerEncoderLayer torch.nn.TransformerDecoderLayer '
         'torch.nn.TransformerEncoder torch.nn.TransformerDecoder '
-        'torch.nn.functional.scaled_dot_product_attention',
-    'pytea_ci.models.torch.nn.misc':
+        'torch.nn.functional.scaled_dot_product_attention torch.nn.functional.multi_head_attention_forward',
+    'pytea_ci.models.torch.nn.distance':
+        'torch.nn.CosineSimilarity torch.nn.PairwiseDistance torch.nn.functional.cosine_similarity '
+        'torch.cosine_similarity torch.nn.functional.pairwise_distance torch.pairwise_distance',
+    'pytea_ci.models.torch.nn.vision':
         'torch.nn.Upsample torch.nn.UpsamplingNearest2d torch.nn.UpsamplingBilinear2d '
         'torch.nn.functional.interpolate torch.nn.functional.upsample torch.nn.PixelShuffle '
         'torch.nn.PixelUnshuffle torch.nn.functional.pixel_shuffle torch.pixel_shuffle '
@@ -282,9 +298,9 @@ NAMES: dict[str, str] = {
         'torch.nn.ReflectionPad1d torch.nn.ReplicationPad1d torch.nn.CircularPad1d torch.nn.ZeroPad2d '
         'torch.nn.ConstantPad2d torch.nn.ReflectionPad2d torch.nn.ReplicationPad2d torch.nn.CircularPad2d '
         'torch.nn.ZeroPad3d torch.nn.ConstantPad3d torch.nn.ReflectionPad3d torch.nn.ReplicationPad3d '
-        'torch.nn.CircularPad3d torch.nn.functional.pad torch.nn.CosineSimilarity torch.nn.PairwiseDistance '
-        'torch.nn.functional.cosine_similarity torch.cosine_similarity torch.nn.functional.pairwise_distance '
-        'torch.pairwise_distance torch.nn.EmbeddingBag',
+        'torch.nn.CircularPad3d torch.nn.functional.pad torch.nn.functional.grid_sample torch.grid_sampler '
+        'torch.nn.functional.affine_grid torch.affine_grid_generator torch.nn.ChannelShuffle '
+        'torch.nn.functional.channel_shuffle torch.channel_shuffle',
     'pytea_ci.models.torchvision.datasets':
         'torchvision.datasets.MNIST torchvision.datasets.FashionMNIST torchvision.datasets.KMNIST '
         'torchvision.datasets.EMNIST torchvision.datasets.CIFAR10 torchvision.datasets.CIFAR100 '
@@ -323,7 +339,7 @@ NAMES: dict[str, str] = {
         'torchvision.transforms.ToPILImage torchvision.transforms.v2.ToPILImage torchvision.transforms.AugMix '
         'torchvision.transforms.v2.AugMix torchvision.transforms.ElasticTransform '
         'torchvision.transforms.v2.ElasticTransform',
-    'pytea_ci.models.torch.ops_more':
+    'pytea_ci.models.torch.joining':
         'torch.split torch.Tensor.split torch.chunk torch.Tensor.chunk torch.unbind torch.Tensor.unbind '
         'torch.narrow torch.Tensor.narrow torch.select torch.Tensor.select torch.gather torch.Tensor.gather '
         'torch.take_along_dim torch.scatter torch.Tensor.scatter torch.Tensor.scatter_ torch.scatter_add '
@@ -335,12 +351,13 @@ NAMES: dict[str, str] = {
         'torch.Tensor.triu torch.Tensor.tril_ torch.Tensor.triu_ torch.movedim torch.Tensor.movedim '
         'torch.moveaxis torch.Tensor.moveaxis torch.tile torch.Tensor.tile torch.repeat_interleave '
         'torch.Tensor.repeat_interleave torch.vstack torch.row_stack torch.hstack torch.diag torch.Tensor.diag '
-        'torch.diag_embed torch.Tensor.diag_embed torch.diagonal torch.Tensor.diagonal',
+        'torch.diag_embed torch.Tensor.diag_embed torch.diagonal torch.Tensor.diagonal torch.diff '
+        'torch.Tensor.diff torch.fill',
     'pytea_ci.models.torch.products':
         'torch.outer torch.Tensor.outer torch.ger torch.Tensor.ger torch.dot torch.Tensor.dot torch.inner '
         'torch.vdot torch.Tensor.vdot torch.cross torch.Tensor.cross torch.linalg.cross torch.addmm '
         'torch.Tensor.addmm torch.baddbmm torch.Tensor.baddbmm torch.addmv torch.Tensor.addmv torch.cdist '
-        'torch.dist torch.Tensor.dist torch.einsum',
+        'torch.dist torch.Tensor.dist torch.einsum torch.mv torch.Tensor.mv',
     'pytea_ci.models.numpy_.array':
         'numpy.ndarray.__add__ numpy.ndarray.__radd__ numpy.ndarray.__sub__ numpy.ndarray.__rsub__ '
         'numpy.ndarray.__mul__ numpy.ndarray.__rmul__ numpy.ndarray.__truediv__ numpy.ndarray.__rtruediv__ '
@@ -395,20 +412,10 @@ NAMES: dict[str, str] = {
         'yaml.safe_dump yaml.dump_all yaml.safe_dump_all yaml.SafeLoader yaml.FullLoader yaml.Loader '
         'yaml.UnsafeLoader yaml.BaseLoader yaml.CLoader yaml.CSafeLoader yaml.Dumper yaml.SafeDumper '
         'yaml.YAMLError',
-    'pytea_ci.models.torch.data_more':
-        'torch.utils.data.ConcatDataset torch.utils.data.dataset.ConcatDataset '
-        'torch.utils.data.distributed.DistributedSampler torch.utils.data.DistributedSampler',
-    'pytea_ci.models.torch.ops_extra':
-        'torch.diff torch.Tensor.diff torch.mv torch.Tensor.mv torch.fill torch.autograd.grad',
-    'pytea_ci.models.torch.nn.functional_more':
-        'torch.nn.functional.unfold torch.nn.functional.fold torch.nn.Unfold torch.nn.Fold '
-        'torch.nn.functional.grid_sample torch.grid_sampler torch.nn.functional.affine_grid '
-        'torch.affine_grid_generator torch.nn.functional.bilinear torch.bilinear torch.nn.Bilinear '
-        'torch.nn.functional.glu torch.nn.GLU torch.nn.Softmax2d torch.nn.ChannelShuffle '
-        'torch.nn.functional.channel_shuffle torch.channel_shuffle torch.nn.functional.group_norm '
-        'torch.group_norm torch.nn.functional.instance_norm torch.instance_norm '
-        'torch.nn.functional.local_response_norm torch.local_response_norm '
-        'torch.nn.functional.multi_head_attention_forward',
+    'pytea_ci.models.torch.autograd':
+        'torch.autograd.Variable torch.autograd.grad',
+    'pytea_ci.models.torch.nn.fold':
+        'torch.nn.functional.unfold torch.nn.functional.fold torch.nn.Unfold torch.nn.Fold',
     'pytea_ci.models.torch.nn.init':
         'torch.nn.init.uniform_ torch.nn.init.normal_ torch.nn.init.constant_ torch.nn.init.zeros_ '
         'torch.nn.init.ones_ torch.nn.init.trunc_normal_ torch.nn.init.uniform torch.nn.init.normal '
@@ -418,18 +425,10 @@ NAMES: dict[str, str] = {
         'torch.nn.init.orthogonal_ torch.nn.init.orthogonal torch.nn.init.sparse_ torch.nn.init.sparse '
         'torch.nn.init.eye_ torch.nn.init.dirac_ torch.nn.init.calculate_gain '
         'torch.nn.init._calculate_fan_in_and_fan_out',
-    'pytea_ci.models.torch.nn.loss_more':
-        'torch.nn.CosineEmbeddingLoss torch.nn.functional.cosine_embedding_loss torch.nn.MarginRankingLoss '
-        'torch.nn.functional.margin_ranking_loss torch.nn.TripletMarginLoss '
-        'torch.nn.functional.triplet_margin_loss torch.nn.TripletMarginWithDistanceLoss '
-        'torch.nn.functional.triplet_margin_with_distance_loss torch.nn.HingeEmbeddingLoss '
-        'torch.nn.functional.hinge_embedding_loss torch.nn.MultiMarginLoss '
-        'torch.nn.functional.multi_margin_loss torch.nn.MultiLabelSoftMarginLoss '
-        'torch.nn.functional.multilabel_soft_margin_loss torch.nn.CTCLoss torch.nn.functional.ctc_loss',
     'pytea_ci.models.torch.nn.parallel':
         'torch.nn.DataParallel torch.nn.parallel.DataParallel torch.nn.parallel.DistributedDataParallel '
-        'torch.nn.parallel.data_parallel torch.autograd.Variable torch.nn.utils.clip_grad_norm_ '
-        'torch.nn.utils.clip_grad_norm torch.nn.utils.clip_grad_value_',
+        'torch.nn.parallel.data_parallel torch.nn.utils.clip_grad_norm_ torch.nn.utils.clip_grad_norm '
+        'torch.nn.utils.clip_grad_value_',
     'pytea_ci.models.torchvision.models':
         'torchvision.models._Stage torchvision.models.ResNet torchvision.models.resnet.ResNet '
         'torchvision.models.resnet18 torchvision.models.resnet.resnet18 torchvision.models.resnet34 '

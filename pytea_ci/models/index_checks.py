@@ -22,6 +22,7 @@ from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import INPUT, Dim, Sym, dmax, dmin, is_dim
 from pytea_ci.shapes.tensor import INT_DTYPES, Tensor
 from pytea_ci.shapes.vrange import ValueRange
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 
 _INDEX_DTYPES = tuple(d for d in INT_DTYPES if d != "uint8")  # a uint8 index tensor is a mask
@@ -62,17 +63,17 @@ def require_values(ctx: Ctx, idx: Any, lo_ok: Dim, hi_ok: Dim | None, op: str, h
         inside = P.le(lo_ok, v) if hi_ok is None else P.and_(P.le(lo_ok, v), P.le(v, hi_ok))
         return inside if ignore is None else P.or_(inside, P.eq(v, ignore))
     if r.attained:  # both bounds occur in every run
-        ctx.require(P.and_(ok(r.lo), ok(r.hi)), op, message, "PT003", dims=dims)
+        ctx.require(P.and_(ok(r.lo), ok(r.hi)), op, message, INVALID_ARGUMENT, dims=dims)
         return
     if r.possible:
         # the bounds occur in some run: any value of the range is a counterexample (a warning), and the
         # check fails in every run only when no value of the range is allowed
         v = ctx.fresh("index_value", kind=INPUT, lo=None, note="a value of the index tensor")
         ctx.require(P.and_(_some_allowed(r, lo_ok, hi_ok, ignore), P.or_(P.lt(v, r.lo), P.lt(r.hi, v), ok(v))),
-                    op, message, "PT003", dims=dims)
+                    op, message, INVALID_ARGUMENT, dims=dims)
         return
     # bounds that only over-approximate: said only when every value of the range is out
-    ctx.require(_some_allowed(r, lo_ok, hi_ok, ignore), op, f"{message}; every value is out of range", "PT003",
+    ctx.require(_some_allowed(r, lo_ok, hi_ok, ignore), op, f"{message}; every value is out of range", INVALID_ARGUMENT,
                 dims=dims)
 
 
@@ -96,11 +97,11 @@ def _decide_concrete(ctx: Ctx, r: ValueRange, lo_ok: int, hi_ok: int | None, ign
     elif r.possible:
         v = ctx.fresh("index_value", kind=INPUT, lo=lo, hi=hi, note="a value of the index tensor")
         ok = P.le(lo_ok, v) if hi_ok is None else P.and_(P.le(lo_ok, v), P.le(v, hi_ok))
-        ctx.require(ok if ignore is None else P.or_(ok, P.eq(v, ignore)), op, message, "PT003", dims=dims)
+        ctx.require(ok if ignore is None else P.or_(ok, P.eq(v, ignore)), op, message, INVALID_ARGUMENT, dims=dims)
         return
     else:
         return  # the out-of-range bound may never occur (an over-approximation): nothing is known to fail
-    ctx.require(False, op, f"{message}; {why}", "PT003", dims=dims)
+    ctx.require(False, op, f"{message}; {why}", INVALID_ARGUMENT, dims=dims)
 
 
 def count_bins(ctx: Ctx, input: Tensor, minlength: Any) -> Any:

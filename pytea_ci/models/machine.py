@@ -38,6 +38,11 @@ def unknown_str(ctx: Ctx, what: str) -> Unknown:
 
 
 # ----- torch.cuda, torch.backends --------------------------------------------------------------------
+# How a finding names a machine fact: the call that reads it.
+FACT_TEXT = {"cuda_available": "torch.cuda.is_available()", "mps_available": "torch.backends.mps.is_available()",
+             "cudnn_available": "torch.backends.cudnn.is_available()"}
+
+
 @model("torch.cuda.is_available", "torch.cuda.is_bf16_supported", "torch.cuda.is_initialized")
 def cuda_is_available(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return fact(ctx, "cuda_available", 0, 1)

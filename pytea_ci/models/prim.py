@@ -10,6 +10,7 @@ from pytea_ci.models.values import DType, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Dim, PInt, Term, dmax, dmin, floordiv, is_dim, prod
 from pytea_ci.shapes.tensor import Tensor, fmt_shape
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT, SHAPE_MISMATCH, Rule
 
 Shape = tuple[Dim, ...]
 
@@ -34,7 +35,7 @@ def norm_dim(ctx: Ctx, dim: Any, rank: int, op: str) -> int | None:
     if d is None:
         return None
     lo, hi = (-1, 0) if rank == 0 else (-rank, rank - 1)
-    ctx.require(lo <= d <= hi, op, f"dim {d} is out of range for a {rank}-D tensor (expected in [{lo}, {hi}])", "PT003")
+    ctx.require(lo <= d <= hi, op, f"dim {d} is out of range for a {rank}-D tensor (expected in [{lo}, {hi}])", INVALID_ARGUMENT)
     return d % max(rank, 1)
 
 
@@ -125,7 +126,7 @@ def result_dtype(a: Any, b: Any) -> str | None:
 
 def matmul_shapes(ctx: Ctx, a: Shape, b: Shape, op: str) -> Shape:
     if len(a) == 0 or len(b) == 0:
-        ctx.require(False, op, "both arguments to matmul need to be at least 1D", "PT003")
+        ctx.require(False, op, "both arguments to matmul need to be at least 1D", INVALID_ARGUMENT)
     a2 = (1,) + tuple(a) if len(a) == 1 else tuple(a)
     b2 = tuple(b) + (1,) if len(b) == 1 else tuple(b)
     k1, k2 = a2[-1], b2[-2]
@@ -146,10 +147,10 @@ def reshape_shape(ctx: Ctx, src: Shape, target: list[Any], op: str) -> Shape | N
     if not all(is_dim(t) for t in target):
         return None
     holes = [i for i, t in enumerate(target) if isinstance(t, int) and t == -1]
-    ctx.require(len(holes) <= 1, op, "only one dimension can be inferred", "PT003")
+    ctx.require(len(holes) <= 1, op, "only one dimension can be inferred", INVALID_ARGUMENT)
     for t in target:
         if isinstance(t, int) and t < -1:
-            ctx.require(False, op, f"invalid shape dimension {t}", "PT003")
+            ctx.require(False, op, f"invalid shape dimension {t}", INVALID_ARGUMENT)
     numel = prod(src)
     known_part = prod([t for i, t in enumerate(target) if i not in holes])
     shown = "[" + ", ".join(repr(t) for t in target) + "]"
@@ -213,7 +214,7 @@ def window_out(ctx: Ctx, size: Dim, k: Any, s: Any, p: Any, d: Any, op: str, cei
     eff = size + 2 * p - d * (k - 1)
     ctx.require(P.ge(eff, 1), op,
                 f"kernel size ({k!r}) can't be greater than the padded input size ({size!r} + 2*{p!r} = {size + 2 * p!r})",
-                "PT003", dims=(("input size", size), ("kernel size", k)))
+                INVALID_ARGUMENT, dims=(("input size", size), ("kernel size", k)))
     if ceil_mode and isinstance(s, int) and s > 1:
         out = floordiv(eff - 1 + s - 1, s) + 1
         if isinstance(out, int) and isinstance(size, int) and (out - 1) * s >= size + p:
@@ -237,7 +238,7 @@ def dtype_name(v: Any) -> str | None:
     return None
 
 
-def same_shape_required(ctx: Ctx, a: Tensor, b: Tensor, op: str, message: str, rule: str = "PT001") -> None:
+def same_shape_required(ctx: Ctx, a: Tensor, b: Tensor, op: str, message: str, rule: Rule = SHAPE_MISMATCH) -> None:
     sa, sb = shape_of(a), shape_of(b)
     if len(sa) != len(sb):
         ctx.require(False, op, message.format(a=fmt(sa), b=fmt(sb)), rule, (f"input: {fmt(sa)}", f"target: {fmt(sb)}"))

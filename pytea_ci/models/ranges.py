@@ -1,14 +1,16 @@
 """Where integer tensors get their value ranges, and how operations carry them (DESIGN §3).
 
-`values_after` runs after every model (like the layout rules): sources (`randint`, `arange`,
-`randperm`, literals, `full`, `argmax`) set a range, value-preserving operations (views, copies,
-indexing) keep it, and arithmetic with a constant (`labels - 1`, `% n`, `clamp`) moves it. A model
-that computes its own range is left alone. `int()` / `.item()` of a drawn value is an input symbol.
+`values_after` runs after every model (like the layout rules) with the value rule the model declared
+(`values=` of its registration): sources (`randint_values`, `arange_values`, `literal_values`,
+`argmax_values`, ...) set a range, `Indices` gives the indices of a (values, indices) result theirs,
+`SCALAR` makes `int()` / `.item()` of a drawn value an input symbol. Without a rule, value-preserving
+operations (views, copies, indexing) keep the range and arithmetic with a constant (`labels - 1`,
+`% n`, `clamp`) moves it. A model that computes its own range is left alone.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from pytea_ci.models.context import Ctx
@@ -56,7 +58,7 @@ def _fewest(t: Tensor) -> int | None:
 
 
 # ----- sources -------------------------------------------------------------------------------------
-def _randint(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+def randint_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     pos = [a for a in args if not isinstance(a, (tuple, list))]
     low: Any = kwargs.get("low", 0)
     high: Any = kwargs.get("high")
@@ -70,7 +72,7 @@ def _randint(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | N
     return made(ctx, low, high - 1, note, drawn=drawn, random=True)
 
 
-def _integers(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+def integers_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     """`Generator.integers(low, high=None, size=None, endpoint=False)` (args[0] is the generator)."""
     pos = [a for a in args[1:3] if not isinstance(a, (tuple, list, Tensor))]
     low, high = kwargs.get("low", pos[0] if pos else None), kwargs.get("high", pos[1] if len(pos) > 1 else None)
@@ -84,7 +86,7 @@ def _integers(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | 
     return made(ctx, low, top, f"Generator.integers({low!r}, {high!r})", drawn=drawn, random=True)
 
 
-def _arange(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+def arange_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     start, end, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) > 2 else 1)
     if not (_ints(start, end, step) and step):
         return made(ctx, start, end - 1, "torch.arange", attained=True, dense=True) \
@@ -96,7 +98,7 @@ def _arange(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | No
                 True, dense=step in (1, -1))
 
 
-def _randperm(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+def randperm_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     return made(ctx, 0, args[0] - 1, f"torch.randperm({args[0]!r})", True, dense=True) \
         if args and is_dim(args[0]) else None
 
@@ -115,14 +117,14 @@ def _literal_ints(data: Any) -> list[int] | None:
     return None
 
 
-def _literal(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+def literal_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     if args and isinstance(args[0], Tensor):
         return args[0].vrange
     values = _literal_ints(args[0]) if args else None
     return made(ctx, min(values), max(values), "torch.tensor of literals", True) if values else None
 
 
-def _full(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+def full_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     v = kwargs.get("fill_value", args[1] if len(args) > 1 else None)
     return made(ctx, v, v, f"torch.full(..., {v!r})", True) if is_dim(v) and not isinstance(v, bool) else None
 
@@ -143,21 +145,30 @@ def _index_range(ctx: Ctx, args: tuple, dim: Any, what: str, attained: bool = Fa
         if size is not None else None
 
 
-def _argmax(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+def argmax_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     return _index_range(ctx, args, kwargs.get("dim", args[1] if len(args) > 1 else None), "an argmax/argmin")
 
 
-def _argsort(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+def argsort_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     """A permutation of the dim: every index occurs."""
     return _index_range(ctx, args, kwargs.get("dim", args[1] if len(args) > 1 else -1), "an argsort", True)
 
 
-# (values, indices) results: where the dim argument sits, and whether every index occurs (a sort)
-_WITH_INDICES = {"torch.max": (1, None, False), "torch.sort": (1, -1, True), "torch.topk": (2, -1, False)}
+@dataclass(frozen=True)
+class Indices:
+    """The rule of a (values, indices) result: where the dim argument sits, its default, and whether
+    every index occurs (a sort)."""
+
+    pos: int
+    default: int | None
+    attained: bool
 
 
-def _with_indices(ctx: Ctx, name: str, out: ValuesIndices, args: tuple, kwargs: dict) -> Any:
-    pos, default, attained = _WITH_INDICES[name]
+SCALAR = "scalar of a one-element tensor"  # the rule of `int(t)` / `t.item()` (`scalar_of`)
+
+
+def _with_indices(ctx: Ctx, name: str, rule: Indices, out: ValuesIndices, args: tuple, kwargs: dict) -> Any:
+    pos, default, attained = rule.pos, rule.default, rule.attained
     dim = kwargs.get("dim", args[pos] if len(args) > pos else default)
     r = _index_range(ctx, args, dim, name.rsplit(".", 1)[-1], attained) if dim is not None else None
     indices = out[1] if len(out) == 2 else None
@@ -166,7 +177,7 @@ def _with_indices(ctx: Ctx, name: str, out: ValuesIndices, args: tuple, kwargs: 
     return ValuesIndices((out[0], replace(indices, vrange=r)))
 
 
-def _joined(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+def joined_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     """`cat`/`stack` of tensors that all have the same range (parts of different ranges, such as
     columns of different cardinalities, are told apart again by indexing, which a range cannot do)."""
     parts = list(args[0]) if args and isinstance(args[0], (list, tuple)) else []
@@ -179,21 +190,12 @@ def _joined(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | No
     return out_range
 
 
-def _padded(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+def padded_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     """`pad_sequence`: the sequences' values and the padding value."""
-    r = _joined(ctx, out, args, kwargs)
+    r = joined_values(ctx, out, args, kwargs)
     pad = kwargs.get("padding_value", args[2] if len(args) > 2 else 0)
     # the padding occurs in some run (sequences padded to a common length differ in length)
     return hull(r, ValueRange(pad, pad, reachable=True)) if r is not None and _ints(pad) else None
-
-
-_SOURCES: dict[str, Callable[[Ctx, Tensor, tuple, dict], ValueRange | None]] = {
-    "torch.randint": _randint, "numpy.random.randint": _randint, "numpy.random.Generator.integers": _integers,
-    "torch.arange": _arange,
-    "torch.randperm": _randperm, "torch.tensor": _literal, "torch.full": _full, "torch.argmax": _argmax,
-    "torch.argsort": _argsort,
-    "torch.cat": _joined, "torch.stack": _joined, "torch.nn.utils.rnn.pad_sequence": _padded,
-}
 
 
 # ----- propagation ---------------------------------------------------------------------------------
@@ -317,16 +319,17 @@ def _carried(name: str, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | 
     return _arith(op, r, other, reflected) if op in ("add", "sub", "mul", "remainder", "fmod") else None
 
 
-def values_after(ctx: Any, name: str, out: Any, args: tuple, kwargs: dict) -> Any:
-    """`out` of the model `name` with the value range the operation gives it (or a ranged scalar)."""
-    if name in ("builtins.int", "torch.Tensor.item") and args and isinstance(args[0], Tensor):
+def values_after(ctx: Any, name: str, rule: Any, out: Any, args: tuple, kwargs: dict) -> Any:
+    """`out` of the model `name` with the value range the operation gives it (or a ranged scalar);
+    `rule` is the value rule the model declared (a source, `Indices`, `SCALAR`) or None."""
+    if rule == SCALAR and args and isinstance(args[0], Tensor):
         return scalar_of(ctx, args[0], out)
-    if isinstance(out, ValuesIndices) and name in _WITH_INDICES:
-        return _with_indices(ctx, name, out, args, kwargs)
+    if isinstance(out, ValuesIndices) and isinstance(rule, Indices):
+        return _with_indices(ctx, name, rule, out, args, kwargs)
     if not isinstance(out, Tensor) or out.vrange is not None:
         _in_place(name, args)
         return out
-    source = _SOURCES.get(name)
+    source: Callable[[Ctx, Tensor, tuple, dict], ValueRange | None] | None = rule if callable(rule) else None
     if source is not None and not out.is_int():
         return out
     r = source(ctx, out, args, kwargs) if source is not None else _carried(name, out, args, kwargs)

@@ -3,6 +3,11 @@
 Registering a name twice raises: two models for one API would make behaviour depend on import
 order. Names under a modeled root that are not registered are Unknown and counted.
 
+Each model declares, besides its shape rule, the facets the interpreter applies after every call of
+it (`Facets`: memory layout, value ranges, device and dtype behaviour): as arguments of `model`, with
+`facets` on a method of a native class, or with `declare` next to models built from a table. The
+interpreter reads them through `facets_of`, so it names no API itself.
+
 Model modules load on demand: `lookup`, `get` and `get_property` import the module that registers
 a name (per `index.py`, generated from the models) the first time the name is asked for, so a run
 pays only for the libraries the analyzed program touches. Read the registry through them, never
@@ -12,6 +17,7 @@ through the dicts: a name of a module not loaded yet is not in them.
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
 from pytea_ci.models.values import MISSING, Builtin, ClassVal, Namespace, Property
@@ -33,6 +39,60 @@ MODELED_ROOTS = (
 )
 
 
+# Memory layouts a model declares for its tensor result (`Facets.layout`; None: not known after the op).
+KEEPS = "keeps"  # the model computes the result's strides itself (views, wrappers returning their argument)
+CONTIGUOUS = "contiguous"  # a fresh, contiguous output
+LIKE_INPUT = "like input"  # element-wise: a dense input's layout is kept (tests/oracle)
+# Whether a call may place tensors off the CPU (`Facets.places`).
+ALWAYS = "always"  # `.cuda()`, `torch.set_default_device`
+BY_ARGUMENTS = "by arguments"  # `.to(...)`, `torch.device(...)`: unless its arguments name the CPU or a dtype
+
+
+@dataclass(frozen=True)
+class Facets:
+    """What a model declares besides its shape rule, applied around every call (models/call_facets.py).
+
+    layout: KEEPS, CONTIGUOUS, LIKE_INPUT or None. values: how the result gets its value range
+    (a rule of models/ranges.py). device: how the result's device and dtype origin are set (a kind of
+    models/dtype_device.py). places: ALWAYS or BY_ARGUMENTS when the call may move tensors to
+    another device. reads_data: the result is read from tensor data (`.item()`), so a result not
+    understood does not make the operation unchecked.
+    """
+
+    layout: str | None = None
+    values: Any = None
+    device: str | None = None
+    places: str | None = None
+    reads_data: bool = False
+
+
+NO_FACETS = Facets()
+FACETS: dict[str, Facets] = {}  # model name (a Builtin's name) -> its declared facets
+
+
+def declare(name: str, facets: Facets) -> None:
+    """Declare the facets of the model named `name` (once)."""
+    if name in FACETS:
+        raise ValueError(f"facets declared twice: {name}")
+    if facets != NO_FACETS:
+        FACETS[name] = facets
+
+
+def facets_of(name: str) -> Facets:
+    """The facets declared for the model `name` (loaded, since it is being called), or none."""
+    return FACETS.get(name, NO_FACETS)
+
+
+def facets(**declared: Any) -> Callable[[F], F]:
+    """Declare the facets of a method of a `native_class` body, e.g. `@facets(layout=KEEPS)`."""
+
+    def deco(fn: F) -> F:
+        fn.__facets__ = Facets(**declared)  # type: ignore[attr-defined]
+        return fn
+
+    return deco
+
+
 def register(name: str, value: Any) -> None:
     if name in REGISTRY:
         raise ValueError(f"model registered twice: {name}")
@@ -42,13 +102,15 @@ def register(name: str, value: Any) -> None:
         _PREFIXES.add(".".join(parts[:i]))
 
 
-def model(*names: str) -> Callable[[F], F]:
-    """Register a function `fn(ctx, *args, **kwargs)` under every name given."""
+def model(*names: str, **declared: Any) -> Callable[[F], F]:
+    """Register a function `fn(ctx, *args, **kwargs)` under every name given, with the `Facets`
+    given as keywords (`layout=`, `values=`, `device=`, `places=`, `reads_data=`)."""
 
     def deco(fn: F) -> F:
         b = Builtin(names[0], fn)
         for n in names:
             register(n, b)
+        declare(names[0], Facets(**declared))
         return fn
 
     return deco
@@ -83,6 +145,7 @@ def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = ()) -> C
                 continue
             name = {"init": "__init__", "call": "__call__"}.get(key, key)
             ns[name] = Builtin(f"{qualname}.{name}", val)
+            declare(f"{qualname}.{name}", getattr(val, "__facets__", NO_FACETS))
         cls = ClassVal(qualname.rsplit(".", 1)[-1], bases, ns, qualname, native=True)
         for n in (qualname,) + aliases:
             register(n, cls)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.diagnostics.result import EntryResult, RunResult
+from pytea_ci.diagnostics.rules import INCOMPLETE
 from pytea_ci.report.source import Sources, Unit
 from pytea_ci.report.summary import checked_text
 from pytea_ci.report.text import clean as _clean
@@ -40,7 +41,7 @@ def explain_entry(e: EntryResult, sources: Sources) -> list[str]:
         out += [f"    {_where(sources, p['location'])} {p['kind']}: {_clean(p['reason'])}"
                 + (f" (while importing {p['module']})" if p.get("module") else "")
                 + f" [{_plural(p['paths'], 'path')}]" for p in s.ended_paths]
-    budgets = [d for d in e.diagnostics if d.rule == "PT011"]
+    budgets = [d for d in e.diagnostics if d.rule == INCOMPLETE.id]
     if budgets:
         out.append("  budgets:")
         out += [f"    {_where(sources, [d.span.path, d.span.line, d.span.col])} {_clean(d.message)}" for d in budgets]

@@ -47,6 +47,7 @@ from sarif_om import (  # type: ignore[import-untyped]
 
 from pytea_ci.diagnostics import RULES, Diagnostic, Frame, Related, Rule, Severity, Span
 from pytea_ci.diagnostics.result import EntryResult, RunResult
+from pytea_ci.diagnostics.rules import (DEVICE_MISMATCH, DTYPE_MISMATCH, INCOMPLETE, NOTHING_CHECKED, PARSE_ERROR, POSSIBLE_SHAPE_MISMATCH, UNDECIDED)
 from pytea_ci.report.fingerprint import decode_like_node, line_hashes
 from pytea_ci.report.sarif_json import build, to_data
 from pytea_ci.report.source import Sources, Unit
@@ -67,10 +68,10 @@ MAX_FLOW_LOCATIONS = 10_000
 MAX_DESCRIPTION = 1_024
 
 _PROBLEM_SEVERITY = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "recommendation"}
-_PRECISION = {"PT002": "medium", "PT010": "low", "PT011": "low", "PT012": "very-high"}  # others: "high"
-_TAGS = {"PT010": ("pytorch", "analysis-coverage"), "PT011": ("pytorch", "analysis-coverage"),
-         "PT012": ("correctness", "syntax"), "PT006": ("correctness", "pytorch", "tensor-dtype"),
-         "PT007": ("correctness", "pytorch", "tensor-device")}  # others: shape rules
+_PRECISION = {POSSIBLE_SHAPE_MISMATCH.id: "medium", UNDECIDED.id: "low", INCOMPLETE.id: "low", PARSE_ERROR.id: "very-high"}  # others: "high"
+_TAGS = {UNDECIDED.id: ("pytorch", "analysis-coverage"), INCOMPLETE.id: ("pytorch", "analysis-coverage"),
+         PARSE_ERROR.id: ("correctness", "syntax"), DTYPE_MISMATCH.id: ("correctness", "pytorch", "tensor-dtype"),
+         DEVICE_MISMATCH.id: ("correctness", "pytorch", "tensor-device")}  # others: shape rules
 _SHAPE_TAGS = ("correctness", "pytorch", "tensor-shape")
 _LINK_LIKE = re.compile(r"\[(?=[^\]\n]*\]\()")  # a "[" that would start an embedded link
 
@@ -193,15 +194,15 @@ class _LogBuilder:
         for e in self.result.entries:
             entry = self.sources.display(e.entry)
             if e.status == "internal-error":
-                self.entry_note(e, "PT011", "error",
+                self.entry_note(e, INCOMPLETE.id, "error",
                                 f"{entry}: the analysis failed with an internal error: {e.error or 'no details'}")
             elif hit_budget(e):
-                budgets = "; ".join(d.message for d in e.diagnostics if d.rule == "PT011")
-                self.entry_note(e, "PT011", "warning", f"{entry}: the analysis stopped at a budget; code after it "
+                budgets = "; ".join(d.message for d in e.diagnostics if d.rule == INCOMPLETE.id)
+                self.entry_note(e, INCOMPLETE.id, "warning", f"{entry}: the analysis stopped at a budget; code after it "
                                 f"was not checked" + (f" ({budgets})" if budgets else "."))
             for d in e.diagnostics:
-                if d.rule == "PT013":
-                    self.entry_note(e, "PT013", "warning", f"{entry}: {d.message}", d.span)
+                if d.rule == NOTHING_CHECKED.id:
+                    self.entry_note(e, NOTHING_CHECKED.id, "warning", f"{entry}: {d.message}", d.span)
 
     def entry_note(self, e: EntryResult, rule: str, level: str, text: str, span: Span | None = None) -> None:
         where = self.physical(span, region=True) if span is not None else self.physical(Span(e.entry, 1), region=False)

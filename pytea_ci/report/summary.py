@@ -10,6 +10,7 @@ from typing import Any
 from pytea_ci import __version__
 from pytea_ci.diagnostics import RULES, Diagnostic, Severity
 from pytea_ci.diagnostics.result import EntryResult, EntryStats, RunResult
+from pytea_ci.diagnostics.rules import INCOMPLETE
 
 TOOL_NAME = "pytea-ci"
 LEVELS: tuple[Severity, ...] = (Severity.ERROR, Severity.WARNING, Severity.NOTE)  # gravest first
@@ -51,7 +52,7 @@ def checked_text(checked: int, reached: int) -> str:
 
 def hit_budget(e: EntryResult) -> bool:
     """Stopped by a budget: status incomplete, or findings reported before a budget was reached."""
-    return e.status == "incomplete" or (e.status == "findings" and any(d.rule == "PT011" for d in e.diagnostics))
+    return e.status == "incomplete" or (e.status == "findings" and any(d.rule == INCOMPLETE.id for d in e.diagnostics))
 
 
 @dataclass(frozen=True)

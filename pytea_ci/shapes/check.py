@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pytea_ci.diagnostics.rules import SHAPE_MISMATCH, Rule
 from pytea_ci.shapes.pred import Cond
 
 
@@ -18,6 +19,6 @@ class Check:
     cond: Cond
     op: str
     message: str
-    rule: str = "PT001"
+    rule: Rule = SHAPE_MISMATCH
     operands: tuple[str, ...] = ()
     dims: tuple[tuple[str, object], ...] = ()  # (label, dim) pairs whose origins become related locations

@@ -157,7 +157,7 @@ def test_view_of_non_contiguous_matches_torch(setup: str, expr: str) -> None:
 
 
 def test_elementwise_ops_keep_a_dense_layout_like_torch() -> None:
-    """The layout rule of interp/objects.py (`_LIKE_INPUT`): every op it names, applied by torch to a
+    """The layout facet LIKE_INPUT (models/call_facets.py): every model declaring it, applied by torch to a
     dense tensor in any order of its dims (with a Python number beside it for operators), returns
     the input's strides; a binary op (`torch.add` ...) given two tensors of that very layout does too.
     An op torch rejects for these inputs is skipped; most must be checked."""
@@ -165,8 +165,11 @@ def test_elementwise_ops_keep_a_dense_layout_like_torch() -> None:
 
     import torch
 
-    from pytea_ci.interp.objects import _LIKE_INPUT
+    from pytea_ci.models import registry
     from pytea_ci.models.torch.elementwise import BINARY
+
+    registry.load_all()
+    _LIKE_INPUT = {name for name, f in registry.FACETS.items() if f.layout == registry.LIKE_INPUT}
 
     base = torch.rand(2, 3, 4) + 0.5  # in the domain of log, sqrt, acosh-1, ...
     checked, skipped = [], []

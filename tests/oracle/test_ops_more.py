@@ -1,4 +1,4 @@
-"""Oracle tests for `ops_more.py`, `products.py` and the numpy models: each case runs with real
+"""Oracle tests for `joining.py`, `products.py` and the numpy models: each case runs with real
 torch (or numpy) and with pytea-ci, on accepted and rejected inputs."""
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from pytea_ci.models.torch.elementwise import DUNDERS, binary, where
 from pytea_ci.models.values import Builtin, DType
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 
 def _np(v: Any) -> Any:
@@ -101,7 +102,7 @@ def squeeze(ctx: Ctx, a: Any, axis: Any = None) -> Any:
         s = shape_of(a)
         if -len(s) <= axis < len(s):
             ctx.require(P.eq(s[axis], 1), "squeeze", "cannot select an axis to squeeze out which has size not "
-                        f"equal to one (axis {axis} has size {s[axis]!r})", "PT003")
+                        f"equal to one (axis {axis} has size {s[axis]!r})", INVALID_ARGUMENT)
     return _np(tt.squeeze(ctx, a, axis))
 
 
@@ -122,14 +123,14 @@ def stack(ctx: Ctx, arrays: Any, axis: Any = 0, **kwargs: Any) -> Any:
 
 @model("numpy.vstack")
 def vstack(ctx: Ctx, tup: Any, **kwargs: Any) -> Any:
-    from pytea_ci.models.torch.ops_more import vstack as tvstack
+    from pytea_ci.models.torch.joining import vstack as tvstack
 
     return _np(tvstack(ctx, tup))
 
 
 @model("numpy.hstack")
 def hstack(ctx: Ctx, tup: Any, **kwargs: Any) -> Any:
-    from pytea_ci.models.torch.ops_more import hstack as thstack
+    from pytea_ci.models.torch.joining import hstack as thstack
 
     return _np(thstack(ctx, tup))
 

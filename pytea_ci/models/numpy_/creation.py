@@ -7,12 +7,14 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import sizes_arg
+from pytea_ci.models.ranges import randint_values
 from pytea_ci.models.registry import model, register
 from pytea_ci.models.torch.creation import infer_data
 from pytea_ci.models.torch.creation import arange as torch_arange
 from pytea_ci.models.values import Builtin, DType
 from pytea_ci.shapes.dim import is_dim
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 for _name, _canon in (("float32", "float32"), ("float64", "float64"), ("float16", "float16"), ("int64", "int64"),
                       ("int32", "int32"), ("int16", "int16"), ("int8", "int8"), ("uint8", "uint8"),
@@ -65,7 +67,7 @@ def _make(ctx: Ctx, shape: Any, kwargs: dict[str, Any], default: str = "float64"
     s = sizes_arg((shape,)) if shape is not None else None
     for d in s or []:
         if isinstance(d, int):
-            ctx.require(d >= 0, "numpy array creation", "negative dimensions are not allowed", "PT003")
+            ctx.require(d >= 0, "numpy array creation", "negative dimensions are not allowed", INVALID_ARGUMENT)
     return array_of(s, _dtype(kwargs, default))
 
 
@@ -114,7 +116,7 @@ def normal(ctx: Ctx, a: Any = 0.0, b: Any = 1.0, size: Any = None) -> Any:
     return ctx.unknown("numpy random value") if size is None else _make(ctx, size, {})
 
 
-@model("numpy.random.randint")
+@model("numpy.random.randint", values=randint_values)
 def randint(ctx: Ctx, low: Any, high: Any = None, size: Any = None, **kwargs: Any) -> Any:
     if size is None:
         from pytea_ci.models.random_ import drawn_int

@@ -16,6 +16,7 @@ from pytea_ci.models.values import Builtin
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Term, prod
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 # name -> result kind on numbers: "float", "bool" or "same" (abs, floor... of an int stay ints)
 UFUNCS: dict[str, str] = {
@@ -119,7 +120,7 @@ def choice(ctx: Ctx, a: Any, size: Any = None, replace: Any = True, p: Any = Non
         return Tensor(None, dtype, "numpy")
     if replace is False and n is not None:
         ctx.require(P.le(prod(tuple(s)), n), "numpy.random.choice", f"cannot take a larger sample ({fmt(tuple(s))}) "
-                    f"than population ({n!r}) when 'replace=False'", "PT003")
+                    f"than population ({n!r}) when 'replace=False'", INVALID_ARGUMENT)
     return Tensor(tuple(s), dtype, "numpy")
 
 

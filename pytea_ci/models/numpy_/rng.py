@@ -8,7 +8,8 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.numpy_.creation import _make, array_of
-from pytea_ci.models.registry import model, native_class
+from pytea_ci.models.ranges import integers_values
+from pytea_ci.models.registry import facets, model, native_class
 from pytea_ci.models.values import Instance, Unknown
 from pytea_ci.shapes.dim import is_dim
 from pytea_ci.shapes.tensor import Tensor
@@ -25,6 +26,7 @@ class Generator:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         return None
 
+    @facets(values=integers_values)
     def integers(ctx: Ctx, self: Instance, low: Any, high: Any = None, size: Any = None, **kwargs: Any) -> Any:
         return _draw(ctx, size, "int64", {k: v for k, v in kwargs.items() if k == "dtype"})
 

@@ -7,13 +7,17 @@ import dataclasses
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.dtype_device import AUTOCAST, DEFAULT_DEVICE_SET, DEFAULT_DTYPE_SET, require_castable
+from pytea_ci.models.dtype_device import (AUTOCAST, CREATES, CREATES_LIKE_DATA, DEFAULT_DEVICE_SET, DEFAULT_DTYPE_SET,
+                                         require_castable)
 from pytea_ci.models.prim import as_int, fmt, known, norm_dim, shape_of, sizes_arg
-from pytea_ci.models.registry import model, native_class, register
+from pytea_ci.models.ranges import (arange_values, full_values, joined_values, literal_values, randint_values,
+                                    randperm_values)
+from pytea_ci.models.registry import ALWAYS, BY_ARGUMENTS, CONTIGUOUS, facets, model, native_class, register
 from pytea_ci.models.values import DType, Instance, SizeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Term, ceildiv, is_dim
 from pytea_ci.shapes.tensor import Tensor, promote
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 for _name in ("float32", "float", "float64", "double", "float16", "half", "bfloat16", "int64", "long", "int32",
               "int", "int16", "short", "int8", "uint8", "bool", "complex64", "complex128", "cfloat", "cdouble",
@@ -36,11 +40,11 @@ def _make(ctx: Ctx, sizes: tuple[Any, ...], kwargs: dict[str, Any], default: str
         return Tensor(None, _dtype(kwargs, default))
     for d in s:
         if isinstance(d, int):
-            ctx.require(d >= 0, "tensor creation", f"negative dimension {d}", "PT003")
+            ctx.require(d >= 0, "tensor creation", f"negative dimension {d}", INVALID_ARGUMENT)
     return Tensor(tuple(s), _dtype(kwargs, default))
 
 
-@model("torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty")
+@model("torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty", layout=CONTIGUOUS, device=CREATES)
 def randn(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     return _make(ctx, size, kwargs)
 
@@ -59,7 +63,7 @@ def _legacy(ctx: Ctx, size: tuple[Any, ...], kwargs: dict[str, Any], dtype: str)
     return _make(ctx, size, kwargs, dtype)
 
 
-@model("torch.Tensor.__new__")
+@model("torch.Tensor.__new__", layout=CONTIGUOUS, device=CREATES_LIKE_DATA)
 def legacy_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     """`torch.Tensor(3, 4)` (uninitialized float32 of that size), `torch.Tensor([1, 2])` (data),
     `torch.Tensor(t)` (a torch tensor as it is)."""
@@ -68,12 +72,12 @@ def legacy_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     return _legacy(ctx, size, kwargs, "float32")
 
 
-@model("torch.FloatTensor", "torch.cuda.FloatTensor")
+@model("torch.FloatTensor", "torch.cuda.FloatTensor", layout=CONTIGUOUS, device=CREATES)
 def float_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     return _legacy(ctx, size, kwargs, "float32")
 
 
-@model("torch.LongTensor", "torch.cuda.LongTensor")
+@model("torch.LongTensor", "torch.cuda.LongTensor", layout=CONTIGUOUS, device=CREATES)
 def long_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     return _legacy(ctx, size, kwargs, "int64")
 
@@ -87,10 +91,10 @@ def _legacy_model(dtype: str) -> Any:
 
 for _kind, _dt in (("Double", "float64"), ("Half", "float16"), ("BFloat16", "bfloat16"), ("Int", "int32"),
                    ("Short", "int16"), ("Char", "int8"), ("Byte", "uint8"), ("Bool", "bool")):
-    model(f"torch.{_kind}Tensor", f"torch.cuda.{_kind}Tensor")(_legacy_model(_dt))
+    model(f"torch.{_kind}Tensor", f"torch.cuda.{_kind}Tensor", device=CREATES)(_legacy_model(_dt))
 
 
-@model("torch.full")
+@model("torch.full", layout=CONTIGUOUS, device=CREATES, values=full_values)
 def full(ctx: Ctx, size: Any, fill_value: Any, **kwargs: Any) -> Any:
     """The dtype follows the fill value: bool, int64 for an integer (symbolic too), float32 for a
     float, not known for a value not understood (`random.randrange(n)` fills with integers)."""
@@ -103,7 +107,7 @@ def full(ctx: Ctx, size: Any, fill_value: Any, **kwargs: Any) -> Any:
     return _make(ctx, (size,), kwargs, default)
 
 
-@model("torch.randint")
+@model("torch.randint", layout=CONTIGUOUS, device=CREATES, values=randint_values)
 def randint(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     size = kwargs.get("size", args[-1] if args else None)
     bounds = [a for a in args[:-1] if not isinstance(a, (tuple, list))] if "size" not in kwargs else list(args)
@@ -111,7 +115,7 @@ def randint(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     low, high = kwargs.get("low", low), kwargs.get("high", high)
     if is_dim(low) and is_dim(high) and not isinstance(low, bool) and not isinstance(high, bool):
         ctx.require(P.lt(low, high), "randint", f"random_ expects 'from' to be less than 'to', but got from={low!r} "
-                    f">= to={high!r}", "PT003", dims=(("from", low), ("to", high)))
+                    f">= to={high!r}", INVALID_ARGUMENT, dims=(("from", low), ("to", high)))
     return _make(ctx, (size,), kwargs, "int64")
 
 
@@ -123,7 +127,7 @@ def zeros_like(ctx: Ctx, input: Any, *args: Any, **kwargs: Any) -> Any:
     return input.with_shape(input.shape, _dtype(kwargs, input.dtype))
 
 
-@model("torch.tensor", "torch.as_tensor", "torch.from_numpy")
+@model("torch.tensor", "torch.as_tensor", "torch.from_numpy", device=CREATES_LIKE_DATA, values=literal_values)
 def tensor(ctx: Ctx, data: Any, *args: Any, **kwargs: Any) -> Any:
     if isinstance(data, Tensor):
         return Tensor(data.shape, _dtype(kwargs, data.dtype))
@@ -167,7 +171,7 @@ def infer_data(ctx: Ctx, data: Any) -> tuple[tuple[Any, ...] | None, str | None]
     return None, None
 
 
-@model("torch.arange")
+@model("torch.arange", layout=CONTIGUOUS, device=CREATES, values=arange_values)
 def arange(ctx: Ctx, start: Any, end: Any = None, step: Any = 1, **kwargs: Any) -> Any:
     if end is None:
         start, end = 0, start
@@ -184,17 +188,17 @@ def arange(ctx: Ctx, start: Any, end: Any = None, step: Any = 1, **kwargs: Any) 
     return Tensor((ctx.fresh("arange"),), _dtype(kwargs, "float32" if is_float else "int64"))
 
 
-@model("torch.randperm")
+@model("torch.randperm", layout=CONTIGUOUS, device=CREATES, values=randperm_values)
 def randperm(ctx: Ctx, n: Any, **kwargs: Any) -> Any:
     return Tensor((n,) if is_dim(n) else (ctx.fresh("n"),), _dtype(kwargs, "int64"))
 
 
-@model("torch.linspace", "torch.logspace")
+@model("torch.linspace", "torch.logspace", layout=CONTIGUOUS, device=CREATES)
 def linspace(ctx: Ctx, start: Any, end: Any, steps: Any, **kwargs: Any) -> Any:
     return Tensor((steps,) if is_dim(steps) else (ctx.fresh("steps"),), _dtype(kwargs, "float32"))
 
 
-@model("torch.eye")
+@model("torch.eye", layout=CONTIGUOUS, device=CREATES)
 def eye(ctx: Ctx, n: Any, m: Any = None, **kwargs: Any) -> Any:
     return Tensor((n, n if m is None else m), _dtype(kwargs, "float32"))
 
@@ -223,7 +227,7 @@ def _length_unknown(ctx: Ctx, out: Any, d: int) -> Any:
     return out.with_shape(s[:d] + (ctx.fresh("joined"),) + s[d + 1:])
 
 
-@model("torch.cat", "torch.concat", "torch.concatenate")
+@model("torch.cat", "torch.concat", "torch.concatenate", layout=CONTIGUOUS, values=joined_values)
 def cat(ctx: Ctx, tensors: Any, dim: Any = 0, axis: Any = None, out: Any = None) -> Any:
     dim = axis if axis is not None else dim
     items = _seq(ctx, tensors)
@@ -237,7 +241,7 @@ def cat(ctx: Ctx, tensors: Any, dim: Any = 0, axis: Any = None, out: Any = None)
         if n is None or len(sizes) != 1 or not known(out):
             return _length_unknown(ctx, out, at)
         return out.with_shape(shape_of(out)[:at] + (n * sizes.pop(),) + shape_of(out)[at + 1:])  # n equal parts
-    ctx.require(len(items) > 0, "cat", "expected a non-empty list of tensors", "PT003")
+    ctx.require(len(items) > 0, "cat", "expected a non-empty list of tensors", INVALID_ARGUMENT)
     items = [t for t in items if not (len(shape_of(t)) == 1 and shape_of(t)[0] == 0)] or items
     first = shape_of(items[0])
     ctx.require(all(len(shape_of(t)) > 0 for t in items), "cat", "zero-dimensional tensor cannot be concatenated",
@@ -260,7 +264,7 @@ def cat(ctx: Ctx, tensors: Any, dim: Any = 0, axis: Any = None, out: Any = None)
     return into_out(ctx, "cat", items[0].with_shape(first[:d] + (total,) + first[d + 1:], joined_dtype(items)), out)
 
 
-@model("torch.stack")
+@model("torch.stack", layout=CONTIGUOUS, values=joined_values)
 def stack(ctx: Ctx, tensors: Any, dim: Any = 0, out: Any = None) -> Any:
     items = _seq(ctx, tensors)
     if items is None:
@@ -272,7 +276,7 @@ def stack(ctx: Ctx, tensors: Any, dim: Any = 0, out: Any = None) -> Any:
         n = ctx.known_length(tensors)  # a comprehension over a long range: one item per iteration
         return _length_unknown(ctx, out, at) if n is None or not known(out) else \
             out.with_shape(shape_of(out)[:at] + (n,) + shape_of(out)[at + 1:])
-    ctx.require(len(items) > 0, "stack", "expects a non-empty list of tensors", "PT003")
+    ctx.require(len(items) > 0, "stack", "expects a non-empty list of tensors", INVALID_ARGUMENT)
     first = shape_of(items[0])
     for k, t in enumerate(items[1:], 1):
         s = shape_of(t)
@@ -318,7 +322,7 @@ def set_default_dtype(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return None
 
 
-@model("torch.set_default_device")
+@model("torch.set_default_device", places=ALWAYS)
 def set_default_device(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     ctx.facts[DEFAULT_DEVICE_SET] = True
     return None
@@ -339,6 +343,7 @@ def get_default_dtype(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 class device:
     """A device: where tensors live has no effect on their shapes."""
 
+    @facets(places=BY_ARGUMENTS)
     def init(ctx: Ctx, self: Instance, type: Any = "cpu", index: Any = None) -> None:
         self.attrs.update(type=type, index=index)
 
@@ -433,5 +438,5 @@ def multinomial(ctx: Ctx, input: Any, num_samples: Any, replacement: Any = False
     s = shape_of(input)
     if replacement is False and isinstance(num_samples, int) and isinstance(s[-1], int):
         ctx.require(num_samples <= s[-1], "multinomial", f"cannot sample n_sample > prob_dist.size(-1) samples "
-                    f"without replacement ({num_samples} > {s[-1]!r})", "PT003")
+                    f"without replacement ({num_samples} > {s[-1]!r})", INVALID_ARGUMENT)
     return Tensor(tuple(s[:-1]) + (num_samples,), "int64")

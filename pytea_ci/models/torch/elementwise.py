@@ -1,4 +1,5 @@
-"""Element-wise operations: one table line per op (binary ops broadcast, unary ops keep shape)."""
+"""Element-wise operations: one table line per op (binary ops broadcast, unary ops keep shape), with their
+facets (a dense input's layout is kept; `.cuda()`/`.cpu()` move)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,15 @@ import dataclasses
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.dtype_device import (DTYPE_NAMES, joined_device, require_bool_support, require_castable,
-                                         require_dtype_in, require_same_device)
+from pytea_ci.models.dtype_device import (DTYPE_NAMES, TO_CPU, TO_CUDA, joined_device, require_bool_support,
+                                         require_castable, require_dtype_in, require_same_device)
 from pytea_ci.models.prim import broadcast_shapes, known, result_dtype
-from pytea_ci.models.registry import model, register
+from pytea_ci.models.registry import (ALWAYS, CONTIGUOUS, LIKE_INPUT, NO_FACETS, Facets, declare, model,
+                                      register)
 from pytea_ci.models.values import Builtin, Unknown
 from pytea_ci.shapes.dim import is_dim
 from pytea_ci.shapes.tensor import Tensor, category
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 # name -> (result dtype: None = promoted, "bool", "float"); registered as torch.X, torch.Tensor.X
 BINARY: dict[str, str | None] = {
@@ -103,7 +106,7 @@ def _require_nonzero_divisor(ctx: Ctx, op: str, a: Any, b: Any) -> None:
     from pytea_ci.shapes import pred as P
 
     ctx.require(P.ne(b, 0), op, f"ZeroDivisionError: integer {'division' if op == 'floor_divide' else 'modulo'} by "
-                f"zero" + ("" if isinstance(b, int) else f" when {b!r} is 0"), "PT003", dims=(("divisor", b),))
+                f"zero" + ("" if isinstance(b, int) else f" when {b!r} is 0"), INVALID_ARGUMENT, dims=(("divisor", b),))
 
 
 def _float_result(a: Any, b: Any) -> str | None:
@@ -162,24 +165,38 @@ def _unary_model(op: str) -> Any:
     return run
 
 
+# Facets of the unary ops beyond their layout: `.contiguous()` makes a fresh contiguous tensor,
+# `.cuda()`/`.cpu()` move their result.
+_UNARY_FACETS = {"contiguous": Facets(layout=CONTIGUOUS),
+                 "cuda": Facets(layout=LIKE_INPUT, device=TO_CUDA, places=ALWAYS),
+                 "cpu": Facets(layout=LIKE_INPUT, device=TO_CPU)}
+# An element-wise op on one tensor (a Python number or tensors of the very same layout beside it)
+# allocates its output like its input; `number ** x` is computed by another kernel (contiguous output).
+_LIKE_INPUT = Facets(layout=LIKE_INPUT)
+
+
 def _register_tables() -> None:
     for op in BINARY:
         b = Builtin(f"torch.{op}", _binary_model(op))
         register(f"torch.{op}", b)
+        declare(b.name, _LIKE_INPUT)
         register(f"torch.Tensor.{op}", b)
         if op not in ("eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "fmax", "fmin") and not op.startswith("logical"):
             # in place: the target's shape is the result's, so the broadcast shape must equal it
             register(f"torch.Tensor.{op}_", Builtin(f"torch.Tensor.{op}_", _dunder_model(op, False, True)))
     for name, (op, reflected) in DUNDERS.items():
         register(f"torch.Tensor.{name}", Builtin(f"torch.Tensor.{name}", _dunder_model(op, reflected, name.startswith("__i"))))
+        declare(f"torch.Tensor.{name}", _LIKE_INPUT if name != "__rpow__" else NO_FACETS)
     for op in UNARY:
         u = Builtin(f"torch.{op}", _unary_model(op))
         register(f"torch.Tensor.{op}", u)
+        declare(u.name, _UNARY_FACETS.get(op, _LIKE_INPUT))
         if not op.endswith("_") and op not in ("cpu", "cuda", "detach", "contiguous", "requires_grad_", "pin_memory",
                                                "share_memory_", "retain_grad", "coalesce", "add_noise"):
             register(f"torch.{op}", u)
     for name, op in (("__neg__", "neg"), ("__pos__", "positive"), ("__invert__", "bitwise_not"), ("__abs__", "abs")):
         register(f"torch.Tensor.{name}", Builtin(name, _unary_model(op)))
+        declare(name, _LIKE_INPUT)
 
 
 _register_tables()

@@ -12,6 +12,7 @@ from pytea_ci.models.registry import model
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Dim, floordiv, is_dim
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 _TO_COMPLEX = {"float64": "complex128", "complex128": "complex128", "float16": "complex32"}
 _TO_REAL = {"complex128": "float64", "complex32": "float16"}
@@ -44,7 +45,7 @@ def _dims_and_sizes(ctx: Ctx, x: Tensor, s: Any, dim: Any, op: str, default_dims
     if any(d is None for d in dims):
         return None
     if sizes is not None:
-        ctx.require(len(sizes) == len(dims), op, "When given, dim and shape arguments must have the same length", "PT003")
+        ctx.require(len(sizes) == len(dims), op, "When given, dim and shape arguments must have the same length", INVALID_ARGUMENT)
     return [int(d) for d in dims if d is not None], list(sizes) if sizes is not None else [None] * len(dims)
 
 

@@ -10,12 +10,13 @@ from pytea_ci.models.dtype_device import require_dtype_in
 from pytea_ci.models.index_checks import require_indices
 from pytea_ci.models.ranges import overwrite
 from pytea_ci.models.prim import broadcast_shapes, fmt, known, shape_of, with_strides
-from pytea_ci.models.registry import model
+from pytea_ci.models.registry import KEEPS, model
 from pytea_ci.models.values import RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Dim, Term, dmin, is_dim
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import ValueRange
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 
 def _exact(v: Any) -> Any:
@@ -31,7 +32,7 @@ def _slice_len(ctx: Ctx, size: Dim, sl: slice, lib: str = "torch") -> Dim:
     if isinstance(size, int) and all(v is None or isinstance(v, int) for v in (start, stop, step)):
         if step is not None and step <= 0:
             # torch rejects negative steps; numpy (like Python) walks backwards
-            ctx.require(lib == "numpy" and step != 0, "index", "step must be greater than zero", "PT003")
+            ctx.require(lib == "numpy" and step != 0, "index", "step must be greater than zero", INVALID_ARGUMENT)
         return len(range(*slice(start, stop, step).indices(int(size))))
     if step not in (None, 1):
         return ctx.fresh("slice")
@@ -63,7 +64,7 @@ def index_shape(ctx: Ctx, src: tuple[Dim, ...], idx: Any, lib: str = "torch") ->
         k = items.index(Ellipsis)
         items[k:k + 1] = [slice(None)] * max(0, len(src) - consumed)
     ctx.require(consumed <= len(src), "index", f"too many indices for tensor of dimension {len(src)} "
-                f"({consumed} given)", "PT003", (f"tensor: {fmt(src)}",))
+                f"({consumed} given)", INVALID_ARGUMENT, (f"tensor: {fmt(src)}",))
     out: list[Dim] = []
     adv: list[tuple[Dim, ...]] = []
     adv_pos: int | None = None
@@ -83,7 +84,7 @@ def index_shape(ctx: Ctx, src: tuple[Dim, ...], idx: Any, lib: str = "torch") ->
         elif is_dim(it) and not isinstance(it, bool):
             size = src[d]
             ctx.require(P.and_(P.le(-size, it), P.lt(it, size)), "index",
-                        f"index {it!r} is out of bounds for dimension {d} with size {size!r}", "PT003",
+                        f"index {it!r} is out of bounds for dimension {d} with size {size!r}", INVALID_ARGUMENT,
                         dims=(("index", it), ("size", size)))
             d += 1
         elif isinstance(it, Tensor) and it.dtype == "bool":
@@ -129,7 +130,7 @@ def _range_index(ctx: Ctx, r: RangeVal, size: Any) -> "Tensor | None":
     if r.start == 0 and r.step == 1 and is_dim(r.stop):
         if size is not None:
             ctx.require(P.le(r.stop, size), "index", f"index {r.stop!r} - 1 of range({r.stop!r}) is out of bounds "
-                        f"for a dimension of size {size!r}", "PT003", dims=(("range", r.stop), ("size", size)))
+                        f"for a dimension of size {size!r}", INVALID_ARGUMENT, dims=(("range", r.stop), ("size", size)))
         return Tensor((r.stop,), "int64")
     return None
 
@@ -172,7 +173,7 @@ def _consumes(i: Any) -> int:
     return 1
 
 
-@model("torch.Tensor.__getitem__", "numpy.ndarray.__getitem__")
+@model("torch.Tensor.__getitem__", "numpy.ndarray.__getitem__", layout=KEEPS)
 def getitem(ctx: Ctx, self: Tensor, idx: Any) -> Any:
     if not known(self):
         return Tensor(None, self.dtype, self.lib)
@@ -288,7 +289,7 @@ def index_add(ctx: Ctx, input: Any, dim: Any, index: Any, source: Any, *args: An
     if d is None:
         return input
     ctx.require(len(i) <= 1, "index_add_", f"Index is supposed to be a vector, but got dim: {len(i)} with size: {fmt(i)}",
-                "PT003", operands=(f"index: {fmt(i)}",))
+                INVALID_ARGUMENT, operands=(f"index: {fmt(i)}",))
     same_rank = len(src) == len(s) or (not s and len(src) <= 1)
     n, along = i[0] if i else 1, src[d] if src else 1
     # one requirement, so that sizes known only together (one unknown length on both sides) are decided

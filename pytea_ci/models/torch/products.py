@@ -1,17 +1,18 @@
 """Products and distances beyond matmul: `outer/ger dot cross einsum addmm baddbmm addbmm
-cdist dist`. Each reuses the matmul/broadcast primitives of `prim` and the matmul models."""
+cdist dist mv`. Each reuses the matmul/broadcast primitives of `prim` and the matmul models."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.prim import broadcast_shapes, fmt, known, norm_dim, shape_of
+from pytea_ci.models.prim import broadcast_shapes, fmt, known, matrix_operands, norm_dim, shape_of
 from pytea_ci.models.registry import model
 from pytea_ci.models.torch.tensor import bmm, mm
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Dim
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 Shape = tuple[Dim, ...]
 
@@ -22,7 +23,7 @@ def _vectors(ctx: Ctx, a: Any, b: Any, op: str) -> tuple[Dim, Dim] | None:
         return None
     sa, sb = shape_of(a), shape_of(b)
     ctx.require(len(sa) == 1 and len(sb) == 1, op, f"{op}: expected 1D tensors, but got {len(sa)}D and {len(sb)}D "
-                f"tensors ({fmt(sa)} and {fmt(sb)})", "PT003", (f"self: {fmt(sa)}", f"other: {fmt(sb)}"))
+                f"tensors ({fmt(sa)} and {fmt(sb)})", INVALID_ARGUMENT, (f"self: {fmt(sa)}", f"other: {fmt(sb)}"))
     return sa[0], sb[0]
 
 
@@ -50,7 +51,7 @@ def cross(ctx: Ctx, input: Any, other: Any, dim: Any = None) -> Any:
     d = norm_dim(ctx, -1 if dim is None else dim, len(out), "cross")
     if d is not None and out:
         ctx.require(P.eq(out[d], 3), "cross", f"linalg.cross: inputs dimension {d} must have length 3. Got "
-                    f"{out[d]!r}", "PT003", (f"input: {fmt(out)}",), (("size", out[d]),))
+                    f"{out[d]!r}", INVALID_ARGUMENT, (f"input: {fmt(out)}",), (("size", out[d]),))
     return input.with_shape(out)
 
 
@@ -68,7 +69,7 @@ def baddbmm(ctx: Ctx, input: Any, batch1: Any, batch2: Any, **kwargs: Any) -> An
 def addmv(ctx: Ctx, input: Any, mat: Any, vec: Any, **kwargs: Any) -> Any:
     if known(mat, vec):
         ctx.require(len(shape_of(mat)) == 2 and len(shape_of(vec)) == 1, "addmv", "vector + matrix @ vector expected",
-                    "PT003")
+                    INVALID_ARGUMENT)
     from pytea_ci.models.torch.tensor import matmul
 
     return _add_to(ctx, input, matmul(ctx, mat, vec), "addmv")
@@ -92,7 +93,7 @@ def cdist(ctx: Ctx, x1: Any, x2: Any, p: Any = 2.0, **kwargs: Any) -> Any:
         return ctx.unknown("cdist")
     a, b = shape_of(x1), shape_of(x2)
     ctx.require(len(a) >= 2 and len(b) >= 2, "cdist", f"cdist only supports at least 2D tensors, X1 got: {len(a)}D, "
-                f"X2 got: {len(b)}D", "PT003", (f"x1: {fmt(a)}", f"x2: {fmt(b)}"))
+                f"X2 got: {len(b)}D", INVALID_ARGUMENT, (f"x1: {fmt(a)}", f"x2: {fmt(b)}"))
     ctx.require(P.eq(a[-1], b[-1]), "cdist", f"X1 and X2 must have the same number of columns. X1: {a[-1]!r} "
                 f"X2: {b[-1]!r}", operands=(f"x1: {fmt(a)}", f"x2: {fmt(b)}"), dims=(("x1 columns", a[-1]), ("x2 columns", b[-1])))
     batch = broadcast_shapes(ctx, a[:-2], b[:-2], "cdist", ("x1", "x2"))
@@ -121,7 +122,7 @@ def _parse_einsum(ctx: Ctx, eq: str, ranks: list[int]) -> tuple[list[str], str |
     terms = lhs.split(",")
     n = len(ranks)
     ctx.require(len(terms) == n, "einsum", "einsum(): more operands were provided than specified in the equation"
-                if n > len(terms) else "einsum(): fewer operands were provided than specified in the equation", "PT003")
+                if n > len(terms) else "einsum(): fewer operands were provided than specified in the equation", INVALID_ARGUMENT)
     if any(t.count(".") not in (0, 3) or (t.count(".") == 3 and _ELL not in t) for t in (*terms, rhs)):
         return None
     covered = [max(r - (len(t) - 3), 0) if _ELL in t else 0 for t, r in zip(terms, ranks)]
@@ -139,7 +140,7 @@ def _bind_letters(ctx: Ctx, terms: list[str], shapes: list[Shape]) -> dict[str, 
     sizes: dict[str, Dim] = {}
     for k, (term, s) in enumerate(zip(terms, shapes)):
         ctx.require(len(term) == len(s), "einsum", f"einsum(): the number of subscripts in the equation ({len(term)}) "
-                    f"does not match the number of dimensions ({len(s)}) for operand {k}", "PT003", (f"operand {k}: {fmt(s)}",))
+                    f"does not match the number of dimensions ({len(s)}) for operand {k}", INVALID_ARGUMENT, (f"operand {k}: {fmt(s)}",))
         for letter, d in zip(term, s):
             if letter in sizes and sizes[letter] != 1 and d != 1:
                 ctx.require(P.eq(sizes[letter], d), "einsum", f"einsum(): operands do not broadcast with remapped "
@@ -169,6 +170,17 @@ def einsum(ctx: Ctx, equation: Any, *operands: Any) -> Any:
         out = "".join(ell) + "".join(sorted(c for c in set(joined) if joined.count(c) == 1 and ord(c) < _FIRST_ELL))
     for c in out:
         ctx.require(c in sizes, "einsum", f"einsum(): output subscript {c} does not appear in the equation for any "
-                    "input operand", "PT003")
+                    "input operand", INVALID_ARGUMENT)
     dtype = operands[0].dtype if isinstance(operands[0], Tensor) else None
     return operands[0].with_shape(tuple(sizes.get(c, 1) for c in out), dtype)
+
+
+@model("torch.mv", "torch.Tensor.mv")
+def mv(ctx: Ctx, input: Any, vec: Any) -> Any:
+    shapes = matrix_operands(ctx, "mv", input, vec, (2, 1), ("self", "vec"), "vector + matrix @ vector expected")
+    if shapes is None:
+        return ctx.unknown("mv of unknown operands")
+    a, b = shapes
+    ctx.require(P.eq(a[1], b[0]), "mv", f"size mismatch, got input ({a[0]!r}), mat ({a[0]!r}x{a[1]!r}), vec ({b[0]!r})",
+                operands=(f"self: {fmt(a)}", f"vec: {fmt(b)}"), dims=(("mat columns", a[1]), ("vec", b[0])))
+    return input.with_shape((a[0],))

@@ -7,10 +7,12 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import contiguous_strides, dtype_name, known, norm_dim, reduce_shape, shape_of, with_strides
+from pytea_ci.models.ranges import Indices, argmax_values, argsort_values
 from pytea_ci.models.registry import model
 from pytea_ci.models.torch.elementwise import binary
 from pytea_ci.models.values import ValuesIndices
 from pytea_ci.shapes.tensor import Tensor, category
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 
 def _reduce(ctx: Ctx, op: str, input: Any, dim: Any, keepdim: Any, dtype: str | None = "") -> Any:
@@ -55,7 +57,7 @@ def std(ctx: Ctx, input: Any, dim: Any = None, unbiased: Any = True, keepdim: An
 def quantile(ctx: Ctx, input: Any, q: Any, dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
     """A reduction over `dim` (all elements when None) with one more leading dim of len(q) for a 1-D `q`."""
     if isinstance(q, Tensor) and q.shape is not None:
-        ctx.require(len(q.shape) <= 1, "quantile", f"q must be a scalar or 1D tensor (got shape {list(q.shape)})", "PT003")
+        ctx.require(len(q.shape) <= 1, "quantile", f"q must be a scalar or 1D tensor (got shape {list(q.shape)})", INVALID_ARGUMENT)
     out = _reduce(ctx, "quantile", input, dim, keepdim)
     if not isinstance(out, Tensor) or not isinstance(q, Tensor) or not q.shape:
         return out
@@ -67,13 +69,13 @@ def all_(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False) -> Any:
     return _reduce(ctx, "all", input, dim, keepdim, "bool")
 
 
-@model("torch.argmax", "torch.Tensor.argmax", "torch.argmin", "torch.Tensor.argmin")
+@model("torch.argmax", "torch.Tensor.argmax", "torch.argmin", "torch.Tensor.argmin", values=argmax_values)
 def argmax(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False) -> Any:
     return _reduce(ctx, "argmax", input, dim, keepdim if dim is not None else False, "int64")
 
 
 @model("torch.max", "torch.Tensor.max", "torch.min", "torch.Tensor.min", "torch.median", "torch.Tensor.median",
-       "torch.mode", "torch.Tensor.mode")
+       "torch.mode", "torch.Tensor.mode", values=Indices(1, None, False))
 def max_(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
     if isinstance(dim, Tensor):
         return binary(ctx, "maximum", input, dim)
@@ -113,7 +115,7 @@ def cumsum(ctx: Ctx, input: Any, dim: Any, **kwargs: Any) -> Any:
     return input.with_shape(input.shape, dtype)
 
 
-@model("torch.topk", "torch.Tensor.topk")
+@model("torch.topk", "torch.Tensor.topk", values=Indices(2, -1, False))
 def topk(ctx: Ctx, input: Any, k: Any, dim: Any = -1, largest: Any = True, sorted: Any = True) -> Any:
     if not known(input):
         return ctx.unknown("topk")
@@ -125,13 +127,13 @@ def topk(ctx: Ctx, input: Any, k: Any, dim: Any = -1, largest: Any = True, sorte
 
     if s:
         ctx.require(P.le(k, s[d]), "topk", f"selected index k ({k!r}) out of range for dimension of size {s[d]!r}",
-                    "PT003", dims=(("k", k), ("size", s[d])))
+                    INVALID_ARGUMENT, dims=(("k", k), ("size", s[d])))
     shape = s[:d] + (k,) + s[d + 1:] if s else ()
     strides = contiguous_strides(shape)  # topk writes fresh contiguous outputs, whatever the input's layout
     return ValuesIndices((with_strides(input, shape, strides), Tensor(shape, "int64", input.lib, strides)))
 
 
-@model("torch.sort", "torch.Tensor.sort")
+@model("torch.sort", "torch.Tensor.sort", values=Indices(1, -1, True))
 def sort(ctx: Ctx, input: Any, dim: Any = -1, descending: Any = False, **kwargs: Any) -> Any:
     if not isinstance(input, Tensor):
         return ctx.unknown("sort")
@@ -140,7 +142,7 @@ def sort(ctx: Ctx, input: Any, dim: Any = -1, descending: Any = False, **kwargs:
     return ValuesIndices((input, input.with_shape(input.shape, "int64")))
 
 
-@model("torch.argsort", "torch.Tensor.argsort")
+@model("torch.argsort", "torch.Tensor.argsort", values=argsort_values)
 def argsort(ctx: Ctx, input: Any, dim: Any = -1, descending: Any = False, **kwargs: Any) -> Any:
     out = sort(ctx, input, dim, descending)
     return out[1] if isinstance(out, tuple) else out

@@ -11,13 +11,15 @@ from pytea_ci.models.dtype_device import cast, device_of, placed, require_matrix
 from pytea_ci.models.prim import (as_int, fmt, known, matmul_shapes, matrix_operands, norm_dim, reshape_shape,
                                   scalar_unknown, shape_of, sizes_arg, view_strides, with_strides)
 from pytea_ci.models.ranges import scalar_of as ranged_scalar
-from pytea_ci.models.registry import model, prop
+from pytea_ci.models.ranges import SCALAR
+from pytea_ci.models.registry import BY_ARGUMENTS, CONTIGUOUS, KEEPS, model, prop
 from pytea_ci.models.torch.dtypes import scalar_of
 from pytea_ci.models.values import DType, IterVal, SizeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import is_dim, prod
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import ValueRange
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 
 @prop("torch.Tensor.shape", "numpy.ndarray.shape")
@@ -48,7 +50,7 @@ def mT(ctx: Ctx, t: Tensor) -> Any:
     if t.shape is None:
         return t.with_shape(None)
     n = len(t.shape)
-    ctx.require(n >= 2, "mT", f"mT is only supported on matrices or batches of matrices, got a {n}-D tensor", "PT003")
+    ctx.require(n >= 2, "mT", f"mT is only supported on matrices or batches of matrices, got a {n}-D tensor", INVALID_ARGUMENT)
     return _permuted(t, [*range(n - 2), n - 1, n - 2])
 
 
@@ -58,7 +60,7 @@ def H(ctx: Ctx, t: Tensor) -> Any:
     if t.shape is None:
         return t.with_shape(None)
     n = len(t.shape)
-    ctx.require(n in (0, 2), "H", f"H is only supported on matrices (2-D tensors), got a {n}-D tensor", "PT003")
+    ctx.require(n in (0, 2), "H", f"H is only supported on matrices (2-D tensors), got a {n}-D tensor", INVALID_ARGUMENT)
     return _permuted(t, list(reversed(range(n))))
 
 
@@ -124,7 +126,7 @@ def numel(ctx: Ctx, self: Tensor) -> Any:
 def tensor_len(ctx: Ctx, self: Tensor) -> Any:
     if self.shape is None:
         return ctx.unknown("len")
-    ctx.require(len(self.shape) > 0, "len", "len() of a 0-d tensor", "PT003")
+    ctx.require(len(self.shape) > 0, "len", "len() of a 0-d tensor", INVALID_ARGUMENT)
     return self.shape[0]
 
 
@@ -132,7 +134,7 @@ def tensor_len(ctx: Ctx, self: Tensor) -> Any:
 def tensor_iter(ctx: Ctx, self: Tensor) -> Any:
     if self.shape is None:
         return IterVal([ctx.unknown("iteration over a tensor")], truncated=True)
-    ctx.require(len(self.shape) > 0, "iteration", "iteration over a 0-d tensor", "PT003")
+    ctx.require(len(self.shape) > 0, "iteration", "iteration over a 0-d tensor", INVALID_ARGUMENT)
     item = self.with_shape(self.shape[1:])
     if self.vrange is not None:  # every element is met over the loop
         item = replace(item, vrange=replace(self.vrange, attained=False))
@@ -149,7 +151,7 @@ def tensor_iter(ctx: Ctx, self: Tensor) -> Any:
     return IterVal([item], truncated=True)
 
 
-@model("torch.Tensor.view")
+@model("torch.Tensor.view", layout=KEEPS)
 def view(ctx: Ctx, self: Tensor, *shape: Any, **kw: Any) -> Any:
     if "dtype" in kw or (len(shape) == 1 and isinstance(shape[0], DType)):
         return self
@@ -203,7 +205,7 @@ def flatten(ctx: Ctx, input: Tensor, start_dim: Any = 0, end_dim: Any = -1) -> A
     a, b = norm_dim(ctx, start_dim, len(s), "flatten"), norm_dim(ctx, end_dim, len(s), "flatten")
     if a is None or b is None:
         return Tensor(None, input.dtype)
-    ctx.require(a <= b, "flatten", "start_dim cannot come after end_dim", "PT003")
+    ctx.require(a <= b, "flatten", "start_dim cannot come after end_dim", INVALID_ARGUMENT)
     return input.with_shape(s[:a] + (prod(s[a:b + 1]),) + s[b + 1:])
 
 
@@ -232,13 +234,13 @@ def unfold(ctx: Ctx, self: Tensor, dimension: Any, size: Any, step: Any) -> Any:
     d = norm_dim(ctx, dimension, len(s), "unfold")
     if d is None or not is_dim(size) or not is_dim(step):
         return Tensor(None, self.dtype)
-    ctx.require(P.lt(0, step), "unfold", f"step is {step!r} but must be > 0", "PT003", dims=(("step", step),))
+    ctx.require(P.lt(0, step), "unfold", f"step is {step!r} but must be > 0", INVALID_ARGUMENT, dims=(("step", step),))
     ctx.require(P.le(size, s[d]), "unfold", f"maximum size for tensor at dimension {d} is {s[d]!r} but size is "
-                f"{size!r}", "PT003", dims=(("size", size), ("dimension size", s[d])))
+                f"{size!r}", INVALID_ARGUMENT, dims=(("size", size), ("dimension size", s[d])))
     return self.with_shape(s[:d] + ((s[d] - size) // step + 1,) + s[d + 1:] + (size,))
 
 
-@model("torch.unsqueeze", "torch.Tensor.unsqueeze", "torch.Tensor.unsqueeze_")
+@model("torch.unsqueeze", "torch.Tensor.unsqueeze", "torch.Tensor.unsqueeze_", layout=KEEPS)
 def unsqueeze(ctx: Ctx, input: Tensor, dim: Any) -> Any:
     if not known(input):
         return Tensor(None, getattr(input, "dtype", None))
@@ -250,7 +252,7 @@ def unsqueeze(ctx: Ctx, input: Tensor, dim: Any) -> Any:
     return with_strides(input, s[:d] + (1,) + s[d:], None if st is None else st[:d] + (1,) + st[d:])
 
 
-@model("torch.squeeze", "torch.Tensor.squeeze", "torch.Tensor.squeeze_")
+@model("torch.squeeze", "torch.Tensor.squeeze", "torch.Tensor.squeeze_", layout=KEEPS)
 def squeeze(ctx: Ctx, input: Tensor, dim: Any = None) -> Any:
     if not known(input):
         return Tensor(None, getattr(input, "dtype", None))
@@ -268,23 +270,23 @@ def squeeze(ctx: Ctx, input: Tensor, dim: Any = None) -> Any:
                         None if st is None else tuple(x for i, x in enumerate(st) if i not in drop))
 
 
-@model("torch.permute", "torch.Tensor.permute")
+@model("torch.permute", "torch.Tensor.permute", layout=KEEPS)
 def permute(ctx: Ctx, input: Tensor, *dims: Any) -> Any:
     order = sizes_arg(dims)
     if not known(input) or order is None:
         return Tensor(None, getattr(input, "dtype", None))
     s = shape_of(input)
     ctx.require(len(order) == len(s), "permute", f"number of dims don't match: the input is {len(s)}-D {fmt(s)} "
-                f"but {len(order)} dims were given", "PT003", (f"input: {fmt(s)}",))
+                f"but {len(order)} dims were given", INVALID_ARGUMENT, (f"input: {fmt(s)}",))
     norm = [norm_dim(ctx, d, len(s), "permute") for d in order]
     if any(n is None for n in norm):
         return Tensor(None, input.dtype)
-    ctx.require(len(set(norm)) == len(norm), "permute", "repeated dim in permute", "PT003")
+    ctx.require(len(set(norm)) == len(norm), "permute", "repeated dim in permute", INVALID_ARGUMENT)
     return _permuted(input, [n for n in norm if n is not None])
 
 
 @model("torch.transpose", "torch.Tensor.transpose", "torch.swapaxes", "torch.Tensor.swapaxes",
-       "torch.swapdims", "torch.Tensor.swapdims", "torch.Tensor.transpose_")
+       "torch.swapdims", "torch.Tensor.swapdims", "torch.Tensor.transpose_", layout=KEEPS)
 def transpose(ctx: Ctx, input: Tensor, dim0: Any, dim1: Any) -> Any:
     if not known(input):
         return Tensor(None, getattr(input, "dtype", None))
@@ -298,12 +300,12 @@ def transpose(ctx: Ctx, input: Tensor, dim0: Any, dim1: Any) -> Any:
     return _permuted(input, order)
 
 
-@model("torch.t", "torch.Tensor.t")
+@model("torch.t", "torch.Tensor.t", layout=KEEPS)
 def t(ctx: Ctx, input: Tensor) -> Any:
     if not known(input):
         return Tensor(None, getattr(input, "dtype", None))
     s = shape_of(input)
-    ctx.require(len(s) <= 2, "t", f"t() expects a tensor with <= 2 dimensions, but self is {len(s)}-D", "PT003")
+    ctx.require(len(s) <= 2, "t", f"t() expects a tensor with <= 2 dimensions, but self is {len(s)}-D", INVALID_ARGUMENT)
     return _permuted(input, list(reversed(range(len(s)))))
 
 
@@ -314,13 +316,13 @@ def expand(ctx: Ctx, self: Tensor, *sizes: Any) -> Any:
         return Tensor(None, self.dtype)
     s = shape_of(self)
     ctx.require(len(target) >= len(s), "expand", f"the number of sizes provided ({len(target)}) must be greater or "
-                f"equal to the number of dimensions in the tensor ({len(s)})", "PT003")
+                f"equal to the number of dimensions in the tensor ({len(s)})", INVALID_ARGUMENT)
     pad = len(target) - len(s)
     out = []
     for i, want in enumerate(target):
         have = s[i - pad] if i >= pad else None
         if isinstance(want, int) and want == -1:
-            ctx.require(have is not None, "expand", "-1 is not allowed in a leading, non-existing dimension", "PT003")
+            ctx.require(have is not None, "expand", "-1 is not allowed in a leading, non-existing dimension", INVALID_ARGUMENT)
             out.append(have)
             continue
         if have is not None and have != 1:
@@ -343,12 +345,13 @@ def repeat(ctx: Ctx, self: Tensor, *sizes: Any) -> Any:
         return Tensor(None, self.dtype)
     s = shape_of(self)
     ctx.require(len(reps) >= len(s), "repeat", "number of dimensions of repeat dims can not be smaller than "
-                "number of dimensions of tensor", "PT003")
+                "number of dimensions of tensor", INVALID_ARGUMENT)
     s = (1,) * (len(reps) - len(s)) + tuple(s)
     return self.with_shape(tuple(a * b for a, b in zip(s, reps)))
 
 
-@model("torch.matmul", "torch.Tensor.matmul", "torch.Tensor.__matmul__", "numpy.matmul", "numpy.ndarray.__matmul__")
+@model("torch.matmul", "torch.Tensor.matmul", "torch.Tensor.__matmul__", "numpy.matmul", "numpy.ndarray.__matmul__",
+       layout=CONTIGUOUS)
 def matmul(ctx: Ctx, input: Any, other: Any) -> Any:
     if not known(input, other):
         return ctx.unknown("matmul of unknown operands")
@@ -362,7 +365,7 @@ def rmatmul(ctx: Ctx, self: Any, other: Any) -> Any:
     return matmul(ctx, other, self)
 
 
-@model("torch.mm", "torch.Tensor.mm")
+@model("torch.mm", "torch.Tensor.mm", layout=CONTIGUOUS)
 def mm(ctx: Ctx, input: Any, mat2: Any) -> Any:
     shapes = matrix_operands(ctx, "mm", input, mat2, (2, 2), ("self", "mat2"), "mm expects 2-D matrices")
     if shapes is None:
@@ -373,7 +376,7 @@ def mm(ctx: Ctx, input: Any, mat2: Any) -> Any:
     return out
 
 
-@model("torch.bmm", "torch.Tensor.bmm")
+@model("torch.bmm", "torch.Tensor.bmm", layout=CONTIGUOUS)
 def bmm(ctx: Ctx, input: Any, mat2: Any) -> Any:
     shapes = matrix_operands(ctx, "bmm", input, mat2, (3, 3), ("batch1", "batch2"),
                              "batch1 and batch2 must be 3-D tensors")
@@ -427,7 +430,7 @@ def _convert(ctx: Ctx, self: Tensor, op: str, *args: Any, **kwargs: Any) -> Any:
     return out if device is False else placed(ctx, out, device, f"{op}({device})" if device else op)  # type: ignore[arg-type]
 
 
-@model("torch.Tensor.to")
+@model("torch.Tensor.to", layout=KEEPS, places=BY_ARGUMENTS)
 def to(ctx: Ctx, self: Tensor, *args: Any, **kwargs: Any) -> Any:
     return _convert(ctx, self, ".to", *args, **kwargs)
 
@@ -465,7 +468,7 @@ def type_as(ctx: Ctx, self: Tensor, other: Any) -> Any:
     return cast(ctx, self, other.dtype, ".type_as()")
 
 
-@model("torch.Tensor.item")
+@model("torch.Tensor.item", values=SCALAR, reads_data=True)
 def item(ctx: Ctx, self: Tensor) -> Any:
     if known(self):
         ctx.require(P.eq(self.numel(), 1), "item", f"a Tensor with {self.numel()!r} elements cannot be converted to "
@@ -475,7 +478,7 @@ def item(ctx: Ctx, self: Tensor) -> Any:
     return out
 
 
-@model("torch.Tensor.tolist", "numpy.ndarray.tolist")
+@model("torch.Tensor.tolist", "numpy.ndarray.tolist", reads_data=True)
 def tolist(ctx: Ctx, self: Tensor) -> Any:
     """Nested lists of the tensor's shape holding numbers of unknown value (of the tensor's kind)."""
     n = self.numel()

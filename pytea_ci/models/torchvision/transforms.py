@@ -13,6 +13,7 @@ from pytea_ci.models import registry
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes.dim import INPUT, UNKNOWN, Sym, Term, floordiv
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 T = "torchvision.transforms"
 ISUB = registry.get("torch.Tensor.__isub__")
@@ -130,7 +131,7 @@ def random_crop(ctx: Ctx, a: dict[str, Any], x: Any) -> Any:
     if hw is not None and (padding is None or padding == 0) and a.get("pad_if_needed") is not True and all(
             isinstance(v, int) for v in (h, w, hw[0], hw[1])):
         ctx.require(h <= hw[0] and w <= hw[1], "RandomCrop", f"required crop size ({h}, {w}) is larger than input "
-                    f"image size ({hw[0]}, {hw[1]})", "PT003")
+                    f"image size ({hw[0]}, {hw[1]})", INVALID_ARGUMENT)
     return _with_hw(ctx, x, h, w)
 
 

@@ -1,5 +1,5 @@
-"""Attention: nn.MultiheadAttention, the Transformer encoder/decoder layers and stacks, and
-F.scaled_dot_product_attention.
+"""Attention: nn.MultiheadAttention (and F.multi_head_attention_forward, what it runs), the Transformer
+encoder/decoder layers and stacks, and F.scaled_dot_product_attention.
 
 The Transformer layers are built from the MultiheadAttention check, so a layer reports exactly
 what its self-/cross-attention would (embed_dim divisible by heads, mask shapes, batch sizes).
@@ -12,7 +12,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import (broadcast_shapes, contiguous_strides, fmt, known, matmul_shapes, shape_of,
                                   with_strides)
-from pytea_ci.models.registry import lookup, model, native_class
+from pytea_ci.models.registry import KEEPS, lookup, model, native_class
 from pytea_ci.models.torch.devices import OFF_CPU
 from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.torch.nn.rnn import require_shape
@@ -20,6 +20,7 @@ from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Dim
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 Shape = tuple[Dim, ...]
 
@@ -28,7 +29,7 @@ def _check_heads(ctx: Ctx, embed_dim: Any, num_heads: Any) -> None:
     if isinstance(embed_dim, int) and isinstance(num_heads, int) and num_heads > 0:
         ctx.require(embed_dim % num_heads == 0, "MultiheadAttention",
                     f"embed_dim must be divisible by num_heads (embed_dim={embed_dim}, num_heads={num_heads})",
-                    "PT003", dims=(("embed_dim", embed_dim), ("num_heads", num_heads)))
+                    INVALID_ARGUMENT, dims=(("embed_dim", embed_dim), ("num_heads", num_heads)))
 
 
 def _mha_attrs(ctx: Ctx, embed_dim: Any, num_heads: Any, batch_first: Any, kdim: Any = None,
@@ -206,7 +207,7 @@ class TransformerDecoder:
         return _finish(ctx, self, out)
 
 
-@model("torch.nn.functional.scaled_dot_product_attention")
+@model("torch.nn.functional.scaled_dot_product_attention", layout=KEEPS)  # it states its layout itself
 def scaled_dot_product_attention(ctx: Ctx, query: Any, key: Any, value: Any, attn_mask: Any = None,
                                  dropout_p: Any = 0.0, is_causal: Any = False, scale: Any = None,
                                  enable_gqa: Any = False) -> Any:
@@ -225,3 +226,25 @@ def scaled_dot_product_attention(ctx: Ctx, query: Any, key: Any, value: Any, att
     cpu_math = isinstance(dropout_p, (int, float)) and not isinstance(dropout_p, bool) and dropout_p > 0 \
         and OFF_CPU not in ctx.facts and out is not None
     return with_strides(query, out, contiguous_strides(out) if cpu_math else None)  # type: ignore[arg-type]
+
+
+@model("torch.nn.functional.multi_head_attention_forward")
+def f_multi_head_attention_forward(ctx: Ctx, query: Any, key: Any, value: Any, embed_dim_to_check: Any, num_heads: Any,
+                                   in_proj_weight: Any, in_proj_bias: Any, bias_k: Any, bias_v: Any, add_zero_attn: Any,
+                                   dropout_p: Any, out_proj_weight: Any, out_proj_bias: Any, *args: Any,
+                                   **kwargs: Any) -> Any:
+    """What `nn.MultiheadAttention` runs: sequence-first (L, N, E) inputs checked like the module's,
+    an output of out_proj_weight's width and (N, L, S) weights (per head unless averaged)."""
+    separate = kwargs.get("use_separate_proj_weight") is True
+    kdim = shape_of(kwargs["k_proj_weight"])[-1] if separate and known(kwargs.get("k_proj_weight")) else embed_dim_to_check
+    vdim = shape_of(kwargs["v_proj_weight"])[-1] if separate and known(kwargs.get("v_proj_weight")) else embed_dim_to_check
+    a = {"embed_dim": embed_dim_to_check, "num_heads": num_heads, "batch_first": False, "kdim": kdim, "vdim": vdim}
+    if isinstance(embed_dim_to_check, int) and isinstance(num_heads, int) and num_heads > 0:
+        ctx.require(embed_dim_to_check % num_heads == 0, "multi_head_attention_forward", f"embed_dim {embed_dim_to_check} "
+                    f"not divisible by num_heads {num_heads}", INVALID_ARGUMENT)
+    out, weights = mha_forward(ctx, a, query, key, value, kwargs.get("key_padding_mask"), kwargs.get("need_weights", True),
+                               kwargs.get("attn_mask"), kwargs.get("average_attn_weights", True),
+                               "multi_head_attention_forward")
+    if isinstance(out, Tensor) and known(out, out_proj_weight) and len(shape_of(out_proj_weight)) == 2:
+        out = out.with_shape(shape_of(out)[:-1] + (shape_of(out_proj_weight)[0],))
+    return out, weights

@@ -25,6 +25,7 @@ from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import floordiv
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 
 def _check_rank(ctx: Ctx, x: Tensor, n: int, op: str) -> bool:
@@ -43,7 +44,7 @@ def conv_forward(ctx: Ctx, x: Any, n: int, cfg: dict[str, Any], op: str, transpo
     c_in = s[1] if batched else s[0]
     want = cfg["in_channels"]
     ctx.require(P.and_(P.lt(0, want), P.lt(0, cfg["out_channels"])), op, f"non-empty weight tensor expected, but "
-                f"in_channels is {want!r} and out_channels {cfg['out_channels']!r}", "PT003")
+                f"in_channels is {want!r} and out_channels {cfg['out_channels']!r}", INVALID_ARGUMENT)
     ctx.require(P.eq(c_in, want), op, f"expected input {fmt(s)} to have {want!r} channels, but got {c_in!r} channels instead",
                 operands=(f"input: {fmt(s)}",), dims=(("input channels", c_in), ("in_channels", want)))
     spatial = s[-n:]
@@ -54,7 +55,7 @@ def conv_forward(ctx: Ctx, x: Any, n: int, cfg: dict[str, Any], op: str, transpo
             op_pad = tuple_arg(cfg.get("output_padding", 0), n)[i]
             size_out = (size - 1) * st[i] - 2 * pd[i] + dl[i] * (k[i] - 1) + op_pad + 1
             ctx.require(P.ge(size_out, 1), op, f"given input size {size!r}, calculated output size {size_out!r}: "
-                        "output size is too small", "PT003", dims=(("input size", size), ("output size", size_out)))
+                        "output size is too small", INVALID_ARGUMENT, dims=(("input size", size), ("output size", size_out)))
             out.append(size_out)
         elif pd[i] == "same":
             out.append(size)
@@ -69,21 +70,21 @@ def _check_conv_args(ctx: Ctx, op: str, c_in: Any, c_out: Any, groups: Any, stri
                      transposed: bool) -> None:
     """The constructor's own checks (torch raises ValueError before any input is seen)."""
     if isinstance(groups, int) and groups > 0:
-        ctx.require(P.eq(c_in % groups, 0), op, f"in_channels ({c_in!r}) must be divisible by groups ({groups})", "PT003")
+        ctx.require(P.eq(c_in % groups, 0), op, f"in_channels ({c_in!r}) must be divisible by groups ({groups})", INVALID_ARGUMENT)
         ctx.require(P.eq(c_out % groups, 0), op, f"out_channels ({c_out!r}) must be divisible by groups ({groups})",
-                    "PT003")
+                    INVALID_ARGUMENT)
     if isinstance(padding, str):
-        ctx.require(padding in ("same", "valid") and not transposed, op, f"invalid padding string {padding!r}", "PT003")
+        ctx.require(padding in ("same", "valid") and not transposed, op, f"invalid padding string {padding!r}", INVALID_ARGUMENT)
         strided = any(s != 1 for s in (stride if isinstance(stride, (tuple, list)) else (stride,)))
         ctx.require(not (padding == "same" and strided), op, "padding='same' is not supported for strided "
-                    "convolutions", "PT003")
+                    "convolutions", INVALID_ARGUMENT)
 
 
 def _check_output_padding(ctx: Ctx, op: str, n: int, output_padding: Any, stride: Any, dilation: Any) -> None:
     for o, s, d in zip(tuple_arg(output_padding, n), tuple_arg(stride, n), tuple_arg(dilation, n)):
         if all(isinstance(v, int) for v in (o, s, d)):
             ctx.require(o < s or o < d, op, f"output padding must be smaller than either stride or dilation, but got "
-                        f"output_padding={o}, stride={s}, dilation={d}", "PT003")
+                        f"output_padding={o}, stride={s}, dilation={d}", INVALID_ARGUMENT)
 
 
 def _conv_class(n: int, transposed: bool) -> None:
@@ -146,7 +147,7 @@ def pool_out(ctx: Ctx, size: Any, k: Any, s: Any, p: Any, d: Any, ceil_mode: boo
     if ceil_mode and isinstance(out, int) and isinstance(size, int) and isinstance(p, int) and (out - 1) * s >= size + p:
         out -= 1
     ctx.require(P.ge(out, 1), op, f"Given input size {size!r}, kernel_size={k!r}, stride={s!r}, padding={p!r}, "
-                f"dilation={d!r}: calculated output size {out!r}. Output size is too small", "PT003",
+                f"dilation={d!r}: calculated output size {out!r}. Output size is too small", INVALID_ARGUMENT,
                 dims=(("input size", size), ("kernel size", k)))
     return out
 
@@ -163,7 +164,7 @@ def pool_forward(ctx: Ctx, x: Any, n: int, kernel: Any, stride: Any, padding: An
     for i in range(n):
         if isinstance(pd[i], int) and isinstance(k[i], int) and isinstance(dl[i], int):
             ctx.require(pd[i] <= k[i] // 2, op, f"pad should be at most half of effective kernel "
-                        f"size, but got pad={pd[i]}, kernel_size={k[i]} and dilation={dl[i]}", "PT003")
+                        f"size, but got pad={pd[i]}, kernel_size={k[i]} and dilation={dl[i]}", INVALID_ARGUMENT)
     out = [pool_out(ctx, size, k[i], st[i], pd[i], dl[i], bool(ceil_mode), op) for i, size in enumerate(s[-n:])]
     return x.with_shape(tuple(s[:-n]) + tuple(tag(d, ctx, f"{op} output size") for d in out))
 

@@ -8,6 +8,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import fmt, known, shape_of
 from pytea_ci.models.registry import model
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 NS = "torch.nn.init."
 
@@ -15,7 +16,7 @@ NS = "torch.nn.init."
 def _rank_rule(ctx: Ctx, tensor: Any, ranks: tuple[int, ...] | None, op: str, message: str) -> Any:
     if ranks is not None and known(tensor):
         s = shape_of(tensor)
-        ctx.require(len(s) in ranks, op, f"{message} (got a {len(s)}-D tensor {fmt(s)})", "PT003",
+        ctx.require(len(s) in ranks, op, f"{message} (got a {len(s)}-D tensor {fmt(s)})", INVALID_ARGUMENT,
                     operands=(f"tensor: {fmt(s)}",))
     return tensor
 

@@ -1,5 +1,6 @@
-"""Shape-simple layers: Linear, Bilinear-free basics, Identity, Flatten, Unflatten, Dropout*,
-Embedding, and every activation (one table line each), with their functional forms."""
+"""Shape-simple layers: Linear, Identity, Flatten, Unflatten, Dropout*, Embedding, and every activation
+(one table line each), with their functional forms; nn.Bilinear/F.bilinear, nn.GLU/F.glu, nn.Softmax2d
+and nn.EmbeddingBag."""
 
 from __future__ import annotations
 
@@ -8,15 +9,16 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.dtype_device import parameter, require_dtype_in, require_parameters
 from pytea_ci.models.index_checks import count_bins, require_indices, require_values
-from pytea_ci.models.prim import dim_arg, fmt, known, shape_of, tag
-from pytea_ci.models.registry import REGISTRY, model, native_class
+from pytea_ci.models.prim import dim_arg, fmt, known, norm_dim, shape_of, tag
+from pytea_ci.models.registry import CONTIGUOUS, KEEPS, REGISTRY, facets, model, native_class
 from pytea_ci.models.torch.elementwise import unary
 from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.torch.tensor import flatten, unflatten
 from pytea_ci.models.values import Instance, StaticMethod
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import is_dim
+from pytea_ci.shapes.dim import floordiv, is_dim
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 
 def linear_forward(ctx: Ctx, x: Any, weight: Any, bias: Any, op: str) -> Any:
@@ -26,7 +28,7 @@ def linear_forward(ctx: Ctx, x: Any, weight: Any, bias: Any, op: str) -> Any:
     if len(w) != 2:
         return ctx.unknown("linear with a non-matrix weight")
     out_f, in_f = w
-    ctx.require(len(s) >= 1, op, "input must have at least one dimension", "PT003")
+    ctx.require(len(s) >= 1, op, "input must have at least one dimension", INVALID_ARGUMENT)
     require_parameters(ctx, op, x, weight)
     last = s[-1]
     rows = "x".join(repr(d) for d in s[:-1]) or "1"
@@ -46,11 +48,12 @@ class Linear:
                           weight=parameter(ctx, Tensor((out_features, in_features)), kw),
                           bias=parameter(ctx, Tensor((out_features,)), kw) if bias is not False else None)
 
+    @facets(layout=CONTIGUOUS)  # addmm into a fresh output
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
         return linear_forward(ctx, input, self.attrs.get("weight"), self.attrs.get("bias"), "Linear")
 
 
-@model("torch.nn.functional.linear")
+@model("torch.nn.functional.linear", layout=CONTIGUOUS)  # addmm into a fresh output
 def f_linear(ctx: Ctx, input: Any, weight: Any, bias: Any = None) -> Any:
     return linear_forward(ctx, input, weight, bias, "linear")
 
@@ -60,6 +63,7 @@ class Identity:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         self.attrs["training"] = True
 
+    @facets(layout=KEEPS)  # the tensor it was given
     def forward(ctx: Ctx, self: Instance, input: Any, *args: Any) -> Any:
         return input
 
@@ -94,7 +98,7 @@ def _shape_preserving(name: str) -> None:
         if known(input) and name == "Dropout1d":
             s = shape_of(input)
             ctx.require(len(s) in (2, 3), "dropout1d", f"expected 2D or 3D input, but received a {len(s)}D input",
-                        "PT003")
+                        INVALID_ARGUMENT)
         n = self.attrs.get("num_parameters")
         if known(input) and name == "PReLU" and isinstance(n, int) and n != 1 and len(shape_of(input)) >= 2:
             c = shape_of(input)[1]
@@ -155,7 +159,7 @@ class Embedding:
         num_embeddings, embedding_dim = dim_arg(ctx, num_embeddings), dim_arg(ctx, embedding_dim)
         if is_dim(padding_idx) and is_dim(num_embeddings):  # torch asserts it is an index into the table
             ctx.require(P.and_(P.lt(padding_idx, num_embeddings), P.le(-num_embeddings, padding_idx)), "Embedding",
-                        f"padding_idx ({padding_idx!r}) must be within num_embeddings ({num_embeddings!r})", "PT003")
+                        f"padding_idx ({padding_idx!r}) must be within num_embeddings ({num_embeddings!r})", INVALID_ARGUMENT)
         self.attrs.update(training=True, num_embeddings=num_embeddings, embedding_dim=embedding_dim,
                           weight=Tensor((num_embeddings, tag(embedding_dim, ctx, "embedding_dim"))))
 
@@ -194,7 +198,7 @@ def embedding_from_pretrained(ctx: Ctx, embeddings: Any, freeze: Any = True, pad
         return ctx.unknown("Embedding.from_pretrained of an unknown tensor")
     s = shape_of(embeddings)
     ctx.require(len(s) == 2, "Embedding.from_pretrained", f"Embeddings parameter is expected to be 2-dimensional, got "
-                f"{fmt(s)}", "PT003", operands=(f"embeddings: {fmt(s)}",))
+                f"{fmt(s)}", INVALID_ARGUMENT, operands=(f"embeddings: {fmt(s)}",))
     emb = ctx.call(Embedding, s[0], s[1])
     if isinstance(emb, Instance):
         emb.attrs["weight"] = embeddings
@@ -202,3 +206,120 @@ def embedding_from_pretrained(ctx: Ctx, embeddings: Any, freeze: Any = True, pad
 
 
 REGISTRY["torch.nn.Embedding"].ns["from_pretrained"] = StaticMethod(REGISTRY["torch.nn.Embedding.from_pretrained"])
+
+
+# ----- bilinear --------------------------------------------------------------------------------------------
+
+
+def bilinear_forward(ctx: Ctx, x1: Any, x2: Any, weight: Any, op: str) -> Any:
+    if not known(x1, x2, weight):
+        return ctx.unknown(f"{op} of unknown input")
+    a, b, w = shape_of(x1), shape_of(x2), shape_of(weight)
+    ops = (f"input1: {fmt(a)}", f"input2: {fmt(b)}", f"weight: {fmt(w)}")
+    ctx.require(len(a) == len(b) and len(a) >= 1, op, f"bilinear(): input dimensions do not match: got {len(a)} "
+                f"and {len(b)}", operands=ops)
+    ctx.require(P.and_(*[P.eq(x, y) for x, y in zip(a[:-1], b[:-1])]), op, f"bilinear(): input batch dimensions do "
+                f"not match: got {fmt(a[:-1])} and {fmt(b[:-1])}", operands=ops)
+    ctx.require(len(w) == 3, op, f"bilinear(): weight must be 3-D, got {fmt(w)}", operands=ops)
+    ctx.require(P.eq(a[-1], w[1]), op, f"bilinear(): input1 size does not match weight size: got {a[-1]!r} but "
+                f"expected {w[1]!r}", operands=ops, dims=(("input1 features", a[-1]), ("in1_features", w[1])))
+    ctx.require(P.eq(b[-1], w[2]), op, f"bilinear(): input2 size does not match weight size: got {b[-1]!r} but "
+                f"expected {w[2]!r}", operands=ops, dims=(("input2 features", b[-1]), ("in2_features", w[2])))
+    return x1.with_shape(tuple(a[:-1]) + (w[0],))
+
+
+@model("torch.nn.functional.bilinear", "torch.bilinear")
+def f_bilinear(ctx: Ctx, input1: Any, input2: Any, weight: Any, bias: Any = None) -> Any:
+    return bilinear_forward(ctx, input1, input2, weight, "bilinear")
+
+
+@native_class("torch.nn.Bilinear", bases=(Module,))
+class Bilinear:
+    def init(ctx: Ctx, self: Instance, in1_features: Any, in2_features: Any, out_features: Any, bias: Any = True,
+             **kw: Any) -> None:
+        self.attrs.update(training=True, in1_features=in1_features, in2_features=in2_features,
+                          out_features=out_features, weight=Tensor((out_features, in1_features, in2_features)),
+                          bias=Tensor((out_features,)) if bias is not False else None)
+
+    def forward(ctx: Ctx, self: Instance, input1: Any, input2: Any) -> Any:
+        return bilinear_forward(ctx, input1, input2, self.attrs["weight"], "Bilinear")
+
+
+# ----- GLU, Softmax2d, ChannelShuffle ----------------------------------------------------------------------
+
+
+def glu_forward(ctx: Ctx, input: Any, dim: Any) -> Any:
+    if not known(input):
+        return ctx.unknown("glu of unknown input")
+    s = shape_of(input)
+    ctx.require(len(s) >= 1, "glu", "glu does not support scalars because halving size must be even", INVALID_ARGUMENT)
+    d = norm_dim(ctx, dim, len(s), "glu")
+    if d is None:
+        return ctx.unknown("glu over an unknown dim")
+    ctx.require(P.divides(2, s[d]), "glu", f"Halving dimension must be even, but dimension {d} is size {s[d]!r}",
+                operands=(f"input: {fmt(s)}",), dims=(("size", s[d]),))
+    return input.with_shape(s[:d] + (floordiv(s[d], 2),) + s[d + 1:])
+
+
+@model("torch.nn.functional.glu")
+def f_glu(ctx: Ctx, input: Any, dim: Any = -1) -> Any:
+    return glu_forward(ctx, input, dim)
+
+
+@native_class("torch.nn.GLU", bases=(Module,))
+class GLU:
+    def init(ctx: Ctx, self: Instance, dim: Any = -1) -> None:
+        self.attrs.update(training=True, dim=dim)
+
+    def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        return glu_forward(ctx, input, self.attrs["dim"])
+
+
+@native_class("torch.nn.Softmax2d", bases=(Module,))
+class Softmax2d:
+    def init(ctx: Ctx, self: Instance) -> None:
+        self.attrs["training"] = True
+
+    def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        if known(input):
+            s = shape_of(input)
+            ctx.require(len(s) in (3, 4), "Softmax2d", f"Softmax2d: expected input to be 3D or 4D, got {len(s)}D "
+                        "instead", operands=(f"input: {fmt(s)}",))
+        return input
+
+
+# ----- EmbeddingBag ----------------------------------------------------------------------------------------
+
+
+def embedding_bag_forward(ctx: Ctx, self: Instance, input: Any, offsets: Any) -> Any:
+    op = "EmbeddingBag"
+    if not known(input):
+        return ctx.unknown(f"{op} of unknown input")
+    s, dim = shape_of(input), self.attrs["embedding_dim"]
+    ctx.require(len(s) in (1, 2), op, f"input has to be 1D or 2D Tensor, but got Tensor of dimension {len(s)}",
+                operands=(f"input: {fmt(s)}",))
+    if len(s) == 2:
+        ctx.require(offsets is None, op, "if input is 2D, then offsets has to be None, as input is treated is a "
+                    "mini-batch of fixed length sequences", INVALID_ARGUMENT)
+        return Tensor((s[0], dim), "float32")
+    ctx.require(offsets is not None, op, "offsets has to be a 1D Tensor but got None", INVALID_ARGUMENT)
+    if not known(offsets):
+        return Tensor((ctx.fresh("bags"), dim), "float32")
+    o = shape_of(offsets)
+    ctx.require(len(o) == 1, op, f"offsets has to be a 1D Tensor, but got Tensor of dimension {len(o)}",
+                operands=(f"offsets: {fmt(o)}",))
+    bags = o[0] - 1 if self.attrs["include_last_offset"] else o[0]
+    return Tensor((bags, dim), "float32")
+
+
+@native_class("torch.nn.EmbeddingBag", bases=(Module,))
+class EmbeddingBag:
+    def init(ctx: Ctx, self: Instance, num_embeddings: Any, embedding_dim: Any, max_norm: Any = None,
+             norm_type: Any = 2.0, scale_grad_by_freq: Any = False, mode: Any = "mean", sparse: Any = False,
+             _weight: Any = None, include_last_offset: Any = False, padding_idx: Any = None, **kw: Any) -> None:
+        self.attrs.update(training=True, num_embeddings=num_embeddings, embedding_dim=embedding_dim,
+                          include_last_offset=include_last_offset is True,
+                          weight=Tensor((num_embeddings, embedding_dim)))
+
+    def forward(ctx: Ctx, self: Instance, input: Any, offsets: Any = None, per_sample_weights: Any = None) -> Any:
+        return embedding_bag_forward(ctx, self, input, offsets)

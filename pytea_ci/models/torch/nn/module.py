@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.registry import model, native_class
+from pytea_ci.models.registry import ALWAYS, BY_ARGUMENTS, KEEPS, facets, model, native_class
 from pytea_ci.models.dtype_device import cast, device_of, placed
 from pytea_ci.models.values import DType, IterVal, Instance, Unknown
 from pytea_ci.shapes.tensor import Tensor, category
@@ -87,6 +87,7 @@ class Module:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         self.attrs.setdefault("training", True)
 
+    @facets(layout=KEEPS)  # what `forward` returned, whose own ops set its layout
     def call(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
         fwd = ctx.getattr(self, "forward")
         return ctx.call(fwd, *args, **kwargs)
@@ -102,11 +103,13 @@ class Module:
         _set_training(self, False, set())
         return self
 
+    @facets(places=BY_ARGUMENTS)
     def to(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
         dtype, device = module_target(args, kwargs)
         convert_module(ctx, self, dtype, device, ".to()", set())
         return self
 
+    @facets(places=ALWAYS)
     def cuda(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
         convert_module(ctx, self, False, "cuda", ".cuda()", set())
         return self
@@ -209,6 +212,7 @@ class Sequential:
         if len(args) == 1 and not is_module(args[0]) and ctx.iterate(args[0]) is None and not isinstance(args[0], dict):
             self.attrs["_opaque"] = True
 
+    @facets(layout=KEEPS)  # what the last layer returned, whose own ops set its layout
     def forward(ctx: Ctx, self: Instance, input: Any, *rest: Any) -> Any:
         if self.attrs.get("_opaque"):
             return ctx.unknown("Sequential of unknown layers")
@@ -340,6 +344,6 @@ class ModuleDict:
         return list(self.attrs["_dict"].keys())
 
 
-@model("torch.nn.Parameter", "torch.nn.parameter.Parameter")
+@model("torch.nn.Parameter", "torch.nn.parameter.Parameter", layout=KEEPS)  # the tensor it was given
 def parameter(ctx: Ctx, data: Any = None, requires_grad: Any = True) -> Any:
     return data if isinstance(data, Tensor) else ctx.unknown("Parameter")

@@ -1,5 +1,6 @@
 """Normalisation layers: BatchNorm1d/2d/3d (incl. the one-sample-per-channel training rule),
-LayerNorm, GroupNorm, InstanceNorm, and their functional forms."""
+LayerNorm, GroupNorm, InstanceNorm, and their functional forms (also `F.group_norm`, `F.instance_norm`,
+`F.local_response_norm`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import is_dim, prod
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 _BN_RANKS = {1: (2, 3), 2: (4,), 3: (5,)}
 _STATS = ("weight", "bias", "running_mean", "running_var")
@@ -185,7 +187,7 @@ def f_rms_norm(ctx: Ctx, input: Any, normalized_shape: Any, *args: Any, **kwargs
 class GroupNorm:
     def init(ctx: Ctx, self: Instance, num_groups: Any, num_channels: Any, *args: Any, **kwargs: Any) -> None:
         ctx.require(P.eq(num_channels % num_groups, 0), "GroupNorm", f"num_channels ({num_channels!r}) must be "
-                    f"divisible by num_groups ({num_groups!r})", "PT003")
+                    f"divisible by num_groups ({num_groups!r})", INVALID_ARGUMENT)
         self.attrs.update(training=True, num_groups=num_groups, num_channels=num_channels)
         norm_state(ctx, self, num_channels, _arg(args, kwargs, "affine", 1, True), False, kwargs)
 
@@ -199,7 +201,7 @@ class GroupNorm:
         if len(s) >= 2:  # torch needs more than one value per group to normalize, in eval mode too
             per_group = prod((s[0] * s[1] // self.attrs["num_groups"],) + tuple(s[2:]))
             ctx.require(P.lt(1, per_group), "GroupNorm", f"expected more than 1 value per channel, got input size "
-                        f"{fmt(s)}", "PT003", (f"input: {fmt(s)}",))
+                        f"{fmt(s)}", INVALID_ARGUMENT, (f"input: {fmt(s)}",))
         return input
 
 
@@ -211,7 +213,7 @@ class LocalResponseNorm:
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
         if known(input):
             ctx.require(len(shape_of(input)) >= 3, "LocalResponseNorm", "expected 3D or higher dimensionality input "
-                        f"(got {len(shape_of(input))} dimensions)", "PT003")
+                        f"(got {len(shape_of(input))} dimensions)", INVALID_ARGUMENT)
         return input
 
 
@@ -221,4 +223,46 @@ def f_normalize(ctx: Ctx, input: Any, p: Any = 2.0, dim: Any = 1, *args: Any, **
 
     if known(input):
         norm_dim(ctx, dim, len(shape_of(input)), "normalize")
+    return input
+
+
+# ----- functional norms ------------------------------------------------------------------------------------
+
+
+@model("torch.nn.functional.group_norm", "torch.group_norm")
+def f_group_norm(ctx: Ctx, input: Any, num_groups: Any, weight: Any = None, bias: Any = None, eps: Any = 1e-5) -> Any:
+    if not known(input):
+        return ctx.unknown("group_norm of unknown input")
+    s = shape_of(input)
+    ctx.require(len(s) >= 2, "group_norm", f"Expected at least 2 dimensions for input tensor but received {len(s)}",
+                operands=(f"input: {fmt(s)}",))
+    ctx.require(P.divides(num_groups, s[1]), "group_norm", f"Expected number of channels in input to be divisible by "
+                f"num_groups, but got input of shape {fmt(s)} and num_groups={num_groups!r}",
+                operands=(f"input: {fmt(s)}",), dims=(("channels", s[1]),))
+    if known(weight):
+        w = shape_of(weight)
+        ctx.require(len(w) == 1 and P.eq(w[0], s[1]), "group_norm", f"Expected weight to be a vector of size equal to "
+                    f"the number of channels in input, but got weight of shape {fmt(w)} and input of shape {fmt(s)}",
+                    operands=(f"input: {fmt(s)}", f"weight: {fmt(w)}"))
+    return input
+
+
+@model("torch.nn.functional.instance_norm", "torch.instance_norm")
+def f_instance_norm(ctx: Ctx, input: Any, *args: Any, **kwargs: Any) -> Any:
+    if not known(input):
+        return ctx.unknown("instance_norm of unknown input")
+    s = shape_of(input)
+    ctx.require(len(s) >= 2, "instance_norm", f"expected at least 2D input, got {fmt(s)}", operands=(f"input: {fmt(s)}",))
+    if kwargs.get("use_input_stats", args[4] if len(args) > 4 else True) is True:
+        instance_stats(ctx, s, 2, "instance_norm")
+    return input
+
+
+@model("torch.nn.functional.local_response_norm", "torch.local_response_norm")
+def f_local_response_norm(ctx: Ctx, input: Any, size: Any, *args: Any, **kwargs: Any) -> Any:
+    if not known(input):
+        return ctx.unknown("local_response_norm of unknown input")
+    s = shape_of(input)
+    ctx.require(len(s) >= 3, "local_response_norm", f"Expected 3D or higher dimensionality input (got {len(s)} "
+                "dimensions)", operands=(f"input: {fmt(s)}",))
     return input

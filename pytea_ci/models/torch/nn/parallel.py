@@ -1,7 +1,7 @@
 """Running a module on several devices, and the autograd and gradient helpers training loops call
 around it: nn.DataParallel / DistributedDataParallel and nn.parallel.data_parallel (on the CPU the
-analysis assumes, the wrapped module's own forward), torch.autograd.Variable (a plain tensor since
-PyTorch 0.4) and nn.utils.clip_grad_norm_ / clip_grad_value_ (no shape effect; the norm is a 0-d tensor)."""
+analysis assumes, the wrapped module's own forward) and nn.utils.clip_grad_norm_ / clip_grad_value_ (no
+shape effect; the norm is a 0-d tensor); `torch.autograd` lives in models/torch/autograd.py."""
 
 from __future__ import annotations
 
@@ -44,11 +44,6 @@ def _scattered(ctx: Ctx, v: Any) -> Any:
     if isinstance(v, dict):
         return {k: _scattered(ctx, x) for k, x in v.items()}
     return v
-
-
-@model("torch.autograd.Variable")
-def variable(ctx: Ctx, data: Any, *args: Any, **kwargs: Any) -> Any:
-    return data
 
 
 @model("torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_norm", "torch.nn.utils.clip_grad_value_")

@@ -12,6 +12,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.dtype_device import parameter, require_parameters
 from pytea_ci.models.prim import fmt, known, shape_of
+from pytea_ci.models.ranges import padded_values
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.values import Instance
@@ -117,7 +118,7 @@ def pad_packed_sequence(ctx: Ctx, sequence: Any, batch_first: Any = False, paddi
     return time_major(ctx, out, batch_first), Tensor((s[1],), "int64")
 
 
-@model("torch.nn.utils.rnn.pad_sequence")
+@model("torch.nn.utils.rnn.pad_sequence", values=padded_values)
 def pad_sequence(ctx: Ctx, sequences: Any, batch_first: Any = False, padding_value: Any = 0.0,
                  padding_side: Any = "right") -> Any:
     items = ctx.iterate(sequences)

@@ -1,6 +1,6 @@
-"""Resampling, padding, distance and bag layers: nn.Upsample/F.interpolate, nn.PixelShuffle/
-PixelUnshuffle, the padding modules and F.pad, nn.CosineSimilarity/PairwiseDistance and their
-functional forms, and nn.EmbeddingBag."""
+"""The vision functions of `torch.nn.functional` and their modules: nn.Upsample/F.interpolate,
+nn.PixelShuffle/PixelUnshuffle, the padding modules and F.pad, F.grid_sample, F.affine_grid and
+nn.ChannelShuffle/F.channel_shuffle. Sizes follow the formulas in torch's documentation."""
 
 from __future__ import annotations
 
@@ -9,10 +9,8 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import (
-    broadcast_shapes,
     fmt,
     known,
-    norm_dim,
     shape_of,
     tuple_arg,
 )
@@ -21,7 +19,7 @@ from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Dim, floordiv, is_dim
-from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 # ----- interpolate / Upsample ------------------------------------------------------------------------------
 
@@ -42,16 +40,16 @@ def interpolate_forward(ctx: Ctx, input: Any, size: Any, scale_factor: Any, op: 
     ctx.require(n >= 1, op, f"expected a 3D, 4D or 5D input, got {len(s)}D input {fmt(s)}", operands=(f"input: {fmt(s)}",))
     ctx.require((size is None) != (scale_factor is None), op,
                 "only one of size or scale_factor should be defined" if size is not None
-                else "either size or scale_factor should be defined", "PT003")
+                else "either size or scale_factor should be defined", INVALID_ARGUMENT)
     if size is not None:
         if isinstance(size, (tuple, list)):
             ctx.require(len(size) == n, op, f"input and output must have the same number of spatial dimensions, but got "
-                        f"input with spatial dimensions of {fmt(s[2:])} and output size of {list(size)}", "PT003")
+                        f"input with spatial dimensions of {fmt(s[2:])} and output size of {list(size)}", INVALID_ARGUMENT)
         out = tuple_arg(size, n)
     else:
         if isinstance(scale_factor, (tuple, list)):
             ctx.require(len(scale_factor) == n, op, f"scale_factor has {len(scale_factor)} entries but the input has "
-                        f"{n} spatial dimensions", "PT003")
+                        f"{n} spatial dimensions", INVALID_ARGUMENT)
         out = tuple(_scaled(ctx, d, f) for d, f in zip(s[2:], tuple_arg(scale_factor, n)))
     for d_in, d_out in zip(s[2:], out):
         if is_dim(d_out):
@@ -135,8 +133,8 @@ def pad_forward(ctx: Ctx, input: Any, pad: Any, mode: str, op: str) -> Any:
     if not known(input) or not isinstance(pad, (tuple, list)):
         return ctx.unknown(f"{op} of unknown input")
     s = list(shape_of(input))
-    ctx.require(len(pad) % 2 == 0, op, f"padding length must be divisible by 2, got {len(pad)}", "PT003")
-    ctx.require(len(pad) // 2 <= len(s), op, f"padding length ({len(pad)}) too large for a {len(s)}-D input", "PT003")
+    ctx.require(len(pad) % 2 == 0, op, f"padding length must be divisible by 2, got {len(pad)}", INVALID_ARGUMENT)
+    ctx.require(len(pad) // 2 <= len(s), op, f"padding length ({len(pad)}) too large for a {len(s)}-D input", INVALID_ARGUMENT)
     if mode != "constant":
         k = len(pad) // 2
         ctx.require(len(s) in (k + 1, k + 2), op, f"Padding size {len(pad)} is not supported for {len(s)}D input tensor "
@@ -191,81 +189,67 @@ def f_pad(ctx: Ctx, input: Any, pad: Any, mode: Any = "constant", value: Any = N
     return pad_forward(ctx, input, pad, mode if isinstance(mode, str) else "constant", "pad")
 
 
-# ----- distances -------------------------------------------------------------------------------------------
+# ----- grid_sample / affine_grid ---------------------------------------------------------------------------
 
 
-def distance_forward(ctx: Ctx, x1: Any, x2: Any, dim: Any, keepdim: bool, op: str) -> Any:
-    if not known(x1, x2):
+@model("torch.nn.functional.grid_sample", "torch.grid_sampler")
+def grid_sample(ctx: Ctx, input: Any, grid: Any, *args: Any, **kwargs: Any) -> Any:
+    op = "grid_sample"
+    if not known(input, grid):
         return ctx.unknown(f"{op} of unknown input")
-    s = broadcast_shapes(ctx, shape_of(x1), shape_of(x2), op, ("x1", "x2"))
-    if not s:
-        return x1.with_shape(())
-    d = norm_dim(ctx, dim, len(s), op)
-    if d is None:
-        return ctx.unknown(f"{op} over an unknown dim")
-    return x1.with_shape(tuple(1 if (i == d and keepdim) else x for i, x in enumerate(s) if i != d or keepdim))
+    si, sg = shape_of(input), shape_of(grid)
+    ops = (f"input: {fmt(si)}", f"grid: {fmt(sg)}")
+    ctx.require(len(si) in (4, 5), op, f"expected 4D or 5D input, but got input of size {fmt(si)}", operands=ops)
+    ctx.require(len(sg) == len(si), op, f"expected grid to have the same number of dimensions as input "
+                f"({len(si)}D), but got grid of size {fmt(sg)}", operands=ops)
+    n = len(si) - 2
+    ctx.require(P.eq(si[0], sg[0]), op, f"expected grid and input to have the same batch size, but got input with "
+                f"sizes {fmt(si)} and grid with sizes {fmt(sg)}", operands=ops, dims=(("input batch", si[0]), ("grid batch", sg[0])))
+    ctx.require(P.eq(sg[-1], n), op, f"expected grid to have size {n} in last dimension, but got grid with sizes "
+                f"{fmt(sg)}", operands=ops, dims=(("grid last dim", sg[-1]),))
+    return input.with_shape((si[0], si[1]) + tuple(sg[1:-1]))
 
 
-@native_class("torch.nn.CosineSimilarity", bases=(Module,))
-class CosineSimilarity:
-    def init(ctx: Ctx, self: Instance, dim: Any = 1, eps: Any = 1e-8) -> None:
-        self.attrs.update(training=True, dim=dim)
-
-    def forward(ctx: Ctx, self: Instance, x1: Any, x2: Any) -> Any:
-        return distance_forward(ctx, x1, x2, self.attrs["dim"], False, "CosineSimilarity")
-
-
-@native_class("torch.nn.PairwiseDistance", bases=(Module,))
-class PairwiseDistance:
-    def init(ctx: Ctx, self: Instance, p: Any = 2.0, eps: Any = 1e-6, keepdim: Any = False) -> None:
-        self.attrs.update(training=True, keepdim=keepdim is True)
-
-    def forward(ctx: Ctx, self: Instance, x1: Any, x2: Any) -> Any:
-        return distance_forward(ctx, x1, x2, -1, self.attrs["keepdim"], "PairwiseDistance")
+@model("torch.nn.functional.affine_grid", "torch.affine_grid_generator")
+def affine_grid(ctx: Ctx, theta: Any, size: Any, align_corners: Any = None) -> Any:
+    op = "affine_grid"
+    if not known(theta) or not isinstance(size, (tuple, list)):
+        return ctx.unknown(f"{op} of unknown input")
+    st = shape_of(theta)
+    ctx.require(len(size) in (4, 5), op, f"affine_grid only supports 4D and 5D sizes, for 2D and 3D affine "
+                f"transforms, respectively. Got size {list(size)}.", INVALID_ARGUMENT)
+    n = len(size) - 2
+    want = (size[0], n, n + 1)
+    ok = len(st) == 3 and P.and_(*[P.eq(a, b) for a, b in zip(st, want)])
+    ctx.require(ok, op, f"expected a batch of {n}D affine matrices of shape Nx{n}x{n + 1} for size {list(size)}. "
+                f"Got {fmt(st)}.", operands=(f"theta: {fmt(st)}",))
+    return theta.with_shape((size[0],) + tuple(size[2:]) + (n,))
 
 
-@model("torch.nn.functional.cosine_similarity", "torch.cosine_similarity")
-def f_cosine_similarity(ctx: Ctx, x1: Any, x2: Any, dim: Any = 1, eps: Any = 1e-8) -> Any:
-    return distance_forward(ctx, x1, x2, dim, False, "cosine_similarity")
+# ----- channel_shuffle / ChannelShuffle ----------------------------------------------------------------
 
 
-@model("torch.nn.functional.pairwise_distance", "torch.pairwise_distance")
-def f_pairwise_distance(ctx: Ctx, x1: Any, x2: Any, p: Any = 2.0, eps: Any = 1e-6, keepdim: Any = False) -> Any:
-    return distance_forward(ctx, x1, x2, -1, keepdim is True, "pairwise_distance")
-
-
-# ----- EmbeddingBag ----------------------------------------------------------------------------------------
-
-
-def embedding_bag_forward(ctx: Ctx, self: Instance, input: Any, offsets: Any) -> Any:
-    op = "EmbeddingBag"
+def channel_shuffle_forward(ctx: Ctx, input: Any, groups: Any) -> Any:
+    op = "channel_shuffle"
     if not known(input):
         return ctx.unknown(f"{op} of unknown input")
-    s, dim = shape_of(input), self.attrs["embedding_dim"]
-    ctx.require(len(s) in (1, 2), op, f"input has to be 1D or 2D Tensor, but got Tensor of dimension {len(s)}",
-                operands=(f"input: {fmt(s)}",))
-    if len(s) == 2:
-        ctx.require(offsets is None, op, "if input is 2D, then offsets has to be None, as input is treated is a "
-                    "mini-batch of fixed length sequences", "PT003")
-        return Tensor((s[0], dim), "float32")
-    ctx.require(offsets is not None, op, "offsets has to be a 1D Tensor but got None", "PT003")
-    if not known(offsets):
-        return Tensor((ctx.fresh("bags"), dim), "float32")
-    o = shape_of(offsets)
-    ctx.require(len(o) == 1, op, f"offsets has to be a 1D Tensor, but got Tensor of dimension {len(o)}",
-                operands=(f"offsets: {fmt(o)}",))
-    bags = o[0] - 1 if self.attrs["include_last_offset"] else o[0]
-    return Tensor((bags, dim), "float32")
+    s = shape_of(input)
+    ctx.require(len(s) > 2, op, f"channel_shuffle expects input to have at least 3 dimensions, but got input with "
+                f"sizes {fmt(s)}", operands=(f"input: {fmt(s)}",))
+    ctx.require(P.divides(groups, s[1]), op, f"Number of channels must be divisible by groups. Got {s[1]!r} channels "
+                f"and {groups!r} groups.", operands=(f"input: {fmt(s)}",), dims=(("channels", s[1]),))
+    return input
 
 
-@native_class("torch.nn.EmbeddingBag", bases=(Module,))
-class EmbeddingBag:
-    def init(ctx: Ctx, self: Instance, num_embeddings: Any, embedding_dim: Any, max_norm: Any = None,
-             norm_type: Any = 2.0, scale_grad_by_freq: Any = False, mode: Any = "mean", sparse: Any = False,
-             _weight: Any = None, include_last_offset: Any = False, padding_idx: Any = None, **kw: Any) -> None:
-        self.attrs.update(training=True, num_embeddings=num_embeddings, embedding_dim=embedding_dim,
-                          include_last_offset=include_last_offset is True,
-                          weight=Tensor((num_embeddings, embedding_dim)))
+@native_class("torch.nn.ChannelShuffle", bases=(Module,))
+class ChannelShuffle:
+    def init(ctx: Ctx, self: Instance, groups: Any) -> None:
+        self.attrs.update(training=True, groups=groups)
 
-    def forward(ctx: Ctx, self: Instance, input: Any, offsets: Any = None, per_sample_weights: Any = None) -> Any:
-        return embedding_bag_forward(ctx, self, input, offsets)
+    def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        return channel_shuffle_forward(ctx, input, self.attrs["groups"])
+
+
+@model("torch.nn.functional.channel_shuffle", "torch.channel_shuffle")
+def f_channel_shuffle(ctx: Ctx, input: Any, groups: Any) -> Any:
+    return channel_shuffle_forward(ctx, input, groups)

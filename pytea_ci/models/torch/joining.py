@@ -1,7 +1,9 @@
-"""More tensor operations, as `torch.*` functions and `torch.Tensor` methods: splitting
-(`split chunk unbind narrow select`), gathering/scattering, data-dependent sizes (`masked_select
-nonzero unique bincount`), rearranging (`flip roll movedim tile repeat_interleave hstack vstack`)
-and triangular/diagonal helpers (`tril triu diag diag_embed`). Products live in `products.py`."""
+"""torch's "Indexing, Slicing, Joining, Mutating Ops" beyond `indexing.py` (subscripts) and
+`creation.py` (`cat stack`), and its "Other Operations" on a tensor's elements, as `torch.*` functions
+and `torch.Tensor` methods: splitting (`split chunk unbind narrow select`), gathering/scattering,
+data-dependent sizes (`masked_select nonzero unique bincount`), rearranging (`flip roll movedim tile
+repeat_interleave hstack vstack`), triangular/diagonal helpers (`tril triu diag diag_embed`), `diff`
+and `fill`. Products live in `products.py`."""
 
 from __future__ import annotations
 
@@ -22,8 +24,9 @@ from pytea_ci.models.prim import (
 from pytea_ci.models.registry import model
 from pytea_ci.models.torch.creation import cat
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import Dim, ceildiv, dmin, is_dim, prod
+from pytea_ci.shapes.dim import Dim, ceildiv, dmax, dmin, is_dim, prod
 from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 Shape = tuple[Dim, ...]
 
@@ -61,7 +64,7 @@ def split(ctx: Ctx, tensor: Any, split_size_or_sections: Any, dim: Any = 0) -> A
         return (tensor,)  # a symbolic size no larger than the split size: one piece, the whole tensor
     if size is None or n is None:
         return ctx.unknown("split with symbolic sizes")
-    ctx.require(size > 0 or n == 0, "split", f"split_size can only be 0 if dimension size is 0, but got {size}", "PT003")
+    ctx.require(size > 0 or n == 0, "split", f"split_size can only be 0 if dimension size is 0, but got {size}", INVALID_ARGUMENT)
     return tuple(tensor.with_shape(_replace(s, d, min(size, n - i))) for i in range(0, n, max(size, 1)))
 
 
@@ -71,7 +74,7 @@ def chunk(ctx: Ctx, input: Any, chunks: Any, dim: Any = 0) -> Any:
     k = as_int(chunks)
     if sd is None or k is None:
         return ctx.unknown("chunk of unknown tensor")
-    ctx.require(k > 0, "chunk", f"chunk expects `chunks` to be greater than 0, got: {k}", "PT003")
+    ctx.require(k > 0, "chunk", f"chunk expects `chunks` to be greater than 0, got: {k}", INVALID_ARGUMENT)
     s, d = sd
     n = as_int(s[d])
     if n is None:  # assumes the size divides evenly, the common case in models
@@ -100,7 +103,7 @@ def narrow(ctx: Ctx, input: Any, dim: Any, start: Any, length: Any) -> Any:
     if isinstance(start, int) and start < 0:
         start = s[d] + start
     ctx.require(P.le(start + length, s[d]), "narrow", f"start ({start!r}) + length ({length!r}) exceeds dimension "
-                f"size ({s[d]!r})", "PT003", (f"input: {fmt(s)}",), (("start + length", start + length), ("size", s[d])))
+                f"size ({s[d]!r})", INVALID_ARGUMENT, (f"input: {fmt(s)}",), (("start + length", start + length), ("size", s[d])))
     return input.with_shape(_replace(s, d, length))
 
 
@@ -111,7 +114,7 @@ def select(ctx: Ctx, input: Any, dim: Any, index: Any) -> Any:
         return ctx.unknown("select")
     s, d = sd
     ctx.require(P.and_(P.le(-s[d], index), P.lt(index, s[d])), "select", f"index {index!r} out of range for tensor "
-                f"of size {fmt(s)} at dimension {d}", "PT003", (f"input: {fmt(s)}",), (("index", index), ("size", s[d])))
+                f"of size {fmt(s)} at dimension {d}", INVALID_ARGUMENT, (f"input: {fmt(s)}",), (("index", index), ("size", s[d])))
     return input.with_shape(s[:d] + s[d + 1:])
 
 
@@ -203,7 +206,7 @@ def bincount(ctx: Ctx, input: Any, weights: Any = None, minlength: Any = 0) -> A
         return ctx.unknown("bincount")
     s = shape_of(input)
     ctx.require(len(s) == 1, "bincount", f"bincount only supports 1-d non-negative integral inputs, got {fmt(s)}",
-                "PT003", (f"input: {fmt(s)}",))
+                INVALID_ARGUMENT, (f"input: {fmt(s)}",))
     require_values(ctx, input, 0, None, "bincount", "bincount only supports non-negative inputs: the values",
                    "so a negative value is an error", ())
     bins = count_bins(ctx, input, minlength)
@@ -229,7 +232,7 @@ def flipud(ctx: Ctx, input: Any) -> Any:
     if not isinstance(input, Tensor):
         return ctx.unknown("flipud")
     if input.shape is not None:
-        ctx.require(len(input.shape) >= 1, "flipud", "input must be >= 1-d, got 0-d", "PT003")
+        ctx.require(len(input.shape) >= 1, "flipud", "input must be >= 1-d, got 0-d", INVALID_ARGUMENT)
     return input
 
 
@@ -238,7 +241,7 @@ def fliplr(ctx: Ctx, input: Any) -> Any:
     if not isinstance(input, Tensor):
         return ctx.unknown("fliplr")
     if input.shape is not None:  # fliplr flips dim 1
-        ctx.require(len(input.shape) >= 2, "fliplr", f"input must be >= 2-d, got {len(input.shape)}-d", "PT003")
+        ctx.require(len(input.shape) >= 2, "fliplr", f"input must be >= 2-d, got {len(input.shape)}-d", INVALID_ARGUMENT)
     return input
 
 
@@ -253,7 +256,7 @@ def tril(ctx: Ctx, input: Any, diagonal: Any = 0) -> Any:
     if known(input):
         s = shape_of(input)
         ctx.require(len(s) >= 2, "tril", f"tril/triu: input tensor must have at least 2 dimensions, got {fmt(s)}",
-                    "PT003", (f"input: {fmt(s)}",))
+                    INVALID_ARGUMENT, (f"input: {fmt(s)}",))
     return input if isinstance(input, Tensor) else ctx.unknown("tril")
 
 
@@ -265,7 +268,7 @@ def movedim(ctx: Ctx, input: Any, source: Any, destination: Any) -> Any:
         return ctx.unknown("movedim")
     s = shape_of(input)
     ctx.require(len(src) == len(dst), "movedim", f"Invalid source or destination dims: source ({src}) and "
-                f"destination ({dst}) must have the same number of elements", "PT003")
+                f"destination ({dst}) must have the same number of elements", INVALID_ARGUMENT)
     ns = [norm_dim(ctx, d, len(s), "movedim") for d in src]
     nd = [norm_dim(ctx, d, len(s), "movedim") for d in dst]
     where = {a: b for a, b in zip(nd, ns) if a is not None and b is not None}
@@ -333,7 +336,7 @@ def diag(ctx: Ctx, input: Any, diagonal: Any = 0) -> Any:
     if not known(input) or k is None:
         return ctx.unknown("diag")
     s = shape_of(input)
-    ctx.require(len(s) in (1, 2), "diag", f"diag(): Supports 1D or 2D tensors. Got {len(s)}D", "PT003",
+    ctx.require(len(s) in (1, 2), "diag", f"diag(): Supports 1D or 2D tensors. Got {len(s)}D", INVALID_ARGUMENT,
                 (f"input: {fmt(s)}",))
     if len(s) == 1:
         return input.with_shape((s[0] + abs(k), s[0] + abs(k)))
@@ -359,5 +362,50 @@ def diagonal(ctx: Ctx, input: Any, offset: Any = 0, dim1: Any = 0, dim2: Any = 1
     a, b = norm_dim(ctx, dim1, len(s), "diagonal"), norm_dim(ctx, dim2, len(s), "diagonal")
     if a is None or b is None:
         return ctx.unknown("diagonal")
-    ctx.require(a != b, "diagonal", f"diagonal dimensions cannot be identical {dim1}, {dim2}", "PT003")
+    ctx.require(a != b, "diagonal", f"diagonal dimensions cannot be identical {dim1}, {dim2}", INVALID_ARGUMENT)
     return input.with_shape(tuple(x for i, x in enumerate(s) if i not in (a, b)) + (dmin(s[a], s[b]),))
+
+
+# ----- differences and fills ---------------------------------------------------------------------
+
+
+def _diff_part(ctx: Ctx, s: tuple[Dim, ...], d: int, extra: Any, name: str) -> Dim:
+    """Length `extra` adds along dim `d` (a tensor matching `s` elsewhere, or a scalar adding 1)."""
+    if extra is None:
+        return 0
+    if not known(extra):
+        return ctx.fresh(name)
+    e = shape_of(extra)
+    if len(e) == 0:
+        return 1
+    ctx.require(len(e) == len(s), "diff", f"diff expects {name} tensors to have the same number of dimensions as "
+                f"the input, got {fmt(e)} for input {fmt(s)}", operands=(f"input: {fmt(s)}", f"{name}: {fmt(e)}"))
+    for i, (a, b) in enumerate(zip(s, e)):
+        if i != d:
+            ctx.require(P.eq(a, b), "diff", f"diff expects the shape of tensor to {name} to match that of input "
+                        f"except along the differencing dimension; input.size({i}) = {a!r}, but got tensor.size({i}) "
+                        f"= {b!r}", operands=(f"input: {fmt(s)}", f"{name}: {fmt(e)}"), dims=(("input", a), (name, b)))
+    return e[d]
+
+
+@model("torch.diff", "torch.Tensor.diff")
+def diff(ctx: Ctx, input: Any, n: Any = 1, dim: Any = -1, prepend: Any = None, append: Any = None) -> Any:
+    if not known(input):
+        return ctx.unknown("diff of unknown input")
+    s = shape_of(input)
+    ctx.require(len(s) >= 1, "diff", "diff expects input to be at least one-dimensional", INVALID_ARGUMENT,
+                operands=(f"input: {fmt(s)}",))
+    d = norm_dim(ctx, dim, len(s), "diff")
+    if d is None or not isinstance(n, int):
+        return ctx.unknown("diff over an unknown dim")
+    ctx.require(n >= 0, "diff", f"order must be non-negative but got {n}", INVALID_ARGUMENT)
+    size = s[d] + _diff_part(ctx, s, d, prepend, "prepend") + _diff_part(ctx, s, d, append, "append")
+    out = size - n
+    out = max(out, 0) if isinstance(out, int) else dmax(out, 0)
+    return input.with_shape(s[:d] + (out,) + s[d + 1:])
+
+
+@model("torch.fill")
+def fill(ctx: Ctx, input: Any, value: Any) -> Any:
+    """`torch.fill(t, v)`: a new tensor of `t`'s shape and dtype."""
+    return input.with_shape(input.shape) if isinstance(input, Tensor) else ctx.unknown("torch.fill of a non-tensor")
