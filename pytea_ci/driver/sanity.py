@@ -3,7 +3,6 @@
 * `--arg NAME=...` / `[tool.pytea-ci.args]` naming an argparse argument that no selected entry point
   defines (read from the `add_argument` calls of each entry point's import closure);
 * a `[tool.pytea_ci]` or `[tool.pytea]` table, which pytea-ci does not read (the table is `pytea-ci`);
-* an `--output` whose extension contradicts the `--format` it is paired with.
 
 The caller prints them as warnings (and SARIF carries them as notifications); the run goes on.
 """
@@ -12,15 +11,13 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from pytea_ci.driver import fs
 from pytea_ci.driver.config import toml_module
 from pytea_ci.driver.imports_graph import ImportGraph
 
 MISNAMED = ("pytea_ci", "pytea", "pyteaci", "pytea-CI")
-EXTENSIONS = {".sarif": ("sarif",), ".json": ("json", "sarif"), ".txt": ("text", "github"),
-              ".log": ("text", "github")}
 
 
 # ----- argparse names ------------------------------------------------------------------------------
@@ -101,14 +98,3 @@ def misnamed_sections(start: str) -> list[str]:
                     for name in MISNAMED if name in tool]
     return out
 
-
-# ----- outputs -------------------------------------------------------------------------------------
-def output_mismatches(formats: Sequence[str], outputs: Sequence[str]) -> list[str]:
-    """`--output x.sarif` paired (by position) with another format than sarif, and the like."""
-    out = []
-    for fmt, dest in zip(formats, outputs, strict=False):
-        ext = os.path.splitext(dest)[1].lower()
-        if ext in EXTENSIONS and fmt not in EXTENSIONS[ext]:
-            out.append(f"--output {dest} receives the {fmt} format (outputs pair with --format options in order; "
-                       f"put --format {EXTENSIONS[ext][0]} at the same position)")
-    return out

@@ -1,4 +1,5 @@
-"""Human text output in the style of ruff and mypy: `path:line:col: PT001 [slug] message`, then
+"""Human text output in the style of ruff and mypy: `path:line:col: PT001 [slug] error: message` (the
+level in words, so an error and a warning differ without colours: CI logs, pipes), then
 the source line with a caret span under the failing expression, the shapes involved, where their dims
 came from, the call path, and a summary line.
 
@@ -74,7 +75,8 @@ def format_diagnostic(d: Diagnostic, root: str, color: bool = False, sources: So
     slug = rule.slug if rule else ""
     c = _COLORS.get(d.severity.value, "") if color else ""
     b, r, dm = (_BOLD, _RESET, _DIM) if color else ("", "", "")
-    lines = [f"{b}{_clean(_where(sources, d.span))}{r}: {c}{d.rule}{r} [{slug}] {_clean(d.message)}"]
+    level = d.severity.value
+    lines = [f"{b}{_clean(_where(sources, d.span))}{r}: {c}{d.rule}{r} [{slug}] {c}{level}:{r} {_clean(d.message)}"]
     all_lines = sources.lines(d.span.path)
     if all_lines is not None and 1 <= d.span.line <= len(all_lines):
         src = all_lines[d.span.line - 1]

@@ -55,7 +55,7 @@ def test_one_line_per_diagnostic_header(tmp_path: Path) -> None:
     evil = "x\x1b]8;;http://evil\x07link\nline2"
     d = Diagnostic("PT001", Severity.ERROR, Span("a\nb.py", 1), evil, notes=("n\x00",))
     out = text.render(RunResult([EntryResult("a.py", [d])]), str(tmp_path))
-    assert out.splitlines()[0] == r"a\nb.py:1:1: PT001 [shape-mismatch] x\x1b]8;;http://evil\x07link\nline2"
+    assert out.splitlines()[0] == r"a\nb.py:1:1: PT001 [shape-mismatch] error: x\x1b]8;;http://evil\x07link\nline2"
     assert r"   = n\x00" in out
 
 

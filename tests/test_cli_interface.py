@@ -1,0 +1,124 @@
+"""The command line as a user meets it: reports that cannot go to the wrong place, a help text for
+every option, errors in the usage of the command that got them, Ctrl-C as the shell expects."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from pytea_ci.cli import main
+from pytea_ci.cli.common import UsageError
+from pytea_ci.cli.outputs import Destination, plan
+from pytea_ci.cli.parser import build_parser
+from tests.driver.conftest import write_project
+
+
+@pytest.mark.parametrize(("formats", "outputs", "expected"), [
+    (None, None, [Destination("text", None)]),
+    (["text", "sarif"], ["a.sarif"], [Destination("sarif", "a.sarif"), Destination("text", None)]),
+    (["sarif", "text"], ["a.sarif"], [Destination("sarif", "a.sarif"), Destination("text", None)]),
+    (["sarif"], ["results.json"], [Destination("sarif", "results.json")]),
+    (["json"], ["report"], [Destination("json", "report")]),
+    (None, ["a.sarif"], [Destination("sarif", "a.sarif"), Destination("text", None)]),
+    (None, ["out.txt"], [Destination("text", "out.txt")]),
+    (["json", "sarif"], ["json=r.out", "sarif=s.out"], [Destination("json", "r.out"), Destination("sarif", "s.out")]),
+    (["text"], ["sarif=x"], [Destination("sarif", "x"), Destination("text", None)]),
+])
+def test_output_plan(formats: list[str] | None, outputs: list[str] | None, expected: list[Destination]) -> None:
+    assert plan(formats, outputs) == expected
+
+
+@pytest.mark.parametrize(("formats", "outputs", "says"), [
+    (["json", "sarif"], None, "both go to stdout"),
+    (["text", "json"], ["report.bin"], "cannot tell which format"),
+    (["json"], ["a.sarif"], "looks like sarif"),
+    (["text", "github"], ["x.json"], "no --format asks for"),
+    (["json"], ["json="], "expected json=FILE"),
+])
+def test_ambiguous_outputs_are_usage_errors(formats: list[str], outputs: list[str] | None, says: str) -> None:
+    with pytest.raises(UsageError, match=says):
+        plan(formats, outputs)
+
+
+def _in(folder: Path, argv: list[str]) -> int:
+    saved = os.getcwd()
+    os.chdir(folder)
+    try:
+        return main(argv)
+    finally:
+        os.chdir(saved)
+
+
+def test_two_formats_to_stdout_exit_2_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = write_project(tmp_path / "p")
+    assert _in(root, ["check", "a.py", "--format", "json", "--format", "sarif"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "json and sarif would both go to stdout" in err and err.count("\n") == 1
+
+
+def test_output_folder_is_created_and_short_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = write_project(tmp_path / "p")
+    code = _in(root, ["check", "a.py", "-o", "reports/nested/x.sarif"])
+    out = capsys.readouterr().out
+    assert code in (0, 1) and "Analyzed 1 entry point" in out  # the text report stays on the terminal
+    assert json.loads((root / "reports/nested/x.sarif").read_text())["version"] == "2.1.0"
+
+
+def _walk(parser: argparse.ArgumentParser, prog: str = "pytea-ci"):  # type: ignore[no-untyped-def]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _walk(sub, f"{prog} {name}")
+        elif not isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
+            yield prog, action
+
+
+def test_every_option_of_every_command_has_a_help_text() -> None:
+    missing = [f"{prog}: {'/'.join(a.option_strings) or a.dest}" for prog, a in _walk(build_parser())
+               if not (a.help or "").strip()]
+    assert not missing, missing
+    assert len(list(_walk(build_parser()))) > 60  # the walk reached the subcommands
+
+
+def test_unknown_option_shows_the_usage_of_its_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["check", "--frobnicate"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.startswith("usage: pytea-ci check") and "--frobnicate" in err
+
+
+def test_explain_help_is_explains(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["explain", "--help"])
+    assert capsys.readouterr().out.startswith("usage: pytea-ci explain")
+
+
+@pytest.mark.parametrize(("argv", "shown"), [(["cache"], "{info,clear}"), (["baseline"], "{write}"),
+                                             (["sarif"], "{merge}")])
+def test_missing_action_names_the_choices_not_internal_names(argv: list[str], shown: str,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(argv)
+    err = capsys.readouterr().err
+    assert shown in err and "_command" not in err and "required: action" not in err
+
+
+def test_baseline_write_takes_the_analysis_options() -> None:
+    ns = build_parser().parse_args(["baseline", "write", "--symbolic", "batch_size=1..8", "--python", "/x",
+                                    "--library-mode", "never", "--time-budget", "3"])
+    assert ns.symbolic == ["batch_size=1..8"] and ns.library_mode == "never" and ns.time_budget == 3
+
+
+def test_ctrl_c_exits_130_with_a_message(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import pytea_ci.cli as cli
+
+    def interrupted(args: list[str]) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_main", interrupted)
+    assert main(["check"]) == 130
+    assert capsys.readouterr().err == "pytea-ci: interrupted\n"
