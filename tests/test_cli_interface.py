@@ -122,3 +122,27 @@ def test_ctrl_c_exits_130_with_a_message(monkeypatch: pytest.MonkeyPatch, capsys
     monkeypatch.setattr(cli, "_main", interrupted)
     assert main(["check"]) == 130
     assert capsys.readouterr().err == "pytea-ci: interrupted\n"
+
+
+def _bug_project(tmp_path: Path, comment: str) -> Path:
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "main.py").write_text("import torch\n\nif __name__ == '__main__':\n"
+                                  f"    y = torch.randn(2, 3).view(7)  {comment}\n")
+    return root
+
+
+@pytest.mark.parametrize("comment", ["# pytea: ignore[shape-mismatch]", "# pytea: ignore[PT001]",
+                                     "# pytea: ignore[pt001, PT002]", "# pytea: ignore"])
+def test_suppression_by_id_or_slug(tmp_path: Path, comment: str, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _bug_project(tmp_path, comment)
+    assert _in(root, ["check", "main.py", "--no-cache"]) == 0
+    assert "names no rule" not in capsys.readouterr().err
+
+
+def test_unknown_rule_in_suppression_warns_and_suppresses_nothing(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    root = _bug_project(tmp_path, "# pytea: ignore[PT01]")
+    assert _in(root, ["check", "main.py", "--no-cache"]) == 1
+    err = capsys.readouterr().err
+    assert "main.py:4: # pytea: ignore[PT01] names no rule" in err

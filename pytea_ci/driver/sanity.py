@@ -3,6 +3,7 @@
 * `--arg NAME=...` / `[tool.pytea-ci.args]` naming an argparse argument that no selected entry point
   defines (read from the `add_argument` calls of each entry point's import closure);
 * a `[tool.pytea_ci]` or `[tool.pytea]` table, which pytea-ci does not read (the table is `pytea-ci`);
+* a `# pytea: ignore[...]` comment in an analyzed file that names no rule (it suppresses nothing);
 
 The caller prints them as warnings (and SARIF carries them as notifications); the run goes on.
 """
@@ -13,6 +14,7 @@ import ast
 import os
 from collections.abc import Iterable
 
+from pytea_ci.diagnostics.suppress import unknown_in_file
 from pytea_ci.driver import fs
 from pytea_ci.driver.config import toml_module
 from pytea_ci.driver.imports_graph import ImportGraph
@@ -98,3 +100,20 @@ def misnamed_sections(start: str) -> list[str]:
                     for name in MISNAMED if name in tool]
     return out
 
+
+
+# ----- suppression comments ------------------------------------------------------------------------
+def unknown_suppressions(entries: Iterable[str], graph: ImportGraph, root: str) -> list[str]:
+    """Suppression comments naming no rule, in the files the entry points import (each file once)."""
+    files: set[str] = set()
+    for entry in entries:
+        files.update(graph.closure(entry).files)
+    out = []
+    for path in sorted(files):
+        try:
+            data = fs.read(path)
+        except OSError:
+            continue
+        if b"pytea" in data:
+            out += unknown_in_file(os.path.relpath(path, root), data.decode("utf-8", errors="replace"))
+    return out
