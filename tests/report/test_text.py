@@ -78,3 +78,10 @@ def test_caret_of_a_span_without_end_covers_the_rest_of_the_line(root: str) -> N
     d = Diagnostic("PT011", Severity.NOTE, Span("train.py", 4, 0), "budget")
     block = text.format_diagnostic(d, root).splitlines()
     assert block[1:] == ["   | net = Net()", "   | " + "^" * len("net = Net()")]
+
+
+def test_binary_file_gets_no_snippet(tmp_path: Path) -> None:
+    (tmp_path / "bin.py").write_bytes(b"\x00\x9f\xfe garbage\n")
+    d = Diagnostic("PT012", Severity.ERROR, Span("bin.py", 1), "syntax error: source code string cannot contain null bytes")
+    out = text.render(RunResult([EntryResult("bin.py", [d])]), str(tmp_path))
+    assert out.splitlines()[0].startswith("bin.py:1:1: PT012") and "   |" not in out
