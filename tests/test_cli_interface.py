@@ -146,3 +146,28 @@ def test_unknown_rule_in_suppression_warns_and_suppresses_nothing(tmp_path: Path
     assert _in(root, ["check", "main.py", "--no-cache"]) == 1
     err = capsys.readouterr().err
     assert "main.py:4: # pytea: ignore[PT01] names no rule" in err
+
+
+def _git(cwd: Path, *args: str) -> None:
+    import subprocess
+
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
+                   env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+                        "GIT_COMMITTER_EMAIL": "t@t"})
+
+
+def test_diff_in_a_repository_without_commits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _bug_project(tmp_path, "")
+    _git(root, "init", "-q")
+    assert _in(root, ["check", "--diff", "HEAD"]) == 2
+    err = capsys.readouterr().err
+    assert err == "pytea-ci: error: --diff HEAD: the repository has no commit yet; commit once, or check without --diff\n"
+
+
+def test_staged_with_nothing_staged_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _bug_project(tmp_path, "")
+    _git(root, "init", "-q")
+    _git(root, "add", "main.py")
+    _git(root, "commit", "-qm", "init")
+    assert _in(root, ["check", "--staged", "--no-cache"]) == 0
+    assert "--staged: nothing is staged" in capsys.readouterr().err
