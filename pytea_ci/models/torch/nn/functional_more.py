@@ -19,6 +19,7 @@ from pytea_ci.models.prim import (
 )
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.nn.module import Module
+from pytea_ci.models.torch.nn.parameters import UNSURE, flag
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Dim, floordiv, prod
@@ -168,7 +169,9 @@ class Bilinear:
              **kw: Any) -> None:
         self.attrs.update(training=True, in1_features=in1_features, in2_features=in2_features,
                           out_features=out_features, weight=Tensor((out_features, in1_features, in2_features)),
-                          bias=Tensor((out_features,)) if bias is not False else None)
+                          bias=Tensor((out_features,)) if flag(bias) is not False else None)
+        if flag(bias) is None:
+            self.attrs[UNSURE] = True
 
     def forward(ctx: Ctx, self: Instance, input1: Any, input2: Any) -> Any:
         return bilinear_forward(ctx, input1, input2, self.attrs["weight"], "Bilinear")

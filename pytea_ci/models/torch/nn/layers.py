@@ -12,6 +12,7 @@ from pytea_ci.models.prim import dim_arg, fmt, known, shape_of, tag
 from pytea_ci.models.registry import REGISTRY, model, native_class
 from pytea_ci.models.torch.elementwise import unary
 from pytea_ci.models.torch.nn.module import Module
+from pytea_ci.models.torch.nn.parameters import UNSURE, flag
 from pytea_ci.models.torch.tensor import flatten, unflatten
 from pytea_ci.models.values import Instance, StaticMethod
 from pytea_ci.shapes import pred as P
@@ -44,7 +45,9 @@ class Linear:
         in_features, out_features = dim_arg(ctx, in_features), dim_arg(ctx, out_features)
         self.attrs.update(training=True, in_features=in_features, out_features=out_features,
                           weight=parameter(ctx, Tensor((out_features, in_features)), kw),
-                          bias=parameter(ctx, Tensor((out_features,)), kw) if bias is not False else None)
+                          bias=parameter(ctx, Tensor((out_features,)), kw) if flag(bias) is not False else None)
+        if flag(bias) is None:
+            self.attrs[UNSURE] = True
 
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
         return linear_forward(ctx, input, self.attrs.get("weight"), self.attrs.get("bias"), "Linear")
