@@ -36,6 +36,9 @@ KNOWN = [
     "nn.MultiheadAttention(16, 4)", "nn.MultiheadAttention(16, 4, bias=False)",
     "nn.MultiheadAttention(16, 4, add_bias_kv=True)", "nn.MultiheadAttention(16, 4, kdim=8, vdim=6)",
     "nn.TransformerEncoderLayer(16, 4, 32)", "nn.TransformerDecoderLayer(16, 4, 32, batch_first=True)",
+    "nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 4, 32), num_layers=3)",
+    "nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 4, 32), 2, norm=nn.LayerNorm(16))",
+    "nn.TransformerDecoder(nn.TransformerDecoderLayer(16, 4, 32), num_layers=2)",
     "nn.PReLU()", "nn.PReLU(8)", "nn.Bilinear(4, 5, 6)", "nn.Bilinear(4, 5, 6, bias=False)",
     "nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(), nn.Dropout(0.5), "
     "nn.Linear(16, 2))",
@@ -46,7 +49,6 @@ KNOWN = [
 
 # modules whose parameters are not all modeled: unknown, or torch's count, never another number
 UNSURE = [
-    "nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 4, 32), num_layers=3)",
     "nn.TransformerEncoderLayer(16, 4, 32, bias=False)",
     "Scaled(nn.Linear(4, 4))",  # a user module holding an nn.Parameter of its own
     "Buffered()",  # a user module with a buffer (not a parameter) beside a Linear

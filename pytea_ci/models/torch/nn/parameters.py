@@ -72,6 +72,16 @@ def _transformer_layer(blocks: int) -> Count:
     return count
 
 
+def _stack(a: dict[str, Any]) -> Dim | None:
+    """TransformerEncoder/Decoder: torch holds `num_layers` copies of the layer; the model holds the one
+    (counted as a submodule), so the other copies are counted here."""
+    layers, n = a.get("layers"), a.get("num_layers", 0)
+    if not (isinstance(layers, list) and len(layers) == 1 and _is_module(layers[0]) and is_dim(n)):
+        return None
+    one = parameter_count(layers[0])
+    return None if one is None else (n - 1) * one
+
+
 def _prelu(a: dict[str, Any]) -> Dim | None:
     n = a.get("num_parameters", 1)
     return n if is_dim(n) else None
@@ -103,6 +113,7 @@ DECLARED: dict[str, tuple[str, ...] | Count] = {
     "torch.nn.MultiheadAttention": _attention,
     "torch.nn.TransformerEncoderLayer": _transformer_layer(1),
     "torch.nn.TransformerDecoderLayer": _transformer_layer(2),
+    "torch.nn.TransformerEncoder": _stack, "torch.nn.TransformerDecoder": _stack,
 }
 UNSURE = "_parameters_unsure"  # set by a model that could not tell which parameters it has (`bias=flag`)
 _CONTAINERS = ("torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict")  # and Parameter(List|Dict)
