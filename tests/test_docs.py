@@ -176,6 +176,8 @@ RUN = [b for b in ALL if b.kind in ("run", "output", "synopsis")]
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
 @pytest.mark.parametrize("block", RUN, ids=lambda b: b.id)
 def test_doc_block(block: Block, sessions: dict[Path, Session]) -> None:
+    if shutil.which("pytea-ci", path=str(Path(sys.executable).parent)) is None:
+        pytest.skip("the pytea-ci command is not installed beside this Python")
     session = sessions[block.doc]
     if block.kind == "synopsis":
         _check_synopsis(block, session)
