@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable, Collection
 
 from pytea_ci.models.values import Instance, Unknown
-from pytea_ci.shapes.dim import Dim, is_dim
+from pytea_ci.shapes.dim import WORK, Dim, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
 Count = Callable[[dict[str, Any]], "Dim | None"]
@@ -119,10 +119,18 @@ UNSURE = "_parameters_unsure"  # set by a model that could not tell which parame
 _CONTAINERS = ("torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict")  # and Parameter(List|Dict)
 
 
-def parameter_count(m: Instance, inexact: Collection[int] = (), seen: set[int] | None = None) -> Dim | None:
+def parameter_count(m: Instance, inexact: Collection[int] = ()) -> Dim | None:
     """Elements of the parameters of `m` and its submodules; None when any is not known. `inexact`:
-    ids of the lists that hold representatives of more items (a loop not followed one by one)."""
-    seen = set() if seen is None else seen
+    ids of the lists that hold representatives of more items (a loop not followed one by one).
+    Counting for a report is not analysis work: its symbolic arithmetic is not charged as steps."""
+    before = WORK[0]
+    try:
+        return _count(m, inexact, set())
+    finally:
+        WORK[0] = before
+
+
+def _count(m: Instance, inexact: Collection[int], seen: set[int]) -> Dim | None:
     if id(m) in seen:
         return 0
     seen.add(id(m))
@@ -136,7 +144,7 @@ def parameter_count(m: Instance, inexact: Collection[int] = (), seen: set[int] |
         for x in items if items is not None else ():
             total = _add(total, _item(m, x, inexact, seen))
         if items is None and _is_module(v):
-            total = _add(total, parameter_count(v, inexact, seen))
+            total = _add(total, _count(v, inexact, seen))
     return total
 
 
@@ -146,7 +154,7 @@ def _add(total: Dim | None, n: Dim | None) -> Dim | None:
 
 def _item(owner: Instance, x: Any, inexact: Collection[int], seen: set[int]) -> Dim | None:
     if _is_module(x):
-        return parameter_count(x, inexact, seen)
+        return _count(x, inexact, seen)
     if isinstance(x, Tensor):  # a ParameterList's or ParameterDict's item; a user's list of tensors is not counted
         return _numel(x) if owner.cls.native and owner.cls.qualname in _CONTAINERS else 0
     return None if isinstance(x, Unknown) and not owner.cls.native else 0
