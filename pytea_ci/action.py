@@ -316,7 +316,8 @@ def _describe(e: BaseException) -> str:
 
 def _run(env: Mapping[str, str], workspace: str, sarif_path: str, outputs: dict[str, object], log: Any,
          out: Any) -> int:
-    from pytea_ci import cli
+    from pytea_ci.cli import run as cli_run
+    from pytea_ci.cli.parser import build_parser
     from pytea_ci.driver.check import check
     from pytea_ci.report import github, sarif
     from pytea_ci.report.summary import summarize
@@ -333,10 +334,10 @@ def _run(env: Mapping[str, str], workspace: str, sarif_path: str, outputs: dict[
                 "incomplete clone); analyzing every entry point. To fix: `fetch-depth: 0` on actions/checkout.")
     argv = check_argv(inputs, rng, diff_ok)
     log("pytea-ci: running pytea-ci " + " ".join(shlex.quote(a) for a in argv))
-    ns = cli.build_parser().parse_args(argv)
+    ns = build_parser().parse_args(argv)
     if ns.format or ns.output:
         raise InputError("the action chooses the output formats itself: do not pass --format/--output in 'args'")
-    req = cli._request(ns)
+    req = cli_run.request(ns)
     req.classify = rng.base is not None and diff_ok  # the summary separates new from pre-existing findings
     if req.classify:  # and shows the shapes of the modules the change touched
         from pytea_ci.report.shapes import MAX_DETAILS_MODULES
@@ -346,7 +347,7 @@ def _run(env: Mapping[str, str], workspace: str, sarif_path: str, outputs: dict[
     for message in outcome.messages:
         log(f"::warning title=pytea-ci::{_command_data(message)}")
     result, root = outcome.result, outcome.root
-    repo_result, repo = cli._for_github(result, root)  # GitHub resolves paths from the repository root
+    repo_result, repo = cli_run.for_github(result, root)  # GitHub resolves paths from the repository root
 
     _write(sarif_path, sarif.render(repo_result, repo, category=ns.category))  # first: whatever follows
     log(f"pytea-ci: wrote {os.path.relpath(sarif_path, workspace)}")
@@ -370,8 +371,8 @@ def _run(env: Mapping[str, str], workspace: str, sarif_path: str, outputs: dict[
             if modules:
                 f.write("\n" + "\n".join(github.shapes_section(modules)))
     s = summarize(result)
-    code = 2 if s.internal_errors else cli._exit_code(result, outcome.config.fail_on)
-    gate = cli._coverage_gate(result, root, outcome.config.min_coverage)
+    code = 2 if s.internal_errors else cli_run.exit_code(result, outcome.config.fail_on)
+    gate = cli_run.coverage_gate(result, root, outcome.config.min_coverage)
     if gate:
         log(gate.rstrip("\n"))
         code = max(code, 1)

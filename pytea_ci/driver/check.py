@@ -54,6 +54,7 @@ def check(req: CheckRequest) -> CheckOutcome:
     warnings = [*sanity.misnamed_sections(req.root or os.getcwd()), *sel.messages]
     wanted = {e: set(o["args"]) for e, o in opts.per_entry.items()}
     warnings += sanity.unknown_args(wanted, set(req.args), graph)
+    warnings += sanity.unknown_suppressions(sel.entries, graph, root)
     result, figures = run_with_figures(library_run.entries_to_run(cfg.library_mode, sel.entries), opts,
                                        req.progress, graph)
     changed = sel.changes.changed if sel.changes is not None and (req.staged or req.diff) else None

@@ -161,6 +161,9 @@ def _resolve(repo: Any, rev: str) -> Any:
     except _git_errors() as e:
         if is_shallow(repo) and _HEX.match(rev):
             return None
+        if not repo.head.is_valid():
+            raise GitError(f"--diff {rev}: the repository has no commit yet; commit once, or check without --diff"
+                           ) from None
         hint = f" (this is a shallow clone; to fix: {SHALLOW_FIX})" if is_shallow(repo) else ""
         raise GitError(f"--diff: unknown revision {rev!r}: {one_line(e)}{hint}") from None
 

@@ -4,7 +4,7 @@
   defines (read from the `add_argument` calls of each entry point's import closure, as `pysource.py`
   reads them);
 * a `[tool.pytea_ci]` or `[tool.pytea]` table, which pytea-ci does not read (the table is `pytea-ci`);
-* an `--output` whose extension contradicts the `--format` it is paired with.
+* a `# pytea: ignore[...]` comment in an analyzed file that names no rule (it suppresses nothing);
 
 The caller prints them as warnings (and SARIF carries them as notifications); the run goes on.
 """
@@ -13,16 +13,15 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
+from pytea_ci.diagnostics.suppress import unknown_in_file
 from pytea_ci.driver import fs
 from pytea_ci.driver.config import toml_module
 from pytea_ci.driver.imports_graph import ImportGraph
 from pytea_ci.driver.pysource import option_dest
 
 MISNAMED = ("pytea_ci", "pytea", "pyteaci", "pytea-CI")
-EXTENSIONS = {".sarif": ("sarif",), ".json": ("json", "sarif"), ".txt": ("text", "github"),
-              ".log": ("text", "github")}
 
 
 # ----- argparse names ------------------------------------------------------------------------------
@@ -92,13 +91,19 @@ def misnamed_sections(start: str) -> list[str]:
     return out
 
 
-# ----- outputs -------------------------------------------------------------------------------------
-def output_mismatches(formats: Sequence[str], outputs: Sequence[str]) -> list[str]:
-    """`--output x.sarif` paired (by position) with another format than sarif, and the like."""
+
+# ----- suppression comments ------------------------------------------------------------------------
+def unknown_suppressions(entries: Iterable[str], graph: ImportGraph, root: str) -> list[str]:
+    """Suppression comments naming no rule, in the files the entry points import (each file once)."""
+    files: set[str] = set()
+    for entry in entries:
+        files.update(graph.closure(entry).files)
     out = []
-    for fmt, dest in zip(formats, outputs, strict=False):
-        ext = os.path.splitext(dest)[1].lower()
-        if ext in EXTENSIONS and fmt not in EXTENSIONS[ext]:
-            out.append(f"--output {dest} receives the {fmt} format (outputs pair with --format options in order; "
-                       f"put --format {EXTENSIONS[ext][0]} at the same position)")
+    for path in sorted(files):
+        try:
+            data = fs.read(path)
+        except OSError:
+            continue
+        if b"pytea" in data:
+            out += unknown_in_file(os.path.relpath(path, root), data.decode("utf-8", errors="replace"))
     return out

@@ -191,6 +191,8 @@ def select(req: Request, cfg: Config, graph: ImportGraph) -> Selection:
         affected = set(graph.affected(candidates, changes.changed))
         affected |= set(data_files.readers(changes.changed, candidates, graph, sel.root, req.cache_dir))
         entries = [e for e in candidates if e in affected]
+        if req.staged and not changes.changed:
+            messages.append("--staged: nothing is staged (`git add` the files to check first): nothing was checked")
     if req.new_only and changes is None:
         if repo is None:
             raise SelectionError("--new-only needs git: run inside a repository, or with --staged / --diff")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Collection
 
 from pytea_ci.diagnostics import Diagnostic, Severity
 from pytea_ci.diagnostics.rules import NOTHING_CHECKED, POSSIBLE_SHAPE_MISMATCH, SHAPE_MISMATCH, UNDECIDED, Rule
@@ -29,6 +29,7 @@ from pytea_ci.library import plausible
 from pytea_ci.library.inputs import CallerInput, LibraryTarget, make_input, positive
 from pytea_ci.library.protocol import DEFINED, DIM, RESUMED, RUN, UNKNOWN_ARG, resume_source
 from pytea_ci.models.torch.nn.module import is_module
+from pytea_ci.models.torch.nn.parameters import parameter_count
 from pytea_ci.models.values import Builtin, ClassVal, Instance, Unknown
 from pytea_ci.shapes.dim import Dim, Sym, symbols
 from pytea_ci.shapes.pred import Cond, Pred
@@ -50,6 +51,7 @@ class PathOutcome:
     output: Any
     layers: list[tuple[int, Layer, Any, list[Any]]]  # (depth, row, output value, input values)
     model: Any
+    params: Dim | None = None  # the model's parameter count (None: not known)
 
 
 class ImportCut(Exception):
@@ -268,7 +270,7 @@ class LibraryInterpreter(Interpreter):
         first = out[0] if isinstance(out, tuple) and out and isinstance(out[0], Tensor) else out
         row = Layer(len(self.stack), self.names.get(id(m), m.cls.name), m.cls.name,
                     [fmt_shape(a.shape) for a in ins],
-                    fmt_shape(first.shape) if isinstance(first, Tensor) else "unknown", param_text(m))
+                    fmt_shape(first.shape) if isinstance(first, Tensor) else "unknown", param_text(m, self.inexact))
         self.layers.insert(slot, (len(self.stack), row, first, ins))
         return out
 
@@ -312,7 +314,8 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
         out = ctx.call(model, *inputs)
     finally:
         ctx.active = False
-    ctx.shared.completed.append(PathOutcome(list(ctx.pc), inputs, out, list(ctx.layers), model))
+    ctx.shared.completed.append(PathOutcome(list(ctx.pc), inputs, out, list(ctx.layers), model,
+                                                 param_count(model, ctx.inexact)))
     return None
 
 
@@ -340,29 +343,13 @@ def _children(name: str, v: Any) -> list[tuple[str, Instance]]:
     return []
 
 
-def param_count(m: Instance, seen: set[int] | None = None) -> Dim | None:
-    """Elements of the weight/bias tensors of a module and its submodules (None: some not known)."""
-    seen = set() if seen is None else seen
-    if id(m) in seen:
-        return 0
-    seen.add(id(m))
-    total: Dim = 0
-    for k, v in m.attrs.items():
-        if isinstance(v, Tensor) and k in ("weight", "bias"):
-            n = v.numel()
-            if n is None:
-                return None
-            total = total + n
-        for _, sub in _children(k, v):
-            n2 = param_count(sub, seen)
-            if n2 is None:
-                return None
-            total = total + n2
-    return total
+def param_count(m: Instance, inexact: Collection[int] = ()) -> Dim | None:
+    """The parameter count of a module (None: not known), as models/torch/nn/parameters.py declares it."""
+    return parameter_count(m, inexact)
 
 
-def param_text(m: Instance) -> str:
-    n = param_count(m)
+def param_text(m: Instance, inexact: Collection[int] = ()) -> str:
+    n = param_count(m, inexact)
     return "" if n is None or isinstance(n, Unknown) or "Unknown(" in repr(n) else repr(n)
 
 

@@ -12,7 +12,7 @@ from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.modshapes import InputShape, Layer, ModuleShapes
 from pytea_ci.diagnostics.result import EntryStats
 from pytea_ci.diagnostics.rules import INCOMPLETE
-from pytea_ci.library.interpreter import PathOutcome, param_count
+from pytea_ci.library.interpreter import PathOutcome
 from pytea_ci.library.inputs import LibraryTarget, is_own, shape_text
 
 from pytea_ci.library.verdict import ComboResult, LibraryRun, prefer, run_module, verdict
@@ -73,7 +73,7 @@ def _fill(shapes: ModuleShapes, path: PathOutcome, decider: Decider, names: list
     shapes.inputs = [_input(name, v, model) for name, v in zip(names, path.inputs)]
     shapes.output, shapes.output_example = _value_text(path.output), _example(path.output, model)
     shapes.layers = [_layer(row, out, ins, model) for _, row, out, ins in path.layers]
-    total = param_count(path.model)
+    total = path.params
     shapes.params = repr(total) if total is not None else ""
     determined = (isinstance(path.output, Tensor) and path.output.shape is not None and bool(model)
                   and shapes.output_example is not None)

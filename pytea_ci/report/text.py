@@ -1,4 +1,5 @@
-"""Human text output in the style of ruff and mypy: `path:line:col: PT001 [slug] message`, then
+"""Human text output in the style of ruff and mypy: `path:line:col: PT001 [slug] error: message` (the
+level in words, so an error and a warning differ without colours: CI logs, pipes), then
 the source line with a caret span under the failing expression, the shapes involved, where their dims
 came from, the call path, and a summary line.
 
@@ -52,6 +53,11 @@ def _width(text: str) -> int:
     return cells
 
 
+def _binary(line: str) -> bool:
+    """A line of a file that is not text (a binary file named .py): no snippet, its bytes mean nothing."""
+    return "\x00" in line or "\ufffd" in line
+
+
 def _where(sources: Sources, span: Span) -> str:
     """`path:line:col` with a 1-based character column."""
     col = sources.column(span.path, max(1, span.line), max(0, span.col), Unit.CHAR)
@@ -74,10 +80,11 @@ def format_diagnostic(d: Diagnostic, root: str, color: bool = False, sources: So
     slug = rule.slug if rule else ""
     c = _COLORS.get(d.severity.value, "") if color else ""
     b, r, dm = (_BOLD, _RESET, _DIM) if color else ("", "", "")
-    lines = [f"{b}{_clean(_where(sources, d.span))}{r}: {c}{d.rule}{r} [{slug}] {_clean(d.message)}"]
+    level = d.severity.value
+    lines = [f"{b}{_clean(_where(sources, d.span))}{r}: {c}{d.rule}{r} [{slug}] {c}{level}:{r} {_clean(d.message)}"]
     all_lines = sources.lines(d.span.path)
-    if all_lines is not None and 1 <= d.span.line <= len(all_lines):
-        src = all_lines[d.span.line - 1]
+    src = all_lines[d.span.line - 1] if all_lines is not None and 1 <= d.span.line <= len(all_lines) else None
+    if src is not None and not _binary(src):
         pad, width = _caret(sources, d, src)
         lines.append(f"   | {_clean_source(src)}")
         lines.append("   | " + " " * pad + c + "^" * width + r)

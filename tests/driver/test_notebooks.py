@@ -59,7 +59,7 @@ def test_buggy_cell_is_found_at_its_cell(tmp_path: Path, capsys: pytest.CaptureF
     out = capsys.readouterr().out
     assert code == 1
     # code cells are numbered from 1 (markdown cells do not count); line 4 of cell 4, column 9
-    assert out.startswith("train.ipynb:cell 4:4:9: PT001 [shape-mismatch] Linear")
+    assert out.startswith("train.ipynb:cell 4:4:9: PT001 [shape-mismatch] error: Linear")
     assert "in_features = 320: literal (train.ipynb:cell 3:1:16)" in out
     assert "PT012" not in out  # the magics and the %%bash cell did not reach the parser
 

@@ -151,3 +151,18 @@ def test_result_limit_after_merging(monkeypatch: pytest.MonkeyPatch) -> None:
     assert [r["message"]["text"] for r in merged["results"]] == ["A@2", "A@3"]  # the gravest kept
     assert any("1 results were left out" in n["message"]["text"]
                for n in merged["invocations"][0]["toolExecutionNotifications"])
+
+
+def test_a_module_checked_alone_by_two_shards_counts_once(result: RunResult, root: str, tmp_path: Path) -> None:
+    from pytea_ci.diagnostics.result import EntryStats
+
+    module = EntryResult("net.py::Net", [], status="ok", stats=EntryStats(ops_reached=16, ops_checked=16))
+    paths = []
+    for k, entry in enumerate(("a.py", "b.py")):
+        part = RunResult([EntryResult(entry, [], status="ok", stats=EntryStats(ops_reached=5, ops_checked=5)),
+                          module], tool_version="1.2.3")
+        paths.append(tmp_path / f"s{k}.sarif")
+        paths[-1].write_text(sarif.render(part, root), encoding="utf-8")
+    coverage = json.loads(merge(paths))["runs"][0]["properties"][sarif_merge.COVERAGE_KEY]
+    assert (coverage["reached"], coverage["checked"]) == (26, 26)
+    assert [e["entry"] for e in coverage["entries"]] == ["a.py", "b.py", "net.py::Net"]

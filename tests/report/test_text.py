@@ -55,7 +55,7 @@ def test_one_line_per_diagnostic_header(tmp_path: Path) -> None:
     evil = "x\x1b]8;;http://evil\x07link\nline2"
     d = Diagnostic("PT001", Severity.ERROR, Span("a\nb.py", 1), evil, notes=("n\x00",))
     out = text.render(RunResult([EntryResult("a.py", [d])]), str(tmp_path))
-    assert out.splitlines()[0] == r"a\nb.py:1:1: PT001 [shape-mismatch] x\x1b]8;;http://evil\x07link\nline2"
+    assert out.splitlines()[0] == r"a\nb.py:1:1: PT001 [shape-mismatch] error: x\x1b]8;;http://evil\x07link\nline2"
     assert r"   = n\x00" in out
 
 
@@ -78,3 +78,10 @@ def test_caret_of_a_span_without_end_covers_the_rest_of_the_line(root: str) -> N
     d = Diagnostic("PT011", Severity.NOTE, Span("train.py", 4, 0), "budget")
     block = text.format_diagnostic(d, root).splitlines()
     assert block[1:] == ["   | net = Net()", "   | " + "^" * len("net = Net()")]
+
+
+def test_binary_file_gets_no_snippet(tmp_path: Path) -> None:
+    (tmp_path / "bin.py").write_bytes(b"\x00\x9f\xfe garbage\n")
+    d = Diagnostic("PT012", Severity.ERROR, Span("bin.py", 1), "syntax error: source code string cannot contain null bytes")
+    out = text.render(RunResult([EntryResult("bin.py", [d])]), str(tmp_path))
+    assert out.splitlines()[0].startswith("bin.py:1:1: PT012") and "   |" not in out

@@ -97,7 +97,8 @@ class MultiheadAttention:
     def init(ctx: Ctx, self: Instance, embed_dim: Any, num_heads: Any, dropout: Any = 0.0, bias: Any = True,
              add_bias_kv: Any = False, add_zero_attn: Any = False, kdim: Any = None, vdim: Any = None,
              batch_first: Any = False, **kw: Any) -> None:
-        self.attrs.update(_mha_attrs(ctx, embed_dim, num_heads, batch_first, kdim, vdim))
+        self.attrs.update(_mha_attrs(ctx, embed_dim, num_heads, batch_first, kdim, vdim), bias=bias,
+                          add_bias_kv=add_bias_kv)
 
     def forward(ctx: Ctx, self: Instance, query: Any, key: Any, value: Any, key_padding_mask: Any = None,
                 need_weights: Any = True, attn_mask: Any = None, average_attn_weights: Any = True,
@@ -140,7 +141,7 @@ def _ff_block(ctx: Ctx, self: Instance, x: Any) -> Any:
 class TransformerEncoderLayer:
     def init(ctx: Ctx, self: Instance, d_model: Any, nhead: Any, dim_feedforward: Any = 2048, dropout: Any = 0.1,
              activation: Any = "relu", layer_norm_eps: Any = 1e-5, batch_first: Any = False, **kw: Any) -> None:
-        self.attrs.update(_layer_attrs(ctx, d_model, nhead, batch_first))
+        self.attrs.update(_layer_attrs(ctx, d_model, nhead, batch_first), bias=kw.get("bias", True))
         _layer_parts(ctx, self, d_model, dim_feedforward, dropout, layer_norm_eps, 2)
 
     def forward(ctx: Ctx, self: Instance, src: Any, src_mask: Any = None, src_key_padding_mask: Any = None,
@@ -158,7 +159,7 @@ class TransformerEncoderLayer:
 class TransformerDecoderLayer:
     def init(ctx: Ctx, self: Instance, d_model: Any, nhead: Any, dim_feedforward: Any = 2048, dropout: Any = 0.1,
              activation: Any = "relu", layer_norm_eps: Any = 1e-5, batch_first: Any = False, **kw: Any) -> None:
-        self.attrs.update(_layer_attrs(ctx, d_model, nhead, batch_first))
+        self.attrs.update(_layer_attrs(ctx, d_model, nhead, batch_first), bias=kw.get("bias", True))
         _layer_parts(ctx, self, d_model, dim_feedforward, dropout, layer_norm_eps, 3)
 
     _ff_block = _ff_block

@@ -21,6 +21,7 @@ from pytea_ci.models.prim import (
 )
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.nn.module import Module
+from pytea_ci.models.torch.nn.parameters import UNSURE, flag
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import floordiv
@@ -106,6 +107,10 @@ def _conv_class(n: int, transposed: bool) -> None:
             _check_output_padding(ctx, name, n, extra.get("output_padding", 0), stride, extra.get("dilation", 1))
         w = (in_channels, out_channels // groups) if transposed else (out_channels, in_channels // groups)
         self.attrs["weight"] = parameter(ctx, Tensor(w + tuple(k)), extra)
+        with_bias = flag(extra.get("bias", True))
+        self.attrs["bias"] = parameter(ctx, Tensor((out_channels,)), extra) if with_bias is not False else None
+        if with_bias is None:
+            self.attrs[UNSURE] = True
 
     def forward(ctx: Ctx, self: Instance, input: Any, *args: Any) -> Any:
         return conv_forward(ctx, input, n, self.attrs, name, transposed)

@@ -13,6 +13,7 @@ from pytea_ci.models.prim import dim_arg, fmt, known, norm_dim, shape_of, tag
 from pytea_ci.models.registry import CONTIGUOUS, KEEPS, REGISTRY, facets, model, native_class
 from pytea_ci.models.torch.elementwise import unary
 from pytea_ci.models.torch.nn.module import Module
+from pytea_ci.models.torch.nn.parameters import UNSURE, flag
 from pytea_ci.models.torch.tensor import flatten, unflatten
 from pytea_ci.models.values import Instance, StaticMethod
 from pytea_ci.shapes import pred as P
@@ -46,7 +47,9 @@ class Linear:
         in_features, out_features = dim_arg(ctx, in_features), dim_arg(ctx, out_features)
         self.attrs.update(training=True, in_features=in_features, out_features=out_features,
                           weight=parameter(ctx, Tensor((out_features, in_features)), kw),
-                          bias=parameter(ctx, Tensor((out_features,)), kw) if bias is not False else None)
+                          bias=parameter(ctx, Tensor((out_features,)), kw) if flag(bias) is not False else None)
+        if flag(bias) is None:
+            self.attrs[UNSURE] = True
 
     @facets(layout=CONTIGUOUS)  # addmm into a fresh output
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
@@ -239,7 +242,9 @@ class Bilinear:
              **kw: Any) -> None:
         self.attrs.update(training=True, in1_features=in1_features, in2_features=in2_features,
                           out_features=out_features, weight=Tensor((out_features, in1_features, in2_features)),
-                          bias=Tensor((out_features,)) if bias is not False else None)
+                          bias=Tensor((out_features,)) if flag(bias) is not False else None)
+        if flag(bias) is None:
+            self.attrs[UNSURE] = True
 
     def forward(ctx: Ctx, self: Instance, input1: Any, input2: Any) -> Any:
         return bilinear_forward(ctx, input1, input2, self.attrs["weight"], "Bilinear")

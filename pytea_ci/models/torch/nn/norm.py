@@ -11,6 +11,7 @@ from pytea_ci.models.dtype_device import parameter, require_floating, require_no
 from pytea_ci.models.prim import fmt, known, shape_of
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.nn.module import Module
+from pytea_ci.models.torch.nn.parameters import UNSURE, flag
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import is_dim, prod
@@ -27,9 +28,12 @@ def norm_state(ctx: Ctx, self: Instance, size: Any, affine: Any, stats: Any, kwa
     `size` made with the default (or `dtype=`) floating dtype and device."""
     dims = tuple(size) if isinstance(size, (tuple, list)) else (size,)
     vector = Tensor(dims if all(is_dim(d) for d in dims) else None)
-    if affine is not False:
+    on, with_bias = flag(affine), flag(bias)  # torch tests them as `if affine:`
+    if on is not False:
         self.attrs["weight"] = parameter(ctx, vector, kwargs)
-        self.attrs["bias"] = parameter(ctx, vector, kwargs) if bias is not False else None
+        self.attrs["bias"] = parameter(ctx, vector, kwargs) if with_bias is not False else None
+    if on is None or on and with_bias is None:
+        self.attrs[UNSURE] = True
     if stats is not False:
         self.attrs["running_mean"] = parameter(ctx, vector, kwargs)
         self.attrs["running_var"] = parameter(ctx, vector, kwargs)
@@ -166,6 +170,8 @@ class LayerNorm:
 class RMSNorm:  # torch computes it in the input's dtype whatever its weight's: no dtype requirement
     def init(ctx: Ctx, self: Instance, normalized_shape: Any, *args: Any, **kwargs: Any) -> None:
         self.attrs.update(training=True, normalized_shape=normalized_shape)
+        shape = normalized_shape if isinstance(normalized_shape, (tuple, list)) else (normalized_shape,)
+        norm_state(ctx, self, shape, _arg(args, kwargs, "elementwise_affine", 1, True), False, kwargs, False)
 
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
         return layer_norm(ctx, input, self.attrs["normalized_shape"], "RMSNorm")

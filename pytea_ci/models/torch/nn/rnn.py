@@ -204,6 +204,7 @@ class RNN:
              nonlinearity: Any = "tanh", bias: Any = True, batch_first: Any = False, dropout: Any = 0.0,
              bidirectional: Any = False, **kw: Any) -> None:
         _setup(ctx, self, "RNN", input_size, hidden_size, num_layers, batch_first, bidirectional, kw=kw)
+        self.attrs["bias"] = bias
 
     def forward(ctx: Ctx, self: Instance, input: Any, hx: Any = None) -> Any:
         return rnn_forward(ctx, self, input, hx, "RNN")
@@ -217,6 +218,7 @@ class LSTM:
              batch_first: Any = False, dropout: Any = 0.0, bidirectional: Any = False, proj_size: Any = 0,
              **kw: Any) -> None:
         _setup(ctx, self, "LSTM", input_size, hidden_size, num_layers, batch_first, bidirectional, proj_size, kw)
+        self.attrs["bias"] = bias
 
     def forward(ctx: Ctx, self: Instance, input: Any, hx: Any = None) -> Any:
         return rnn_forward(ctx, self, input, hx, "LSTM")
@@ -229,6 +231,7 @@ class GRU:
     def init(ctx: Ctx, self: Instance, input_size: Any, hidden_size: Any, num_layers: Any = 1, bias: Any = True,
              batch_first: Any = False, dropout: Any = 0.0, bidirectional: Any = False, **kw: Any) -> None:
         _setup(ctx, self, "GRU", input_size, hidden_size, num_layers, batch_first, bidirectional, kw=kw)
+        self.attrs["bias"] = bias
 
     def forward(ctx: Ctx, self: Instance, input: Any, hx: Any = None) -> Any:
         return rnn_forward(ctx, self, input, hx, "GRU")
@@ -256,7 +259,8 @@ def cell_forward(ctx: Ctx, self: Instance, input: Any, hx: Any, op: str) -> Any:
 
 def _cell_class(name: str) -> None:
     def init(ctx: Ctx, self: Instance, input_size: Any, hidden_size: Any, *args: Any, **kwargs: Any) -> None:
-        self.attrs.update(training=True, input_size=input_size, hidden_size=hidden_size)
+        self.attrs.update(training=True, input_size=input_size, hidden_size=hidden_size,
+                          bias=kwargs.get("bias", args[0] if args else True))
 
     def forward(ctx: Ctx, self: Instance, input: Any, hx: Any = None) -> Any:
         return cell_forward(ctx, self, input, hx, name)
