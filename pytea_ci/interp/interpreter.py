@@ -30,7 +30,9 @@ from pytea_ci.interp.loops import LoopMixin
 from pytea_ci.interp.machine import MachineFindings, PathMachine
 from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.installed import Installed
+from pytea_ci.interp.calls import CallMixin
 from pytea_ci.interp.objects import ObjectMixin
+from pytea_ci.interp.sequences import SequenceMixin
 from pytea_ci.interp.project_files import read_text
 from pytea_ci.interp.ops import on_machine, truth
 from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope, UserException
@@ -59,7 +61,7 @@ class Decision:
     alt_pending: bool
 
 
-class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
+class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, SequenceMixin, ImportMixin):
     # Seams for a subclass that runs a program of its own over a module (declared here, so that the
     # interpreter never asks whether it is one): names it defines for that program, looked up before
     # the program's globals (each maps the interpreter to the value); and whether the import prefix is

@@ -1,4 +1,5 @@
-"""Loop summaries (a mixin of the interpreter): `while` loops, generation loops, joined branches.
+"""Loops (a mixin of the interpreter): `for` loops over their representative items, `while` loops,
+generation loops, loop summaries, joined branches.
 
 A `while` loop is followed iteration by iteration while its condition is decided. One whose
 condition depends on data (`while len(edges) < n:` over randomly kept items, `while not converged:`)
@@ -23,8 +24,10 @@ import ast
 import contextlib
 from typing import TYPE_CHECKING, Any, Iterator
 
+from pytea_ci.interp.appends import appended_once, may_grow
 from pytea_ci.interp.ops import truth
 from pytea_ci.interp.runtime import BreakSignal, ContinueSignal, Scope, same_value
+from pytea_ci.interp.stmts import assigned_names
 from pytea_ci.models.values import MISSING, Instance, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import UNKNOWN, PInt, Sym, Term
@@ -204,6 +207,112 @@ class LoopMixin:
         """A tensor the last iteration carried over (bound before it and rebound in it) changed shape."""
         return any(isinstance(a := before.get(n), Tensor) and isinstance(b := scope.locals.get(n), Tensor)
                    and a.shape is not None and b.shape is not None and a.shape != b.shape for n in names)
+
+    def ex_For(self: "Interpreter", node: ast.For, scope: Scope) -> None:
+        source = self.eval(node.iter, scope)
+        with self.at(node.iter):
+            view = self.iter_view(source)
+            items, truncated = self.loop_items(view)
+        grown = self.grown_lists(node, scope, source) if truncated else {}
+        exact_before = {name: len(lst) for name, (lst, _) in grown.items() if id(lst) not in self.inexact}
+        # representatives that follow one another: the first two of a long concrete range (its first,
+        # second and last index), of a list a range loop grew...; before a later one the loop-carried
+        # values are widened
+        at = self.item_positions(view, len(items)) if truncated else None
+        consecutive = _leading_run(at) if at is not None else 1
+        rest = self.later_indices(source) if consecutive == 2 and isinstance(source, RangeVal) else None
+        self.run_loop(node, scope, items, truncated, lambda item: self.assign(node.target, item, scope), consecutive,
+                      rest)
+        for name, (lst, length) in grown.items():
+            if scope.locals.get(name) is lst and id(lst) in self.inexact:
+                self.known_len[id(lst)] = length  # one item per iteration: only the items are representatives
+                if at is not None and name in exact_before:
+                    m = exact_before[name]
+                    self.rep_positions[id(lst)] = tuple(range(m)) + tuple(m + p for p in at)
+
+    def iter_view(self: "Interpreter", source: Any) -> Any:
+        """What a `for` loop iterates: the result of an object's `__iter__` (a ModuleList's
+        representative layers with their positions), else the value itself."""
+        if isinstance(source, Instance):
+            it = source.cls.lookup("__iter__")
+            if it is not MISSING:
+                return self.call(self.bind_member(source, source.cls, it))
+        return source
+
+    def grown_lists(self: "Interpreter", node: ast.For, scope: Scope, source: Any) -> dict[str, tuple[list, int]]:
+        """Lists of known length the loop appends to once per iteration, with their length after it."""
+        count = self.known_length(source)
+        out: dict[str, tuple[list, int]] = {}
+        for name in appended_once(node.body) if count is not None else ():
+            lst = scope.locals.get(name)
+            n = self.known_length(lst) if isinstance(lst, list) else None
+            if count is not None and n is not None:
+                out[name] = (lst, n + count)  # type: ignore[assignment]
+        return out
+
+    ex_AsyncFor = ex_For
+
+    def run_loop(self: "Interpreter", node: "ast.For | ast.While", scope: Scope, items: list[Any],
+                 truncated: bool, bind: Any, consecutive: int = 1, rest: "list[Any] | None" = None) -> None:
+        """Run the body once per item. When `truncated`, the items are representatives of the
+        iterations: only the first `consecutive` of them follow one another, so before any later
+        one (and after the loop) the names the iterations changed are widened — a value carried
+        over from a representative is not the value the real previous iteration left. `rest`: the
+        items after the consecutive ones when every iteration can be followed (a concrete range),
+        which they are when a tensor the iterations carry changed its shape (a growing sequence)."""
+        names = assigned_names(node.body) if truncated else set()
+        if truncated:
+            self.note_representatives()
+        start = {n: scope.locals.get(n) for n in names}
+        before: dict[str, Any] = {}
+        items = list(items)
+        self.loop_mutations.append(set())
+        broke = False
+        try:
+            for k, item in enumerate(items):
+                if truncated and k == consecutive and rest is not None and self.shapes_grew(names, before, scope):
+                    items[k:], truncated = rest, False  # follow every iteration: exact again
+                    item = items[k]
+                if truncated and k >= consecutive:
+                    self.widen_changed(names, (start, before), scope)
+                before = {n: scope.locals.get(n) for n in names}
+                if bind is not None:
+                    bind(item)
+                try:
+                    self.exec_block(node.body, scope)
+                except ContinueSignal:
+                    pass
+                except BreakSignal:
+                    broke = True
+                    break
+        finally:
+            mutated = self.loop_mutations.pop()
+        if truncated:
+            self.widen_changed(names, (start, before), scope)
+            for lst in mutated:
+                self.inexact.add(lst)
+            for name in may_grow(node.body):  # grown by iterations the representatives stand for
+                grown = scope.locals.get(name)
+                if isinstance(grown, list):
+                    self.inexact.add(id(grown))
+        elif self.loop_mutations:
+            self.loop_mutations[-1] |= mutated
+        if not broke:
+            self.exec_block(node.orelse, scope)
+
+    def widen_changed(self: "Interpreter", names: set[str], earlier: tuple[dict[str, Any], ...], scope: Scope) -> None:
+        """Names whose value differs from one they had earlier become unknown."""
+        for n in names:
+            if n in scope.locals and not all(same_value(e.get(n), scope.locals[n]) for e in earlier):
+                scope.locals[n] = self.unknown(f"loop variable {n} widened (changes across iterations)")
+
+
+def _leading_run(positions: tuple[int, ...]) -> int:
+    """How many of the first items follow one another (positions 4, 5, 6, 19 -> 3)."""
+    n = 1
+    while n < len(positions) and positions[n] == positions[n - 1] + 1:
+        n += 1
+    return n
 
 
 def _fields(body: list[ast.stmt]) -> set[tuple[str, str]]:

@@ -1,0 +1,161 @@
+"""Iteration over abstract values and what the interpreter knows of list lengths (a mixin of the
+interpreter): the items a loop runs over, ranges, exact and inexact lengths, representatives."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pytea_ci.models.values import (MISSING, ClassVal, Instance, IterVal,
+                                    RangeVal)
+from pytea_ci.shapes.dim import ITERATION, Dim, PInt, Sym, dmax, is_dim
+from pytea_ci.shapes.tensor import Tensor
+
+if TYPE_CHECKING:
+    from pytea_ci.interp.interpreter import Interpreter
+
+
+class SequenceMixin:
+    def loop_items(self: "Interpreter", v: Any) -> tuple[list[Any], bool]:
+        """The values a `for` loop body runs with, and whether iterations were left out. A value
+        iterated an unknown number of times is never iterated zero times for certain: with no
+        representative item, the body runs once with an item not known (DESIGN §3)."""
+        items, truncated = self.iteration_of(v)
+        if truncated and not items:
+            items = [self.derived("an item of an iteration not followed", v)]
+        return items, truncated
+
+    def iteration_of(self: "Interpreter", v: Any) -> tuple[list[Any], bool]:
+        if isinstance(v, IterVal):
+            return v.items, v.truncated
+        if isinstance(v, RangeVal):
+            return self.range_items(v)
+        if isinstance(v, (list, tuple)):
+            inexact = id(v) in self.inexact
+            return list(v), inexact
+        if isinstance(v, (str, bytes)):
+            return list(v), False  # characters; the ints of a bytes value (`list(s.encode())`)
+        if isinstance(v, (set, frozenset)):
+            return list(v), id(v) in self.inexact
+        if isinstance(v, dict):
+            return list(v.keys()), id(v) in self.inexact
+        if isinstance(v, Instance):
+            it = v.cls.lookup("__iter__")
+            if it is not MISSING:
+                return self.iteration_of(self.call(self.bind_member(v, v.cls, it)))
+            return [self.unknown(f"iteration over {v.cls.name}")], True
+        if isinstance(v, Tensor):
+            return self.iteration_of(self.call_tensor_op(v, "__iter__", ()))
+        if isinstance(v, ClassVal) and isinstance(members := v.lookup("__members__"), dict):
+            return list(members.values()), False  # the members of an Enum
+        return [self.derived("iteration over unknown", v)], True
+
+    def range_items(self: "Interpreter", r: RangeVal) -> tuple[list[Any], bool]:
+        if all(isinstance(x, int) for x in (r.start, r.stop, r.step)):
+            rng = range(int(r.start), int(r.stop), int(r.step))
+            n = len(rng)
+            if n <= self.budget.unroll:
+                return [PInt(i, self.span, "loop index") for i in rng], False
+            return [PInt(rng[0], self.span, "loop index"), PInt(rng[1], self.span, "loop index"),
+                    PInt(rng[-1], self.span, "loop index")], True
+        i = self.fresh("i", kind=ITERATION, lo=None, note="loop index")
+        self.pc.append(_le(r.start, i))
+        self.pc.append(_lt(i, r.stop))
+        return [i], True
+
+    def iterate(self: "Interpreter", v: Any) -> "list[Any] | None":
+        if isinstance(v, (list, tuple, dict, set, frozenset)) and id(v) in self.inexact:
+            return None
+        items, truncated = self.loop_items(v)
+        return None if truncated else items
+
+    def known_length(self: "Interpreter", v: Any) -> "Dim | None":
+        """The number of items of a list, tuple or concrete range, also of a list holding only
+        representatives of its items (a comprehension over a long range); None when not known."""
+        if isinstance(v, RangeVal) and all(isinstance(x, int) for x in (v.start, v.stop, v.step)) and v.step:
+            return len(range(int(v.start), int(v.stop), int(v.step)))
+        if isinstance(v, RangeVal) and v.step == 1 and is_dim(v.start) and is_dim(v.stop):
+            n = v.stop - v.start  # a symbolic stop (`range(random.randint(3, 5))`): stop - start items, at least 0
+            low = v.stop.lo if isinstance(v.stop, Sym) and isinstance(v.start, int) else None
+            return n if low is not None and low >= v.start else dmax(n, 0)
+        if isinstance(v, (list, tuple)):
+            return self.known_len.get(id(v)) if id(v) in self.inexact else len(v)
+        return None
+
+    def length_of(self: "Interpreter", lst: "list[Any] | tuple[Any, ...]") -> Dim:
+        """The length of a list or tuple; of one built over iterations left out, a symbol (at least
+        its representatives), the same one until the list changes."""
+        n = self.known_length(lst)
+        if n is None:
+            n = self.fresh("len", lo=len(lst), note="items of a list built in a loop not followed to its end")
+            self.known_len[id(lst)] = n
+        return n
+
+    def mark_inexact(self: "Interpreter", lst: Any) -> None:
+        """A list, tuple, dict or set that holds only some of its items (built over iterations
+        left out): its length is not known, and a missing key or index is not an error."""
+        self.known_len.pop(id(lst), None)
+        self.rep_positions.pop(id(lst), None)
+        self.inexact.add(id(lst))
+        self.keepalive.append(lst)
+
+    def same_exactness(self: "Interpreter", source: Any, made: Any) -> Any:
+        """`made` (built from `source`), marked inexact when `source` is."""
+        if id(source) in self.inexact:
+            self.mark_inexact(made)
+        return made
+
+    def same_items(self: "Interpreter", source: Any, made: Any) -> Any:
+        """`made`, a copy of the items of `source`: inexact, with the same known length, when `source` is."""
+        if id(source) in self.inexact:
+            n, at = self.known_len.get(id(source)), self.rep_positions.get(id(source))
+            self.mark_inexact(made)
+            if n is not None:
+                self.known_len[id(made)] = n
+            if at is not None:
+                self.rep_positions[id(made)] = at
+        return made
+
+    def sized_items(self: "Interpreter", made: Any, n: Dim) -> Any:
+        """`made`, representatives of a list of `n` items: inexact, with known length `n`."""
+        self.mark_inexact(made)
+        self.known_len[id(made)] = n
+        return made
+
+    def item_positions(self: "Interpreter", source: Any, count: int) -> "tuple[int, ...] | None":
+        """Where the `count` representative items a loop over `source` runs with sit among all of its
+        items (a long concrete range: its first, second and last), when known."""
+        if isinstance(source, RangeVal) and all(isinstance(x, int) for x in (source.start, source.stop, source.step)):
+            n = len(range(int(source.start), int(source.stop), int(source.step)))
+            return (0, 1, n - 1) if count == 3 and n > 3 else None
+        if isinstance(source, (list, tuple)):
+            at = self.rep_positions.get(id(source)) if id(source) in self.inexact else tuple(range(len(source)))
+            return at if at is not None and len(at) == count else None
+        if isinstance(source, IterVal) and source.indices is not None and all(isinstance(i, int) for i in source.indices):
+            return tuple(source.indices) if len(source.indices) == count else None
+        return None
+
+    def positions(self: "Interpreter", lst: Any) -> "tuple[int, ...] | None":
+        """Positions of the items of an inexact list among all of its items, when known."""
+        return self.rep_positions.get(id(lst))
+
+    def note_mutation(self: "Interpreter", lst: Any) -> None:
+        self.known_len.pop(id(lst), None)  # a list changed after it was built: its known length is gone
+        self.rep_positions.pop(id(lst), None)
+        if self.loop_mutations and isinstance(lst, list):
+            self.loop_mutations[-1].add(id(lst))
+            self.keepalive.append(lst)
+
+
+
+def _le(a: Any, b: Any) -> Any:
+    from pytea_ci.shapes.pred import le
+
+    return le(a, b)
+
+
+def _lt(a: Any, b: Any) -> Any:
+    from pytea_ci.shapes.pred import lt
+
+    return lt(a, b)
+
+
