@@ -171,3 +171,13 @@ def test_staged_with_nothing_staged_says_so(tmp_path: Path, capsys: pytest.Captu
     _git(root, "commit", "-qm", "init")
     assert _in(root, ["check", "--staged", "--no-cache"]) == 0
     assert "--staged: nothing is staged" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("target", ["broken.py", "broken.py::B", "."])
+def test_shapes_of_a_file_that_does_not_parse_is_a_pt012(tmp_path: Path, target: str,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "broken.py").write_text("import torch.nn as nn\nclass B(nn.Module):\n    def forward(self, x:\n"
+                                        "        return x\n")
+    assert _in(tmp_path, ["shapes", target]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("broken.py:3:16: PT012 [parse-error] error: syntax error")

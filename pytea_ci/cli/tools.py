@@ -59,21 +59,27 @@ def sarif_merge(ns: argparse.Namespace) -> int:
 
 
 def shapes(ns: argparse.Namespace) -> int:
-    from pytea_ci.library.run import TargetError
+    from pytea_ci.library.run import TargetError, parse_errors
     from pytea_ci.library.run import shapes as run_shapes
     from pytea_ci.report import shapes as render
+    from pytea_ci.report.text import format_diagnostic
 
     try:
-        modules = run_shapes(ns.target, ns.root, ns.config)
+        broken = parse_errors(ns.target, ns.root, ns.config)
+        modules = run_shapes(ns.target, ns.root, ns.config) if not broken or "::" not in ns.target else []
     except TargetError as e:
         raise UsageError(str(e)) from None
     fn = {"text": render.render_text, "json": render.render_json, "markdown": render.render_markdown}[ns.format]
-    text = fn(modules)
+    found = "".join(format_diagnostic(d, os.getcwd()) + "\n" for d in broken)
+    if ns.format != "text":  # a JSON or Markdown document stays one document: the findings go to stderr
+        sys.stderr.write(found)
+        found = ""
+    text = found + (fn(modules) if modules or not broken else "")
     if ns.output:
         write_file(ns.output, text)
     else:
         sys.stdout.write(text)
-    return 1 if any(d.severity.value != "note" for m in modules for d in m.diagnostics) else 0
+    return 1 if broken or any(d.severity.value != "note" for m in modules for d in m.diagnostics) else 0
 
 
 def lsp(ns: argparse.Namespace) -> int:

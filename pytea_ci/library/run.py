@@ -10,12 +10,14 @@ but never ran; `always` checks every module of the analyzed files and of the fil
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import os
 from typing import TYPE_CHECKING
 
-from pytea_ci.diagnostics import Severity
+from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.budgets import steps_for
+from pytea_ci.diagnostics.rules import PARSE_ERROR
 from pytea_ci.diagnostics.result import EntryResult, EntryStats, RunResult
 from pytea_ci.driver import discover as disc
 from pytea_ci.driver import fs
@@ -182,6 +184,28 @@ def _name(t: LibraryTarget, root: str) -> str:
 
 class TargetError(Exception):
     """A `shapes` target that does not exist (reported in one line, exit code 2)."""
+
+
+def parse_errors(target: str, root: str | None = None, config_file: str | None = None) -> list[Diagnostic]:
+    """PT012 for each file of a `shapes` target that does not parse (the file given, or a folder's
+    Python files), placed as `check` places it: a module that does not parse has no shapes to show."""
+    path = target.partition("::")[0]
+    if fs.isdir(path):
+        top = project_root(root, path)
+        files = disc.python_files(os.path.abspath(path), top, load_config(top, config_file, {}).exclude)
+    else:
+        files = [os.path.abspath(path)] if fs.isfile(path) else []
+    out = []
+    for f in files:
+        try:
+            ast.parse(fs.read(f), filename=f)
+        except SyntaxError as e:
+            span = Span(os.path.relpath(f), e.lineno or 1, max(0, (e.offset or 1) - 1))
+            out.append(Diagnostic(PARSE_ERROR.id, Severity.ERROR, span, PARSE_ERROR.message("", e.msg or "invalid syntax"),
+                                  entry=span.path))
+        except (OSError, ValueError):
+            continue
+    return out
 
 
 def shapes(target: str, root: str | None = None, config_file: str | None = None) -> list[ModuleShapes]:
