@@ -181,3 +181,16 @@ def test_shapes_of_a_file_that_does_not_parse_is_a_pt012(tmp_path: Path, target:
     assert _in(tmp_path, ["shapes", target]) == 1
     out = capsys.readouterr().out
     assert out.startswith("broken.py:3:16: PT012 [parse-error] error: syntax error")
+
+
+@pytest.mark.parametrize(("value", "code"), [("abc", 2), ("3.5", 2), ("16", 1), ("'16'", 1)])
+def test_arg_value_argparse_would_reject_is_a_usage_error(tmp_path: Path, value: str, code: int,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "main.py").write_text(
+        "import argparse\nimport torch\n\nif __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--batch-size', type=int, default=8)\n    a = p.parse_args()\n"
+        "    torch.randn(a.batch_size, 3).view(7)\n")
+    assert _in(tmp_path, ["check", "main.py", "--no-cache", "--arg", f"batch_size={value}"]) == code
+    err = capsys.readouterr().err
+    if code == 2:
+        assert "the program declares batch_size with type=int" in err and err.count("\n") == 1

@@ -54,6 +54,9 @@ def check(req: CheckRequest) -> CheckOutcome:
     warnings = [*sanity.misnamed_sections(req.root or os.getcwd()), *sel.messages]
     wanted = {e: set(o["args"]) for e, o in opts.per_entry.items()}
     warnings += sanity.unknown_args(wanted, set(req.args), graph)
+    rejected = sanity.typed_args({e: o["args"] for e, o in opts.per_entry.items()}, set(req.args), graph)
+    if rejected:
+        raise config_mod.ConfigError("; ".join(rejected))
     warnings += sanity.unknown_suppressions(sel.entries, graph, root)
     result, figures = run_with_figures(library_run.entries_to_run(cfg.library_mode, sel.entries), opts,
                                        req.progress, graph)

@@ -1,5 +1,7 @@
 """Runs that would check less than the user asked for, said in one line each instead of silently.
 
+* `--arg NAME=VALUE` / `[tool.pytea-ci.args]` whose value argparse would reject under the option's
+  `type=` (an error, exit 2, before any analysis: the run would check another program);
 * `--arg NAME=...` / `[tool.pytea-ci.args]` naming an argparse argument that no selected entry point
   defines (read from the `add_argument` calls of each entry point's import closure, as `pysource.py`
   reads them);
@@ -70,6 +72,63 @@ def unknown_args(wanted: dict[str, set[str]], cli_names: set[str], graph: Import
             out.append(f"{origin} {name}: no analyzed entry point defines an argparse argument {name!r}; "
                        "the override has no effect")
     return out
+
+
+def _declared_types(files: Iterable[str]) -> dict[str, set[str]]:
+    """dest -> the `type=` names its `add_argument` calls give (`int`, `float`, ...; "?" for anything else,
+    "" for none), over the files."""
+    out: dict[str, set[str]] = {}
+    for path in files:
+        try:
+            tree = ast.parse(fs.read(path))
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
+                dest = option_dest(node)
+                if dest is None:
+                    continue
+                kind = next((kw.value for kw in node.keywords if kw.arg == "type"), None)
+                out.setdefault(dest, set()).add("" if kind is None else kind.id if isinstance(kind, ast.Name) else "?")
+    return out
+
+
+_CONVERT = {"int": int, "float": float}
+
+
+def _rejected(value: object, kind: str) -> bool:
+    """Whether argparse's `type=kind` would reject `value` given on the command line."""
+    if isinstance(value, bool) or isinstance(value, (list, tuple, dict)):
+        return True
+    if kind == "float" and isinstance(value, (int, float)) or kind == "int" and isinstance(value, int):
+        return False
+    try:
+        _CONVERT[kind](str(value))
+    except ValueError:
+        return True
+    return False
+
+
+def typed_args(wanted: dict[str, dict[str, object]], cli_names: set[str], graph: ImportGraph) -> list[str]:
+    """Apply argparse's `type=` to the override values, as the program's parser would (`--arg lr=1` for
+    `type=float` is 1.0, `batch_size='16'` for `type=int` is 16), in place; the usage errors for values
+    it would reject (`--arg batch_size=abc` for `type=int`). `wanted`: entry point -> its overrides."""
+    out: dict[str, str] = {}
+    for entry, values in wanted.items():
+        if not values:
+            continue
+        types = _declared_types(graph.closure(entry).files)
+        for name, value in values.items():
+            kinds = types.get(name, set())
+            if len(kinds) != 1 or (kind := next(iter(kinds))) not in _CONVERT:
+                continue
+            if _rejected(value, kind):
+                origin = "--arg" if name in cli_names else "[tool.pytea-ci.args]"
+                out[name] = (f"{origin} {name}={value}: the program declares {name} with type={kind}, which "
+                             f"rejects {str(value)!r}")
+            else:
+                values[name] = _CONVERT[kind](value if isinstance(value, (int, float)) else str(value))
+    return [out[k] for k in sorted(out)]
 
 
 # ----- configuration tables ------------------------------------------------------------------------
