@@ -194,3 +194,18 @@ def test_arg_value_argparse_would_reject_is_a_usage_error(tmp_path: Path, value:
     err = capsys.readouterr().err
     if code == 2:
         assert "the program declares batch_size with type=int" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("config", "found"), [("", False), ("library-tests = true\n", True)])
+def test_test_fixtures_are_no_library_targets_of_a_whole_project_run(tmp_path: Path, config: str, found: bool,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "pyproject.toml").write_text(f"[tool.pytea-ci]\n{config}")
+    fixtures = tmp_path / "tests" / "fixtures"
+    fixtures.mkdir(parents=True)
+    (fixtures / "net.py").write_text("import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n"
+                                     "    def __init__(self):\n        super().__init__()\n"
+                                     "        self.fc = nn.Linear(4, 2)\n\n    def forward(self, x):\n"
+                                     "        return self.fc(x.view(-1, 5))\n")
+    assert _in(tmp_path, ["check", "--no-cache", "--format", "json"]) == (1 if found else 0)
+    doc = json.loads(capsys.readouterr().out)
+    assert any("tests/fixtures/net.py::Net" in e["entry"] for e in doc["entries"]) == found

@@ -62,7 +62,7 @@ def check(req: CheckRequest) -> CheckOutcome:
                                        req.progress, graph)
     changed = sel.changes.changed if sel.changes is not None and (req.staged or req.diff) else None
     library_run.extend(result, cfg.library_mode, cfg.library_time_budget, req.paths, changed, cfg.exclude,
-                       sel.entries, opts, graph)
+                       sel.entries, opts, graph, cfg.library_tests)
     shapes = _changed_modules(result, sel, req, cfg, changed, opts, graph, warnings)
     result.seconds = figures.seconds = time.monotonic() - t0  # the whole run: selection and library mode too
     outcome = CheckOutcome(result, figures, cfg, root, warnings, shapes=shapes)

@@ -48,6 +48,7 @@ class Config:
     jobs: int = 0  # 0: number of CPUs
     library_mode: str = "auto"  # auto | always | only | never (library/run.py)
     library_time_budget: float = 5.0  # reference seconds per module in library mode (mapped to steps)
+    library_tests: bool = False  # whether a whole-project run checks the modules of test files alone too
     run_budget: float = 900.0  # reference seconds per invocation (mapped to steps); 0: no limit
     wall_clock_limit: float = 600.0  # the safety net per entry point, in real seconds
     min_coverage: float | None = None  # percent of tensor operations checked per entry point; None: no gate
@@ -134,6 +135,7 @@ KEYS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "disable": (lambda v: _is_str_list(v) and all(rule_by_id(x) for x in v), "a list of rule ids or slugs"),
     "jobs": (lambda v: _is_int(v) and v >= 0, "a non-negative integer (0: number of CPUs)"),
     "library-mode": (lambda v: v in ("auto", "always", "only", "never"), "one of auto, always, only, never"),
+    "library-tests": (lambda v: isinstance(v, bool), "true or false"),
     "library-time-budget": (lambda v: (_is_int(v) or isinstance(v, float)) and v > 0, "a positive number (seconds)"),
     "run-budget": (lambda v: (_is_int(v) or isinstance(v, float)) and v >= 0, "a number >= 0 (seconds; 0: no limit)"),
     "wall-clock-limit": (lambda v: (_is_int(v) or isinstance(v, float)) and v > 0, "a positive number (seconds)"),

@@ -33,12 +33,12 @@ if TYPE_CHECKING:
 
 
 def files_for(paths: list[str], changed: set[str] | None, root: str, exclude: list[str],
-              graph: ImportGraph, imported: bool = True) -> list[str]:
+              graph: ImportGraph, imported: bool = True, tests: bool = False) -> list[str]:
     """The analyzed files: the paths given (files, and the Python files of folders; with `imported`,
-    also the project files they import), or every project file; with a diff, only the changed ones
-    among them."""
+    also the project files they import), or every project file — test files and their fixtures only
+    with `tests`, as they are no entry points either; with a diff, only the changed ones among them."""
     if not paths:
-        scope = disc.python_files(root, root, exclude)
+        scope = [f for f in disc.python_files(root, root, exclude) if tests or not disc.is_test_file(f, root)]
     else:
         scope = []
         for p in paths:
@@ -147,14 +147,14 @@ def entries_to_run(mode: str, entries: list[str]) -> list[str]:
 
 
 def extend(result: RunResult, mode: str, seconds: float, paths: list[str], changed: set[str] | None,
-           exclude: list[str], entries: list[str], opts: Options, graph: ImportGraph) -> None:
+           exclude: list[str], entries: list[str], opts: Options, graph: ImportGraph, tests: bool = False) -> None:
     """Add the library-mode results of the analyzed files to `result` (nothing when `never`). In `auto`
     with paths, the analyzed files are the paths themselves (and the modules their entry points built
     but never ran); in `always`/`only`, also the files they import."""
     if mode == "never":
         return
     root = os.path.abspath(opts.root)
-    files = files_for(paths, changed, root, exclude, graph, imported=mode != "auto")
+    files = files_for(paths, changed, root, exclude, graph, imported=mode != "auto", tests=tests)
     targets = select_targets(mode, files, root, exclude, result.entries, graph, built=changed is None)
     result.entries += without_reported(check_targets(targets, opts, seconds, graph), result.entries)
 
