@@ -209,3 +209,11 @@ def test_test_fixtures_are_no_library_targets_of_a_whole_project_run(tmp_path: P
     assert _in(tmp_path, ["check", "--no-cache", "--format", "json"]) == (1 if found else 0)
     doc = json.loads(capsys.readouterr().out)
     assert any("tests/fixtures/net.py::Net" in e["entry"] for e in doc["entries"]) == found
+
+
+def test_progress_covers_the_modules_checked_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "model.py").write_text("import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+                                       "        super().__init__()\n        self.fc = nn.Linear(4, 2)\n\n"
+                                       "    def forward(self, x):\n        return self.fc(x)\n")
+    assert _in(tmp_path, ["check", "--no-cache", "--progress", "model.py"]) == 0
+    assert "[1/1] module model.py::Net" in capsys.readouterr().err

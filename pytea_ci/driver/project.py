@@ -97,6 +97,7 @@ def options(cfg: Config, root: str, entries: list[str], req: CheckRequest) -> Op
                   entry_options={"args": dict(req.args), **({"site": env} if env else {})}, cache_dir=None if req.no_cache else cache_dir(cfg, root),
                   jobs=cfg.jobs, per_entry=per_entry, meter=meter)
     out.editor = req.editor
+    out.progress = req.progress
     if req.resident is not None:
         out.jobs = 1  # in this process: the resident caches and the source overlay live here
         out.decider = req.resident.decider(out)

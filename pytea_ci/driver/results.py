@@ -143,7 +143,7 @@ def analyze_many(entries: list[str], opts: Options) -> Iterator[tuple[int, Entry
     if "fork" in methods:  # load the analyzer once, before forking: the workers share its pages
         pass
     with ProcessPoolExecutor(max_workers=min(jobs, len(entries)), mp_context=ctx,
-                             initializer=_init_worker, initargs=(opts,)) as pool:
+                             initializer=_init_worker, initargs=(dataclasses.replace(opts, progress=None),)) as pool:
         futures: dict[Future[EntryResult], int] = {pool.submit(_work, e): i for i, e in enumerate(entries)}
         try:
             for fut in as_completed(futures):

@@ -78,6 +78,7 @@ class Options:
     meter: RunMeter = field(default_factory=RunMeter)  # the invocation's budget (the parent process's copy counts)
     decider: Decider | None = None  # kept across runs by a long-lived process (driver/resident.py)
     editor: Editor | None = None  # an editor's buffers, shape recorder and cancel test (the language server)
+    progress: Progress | None = None  # shown for the modules checked alone too (entry points get it passed)
 
 
 @dataclass

@@ -92,8 +92,12 @@ def run_targets(targets: list[LibraryTarget], opts: Options,
 
     decider = make_decider(opts)
     installed = installed_packages({}, opts.cache_dir)  # no site: the project's own registries only
-    return [analyze_guarded(t, opts.root, decider, seconds, opts.strict, opts.editor or NO_EDITOR, installed)
-            for t in targets]
+    out = []
+    for done, t in enumerate(targets, 1):
+        if opts.progress is not None:  # most of a whole-project run's time may be here
+            opts.progress(done, len(targets), f"module {os.path.relpath(t.path, opts.root)}::{t.cls}")
+        out.append(analyze_guarded(t, opts.root, decider, seconds, opts.strict, opts.editor or NO_EDITOR, installed))
+    return out
 
 
 def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, graph: ImportGraph) -> list[EntryResult]:
