@@ -43,6 +43,12 @@ def text(path: str) -> bytes | None:
     return _texts.get(os.path.abspath(path))
 
 
+def unsaved_in(folder: str) -> list[str]:
+    """Names of the buffers in `folder` whose file is not on disk (a new file the editor has not saved)."""
+    here = os.path.abspath(folder)
+    return sorted({os.path.basename(p) for p in _texts if os.path.dirname(p) == here and not os.path.exists(p)})
+
+
 def keep_parsed(on: bool = True) -> None:
     """Keep parsed files between runs (the language server); off: parse every time (a one-shot run)."""
     global _parsed

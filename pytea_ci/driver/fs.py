@@ -52,12 +52,19 @@ def _read(path: str) -> Answer:
     return data, digest(data)
 
 
-def _flag(test: Callable[[str], bool]) -> Callable[[str], Answer]:
+def _flag(test: Callable[[str], bool], buffered: bool = False) -> Callable[[str], Answer]:
+    """`test` answered from disk; with `buffered`, an editor's buffer of a file not yet saved counts too."""
     def ask(path: str) -> Answer:
-        value = test(path)
+        value = test(path) or (buffered and _overlay(path) is not None)
         return value, "1" if value else "0"
 
     return ask
+
+
+def _buffered_names(folder: str) -> list[str]:
+    """Names of the files an editor holds in `folder` that are not on disk yet (a new, unsaved file)."""
+    mod = sys.modules.get("pytea_ci.diagnostics.sources")
+    return [] if mod is None else mod.unsaved_in(folder)  # type: ignore[no-any-return]
 
 
 def _realpath(path: str) -> Answer:
@@ -82,6 +89,7 @@ def _listing(folder: str) -> Answer:
                     linked.add(entry.name)
     except OSError as e:
         return ([], [], linked), f"error:{e.errno}"
+    files += [name for name in _buffered_names(folder) if name not in files]
     dirs.sort()
     files.sort()
     text = "\0".join(["d", *dirs, "f", *files, "l", *sorted(linked)])
@@ -97,9 +105,9 @@ def _glob(pattern: str) -> Answer:
 
 KINDS: dict[str, Callable[[str], Answer]] = {
     "read": _read,
-    "isfile": _flag(os.path.isfile),
+    "isfile": _flag(os.path.isfile, buffered=True),
     "isdir": _flag(os.path.isdir),
-    "exists": _flag(os.path.exists),
+    "exists": _flag(os.path.exists, buffered=True),
     "realpath": _realpath,
     "list": _listing,
     "glob": _glob,

@@ -106,6 +106,19 @@ async def test_the_buffer_not_the_disk_is_analyzed(client: LanguageClient, tmp_p
     assert [d.range.start.line for d in findings(diags)] == [BAD_LINE]
 
 
+async def test_a_new_unsaved_file_is_analyzed_from_its_buffer(client: LanguageClient, tmp_path: Path) -> None:
+    """A buffer whose file is not on disk yet (a new, unsaved file): its findings, not a PT011
+    'no such file or directory'."""
+    path, _ = project(tmp_path, FIXED)
+    new = path.with_name("new_script.py")
+    assert not new.exists()
+    uri = new.as_uri()
+    open_doc(client, uri, BUGGY)
+    diags = await published(client, uri, lambda ds: bool(ds))
+    assert [d.range.start.line for d in findings(diags)] == [BAD_LINE]
+    assert not any("no such file" in d.message for d in diags)
+
+
 async def test_syntax_error_mid_edit_is_a_parse_diagnostic_and_the_server_goes_on(
         client: LanguageClient, tmp_path: Path) -> None:
     path, uri = project(tmp_path)
