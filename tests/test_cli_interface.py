@@ -217,3 +217,12 @@ def test_progress_covers_the_modules_checked_alone(tmp_path: Path, capsys: pytes
                                        "    def forward(self, x):\n        return self.fc(x)\n")
     assert _in(tmp_path, ["check", "--no-cache", "--progress", "model.py"]) == 0
     assert "[1/1] module model.py::Net" in capsys.readouterr().err
+
+
+def test_nothing_checked_in_a_torch_program_is_a_note(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A script whose tensor work happens in libraries the analyzer cannot follow: 'checked 0 of 0' was
+    the whole story, with no PT013."""
+    (tmp_path / "main.py").write_text("import torch\nimport timm\nimport foolib\n\nif __name__ == '__main__':\n"
+                                      "    m = timm.create_model('resnet18')\n    y = m(foolib.load())\n")
+    assert _in(tmp_path, ["check", "--no-cache", "main.py"]) == 0
+    assert "PT013 [nothing-checked] note: nothing checked" in capsys.readouterr().out

@@ -9,6 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.runtime import BudgetExceeded, ModuleVal, Scope, UserException
+from pytea_ci.models.call_facets import of_tensor_library
 from pytea_ci.models.registry import is_modeled_root, lookup
 from pytea_ci.models.values import MISSING, Namespace, Unknown
 
@@ -33,6 +34,8 @@ class ImportMixin:
         path = self.find_module_file(dotted)
         if path is None:
             if is_modeled_root(dotted):
+                if of_tensor_library(dotted + "."):  # nothing checked in a program that imports torch is worth a note
+                    self.shared.coverage.library_used = True
                 found = lookup(dotted)
                 return found if found is not MISSING else self.unknown(dotted, api=True)
             return self.installed.missing(self, dotted) if self.installed is not None else self.not_found(dotted)
