@@ -226,3 +226,17 @@ def test_nothing_checked_in_a_torch_program_is_a_note(tmp_path: Path, capsys: py
                                       "    m = timm.create_model('resnet18')\n    y = m(foolib.load())\n")
     assert _in(tmp_path, ["check", "--no-cache", "main.py"]) == 0
     assert "PT013 [nothing-checked] note: nothing checked" in capsys.readouterr().out
+
+
+def test_an_excluded_file_given_says_exclude_and_checks_nothing(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.pytea-ci]\nexclude = ["legacy.py"]\n')
+    (tmp_path / "legacy.py").write_text("import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n"
+                                        "    def __init__(self):\n        super().__init__()\n"
+                                        "        self.fc = nn.Linear(4, 2)\n\n    def forward(self, x):\n"
+                                        "        return self.fc(x)\n\n\nif __name__ == '__main__':\n"
+                                        "    torch.randn(2, 3).view(7)\n")
+    assert _in(tmp_path, ["check", "--no-cache", "legacy.py"]) == 0
+    out, err = capsys.readouterr()
+    assert "legacy.py: matches `exclude` in pyproject.toml; nothing was checked" in err
+    assert "checked 0 of 0 tensor operations" in out and "Analyzed 0 entry points:" in out

@@ -116,12 +116,15 @@ class Selector:
     def for_paths(self, paths: list[str]) -> list[str]:
         out: list[str] = []
         empty_folders = []
+        excluded: list[str] = []
         for p in paths:
             if fs.isdir(p):
                 found = self.for_folder(p)
                 if not found:
                     empty_folders.append(p)
                 out += found
+            elif fs.isfile(p) and self._excluded(os.path.abspath(p)):
+                excluded.append(p)
             elif fs.isfile(p):
                 out += self.for_file(p)
             else:
@@ -130,7 +133,12 @@ class Selector:
             raise SelectionError(f"no entry point in {', '.join(empty_folders)} (a file with an "
                                  "`if __name__ == \"__main__\":` block or a torch script; or set entry-points)")
         self.messages += [f"{p}: no entry point in this folder" for p in empty_folders]
-        if self.data and not out and len(self.data) == len(paths):
+        if excluded and not out:
+            where = os.path.relpath(self.cfg.source, self.root) if self.cfg.source else "the configuration"
+            self.messages.append(f"{', '.join(excluded[:3])}{' ...' if len(excluded) > 3 else ''}: "
+                                 f"{'matches' if len(excluded) == 1 else 'match'} `exclude` in {where}; "
+                                 "nothing was checked")
+        elif self.data and not out and len(self.data) == len(paths):
             self.messages.append("no entry point reads or names the given data files: nothing was checked")
         elif not out:
             self.messages.append("none of the given files is an entry point or imported by one: nothing was checked")

@@ -44,6 +44,8 @@ def files_for(paths: list[str], changed: set[str] | None, root: str, exclude: li
         for p in paths:
             if fs.isdir(p):
                 scope += disc.python_files(os.path.abspath(p), root, exclude)
+            elif fs.isfile(p) and disc.excluded(os.path.abspath(p), root, exclude):
+                continue  # given, but excluded: the selection says so, and nothing checks it
             elif fs.isfile(p) and imported:
                 scope += list(graph.closure(os.path.abspath(p)).files)
             elif fs.isfile(p) and p.endswith(".py"):
