@@ -240,3 +240,15 @@ def test_an_excluded_file_given_says_exclude_and_checks_nothing(tmp_path: Path,
     out, err = capsys.readouterr()
     assert "legacy.py: matches `exclude` in pyproject.toml; nothing was checked" in err
     assert "checked 0 of 0 tensor operations" in out and "Analyzed 0 entry points:" in out
+
+
+def test_no_entry_point_but_modules_checked_alone_tells_one_story(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.pytea-ci]\n")
+    (tmp_path / "model.py").write_text("import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+                                       "        super().__init__()\n        self.fc = nn.Linear(4, 2)\n\n"
+                                       "    def forward(self, x):\n        return self.fc(x)\n")
+    assert _in(tmp_path, ["check", "--no-cache"]) == 0
+    out, err = capsys.readouterr()
+    assert "no entry point found" in err and "only 1 module(s) were checked alone" in err
+    assert "nothing was checked" not in err and "1 module alone" in out

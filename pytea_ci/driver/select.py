@@ -52,6 +52,16 @@ class Selection:
     repo: Any = None  # the git repository, when git was asked
 
 
+NOTHING_CHECKED = "nothing was checked; set entry-points in [tool.pytea-ci]"
+
+
+def no_entry_message(root: str) -> str:
+    """The warning of a run that found no entry point (the driver rewords its end when library mode
+    checked modules after all)."""
+    return (f"no entry point found under {root} (a file with an `if __name__ == \"__main__\":` block, or a "
+            f"torch script no other file imports): {NOTHING_CHECKED}")
+
+
 class Selector:
     def __init__(self, req: Request, cfg: Config, graph: ImportGraph) -> None:
         self.req, self.cfg, self.graph = req, cfg, graph
@@ -188,9 +198,7 @@ def select(req: Request, cfg: Config, graph: ImportGraph) -> Selection:
     messages: list[str] = []
     candidates = sel.for_paths(req.paths) if req.paths else sel.all_entries()
     if not req.paths and not candidates:
-        messages.append(f"no entry point found under {sel.root} (a file with an `if __name__ == \"__main__\":` "
-                        "block, or a torch script no other file imports): nothing was checked; "
-                        "set entry-points in [tool.pytea-ci]")
+        messages.append(no_entry_message(sel.root))
     messages += sel.messages
     entries = candidates
     if changes is not None and (not changes.complete or changes.merge_base_missing):
