@@ -252,3 +252,19 @@ def test_no_entry_point_but_modules_checked_alone_tells_one_story(tmp_path: Path
     out, err = capsys.readouterr()
     assert "no entry point found" in err and "only 1 module(s) were checked alone" in err
     assert "nothing was checked" not in err and "1 module alone" in out
+
+
+@pytest.mark.parametrize(("features", "says"), [
+    (784, "input features = 490: the -1 of view(64, -1): 40*1*28*28 / 64 = 490 (40: the last batch of this "
+          "DataLoader: 1000 % 64 = 40)"),
+])
+def test_the_short_last_batch_finding_shows_which_batch_and_the_arithmetic(
+        tmp_path: Path, features: int, says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "main.py").write_text(
+        "import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader, TensorDataset\n\n"
+        "ds = TensorDataset(torch.randn(1000, 1, 28, 28), torch.randint(0, 10, (1000,)))\n"
+        f"loader = DataLoader(ds, batch_size=64)\nfc = nn.Linear({features}, 10)\nfor x, y in loader:\n"
+        "    out = fc(x.view(64, -1))\n")
+    assert _in(tmp_path, ["check", "--no-cache", "--format", "json", "main.py"]) == 1
+    (d,) = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert "490 features" in d["message"] and says in [r["message"] for r in d["related"]]

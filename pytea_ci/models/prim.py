@@ -158,13 +158,31 @@ def reshape_shape(ctx: Ctx, src: Shape, target: list[Any], op: str) -> Shape | N
         ctx.require(P.and_(P.ne(known_part, 0), P.eq(numel % known_part if known_part != 0 else 1, 0)), op,
                     f"shape {shown} is invalid for input of size {numel!r} (input {fmt(src)})",
                     operands=(f"input: {fmt(src)}", f"requested: {shown}"),
-                    dims=(("input size", numel), ("requested size", known_part)))
+                    dims=(("input size", numel), ("requested size", known_part), *_made_dims(src)))
         inferred = _inferred_size(src, [t for i, t in enumerate(target) if i not in holes]) if known_part != 0 else 0
+        if isinstance(inferred, int) and isinstance(numel, int):
+            inferred = PInt(inferred, ctx.span, _inferred_note(op, shown, src, known_part, inferred))
         return tuple(inferred if i in holes else t for i, t in enumerate(target))
     ctx.require(P.eq(numel, known_part), op, f"shape {shown} is invalid for input of size {numel!r} (input {fmt(src)})",
                 operands=(f"input: {fmt(src)}", f"requested: {shown}"),
                 dims=(("input size", numel), ("requested size", known_part)))
     return tuple(target)
+
+
+def _made_dims(src: Shape) -> tuple[tuple[str, Any], ...]:
+    """The input's sizes the program made (a DataLoader's last batch, ...), named where a view fails."""
+    return tuple((f"input size at dim {i}", d) for i, d in enumerate(src)
+                 if isinstance(d, PInt) and d.note and d.note not in ("literal", "computed"))
+
+
+def _inferred_note(op: str, shown: str, src: Shape, known: Any, inferred: int) -> str:
+    """How the -1 of a view was computed, with where its input's sizes came from when the program
+    made them (a DataLoader's last batch, a dataset's image size): the arithmetic a user checks."""
+    product = "*".join(repr(d) for d in src) or "1"
+    why = [f"{int(d)}: {d.note}" for d in dict.fromkeys(d for d in src if isinstance(d, PInt))
+           if d.note and d.note not in ("literal", "computed")]
+    return (f"the -1 of {op}({shown[1:-1]}): {product} / {known!r} = {inferred}"
+            + (f" ({'; '.join(why)})" if why else ""))
 
 
 def _same_dim(a: Any, b: Any) -> bool:
