@@ -268,3 +268,13 @@ def test_the_short_last_batch_finding_shows_which_batch_and_the_arithmetic(
     assert _in(tmp_path, ["check", "--no-cache", "--format", "json", "main.py"]) == 1
     (d,) = json.loads(capsys.readouterr().out)["diagnostics"]
     assert "490 features" in d["message"] and says in [r["message"] for r in d["related"]]
+
+
+def test_dtype_origin_survives_a_dataset_and_views(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "main.py").write_text(
+        "import torch\nimport torch.nn.functional as F\nfrom torch.utils.data import DataLoader, TensorDataset\n\n"
+        "x = torch.randn(100, 8)\ny = torch.randint(0, 4, (100,)).float()\n"
+        "loader = DataLoader(TensorDataset(x, y), batch_size=10)\nw = torch.randn(8, 4)\n"
+        "for xb, yb in loader:\n    loss = F.nll_loss(F.log_softmax(xb @ w, dim=1), yb.view(-1, 1).squeeze(1))\n")
+    assert _in(tmp_path, ["check", "--no-cache", "main.py"]) == 1
+    assert "= target dtype = float32: .float() (main.py:6:5)" in capsys.readouterr().out

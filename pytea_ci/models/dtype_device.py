@@ -268,6 +268,7 @@ def after_model(ctx: Any, name: str, kind: str | None, out: Any, args: tuple[Any
         return placed(ctx, with_dtype_origin(ctx, out, short), args[0].device, short)
     if creates:
         return created(ctx, out, kwargs, short)
+    out = _dtype_from_operands(out, args, kwargs)
     if "device" in kwargs:
         dev = device_of(kwargs["device"]) if kwargs["device"] is not None else out.device
         return placed(ctx, out, dev, f"{short}(device=)")
@@ -275,6 +276,18 @@ def after_model(ctx: Any, name: str, kind: str | None, out: Any, args: tuple[Any
         inputs = _input_devices(args, kwargs)
         if len(inputs) == 1 and None not in inputs:
             return placed(ctx, out, inputs.pop(), f"{short} (its operands' device)")
+    return out
+
+
+def _dtype_from_operands(out: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Tensor:
+    """A result of its operand's dtype keeps where that dtype was set (a view, a squeeze, an index, the
+    stack of a DataLoader's batch of `.float()` labels): the finding names the `.float()`."""
+    if out.dtype_from is not None or out.dtype is None:
+        return out
+    for a in (*args, *kwargs.values()):
+        for t in (a if isinstance(a, (list, tuple)) else (a,)):
+            if isinstance(t, Tensor) and t.dtype == out.dtype and t.dtype_from is not None:
+                return _replace(out, dtype_from=t.dtype_from)
     return out
 
 
