@@ -278,3 +278,13 @@ def test_dtype_origin_survives_a_dataset_and_views(tmp_path: Path, capsys: pytes
         "for xb, yb in loader:\n    loss = F.nll_loss(F.log_softmax(xb @ w, dim=1), yb.view(-1, 1).squeeze(1))\n")
     assert _in(tmp_path, ["check", "--no-cache", "main.py"]) == 1
     assert "= target dtype = float32: .float() (main.py:6:5)" in capsys.readouterr().out
+
+
+def test_one_module_built_two_ways_is_two_entries_told_apart(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "model.py").write_text("import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self, d):\n"
+                                       "        super().__init__()\n        self.fc = nn.Linear(d, 4)\n\n"
+                                       "    def forward(self, x):\n        return self.fc(x)\n\n\na = Net(4)\nb = Net(8)\n")
+    _in(tmp_path, ["check", "--no-cache", "--format", "json", "model.py"])
+    entries = [(e["entry"], e.get("construction")) for e in json.loads(capsys.readouterr().out)["entries"]]
+    assert ("model.py::Net", "Net(4) at model.py:13") in entries and ("model.py::Net", "Net(8) at model.py:14") in entries

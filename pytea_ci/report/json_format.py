@@ -14,7 +14,7 @@ from typing import Any
 from pytea_ci.diagnostics import Diagnostic, Frame, Related, Severity, Span, rule_by_id
 from pytea_ci.diagnostics.result import EntryResult, EntryStats, RunResult
 from pytea_ci.report.source import Sources, Unit
-from pytea_ci.report.summary import TOOL_NAME, coverage_data, summarize, tool_version
+from pytea_ci.report.summary import TOOL_NAME, construction, coverage_data, summarize, tool_version
 
 VERSION = 2  # 2: per-entry coverage, unknown_origins and ended_paths; `unknowns`/`incomplete` recounted
 _LISTS = ("unknown_origins", "ended_paths")  # EntryStats fields given at the entry's top level, with locations
@@ -59,8 +59,8 @@ def _entry(sources: Sources, e: EntryResult) -> dict[str, Any]:
     stats = {k: v for k, v in dataclasses.asdict(e.stats).items() if k not in _LISTS + _COVERAGE + _INTERNAL}
     for key in ("seconds", "z3_seconds"):
         stats[key] = round(stats[key], 3)
-    return {"entry": sources.display(e.entry), "status": e.status, "cached": e.cached, "error": e.error,
-            "coverage": coverage_data(e.stats),
+    return {"entry": sources.display(e.entry), **construction(e), "status": e.status, "cached": e.cached,
+            "error": e.error, "coverage": coverage_data(e.stats),
             "unknown_origins": [{**_point(sources, o["location"]), "what": o["what"], "ops": o["ops"]}
                                 for o in e.stats.unknown_origins],
             "ended_paths": [{"kind": p["kind"], **_point(sources, p["location"]), "reason": p["reason"],

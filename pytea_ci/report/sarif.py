@@ -51,7 +51,7 @@ from pytea_ci.diagnostics.rules import (DEVICE_MISMATCH, DTYPE_MISMATCH, INCOMPL
 from pytea_ci.report.fingerprint import decode_like_node, line_hashes
 from pytea_ci.report.sarif_json import build, to_data
 from pytea_ci.report.source import Sources, Unit
-from pytea_ci.report.summary import (TOOL_NAME, coverage_data, gravest_first, hit_budget, summarize, tool_version,
+from pytea_ci.report.summary import (TOOL_NAME, construction, coverage_data, gravest_first, hit_budget, summarize, tool_version,
                                      top_origins)
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -218,7 +218,7 @@ class _LogBuilder:
         return {COVERAGE_KEY: {
             "reached": totals.ops_reached, "checked": totals.ops_checked,
             "ratio": None if totals.coverage is None else round(totals.coverage, 4),
-            "entries": [{"entry": self.sources.display(e.entry), **coverage_data(e.stats),
+            "entries": [{"entry": self.sources.display(e.entry), **construction(e), **coverage_data(e.stats),
                          "topUnknownOrigins": [{"what": o.what, "path": self.sources.display(o.path), "line": o.line,
                                                 "ops": o.ops} for o in top_origins([e], 3)]}
                         for e in entries]}}

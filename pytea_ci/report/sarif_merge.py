@@ -246,12 +246,12 @@ class _Merger:
         """The shards' coverage figures added up, entries in the order of an unsharded run."""
         # A module checked alone (`file.py::Class`) by two shards is one module: counted once, with the
         # figures of the shard that reached the most of it (the shards' runs of it are the same analysis).
-        unique: dict[str, dict[str, Any]] = {}
+        unique: dict[tuple[str, str], dict[str, Any]] = {}
         for e in self.coverage:
-            name = str(e.get("entry", ""))
+            name = (str(e.get("entry", "")), str(e.get("construction", "")))
             if name not in unique or int(e.get("reached", 0)) > int(unique[name].get("reached", 0)):
                 unique[name] = e
-        entries = sorted(unique.values(), key=lambda e: str(e.get("entry", "")))
+        entries = sorted(unique.values(), key=lambda e: (str(e.get("entry", "")), str(e.get("construction", ""))))
         reached = sum(int(e.get("reached", 0)) for e in entries)
         checked = sum(int(e.get("checked", 0)) for e in entries)
         return {"reached": reached, "checked": checked, "ratio": round(checked / reached, 4) if reached else None,

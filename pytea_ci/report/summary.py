@@ -121,3 +121,9 @@ def summarize(result: RunResult, diagnostics: list[Diagnostic] | None = None) ->
 def gravest_first(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     """Diagnostics ordered by decreasing severity, then by position (stable)."""
     return sorted(diagnostics, key=lambda d: (-d.severity.rank, d.sort_key()))
+
+
+def construction(e: EntryResult) -> dict[str, str]:
+    """How a module checked alone was built (`{"construction": "Net(4) at model.py:14"}`): one module
+    built two ways is two entries with the same name, told apart by this; {} for an entry point."""
+    return {"construction": e.shapes.construction} if e.shapes is not None else {}
