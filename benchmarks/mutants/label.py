@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import time
 from collections import Counter
@@ -30,7 +31,7 @@ _META_ORIG: dict[str, list[dict]] = {}
 def _runs(m: dict, originals: dict) -> list[dict]:
     subject = SUBJECTS[m["subject"]]
     ins = originals[m["subject"]]["inputs"]
-    work = make_workdir(subject, "label", m, [tuple(i) for i in ins] if isinstance(subject, Module) else None)
+    work = make_workdir(subject, "label-" + m["id"].replace("#", "_"), m, [tuple(i) for i in ins] if isinstance(subject, Module) else None)
     if isinstance(subject, Module):
         rep = oracle.run(subject, work, [tuple(i) for i in ins], timeout=120)
         return rep.get("results") or [{"status": "crash", "message": rep.get("crash")}] * len(ins)
@@ -42,13 +43,17 @@ def _runs(m: dict, originals: dict) -> list[dict]:
         if device:
             key = f"{m['subject']}/{i}"
             if key not in _META_ORIG:
-                ow = make_workdir(subject, "label-orig", None)
+                ow = make_workdir(subject, f"label-orig-{i}", None)
                 _META_ORIG[key] = oracle.run(subject, ow, subject.variants[i], device=device,
                                              timeout=subject.timeout).get("results") or {}
             o = _META_ORIG[key]
             same = o.get("status") == "error" and (o.get("file"), o.get("line")) == (r.get("file"), r.get("line"))
-            if not _device_error(r) or same:
+            if _device_error(r) and not same:
+                pass
+            elif o.get("status") == "ok":
                 r = {"status": "ok", "meta": r.get("status")}
+            else:  # the emulation could not run the original through: no label
+                r = {"status": "crash", "message": "meta run of the original: " + str(o.get("message"))[:100]}
         out.append(r)
     return out
 
@@ -102,6 +107,7 @@ def main() -> int:
         t0 = time.time()
         out[m["id"]] = label(_runs(m, originals))
         print(f"{m['id']:40} {m['op']:18} {out[m['id']]['label']:10} {time.time() - t0:5.1f}s", flush=True)
+        shutil.rmtree(os.path.join(CACHE, "work", m["subject"], "label-" + m["id"].replace("#", "_")), ignore_errors=True)
         with open(args.out, "w") as f:
             json.dump(out, f, indent=1)
     return 0

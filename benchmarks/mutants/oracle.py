@@ -27,7 +27,7 @@ from typing import Any
 
 from common import DRIVER, STANDIN, Module, Script, call_text
 
-DEVICE_WORDS = ("same device", "device type", "Expected all tensors", "meta", "on device")
+DEVICE_WORDS = ("expected device", "same device", "device type", "Expected all tensors")
 
 
 class _StopRun(BaseException):
@@ -101,13 +101,43 @@ def _patch_loaders() -> None:
     tud.DataLoader.__iter__ = once  # type: ignore[method-assign]
 
 
+_FACTORIES = ("randn", "rand", "zeros", "ones", "empty", "full", "randint", "arange", "tensor", "eye", "linspace",
+              "zeros_like", "ones_like", "randn_like", "rand_like", "full_like", "as_tensor")
+
+
 def _patch_meta() -> None:
+    """`cuda` (and the accelerator) become `meta`; reading a meta value back gives 0."""
     import torch
 
     meta = torch.device("meta")
+
+    def fix(d: Any) -> Any:
+        if isinstance(d, torch.device) and d.type == "cuda" or isinstance(d, str) and d.startswith("cuda"):
+            return meta
+        return d
+
+    def wrap(orig: Any) -> Any:
+        def moved(*a: Any, **k: Any) -> Any:
+            if "device" in k:
+                k["device"] = fix(k["device"])
+            return orig(*[fix(x) for x in a], **k)
+        return moved
+
     torch.cuda.is_available = lambda: True  # type: ignore[assignment]
     torch.accelerator.is_available = lambda: True  # type: ignore[assignment]
     torch.accelerator.current_accelerator = lambda *a, **k: meta  # type: ignore[assignment]
+    torch.Tensor.to = wrap(torch.Tensor.to)  # type: ignore[method-assign]
+    torch.nn.Module.to = wrap(torch.nn.Module.to)  # type: ignore[method-assign]
+    torch.Tensor.cuda = lambda self, *a, **k: self.to(meta)  # type: ignore[method-assign]
+    torch.nn.Module.cuda = lambda self, *a, **k: self.to(meta)  # type: ignore[method-assign]
+    for name in _FACTORIES:
+        setattr(torch, name, wrap(getattr(torch, name)))
+    for name, zero in (("item", 0.0), ("__float__", 0.0), ("__int__", 0), ("__index__", 0), ("__bool__", False),
+                       ("tolist", [])):
+        orig = getattr(torch.Tensor, name)
+        setattr(torch.Tensor, name, (lambda o, z: lambda self, *a, **k: z if self.is_meta else o(self, *a, **k))(orig, zero))
+    fmt = torch.Tensor.__format__
+    torch.Tensor.__format__ = lambda self, spec: format(0.0, spec) if self.is_meta else fmt(self, spec)  # type: ignore[method-assign]
 
 
 def _tracer(work: str, files: set[str], hits: dict[str, set[int]]) -> Any:
