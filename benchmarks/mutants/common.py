@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from fetch import CACHE, source_dir  # noqa: E402
-from subjects import SUBJECTS, Module, Script  # noqa: E402
+from subjects import SUBJECTS, Module, Script  # noqa: E402,F401 (re-exported)
 
 DRIVER = "mutant_driver.py"
 MUTANTS_JSON = os.path.join(HERE, "mutants.json")

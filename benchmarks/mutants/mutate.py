@@ -16,7 +16,7 @@ import random
 import sys
 from collections.abc import Callable, Iterator
 
-from common import CACHE, MUTANTS_JSON, SUBJECTS, save_json, subject_root
+from common import CACHE, MUTANTS_JSON, SUBJECTS, apply_edits, save_json, subject_root
 
 SEED = 3206
 PER_OP = 2  # mutants per (subject, operator), drawn at random from the candidates
@@ -370,7 +370,6 @@ def candidates(subject_name: str, executed: dict[str, list[int]]) -> list[dict]:
                 if key in seen or any(e["old"] == e["new"] for e in edits):
                     continue
                 seen.add(key)
-                from common import apply_edits
                 try:
                     compile(apply_edits(text, edits), rel, "exec")
                 except (SyntaxError, ValueError):

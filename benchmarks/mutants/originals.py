@@ -14,18 +14,6 @@ import time
 from common import CACHE, SUBJECTS, Module, inputs, make_workdir, subject_files
 import oracle
 
-COUNT_CLASSES = """
-import torch.nn as _nn, inspect as _inspect, os as _os
-_orig_init = _nn.Module.__init__
-"""
-
-
-def module_classes(work: str, files: list[str]) -> list[str]:
-    """nn.Module subclasses defined in the subject's files (by a plain scan of `class X(...)` lines
-    whose class the run executed is too costly to trace; the executed-lines set filters them)."""
-    return []
-
-
 def run_original(name: str) -> dict:
     subject = SUBJECTS[name]
     files = set(subject_files(subject))
