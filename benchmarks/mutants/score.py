@@ -1,0 +1,275 @@
+"""Score pytea-ci on the labelled mutants (issue 32 item 4) and time library mode (item 6).
+
+Modes, each a fresh `pytea-ci check --no-cache --format json` in the mutant's work folder:
+- driver: a Module subject's generated driver is the entry (`check mutant_driver.py`);
+- library: the mutated file alone, no driver (`check FILE`, default library mode);
+- script: a Script subject's entry (`check ENTRY`, default).
+Item 6: every subject's original, driver / script entry, default vs `--library-mode never`.
+
+Figures per mode, per half (split.json), per operator and per source: mutants that fail always /
+for some inputs; found (an error or warning PT001-PT005 anywhere), found as an error, found at the
+raising statement (a finding on the labelled file:line); false alarms (errors; warnings counted
+apart) on never-failing mutants and on the originals; share whose check reached no tensor
+operation or checked none ("checked nothing"), and timeouts.
+
+    python benchmarks/mutants/score.py run [--jobs 2] [--timeout 60] [--halves dev,test] [--out FILE]
+    python benchmarks/mutants/score.py report FILE [--half dev]
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from common import CACHE, DRIVER, HERE, SUBJECTS, Module, load_mutants, make_workdir
+
+PYTEA = os.environ.get("PYTEA_TREE", "/work/main")
+PYTHON = os.environ.get("PYTEA_PYTHON", "/work/venv/bin/python")
+RULES = re.compile(r"PT00[1-5]")
+
+
+def split() -> dict[str, str]:
+    with open(os.path.join(HERE, "split.json")) as f:
+        doc = json.load(f)
+    return {s: h for h in ("dev", "test") for s in doc[h]}
+
+
+def check(work: str, target: str, timeout: int, extra: tuple[str, ...] = ()) -> dict[str, Any]:
+    cmd = [PYTHON, "-m", "pytea_ci", "check", target, "--no-cache", "--root", ".", "--python", "/work/venv",
+           "--format", "json", "--fail-on", "never", *extra]
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=timeout,
+                           env={**os.environ, "PYTHONPATH": PYTEA})
+    except subprocess.TimeoutExpired:
+        return {"timeout": True, "wall": round(time.time() - t0, 2)}
+    wall = round(time.time() - t0, 2)
+    try:
+        doc = json.loads(p.stdout)
+    except json.JSONDecodeError:
+        return {"crash": (p.stderr or p.stdout)[-300:], "wall": wall, "rc": p.returncode}
+    cov = doc["summary"].get("coverage", {})
+    return {"wall": wall, "seconds": doc["summary"]["seconds"], "reached": cov.get("reached", 0),
+            "checked": cov.get("checked", 0), "entries": len(doc["entries"]),
+            "findings": [{"rule": d["rule"], "severity": d["severity"], "path": d["path"], "line": d["line"],
+                          "message": d["message"][:200]} for d in doc["diagnostics"]],
+            "notes": sorted({d["rule"] for d in doc["diagnostics"] if d["severity"] == "note"})}
+
+
+def _jobs(doc: dict, halves: set[str]) -> list[tuple[str, str, str, dict | None]]:
+    """(key, subject, mode, mutant) of every check to run."""
+    half = split()
+    jobs: list[tuple[str, str, str, dict | None]] = []
+    for name, subject in SUBJECTS.items():
+        if half.get(subject.source) not in halves or name not in doc["inputs"]:
+            continue
+        if isinstance(subject, Module):
+            jobs += [(f"{name}|orig|driver", name, "driver", None), (f"{name}|orig|driver-never", name, "driver-never",
+                                                                     None)]
+            for f in sorted({m["file"] for m in doc["mutants"] if m["subject"] == name}):
+                jobs.append((f"{name}|orig|library|{f}", name, "library", {"file": f, "edits": [], "orig": True}))
+        else:
+            jobs += [(f"{name}|orig|script", name, "script", None), (f"{name}|orig|script-never", name,
+                                                                     "script-never", None)]
+    for m in doc["mutants"]:
+        subject = SUBJECTS[m["subject"]]
+        if half.get(subject.source) not in halves or m["label"]["label"] == "unlabelled":
+            continue
+        if isinstance(subject, Module):
+            jobs += [(f"{m['id']}|driver", m["subject"], "driver", m), (f"{m['id']}|library", m["subject"], "library", m)]
+            if hashlib.sha256(m["id"].encode()).hexdigest() < "3":  # a fixed ~1/5 sample for item 6 on mutants
+                jobs.append((f"{m['id']}|driver-never", m["subject"], "driver-never", m))
+        else:
+            jobs.append((f"{m['id']}|script", m["subject"], "script", m))
+    return jobs
+
+
+def _run_one(job: tuple[str, str, str, dict | None], doc: dict, timeout: int, done: dict) -> dict:
+    key, name, mode, m = job
+    subject = SUBJECTS[name]
+    orig = done.get(f"{name}|orig|{mode}", {}) if mode in ("driver", "script") else {}
+    if m is not None and orig.get("timeout"):  # the original already ran out of time: so would its mutants
+        return {"key": key, "subject": name, "mode": mode, "id": m.get("id"), "timeout": True, "skipped": True}
+    tag = re.sub(r"[^A-Za-z0-9_.-]", "_", key)
+    mutant = None if m is None or m.get("orig") else m
+    ins = [tuple(i) for i in doc["inputs"][name]] if isinstance(subject, Module) else None
+    work = make_workdir(subject, "score-" + tag, mutant, ins)
+    never = ("--library-mode", "never") if mode.endswith("-never") else ()
+    if mode.startswith("driver"):
+        target = DRIVER
+    elif mode == "library":
+        target = m["file"]  # type: ignore[index]
+    else:
+        target = subject.entry  # type: ignore[union-attr]
+    res = check(work, target, timeout, never)
+    shutil.rmtree(work, ignore_errors=True)
+    return {"key": key, "subject": name, "mode": mode, "id": m.get("id") if m else None, **res}
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    doc = load_mutants()
+    jobs = _jobs(doc, set(args.halves.split(",")))
+    out: dict[str, dict] = {}
+    if os.path.exists(args.out):
+        with open(args.out) as f:
+            out = json.load(f)
+    modes = set(args.modes.split(","))
+    todo = [j for j in jobs if j[0] not in out and j[2].removesuffix("-never") in modes]
+    # the slow library checks last, in a fixed shuffled order (a partial run covers both halves alike)
+    todo.sort(key=lambda j: (j[2] == "library", hashlib.sha256(j[0].encode()).hexdigest() if j[2] == "library" else ""))
+    print(f"{len(jobs)} checks, {len(todo)} to run", flush=True)
+    with ThreadPoolExecutor(max_workers=args.jobs) as ex:
+        for r in ex.map(lambda j: _run_one(j, doc, args.timeout, out), todo):
+            out[r["key"]] = r
+            print(f"{r['key']:60} {r.get('wall')}s findings={len(r.get('findings', []))} "
+                  f"{'TIMEOUT' if r.get('timeout') else ''}{'CRASH' if r.get('crash') else ''}", flush=True)
+            with open(args.out, "w") as f:
+                json.dump(out, f, indent=1)
+    return 0
+
+
+def _finding(r: dict, severities: tuple[str, ...] = ("error", "warning")) -> list[dict]:
+    return [d for d in r.get("findings", []) if RULES.fullmatch(d["rule"]) and d["severity"] in severities]
+
+
+def _at(r: dict, label: dict) -> bool:
+    return any(d["path"] == label.get("file") and d["line"] == label.get("line") for d in _finding(r))
+
+
+class Fig:
+    def __init__(self) -> None:
+        self.c: dict[str, int] = defaultdict(int)
+
+    def add(self, r: dict, label: dict) -> None:
+        c = self.c
+        c["n"] += 1
+        lab = label["label"]
+        c[lab] += 1
+        if r.get("timeout") or r.get("crash"):
+            c["timeout"] += 1
+        if not r.get("timeout") and not r.get("crash") and (r.get("checked", 0) == 0):
+            c["nothing"] += 1
+        if lab in ("always", "some"):
+            c[f"{lab}_found"] += bool(_finding(r))
+            c[f"{lab}_error"] += bool(_finding(r, ("error",)))
+            c[f"{lab}_at"] += _at(r, label)
+        else:
+            c["fa_error"] += bool(_finding(r, ("error",)))
+            c["fa_warning"] += bool(_finding(r, ("warning",)))
+
+    def row(self) -> list[str]:
+        c = self.c
+
+        def pct(a: str, b: str) -> str:
+            return f"{c[a]}/{c[b]}" + (f" ({100 * c[a] / c[b]:.0f}%)" if c[b] else "")
+        return [str(c["n"]), pct("always_found", "always"), pct("always_at", "always"), pct("always_error", "always"),
+                pct("some_found", "some"), f"{c['fa_error']}/{c['never']}", f"{c['fa_warning']}/{c['never']}",
+                pct("nothing", "n"), str(c["timeout"])]
+
+
+HEAD = ["mutants", "always: found", "always: at the raising line", "always: as error", "some: found",
+        "false alarms (errors) on never", "warnings on never", "checked nothing", "timeouts"]
+
+
+def _table(title: str, rows: dict[str, Fig]) -> str:
+    lines = [f"| {title} | " + " | ".join(HEAD) + " |", "|---" * (len(HEAD) + 1) + "|"]
+    for k in sorted(rows):
+        lines.append(f"| {k} | " + " | ".join(rows[k].row()) + " |")
+    return "\n".join(lines)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    doc = load_mutants()
+    by_id = {m["id"]: m for m in doc["mutants"]}
+    with open(args.out) as f:
+        res = json.load(f)
+    half = split()
+    halves = args.half.split(",")
+    for h in halves:
+        print(f"\n### {h} half\n")
+        per_mode: dict[str, Fig] = defaultdict(Fig)
+        per_op: dict[str, dict[str, Fig]] = defaultdict(lambda: defaultdict(Fig))
+        per_src: dict[str, dict[str, Fig]] = defaultdict(lambda: defaultdict(Fig))
+        data_ops = {"dataset_label", "dataset_length", "loader_batch_size", "loader_drop_last"}
+        dd_ops = {"dtype_drop", "dtype_add", "drop_to_device"}
+        groups: dict[str, Fig] = defaultdict(Fig)
+        origs: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+        for r in res.values():
+            subject = SUBJECTS[r["subject"]]
+            if half[subject.source] != h or r["mode"].endswith("never"):
+                continue
+            if r["id"] is None:
+                o = origs[r["mode"]]
+                o[0] += 1
+                o[1] += bool(_finding(r, ("error",)))
+                o[2] += bool(_finding(r, ("warning",)))
+                continue
+            m = by_id[r["id"]]
+            per_mode[r["mode"]].add(r, m["label"])
+            per_op[r["mode"]][m["op"]].add(r, m["label"])
+            per_src[r["mode"]][subject.source].add(r, m["label"])
+            if m["op"] in data_ops:
+                groups[f"data-path ({r['mode']})"].add(r, m["label"])
+            if m["op"] in dd_ops:
+                groups[f"dtype/device ({r['mode']})"].add(r, m["label"])
+        print(_table("mode", per_mode))
+        print()
+        print(_table("group", groups))
+        print("\nOriginals (false alarms: errors / warnings):",
+              ", ".join(f"{k}: {v[1]}/{v[0]} errors, {v[2]}/{v[0]} warnings" for k, v in sorted(origs.items())))
+        if args.detail:
+            for mode in sorted(per_op):
+                print(f"\n{h}, {mode}, per operator\n")
+                print(_table("operator", per_op[mode]))
+                print(f"\n{h}, {mode}, per source\n")
+                print(_table("source", per_src[mode]))
+    print("\n### Item 6: default `check` vs `--library-mode never` (wall seconds; a timeout counts as the timeout)\n")
+    for h in halves:
+        for what in ("originals", "mutants (fixed sample)"):
+            pairs = []
+            for r in res.values():
+                if r["mode"] not in ("driver", "script") or half[SUBJECTS[r["subject"]].source] != h:
+                    continue
+                if (r["id"] is None) != (what == "originals"):
+                    continue
+                n = res.get(r["key"].replace(f"|{r['mode']}", f"|{r['mode']}-never"))
+                if n and not r.get("skipped") and not n.get("skipped") and r.get("wall") and n.get("wall"):
+                    pairs.append((r["wall"] / n["wall"], r["key"], r["wall"], n["wall"], bool(r.get("timeout"))))
+            if pairs:
+                ratios = [p[0] for p in pairs]
+                worst = max(pairs)
+                print(f"- {h}, {what}: {len(pairs)} checks, median ratio {statistics.median(ratios):.2f}, "
+                      f"worst {worst[0]:.1f} ({worst[2]:.1f} s vs {worst[3]:.1f} s{', timed out' if worst[4] else ''}); "
+                      f"default timed out on {sum(p[4] for p in pairs)}")
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--jobs", type=int, default=2)
+    r.add_argument("--timeout", type=int, default=60)
+    r.add_argument("--halves", default="dev,test")
+    r.add_argument("--modes", default="driver,script,library")
+    r.add_argument("--out", default=os.path.join(CACHE, "scores.json"))
+    p = sub.add_parser("report")
+    p.add_argument("out")
+    p.add_argument("--half", default="dev,test")
+    p.add_argument("--detail", action="store_true")
+    args = ap.parse_args()
+    return cmd_run(args) if args.cmd == "run" else cmd_report(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

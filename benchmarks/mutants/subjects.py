@@ -1,0 +1,294 @@
+"""The subjects of the mutation benchmark: which real code, built how, called on which inputs.
+
+A `Module` subject is one model of a source: `imports` and `build` (our own driver code, which
+assigns `model`) construct it with a small config, `call` is one forward call whose `{b}` (batch)
+and `{s}` (spatial or sequence size) are filled from `batches` x `sizes`; the inputs the original
+model rejects are dropped (they are not plausible inputs). `files` are the source files mutants are
+drawn from (globs relative to `root`, the folder the driver sits in and imports from).
+
+A `Script` subject is one real training or inference script run as `__main__` (argparse defaults
+plus `argv`), with the acceptance oracle's torchvision stand-in for datasets; its `variants` are
+the inputs (stand-in dataset length cap, argv). `setup` writes the data files the script reads.
+A run stops, as a success, when any DataLoader is iterated a second time (one epoch and one
+evaluation pass done).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Module:
+    name: str
+    source: str
+    root: str  # folder inside the source the driver sits in (sys.path entry)
+    files: tuple[str, ...]
+    imports: str
+    build: str
+    call: str
+    sizes: tuple[int, ...] = (32, 64)
+    batches: tuple[int, ...] = (1, 2, 4)
+    kind: str = "module"
+
+
+@dataclass(frozen=True)
+class Script:
+    name: str
+    source: str
+    root: str
+    entry: str  # relative to root
+    files: tuple[str, ...]
+    argv: tuple[str, ...] = ()
+    variants: tuple[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], ...] = (
+        ((), (("TV_STANDIN_LEN_MOD", "640"),)),
+        ((), (("TV_STANDIN_LEN_MOD", "130"),)),
+    )
+    setup: str = ""  # Python run in the work folder before the script (writes its data files)
+    kind: str = "script"
+    timeout: int = 90
+    extra: dict = field(default_factory=dict)
+
+
+IMG = "model(torch.randn({b}, 3, {s}, {s}))"
+IMG1 = "model(torch.randn({b}, 1, {s}, {s}))"
+TOK = "model(torch.randint(0, 100, ({b}, {s})))"
+
+_VIT = "image_size=32, patch_size=8, num_classes=10, dim=32, depth=2, heads=4, mlp_dim=64"
+
+
+def _kuangliu(mod: str, ctor: str) -> Module:
+    return Module(f"kuangliu-{mod}-{ctor.split('(')[0].lower()}", "pytorch-cifar-kuangliu", ".",
+                  (f"models/{mod}.py",), f"from models.{mod} import {ctor.split('(')[0]}", f"model = {ctor}", IMG,
+                  sizes=(32,))
+
+
+def _vit(mod: str, ctor: str, sizes: tuple[int, ...] = (32,)) -> Module:
+    return Module(f"vit-{mod}", "vit-pytorch", ".", (f"vit_pytorch/{mod}.py",),
+                  f"from vit_pytorch.{mod} import {ctor.split('(')[0]}", f"model = {ctor}", IMG, sizes=sizes)
+
+
+def _pytorchcv(mod: str, fn: str) -> Module:
+    return Module(f"pytorchcv-{fn}", "pytorchcv", ".", (f"pytorchcv/models/{mod}.py", "pytorchcv/models/common.py"),
+                  f"from pytorchcv.models.{mod} import {fn}", f"model = {fn}()", IMG, sizes=(32,))
+
+
+def _monai(mod: str, cls: str, args: str, sizes: tuple[int, ...] = (32, 64)) -> Module:
+    return Module(f"monai-{mod}", "monai", ".", (f"monai/networks/nets/{mod}.py", "monai/networks/blocks/*.py",
+                                                   "monai/networks/layers/*.py"),
+                  f"from monai.networks.nets.{mod} import {cls}", f"model = {cls}({args})", IMG1, sizes=sizes)
+
+
+MODULES: list[Module] = [
+    # --- kuangliu/pytorch-cifar
+    _kuangliu("resnet", "ResNet18()"),
+    _kuangliu("preact_resnet", "PreActResNet18()"),
+    _kuangliu("vgg", "VGG('VGG11')"),
+    _kuangliu("lenet", "LeNet()"),
+    _kuangliu("mobilenet", "MobileNet()"),
+    _kuangliu("mobilenetv2", "MobileNetV2()"),
+    _kuangliu("senet", "SENet18()"),
+    _kuangliu("shufflenetv2", "ShuffleNetV2(net_size=0.5)"),
+    _kuangliu("densenet", "densenet_cifar()"),
+    _kuangliu("dla_simple", "SimpleDLA()"),
+    _kuangliu("regnet", "RegNetX_200MF()"),
+    _kuangliu("efficientnet", "EfficientNetB0()"),
+    _kuangliu("googlenet", "GoogLeNet()"),
+    # --- vit-pytorch
+    _vit("vit", f"ViT({_VIT})"),
+    _vit("simple_vit", f"SimpleViT({_VIT})"),
+    _vit("deepvit", f"DeepViT({_VIT})"),
+    _vit("cait", "CaiT(image_size=32, patch_size=8, num_classes=10, dim=32, depth=2, cls_depth=1, heads=4, mlp_dim=64)"),
+    _vit("cct", "CCT(img_size=32, embedding_dim=32, n_conv_layers=2, kernel_size=3, stride=1, padding=1, "
+         "pooling_kernel_size=3, pooling_stride=2, pooling_padding=1, num_layers=2, num_heads=4, mlp_ratio=2., "
+         "num_classes=10, positional_embedding='learnable')"),
+    _vit("levit", "LeViT(image_size=32, num_classes=10, stages=2, dim=(32, 64), depth=1, heads=(2, 4), "
+         "mlp_mult=2, dropout=0.)", sizes=(32,)),
+    _vit("pit", "PiT(image_size=32, patch_size=4, dim=32, num_classes=10, depth=(1, 1), heads=4, mlp_dim=64)"),
+    _vit("cvt", "CvT(num_classes=10, s1_emb_dim=16, s2_emb_dim=32, s3_emb_dim=64, s3_depth=2)", sizes=(32, 64)),
+    _vit("t2t", "T2TViT(dim=32, image_size=32, depth=2, heads=4, mlp_dim=64, num_classes=10, "
+         "t2t_layers=((7, 4), (3, 2), (3, 2)))"),
+    # --- efficientnet_pytorch
+    Module("efficientnet-b0", "efficientnet-pytorch", ".", ("efficientnet_pytorch/*.py",),
+           "from efficientnet_pytorch import EfficientNet",
+           "model = EfficientNet.from_name('efficientnet-b0', num_classes=10)", IMG),
+    # --- g-mlp-pytorch
+    Module("gmlp-tokens", "g-mlp-pytorch", ".", ("g_mlp_pytorch/g_mlp_pytorch.py",),
+           "from g_mlp_pytorch import gMLP", "model = gMLP(num_tokens=100, dim=32, depth=2, seq_len=16)", TOK,
+           sizes=(16,)),
+    Module("gmlp-vision", "g-mlp-pytorch", ".", ("g_mlp_pytorch/g_mlp_pytorch.py",),
+           "from g_mlp_pytorch import gMLPVision",
+           "model = gMLPVision(image_size=32, patch_size=8, num_classes=10, dim=32, depth=2)", IMG, sizes=(32,)),
+    # --- perceiver-pytorch
+    Module("perceiver", "perceiver-pytorch", ".", ("perceiver_pytorch/perceiver_pytorch.py",),
+           "from perceiver_pytorch import Perceiver",
+           "model = Perceiver(input_channels=3, input_axis=2, num_freq_bands=4, max_freq=10., depth=2, "
+           "num_latents=16, latent_dim=32, cross_heads=1, latent_heads=4, cross_dim_head=16, latent_dim_head=16, "
+           "num_classes=10)", "model(torch.randn({b}, {s}, {s}, 3))", sizes=(8, 16)),
+    Module("perceiver-io", "perceiver-pytorch", ".", ("perceiver_pytorch/perceiver_io.py",),
+           "from perceiver_pytorch import PerceiverIO",
+           "model = PerceiverIO(dim=32, queries_dim=16, logits_dim=10, depth=2, num_latents=16, latent_dim=32, "
+           "cross_heads=1, latent_heads=4, cross_dim_head=16, latent_dim_head=16)",
+           "model(torch.randn({b}, {s}, 32), queries=torch.randn(8, 16))", sizes=(16, 24)),
+    # --- x-transformers
+    Module("xt-decoder", "x-transformers", ".", ("x_transformers/x_transformers.py",),
+           "from x_transformers import TransformerWrapper, Decoder",
+           "model = TransformerWrapper(num_tokens=100, max_seq_len=32, attn_layers=Decoder(dim=32, depth=2, heads=4))",
+           TOK, sizes=(8, 16)),
+    Module("xt-encdec", "x-transformers", ".", ("x_transformers/x_transformers.py",),
+           "from x_transformers import XTransformer",
+           "model = XTransformer(dim=32, enc_num_tokens=100, enc_depth=1, enc_heads=4, enc_max_seq_len=32, "
+           "dec_num_tokens=100, dec_depth=1, dec_heads=4, dec_max_seq_len=32)",
+           "model(torch.randint(0, 100, ({b}, {s})), torch.randint(0, 100, ({b}, {s})))", sizes=(8, 16)),
+    Module("xt-continuous", "x-transformers", ".", ("x_transformers/x_transformers.py",),
+           "from x_transformers import ContinuousTransformerWrapper, Encoder",
+           "model = ContinuousTransformerWrapper(dim_in=8, dim_out=4, max_seq_len=32, "
+           "attn_layers=Encoder(dim=32, depth=2, heads=4))", "model(torch.randn({b}, {s}, 8))", sizes=(8, 16)),
+    # --- pytorch/examples (models)
+    Module("examples-wlm-lstm", "pytorch-examples", "word_language_model", ("model.py",), "import model as M",
+           "model = M.RNNModel('LSTM', 100, 32, 32, 2)",
+           "model(torch.randint(0, 100, ({s}, {b})), model.init_hidden({b}))", sizes=(8, 16)),
+    Module("examples-wlm-transformer", "pytorch-examples", "word_language_model", ("model.py",), "import model as M",
+           "model = M.TransformerModel(100, 32, 4, 64, 2)", "model(torch.randint(0, 100, ({s}, {b})))",
+           sizes=(8, 16)),
+    Module("examples-super-resolution", "pytorch-examples", "super_resolution", ("model.py",), "from model import Net",
+           "model = Net(upscale_factor=3)", IMG1, sizes=(16, 32)),
+    Module("examples-transformer-net", "pytorch-examples", "fast_neural_style/neural_style", ("transformer_net.py",),
+           "from transformer_net import TransformerNet", "model = TransformerNet()", IMG, sizes=(16, 32)),
+    Module("examples-mnist-net", "pytorch-examples", "mnist", ("main.py",), "from main import Net",
+           "model = Net()", IMG1, sizes=(28,)),
+    Module("examples-mnist-rnn-net", "pytorch-examples", "mnist_rnn", ("main.py",), "from main import Net",
+           "model = Net()", "model(torch.randn({b}, 28, 28))", sizes=(28,)),
+    # --- conformer
+    Module("conformer-block", "conformer", ".", ("conformer/conformer.py",), "from conformer import ConformerBlock",
+           "model = ConformerBlock(dim=32, dim_head=8, heads=4, ff_mult=2, conv_expansion_factor=2, "
+           "conv_kernel_size=7)", "model(torch.randn({b}, {s}, 32))", sizes=(8, 16)),
+    Module("conformer", "conformer", ".", ("conformer/conformer.py",), "from conformer import Conformer",
+           "model = Conformer(dim=32, depth=2, dim_head=8, heads=4, ff_mult=2, conv_expansion_factor=2, "
+           "conv_kernel_size=7)", "model(torch.randn({b}, {s}, 32))", sizes=(8, 16)),
+    # --- mlp-mixer-pytorch
+    Module("mlp-mixer", "mlp-mixer-pytorch", ".", ("mlp_mixer_pytorch/mlp_mixer_pytorch.py",),
+           "from mlp_mixer_pytorch import MLPMixer",
+           "model = MLPMixer(image_size=32, channels=3, patch_size=8, dim=32, depth=2, num_classes=10)", IMG,
+           sizes=(32,)),
+    # --- monai
+    _monai("unet", "UNet", "spatial_dims=2, in_channels=1, out_channels=2, channels=(4, 8, 16), strides=(2, 2)"),
+    _monai("basic_unet", "BasicUNet", "spatial_dims=2, in_channels=1, out_channels=2, features=(4, 4, 8, 16, 32, 4)"),
+    _monai("segresnet", "SegResNet", "spatial_dims=2, init_filters=8, in_channels=1, out_channels=2"),
+    _monai("densenet", "DenseNet", "spatial_dims=2, in_channels=1, out_channels=3, init_features=8, growth_rate=4, "
+           "block_config=(2, 2)"),
+    _monai("autoencoder", "AutoEncoder", "spatial_dims=2, in_channels=1, out_channels=1, channels=(4, 8), "
+           "strides=(2, 2)"),
+    _monai("resnet", "ResNet", "block='basic', layers=(1, 1, 1, 1), block_inplanes=(8, 16, 32, 64), spatial_dims=2, "
+           "n_input_channels=1, num_classes=3"),
+    _monai("attentionunet", "AttentionUnet", "spatial_dims=2, in_channels=1, out_channels=2, channels=(4, 8, 16), "
+           "strides=(2, 2)"),
+    _monai("varautoencoder", "VarAutoEncoder", "spatial_dims=2, in_shape=(1, 32, 32), out_channels=1, latent_size=8, "
+           "channels=(4, 8), strides=(2, 2)", sizes=(32,)),
+    # --- pytorchcv
+    _pytorchcv("resnet_cifar", "resnet20_cifar10"),
+    _pytorchcv("preresnet_cifar", "preresnet20_cifar10"),
+    _pytorchcv("seresnet_cifar", "seresnet20_cifar10"),
+    _pytorchcv("nin_cifar", "nin_cifar10"),
+    _pytorchcv("diaresnet_cifar", "diaresnet20_cifar10"),
+    _pytorchcv("xdensenet_cifar", "xdensenet40_2_k24_bc_cifar10"),
+    # --- nanoGPT, minGPT
+    Module("nanogpt", "nanogpt", ".", ("model.py",), "from model import GPT, GPTConfig",
+           "model = GPT(GPTConfig(block_size=32, vocab_size=100, n_layer=2, n_head=4, n_embd=32, dropout=0.0))",
+           "model(torch.randint(0, 100, ({b}, {s})), torch.randint(0, 100, ({b}, {s})))", sizes=(8, 16)),
+    Module("mingpt", "mingpt", ".", ("mingpt/model.py",), "from mingpt.model import GPT",
+           "config = GPT.get_default_config()\nconfig.model_type = None\nconfig.n_layer = 2\nconfig.n_head = 4\n"
+           "config.n_embd = 32\nconfig.vocab_size = 100\nconfig.block_size = 32\nmodel = GPT(config)",
+           "model(torch.randint(0, 100, ({b}, {s})), torch.randint(0, 100, ({b}, {s})))", sizes=(8, 16)),
+]
+
+_WLM_SETUP = """
+import os, random
+rng = random.Random(0)
+words = ['w%d' % i for i in range(50)]
+os.makedirs('data/wikitext-2', exist_ok=True)
+for name, n in (('train', 300), ('valid', 60), ('test', 60)):
+    with open('data/wikitext-2/%s.txt' % name, 'w') as f:
+        for _ in range(n):
+            f.write(' '.join(rng.choice(words) for _ in range(rng.randint(3, 12))) + '\\n')
+"""
+
+_YUNJEY_LM_SETUP = _WLM_SETUP.replace("data/wikitext-2", "data").replace("'train', 300", "'train', 40")
+
+_NANOGPT_SETUP = """
+import os, pickle
+import numpy as np
+os.makedirs('data/shakespeare_char', exist_ok=True)
+rng = np.random.default_rng(0)
+for name, n in (('train', 3000), ('val', 600)):
+    rng.integers(0, 65, n).astype(np.uint16).tofile('data/shakespeare_char/%s.bin' % name)
+with open('data/shakespeare_char/meta.pkl', 'wb') as f:
+    pickle.dump({'vocab_size': 65}, f)
+"""
+
+_CHAR_SETUP = """
+import random
+rng = random.Random(0)
+with open('input.txt', 'w') as f:
+    f.write(''.join(rng.choice('O God!,abcdefgh ij\\n') for _ in range(4000)))
+"""
+
+_Y = "tutorials/"
+_NOVAR = ((((), ()),))
+
+SCRIPTS: list[Script] = [
+    # --- pytorch/examples
+    Script("examples-mnist", "pytorch-examples", "mnist", "main.py", ("main.py",)),
+    Script("examples-mnist-rnn", "pytorch-examples", "mnist_rnn", "main.py", ("main.py",)),
+    Script("examples-vae", "pytorch-examples", "vae", "main.py", ("main.py",)),
+    Script("examples-mnist-forward-forward", "pytorch-examples", "mnist_forward_forward", "main.py", ("main.py",),
+           argv=("--epochs", "3", "--train_size", "200", "--test_size", "100")),
+    Script("examples-dcgan", "pytorch-examples", "dcgan", "main.py", ("main.py",),
+           argv=("--dataset", "fake", "--imageSize", "64", "--batchSize", "8", "--niter", "1", "--workers", "0",
+                 "--ngf", "8", "--ndf", "8", "--dry-run")),
+    Script("examples-word-language-model", "pytorch-examples", "word_language_model", "main.py",
+           ("main.py", "model.py", "data.py"), argv=("--epochs", "1", "--emsize", "16", "--nhid", "16", "--bptt", "8"),
+           setup=_WLM_SETUP,
+           variants=((("--batch_size", "20"), ()), (("--batch_size", "7"), ()),
+                     (("--batch_size", "4", "--model", "Transformer", "--nhead", "2"), ()))),
+    Script("examples-regression", "pytorch-examples", "regression", "main.py", ("main.py",), variants=_NOVAR),
+    # --- yunjey/pytorch-tutorial
+    Script("yunjey-linear-regression", "pytorch-tutorial-yunjey", _Y + "01-basics/linear_regression", "main.py",
+           ("main.py",), variants=_NOVAR),
+    Script("yunjey-logistic-regression", "pytorch-tutorial-yunjey", _Y + "01-basics/logistic_regression", "main.py",
+           ("main.py",)),
+    Script("yunjey-feedforward", "pytorch-tutorial-yunjey", _Y + "01-basics/feedforward_neural_network", "main.py",
+           ("main.py",)),
+    Script("yunjey-cnn", "pytorch-tutorial-yunjey", _Y + "02-intermediate/convolutional_neural_network", "main.py",
+           ("main.py",)),
+    Script("yunjey-resnet", "pytorch-tutorial-yunjey", _Y + "02-intermediate/deep_residual_network", "main.py",
+           ("main.py",)),
+    Script("yunjey-rnn", "pytorch-tutorial-yunjey", _Y + "02-intermediate/recurrent_neural_network", "main.py",
+           ("main.py",)),
+    Script("yunjey-birnn", "pytorch-tutorial-yunjey", _Y + "02-intermediate/bidirectional_recurrent_neural_network",
+           "main.py", ("main.py",)),
+    Script("yunjey-language-model", "pytorch-tutorial-yunjey", _Y + "02-intermediate/language_model", "main.py",
+           ("main.py", "data_utils.py"), setup=_YUNJEY_LM_SETUP, variants=_NOVAR),
+    Script("yunjey-gan", "pytorch-tutorial-yunjey", _Y + "03-advanced/generative_adversarial_network", "main.py",
+           ("main.py",), variants=(((), (("TV_STANDIN_LEN_MOD", "600"),)), ((), (("TV_STANDIN_LEN_MOD", "300"),)))),
+    Script("yunjey-vae", "pytorch-tutorial-yunjey", _Y + "03-advanced/variational_autoencoder", "main.py",
+           ("main.py",)),
+    # --- nanoGPT
+    Script("nanogpt-train", "nanogpt", ".", "train.py", ("train.py", "model.py"),
+           argv=("--dataset=shakespeare_char", "--n_layer=2", "--n_head=2", "--n_embd=32", "--block_size=16",
+                 "--batch_size=4", "--max_iters=3", "--eval_iters=2", "--eval_interval=2", "--device=cpu",
+                 "--compile=False", "--dtype=float32", "--gradient_accumulation_steps=2", "--log_interval=1",
+                 "--always_save_checkpoint=False", "--warmup_iters=1", "--lr_decay_iters=3"),
+           setup=_NANOGPT_SETUP, variants=(((), ()), (("--batch_size=3", "--block_size=12"), ()))),
+    # --- minGPT
+    Script("mingpt-adder", "mingpt", ".", "projects/adder/adder.py", ("projects/adder/adder.py", "mingpt/model.py",
+                                                                     "mingpt/trainer.py"),
+           argv=("--trainer.max_iters=3", "--trainer.batch_size=8", "--model.model_type=gpt-nano"),
+           variants=(((), ()), (("--data.ndigit=3",), ()))),
+    Script("mingpt-chargpt", "mingpt", ".", "projects/chargpt/chargpt.py", ("projects/chargpt/chargpt.py",
+                                                                           "mingpt/model.py", "mingpt/trainer.py"),
+           argv=("--trainer.max_iters=3", "--trainer.batch_size=4", "--model.model_type=gpt-nano",
+                 "--data.block_size=16"), setup=_CHAR_SETUP,
+           variants=(((), ()), (("--data.block_size=24",), ()))),
+]
+
+SUBJECTS: dict[str, Module | Script] = {s.name: s for s in [*MODULES, *SCRIPTS]}
