@@ -487,7 +487,8 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
             for part in [d, *sorted(symbols(d), key=repr)]:  # a set: its order changes with the hash seed
                 span, note = origin_of(part)
                 if span is not None:
-                    related.append(Related(span, f"{label} = {part!r}: {note or 'defined here'}"))
+                    related.append(Related(span, f"{label} = {part!r}: {note or 'defined here'}", label,
+                                           int(part) if isinstance(part, int) else None))
                     break
         trace = [Frame(call, f"{getattr(fn, 'name', 'function')}()") for call, fn in self.frames]
         if "subcommand" in self.facts:  # the command line this path stands for (models/argparse_.py)

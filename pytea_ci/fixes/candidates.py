@@ -1,0 +1,112 @@
+"""Candidate repairs of one finding, derived from its data, most specific first; `prove.py` keeps the first
+that re-analysis proves. Nothing here decides whether a candidate is right.
+
+- a size literal named by the finding's provenance (`Related.value` at `Related.span`, e.g. `in_features =
+  500` at `nn.Linear(500, 50)`) replaced by the size it was compared with (`320`): a literal-only edit;
+- a batch-size literal in `view`/`reshape` (`x.view(64, -1)`) replaced by `x.size(0)`;
+- at the call the finding is reported on: a class-index target `[N, 1]` squeezed (`.squeeze(1)`), a
+  missing `.long()`/`.float()` on a dtype finding, a missing `.to(device)` on a device finding;
+- a finding only the short last batch triggers: `drop_last=True` on the DataLoader.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pytea_ci.diagnostics import Diagnostic, Edit, Related, Span
+from pytea_ci.diagnostics.rules import DEVICE_MISMATCH, DTYPE_MISMATCH
+from pytea_ci.fixes.source import Sources, call_at, callee, constant_value, parents, span_of, starting_at
+
+MAX_CANDIDATES = 8  # re-analyses per finding: each costs one run of its entry point
+_LOSSES = ("loss", "criterion", "cross_entropy", "nll_loss", "nll")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    title: str
+    edit: Edit
+    literal: bool  # only a literal changes: safe when its proof followed every path
+
+
+def candidates(d: Diagnostic, src: Sources) -> list[Candidate]:
+    out: list[Candidate] = []
+    for c in [*_from_provenance(d, src), *_at_call(d, src), *_drop_last(d, src)]:
+        if c not in out:
+            out.append(c)
+    return out[:MAX_CANDIDATES]
+
+
+def _from_provenance(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
+    """Each literal a size came from, replaced by each other concrete size of the finding; the literals
+    of constructors (not on the finding's line) first, as the message names them."""
+    sized = [r for r in d.related if r.value is not None]
+    order = sorted(sized, key=lambda r: (r.span.path, r.span.line) == (d.span.path, d.span.line))
+    for r in order:
+        tree = src.tree(r.span.path)
+        node = _literal(tree, r) if tree is not None else None
+        if node is None or tree is None:
+            continue
+        for other in dict.fromkeys(o.value for o in sized if o.value != r.value and o.value is not None):
+            if other > 0:
+                yield Candidate(f"{r.label} {r.value} -> {other}", Edit(span_of(r.span.path, node), str(other)), True)
+        batch = _batch_view(tree, node, r.span.path)
+        if batch is not None:
+            yield batch
+
+
+def _literal(tree: ast.Module, r: Related) -> ast.expr | None:
+    for node in starting_at(tree, r.span.line, r.span.col):
+        if constant_value(node) == r.value:
+            return node
+    return None
+
+
+def _batch_view(tree: ast.Module, node: ast.expr, path: str) -> Candidate | None:
+    """`x.view(64, -1)` -> `x.view(x.size(0), -1)`: the literal is the first size of a view/reshape."""
+    call = parents(tree).get(node)
+    if not (isinstance(call, ast.Call) and callee(call) in ("view", "reshape") and call.args
+            and call.args[0] is node and isinstance(call.func, ast.Attribute)):
+        return None
+    recv = ast.unparse(call.func.value)
+    return Candidate(f"{ast.unparse(node)} -> {recv}.size(0)", Edit(span_of(path, node), f"{recv}.size(0)"), False)
+
+
+def _at_call(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
+    tree = src.tree(d.span.path)
+    call = call_at(tree, d.span) if tree is not None else None
+    if call is None:
+        return
+    args = [a for a in call.args if not isinstance(a, (ast.Constant, ast.Starred))]
+    if d.rule == DTYPE_MISMATCH.id:
+        for a in args:
+            for method in ("long", "float"):
+                yield _wrap(d.span.path, a, f".{method}()")
+    elif d.rule == DEVICE_MISMATCH.id and "device" in (src.text(d.span.path) or ""):
+        for a in args:
+            yield _wrap(d.span.path, a, ".to(device)")
+    elif any(k in callee(call).lower() for k in _LOSSES) and len(call.args) >= 2:
+        yield _wrap(d.span.path, call.args[1], ".squeeze(1)")
+
+
+def _wrap(path: str, node: ast.expr, suffix: str) -> Candidate:
+    text = ast.unparse(node)
+    if not isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+        text = f"({text})"
+    return Candidate(f"{ast.unparse(node)} -> {text}{suffix}", Edit(span_of(path, node), text + suffix), False)
+
+
+def _drop_last(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
+    """`drop_last=True` on each DataLoader of the files the finding's path runs through, when the message
+    says only the last batch fails."""
+    if "last batch" not in d.message:
+        return
+    files = dict.fromkeys([d.span.path, *(f.span.path for f in d.trace)])
+    for path in files:
+        tree = src.tree(path)
+        for n in ast.walk(tree) if tree is not None else ():
+            if isinstance(n, ast.Call) and callee(n) == "DataLoader" and n.end_lineno is not None \
+                    and not any(k.arg in ("drop_last", None) for k in n.keywords):
+                end = Span(path, n.end_lineno, (n.end_col_offset or 1) - 1, n.end_lineno, (n.end_col_offset or 1) - 1)
+                yield Candidate("drop_last=True", Edit(end, ", drop_last=True"), False)

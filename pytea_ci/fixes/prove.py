@@ -1,0 +1,75 @@
+"""Proof before offer: a candidate becomes a `Fix` only when its entry point, re-analyzed with the edited
+text as an editor overlay (same options, same solver), no longer has the finding and has no finding it did
+not have before, on any path. Safe when the edit changes a literal only and the re-analysis followed
+every path (nothing incomplete); unsafe otherwise. A candidate that fails is dropped, never shown."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from pytea_ci.diagnostics import Diagnostic, Fix, Severity
+from pytea_ci.diagnostics.result import EntryResult, RunResult
+from pytea_ci.diagnostics.rules import INCOMPLETE
+from pytea_ci.driver.run import Options, make_decider, run_one
+from pytea_ci.fixes.candidates import Candidate, candidates
+from pytea_ci.fixes.source import Sources, replace
+from pytea_ci.interp.observe import Editor
+
+Where = tuple[str, str, int]  # (rule, path, line): a finding, whatever column an edit on its line moves it to
+
+
+def attach(result: RunResult, opts: Options, root: str) -> int:
+    """Give every finding of `result` that has a proven repair its `Fix` (in place); returns how many
+    findings got one. Library-mode targets (`file.py::Class`) are not re-run; their findings share the
+    fix proven on an entry point for the same location."""
+    src = Sources(root)
+    opts = dataclasses.replace(opts, jobs=1)
+    opts.decider = make_decider(opts)  # one solver (and its cache) for every re-analysis
+    fixes: dict[tuple[str, str, int, int], Fix] = {}
+    for e in result.entries:
+        if "::" in e.entry or e.status == "internal-error":
+            continue
+        for d in _findings(e):
+            if d.key() not in fixes:
+                fix = _prove_first(d, e, src, opts)
+                if fix is not None:
+                    fixes[d.key()] = fix
+    for e in result.entries:
+        e.diagnostics = [dataclasses.replace(d, fix=fixes[d.key()]) if d.key() in fixes else d
+                         for d in e.diagnostics]
+    return len(fixes)
+
+
+def _findings(e: EntryResult) -> list[Diagnostic]:
+    return [d for d in e.diagnostics if d.severity is not Severity.NOTE]
+
+
+def _where(d: Diagnostic) -> Where:
+    return (d.rule, d.span.path, d.span.line)
+
+
+def _prove_first(d: Diagnostic, e: EntryResult, src: Sources, opts: Options) -> Fix | None:
+    for c in candidates(d, src):
+        fix = prove(c, d, e, src, opts)
+        if fix is not None:
+            return fix
+    return None
+
+
+def prove(c: Candidate, d: Diagnostic, e: EntryResult, src: Sources, opts: Options) -> Fix | None:
+    text = src.text(c.edit.span.path)
+    if text is None:
+        return None
+    edited = replace(text, c.edit.span, c.edit.text)
+    editor = Editor.of({src.path(c.edit.span.path): edited.encode("utf-8")})
+    entry = src.path(e.entry)
+    again = run_one(entry, dataclasses.replace(opts, editor=editor), make_decider(opts))
+    if again.status == "internal-error":
+        return None
+    before = {_where(x) for x in _findings(e)}
+    after = {_where(x) for x in _findings(again)}
+    if _where(d) in after or after - before:
+        return None
+    complete = again.status != "incomplete" and not any(x.rule == INCOMPLETE.id for x in again.diagnostics)
+    return Fix(c.title, (c.edit,), c.literal and complete)
+
