@@ -84,6 +84,7 @@ class Diagnostic:
     counterexample: dict[str, int] = field(default_factory=dict)
     entry: str = ""
     fix: Fix | None = None
+    sizes: tuple[tuple[str, int], ...] = ()  # the concrete sizes the failing check compared, by label
 
     def key(self) -> tuple[str, str, int, int]:
         """Identity used to de-duplicate: one finding per rule and location, whichever paths reach it

@@ -58,14 +58,15 @@ def _diag(d: Diagnostic) -> dict[str, Any]:
     return {"rule": d.rule, "severity": d.severity.value, "span": _span(d.span), "message": d.message,
             "notes": list(d.notes), "related": [[_span(r.span), r.message, r.label, r.value] for r in d.related],
             "trace": [[_span(f.span), f.message] for f in d.trace], "counterexample": d.counterexample,
-            "entry": d.entry}
+            "entry": d.entry, "sizes": [list(x) for x in d.sizes]}
 
 
 def _load_diag(d: dict[str, Any]) -> Diagnostic:
     return Diagnostic(d["rule"], Severity(d["severity"]), Span(*d["span"]), d["message"], tuple(d["notes"]),
                       tuple(Related(Span(*r[0]), *r[1:]) for r in d["related"]),
                       tuple(Frame(Span(*s), m) for s, m in d["trace"]),
-                      {str(k): int(v) for k, v in d["counterexample"].items()}, d["entry"])
+                      {str(k): int(v) for k, v in d["counterexample"].items()}, d["entry"],
+                      sizes=tuple((str(k), int(v)) for k, v in d.get("sizes", ())))
 
 
 def dump_entry(e: EntryResult) -> dict[str, Any]:

@@ -32,25 +32,23 @@ class Candidate:
 
 def candidates(d: Diagnostic, src: Sources) -> list[Candidate]:
     out: list[Candidate] = []
-    for c in [*_from_provenance(d, src), *_at_call(d, src), *_drop_last(d, src)]:
+    for c in [*_from_provenance(d, src), *_at_call(d, src), *_batch_views(d, src), *_drop_last(d, src)]:
         if c not in out:
             out.append(c)
     return out[:MAX_CANDIDATES]
 
 
 def _from_provenance(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
-    """Each literal a size came from, replaced by each other concrete size of the finding; the literals
-    of constructors (not on the finding's line) first, as the message names them."""
-    sized = [r for r in d.related if r.value is not None]
-    order = sorted(sized, key=lambda r: (r.span.path, r.span.line) == (d.span.path, d.span.line))
-    for r in order:
+    """Each literal a size came from, replaced by each other concrete size the check compared; the
+    operation's own parameter (named last: `in_features` after `input features`) first."""
+    values = [v for _, v in d.sizes] + [r.value for r in d.related if r.value is not None]
+    for r in reversed([r for r in d.related if r.value is not None]):
         tree = src.tree(r.span.path)
         node = _literal(tree, r) if tree is not None else None
         if node is None or tree is None:
             continue
-        for other in dict.fromkeys(o.value for o in sized if o.value != r.value and o.value is not None):
-            if other > 0:
-                yield Candidate(f"{r.label} {r.value} -> {other}", Edit(span_of(r.span.path, node), str(other)), True)
+        for other in dict.fromkeys(v for v in values if v != r.value and v > 0):
+            yield Candidate(f"{r.label} {r.value} -> {other}", Edit(span_of(r.span.path, node), str(other)), True)
         batch = _batch_view(tree, node, r.span.path)
         if batch is not None:
             yield batch
@@ -71,6 +69,22 @@ def _batch_view(tree: ast.Module, node: ast.expr, path: str) -> Candidate | None
         return None
     recv = ast.unparse(call.func.value)
     return Candidate(f"{ast.unparse(node)} -> {recv}.size(0)", Edit(span_of(path, node), f"{recv}.size(0)"), False)
+
+
+def _batch_views(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
+    """A batch size written as a literal in a `view`/`reshape` of the files the finding's path runs through
+    (the finding is often reported at the next layer, so the literal is in no provenance)."""
+    for path in _path_files(d):
+        tree = src.tree(path)
+        for n in ast.walk(tree) if tree is not None else ():
+            if isinstance(n, ast.Call) and n.args and constant_value(n.args[0]) not in (None, -1):
+                c = _batch_view(tree, n.args[0], path) if tree is not None else None
+                if c is not None:
+                    yield c
+
+
+def _path_files(d: Diagnostic) -> list[str]:
+    return list(dict.fromkeys([d.span.path, *(f.span.path for f in reversed(d.trace))]))
 
 
 def _at_call(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
@@ -98,15 +112,13 @@ def _wrap(path: str, node: ast.expr, suffix: str) -> Candidate:
 
 
 def _drop_last(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
-    """`drop_last=True` on each DataLoader of the files the finding's path runs through, when the message
-    says only the last batch fails."""
-    if "last batch" not in d.message:
-        return
-    files = dict.fromkeys([d.span.path, *(f.span.path for f in d.trace)])
-    for path in files:
-        tree = src.tree(path)
-        for n in ast.walk(tree) if tree is not None else ():
+    """`drop_last=True` on the DataLoader whose short last batch the finding's provenance names (the size's
+    origin is the loader's call)."""
+    for r in d.related:
+        tree = src.tree(r.span.path) if "last batch" in r.message else None
+        for n in starting_at(tree, r.span.line, r.span.col) if tree is not None else ():
             if isinstance(n, ast.Call) and callee(n) == "DataLoader" and n.end_lineno is not None \
                     and not any(k.arg in ("drop_last", None) for k in n.keywords):
-                end = Span(path, n.end_lineno, (n.end_col_offset or 1) - 1, n.end_lineno, (n.end_col_offset or 1) - 1)
+                at = (n.end_col_offset or 1) - 1  # before the closing parenthesis
+                end = Span(r.span.path, n.end_lineno, at, n.end_lineno, at)
                 yield Candidate("drop_last=True", Edit(end, ", drop_last=True"), False)

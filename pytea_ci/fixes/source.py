@@ -73,20 +73,26 @@ def constant_value(node: ast.expr) -> int | None:
 
 
 def callee(node: ast.Call) -> str:
-    """The last name of what a call calls: `F.cross_entropy` -> cross_entropy, `self.fc1` -> fc1."""
+    """The last name of what a call calls: `F.cross_entropy` -> cross_entropy, `self.fc1` -> fc1,
+    `nn.CrossEntropyLoss()(out, y)` -> CrossEntropyLoss."""
     f = node.func
+    if isinstance(f, ast.Call):
+        return callee(f)
     return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
 
 
 def call_at(tree: ast.AST, span: Span) -> ast.Call | None:
-    """The innermost call whose extent holds `span`'s start: the operation a finding is reported on."""
-    best: ast.Call | None = None
-    for n in ast.walk(tree):
-        if not isinstance(n, ast.Call) or not _holds(n, span.line, span.col):
-            continue
-        if best is None or _holds(best, n.lineno, n.col_offset):
-            best = n
-    return best
+    """The call a finding is reported on: the one with exactly its span, else the outermost call starting
+    where it starts, else the innermost call holding its start."""
+    holding = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _holds(n, span.line, span.col)]
+    for n in holding:
+        if (n.lineno, n.col_offset, n.end_lineno, n.end_col_offset) == (span.line, span.col, span.end_line,
+                                                                         span.end_col):
+            return n
+    starting = [n for n in holding if (n.lineno, n.col_offset) == (span.line, span.col)]
+    if starting:
+        return max(starting, key=lambda n: (n.end_lineno or 0, n.end_col_offset or 0))
+    return min(holding, key=lambda n: (-n.lineno, -n.col_offset), default=None)
 
 
 def _holds(n: ast.AST, line: int, col: int) -> bool:

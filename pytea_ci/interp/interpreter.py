@@ -497,7 +497,8 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, ImportMixin):
         trace.append(Frame(self.span, message.split(":")[0]))
         where, message = self.relocate(self.span, message)  # installed packages are read-only
         d = Diagnostic(rule.id, sev, where, message, tuple(operands), tuple(related), tuple(trace),
-                       dict(counterexample or {}), self.rel(self.entry))
+                       dict(counterexample or {}), self.rel(self.entry),
+                       sizes=tuple((label, int(v)) for label, v in dims if isinstance(v, int)))
         if sev is not Severity.NOTE:
             self.stopped_at_finding = True
         if self.machine.choices and sev is not Severity.NOTE:
