@@ -12,6 +12,6 @@ reporters only render the `Fix` a diagnostic carries.
 """
 
 from pytea_ci.fixes.apply import apply_fixes, unified_diff
-from pytea_ci.fixes.prove import attach
+from pytea_ci.fixes.prove import Prover, attach
 
-__all__ = ["attach", "apply_fixes", "unified_diff"]
+__all__ = ["Prover", "attach", "apply_fixes", "unified_diff"]

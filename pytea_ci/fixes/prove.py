@@ -18,20 +18,17 @@ from pytea_ci.interp.observe import Editor
 Where = tuple[str, str, int]  # (rule, path, line): a finding, whatever column an edit on its line moves it to
 
 
-def attach(result: RunResult, opts: Options, root: str) -> int:
+def attach(result: RunResult, opts: Options, root: str, texts: dict[str, bytes] | None = None) -> int:
     """Give every finding of `result` that has a proven repair its `Fix` (in place); returns how many
-    findings got one. Library-mode targets (`file.py::Class`) are not re-run; their findings share the
-    fix proven on an entry point for the same location."""
-    src = Sources(root)
-    opts = dataclasses.replace(opts, jobs=1)
-    opts.decider = make_decider(opts)  # one solver (and its cache) for every re-analysis
+    findings got one. `texts`: an editor's unsaved buffers (absolute path -> text), standing in for the
+    files in the candidates and in every re-analysis. Library-mode targets (`file.py::Class`) are not
+    re-run; their findings share the fix proven on an entry point for the same location."""
+    prover = Prover(opts, root, texts or {})
     fixes: dict[tuple[str, str, int, int], Fix] = {}
     for e in result.entries:
-        if "::" in e.entry or e.status == "internal-error":
-            continue
         for d in _findings(e):
             if d.key() not in fixes:
-                fix = _prove_first(d, e, src, opts)
+                fix = prover.fix(d, e)
                 if fix is not None:
                     fixes[d.key()] = fix
     for e in result.entries:
@@ -40,36 +37,45 @@ def attach(result: RunResult, opts: Options, root: str) -> int:
     return len(fixes)
 
 
+class Prover:
+    """Proves candidates for the findings of one run: one solver (and its cache) for every re-analysis."""
+
+    def __init__(self, opts: Options, root: str, texts: dict[str, bytes]) -> None:
+        self.opts = dataclasses.replace(opts, jobs=1)
+        self.opts.decider = make_decider(self.opts)
+        self.texts = texts
+        self.src = Sources(root, {p: t.decode("utf-8", errors="replace") for p, t in texts.items()})
+
+    def fix(self, d: Diagnostic, e: EntryResult) -> Fix | None:
+        """The first candidate of `d` that its entry point `e` proves; None for library-mode targets."""
+        if "::" in e.entry or e.status == "internal-error" or d.severity is Severity.NOTE:
+            return None
+        for c in candidates(d, self.src):
+            fix = self.prove(c, d, e)
+            if fix is not None:
+                return fix
+        return None
+
+    def prove(self, c: Candidate, d: Diagnostic, e: EntryResult) -> Fix | None:
+        text = self.src.text(c.edit.span.path)
+        if text is None:
+            return None
+        edited = replace(text, c.edit.span, c.edit.text)
+        editor = Editor.of({**self.texts, self.src.path(c.edit.span.path): edited.encode("utf-8")})
+        again = run_one(self.src.path(e.entry), dataclasses.replace(self.opts, editor=editor), make_decider(self.opts))
+        if again.status == "internal-error":
+            return None
+        before = {_where(x) for x in _findings(e)}
+        after = {_where(x) for x in _findings(again)}
+        if _where(d) in after or after - before:
+            return None
+        complete = again.status != "incomplete" and not any(x.rule == INCOMPLETE.id for x in again.diagnostics)
+        return Fix(c.title, (c.edit,), c.literal and complete)
+
+
 def _findings(e: EntryResult) -> list[Diagnostic]:
     return [d for d in e.diagnostics if d.severity is not Severity.NOTE]
 
 
 def _where(d: Diagnostic) -> Where:
     return (d.rule, d.span.path, d.span.line)
-
-
-def _prove_first(d: Diagnostic, e: EntryResult, src: Sources, opts: Options) -> Fix | None:
-    for c in candidates(d, src):
-        fix = prove(c, d, e, src, opts)
-        if fix is not None:
-            return fix
-    return None
-
-
-def prove(c: Candidate, d: Diagnostic, e: EntryResult, src: Sources, opts: Options) -> Fix | None:
-    text = src.text(c.edit.span.path)
-    if text is None:
-        return None
-    edited = replace(text, c.edit.span, c.edit.text)
-    editor = Editor.of({src.path(c.edit.span.path): edited.encode("utf-8")})
-    entry = src.path(e.entry)
-    again = run_one(entry, dataclasses.replace(opts, editor=editor), make_decider(opts))
-    if again.status == "internal-error":
-        return None
-    before = {_where(x) for x in _findings(e)}
-    after = {_where(x) for x in _findings(again)}
-    if _where(d) in after or after - before:
-        return None
-    complete = again.status != "incomplete" and not any(x.rule == INCOMPLETE.id for x in again.diagnostics)
-    return Fix(c.title, (c.edit,), c.literal and complete)
-

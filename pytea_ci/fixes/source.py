@@ -12,7 +12,8 @@ from pytea_ci.diagnostics import Span
 
 @dataclass
 class Sources:
-    """Files read once per run, by absolute path: their text and their parse (None when it fails)."""
+    """Files read once per run, by absolute path: their text (an editor's buffer when given in `texts`) and
+    their parse (None when it fails)."""
 
     root: str
     texts: dict[str, str] = field(default_factory=dict)
@@ -22,7 +23,7 @@ class Sources:
         return rel if os.path.isabs(rel) else os.path.join(self.root, rel)
 
     def text(self, rel: str) -> str | None:
-        p = self.path(rel)
+        p = os.path.abspath(self.path(rel))
         if p not in self.texts:
             try:
                 with open(p, encoding="utf-8") as f:
@@ -32,7 +33,7 @@ class Sources:
         return self.texts[p]
 
     def tree(self, rel: str) -> ast.Module | None:
-        p = self.path(rel)
+        p = os.path.abspath(self.path(rel))
         if p not in self.trees:
             text = self.text(rel)
             try:

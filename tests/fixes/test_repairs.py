@@ -13,7 +13,7 @@ from pytea_ci.driver.check import check
 from pytea_ci.driver.project import CheckRequest, options
 from pytea_ci.fixes import attach
 from pytea_ci.fixes.candidates import candidates
-from pytea_ci.fixes.prove import prove
+from pytea_ci.fixes.prove import Prover
 from pytea_ci.fixes.source import Sources
 
 HEAD = "import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader, TensorDataset\n\n"
@@ -91,4 +91,5 @@ def test_the_wrong_literal_is_rejected_by_the_proof(tmp_path: Path) -> None:
     req = CheckRequest(paths=[os.path.join(root, "main.py")], root=root, no_cache=True)
     out = check(req)
     e = next(e for e in out.result.entries if "::" not in e.entry)
-    assert prove(wrong[0], d, e, Sources(root), options(out.config, root, [os.path.join(root, "main.py")], req)) is None
+    prover = Prover(options(out.config, root, [os.path.join(root, "main.py")], req), root, {})
+    assert prover.prove(wrong[0], d, e) is None
