@@ -30,9 +30,15 @@ class Candidate:
     literal: bool  # only a literal changes: safe when its proof followed every path
 
 
+# a constructor parameter a check names -> its position in the constructor's arguments
+_PARAMS = {"in_features": 0, "in_channels": 0, "num_features": 0, "normalized_shape": 0, "input_size": 0,
+           "embed_dim": 0, "num_embeddings": 0, "num_channels": 1}
+
+
 def candidates(d: Diagnostic, src: Sources) -> list[Candidate]:
     out: list[Candidate] = []
-    for c in [*_from_provenance(d, src), *_at_call(d, src), *_batch_views(d, src), *_drop_last(d, src)]:
+    for c in [*_from_provenance(d, src), *_constructor(d, src), *_at_call(d, src), *_batch_views(d, src),
+              *_drop_last(d, src)]:
         if c not in out:
             out.append(c)
     return out[:MAX_CANDIDATES]
@@ -52,6 +58,45 @@ def _from_provenance(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
         batch = _batch_view(tree, node, r.span.path)
         if batch is not None:
             yield batch
+
+
+def _constructor(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
+    """The module called at the finding (`self.fc2(h)`), found where the files of its path assign it
+    (`self.fc2 = nn.Linear(hidden, 10)`): the argument of the parameter the check names, replaced by the size
+    it was compared with. Literal-only (safe) when that argument was a literal expression."""
+    tree = src.tree(d.span.path)
+    call = call_at(tree, d.span) if tree is not None else None
+    name = _called_name(call.func) if call is not None else None
+    if name is None:
+        return
+    params = [(label, v) for label, v in d.sizes if label in _PARAMS]
+    for path in _path_files(d):
+        for ctor in _assigned_calls(src.tree(path), name):
+            for label, value in params:
+                arg = next((k.value for k in ctor.keywords if k.arg == label), None)
+                if arg is None and len(ctor.args) > _PARAMS[label]:
+                    arg = ctor.args[_PARAMS[label]]
+                if arg is None or isinstance(arg, ast.Starred):
+                    continue
+                literal = constant_value(arg) is not None
+                for other in dict.fromkeys(v for lab, v in d.sizes if lab != label and v != value and v > 0):
+                    yield Candidate(f"{label} {ast.unparse(arg)} -> {other}", Edit(span_of(path, arg), str(other)),
+                                    literal)
+
+
+def _called_name(func: ast.expr) -> str | None:
+    """`self.fc2` -> "self.fc2", `fc` -> "fc"; None for anything else."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return f"{func.value.id}.{func.attr}"
+    return func.id if isinstance(func, ast.Name) else None
+
+
+def _assigned_calls(tree: ast.Module | None, name: str) -> Iterator[ast.Call]:
+    for n in ast.walk(tree) if tree is not None else ():
+        if isinstance(n, (ast.Assign, ast.AnnAssign)) and isinstance(n.value, ast.Call):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            if any(_called_name(t) == name for t in targets):
+                yield n.value
 
 
 def _literal(tree: ast.Module, r: Related) -> ast.expr | None:
