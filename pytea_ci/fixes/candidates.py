@@ -19,7 +19,10 @@ from pytea_ci.diagnostics import Diagnostic, Edit, Related, Span
 from pytea_ci.diagnostics.rules import DEVICE_MISMATCH, DTYPE_MISMATCH
 from pytea_ci.fixes.source import Sources, call_at, callee, constant_value, parents, span_of, starting_at
 
-MAX_CANDIDATES = 8  # re-analyses per finding: each costs one run of its entry point
+MAX_CANDIDATES = 10  # re-analyses per finding: each costs one run of its entry point
+# functions and methods whose dim is positional, and where: `torch.cat(xs, 1)`, `x.sum(1)`
+_DIM_AT = {"cat": 1, "stack": 1, "concat": 1, "softmax": 0, "log_softmax": 0, "sum": 0, "mean": 0, "argmax": 0,
+           "squeeze": 0, "unsqueeze": 0, "flatten": 0, "max": 0, "min": 0, "norm": 1}
 _LOSSES = ("loss", "criterion", "cross_entropy", "nll_loss", "nll")
 
 
@@ -37,8 +40,8 @@ _PARAMS = {"in_features": 0, "in_channels": 0, "num_features": 0, "normalized_sh
 
 def candidates(d: Diagnostic, src: Sources) -> list[Candidate]:
     out: list[Candidate] = []
-    for c in [*_from_provenance(d, src), *_constructor(d, src), *_at_call(d, src), *_batch_views(d, src),
-              *_drop_last(d, src)]:
+    for c in [*_dim_arguments(d, src), *_from_provenance(d, src), *_constructor(d, src), *_at_call(d, src),
+              *_batch_views(d, src), *_drop_last(d, src)]:
         if c not in out:
             out.append(c)
     return out[:MAX_CANDIDATES]
@@ -76,12 +79,30 @@ def _constructor(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
                 arg = next((k.value for k in ctor.keywords if k.arg == label), None)
                 if arg is None and len(ctor.args) > _PARAMS[label]:
                     arg = ctor.args[_PARAMS[label]]
-                if arg is None or isinstance(arg, ast.Starred):
+                if arg is None or isinstance(arg, (ast.Starred, ast.Call)):  # a Call: a container's layer
                     continue
                 literal = constant_value(arg) is not None
                 for other in dict.fromkeys(v for lab, v in d.sizes if lab != label and v != value and v > 0):
                     yield Candidate(f"{label} {ast.unparse(arg)} -> {other}", Edit(span_of(path, arg), str(other)),
                                     literal)
+
+
+def _dim_arguments(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
+    """A `dim` argument written as a literal in a call on the finding's line (`torch.cat((a, b), dim=0)`,
+    `x.softmax(1)`), replaced by each other small dim: a literal-only edit."""
+    tree = src.tree(d.span.path)
+    for n in ast.walk(tree) if tree is not None else ():
+        if not isinstance(n, ast.Call) or n.lineno != d.span.line:
+            continue
+        arg = next((k.value for k in n.keywords if k.arg == "dim"), None)
+        if arg is None and callee(n) in _DIM_AT and len(n.args) > _DIM_AT[callee(n)]:
+            arg = n.args[_DIM_AT[callee(n)]]
+        now = constant_value(arg) if arg is not None else None
+        if arg is None or now is None:
+            continue
+        for other in (-1, 0, 1, 2):
+            if other != now:
+                yield Candidate(f"dim {now} -> {other}", Edit(span_of(d.span.path, arg), str(other)), True)
 
 
 def _called_name(func: ast.expr) -> str | None:
@@ -146,7 +167,24 @@ def _at_call(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
         for a in args:
             yield _wrap(d.span.path, a, ".to(device)")
     elif any(k in callee(call).lower() for k in _LOSSES) and len(call.args) >= 2:
-        yield _wrap(d.span.path, call.args[1], ".squeeze(1)")
+        yield from _loss_operands(d.span.path, call.args[0], call.args[1])
+
+
+def _loss_operands(path: str, output: ast.expr, target: ast.expr) -> Iterator[Candidate]:
+    """A loss whose target and output disagree in layout: a class-index target `[N, 1]` squeezed, a
+    probability target shaped as the output, an output flattened to `[N, C]` or `[N]`."""
+    out, tgt = ast.unparse(output), ast.unparse(target)
+    yield _wrap(path, target, ".squeeze(1)")
+    yield _wrap(path, output, ".squeeze(1)")
+    yield _wrap(path, target, f".view_as({out})")
+    yield _wrap(path, output, f".view({_group(tgt)}.shape)")
+    yield _wrap(path, output, f".view(-1, {_group(out)}.size(-1))")
+    yield _wrap(path, target, ".view(-1)")
+    yield _wrap(path, output, ".view(-1)")
+
+
+def _group(text: str) -> str:
+    return text if text.isidentifier() or text.replace(".", "").isidentifier() else f"({text})"
 
 
 def _wrap(path: str, node: ast.expr, suffix: str) -> Candidate:
