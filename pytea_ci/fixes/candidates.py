@@ -22,7 +22,7 @@ from pytea_ci.fixes.source import Sources, call_at, callee, constant_value, pare
 MAX_CANDIDATES = 10  # re-analyses per finding: each costs one run of its entry point
 # functions and methods whose dim is positional, and where: `torch.cat(xs, 1)`, `x.sum(1)`
 _DIM_AT = {"cat": 1, "stack": 1, "concat": 1, "softmax": 0, "log_softmax": 0, "sum": 0, "mean": 0, "argmax": 0,
-           "squeeze": 0, "unsqueeze": 0, "flatten": 0, "max": 0, "min": 0, "norm": 1}
+           "squeeze": 0, "unsqueeze": 0, "flatten": 0, "max": 0, "min": 0, "norm": 1, "size": 0}
 _LOSSES = ("loss", "criterion", "cross_entropy", "nll_loss", "nll")
 
 
@@ -41,7 +41,7 @@ _PARAMS = {"in_features": 0, "in_channels": 0, "num_features": 0, "normalized_sh
 def candidates(d: Diagnostic, src: Sources) -> list[Candidate]:
     out: list[Candidate] = []
     for c in [*_dim_arguments(d, src), *_from_provenance(d, src), *_constructor(d, src), *_at_call(d, src),
-              *_batch_views(d, src), *_drop_last(d, src)]:
+              *_batch_views(d, src), *_matmul(d, src), *_drop_last(d, src)]:
         if c not in out:
             out.append(c)
     return out[:MAX_CANDIDATES]
@@ -88,21 +88,31 @@ def _constructor(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
 
 
 def _dim_arguments(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
-    """A `dim` argument written as a literal in a call on the finding's line (`torch.cat((a, b), dim=0)`,
-    `x.softmax(1)`), replaced by each other small dim: a literal-only edit."""
+    """A `dim` argument written as a literal on the finding's line (`torch.cat((a, b), dim=0)`, `x.softmax(1)`,
+    `x.size(0)`, `x.shape[0]`), replaced by each other small dim: a literal-only edit."""
     tree = src.tree(d.span.path)
     for n in ast.walk(tree) if tree is not None else ():
-        if not isinstance(n, ast.Call) or n.lineno != d.span.line:
+        if getattr(n, "lineno", None) != d.span.line:
             continue
-        arg = next((k.value for k in n.keywords if k.arg == "dim"), None)
-        if arg is None and callee(n) in _DIM_AT and len(n.args) > _DIM_AT[callee(n)]:
-            arg = n.args[_DIM_AT[callee(n)]]
+        arg = _dim_of(n)
         now = constant_value(arg) if arg is not None else None
         if arg is None or now is None:
             continue
-        for other in (-1, 0, 1, 2):
+        for other in (1, 0, -1, 2):  # the batch-first layouts most programs use first
             if other != now:
                 yield Candidate(f"dim {now} -> {other}", Edit(span_of(d.span.path, arg), str(other)), True)
+
+
+def _dim_of(n: ast.AST) -> ast.expr | None:
+    """The literal dim of a call (`dim=1`, `x.size(0)`, `torch.cat(xs, 0)`) or of `x.shape[0]`."""
+    if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Attribute) and n.value.attr == "shape":
+        return n.slice if constant_value(n.slice) is not None else None
+    if not isinstance(n, ast.Call):
+        return None
+    arg = next((k.value for k in n.keywords if k.arg == "dim"), None)
+    if arg is None and callee(n) in _DIM_AT and len(n.args) > _DIM_AT[callee(n)]:
+        arg = n.args[_DIM_AT[callee(n)]]
+    return arg
 
 
 def _called_name(func: ast.expr) -> str | None:
@@ -143,10 +153,39 @@ def _batch_views(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
     for path in _path_files(d):
         tree = src.tree(path)
         for n in ast.walk(tree) if tree is not None else ():
-            if isinstance(n, ast.Call) and n.args and constant_value(n.args[0]) not in (None, -1):
+            if isinstance(n, ast.Call) and n.args and _batch_like(n.args[0]):
                 c = _batch_view(tree, n.args[0], path) if tree is not None else None
                 if c is not None:
                     yield c
+
+
+def _matmul(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
+    """A product on the finding's line (`a @ b`, `torch.mm(a, b)`, `torch.bmm`, `torch.matmul`) with its
+    operands swapped, or one of them transposed in its last two dims."""
+    tree = src.tree(d.span.path)
+    for n in ast.walk(tree) if tree is not None else ():
+        if getattr(n, "lineno", None) != d.span.line:
+            continue
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.MatMult):
+            a, b = _group(ast.unparse(n.left)), _group(ast.unparse(n.right))
+            forms = [f"{b} @ {a}", f"{a} @ {b}.transpose(-2, -1)", f"{a}.transpose(-2, -1) @ {b}"]
+        elif isinstance(n, ast.Call) and callee(n) in ("mm", "bmm", "matmul") and len(n.args) == 2 \
+                and isinstance(n.func, ast.Attribute) and ast.unparse(n.func.value) == "torch":
+            f, a, b = ast.unparse(n.func), ast.unparse(n.args[0]), ast.unparse(n.args[1])
+            forms = [f"{f}({b}, {a})", f"{f}({a}, {_group(b)}.transpose(-2, -1))",
+                     f"{f}({_group(a)}.transpose(-2, -1), {b})"]
+        else:
+            continue
+        for form in forms:
+            yield Candidate(f"{ast.unparse(n)} -> {form}", Edit(span_of(d.span.path, n), form), False)
+
+
+def _batch_like(arg: ast.expr) -> bool:
+    """A first size that may be a batch size written down: a literal other than -1, or a name or
+    attribute that says batch (`args.batch_size`)."""
+    if isinstance(arg, (ast.Name, ast.Attribute)):
+        return "batch" in ast.unparse(arg).lower()
+    return constant_value(arg) not in (None, -1)
 
 
 def _path_files(d: Diagnostic) -> list[str]:
