@@ -19,10 +19,13 @@ from pytea_ci.diagnostics import Diagnostic, Edit, Related, Span
 from pytea_ci.diagnostics.rules import DEVICE_MISMATCH, DTYPE_MISMATCH
 from pytea_ci.fixes.source import Sources, call_at, callee, constant_value, parents, span_of, starting_at
 
-MAX_CANDIDATES = 10  # re-analyses per finding: each costs one run of its entry point
+MAX_CANDIDATES = 12  # re-analyses per finding: each costs one run of its entry point
 # functions and methods whose dim is positional, and where: `torch.cat(xs, 1)`, `x.sum(1)`
 _DIM_AT = {"cat": 1, "stack": 1, "concat": 1, "softmax": 0, "log_softmax": 0, "sum": 0, "mean": 0, "argmax": 0,
            "squeeze": 0, "unsqueeze": 0, "flatten": 0, "max": 0, "min": 0, "norm": 1, "size": 0}
+# a layer's input with a dim too many, too few, or in the other order (missing flatten, channel dim,
+# batch dim, a batch_first/channels-first mix-up)
+_LAYOUTS = (".flatten(1)", ".unsqueeze(1)", ".unsqueeze(0)", ".transpose(1, 2)", "[:, :, None, None]")
 _LOSSES = ("loss", "criterion", "cross_entropy", "nll_loss", "nll")
 
 
@@ -207,6 +210,9 @@ def _at_call(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
             yield _wrap(d.span.path, a, ".to(device)")
     elif any(k in callee(call).lower() for k in _LOSSES) and len(call.args) >= 2:
         yield from _loss_operands(d.span.path, call.args[0], call.args[1])
+    elif len(args) == 1 and d.rule != DTYPE_MISMATCH.id:  # a layer's input in the wrong rank or layout
+        for suffix in _LAYOUTS:
+            yield _wrap(d.span.path, args[0], suffix)
 
 
 def _loss_operands(path: str, output: ast.expr, target: ast.expr) -> Iterator[Candidate]:
