@@ -210,6 +210,8 @@ def _at_call(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
             yield _wrap(d.span.path, a, ".to(device)")
     elif any(k in callee(call).lower() for k in _LOSSES) and len(call.args) >= 2:
         yield from _loss_operands(d.span.path, call.args[0], call.args[1])
+    elif callee(call) == "stack" and isinstance(call.func, ast.Attribute) and ast.unparse(call.func.value) == "torch":
+        yield Candidate("torch.stack -> torch.cat", Edit(span_of(d.span.path, call.func), "torch.cat"), False)
     elif len(args) == 1 and d.rule != DTYPE_MISMATCH.id:  # a layer's input in the wrong rank or layout
         for suffix in _LAYOUTS:
             yield _wrap(d.span.path, args[0], suffix)
