@@ -26,6 +26,7 @@ _DIM_AT = {"cat": 1, "stack": 1, "concat": 1, "softmax": 0, "log_softmax": 0, "s
 # a layer's input with a dim too many, too few, or in the other order (missing flatten, channel dim,
 # batch dim, a batch_first/channels-first mix-up)
 _LAYOUTS = (".flatten(1)", ".unsqueeze(1)", ".unsqueeze(0)", ".transpose(1, 2)", "[:, :, None, None]")
+_TENSOR_LIKE = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.BinOp)
 _LOSSES = ("loss", "criterion", "cross_entropy", "nll_loss", "nll")
 
 
@@ -200,7 +201,7 @@ def _at_call(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
     call = call_at(tree, d.span) if tree is not None else None
     if call is None:
         return
-    args = [a for a in call.args if not isinstance(a, (ast.Constant, ast.Starred))]
+    args = [a for a in call.args if isinstance(a, _TENSOR_LIKE)]  # a tuple or a literal has no tensor methods
     if d.rule == DTYPE_MISMATCH.id:
         for a in args:
             for method in ("long", "float"):
@@ -208,7 +209,8 @@ def _at_call(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
     elif d.rule == DEVICE_MISMATCH.id and "device" in (src.text(d.span.path) or ""):
         for a in args:
             yield _wrap(d.span.path, a, ".to(device)")
-    elif any(k in callee(call).lower() for k in _LOSSES) and len(call.args) >= 2:
+    elif any(k in callee(call).lower() for k in _LOSSES) and len(call.args) >= 2 \
+            and all(isinstance(a, _TENSOR_LIKE) for a in call.args[:2]):
         yield from _loss_operands(d.span.path, call.args[0], call.args[1])
     elif callee(call) == "stack" and isinstance(call.func, ast.Attribute) and ast.unparse(call.func.value) == "torch":
         yield Candidate("torch.stack -> torch.cat", Edit(span_of(d.span.path, call.func), "torch.cat"), False)

@@ -1,6 +1,7 @@
 """Proof before offer: a candidate becomes a `Fix` only when its entry point, re-analyzed with the edited
-text as an editor overlay (same options, same solver), no longer has the finding and has no finding it did
-not have before, on any path. Safe when the edit changes a literal only and the re-analysis followed
+text as an editor overlay (same options, same solver), no longer has the finding, has no finding it did
+not have before, on any path, and understands as much of the program as before (no new unknown values,
+no tensor operation newly skipped). Safe when the edit changes a literal only and the re-analysis followed
 every path (nothing incomplete); unsafe otherwise. A candidate that fails is dropped, never shown."""
 
 from __future__ import annotations
@@ -67,10 +68,18 @@ class Prover:
             return None
         before = {_where(x) for x in _findings(e)}
         after = {_where(x) for x in _findings(again)}
-        if _where(d) in after or after - before:
+        if _where(d) in after or after - before or _less_understood(again, e):
             return None
         complete = again.status != "incomplete" and not any(x.rule == INCOMPLETE.id for x in again.diagnostics)
         return Fix(c.title, (c.edit,), c.literal and complete)
+
+
+def _less_understood(again: EntryResult, e: EntryResult) -> bool:
+    """Whether the edited program has values the analyzer did not understand that the original had not
+    (`(cls, x).flatten(1)` is an AttributeError, not a clean run): "no finding" proves nothing there."""
+    skipped = again.stats.ops_reached - again.stats.ops_checked
+    return again.stats.unknowns > e.stats.unknowns or skipped > e.stats.ops_reached - e.stats.ops_checked \
+        or bool(set(again.stats.unmodeled) - set(e.stats.unmodeled))
 
 
 def _findings(e: EntryResult) -> list[Diagnostic]:

@@ -93,3 +93,10 @@ def test_the_wrong_literal_is_rejected_by_the_proof(tmp_path: Path) -> None:
     e = next(e for e in out.result.entries if "::" not in e.entry)
     prover = Prover(options(out.config, root, [os.path.join(root, "main.py")], req), root, {})
     assert prover.prove(wrong[0], d, e) is None
+
+
+def test_an_edit_the_analyzer_does_not_understand_proves_nothing(tmp_path: Path) -> None:
+    """`(-1).flatten(1)` raises AttributeError under CPython; the re-analysis sees an unknown value and no
+    finding, which is no proof: a fix must leave the program as well understood as it was."""
+    (d,), _ = _findings(tmp_path, "x = torch.randn(16, 8)\ny = x.view(-1, 5)\n")
+    assert d.fix is None
