@@ -48,7 +48,10 @@ def analyze(corpus: Path, case: dict, work: Path) -> dict:
     out = {"id": case["id"], "kind": case["kind"], "seconds": round(time.monotonic() - t0, 2),
            "offered": len(fixed)}
     if d is None or d.fix is None:
-        return {**out, "outcome": "no proven fix"}
+        from pytea_ci.fixes.candidates import candidates
+
+        tried = len(candidates(at[0], Sources(str(folder))))
+        return {**out, "outcome": "no proven fix" if tried else "no candidate", "candidates": tried}
     copy = work / case["id"]
     shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("__pycache__", ".pytea_cache"))
     src = Sources(str(folder))
@@ -141,7 +144,8 @@ def main(argv: list[str]) -> int:
     print(f"SUMMARY fix_rate: {len(fixed)}/{len(rows)} bugs with a verified fix "
           f"({100 * len(fixed) / max(1, len(rows)):.0f}%), {sum(r['safe'] for r in fixed)} safe; "
           f"torch accepts {accepted}/{len(fixed)}; unfixed: "
-          + ", ".join(f"{o} {sum(r['outcome'] == o for r in rows)}" for o in ("not found", "no proven fix")))
+          + ", ".join(f"{o} {sum(r['outcome'] == o for r in rows)}" for o in ("not found", "no candidate",
+                                                                         "no proven fix")))
     shutil.rmtree(work, ignore_errors=True)
     return 0
 
