@@ -1,14 +1,15 @@
 """Proof before offer: a candidate becomes a `Fix` only when its entry point, re-analyzed with the edited
 text as an editor overlay (same options, same solver), no longer has the finding, has no finding it did
-not have before, on any path, and understands as much of the program as before (no new unknown values,
-no tensor operation newly skipped). Safe when the edit changes a literal only and the re-analysis followed
+not have before, on any path, and understands the edited lines as well as before (no value the analyzer
+does not understand born there). Safe when the edit changes a literal only and the re-analysis followed
 every path (nothing incomplete); unsafe otherwise. A candidate that fails is dropped, never shown."""
 
 from __future__ import annotations
 
 import dataclasses
+import os
 
-from pytea_ci.diagnostics import Diagnostic, Fix, Severity
+from pytea_ci.diagnostics import Diagnostic, Edit, Fix, Severity
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.diagnostics.rules import INCOMPLETE
 from pytea_ci.driver.run import Options, make_decider, run_one
@@ -68,18 +69,23 @@ class Prover:
             return None
         before = {_where(x) for x in _findings(e)}
         after = {_where(x) for x in _findings(again)}
-        if _where(d) in after or after - before or _less_understood(again, e):
+        if _where(d) in after or after - before or _less_understood(again, e, c.edit):
             return None
         complete = again.status != "incomplete" and not any(x.rule == INCOMPLETE.id for x in again.diagnostics)
         return Fix(c.title, (c.edit,), c.literal and complete)
 
 
-def _less_understood(again: EntryResult, e: EntryResult) -> bool:
-    """Whether the edited program has values the analyzer did not understand that the original had not
-    (`(cls, x).flatten(1)` is an AttributeError, not a clean run): "no finding" proves nothing there."""
-    skipped = again.stats.ops_reached - again.stats.ops_checked
-    return again.stats.unknowns > e.stats.unknowns or skipped > e.stats.ops_reached - e.stats.ops_checked \
-        or bool(set(again.stats.unmodeled) - set(e.stats.unmodeled))
+def _less_understood(again: EntryResult, e: EntryResult, edit: Edit) -> bool:
+    """Whether the edited program has a value the analyzer did not understand born on the edited lines
+    that the original had not (`(cls, x).flatten(1)` is an AttributeError, not a clean run): "no finding"
+    proves nothing there. Unknowns further on are fine: the repaired program runs past the old finding."""
+    lines = range(edit.span.line, (edit.span.end_line or edit.span.line) + 1)
+
+    def born_here(r: EntryResult) -> set[tuple[str, int, str]]:
+        return {(os.path.basename(str(o["location"][0])), int(o["location"][1]), str(o.get("what", "")))
+                for o in r.stats.unknown_origins if int(o["location"][1]) in lines
+                and os.path.basename(str(o["location"][0])) == os.path.basename(edit.span.path)}
+    return bool(born_here(again) - born_here(e))
 
 
 def _findings(e: EntryResult) -> list[Diagnostic]:
