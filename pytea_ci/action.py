@@ -88,6 +88,8 @@ class Inputs:
     baseline: str = ""
     args: list[str] = field(default_factory=list)
     python: str = ""  # the job's interpreter: its installed packages are read from source
+    suggestions: bool = False  # post proven fixes as review comments with a suggested change
+    token: str = ""  # the workflow's token, for those comments
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Inputs:
@@ -103,7 +105,9 @@ class Inputs:
                    sarif_file=get_input(env, "sarif-file", DEFAULT_SARIF),
                    category=get_input(env, "category", DEFAULT_CATEGORY), fail_on=fail_on,
                    annotations=get_bool(env, "annotations", True), cache_dir=get_input(env, "cache-dir"),
-                   baseline=get_input(env, "baseline"), args=args, python=get_input(env, "python"))
+                   baseline=get_input(env, "baseline"), args=args, python=get_input(env, "python"),
+                   suggestions=get_bool(env, "pull-request-suggestions", False),
+                   token=get_input(env, "github-token"))
 
 
 # ----- the event -----------------------------------------------------------------------------------
@@ -344,6 +348,10 @@ def _run(env: Mapping[str, str], workspace: str, sarif_path: str, outputs: dict[
 
         req.changed_shapes = MAX_DETAILS_MODULES
     outcome = check(req)
+    if inputs.suggestions or ns.suggest_fixes:  # the job summary shows the fixes; the comments post them
+        from pytea_ci.cli import fixing
+
+        fixing.prove(outcome, req)
     for message in outcome.messages:
         log(f"::warning title=pytea-ci::{_command_data(message)}")
     result, root = outcome.result, outcome.root
@@ -370,6 +378,8 @@ def _run(env: Mapping[str, str], workspace: str, sarif_path: str, outputs: dict[
                 f.write(new_and_old(result, outcome.verdict, root, repo, env, rng.head))
             if modules:
                 f.write("\n" + "\n".join(github.shapes_section(modules)))
+    if inputs.suggestions:
+        _suggest(repo_result, repo, inputs, event_name, load_event(env), env, log)
     s = summarize(result)
     code = 2 if s.internal_errors else cli_run.exit_code(result, outcome.config.fail_on)
     gate = cli_run.coverage_gate(result, root, outcome.config.min_coverage)
@@ -382,6 +392,28 @@ def _run(env: Mapping[str, str], workspace: str, sarif_path: str, outputs: dict[
                                              "cached": s.cached, "coverage": _coverage_output(s),
                                              "exit-code": code})
     return code
+
+
+def _suggest(result: Any, repo: str, inputs: Inputs, event_name: str, event: Mapping[str, Any],
+             env: Mapping[str, str], log: Any) -> None:
+    """`pull-request-suggestions: true`: each proven fix as a review comment on the pull request."""
+    from pytea_ci.fixes import suggestions
+
+    pr = event.get("pull_request") or {}
+    if event_name not in PR_EVENTS or not isinstance(pr.get("number"), int):
+        log("pytea-ci: pull-request-suggestions: not a pull request event; nothing posted")
+        return
+    if not inputs.token or not env.get("GITHUB_REPOSITORY"):
+        log("::warning title=pytea-ci::pull-request-suggestions needs the github-token input and GITHUB_REPOSITORY")
+        return
+    items = suggestions.comments(result, repo)
+    target = suggestions.Target(env.get("GITHUB_API_URL", "https://api.github.com"), env["GITHUB_REPOSITORY"],
+                                pr["number"], _sha((pr.get("head") or {}).get("sha")) or env.get("GITHUB_SHA", ""),
+                                inputs.token)
+    failed = suggestions.post(items, target)
+    log(f"pytea-ci: posted {len(items) - len(failed)} suggested fix(es) on pull request #{pr['number']}")
+    for line in failed:
+        log(f"::warning title=pytea-ci::suggested fix not posted: {_command_data(line)}")
 
 
 def _coverage_output(s: Summary) -> str:

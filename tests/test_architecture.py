@@ -43,7 +43,10 @@ ALLOWED = {
                 "driver.imports_graph", "driver.cache", "driver.gitdiff", "driver.project", "driver.run",
                 "driver.pysource"},
     # the language server calls the driver like the CLI does; of the core it sees only the shape recorder
-    "lsp": {"driver", "report", "diagnostics", "interp.observe", "library.run", "library.targets"},
+    "lsp": {"driver", "report", "diagnostics", "interp.observe", "library.run", "library.targets", "fixes"},
+    # verified repairs: candidates from a finding's data, proven by re-running the driver on the edited
+    # text through the editor overlay; the core never knows repairs exist
+    "fixes": {"driver", "diagnostics", "interp.observe"},
 }
 FORBIDDEN_EVERYWHERE = {"torch", "numpy", "torchvision", "PIL", "einops"}
 

@@ -146,6 +146,23 @@ def _check_options(c: argparse.ArgumentParser) -> None:
     c.add_argument("--shard", type=_shard, default=None, metavar="K/N", help="analyze only shard K of N")
     c.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="show progress (default: on a terminal only)")
+    _fix_options(c)
+
+
+def _fix_options(c: argparse.ArgumentParser) -> None:
+    """Verified repairs (pytea_ci/fixes/). `--diff` already names the git base, so the diff of the fixes is
+    `--show-fixes`."""
+    c.add_argument("--suggest-fixes", action="store_true",
+                   help="prove a one-edit repair for each finding (re-analysis of the edited program) and show it "
+                        "in every report (`= fix: in_features 500 -> 320`)")
+    c.add_argument("--fix", action="store_true",
+                   help="apply the safe proven fixes (literal edits, every path followed) to the files, then report "
+                        "what is left")
+    c.add_argument("--unsafe-fixes", action="store_true",
+                   help="with --fix or --show-fixes: the other proven fixes too (added calls, drop_last=True, ...)")
+    c.add_argument("--show-fixes", action="store_true",
+                   help="print the proven fixes as a unified diff on stdout instead of a report; write nothing "
+                        "(exit 1 when there is a fix)")
 
 
 

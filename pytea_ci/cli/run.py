@@ -69,6 +69,7 @@ def request(ns: argparse.Namespace) -> CheckRequest:
 
 
 def check(ns: argparse.Namespace, argv: Sequence[str]) -> int:
+    from pytea_ci.cli import fixing
     from pytea_ci.driver import fs, replay
     from pytea_ci.driver.project import cache_dir
     from pytea_ci.driver.check import check as run_check
@@ -80,6 +81,12 @@ def check(ns: argparse.Namespace, argv: Sequence[str]) -> int:
     try:
         try:
             outcome = run_check(req)
+            if fixing.wanted(ns):
+                fixing.prove(outcome, req)
+                if ns.show_fixes:
+                    return fixing.show(outcome, ns.unsafe_fixes)
+                if ns.fix:
+                    outcome = fixing.apply(outcome, req, ns.unsafe_fixes)
         finally:
             if isinstance(req.progress, TtyProgress):
                 req.progress.close()

@@ -34,10 +34,32 @@ class Span:
 
 @dataclass(frozen=True)
 class Related:
-    """A secondary location, e.g. where a dimension involved in a failing check was born."""
+    """A secondary location, e.g. where a dimension involved in a failing check was born. `label` and
+    `value` are the data the message was built from when it names a concrete size (`in_features`, 500):
+    the repairs (pytea_ci/fixes/) read them instead of the prose."""
 
     span: Span
     message: str
+    label: str = ""
+    value: int | None = None
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text of `span` (which has its end) by `text`."""
+
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A repair proven by re-analysis (pytea_ci/fixes/): `title` says it in a few words (`in_features 500 -> 320`);
+    `safe` when it changes literals only and the re-analysis followed every path."""
+
+    title: str
+    edits: tuple[Edit, ...]
+    safe: bool
 
 
 @dataclass(frozen=True)
@@ -61,6 +83,8 @@ class Diagnostic:
     trace: tuple[Frame, ...] = ()
     counterexample: dict[str, int] = field(default_factory=dict)
     entry: str = ""
+    fix: Fix | None = None
+    sizes: tuple[tuple[str, int], ...] = ()  # the concrete sizes the failing check compared, by label
 
     def key(self) -> tuple[str, str, int, int]:
         """Identity used to de-duplicate: one finding per rule and location, whichever paths reach it

@@ -28,7 +28,7 @@ from pytea_ci.diagnostics.budgets import CANCELLED, WALL_CLOCK
 from pytea_ci.diagnostics.rules import INCOMPLETE
 from pytea_ci.fsio import DATA_FILE_LIMIT, atomic_write, files_unchanged, read_json
 
-FORMAT = 1
+FORMAT = 2
 SUBDIRS = ("results", "solver", "replay", "packages", "environment")
 _README = "Cache of pytea-ci (https://pypi.org/project/pytea-ci). Safe to delete.\n"
 
@@ -56,16 +56,17 @@ def _span(s: Span) -> list[Any]:
 
 def _diag(d: Diagnostic) -> dict[str, Any]:
     return {"rule": d.rule, "severity": d.severity.value, "span": _span(d.span), "message": d.message,
-            "notes": list(d.notes), "related": [[_span(r.span), r.message] for r in d.related],
+            "notes": list(d.notes), "related": [[_span(r.span), r.message, r.label, r.value] for r in d.related],
             "trace": [[_span(f.span), f.message] for f in d.trace], "counterexample": d.counterexample,
-            "entry": d.entry}
+            "entry": d.entry, "sizes": [list(x) for x in d.sizes]}
 
 
 def _load_diag(d: dict[str, Any]) -> Diagnostic:
     return Diagnostic(d["rule"], Severity(d["severity"]), Span(*d["span"]), d["message"], tuple(d["notes"]),
-                      tuple(Related(Span(*s), m) for s, m in d["related"]),
+                      tuple(Related(Span(*r[0]), *r[1:]) for r in d["related"]),
                       tuple(Frame(Span(*s), m) for s, m in d["trace"]),
-                      {str(k): int(v) for k, v in d["counterexample"].items()}, d["entry"])
+                      {str(k): int(v) for k, v in d["counterexample"].items()}, d["entry"],
+                      sizes=tuple((str(k), int(v)) for k, v in d.get("sizes", ())))
 
 
 def dump_entry(e: EntryResult) -> dict[str, Any]:

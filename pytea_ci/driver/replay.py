@@ -152,7 +152,8 @@ def eligible(ns: argparse.Namespace) -> bool:
     """Whether this `check` invocation can be recorded (before it runs)."""
     formats = set(ns.format or ["text"])
     return (formats <= REPLAYABLE_FORMATS and not ns.output and not ns.staged and not ns.diff
-            and not ns.new_only and not ns.no_cache)
+            and not ns.new_only and not ns.no_cache
+            and not (getattr(ns, "suggest_fixes", False) or getattr(ns, "fix", False) or getattr(ns, "show_fixes", False)))
 
 
 def _span_files(result: RunResult, root: str) -> set[str]:

@@ -489,7 +489,8 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, Seque
             for part in [d, *sorted(symbols(d), key=repr)]:  # a set: its order changes with the hash seed
                 span, note = origin_of(part)
                 if span is not None:
-                    related.append(Related(span, f"{label} = {part!r}: {note or 'defined here'}"))
+                    related.append(Related(span, f"{label} = {part!r}: {note or 'defined here'}", label,
+                                           int(part) if isinstance(part, int) else None))
                     break
         trace = [Frame(call, f"{getattr(fn, 'name', 'function')}()") for call, fn in self.frames]
         if "subcommand" in self.facts:  # the command line this path stands for (models/argparse_.py)
@@ -498,7 +499,8 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, Seque
         trace.append(Frame(self.span, message.split(":")[0]))
         where, message = self.relocate(self.span, message)  # installed packages are read-only
         d = Diagnostic(rule.id, sev, where, message, tuple(operands), tuple(related), tuple(trace),
-                       dict(counterexample or {}), self.rel(self.entry))
+                       dict(counterexample or {}), self.rel(self.entry),
+                       sizes=tuple((label, int(v)) for label, v in dims if isinstance(v, int)))
         if sev is not Severity.NOTE:
             self.stopped_at_finding = True
         if self.machine.choices and sev is not Severity.NOTE:

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pytea_ci.diagnostics import Diagnostic, Severity, Span, sources
+from pytea_ci.diagnostics import Diagnostic, Fix, Severity, Span, sources
 from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.diagnostics.result import RunResult
 from pytea_ci.diagnostics.rules import INCOMPLETE
@@ -45,6 +45,7 @@ class Analysis:
     messages: list[str] = field(default_factory=list)  # warnings and failures, one line each
     seconds: float = 0.0
     result: RunResult | None = None  # what `check` returned (for `explain`)
+    fixes: dict[tuple[str, str, int, int], Fix | None] = field(default_factory=dict)  # proven on request (fixes.py)
 
     @property
     def files(self) -> set[str]:

@@ -1,4 +1,5 @@
-"""textDocument/codeAction: for each pytea-ci finding in the range, "ignore RULE on this line" (appends
+"""textDocument/codeAction: for each pytea-ci finding in the range, its proven fix as the preferred quick fix
+(`lsp/fixes.py`), "ignore RULE on this line" (appends
 `# pytea: ignore[RULE]` to the line, or adds the rule to an ignore comment already there) and "open the
 documentation of RULE"; anywhere in an analyzed file, "explain the analysis of this file"."""
 
@@ -44,7 +45,9 @@ def register(server: PyteaServer) -> None:
         if path is None:
             return []
         lines = ls.lines(path)
-        out = []
+        from pytea_ci.lsp.fixes import fix_actions
+
+        out = fix_actions(ls, path, [d for d in params.context.diagnostics if d.source == "pytea-ci"])
         for d in params.context.diagnostics:
             if d.source != "pytea-ci" or not isinstance(d.code, str) or d.range.start.line >= len(lines):
                 continue

@@ -122,6 +122,13 @@ def _where(sources: Sources, d: Diagnostic, links: str | None) -> str:
     return f"[{text}]({links}{quote(rel, safe='/')}#L{max(1, d.span.line)})"
 
 
+def _fix_line(d: Diagnostic) -> list[str]:
+    """The proven fix under the message (`check --suggest-fixes`, the action's pull-request-suggestions)."""
+    if d.fix is None:
+        return []
+    return [f"fix: {d.fix.title}" + ("" if d.fix.safe else " (unsafe)")]
+
+
 def step_summary(result: RunResult, root: str, links: str | None = None,
                  modules: Sequence[ModuleShapes] | None = None) -> str:
     """The markdown job summary of a run. `links` (see `blob_url`) makes each location a link. The
@@ -144,7 +151,7 @@ def step_summary(result: RunResult, root: str, links: str | None = None,
     if diagnostics:
         rows = [(d.severity.value, escape_cell(rule_label(d.rule)),
                  _where(sources, d, links),
-                 escape_cell("\n".join((d.message, *d.notes))))
+                 escape_cell("\n".join((d.message, *d.notes, *_fix_line(d)))))
                 for d in diagnostics[:MAX_SUMMARY_FINDINGS]]
         out += ["### Findings", "", *_table(("Level", "Rule", "Location", "Message"), rows)]
         if len(diagnostics) > MAX_SUMMARY_FINDINGS:

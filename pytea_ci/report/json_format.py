@@ -11,7 +11,7 @@ import dataclasses
 import json
 from typing import Any
 
-from pytea_ci.diagnostics import Diagnostic, Frame, Related, Severity, Span, rule_by_id
+from pytea_ci.diagnostics import Diagnostic, Edit, Fix, Frame, Related, Severity, Span, rule_by_id
 from pytea_ci.diagnostics.result import EntryResult, EntryStats, RunResult
 from pytea_ci.report.source import Sources, Unit
 from pytea_ci.report.summary import TOOL_NAME, construction, coverage_data, summarize, tool_version
@@ -35,6 +35,9 @@ def _location(sources: Sources, span: Span) -> dict[str, Any]:
 
 def _diagnostic(sources: Sources, d: Diagnostic) -> dict[str, Any]:
     rule = rule_by_id(d.rule)
+    fix = {} if d.fix is None else {"fix": {  # only when a fix was proven (`check --suggest-fixes`)
+        "title": d.fix.title, "safe": d.fix.safe,
+        "edits": [{**_location(sources, e.span), "text": e.text} for e in d.fix.edits]}}
     return {
         "rule": d.rule,
         "slug": rule.slug if rule else "",
@@ -46,6 +49,7 @@ def _diagnostic(sources: Sources, d: Diagnostic) -> dict[str, Any]:
         "trace": [{**_location(sources, f.span), "message": f.message} for f in d.trace],
         "counterexample": dict(d.counterexample),
         "entry": sources.display(d.entry),
+        **fix,
     }
 
 
@@ -130,6 +134,8 @@ def _load_diagnostic(sources: Sources, d: dict[str, Any]) -> Diagnostic:
         trace=tuple(Frame(_span(sources, f), f["message"]) for f in d["trace"]),
         counterexample=dict(d["counterexample"]),
         entry=d["entry"],
+        fix=None if "fix" not in d else Fix(d["fix"]["title"], tuple(Edit(_span(sources, e), e["text"])
+                                                                    for e in d["fix"]["edits"]), d["fix"]["safe"]),
     )
 
 

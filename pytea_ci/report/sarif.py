@@ -23,8 +23,11 @@ from pathlib import Path
 from urllib.parse import quote
 
 from sarif_om import (  # type: ignore[import-untyped]
+    ArtifactChange,
+    ArtifactContent,
     ArtifactLocation,
     CodeFlow,
+    Fix,
     Invocation,
     Location,
     Message,
@@ -32,6 +35,7 @@ from sarif_om import (  # type: ignore[import-untyped]
     Notification,
     PhysicalLocation,
     Region,
+    Replacement,
     ReportingConfiguration,
     ReportingDescriptor,
     ReportingDescriptorReference,
@@ -243,8 +247,22 @@ class _LogBuilder:
             related_locations=[self.location(r.span, r.message, i) for i, r in enumerate(related, 1)] or None,
             code_flows=[self.code_flow(d)] if d.trace else None,
             partial_fingerprints=self.fingerprints(d.span),
+            fixes=[self.fix(d)] if d.fix is not None else None,
             properties=self.properties(d),
         )
+
+    def fix(self, d: Diagnostic) -> Fix:
+        """A proven repair (pytea_ci/fixes/): one artifact change per file, its edits as replacements."""
+        assert d.fix is not None
+        by_file: dict[str, list[Replacement]] = {}
+        for e in d.fix.edits:
+            region = self.physical(e.span).region
+            by_file.setdefault(e.span.path, []).append(build(
+                Replacement, deleted_region=region, inserted_content=build(ArtifactContent, text=e.text)))
+        changes = [build(ArtifactChange, artifact_location=self.physical(Span(path, 1), region=False).artifact_location,
+                         replacements=reps) for path, reps in by_file.items()]
+        text = d.fix.title + ("" if d.fix.safe else " (unsafe)")
+        return build(Fix, description=_text(text), artifact_changes=changes)
 
     def index_of(self, rule_id: str) -> int:
         if rule_id not in self.rule_index:

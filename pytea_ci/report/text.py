@@ -95,6 +95,8 @@ def format_diagnostic(d: Diagnostic, root: str, color: bool = False, sources: So
     if d.counterexample:
         lines.append("   = counterexample: " + ", ".join(f"{_clean(str(k))} = {v}"
                                                          for k, v in sorted(d.counterexample.items())))
+    if d.fix is not None:  # proven by re-analysis (pytea_ci/fixes/); `check --fix` applies the safe ones
+        lines.append(f"   = fix: {_clean(d.fix.title)}" + ("" if d.fix.safe else " (unsafe: --unsafe-fixes)"))
     if len(d.trace) > 1:
         lines.append("   = path: " + " -> ".join(f"{_clean(f.message)} ({_clean(_where(sources, f.span))})"
                                                  for f in d.trace[:-1]))

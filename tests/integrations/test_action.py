@@ -87,7 +87,7 @@ def pr_event(pr: Pr) -> dict[str, Any]:
 
 
 def run_action(workspace: Path, event_name: str, event: dict[str, Any] | None, sha: str = "",
-               **inputs: str) -> Run:
+               environment: dict[str, str] | None = None, **inputs: str) -> Run:
     scratch = workspace.parent / f"runner-{workspace.name}"
     scratch.mkdir(exist_ok=True)
     event_path = scratch / "event.json"
@@ -97,7 +97,8 @@ def run_action(workspace: Path, event_name: str, event: dict[str, Any] | None, s
         f.write_text("")
     env = {"GITHUB_ACTIONS": "true", "CI": "true", "GITHUB_EVENT_NAME": event_name,
            "GITHUB_EVENT_PATH": str(event_path), "GITHUB_WORKSPACE": str(workspace), "GITHUB_OUTPUT": str(output),
-           "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_SHA": sha, "PATH": os.environ.get("PATH", "")}
+           "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_SHA": sha, "PATH": os.environ.get("PATH", ""),
+           **(environment or {})}
     inputs.setdefault("args", "--jobs 1")
     for name, value in inputs.items():
         env[f"INPUT_{name.upper()}"] = value  # the runner keeps hyphens: INPUT_SARIF-FILE

@@ -207,6 +207,25 @@ async def test_code_action_inserts_the_ignore_comment(client: LanguageClient, tm
     await published(client, uri, lambda ds: not findings(ds))
 
 
+async def test_the_proven_fix_is_the_preferred_code_action_and_applying_it_clears_the_finding(
+        client: LanguageClient, tmp_path: Path) -> None:
+    path, uri, bad, actions = await _actions_on_the_finding(client, tmp_path)
+    preferred = [a for a in actions if isinstance(a, T.CodeAction) and a.is_preferred]
+    assert [a.title for a in preferred] == ["Fix: in_features 64 -> 128"]
+    assert preferred[0].kind == T.CodeActionKind.QuickFix and list(preferred[0].diagnostics or []) == bad
+    assert actions[0] is preferred[0]  # offered first
+    assert preferred[0].edit is not None and preferred[0].edit.changes
+    (edit,) = preferred[0].edit.changes[uri]
+    lines = BUGGY.split("\n")
+    assert (edit.range.start.line, edit.range.end.line) == (8, 8) and edit.new_text == "128"
+    line = lines[8]
+    lines[8] = line[:edit.range.start.character] + edit.new_text + line[edit.range.end.character:]
+    assert lines[8] == "        self.fc2 = nn.Linear(128, 10)"
+    change(client, uri, "\n".join(lines), 2)
+    await published(client, uri, lambda ds: not findings(ds))
+    assert path.read_text() == BUGGY  # the edit is the editor's to apply: nothing written
+
+
 async def test_inlay_hints_show_shapes_after_assignments(client: LanguageClient, tmp_path: Path) -> None:
     path, uri = project(tmp_path, FIXED)
     await analyzed(client, uri, FIXED)
