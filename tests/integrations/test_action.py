@@ -241,7 +241,7 @@ def test_summary_shows_the_shapes_of_changed_modules(tmp_path: Path) -> None:
     assert "<summary><code>model.py::Net</code> (determined): <code>x: [N, D]</code> → <code>[N, 4]</code>" in section
     assert "Built with Net() at train.py:6." in section and "Where `D == 9`" in section  # the module alone
     assert "<summary><code>blocks.py::Head</code> (determined): <code>x: [N, C, H, W]</code> → <code>[N, 10]</code>" in section
-    assert "| &nbsp;&nbsp;conv | Conv2d | `[N, C, H, W]` | `[N, 8, H - 2, W - 2]` | `224` |  # torch: 3*8*3*3 weights + 8 biases" in section
+    assert "| &nbsp;&nbsp;conv | Conv2d | `[N, C, H, W]` | `[N, 8, H - 2, W - 2]` | `224` |" in section  # torch: 3*8*3*3 weights + 8 biases
     assert "Where `C == 3`" in section
     (pr.origin / "train.py").write_text(TRAIN + "\n")
     later = commit_all(pr.origin, "touch train.py only")
