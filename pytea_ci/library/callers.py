@@ -8,14 +8,18 @@ than once in that scope, or stored through otherwise (`driver/pysource.assigned_
 An input is evidence for the module built as its call site builds it (`Net(4)` with literal
 arguments). Library mode runs the module on each such input as well (`library/verdict.py`): a module
 that fails on every input its callers pass is an error at the failing statement, with the call site as
-a related location.
+a related location. A call is the class's only when the name called resolves to it through the file's
+imports (`from model import Net` finds `model.py` beside the file or at the root), never by name
+alone: a project may define many classes called `Net`.
 """
 
 from __future__ import annotations
 
 import ast
 import os
+from dataclasses import dataclass
 
+from pytea_ci.driver import fs
 from pytea_ci.driver.pysource import assigned_once
 from pytea_ci.library.inputs import CallerInput
 
@@ -44,7 +48,65 @@ def _shape(node: ast.expr) -> tuple[int, ...] | None:
     return tuple(dims) if dims and len(dims) == len(args) and all(d > 0 for d in dims) else None
 
 
-def _builds(node: ast.expr, cls: str) -> str | None:
+@dataclass(frozen=True)
+class Names:
+    """How one file names the class: bare names bound to it, and names bound to its module."""
+
+    bare: frozenset[str]
+    modules: frozenset[str] = frozenset()
+
+
+def _module_file(dotted: str, level: int, importer: str, root: str) -> str | None:
+    """The project file an import names (beside the importer or at the root; relative imports from the
+    importer's package); None when no such file exists (an installed package, a path set at run time)."""
+    if level:
+        base = os.path.dirname(importer)
+        for _ in range(level - 1):
+            base = os.path.dirname(base)
+        bases = [base]
+    else:
+        bases = list(dict.fromkeys([os.path.dirname(importer), root]))
+    parts = [p for p in dotted.split(".") if p]
+    for b in bases:
+        stem = os.path.join(b, *parts)
+        for cand in (stem + ".py", os.path.join(stem, "__init__.py")):
+            if fs.isfile(cand):
+                return os.path.abspath(cand)
+    return None
+
+
+def _is_own(dotted: str, level: int, importer: str, root: str, own: str) -> bool:
+    """Whether an import names the class's module (its package's `__init__` re-exporting it counts);
+    by the module's name when the import names no project file."""
+    found = _module_file(dotted, level, importer, root)
+    if found is None:
+        return dotted.split(".")[-1] == os.path.splitext(os.path.basename(own))[0]
+    return found == own or (found.endswith("__init__.py") and own.startswith(os.path.dirname(found) + os.sep))
+
+
+def names_for(tree: ast.Module, path: str, own: str, cls: str, root: str) -> Names:
+    """The names under which the file `path` refers to `cls` defined in `own`."""
+    if os.path.abspath(path) == own:
+        return Names(frozenset({cls}))
+    if any(isinstance(n, ast.ClassDef) and n.name == cls for n in tree.body):
+        return Names(frozenset())  # its own class of that name
+    bare: set[str] = set()
+    modules: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            for a in node.names:
+                if a.name == cls and _is_own(node.module or "", node.level, path, root, own):
+                    bare.add(a.asname or cls)
+                elif a.name != cls and _is_own(".".join(filter(None, [node.module, a.name])), node.level, path, root, own):
+                    modules.add(a.asname or a.name)  # `from pkg import model`
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if _is_own(a.name, 0, path, root, own):
+                    modules.add(a.asname or a.name.split(".")[-1])
+    return Names(frozenset(bare), frozenset(modules))
+
+
+def _builds(node: ast.expr, cls: str, names: Names | None = None) -> str | None:
     """`Cls(...)`, `mod.Cls(...)`, possibly followed by `.to(...)`, `.eval()`, `.cuda()`: the construction
     as library mode writes it (`Cls(4, dim=8)`, as `library.call_sites` does); None otherwise."""
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
@@ -53,7 +115,10 @@ def _builds(node: ast.expr, cls: str) -> str | None:
     if not isinstance(node, ast.Call):
         return None
     f = node.func
-    if not ((isinstance(f, ast.Name) and f.id == cls) or (isinstance(f, ast.Attribute) and f.attr == cls)):
+    names = names if names is not None else Names(frozenset({cls}), frozenset({"*"}))
+    if not ((isinstance(f, ast.Name) and f.id in names.bare) or (
+            isinstance(f, ast.Attribute) and f.attr == cls and ("*" in names.modules or (
+                isinstance(f.value, ast.Name) and f.value.id in names.modules)))):
         return None
     args = [ast.unparse(a) for a in node.args] + [f"{k.arg}={ast.unparse(k.value)}" for k in node.keywords]
     return f"{cls}({', '.join(args)})"
@@ -78,21 +143,26 @@ def _inputs(call: ast.Call, assigned: Bound) -> tuple[tuple[int, ...], ...] | No
     return tuple(shapes)
 
 
-def _model(func: ast.expr, cls: str, assigned: Bound) -> str | None:
+def _model(func: ast.expr, cls: str, assigned: Bound, names: Names | None = None) -> str | None:
     """The construction of the model called by `func(...)`, when it is an instance of `cls`."""
     if isinstance(func, ast.Attribute) and func.attr == "forward":
         func = func.value
     if isinstance(func, ast.Name):
         value = assigned.get(func.id)
-        return _builds(value, cls) if value is not None else None
-    return _builds(func, cls)
+        return _builds(value, cls, names) if value is not None else None
+    return _builds(func, cls, names)
 
 
-def caller_inputs(cls: str, trees: dict[str, ast.Module], root: str, tensors: int) -> tuple[CallerInput, ...]:
-    """The distinct inputs of `tensors` tensors the files of `trees` pass to `cls`, each with the
-    construction of the instance called (evidence only for a module built that way)."""
+def caller_inputs(cls: str, trees: dict[str, ast.Module], root: str, tensors: int,
+                  own: str | None = None) -> tuple[CallerInput, ...]:
+    """The distinct inputs of `tensors` tensors the files of `trees` pass to `cls` (defined in `own`:
+    only the calls that resolve to it; None: any class of that name), each with the construction of
+    the instance called (evidence only for a module built that way)."""
     out: dict[tuple[str, tuple[tuple[int, ...], ...]], CallerInput] = {}
     for path, tree in sorted(trees.items()):
+        names = names_for(tree, path, os.path.abspath(own), cls, root) if own is not None else None
+        if names is not None and not (names.bare or names.modules):
+            continue
         for body in _scopes(tree):
             assigned = assigned_once(body)
             for st in body:
@@ -101,7 +171,7 @@ def caller_inputs(cls: str, trees: dict[str, ast.Module], root: str, tensors: in
                 for node in ast.walk(st):
                     if not isinstance(node, ast.Call):
                         continue
-                    built = _model(node.func, cls, assigned)
+                    built = _model(node.func, cls, assigned, names)
                     shapes = _inputs(node, assigned) if built is not None else None
                     if built is not None and shapes is not None and len(shapes) == tensors and (built, shapes) not in out:
                         out[(built, shapes)] = CallerInput(shapes, os.path.relpath(path, root), path, node.lineno,

@@ -299,3 +299,31 @@ def test_check_model_file_whose_script_only_builds_it(tmp_path: object) -> None:
     assert out.returncode == 1 and "cnn.py:30:" in out.stdout, out.stdout
     m = re.search(r"Analyzed 1 entry point and (\d+) modules alone: .*checked (\d+) of (\d+)", out.stdout)
     assert m is not None and int(m.group(2)) > 0, out.stdout
+
+
+def test_callers_are_attributed_through_imports_not_by_name(tmp_path: object) -> None:
+    """Issue 31: `a/eval.py` calls a/model.py's Net (`from model import Net`); b/net.py defines another
+    Net (Linear(8, 2)): the [3, 4] input is no evidence against it, and is evidence for a/model.py's,
+    also under an alias or through the module (`import model as m; m.Net()`)."""
+    from pytea_ci.library import targets as lib
+    from pytea_ci.driver.discover import python_files
+
+    root = str(tmp_path)
+    net = ("import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.fc = nn.Linear({n}, 2)\n\n    def forward(self, x):\n        return self.fc(x)\n")
+    for folder, name, n in (("a", "model.py", 4), ("b", "net.py", 8)):
+        os.makedirs(os.path.join(root, folder))
+        with open(os.path.join(root, folder, name), "w") as f:
+            f.write(net.format(n=n))
+    with open(os.path.join(root, "a", "eval.py"), "w") as f:
+        f.write("import torch\nfrom model import Net\nimport model as m\nfrom model import Net as M\n\n"
+                "Net()(torch.randn(3, 4))\nm.Net()(torch.randn(5, 4))\nM()(torch.randn(6, 4))\n")
+
+    def callers(path: str) -> list[tuple[int, ...]]:
+        (t,) = lib.targets([os.path.join(root, path)], python_files(root, root, []), root, {"Net"}).targets
+        return [c.shapes[0] for c in t.callers]
+
+    assert callers(os.path.join("b", "net.py")) == []
+    assert sorted(callers(os.path.join("a", "model.py"))) == [(3, 4), (5, 4), (6, 4)]
+    out = _cli("check", os.path.join("b", "net.py"), "--no-cache", cwd=root)
+    assert out.returncode == 0, out.stdout
