@@ -4,7 +4,8 @@ its note) is, for a warning's counterexample, not degenerate: at least 2, as lib
 inputs (`library/plausible.py`), except a batch size, which may be 1. A possible mismatch (PT002) whose
 only counterexamples give such a size 1 is not reported; the path goes on assuming the check holds, as
 after any warning. A range the program states (`random.randint(1, 1000)`, a declared symbolic range)
-is the program's own word: its 1 stays a counterexample."""
+is the program's own word: its 1 stays a counterexample. So is a value that may be 0 (`x % (k - 1)`
+with k read from the environment): a divisor is no size."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def assumed(s: Sym) -> bool:
 
 def degenerate_only(decider: Decider, cond: Cond, pc: list[Cond]) -> bool:
     """Whether `cond` holds whenever every assumed size it involves is at least 2."""
-    if not isinstance(cond, Pred):
+    if not isinstance(cond, Pred) or cond.op == "ne":  # a divisor that may be 0 (`x % (k - 1)`): a value, not a size
         return False
     sizes = [s for s in symbols(cond) if isinstance(s, Sym) and assumed(s)]
     if not sizes:
