@@ -1,7 +1,7 @@
-"""Plausible sizes outside library mode (issue 31 item 3): a size the program reads without saying what
+"""Plausible sizes of a program's inputs (issue 31 item 3): a size the program reads without saying what
 it is (an environment variable, a command-line argument, a config key not read; `dim.ASSUMED_SIZE` in
-its note) is, for a warning's counterexample, not degenerate: at least 2, as library mode assumes of its
-inputs (`library/plausible.py`), except a batch size, which may be 1. A possible mismatch (PT002) whose
+its note) is, for a warning's counterexample, not degenerate: at least 2, as a module's inputs checked
+alone are (docs/shapes.md "Plausible inputs"), except a batch size, which may be 1. A possible mismatch (PT002) whose
 only counterexamples give such a size 1 is not reported; the path goes on assuming the check holds, as
 after any warning. A range the program states (`random.randint(1, 1000)`, a declared symbolic range)
 is the program's own word: its 1 stays a counterexample. So is a value that may be 0 (`x % (k - 1)`
