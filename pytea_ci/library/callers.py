@@ -3,7 +3,9 @@ evidence"), read from the source without running it.
 
 A call site is evidence when every tensor argument has a literal shape:
 `Net()(torch.randn(2, 1, 28, 28))`, or `net = Net(...)` / `x = torch.zeros((2, 1, 28, 28))` earlier in
-the same function (or module body) and then `net(x)` or `net.forward(x)`. A name assigned more
+the same function (or module body) and then `net(x)` or `net.forward(x)`; or what the module's own
+helper returns, `net.init_hidden()` returning `torch.zeros(self.n_layers, 1, self.hidden_size)`, with
+the attributes `__init__` sets from the construction's literal arguments. A name assigned more
 than once in that scope, or stored through otherwise (`driver/pysource.assigned_once`), is not followed.
 An input is evidence for the module built as its call site builds it (`Net(4)` with literal
 arguments). Library mode runs the module on each such input as well (`library/verdict.py`): a module
@@ -16,6 +18,7 @@ alone: a project may define many classes called `Net`.
 from __future__ import annotations
 
 import ast
+import copy
 import os
 from dataclasses import dataclass
 
@@ -26,6 +29,7 @@ from pytea_ci.library.inputs import CallerInput
 Bound = dict[str, "ast.expr | None"]  # name -> its one value in a scope (`pysource.assigned_once`)
 
 MAX_CALLERS = 3  # distinct caller inputs per module
+_WRAPPERS = ("to", "eval", "train", "cuda", "cpu", "float", "double")
 _FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "randint", "full", "randn_like"}
 
 
@@ -109,9 +113,7 @@ def names_for(tree: ast.Module, path: str, own: str, cls: str, root: str) -> Nam
 def _builds(node: ast.expr, cls: str, names: Names | None = None) -> str | None:
     """`Cls(...)`, `mod.Cls(...)`, possibly followed by `.to(...)`, `.eval()`, `.cuda()`: the construction
     as library mode writes it (`Cls(4, dim=8)`, as `library.call_sites` does); None otherwise."""
-    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
-            "to", "eval", "train", "cuda", "cpu", "float", "double"):
-        node = node.func.value
+    node = _unwrap(node)
     if not isinstance(node, ast.Call):
         return None
     f = node.func
@@ -130,12 +132,72 @@ def _scopes(tree: ast.Module) -> list[list[ast.stmt]]:
     return bodies
 
 
-def _inputs(call: ast.Call, assigned: Bound) -> tuple[tuple[int, ...], ...] | None:
+def _unwrap(node: ast.expr) -> ast.expr:
+    """`Cls(...)` of `Cls(...).to(device).eval()`."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _WRAPPERS:
+        node = node.func.value
+    return node
+
+
+def _method(cls: ast.ClassDef | None, name: str) -> ast.FunctionDef | None:
+    return next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == name), None) if cls else None
+
+
+def _attributes(cls: ast.ClassDef, built: ast.Call) -> dict[str, ast.expr]:
+    """`self.X = param` (or a literal) in `__init__`, with the parameters as `built` passes them (or
+    their defaults): attribute -> its literal value."""
+    init = _method(cls, "__init__")
+    if init is None:
+        return {}
+    params = [a.arg for a in init.args.args[1:]]
+    values: dict[str, ast.expr] = dict(zip(params[len(params) - len(init.args.defaults):], init.args.defaults))
+    values.update(zip(params, built.args))
+    values.update({k.arg: k.value for k in built.keywords if k.arg})
+    out: dict[str, ast.expr] = {}
+    for st in init.body:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(t := st.targets[0], ast.Attribute) \
+                and isinstance(t.value, ast.Name) and t.value.id == "self":
+            v = values.get(st.value.id) if isinstance(st.value, ast.Name) else st.value
+            if isinstance(v, ast.Constant):
+                out[t.attr] = v
+    return out
+
+
+class _Self(ast.NodeTransformer):
+    def __init__(self, attrs: dict[str, ast.expr]) -> None:
+        self.attrs = attrs
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
+        if isinstance(node.value, ast.Name) and node.value.id == "self" and node.attr in self.attrs:
+            return self.attrs[node.attr]
+        return self.generic_visit(node)  # type: ignore[return-value]
+
+
+def _helper(node: ast.expr, assigned: Bound, cls: ast.ClassDef | None) -> ast.expr | None:
+    """What the module's own helper returns, `encoder.init_hidden()` -> `torch.zeros(1, 1, 100)` for
+    `encoder = EncoderRNN(128, 100)`: its one `return` of a factory call (or of a name bound once to one),
+    `self.X` read from the construction; None otherwise."""
+    if not (isinstance(node, ast.Call) and not node.args and not node.keywords and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)):
+        return None
+    built = _unwrap(assigned.get(node.func.value.id) or ast.Constant(None))
+    method = _method(cls, node.func.attr)
+    returns = [r.value for r in ast.walk(method) if isinstance(r, ast.Return) and r.value] if method else []
+    if cls is None or not isinstance(built, ast.Call) or len(returns) != 1:
+        return None
+    value = returns[0]
+    if isinstance(value, ast.Name):
+        value = assigned_once(method.body).get(value.id) if method else None  # type: ignore[assignment]
+    return _Self(_attributes(cls, built)).visit(copy.deepcopy(value)) if value is not None else None
+
+
+def _inputs(call: ast.Call, assigned: Bound, cls: ast.ClassDef | None = None) -> tuple[tuple[int, ...], ...] | None:
     if call.keywords or not call.args:
         return None
     shapes = []
     for a in call.args:
         value = assigned.get(a.id) if isinstance(a, ast.Name) else a
+        value = (_helper(value, assigned, cls) or value) if value is not None else None
         shape = _shape(value) if value is not None else None
         if shape is None:
             return None
@@ -161,6 +223,8 @@ def caller_inputs(cls: str, trees: dict[str, ast.Module], root: str, tensors: in
     out: dict[tuple[str, tuple[tuple[int, ...], ...]], CallerInput] = {}
     for path, tree in sorted(trees.items()):
         names = names_for(tree, path, os.path.abspath(own), cls, root) if own is not None else None
+        defined = next((n for n in trees[own].body if isinstance(n, ast.ClassDef) and n.name == cls), None) \
+            if own is not None and own in trees else None
         if names is not None and not (names.bare or names.modules):
             continue
         for body in _scopes(tree):
@@ -172,7 +236,7 @@ def caller_inputs(cls: str, trees: dict[str, ast.Module], root: str, tensors: in
                     if not isinstance(node, ast.Call):
                         continue
                     built = _model(node.func, cls, assigned, names)
-                    shapes = _inputs(node, assigned) if built is not None else None
+                    shapes = _inputs(node, assigned, defined) if built is not None else None
                     if built is not None and shapes is not None and len(shapes) == tensors and (built, shapes) not in out:
                         out[(built, shapes)] = CallerInput(shapes, os.path.relpath(path, root), path, node.lineno,
                                                            node.col_offset, built)

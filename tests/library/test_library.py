@@ -327,3 +327,22 @@ def test_callers_are_attributed_through_imports_not_by_name(tmp_path: object) ->
     assert sorted(callers(os.path.join("a", "model.py"))) == [(3, 4), (5, 4), (6, 4)]
     out = _cli("check", os.path.join("b", "net.py"), "--no-cache", cwd=root)
     assert out.returncode == 0, out.stdout
+
+
+def test_caller_inputs_through_the_modules_own_helper() -> None:
+    """Issue 37: `encoder.init_hidden()` is evidence too: the helper's `torch.zeros(self.n_layers, 1,
+    self.hidden_size)` with the attributes the construction sets (an argument, a default)."""
+    import ast
+
+    from pytea_ci.library.callers import caller_inputs
+
+    model = ("import torch\nimport torch.nn as nn\n\n\nclass Enc(nn.Module):\n"
+             "    def __init__(self, vocab, hidden_size, n_layers=2):\n        super().__init__()\n"
+             "        self.hidden_size = hidden_size\n        self.n_layers = n_layers\n\n"
+             "    def forward(self, x, hidden):\n        return x, hidden\n\n"
+             "    def init_hidden(self):\n        h = torch.zeros(self.n_layers, 1, self.hidden_size)\n        return h\n")
+    use = ("import torch\nfrom model import Enc\n\nenc = Enc(10, 32)\nh0 = enc.init_hidden()\n"
+           "enc(torch.randint(0, 10, (7,)), h0)\nenc(torch.randint(0, 10, (5,)), enc.init_hidden())\n")
+    trees = {"/p/model.py": ast.parse(model), "/p/use.py": ast.parse(use)}
+    found = caller_inputs("Enc", trees, "/p", 2, "/p/model.py")
+    assert [(c.shapes, c.line) for c in found] == [(((7,), (2, 1, 32)), 6), (((5,), (2, 1, 32)), 7)]
