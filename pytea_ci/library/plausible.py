@@ -7,7 +7,8 @@ every non-degenerate input and holds only for degenerate ones (a 1x1 image), the
 only degenerate inputs, which is a finding at that check, not a contract. Exceptions:
 * the check pins one size to what the module fixes (`C == 1` for `Conv2d(1, ...)`, `256 * C == 256`
   for a Linear(16 * 16) patch embedding: one input size times module constants equal to module
-  constants): a narrow contract, not a degenerate one;
+  constants; or each size of a shape compared whole, as an RNN's hidden state `[1, 1, 100]`): a
+  narrow contract, not a degenerate one;
 * a project call site passes that size as 1 (`Net()(torch.randn(8, 3, 1, 32))`: a height of 1 is
   plausible for Net, however the call site builds it);
 * the module itself already rules the non-degenerate inputs out (an `assert x.size(2) == 1`, a
@@ -58,7 +59,11 @@ def _factors(d: Any) -> list[Any]:
 def _pins(cond: Pred, free: list[Sym]) -> bool:
     """`size == literal`, or a size times module constants equal to module constants (`256 * C == 256`
     for a Linear(16 * 16) patch embedding, `C * p * p == p * p` with a symbolic patch size): one size
-    fixed by the module, a narrow contract."""
+    fixed by the module, a narrow contract. A conjunction pins when each part that involves an input
+    size pins one (an RNN's `h_0` must be `[layers, batch, hidden]` = `[1, 1, 100]` dim for dim)."""
+    if cond.op == "and":
+        parts = [a for a in cond.args if isinstance(a, Pred) and set(symbols(a)) & set(free)]
+        return bool(parts) and all(_pins(a, free) for a in parts)
     if cond.op != "eq":
         return False
     sides = [set(symbols(a)) & set(free) if not isinstance(a, int) else set() for a in cond.args]

@@ -344,7 +344,7 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
     configs = [c for c in found if not c.via and not c.partial] + made + [c for c in found if c.partial]
     if not configs:  # else the scripts that build it, then the defaults (a script may not get that far)
         configs = [c for c in found if c.via] + [Config(*defaults(name, init))]
-    callers = (caller_inputs(name, sources.mentioning(name), root, len(inputs))
+    callers = (caller_inputs(name, sources.mentioning(name), root, len(inputs), info.path)
                if inputs and all(i.kind == "tensor" for i in inputs) else ())
     units = tuple(sorted({(i, len(shape), p) for k in callers for i, shape in enumerate(k.shapes)
                           for p, size in enumerate(shape) if size == 1}))

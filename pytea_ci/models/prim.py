@@ -306,6 +306,8 @@ def view_strides(old: Shape, strides: tuple[int, ...], new: Shape) -> tuple[int,
     computeStride: each run of new dims must cover whole contiguous chunks of the old ones)."""
     if not old:
         return tuple(1 for _ in new)
+    if any(int(d) == 0 for d in old):  # torch: any view of an empty tensor is valid (strides as resize gives)
+        return strides if tuple(old) == tuple(new) else _resized(new)
     newstride = [0] * len(new)
     view_d = len(new) - 1
     chunk_base = strides[-1]
@@ -323,6 +325,14 @@ def view_strides(old: Shape, strides: tuple[int, ...], new: Shape) -> tuple[int,
                 chunk_base = strides[tensor_d - 1]
                 tensor_numel = view_numel = 1
     return tuple(newstride) if view_d == -1 else None
+
+
+def _resized(shape: Shape) -> tuple[int, ...]:
+    """Contiguous strides of `shape`, a size 0 counted as 1 (torch's computeStride for empty tensors)."""
+    out = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        out[i] = max(int(shape[i + 1]), 1) * out[i + 1]
+    return tuple(out)
 
 
 def with_strides(t: Tensor, shape: Shape, strides: tuple[int, ...] | None) -> Tensor:

@@ -15,7 +15,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, register
 from pytea_ci.models.values import Builtin, Unknown
-from pytea_ci.shapes.dim import INPUT, Dim, add, is_dim
+from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, Dim, add, is_dim
 
 _MAX_CHOICES = 256  # a longer list of choices is summarised by its bounds
 
@@ -106,7 +106,7 @@ def read_int(ctx: Ctx, text: Unknown) -> Any:
     what = text.origin.what if text.origin is not None else text.reason
     if text.pytype == "str" or what.startswith("sys.argv") or text.reason.startswith("value of environment"):
         source = text.reason if text.reason.startswith("value of") else what
-        return ctx.fresh("n", kind=INPUT, lo=1, note=f"int() of {source} (a positive size by assumption)")
+        return ctx.fresh("n", kind=INPUT, lo=1, note=f"int() of {source} {ASSUMED_SIZE}")
     return ctx.fresh("int")
 
 

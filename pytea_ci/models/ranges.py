@@ -117,11 +117,23 @@ def _literal_ints(data: Any) -> list[int] | None:
     return None
 
 
+def _every_item_known(ctx: Ctx, data: Any) -> bool:
+    """Whether a (nested) list holds exactly its items: not the representatives of a comprehension
+    over a long range, nor items kept by a filter the analyzer could not decide (`[c for c in xs if c < n]`:
+    11 is in it only when 11 < n)."""
+    if not isinstance(data, (list, tuple)):
+        return True
+    return ctx.known_length(data) == len(data) and all(_every_item_known(ctx, x) for x in data)
+
+
 def literal_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+    """The range of literal integers; its bounds occur only when every item of the list is known (else
+    they only bound the values: a check then fails only when every value of the range is out)."""
     if args and isinstance(args[0], Tensor):
         return args[0].vrange
     values = _literal_ints(args[0]) if args else None
-    return made(ctx, min(values), max(values), "torch.tensor of literals", True) if values else None
+    return made(ctx, min(values), max(values), "torch.tensor of literals", _every_item_known(ctx, args[0])) \
+        if values else None
 
 
 def full_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:

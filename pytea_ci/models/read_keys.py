@@ -16,7 +16,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.random_ import _READ
 from pytea_ci.models.values import Unknown
-from pytea_ci.shapes.dim import INPUT
+from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT
 from pytea_ci.shapes.tensor import Origin
 
 KEYS = "read keys"  # ctx.facts key: (document, key path) -> Keyed; ("size", document, key path) -> symbol
@@ -65,5 +65,5 @@ def as_size(ctx: Ctx, v: Any) -> Any:
     table = ctx.facts.setdefault(KEYS, {})
     key = ("size", v.doc, v.path)
     if key not in table:
-        table[key] = ctx.fresh("n", kind=INPUT, lo=1, note=f"{v.reason} (a positive size by assumption)")
+        table[key] = ctx.fresh("n", kind=INPUT, lo=1, note=f"{v.reason} {ASSUMED_SIZE}")
     return table[key]

@@ -22,6 +22,9 @@ UNKNOWN = "unknown"
 # A fact about the machine the program runs on (GPU availability, device count, rank): one value per
 # run like an input, but a finding that holds only for some machines is not reported (DESIGN §3).
 MACHINE = "machine"
+# In the note of an input size the program reads without saying what it is (an environment variable, a
+# command-line argument, a config key not read): a size, so plausibly not degenerate (interp/plausible_sizes.py)
+ASSUMED_SIZE = "(a positive size by assumption)"
 
 
 @lru_cache(maxsize=65536)

@@ -15,7 +15,7 @@ from pytea_ci.solver import Decider
 from tests.library.helpers import FIXTURES, expectations, targets
 
 FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py", "verdicts.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py"),
-         os.path.join("sites", "models.py"), "broadcast.py"]
+         os.path.join("sites", "models.py"), "broadcast.py", "rnn_tutorial.py"]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
@@ -299,3 +299,50 @@ def test_check_model_file_whose_script_only_builds_it(tmp_path: object) -> None:
     assert out.returncode == 1 and "cnn.py:30:" in out.stdout, out.stdout
     m = re.search(r"Analyzed 1 entry point and (\d+) modules alone: .*checked (\d+) of (\d+)", out.stdout)
     assert m is not None and int(m.group(2)) > 0, out.stdout
+
+
+def test_callers_are_attributed_through_imports_not_by_name(tmp_path: object) -> None:
+    """Issue 31: `a/eval.py` calls a/model.py's Net (`from model import Net`); b/net.py defines another
+    Net (Linear(8, 2)): the [3, 4] input is no evidence against it, and is evidence for a/model.py's,
+    also under an alias or through the module (`import model as m; m.Net()`)."""
+    from pytea_ci.library import targets as lib
+    from pytea_ci.driver.discover import python_files
+
+    root = str(tmp_path)
+    net = ("import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.fc = nn.Linear({n}, 2)\n\n    def forward(self, x):\n        return self.fc(x)\n")
+    for folder, name, n in (("a", "model.py", 4), ("b", "net.py", 8)):
+        os.makedirs(os.path.join(root, folder))
+        with open(os.path.join(root, folder, name), "w") as f:
+            f.write(net.format(n=n))
+    with open(os.path.join(root, "a", "eval.py"), "w") as f:
+        f.write("import torch\nfrom model import Net\nimport model as m\nfrom model import Net as M\n\n"
+                "Net()(torch.randn(3, 4))\nm.Net()(torch.randn(5, 4))\nM()(torch.randn(6, 4))\n")
+
+    def callers(path: str) -> list[tuple[int, ...]]:
+        (t,) = lib.targets([os.path.join(root, path)], python_files(root, root, []), root, {"Net"}).targets
+        return [c.shapes[0] for c in t.callers]
+
+    assert callers(os.path.join("b", "net.py")) == []
+    assert sorted(callers(os.path.join("a", "model.py"))) == [(3, 4), (5, 4), (6, 4)]
+    out = _cli("check", os.path.join("b", "net.py"), "--no-cache", cwd=root)
+    assert out.returncode == 0, out.stdout
+
+
+def test_caller_inputs_through_the_modules_own_helper() -> None:
+    """Issue 37: `encoder.init_hidden()` is evidence too: the helper's `torch.zeros(self.n_layers, 1,
+    self.hidden_size)` with the attributes the construction sets (an argument, a default)."""
+    import ast
+
+    from pytea_ci.library.callers import caller_inputs
+
+    model = ("import torch\nimport torch.nn as nn\n\n\nclass Enc(nn.Module):\n"
+             "    def __init__(self, vocab, hidden_size, n_layers=2):\n        super().__init__()\n"
+             "        self.hidden_size = hidden_size\n        self.n_layers = n_layers\n\n"
+             "    def forward(self, x, hidden):\n        return x, hidden\n\n"
+             "    def init_hidden(self):\n        h = torch.zeros(self.n_layers, 1, self.hidden_size)\n        return h\n")
+    use = ("import torch\nfrom model import Enc\n\nenc = Enc(10, 32)\nh0 = enc.init_hidden()\n"
+           "enc(torch.randint(0, 10, (7,)), h0)\nenc(torch.randint(0, 10, (5,)), enc.init_hidden())\n")
+    trees = {"/p/model.py": ast.parse(model), "/p/use.py": ast.parse(use)}
+    found = caller_inputs("Enc", trees, "/p", 2, "/p/model.py")
+    assert [(c.shapes, c.line) for c in found] == [(((7,), (2, 1, 32)), 6), (((5,), (2, 1, 32)), 7)]

@@ -130,6 +130,38 @@ def test_cat_stack(base: tuple[int, ...], count: int, data: Any, fn: str, dim: i
     agree("", f"torch.{fn}([{', '.join(randn(s) for s in shapes)}], dim={dim})")
 
 
+# edges the oracles never drew before (issue 31 item 4): zero-size and size-1 dims, empty sequences
+EDGES = settings(SETTINGS, max_examples=80)
+
+
+@EDGES
+@given(src=shape_st(1, 4, 0, 3), target=st.lists(st.integers(-1, 6), min_size=1, max_size=4),
+       method=st.sampled_from(["view", "reshape"]), transposed=st.booleans())
+def test_view_reshape_of_empty_and_unit_dims(src: tuple[int, ...], target: list[int], method: str,
+                                             transposed: bool) -> None:
+    """torch: any view of an empty tensor that keeps numel 0 is valid, even of a non-contiguous one."""
+    setup = f"x = {randn(src)}\n" + ("x = x.transpose(0, -1)\n" if transposed else "")
+    agree(setup, f"x.{method}({', '.join(map(str, target))})")
+
+
+@EDGES
+@given(base=shape_st(1, 3, 0, 2), count=st.integers(0, 3), data=st.data(), fn=st.sampled_from(["cat", "stack"]),
+       dim=st.integers(-3, 2))
+def test_cat_stack_of_empty_and_unit_dims(base: tuple[int, ...], count: int, data: Any, fn: str, dim: int) -> None:
+    shapes = [tuple(data.draw(st.sampled_from([d, 0, 1])) for d in base) for _ in range(count)]
+    agree("", f"torch.{fn}([{', '.join(randn(s) for s in shapes)}], dim={dim})")
+
+
+@EDGES
+@given(shape=shape_st(1, 3, 0, 2), fn=st.sampled_from(["sum", "mean", "amax", "prod", "argmax", "max", "min", "logsumexp"]),
+       dim=st.one_of(st.none(), st.integers(-3, 2)), keepdim=st.booleans())
+def test_reductions_of_empty_and_unit_dims(shape: tuple[int, ...], fn: str, dim: int | None, keepdim: bool) -> None:
+    if dim is None:
+        agree(f"x = {randn(shape)}\n", f"x.{fn}()" if fn != "logsumexp" else "x.logsumexp(0)")
+    else:
+        agree(f"x = {randn(shape)}\n", f"x.{fn}(dim={dim}, keepdim={keepdim})")
+
+
 @SETTINGS
 @given(a=shape_st(1, 4, 1, 3), b=shape_st(1, 4, 1, 3), fn=st.sampled_from(["matmul", "mm", "bmm", "mv", "dot"]))
 def test_matmul_family(a: tuple[int, ...], b: tuple[int, ...], fn: str) -> None:

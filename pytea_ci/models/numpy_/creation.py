@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.pil import array_of_image
 from pytea_ci.models.prim import sizes_arg
 from pytea_ci.models.ranges import randint_values
 from pytea_ci.models.registry import model, register
@@ -53,6 +54,9 @@ def _array(ctx: Ctx, data: Any, dtype: Any, kwargs: dict[str, Any]) -> Any:
         kwargs["dtype"] = dtype
     if isinstance(data, Tensor):
         return array_of(data.shape, _dtype(kwargs, data.dtype))
+    image = array_of_image(data)
+    if image is not None:
+        return array_of(image[0], _dtype(kwargs, image[1]))
     shape, dt = infer_data(ctx, data)
     if shape is None and isinstance(data, list) and data and ctx.known_length(data) is None:
         # a list built in a loop not followed to the end: its items may be known, its length is not

@@ -242,7 +242,10 @@ def cat(ctx: Ctx, tensors: Any, dim: Any = 0, axis: Any = None, out: Any = None)
             return _length_unknown(ctx, out, at)
         return out.with_shape(shape_of(out)[:at] + (n * sizes.pop(),) + shape_of(out)[at + 1:])  # n equal parts
     ctx.require(len(items) > 0, "cat", "expected a non-empty list of tensors", INVALID_ARGUMENT)
-    items = [t for t in items if not (len(shape_of(t)) == 1 and shape_of(t)[0] == 0)] or items
+    kept = [t for t in items if not (len(shape_of(t)) == 1 and shape_of(t)[0] == 0)]
+    if not kept:  # torch skips 1-D empty tensors (legacy), whatever `dim`: only those is one of them
+        return into_out(ctx, "cat", items[0].with_shape((0,), joined_dtype(items)), out)
+    items = kept
     first = shape_of(items[0])
     ctx.require(all(len(shape_of(t)) > 0 for t in items), "cat", "zero-dimensional tensor cannot be concatenated",
                 operands=tuple(f"tensor {k}: {fmt(shape_of(t))}" for k, t in enumerate(items)))

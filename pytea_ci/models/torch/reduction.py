@@ -26,11 +26,37 @@ def _dim_kw(dim: Any, kwargs: dict[str, Any]) -> Any:
     return kwargs.get("axis", dim)
 
 
+def _nonempty(ctx: Ctx, op: str, input: Any, dim: Any, whole: bool = True) -> None:
+    """max/min/argmax and their kin have no identity: torch rejects reducing a dim of size 0, and
+    (`whole`) reducing a tensor of no elements without a dim. Only sizes known to be 0 are checked."""
+    if not known(input):
+        return
+    shape = shape_of(input)
+    if dim is None:
+        if whole and any(d == 0 for d in shape if isinstance(d, int)):
+            ctx.require(False, op, "Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                        "reduction dim with the 'dim' argument.", INVALID_ARGUMENT)
+        return
+    for d in dim if isinstance(dim, (tuple, list)) else (dim,):
+        n = norm_dim(ctx, d, len(shape), op) if shape else None
+        if n is not None and isinstance(shape[n], int) and shape[n] == 0:
+            ctx.require(False, op, f"Expected reduction dim {n} to have non-zero size.", INVALID_ARGUMENT)
+
+
 @model("torch.mean", "torch.Tensor.mean", "torch.nanmean", "torch.Tensor.nanmean", "torch.logsumexp",
-       "torch.Tensor.logsumexp", "torch.amax", "torch.Tensor.amax", "torch.amin", "torch.Tensor.amin")
+       "torch.Tensor.logsumexp")
 def mean(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
     return _reduce(ctx, "sum", input, _dim_kw(dim, kwargs), keepdim or kwargs.get("keepdims", False),
                    dtype_name(kwargs.get("dtype")) or "")
+
+
+@model("torch.amax", "torch.Tensor.amax", "torch.amin", "torch.Tensor.amin")
+def amax(ctx: Ctx, input: Any, dim: Any = (), keepdim: Any = False, **kwargs: Any) -> Any:
+    """`dim=()` (the default) reduces every dim, as `None` does elsewhere."""
+    dim = _dim_kw(dim, kwargs)
+    dim = None if dim == () else dim
+    _nonempty(ctx, "amax", input, dim)
+    return _reduce(ctx, "amax", input, dim, keepdim or kwargs.get("keepdims", False))
 
 
 @model("torch.sum", "torch.Tensor.sum", "torch.prod", "torch.Tensor.prod", "torch.nansum", "torch.Tensor.nansum")
@@ -71,14 +97,22 @@ def all_(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False) -> Any:
 
 @model("torch.argmax", "torch.Tensor.argmax", "torch.argmin", "torch.Tensor.argmin", values=argmax_values)
 def argmax(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False) -> Any:
+    _nonempty(ctx, "argmax", input, dim)
     return _reduce(ctx, "argmax", input, dim, keepdim if dim is not None else False, "int64")
 
 
-@model("torch.max", "torch.Tensor.max", "torch.min", "torch.Tensor.min", "torch.median", "torch.Tensor.median",
-       "torch.mode", "torch.Tensor.mode", values=Indices(1, None, False))
+@model("torch.max", "torch.Tensor.max", "torch.min", "torch.Tensor.min", values=Indices(1, None, False))
 def max_(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
+    if not isinstance(dim, Tensor):
+        _nonempty(ctx, "max", input, dim)
+    return median(ctx, input, dim, keepdim, **kwargs)
+
+
+@model("torch.median", "torch.Tensor.median", "torch.mode", "torch.Tensor.mode", values=Indices(1, None, False))
+def median(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
     if isinstance(dim, Tensor):
         return binary(ctx, "maximum", input, dim)
+    _nonempty(ctx, "median", input, dim, whole=False)  # median() of no elements is nan
     if dim is None:
         return _reduce(ctx, "max", input, None, False)
     values = _reduce(ctx, "max", input, dim, keepdim)
