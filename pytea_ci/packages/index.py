@@ -6,7 +6,8 @@ runs machinery the interpreter cannot follow to the end. What that machinery com
 module of the package that defines the name. This module answers that from the package's files, never
 importing them: an index of the names each module defines at its top level (`class`, `def`, an
 assignment at column 0), the `__all__` literal of each, and the modules and names the package's
-`if TYPE_CHECKING:` imports name (what type checkers are told the lazy exports are).
+`if TYPE_CHECKING:` imports of its `__init__.py` files name (what type checkers are told the lazy
+exports are).
 
 The index is built once per package folder and version: read as text with a line regex (a package of
 3,000 files is read in about a second), kept in the process and, with a cache folder, in
@@ -101,7 +102,7 @@ def build(root: str, package: str) -> Table:
                 continue
             dotted = base if file == "__init__.py" else f"{base}.{file[:-3]}"
             _add(table, dotted, text)
-            if "TYPE_CHECKING" in text:
+            if file == "__init__.py" and "TYPE_CHECKING" in text:  # where lazy exports are declared
                 typed |= _typed(text, base)
     for name, rows in table.items():
         table[name] = [(m, f | (1 if (m, name) in typed or (m, "*") in typed else 0)) for m, f in rows]
