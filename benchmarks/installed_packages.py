@@ -26,7 +26,14 @@ whether the warm report equals the cold one (timings aside). The bar of issue 21
 `imports_only.py` <= 2x `plain.py`.
 Exits 1 when a bug is missed on the `*_bad` entry points marked as expected, or a twin has a finding.
 
-    python benchmarks/installed_packages.py [--venv DIR] [--keep] [--disk-only]
+With `--matrix`: the version matrix of issue 36. Each package version in its own virtualenv (`--no-deps`,
+kept under the temporary folder and reused): transformers' latest release and 4.46.3 over the labelled
+scripts of `tests/data/hf_versions/` (thirteen architectures, a boundary bug and a fixed twin each, the
+lines torch raised at in `labels.json`), timm's latest release over the timm entry points above. A table
+of package x version x bugs found at the line / false alarms / mean coverage / cold and warm seconds per
+script (cold: a fresh cache folder; warm: new processes, results forgotten, package imports restored).
+
+    python benchmarks/installed_packages.py [--venv DIR] [--keep] [--disk-only] [--matrix]
 """
 
 from __future__ import annotations
@@ -132,7 +139,10 @@ def main() -> int:
     ap.add_argument("--venv", default=os.path.join(tempfile.gettempdir(), "pytea-ci-hf-venv"))
     ap.add_argument("--keep", action="store_true", help="keep the project folder")
     ap.add_argument("--disk-only", action="store_true", help="only the import cost across processes")
+    ap.add_argument("--matrix", action="store_true", help="the version matrix (issue 36)")
     ns = ap.parse_args()
+    if ns.matrix:
+        return matrix()
     python = make_env(ns.venv)
     if python is None:
         print(f"SUMMARY skipped: cannot install {' '.join(PINS)} (offline?)")
@@ -224,6 +234,70 @@ def disk_cache(root: str, python: str, runs: int = 5) -> str:
     ratio = figures["imports_only.py:warm"] / p["wall"]
     return (f"disk_cold={figures['imports_only.py:cold']:.2f}s disk_warm={figures['imports_only.py:warm']:.2f}s "
             f"plain_wall={p['wall']:.2f}s warm_over_plain={ratio:.2f} (bar <= 2)")
+
+
+# ----- the version matrix (issue 36) -------------------------------------------------------------------------
+HF_DATA = os.path.join(os.path.dirname(HERE), "tests", "data", "hf_versions")
+MATRIX = (("transformers", "transformers>=5,<6", "5"), ("transformers", "transformers==4.46.3", "4"),
+          ("timm", "timm", "timm"))
+
+
+def _pinned_env(pin: str) -> str | None:
+    folder = os.path.join(tempfile.gettempdir(), "pytea-ci-hf-versions",
+                          pin.replace(">", "gt").replace("<", "lt").replace("=", "").replace(",", "_"))
+    python = os.path.join(folder, "bin", "python")
+    if not os.path.isfile(python):
+        venv.EnvBuilder(with_pip=True).create(folder)
+    p = subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", pin], capture_output=True, text=True)
+    return python if p.returncode == 0 else None
+
+
+def _scripts(key: str, root: str) -> dict[str, int | None]:
+    """The entry points of one matrix row, written into `root`, with the line of each one's bug (None: none)."""
+    if key == "timm":
+        names = [n for n in FILES if n.startswith("timm_")]
+        make_project(root)
+        return {n: EXPECTED.get(n) or KNOWN_GAPS.get(n) for n in names}
+    with open(os.path.join(HF_DATA, "labels.json")) as f:
+        labels = json.load(f)[key]
+    names = sorted(n for n in os.listdir(HF_DATA) if n.endswith(".py") and n != "label.py")
+    for n in names:
+        shutil.copy(os.path.join(HF_DATA, n), os.path.join(root, n))
+    return {n: labels[n] for n in names}
+
+
+def _version(python: str, package: str) -> str:
+    p = subprocess.run([python, "-m", "pip", "show", package], capture_output=True, text=True)
+    return next((line.split()[1] for line in p.stdout.splitlines() if line.startswith("Version:")), "?")
+
+
+def matrix() -> int:
+    print("| package | version | bugs found at the line | false alarms | mean coverage | cold s/script | "
+          "warm s/script |")
+    print("|---|---|---|---|---|---|---|")
+    bad = 0
+    for package, pin, key in MATRIX:
+        python = _pinned_env(pin)
+        if python is None:
+            print(f"| {package} | {pin} | not installed (offline?) | | | | |")
+            continue
+        root, cache = tempfile.mkdtemp(prefix="pytea-matrix-"), tempfile.mkdtemp(prefix="pytea-matrix-cache-")
+        want = _scripts(key, root)
+        cold = check(root, python, sorted(want), cache)
+        _forget_results(cache)
+        warm = check(root, python, sorted(want), cache)
+        found = {(d["entry"], d["line"]) for d in cold["diagnostics"] if d["severity"] == "error"}
+        hits = sum((n, line) in found for n, line in want.items() if line is not None)
+        alarms = sum(1 for n, line in found if want.get(n) != line)
+        cov = sum(e["coverage"]["ratio"] for e in cold["entries"]) / max(1, len(cold["entries"]))
+        n_bugs = sum(line is not None for line in want.values())
+        bad += (hits < n_bugs) + alarms
+        print(f"| {package} | {_version(python, package)} | {hits}/{n_bugs} | {alarms} | {cov:.1%} | "
+              f"{cold['wall'] / len(want):.1f} | {warm['wall'] / len(want):.1f} |")
+        shutil.rmtree(root, ignore_errors=True)
+        shutil.rmtree(cache, ignore_errors=True)
+    print(f"\nSUMMARY matrix misses_or_false_alarms={bad}")
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

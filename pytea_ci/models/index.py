@@ -501,6 +501,11 @@ NAMES: dict[str, str] = {
         'builtins.dict.__base__ collections.defaultdict',
     'pytea_ci.models.saved':
         'os.path.join numpy.save numpy.load torch.save torch.load',
+    'pytea_ci.models.transformers_':
+        'transformers.utils.auto_docstring.auto_docstring transformers.utils.doc.add_start_docstrings '
+        'transformers.utils.doc.add_start_docstrings_to_model_forward transformers.utils.doc.add_end_docstrings '
+        'transformers.utils.doc.add_code_sample_docstrings transformers.utils.doc.replace_return_docstrings '
+        'transformers.generation.configuration_utils.GenerationConfig.from_model_config',
 }
 
 # model module -> the computed attributes it registers
@@ -532,5 +537,8 @@ PREFIXES = (
     'torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
     'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
     'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
-    'typer types typing urllib urllib.parse warnings yaml'
+    'transformers transformers.generation transformers.generation.configuration_utils '
+    'transformers.generation.configuration_utils.GenerationConfig transformers.utils '
+    'transformers.utils.auto_docstring transformers.utils.doc typer types typing urllib urllib.parse warnings '
+    'yaml'
 )

@@ -45,7 +45,7 @@ def _plain(path: str) -> bytes:
 
 # pure-Python model libraries worth following by default (top-level import names)
 DEFAULT_FOLLOW = ("timm", "transformers", "x_transformers", "segmentation_models_pytorch", "torch_geometric",
-                  "monai")
+                  "monai", "diffusers", "open_clip")
 # never followed whatever the configuration says: the analyzer's models stand for them
 NEVER_FOLLOW = ("torch", "torchvision", "torchaudio", "torchtext", "numpy", "einops", "PIL", "scipy")
 

@@ -44,7 +44,8 @@ class Packages:
         if self.site is None:
             return None
         found = lazy.resolve_star(interp, mod, name)
-        return lazy.lazy_name(interp, mod, name) if found is None else found
+        found = lazy.lazy_name(interp, mod, name) if found is None else found
+        return lazy.indexed(interp, mod, name) if found is None else found
 
     def all_names(self, interp: "Interpreter", mod: ModuleVal) -> None:
         if self.site is not None:

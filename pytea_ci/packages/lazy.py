@@ -40,7 +40,9 @@ from typing import TYPE_CHECKING, Any
 from pytea_ci.fsio import read_source
 from pytea_ci.interp.runtime import ModuleVal, Scope
 from pytea_ci.models.values import Unknown
-from pytea_ci.packages.site import not_found, site_of
+from pytea_ci.packages import index
+from pytea_ci.packages.index import absolute, type_checking_imports, is_type_checking
+from pytea_ci.packages.site import not_found, package_origin, site_of
 
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
@@ -167,16 +169,8 @@ def _defines(interp: "Interpreter", dotted: str, name: str, depth: int) -> bool:
     if depth <= 0:
         return False
     package = dotted if os.path.basename(path) == "__init__.py" else dotted.rpartition(".")[0]
-    return any(_defines(interp, _absolute(package, s), name, depth - 1)
+    return any(_defines(interp, absolute(package, s), name, depth - 1)
                for s in tree.body if isinstance(s, ast.ImportFrom) and any(a.name == "*" for a in s.names))
-
-
-def _absolute(package: str, stmt: ast.ImportFrom) -> str:
-    if not stmt.level:
-        return stmt.module or ""
-    parts = package.split(".")
-    base = ".".join(parts[: len(parts) - (stmt.level - 1)])
-    return f"{base}.{stmt.module}" if stmt.module else base
 
 
 def _top_names(body: list[ast.stmt]) -> set[str]:
@@ -243,8 +237,8 @@ def _lazy_table(interp: "Interpreter", path: str) -> dict[str, tuple[int, str, s
         table: dict[str, tuple[int, str, str]] = {}
         if isinstance(tree, ast.Module):
             for stmt in tree.body:
-                if isinstance(stmt, ast.If) and _is_type_checking(stmt.test):
-                    for node in _imports(stmt.body):
+                if isinstance(stmt, ast.If) and is_type_checking(stmt.test):
+                    for node in type_checking_imports(stmt.body):
                         for alias in node.names:
                             if alias.name != "*":
                                 table.setdefault(alias.asname or alias.name, (node.level, node.module or "", alias.name))
@@ -252,20 +246,25 @@ def _lazy_table(interp: "Interpreter", path: str) -> dict[str, tuple[int, str, s
     return _LAZY[path]
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
-def _imports(body: list[ast.stmt]) -> list[ast.ImportFrom]:
-    """The `from X import ...` statements of a block, into `try`'s body and `else` (not its handlers:
-    those import the placeholders used when an optional dependency is missing) and nested `if`s."""
-    out: list[ast.ImportFrom] = []
-    for stmt in body:
-        if isinstance(stmt, ast.ImportFrom):
-            out.append(stmt)
-        elif isinstance(stmt, ast.Try):
-            out += _imports(stmt.body) + _imports(stmt.orelse)
-        elif isinstance(stmt, ast.If):
-            out += _imports(stmt.body) + _imports(stmt.orelse)
-    return out
+def indexed(interp: "Interpreter", mod: Any, name: str) -> Any:
+    """A name of a followed package's module that neither running its `__init__` nor its `TYPE_CHECKING`
+    imports bound (a module `__getattr__`, an import structure computed at run time): the module of
+    the package that defines it, from the package's index (`index.py`), imported. An unknown naming
+    the candidates when several modules define it; None when none does."""
+    site = site_of(interp)
+    package = site.package_of(mod.path) if site is not None else None
+    init = site.find(package) if site is not None and package is not None else None
+    if site is None or package is None or init is None or name.startswith("_"):
+        return None
+    version = "|".join(str(v) for v in site.versions.get(package, ()))
+    found = index.lookup(os.path.dirname(init), package, version, site.disk.folder if site.disk else None,
+                         mod.name, name)
+    if found is None:
+        return None
+    if found.module is None:
+        return package_origin(interp, package, index.origin_text(name, found))
+    target = interp.import_module(found.module, _scope(mod), ast.Pass())
+    if isinstance(target, ModuleVal) and name in target.globals:
+        mod.globals[name] = target.globals[name]
+        return mod.globals[name]
+    return target if isinstance(target, Unknown) else interp.getattr(target, name)
