@@ -226,8 +226,11 @@ def shapes(target: str, root: str | None = None, config_file: str | None = None)
     files = files_for([path], None, top, cfg.exclude, graph)
     if cls:
         files = [os.path.abspath(path)]
+    # the classes a module may build on are in the files it imports: the cost follows the file asked about
+    # (the whole project is read only where its text names the class, for call sites)
+    context = list(dict.fromkeys(f for path_ in files for f in graph.closure(path_).files))
     found = lib.targets(files, disc.python_files(top, top, cfg.exclude), top, {cls} if cls else None,
-                        parse=graph.cache.tree)
+                        parse=graph.cache.tree, context=context)
     if cls and not found.targets:
         raise TargetError(f"{target}: no nn.Module class {cls} with a forward in {path}")
     opts = options(cfg, top, [], CheckRequest(no_cache=True))
