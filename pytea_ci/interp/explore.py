@@ -126,7 +126,8 @@ def explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: B
         interp = make(entry, root, decider, budget, [d.choice for d in prefix], options, shared, deadline, strict)
         paths += 1
         (run or run_path)(interp, tree, name)
-        shared.machine.path_done(interp.path_id, interp.decisions(), interp.stopped_at_finding)
+        shared.machine.path_done(interp.path_id, interp.decisions(), interp.stopped_at_finding,
+                                    frozenset(interp.sites_passed))
         steps += interp.steps
         shared.charge(interp.command, interp.steps)
         label = interp.command[0] if interp.command is not None else None
