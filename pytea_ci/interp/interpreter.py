@@ -27,6 +27,7 @@ from pytea_ci.interp.escape import handed
 from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
 from pytea_ci.interp.loops import LoopMixin
+from pytea_ci.interp.patterns import PatternMixin
 from pytea_ci.interp.machine import MachineFindings, PathMachine, guess_text
 from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.installed import Installed
@@ -61,7 +62,7 @@ class Decision:
     alt_pending: bool
 
 
-class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, SequenceMixin, ImportMixin):
+class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, SequenceMixin, ImportMixin):
     # Seams for a subclass that runs a program of its own over a module (declared here, so that the
     # interpreter never asks whether it is one): names it defines for that program, looked up before
     # the program's globals (each maps the interpreter to the value); and whether the import prefix is
@@ -216,7 +217,12 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, Seque
             raise NotImplementedError(f"unsupported syntax {type(node).__name__}")
         what = f"unsupported construct: {type(node).__name__}"
         self.shared.unmodeled[what] = self.shared.unmodeled.get(what, 0) + 1
-        return Unknown(what, None, Origin(self.span_of(node), what))
+        origin = Origin(self.span_of(node), what)
+        if isinstance(node, ast.stmt):  # code skipped: every call in it is reached, not checked
+            for call in ast.walk(node):
+                if isinstance(call, ast.Call):
+                    self.shared.coverage.op(self.span_of(call), origin)
+        return Unknown(what, None, origin)
 
     def unknown(self, reason: str = "", api: bool = False, pytype: str | None = None) -> Unknown:
         """An Unknown born here; inside a model called with values not understood, it keeps the first

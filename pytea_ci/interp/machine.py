@@ -74,10 +74,10 @@ def guess_text(cond: Any, node: ast.AST | None, span: Span) -> tuple[str, bool] 
     """How a guess on `cond` (the test of `node`, at `span`) is named in a finding, with `{side}` for
     the side taken; and whether it is only whether a value not understood is None or of some type.
     None when the value is the command line's (`sys.argv`): the user chooses it, each side is a run."""
-    test = getattr(node, "test", None)
-    code = ast.unparse(test) if isinstance(test, ast.expr) else ""
+    test = node if isinstance(node, ast.expr) else getattr(node, "test", None) or getattr(node, "pattern", None)
+    code = ast.unparse(test) if isinstance(test, ast.expr) else f"case {ast.unparse(test)}" if test else ""
     what = f"`{code}`" if code and len(code) <= 60 else "the condition"
-    line = test.lineno if isinstance(test, ast.expr) else span.line
+    line = test.lineno if isinstance(test, (ast.expr, ast.pattern)) else span.line
     origin = origin_of_value(cond, span) if isinstance(cond, Unknown) else opaque_origin(cond, span)
     if origin is not None and origin.what.startswith("sys.argv"):
         return None

@@ -467,9 +467,6 @@ class StmtMixin:
                     self.report_assert(node)
                 raise UserException("AssertionError")
 
-    def ex_Match(self: "Interpreter", node: ast.AST, scope: Scope) -> None:
-        self.unsupported(node)
-
 
 _LOOKUP_ERRORS = {"IndexError", "KeyError"}
 _NOT_EXCEPTIONS = {"SystemExit", "KeyboardInterrupt", "GeneratorExit"}  # BaseException, not Exception
