@@ -1,10 +1,14 @@
 """How every reader of project sources parses a Python file: into the tree the interpreter follows.
 
-`parse` is `ast.parse` of the running interpreter, with one addition:
+`parse` is `ast.parse` of the running interpreter, with two additions:
 
 * coroutines run as their synchronous meaning (issue 31 item 7): `async def` is a `def`, `await e`
   is `e`, `async for`/`async with` and async comprehensions are their plain forms, so the code in
   them is followed like any other (an event loop's scheduling has no shape effect);
+* code written for a newer Python than the one running (3.12's type parameter lists and `type`
+  aliases, 3.14's `except A, B:`) is parsed by a parser that knows the newer grammar
+  (`newer_grammar.py`, loaded only then) and turned into what this interpreter's `ast` has. A file no
+  Python version accepts still raises SyntaxError (PT012).
 """
 
 from __future__ import annotations
@@ -14,7 +18,12 @@ import ast
 
 def parse(source: str | bytes, filename: str = "<unknown>") -> ast.Module:
     """The tree of `source` (see the module docstring); raises SyntaxError like `ast.parse`."""
-    tree = ast.parse(source, filename=filename)
+    try:
+        tree = ast.parse(source, filename=filename)
+    except SyntaxError as e:
+        from pytea_ci.diagnostics.newer_grammar import parse_newer  # lazy: startup stays fast
+
+        tree = parse_newer(source, filename, e)
     return Synchronous().visit(tree) if _has_async(tree) else tree
 
 
