@@ -112,6 +112,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.branch_inside: frozenset[str] = frozenset()  # machine choices the last decided side runs inside
         self.stopped_at_finding = False
         self.sites_passed: set[Span] = set()  # where checks ran on this path (interp/machine.py)
+        self.completed = False  # the program ran to its end on this path
         self.inherit: Origin | None = None  # origin of the unknown operand of the model being called
         self.model_name = ""  # the model being called ("" in the program's own code)
         # inside `with pytest.raises(...)`, or a `try` with a handler that catches what a failing tensor

@@ -143,12 +143,14 @@ class Found:
 
 @dataclass(frozen=True)
 class Ran:
-    """One finished path: its decisions, whether it stopped at a finding, the checks it passed."""
+    """One finished path: its decisions, whether it stopped at a finding, the checks it passed, whether
+    the program ran to its end."""
 
     path: int
     trail: tuple[bool, ...]
     stopped: bool
     passed: frozenset[Span]
+    completed: bool
 
 
 class MachineFindings:
@@ -167,8 +169,8 @@ class MachineFindings:
     def add(self, d: Diagnostic, path: int, trail: tuple[bool, ...], m: PathMachine, site: Span) -> None:
         self.pending.setdefault(d.key(), (d, []))[1].append(Found(path, trail, tuple(m.choices), m.within(), site))
 
-    def path_done(self, path: int, trail: tuple[bool, ...], at_finding: bool, passed: frozenset[Span]) -> None:
-        self.paths.append(Ran(path, trail, at_finding, passed))
+    def path_done(self, ran: "Ran") -> None:
+        self.paths.append(ran)
 
     def _avoided(self, finders: set[int], f: Found, made: Made) -> bool:
         """Machines that went the other way at `made` avoid the finding. When some of those paths made
@@ -177,8 +179,8 @@ class MachineFindings:
         says nothing about the machine. A path is evidence when the finding sits inside the choice
         (that path never runs its code), when it passed the finding's site without it (the check held
         there, whatever stopped it later), or, for a machine choice, when it did not stop at a finding
-        of its own. A guess needs one of the first two: a path the guess ended (`sys.exit()`, an
-        assert) never got there."""
+        of its own; for a guess, when the program ran to its end (a path an assert or an exception
+        ended may never have got there)."""
         at, text = made[0], made[1]
         others = [r for r in self.paths
                   if len(r.trail) > at and r.trail[:at] == f.trail[:at] and r.trail[at] != f.trail[at]]
@@ -187,7 +189,7 @@ class MachineFindings:
         for r in mirrors or others:
             if r.path in finders:
                 continue
-            if text in f.inside or f.site in r.passed or not (r.stopped or guess):
+            if text in f.inside or f.site in r.passed or (r.completed if guess else not r.stopped):
                 return True
         return False
 

@@ -76,15 +76,16 @@ class PatternMixin:
     def match_sequence(self: "Interpreter", pat: ast.MatchSequence, subject: Any, scope: "Scope") -> Any:
         if not isinstance(subject, (list, tuple)):  # str, bytes, dict, numbers, tensors are no sequences here
             return self.derived("match pattern", subject) if not _concrete_kind(subject) else False
-        if id(subject) in self.inexact:
+        known = self.iterate(subject)
+        if known is None:  # built by a loop not followed to its end: its length is not known
             return self.derived("match on a list of unknown length", subject)
         stars = [i for i, p in enumerate(pat.patterns) if isinstance(p, ast.MatchStar)]
-        n, want = len(subject), len(pat.patterns)
+        n, want = len(known), len(pat.patterns)
         if (n != want) if not stars else (n < want - 1):
             return False
         star = stars[0] if stars else want
         after = want - star - 1 if stars else 0
-        items = list(subject)
+        items = list(known)
         pairs = list(zip(pat.patterns[:star], items[:star])) + \
             list(zip(pat.patterns[star + 1:], items[n - after:] if after else []))
         starred = pat.patterns[star] if stars else None
