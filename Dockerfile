@@ -10,9 +10,9 @@
 #   docker run --rm --user "$(id -u):$(id -g)" -v "$PWD:/src" -w /src pytea-ci check .
 # (a non-root user needs only read access to the code and write access to the SARIF/cache paths).
 #
-# Base: the slim Debian Python image, pinned by its full version (Python 3.11.11 on Debian 12).
-# Pin it by digest too (python:3.11.11-slim-bookworm@sha256:...) when you publish the image.
-FROM python:3.11.11-slim-bookworm
+# Base: the slim Debian Python image, pinned by its full version (Python 3.13.9 on Debian 12).
+# Pin it by digest too (python:3.13.9-slim-bookworm@sha256:...) when you publish the image.
+FROM python:3.13.9-slim-bookworm
 
 # git: the driver diffs with it (GitPython shells out to git). The workspace that GitHub (and most CI
 # systems) mount belongs to another user, so git refuses it ("dubious ownership") unless told to

@@ -273,3 +273,9 @@ def nothing_checked_note(entry: str, why: str) -> str:
 def on_some_machines(message: str, when: str) -> str:
     """A finding that fails only on some machines, with the machine choices that make it fail."""
     return f"{message} (when {when})"
+
+
+def on_a_choice(message: str, choice: str) -> str:
+    """A finding made only on one side of a choice the analyzer could not make, which the other side
+    avoids: the choice and where its value came from."""
+    return f"{message} (if {choice})"

@@ -15,6 +15,8 @@ import ast
 import os
 from collections import OrderedDict
 
+from pytea_ci.diagnostics import grammar
+
 _texts: dict[str, bytes] = {}
 _parsed: OrderedDict[str, tuple[bytes, ast.Module]] | None = None  # file name -> (digest of its text, tree)
 _KEEP = 2000  # files kept, the least recently used dropped past this
@@ -56,12 +58,12 @@ def keep_parsed(on: bool = True) -> None:
 
 
 def parse(source: bytes, filename: str) -> ast.Module:
-    """`ast.parse(source, filename=filename)`, memoized while `keep_parsed` is on: the newest text of each
+    """`grammar.parse(source, filename=filename)`, memoized while `keep_parsed` is on: the newest text of each
     file (an edit replaces its file's tree, so memory follows the number of files, not of edits). The
     analyzer never changes a tree, so one tree serves every run of the same text. Raises SyntaxError
     like ast.parse."""
     if _parsed is None:
-        return ast.parse(source, filename=filename)
+        return grammar.parse(source, filename=filename)
     from hashlib import blake2b
 
     digest = blake2b(source, digest_size=16).digest()
@@ -69,7 +71,7 @@ def parse(source: bytes, filename: str) -> ast.Module:
     if hit is not None and hit[0] == digest:
         _parsed.move_to_end(filename)
         return hit[1]
-    tree = ast.parse(source, filename=filename)
+    tree = grammar.parse(source, filename=filename)
     _parsed[filename] = (digest, tree)
     _parsed.move_to_end(filename)
     while len(_parsed) > _KEEP:

@@ -25,6 +25,7 @@ from pytea_ci.diagnostics.result import EntryResult
 from pytea_ci.driver import fs
 from pytea_ci.driver.imports_graph import ImportGraph
 from pytea_ci.fsio import atomic_write, read_json
+from pytea_ci.diagnostics import grammar
 
 INDEX = "inputs.json"
 _MAX_LITERAL = 300  # longer strings are text, not paths
@@ -107,7 +108,7 @@ class _Named:
 
 def _string_literals(path: str) -> set[str]:
     try:
-        tree = ast.parse(fs.read(path))
+        tree = grammar.parse(fs.read(path))
     except (OSError, SyntaxError, ValueError):
         return set()
     return {n.value for n in ast.walk(tree)

@@ -21,6 +21,7 @@ from pytea_ci.diagnostics.notebook import NotebookError, is_notebook
 from pytea_ci.diagnostics.notebook import parse as parse_notebook
 from pytea_ci.driver import fs
 from pytea_ci.fsio import atomic_write, read_json
+from pytea_ci.diagnostics import grammar
 
 FORMAT = 2
 Import = tuple[int, str]  # (relative level, dotted name); level 0 = absolute
@@ -82,7 +83,7 @@ def facts_of(tree: ast.Module | None) -> tuple[list[Import], bool]:
 
 def _parse(source: bytes, path: str = "<unknown>") -> ast.Module | None:
     try:
-        return ast.parse(source, filename=path)
+        return grammar.parse(source, filename=path)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 

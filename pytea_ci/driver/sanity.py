@@ -22,6 +22,7 @@ from pytea_ci.driver import fs
 from pytea_ci.driver.config import toml_module
 from pytea_ci.driver.imports_graph import ImportGraph
 from pytea_ci.driver.pysource import option_dest
+from pytea_ci.diagnostics import grammar
 
 MISNAMED = ("pytea_ci", "pytea", "pyteaci", "pytea-CI")
 
@@ -32,7 +33,7 @@ def defined_args(files: Iterable[str]) -> set[str] | None:
     out: set[str] = set()
     for path in files:
         try:
-            tree = ast.parse(fs.read(path))
+            tree = grammar.parse(fs.read(path))
         except (OSError, SyntaxError, ValueError):
             continue
         for node in ast.walk(tree):

@@ -23,6 +23,7 @@ from pytea_ci.interp.coverage import nothing_checked
 from pytea_ci.interp.installed import Installed
 from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.interpreter import Budget, Decision, Interpreter, Shared
+from pytea_ci.interp.machine import Ran
 from pytea_ci.interp.runtime import (SHAPE_ERROR, BreakSignal, BudgetExceeded, ContinueSignal, ModuleVal, PathEnd,
                                      ReturnSignal, Scope, UserException)
 from pytea_ci.interp.snapshot import run_prefix
@@ -126,7 +127,8 @@ def explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: B
         interp = make(entry, root, decider, budget, [d.choice for d in prefix], options, shared, deadline, strict)
         paths += 1
         (run or run_path)(interp, tree, name)
-        shared.machine.path_done(interp.path_id, interp.decisions(), interp.stopped_at_finding)
+        shared.machine.path_done(Ran(interp.path_id, interp.decisions(), interp.stopped_at_finding,
+                                     frozenset(interp.sites_passed), interp.completed))
         steps += interp.steps
         shared.charge(interp.command, interp.steps)
         label = interp.command[0] if interp.command is not None else None
@@ -191,6 +193,7 @@ def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> N
     try:
         g, done = run_prefix(interp, tree.body, g, name)
         interp.exec_block(tree.body[done:], Scope(g, g))
+        interp.completed = True
     except UserException as e:
         cov.end("exception", e.span or interp.span, _raised(e))
     except (PathEnd, ReturnSignal, BreakSignal, ContinueSignal):

@@ -301,6 +301,9 @@ class ExprMixin:
             if isinstance(b, Instance) and (contains := b.cls.lookup("__contains__")) is not MISSING:
                 r = self.call(self.bind_member(b, b.cls, contains), a)
                 return r if isinstance(op, ast.In) or not isinstance(r, bool) else not r
+            found = self.member_of(a, b)
+            if found is not None:
+                return found if isinstance(op, ast.In) else not found
             return self.unknown("membership")
         name, pyop = CMPOPS[type(op)]
         if isinstance(a, Tensor) or isinstance(b, Tensor):
@@ -321,6 +324,21 @@ class ExprMixin:
             same = a is b
             return same if name == "eq" else not same
         return self.derived("comparison of unknown values", a, b)
+
+    def member_of(self: "Interpreter", a: Any, b: Any) -> bool | None:
+        """`a in b` for a list, tuple or set `b`, element by element as CPython does (`a is e or a == e`):
+        an enum member among members is decided as `==` on them is; None when some element is undecided."""
+        if not isinstance(b, (list, tuple, set, frozenset)) or isinstance(a, Tensor):
+            return None
+        undecided = False
+        for e in b:
+            if e is a:
+                return True
+            t = truth(self.compare(ast.Eq(), a, e)) if not isinstance(e, Tensor) else None
+            if t is True:
+                return True
+            undecided = undecided or t is not False
+        return None if undecided else False
 
     def identity(self: "Interpreter", a: Any, b: Any) -> Any:
         """`a is b`: decided for singletons and objects, but for equal strings, numbers, tuples and

@@ -27,7 +27,8 @@ from pytea_ci.interp.escape import handed
 from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
 from pytea_ci.interp.loops import LoopMixin
-from pytea_ci.interp.machine import MachineFindings, PathMachine
+from pytea_ci.interp.patterns import PatternMixin
+from pytea_ci.interp.machine import MachineFindings, PathMachine, guess_text
 from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.installed import Installed
 from pytea_ci.interp.calls import CallMixin
@@ -62,7 +63,7 @@ class Decision:
     alt_pending: bool
 
 
-class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, SequenceMixin, ImportMixin):
+class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, SequenceMixin, ImportMixin):
     # Seams for a subclass that runs a program of its own over a module (declared here, so that the
     # interpreter never asks whether it is one): names it defines for that program, looked up before
     # the program's globals (each maps the interpreter to the value); and whether the import prefix is
@@ -111,6 +112,8 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, Seque
         self.machine = PathMachine()  # sides taken at branches on facts about the machine
         self.branch_inside: frozenset[str] = frozenset()  # machine choices the last decided side runs inside
         self.stopped_at_finding = False
+        self.sites_passed: set[Span] = set()  # where checks ran on this path (interp/machine.py)
+        self.completed = False  # the program ran to its end on this path
         self.inherit: Origin | None = None  # origin of the unknown operand of the model being called
         self.model_name = ""  # the model being called ("" in the program's own code)
         # inside `with pytest.raises(...)`, or a `try` with a handler that catches what a failing tensor
@@ -216,7 +219,12 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, Seque
             raise NotImplementedError(f"unsupported syntax {type(node).__name__}")
         what = f"unsupported construct: {type(node).__name__}"
         self.shared.unmodeled[what] = self.shared.unmodeled.get(what, 0) + 1
-        return Unknown(what, None, Origin(self.span_of(node), what))
+        origin = Origin(self.span_of(node), what)
+        if isinstance(node, ast.stmt):  # code skipped: every call in it is reached, not checked
+            for call in ast.walk(node):
+                if isinstance(call, ast.Call):
+                    self.shared.coverage.op(self.span_of(call), origin)
+        return Unknown(what, None, origin)
 
     def unknown(self, reason: str = "", api: bool = False, pytype: str | None = None) -> Unknown:
         """An Unknown born here; inside a model called with values not understood, it keeps the first
@@ -384,7 +392,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, Seque
                 # not understood: fork without learning, but never onto a side the path rules out
                 # (a length at least n from a summarised loop is not 1)
                 can_t, can_f = self.decider.branch(t, self.pc)
-                return can_t if can_t != can_f else self.choose(None)
+                return can_t if can_t != can_f else self.guess(cond, node)
             can_t, can_f = self.decider.branch(t, self.pc)
             if not can_t and not can_f:
                 raise PathEnd()  # infeasible path
@@ -395,7 +403,17 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, Seque
             if on_machine(t):
                 self.branch_inside = self.machine.branch(t, choice, node, len(self.trail) - 1 if can_t and can_f else None)
             return choice
-        return self.choose(None)
+        return self.guess(cond, node)
+
+    def guess(self, cond: Any, node: ast.AST | None) -> bool:
+        """A branch on a value not understood: both sides are followed, and the side this path takes is
+        a guess (`interp.machine`) no definite finding rests on."""
+        at = len(self.trail)
+        choice = self.choose(None)
+        named = guess_text(cond, node, self.span) if len(self.trail) > at else None
+        if named is not None:
+            self.branch_inside = self.machine.guess(at, named[0], choice, named[1], node)
+        return choice
 
     def decisions(self) -> tuple[bool, ...]:
         return tuple(d.choice for d in self.trail)
@@ -447,6 +465,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, Seque
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
         outcome = self.decider.check(cond, self.pc)
         v = outcome.verdict
+        self.sites_passed.add(self.span)
         self.shared.coverage.check(v is not Verdict.UNKNOWN, self.span, opaque_origin(cond, self.span))
         if v in (Verdict.HOLDS, Verdict.UNKNOWN):
             return
@@ -505,7 +524,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, Seque
         if sev is not Severity.NOTE:
             self.stopped_at_finding = True
         if self.machine.choices and sev is not Severity.NOTE:
-            self.shared.machine.add(d, self.path_id, self.decisions(), self.machine)  # decided when all paths have run
+            self.shared.machine.add(d, self.path_id, self.decisions(), self.machine, self.span)  # decided when all paths have run
         else:
             self.shared.add(d)
 

@@ -9,6 +9,14 @@ choice, then took the other side, did not find it, and either the finding sits i
 (the other side never runs that code) or that path did not stop at a finding of its own (so it went
 on past the branch). Otherwise it holds on every machine that gets there and is reported.
 
+The same holds for every other choice the analyzer could not make (issue 31): a branch, `in`, `==`,
+truthiness, `is None` or `isinstance` on a value it does not understand (the result of code not
+followed, a config not read, an unmodeled attribute, a comparison it cannot decide) is a *guess*,
+remembered like a machine choice. A finding that a guess's other side avoids is not an error: it is
+a PT002 warning that names the guess and where its value came from, or nothing at all when the guess
+is only whether such a value is None or of some type (a library not followed returns what its caller
+expects).
+
 A branch whose other side ends the program (`if not torch.cuda.is_available(): sys.exit(...)`) and
 an assert on a machine fact are what the program requires: they constrain the path, make no choice,
 and take back earlier choices on the facts they mention.
@@ -21,8 +29,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic
-from pytea_ci.diagnostics.rules import DEVICE_MISMATCH, on_some_machines
+from pytea_ci.diagnostics.rules import DEVICE_MISMATCH, POSSIBLE_SHAPE_MISMATCH, on_a_choice, on_some_machines
+from pytea_ci.diagnostics.diagnostic import Span
+from pytea_ci.interp.coverage import opaque_origin, origin_of_value
 from pytea_ci.models.machine import FACT_TEXT
+from pytea_ci.models.values import Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, symbols
 
@@ -30,6 +41,8 @@ Choice = tuple[str, bool]  # (canonical text of the condition, the side taken)
 Made = tuple[int, str, bool, frozenset[str]]  # (position in the path's decisions, text, side, facts)
 
 _EXITS = {"exit", "quit", "_exit", "abort"}
+GUESS = "?"  # the facts of a guess: a choice on a value not understood (no machine fact)
+KIND_GUESS = "?kind"  # ... that is only whether the value is None or of some type
 
 
 def choice_of(cond: Any, taken: bool) -> Choice:
@@ -55,6 +68,25 @@ def ends_program(block: list[ast.stmt]) -> bool:
 def is_guard(node: ast.AST | None) -> bool:
     """An `if` one side of which ends the program: the other side is what the program requires."""
     return isinstance(node, ast.If) and (ends_program(node.body) or ends_program(node.orelse))
+
+
+def guess_text(cond: Any, node: ast.AST | None, span: Span) -> tuple[str, bool] | None:
+    """How a guess on `cond` (the test of `node`, at `span`) is named in a finding, with `{side}` for
+    the side taken; and whether it is only whether a value not understood is None or of some type.
+    None when the value is the command line's (`sys.argv`): the user chooses it, each side is a run."""
+    test = node if isinstance(node, ast.expr) else getattr(node, "test", None) or getattr(node, "pattern", None)
+    code = ast.unparse(test) if isinstance(test, ast.expr) else f"case {ast.unparse(test)}" if test else ""
+    what = f"`{code}`" if code and len(code) <= 60 else "the condition"
+    line = test.lineno if isinstance(test, (ast.expr, ast.pattern)) else span.line
+    origin = origin_of_value(cond, span) if isinstance(cond, Unknown) else opaque_origin(cond, span)
+    if origin is not None and origin.what.startswith("sys.argv"):
+        return None
+    src = f", which depends on {origin.what} at {origin.span.path}:{origin.span.line}" if origin else ""
+    kind_only = isinstance(cond, Unknown) and cond.reason in _KIND_TESTS
+    return f"{what} is {{side}} at {span.path}:{line}{src}", kind_only
+
+
+_KIND_TESTS = ("identity of unknown", "isinstance")
 
 
 def facts_of(cond: Any) -> frozenset[str]:
@@ -86,6 +118,14 @@ class PathMachine:
             return frozenset({text})
         return frozenset(c[1] for c in self.choices if c[3] & facts)
 
+    def guess(self, at: int, text: str, taken: bool, kind_only: bool, node: ast.AST | None) -> frozenset[str]:
+        """A fork (decision number `at`) on a value not understood went `taken`; the choice its side
+        runs inside."""
+        if is_guard(node):  # the other side ends the program: no path goes on from there
+            return frozenset()
+        self.choices.append((at, text, taken, frozenset({KIND_GUESS if kind_only else GUESS})))
+        return frozenset({text})
+
     def within(self) -> frozenset[str]:
         return frozenset().union(*self.inside)
 
@@ -98,6 +138,19 @@ class Found:
     trail: tuple[bool, ...]
     choices: tuple[Made, ...]
     inside: frozenset[str]
+    site: Span  # where the check that failed ran
+
+
+@dataclass(frozen=True)
+class Ran:
+    """One finished path: its decisions, whether it stopped at a finding, the checks it passed, whether
+    the program ran to its end."""
+
+    path: int
+    trail: tuple[bool, ...]
+    stopped: bool
+    passed: frozenset[Span]
+    completed: bool
 
 
 class MachineFindings:
@@ -105,7 +158,7 @@ class MachineFindings:
 
     def __init__(self) -> None:
         self.pending: dict[tuple, tuple[Diagnostic, list[Found]]] = {}
-        self.paths: list[tuple[int, tuple[bool, ...], bool]] = []  # (path id, decisions, stopped at a finding)
+        self.paths: list[Ran] = []
         self.dropped = 0  # findings that hold on some machines only
         self.started = 0
 
@@ -113,41 +166,61 @@ class MachineFindings:
         self.started += 1
         return self.started
 
-    def add(self, d: Diagnostic, path: int, trail: tuple[bool, ...], m: PathMachine) -> None:
-        self.pending.setdefault(d.key(), (d, []))[1].append(Found(path, trail, tuple(m.choices), m.within()))
+    def add(self, d: Diagnostic, path: int, trail: tuple[bool, ...], m: PathMachine, site: Span) -> None:
+        self.pending.setdefault(d.key(), (d, []))[1].append(Found(path, trail, tuple(m.choices), m.within(), site))
 
-    def path_done(self, path: int, trail: tuple[bool, ...], at_finding: bool) -> None:
-        self.paths.append((path, trail, at_finding))
+    def path_done(self, ran: "Ran") -> None:
+        self.paths.append(ran)
 
     def _avoided(self, finders: set[int], f: Found, made: Made) -> bool:
         """Machines that went the other way at `made` avoid the finding. When some of those paths made
         the same decisions after it as the finding's path (its mirrors), only they are evidence: a
         path that avoided it by a later decision of another kind (an input, a value not understood)
-        says nothing about the machine."""
+        says nothing about the machine. A path is evidence when the finding sits inside the choice
+        (that path never runs its code), when it passed the finding's site without it (the check held
+        there, whatever stopped it later), or, for a machine choice, when it did not stop at a finding
+        of its own; for a guess, when the program ran to its end (a path an assert or an exception
+        ended may never have got there)."""
         at, text = made[0], made[1]
-        others = [(q, trail, stopped) for q, trail, stopped in self.paths
-                  if len(trail) > at and trail[:at] == f.trail[:at] and trail[at] != f.trail[at]]
-        mirrors = [o for o in others if o[1][at + 1:len(f.trail)] == f.trail[at + 1:]]
-        for q, _, stopped in mirrors or others:
-            if q in finders:
+        others = [r for r in self.paths
+                  if len(r.trail) > at and r.trail[:at] == f.trail[:at] and r.trail[at] != f.trail[at]]
+        mirrors = [r for r in others if r.trail[at + 1:len(f.trail)] == f.trail[at + 1:]]
+        guess = bool(made[3] & {GUESS, KIND_GUESS})
+        for r in mirrors or others:
+            if r.path in finders:
                 continue
-            if text in f.inside or not stopped:
+            if text in f.inside or f.site in r.passed or (r.completed if guess else not r.stopped):
                 return True
         return False
 
     def resolve(self, findings: dict[tuple, Diagnostic]) -> None:
-        """Move the findings that hold whichever way the machine went into `findings`. A device
-        mismatch (PT007) that only some machines meet is still reported, as a warning that says on
-        which machines (DESIGN §3 "dtype and device")."""
+        """Move the findings that hold whichever way the machine went, and whichever way every guess
+        went, into `findings`. A device mismatch (PT007) that only some machines meet is still
+        reported, as a warning that says on which machines (DESIGN §3 "dtype and device"); a finding
+        that only a guess decides is a warning that names it (module docstring)."""
         for key, (d, found) in self.pending.items():
+            if key in findings:
+                continue
             finders = {f.path for f in found}
-            if key not in findings and any(not any(self._avoided(finders, f, c) for c in f.choices) for f in found):
-                findings[key] = d
-            elif key not in findings and d.rule in _ON_SOME_MACHINES and _possible(d, found[0]):
-                findings[key] = _on_some_machines(d, found[0])
-            elif key not in findings:
+            avoided = [[c for c in f.choices if self._avoided(finders, f, c)] for f in found]
+            kept = self._kept(d, found, avoided)
+            if kept is None:
                 self.dropped += 1
+            else:
+                findings[key] = kept
         self.pending.clear()
+
+    def _kept(self, d: Diagnostic, found: list[Found], avoided: list[list[Made]]) -> Diagnostic | None:
+        """What is reported of `d`, found on `found` whose choices in `avoided` the other way avoids."""
+        if any(not a for a in avoided):
+            return d
+        guessed = [(f, a) for f, a in zip(found, avoided) if all(c[3] & {GUESS, KIND_GUESS} for c in a)]
+        if not guessed:  # every path that found it chose the machine
+            return _on_some_machines(d, found[0]) if d.rule in _ON_SOME_MACHINES and _possible(d, found[0]) else None
+        named = [(f, a) for f, a in guessed if any(GUESS in c[3] for c in a)]
+        if not named:  # only whether a value not understood is None or of some type: nothing
+            return None
+        return _on_a_guess(d, [c for c in named[0][1] if GUESS in c[3]])
 
 
 _ON_SOME_MACHINES = (DEVICE_MISMATCH.id,)
@@ -159,6 +232,17 @@ def _possible(d: Diagnostic, f: Found) -> bool:
     no_cuda = any(facts == {"cuda_available"} and (text == "cuda_available != 0") != side
                   for _, text, side, facts in f.choices)
     return not (no_cuda and "cuda" in d.message)
+
+
+def _on_a_guess(d: Diagnostic, guesses: list[Made]) -> Diagnostic:
+    """`d` as a PT002 warning made on one side of the guesses in `guesses`, which it names."""
+    from dataclasses import replace
+
+    from pytea_ci.diagnostics import Severity
+
+    when = " and ".join(dict.fromkeys(text.replace("{side}", str(side)) for _, text, side, _ in guesses))
+    rule = POSSIBLE_SHAPE_MISMATCH.id if d.severity is Severity.ERROR else d.rule
+    return replace(d, rule=rule, severity=Severity.WARNING, message=on_a_choice(d.message, when))
 
 
 def _on_some_machines(d: Diagnostic, f: Found) -> Diagnostic:

@@ -113,11 +113,34 @@ def shape_names(fn: ast.AST) -> frozenset[str]:
         before = len(out)
         for n in _walk_own(fn):
             if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and n.value is not None and (
-                    about_shapes(n.value) or any(isinstance(x, ast.Name) and x.id in out for x in ast.walk(n.value))):
+                    about_shapes(n.value) or mentions(n.value, out)):
                 for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
-                    out |= {x.id for x in ast.walk(t) if isinstance(x, ast.Name)}
+                    out |= _bound(t)
         if len(out) == before:
             return frozenset(out)
+
+
+def mentions(expr: ast.AST, names: frozenset[str] | set[str]) -> bool:
+    """Whether `expr` reads one of `names` (a name, or a dotted attribute such as `opt.n_classes`)."""
+    return any(isinstance(x, (ast.Name, ast.Attribute)) and _dotted(x) in names for x in ast.walk(expr))
+
+
+def _dotted(e: ast.expr) -> str | None:
+    if isinstance(e, ast.Name):
+        return e.id
+    inner = _dotted(e.value) if isinstance(e, ast.Attribute) else None
+    return f"{inner}.{e.attr}" if inner is not None and isinstance(e, ast.Attribute) else None
+
+
+def _bound(target: ast.expr) -> set[str]:
+    """What an assignment to `target` binds: a name, or an attribute as its dotted text. `opt.n = len(xs)`
+    makes `opt.n` a size, not `opt` (the object holding a size is no size: `assert opt.resume` is about
+    the command line); `d[k] = n` binds nothing one can name."""
+    if isinstance(target, (ast.Name, ast.Attribute)):
+        return {d} if (d := _dotted(target)) is not None else set()
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return set().union(*(_bound(e) for e in target.elts))
+    return _bound(target.value) if isinstance(target, ast.Starred) else set()
 
 
 class StmtMixin:
@@ -423,8 +446,7 @@ class StmtMixin:
         cond = truth(value)
         machine = on_machine(cond)
         code = scope.func.node if scope.func is not None else self.shared.asts.get(scope.globals.get("__file__", ""))
-        shapes = about_shapes(node.test) or (code is not None and any(
-            isinstance(n, ast.Name) and n.id in shape_names(code) for n in ast.walk(node.test)))
+        shapes = about_shapes(node.test) or (code is not None and mentions(node.test, shape_names(code)))
         with self.at(node):
             unknown = isinstance(value, Unknown) or (
                 isinstance(cond, Pred) and any(s.kind == UNKNOWN for s in symbols(cond)))
@@ -444,9 +466,6 @@ class StmtMixin:
                 if shapes and not machine:
                     self.report_assert(node)
                 raise UserException("AssertionError")
-
-    def ex_Match(self: "Interpreter", node: ast.AST, scope: Scope) -> None:
-        self.unsupported(node)
 
 
 _LOOKUP_ERRORS = {"IndexError", "KeyError"}

@@ -21,6 +21,7 @@ from pytea_ci.driver.pysource import FileFacts
 from pytea_ci.library import protocol, sites
 from pytea_ci.library.callers import MAX_CALLERS, caller_inputs
 from pytea_ci.library.inputs import InputSpec, LibraryTarget, dtype_of, parse_dims
+from pytea_ci.diagnostics import grammar
 
 MODES = ("auto", "always", "only", "never")
 MAX_CONFIGS = 3  # constructions per module
@@ -44,7 +45,7 @@ def _name(node: ast.expr) -> str:
 
 def _parse(path: str) -> ast.Module | None:
     try:
-        return ast.parse(fs.read(path), filename=path)
+        return grammar.parse(fs.read(path), filename=path)
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 

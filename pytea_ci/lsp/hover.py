@@ -15,6 +15,7 @@ from pytea_ci.lsp.analysis import Binding
 from pytea_ci.lsp.convert import utf16_col
 from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.report.shapes import render_text
+from pytea_ci.diagnostics import grammar
 
 if TYPE_CHECKING:
     from pytea_ci.lsp.server import PyteaServer
@@ -42,7 +43,7 @@ def _innermost(tree: ast.Module | None, line: int, kinds: tuple[type, ...]) -> a
 
 def _parse(source: str) -> ast.Module | None:
     try:
-        return ast.parse(source)
+        return grammar.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # mid-edit: no scopes
         return None
 

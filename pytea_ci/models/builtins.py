@@ -405,13 +405,27 @@ def _missing() -> Any:
 @model("builtins.any")
 def any_(ctx: Ctx, iterable: Any) -> Any:
     items = ctx.iterate(iterable)
-    return any(items) if items is not None and _concrete(*items) else ctx.unknown("any")
+    return _any_all(ctx, items, True)
 
 
 @model("builtins.all")
 def all_(ctx: Ctx, iterable: Any) -> Any:
     items = ctx.iterate(iterable)
-    return all(items) if items is not None and _concrete(*items) else ctx.unknown("all")
+    return _any_all(ctx, items, False)
+
+
+def _any_all(ctx: Ctx, items: "list[Any] | None", is_any: bool) -> Any:
+    """`any`/`all` of `items`: decided as soon as one known item decides it (`any([x, 4])` is True
+    whatever x is), as CPython's short circuit does; unknown when only unknown items could."""
+    if items is None:
+        return ctx.unknown("any" if is_any else "all")
+    undecided = False
+    for v in items:
+        t = bool(v) if _concrete(v) else None
+        if t is is_any:
+            return is_any
+        undecided = undecided or not isinstance(t, bool)
+    return ctx.unknown("any" if is_any else "all") if undecided else not is_any
 
 
 @model("builtins.iter")

@@ -147,9 +147,11 @@ for _name in _DATA_SOURCES:
 
 def length_of_read(ctx: Ctx, obj: Any) -> Any:
     """`len()` of a value not understood: the number of entries of a listing or data file the program
-    reads (or of a YAML document) is an input symbol (one value per run, any count >= 1); of anything
+    reads (or of a YAML document), and of `sys.argv`, is an input symbol (one value per run, any count >= 1); of anything
     else, any int >= 0."""
     what = obj.origin.what if isinstance(obj, Unknown) and obj.origin is not None else ""
+    if isinstance(obj, Unknown) and obj.reason == "sys.argv":  # the command line: the user chooses it
+        return ctx.fresh("len", kind=INPUT, lo=1, note="number of command-line arguments")
     if what.startswith(_READ) or what.startswith("YAML document"):
         # a count of files or records: used as a size it is taken to be positive
         return ctx.fresh("len", kind=INPUT, lo=1, note=f"number of entries {what}")

@@ -1,0 +1,43 @@
+"""PT004 only for asserts about tensors (issue 31 item 6): an assert on a command-line option, a
+path, a config key or a flag is the program validating its inputs; an attribute that holds a size
+(`opt.n_classes = len(opt.names)`) does not make the object holding it a size."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from pytea_ci.driver.run import Options, run
+
+
+def rules(tmp_path: Path, source: str) -> list[tuple[int, str]]:
+    entry = tmp_path / "main.py"
+    entry.write_text(textwrap.dedent(source))
+    return [(d.span.line, d.rule) for d in run([str(entry)], Options(root=str(tmp_path))).diagnostics
+            if d.rule != "PT013"]
+
+
+def test_assert_on_a_command_line_option_is_no_finding(tmp_path: Path) -> None:
+    assert rules(tmp_path, """\
+        import argparse
+        import torch
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--resume", type=str)
+        parser.add_argument("--names", nargs="+", default=["a", "b"])
+        opt = parser.parse_args()
+        opt.n_classes = len(opt.names)
+        assert opt.resume, "run with --resume CHECKPOINT"
+        logits = torch.zeros(4, opt.n_classes)
+        """) == []
+
+
+def test_assert_on_an_attribute_holding_a_size_is_still_about_shapes(tmp_path: Path) -> None:
+    assert rules(tmp_path, """\
+        import torch
+        class Cfg:
+            pass
+        cfg = Cfg()
+        x = torch.zeros(2, 3)
+        cfg.width = x.size(1)
+        assert cfg.width == 4
+        """) == [(7, "PT004")]
