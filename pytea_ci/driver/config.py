@@ -48,7 +48,7 @@ class Config:
     jobs: int = 0  # 0: number of CPUs
     library_mode: str = "auto"  # auto | always | only | never (library/run.py)
     library_time_budget: float = 5.0  # reference seconds per module in library mode (mapped to steps)
-    run_budget: float = 900.0  # reference seconds per invocation (mapped to steps); 0: no limit
+    run_budget: float = 240.0  # reference seconds per invocation (steps; twice it in real seconds: the safety net)
     wall_clock_limit: float = 600.0  # the safety net per entry point, in real seconds
     min_coverage: float | None = None  # percent of tensor operations checked per entry point; None: no gate
     python: str | None = None  # the interpreter whose installed packages are read (packages/environment.py)

@@ -92,7 +92,7 @@ def options(cfg: Config, root: str, entries: list[str], req: CheckRequest) -> Op
         per_entry[e] = opts
     budget = Budget(paths=cfg.max_paths, steps=cfg.max_steps, unroll=cfg.loop_unroll,
                     entry_steps=steps_for(cfg.time_budget), wall_seconds=cfg.wall_clock_limit)
-    meter = RunMeter(steps_for(cfg.run_budget) if cfg.run_budget else None)
+    meter = RunMeter.for_budget(cfg.run_budget)
     out = Options(root=root, budget=budget, solver_timeout_ms=cfg.solver_timeout,
                   entry_options={"args": dict(req.args), **({"site": env} if env else {})}, cache_dir=None if req.no_cache else cache_dir(cfg, root),
                   jobs=cfg.jobs, per_entry=per_entry, meter=meter)

@@ -15,7 +15,6 @@ import os
 from typing import TYPE_CHECKING
 
 from pytea_ci.diagnostics import Severity
-from pytea_ci.diagnostics.budgets import steps_for
 from pytea_ci.diagnostics.result import EntryResult, EntryStats, RunResult
 from pytea_ci.driver import discover as disc
 from pytea_ci.driver import fs
@@ -26,7 +25,11 @@ from pytea_ci.driver.run import Options, installed_packages, make_decider
 from pytea_ci.library import targets as lib
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from pytea_ci.diagnostics.modshapes import ModuleShapes
+    from pytea_ci.interp.installed import Installed
+    from pytea_ci.solver import Decider
     from pytea_ci.library.inputs import LibraryTarget
 
 
@@ -83,38 +86,49 @@ def select_targets(mode: str, files: list[str], root: str, exclude: list[str], r
 
 def run_targets(targets: list[LibraryTarget], opts: Options,
                 seconds: float) -> list[tuple[ModuleShapes, EntryStats]]:
-    if not targets:
-        return []
-    from pytea_ci.library.results import analyze_guarded  # the interpreter: loaded only when a module runs
-    from pytea_ci.interp.observe import NO_EDITOR
+    analyze = _analyzer(opts, seconds)
+    return [analyze(t) for t in targets]
 
-    decider = make_decider(opts)
-    installed = installed_packages({}, opts.cache_dir)  # no site: the project's own registries only
-    return [analyze_guarded(t, opts.root, decider, seconds, opts.strict, opts.editor or NO_EDITOR, installed)
-            for t in targets]
+
+def _analyzer(opts: Options, seconds: float) -> Callable[[LibraryTarget], tuple[ModuleShapes, EntryStats]]:
+    """Checks one target at a time; the interpreter, solver and installed packages load at the first."""
+    made: list[tuple[Decider, Installed]] = []
+
+    def analyze(t: LibraryTarget) -> tuple[ModuleShapes, EntryStats]:
+        from pytea_ci.interp.observe import NO_EDITOR
+        from pytea_ci.library.results import analyze_guarded  # the interpreter: loaded only when a module runs
+
+        if not made:  # no site: the project's own registries only
+            made.append((make_decider(opts), installed_packages({}, opts.cache_dir)))
+        decider, installed = made[0]
+        return analyze_guarded(t, opts.root, decider, seconds, opts.strict, opts.editor or NO_EDITOR, installed)
+
+    return analyze
 
 
 def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, graph: ImportGraph) -> list[EntryResult]:
     """One result per target, from the result cache when its file's closure and construction are unchanged
-    (a wall-clock cut-off depends on the machine: never cached). Each target is charged its whole budget to
-    the run budget, in order; the targets past it are reported as not analyzed."""
-    admitted = opts.meter.admit(len(targets), steps_for(seconds))
-    skipped = [opts.meter.not_analyzed(f"{os.path.relpath(t.path, opts.root)}::{t.cls}") for t in targets[admitted:]]
-    targets = targets[:admitted]
+    (a wall-clock cut-off depends on the machine: never cached). One after the other, in order, each is
+    charged to the run budget the steps it ran (a cached one: those it ran when computed); the targets
+    past that budget, or past the run's wall-clock safety net, are reported as not analyzed."""
     cache = ResultCache(opts.cache_dir, os.path.realpath(opts.root)) if opts.cache_dir else None
-    out: list[EntryResult | None] = []
-    keys: list[str] = []
-    for t in targets:
-        rel = os.path.relpath(t.path, opts.root)
-        keys.append(entry_key(f"{rel}::{t.cls}", opts.root, graph.closure(t.via or t.path),
-                              _key_options(t, opts, seconds)))
-        out.append(cache.get(keys[-1]) if cache is not None else None)
-    todo = [i for i, r in enumerate(out) if r is None]
-    for i, (shapes, stats) in zip(todo, run_targets([targets[i] for i in todo], opts, seconds)):
-        res = out[i] = _as_result(shapes, stats)
-        if cache is not None and cacheable(res):
-            cache.put(keys[i], res)
-    return [r for r in out if r is not None] + skipped
+    analyze = _analyzer(opts, seconds)
+    out: list[EntryResult] = []
+    for i, t in enumerate(targets):
+        if opts.meter.exhausted:
+            return out + [opts.meter.not_analyzed(_name(u, opts.root)) for u in targets[i:]]
+        key = ""
+        if cache is not None:
+            key = entry_key(_name(t, opts.root), opts.root, graph.closure(t.via or t.path),
+                            _key_options(t, opts, seconds))
+        res = cache.get(key) if cache is not None else None
+        if res is None:
+            res = _as_result(*analyze(t))
+            if cache is not None and cacheable(res):
+                cache.put(key, res)
+        opts.meter.charge(res.stats.steps)
+        out.append(res)
+    return out
 
 
 def _key_options(t: LibraryTarget, opts: Options, seconds: float) -> dict[str, object]:
