@@ -21,7 +21,7 @@ from pytea_ci.driver import fs
 from pytea_ci.driver.cache import ResultCache, cacheable, entry_key
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
 from pytea_ci.driver.project import CheckRequest, load_config, options, project_root
-from pytea_ci.driver.run import Options, installed_packages, make_decider
+from pytea_ci.driver.run import Options, RunMeter, installed_packages, make_decider
 from pytea_ci.library import targets as lib
 
 if TYPE_CHECKING:
@@ -65,9 +65,11 @@ def _keys(results: list[EntryResult], root: str, field: str) -> set[Key]:
 
 
 def select_targets(mode: str, files: list[str], root: str, exclude: list[str], results: list[EntryResult],
-                   graph: ImportGraph, built: bool = False) -> list[LibraryTarget]:
+                   graph: ImportGraph, built: bool = False,
+                   meter: RunMeter | None = None) -> tuple[list[LibraryTarget], list[Key]]:
     """The modules of `files` to check alone; in `auto`, minus those whose `forward` an entry point ran
-    to its end with known inputs, plus (`built`) the modules the entry points built but never ran."""
+    to its end with known inputs, plus (`built`) the modules the entry points built but never ran. Also
+    the modules not even built because the run's `meter` was spent (reading their call sites is work)."""
     def project() -> list[str]:  # where call sites are looked for: listed only when a module is kept
         return disc.python_files(root, root, exclude)
 
@@ -78,10 +80,17 @@ def select_targets(mode: str, files: list[str], root: str, exclude: list[str], r
     context = list(dict.fromkeys(f for p in scope for f in graph.closure(p).files))  # where the bases are
     wanted = {os.path.abspath(f) for f in files}
 
-    def keep(path: str, cls: str) -> bool:
-        return (path, cls) not in ran and (path in wanted or (path, cls) in extra)
+    late: list[Key] = []
 
-    return lib.targets(scope, project, root, parse=graph.cache.tree, context=context, keep=keep).targets
+    def keep(path: str, cls: str) -> bool:
+        if (path, cls) in ran or not (path in wanted or (path, cls) in extra):
+            return False
+        if meter is not None and meter.exhausted:
+            late.append((path, cls))
+            return False
+        return True
+
+    return lib.targets(scope, project, root, parse=graph.cache.tree, context=context, keep=keep).targets, late
 
 
 def run_targets(targets: list[LibraryTarget], opts: Options,
@@ -167,8 +176,9 @@ def extend(result: RunResult, mode: str, seconds: float, paths: list[str], chang
         return
     root = os.path.abspath(opts.root)
     files = files_for(paths, changed, root, exclude, graph, imported=mode != "auto")
-    targets = select_targets(mode, files, root, exclude, result.entries, graph, built=changed is None)
+    targets, late = select_targets(mode, files, root, exclude, result.entries, graph, changed is None, opts.meter)
     result.entries += without_reported(check_targets(targets, opts, seconds, graph), result.entries)
+    result.entries += [opts.meter.not_analyzed(f"{os.path.relpath(path, root)}::{cls}") for path, cls in late]
 
 
 def changed_results(result: RunResult, mode: str, seconds: float, paths: list[str], changed: set[str] | None,
