@@ -75,11 +75,13 @@ class RunMeter:
         return dataclasses.replace(budget, run_deadline=self.deadline)
 
     @classmethod
-    def for_budget(cls, seconds: float) -> RunMeter:
-        """The meter of `run-budget` = `seconds` (0: no limit), its safety net starting now."""
+    def for_budget(cls, seconds: float, started: float | None = None) -> RunMeter:
+        """The meter of `run-budget` = `seconds` (0: no limit), its safety net counted from `started`
+        (monotonic seconds; default now): the reading of the project before the analyses counts too."""
         if not seconds:
             return cls()
-        return cls(steps_for(seconds), deadline=time.monotonic() + max(RUN_WALL_MIN, RUN_WALL_FACTOR * seconds))
+        start = time.monotonic() if started is None else started
+        return cls(steps_for(seconds), deadline=start + max(RUN_WALL_MIN, RUN_WALL_FACTOR * seconds))
 
     def not_analyzed(self, rel: str) -> EntryResult:
         from pytea_ci.diagnostics import Diagnostic, Severity, Span

@@ -110,7 +110,8 @@ def _analyzer(opts: Options, seconds: float) -> Callable[[LibraryTarget], tuple[
         if not made:  # no site: the project's own registries only
             made.append((make_decider(opts), installed_packages({}, opts.cache_dir)))
         decider, installed = made[0]
-        return analyze_guarded(t, opts.root, decider, seconds, opts.strict, opts.editor or NO_EDITOR, installed)
+        return analyze_guarded(t, opts.root, decider, seconds, opts.strict, opts.editor or NO_EDITOR, installed,
+                               opts.meter.deadline)
 
     return analyze
 
