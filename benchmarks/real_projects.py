@@ -89,7 +89,6 @@ PROJECTS = (
     Project("torchtune", "0.6.1"),  # LLM fine-tuning recipes
     Project("pytorch-lightning", "2.6.6"),
     Project("peft", "0.21.2", packages=True),
-    Project("mamba-ssm", "2.3.2.post1", sdist=True),  # LLM architecture (its wheels are built per CUDA)
     Project("rotary-embedding-torch", "0.9.1"),
     Project("stable-baselines3", "2.9.2", deps=("gymnasium==1.4.0",)),  # RL on gym environments
     Project("torchrl", "0.14.1"),

@@ -43,6 +43,10 @@ def text(path: str) -> bytes | None:
     return _texts.get(os.path.abspath(path))
 
 
+def keeping_parsed() -> bool:
+    return _parsed is not None
+
+
 def keep_parsed(on: bool = True) -> None:
     """Keep parsed files between runs (the language server); off: parse every time (a one-shot run)."""
     global _parsed

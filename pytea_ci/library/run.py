@@ -14,7 +14,7 @@ import dataclasses
 import os
 from typing import TYPE_CHECKING
 
-from pytea_ci.diagnostics import Severity
+from pytea_ci.diagnostics import Severity, sources
 from pytea_ci.diagnostics.result import EntryResult, EntryStats, RunResult
 from pytea_ci.driver import discover as disc
 from pytea_ci.driver import fs
@@ -121,6 +121,17 @@ def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, g
     (a wall-clock cut-off depends on the machine: never cached). One after the other, in order, each is
     charged to the run budget the steps it ran (a cached one: those it ran when computed); the targets
     past that budget, or past the run's wall-clock safety net, are reported as not analyzed."""
+    if sources.keeping_parsed():  # a resident process keeps them already
+        return _check_targets(targets, opts, seconds, graph)
+    sources.keep_parsed()  # the modules import the same files: parsing them again per module was most of the time
+    try:
+        return _check_targets(targets, opts, seconds, graph)
+    finally:
+        sources.keep_parsed(False)
+
+
+def _check_targets(targets: list[LibraryTarget], opts: Options, seconds: float,
+                   graph: ImportGraph) -> list[EntryResult]:
     cache = ResultCache(opts.cache_dir, os.path.realpath(opts.root)) if opts.cache_dir else None
     analyze = _analyzer(opts, seconds)
     out: list[EntryResult] = []
