@@ -80,6 +80,41 @@ PROJECTS = (
     # installed_packages.PINS as source in a scratch virtualenv (`--python`), never imported
     Project("open-clip-torch", "3.2.0", packages=True),  # CLIP training: timm towers, HF text towers
     Project("trl", "0.19.1", packages=True),  # fine-tuning scripts (sft, dpo, kto, grpo) on transformers
+    # the sweep of issue 31 item 9: across the field, at pinned releases, checked at the root as a user would
+    # (`--library-mode "" --time-budget 0`: pytea-ci's defaults); largest first within each field
+    Project("diffusers", "0.31.0"),  # diffusion: ~490 files, the run that once never ended
+    Project("k-diffusion", "0.1.1.post1"),
+    Project("imagen-pytorch", "2.1.0"),
+    Project("dalle2-pytorch", "1.15.6"),
+    Project("torchtune", "0.6.1"),  # LLM fine-tuning recipes
+    Project("pytorch-lightning", "2.6.6"),
+    Project("peft", "0.21.2", packages=True),
+    Project("rotary-embedding-torch", "0.9.1"),
+    Project("stable-baselines3", "2.9.2", deps=("gymnasium==1.4.0",)),  # RL on gym environments
+    Project("torchrl", "0.14.1"),
+    Project("cleanrl", "1.2.0", sdist=True),
+    Project("audiocraft", "1.3.0"),  # speech and audio
+    Project("speechbrain", "1.1.2"),
+    Project("asteroid", "0.7.0"),
+    Project("openai-whisper", "20250625", sdist=True),
+    Project("encodec", "0.1.1", sdist=True),
+    Project("audiolm-pytorch", "2.4.0"),
+    Project("e2-tts-pytorch", "2.2.2"),
+    Project("mmdet", "3.3.0"),  # detection
+    Project("yolov5", "7.0.14"),
+    Project("effdet", "0.4.1", packages=True),
+    Project("segment-anything", "1.0", sdist=True),  # segmentation
+    Project("sam2", "1.1.0", sdist=True),
+    Project("mmsegmentation", "1.2.2"),
+    Project("lightly", "1.6.0"),  # self-supervised vision
+    Project("solo-learn", "1.0.2", sdist=True),
+    Project("byol-pytorch", "0.9.1"),
+    Project("torchdrug", "0.2.1"),  # graph networks
+    Project("ogb", "1.3.6"),
+    Project("d2l", "1.0.3"),  # tutorials and textbooks
+    Project("vit-pytorch", "1.26.11"),  # paper-implementation collections
+    Project("vector-quantize-pytorch", "1.32.0"),
+    Project("kornia", "0.9.0"),
 )
 
 
@@ -223,8 +258,10 @@ class Outcome:
 
 
 def analyze(p: Project, src: str, args: argparse.Namespace) -> Outcome:
-    cmd = [*(args.cmd.split() if args.cmd else pytea_cmd()), "check", "--no-cache", "--format", "json", "--no-progress", "--jobs", str(args.jobs),
-           "--time-budget", str(args.time_budget), "--root", src]
+    cmd = [*(args.cmd.split() if args.cmd else pytea_cmd()), "check", "--no-cache", "--format", "json", "--no-progress",
+           "--jobs", str(args.jobs), "--root", src]
+    if args.time_budget:
+        cmd += ["--time-budget", str(args.time_budget)]
     if args.library_mode:
         cmd += ["--library-mode", args.library_mode]
     if p.packages:
@@ -438,7 +475,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--small", action="store_true", help="only the two small projects")
     ap.add_argument("--offline", action="store_true", help="never download; skip what is not cached")
     ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per project (whole run)")
-    ap.add_argument("--time-budget", type=float, default=20.0, help="pytea-ci --time-budget per entry point")
+    ap.add_argument("--time-budget", type=float, default=20.0, help="pytea-ci --time-budget per entry point "
+                    "(0: pytea-ci's default)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--library-mode", default="never", help="passed to pytea-ci (issue 14): never (default: "
                     "entry points only), auto, always, only (the model modules alone); empty: pytea-ci's default")

@@ -166,3 +166,49 @@ def test_a_library_module_cut_by_the_wall_clock_says_so(tmp_path: Path, monkeypa
     notes = [d for d in cut if d.rule == "PT011" and WALL_CLOCK in d.message]
     assert notes and "depends on the machine" in notes[0].message
     assert not cacheable(EntryResult("net.py::Net", cut))
+
+
+# a project with more work than a small run budget: two scripts, then three modules no script runs
+SCRIPT = "import torch\n\nif __name__ == \"__main__\":\n    x = torch.randn(2, 3)\n    y = x.view(6)\n"
+MODELS = "import torch\nfrom torch import nn\n\n" + "".join(
+    f"class M{i}(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    f"        self.fc = nn.Linear({i + 4}, 8)\n\n    def forward(self, x):\n        return self.fc(x)\n\n"
+    for i in range(3))
+
+
+def _run_project(root: Path, run_budget: float) -> list[EntryResult]:
+    from pytea_ci.driver.check import check
+    from pytea_ci.driver.project import CheckRequest
+
+    return check(CheckRequest(root=str(root), no_cache=True, overrides={"run_budget": run_budget})).result.entries
+
+
+def test_a_run_with_more_work_than_its_budget_ends_and_names_what_it_did_not_reach(tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        (tmp_path / f"train_{name}.py").write_text(SCRIPT)
+    (tmp_path / "models.py").write_text(MODELS)
+    whole = _run_project(tmp_path, 0)  # no limit: every entry point and module, with the steps it ran
+    names = [e.entry for e in whole]
+    assert names == ["train_a.py", "train_b.py", "models.py::M0", "models.py::M1", "models.py::M2"]
+    assert not _notes(whole) and all(e.stats.steps > 0 for e in whole)
+    for reached in (1, 3, 4):  # the budget runs out after an entry point, after a module, before the last
+        steps = sum(e.stats.steps for e in whole[:reached])
+        cut = _run_project(tmp_path, steps / steps_for(1.0))
+        assert [e.entry for e in cut] == names
+        assert _signature(cut[:reached]) == _signature(whole[:reached])
+        for e in cut[reached:]:
+            assert e.status == "incomplete" and len(e.diagnostics) == 1 and e.stats.steps == 0
+            note = e.diagnostics[0]
+            assert (note.rule, note.severity) == ("PT011", Severity.NOTE) and note.entry == e.entry
+            assert note.message.startswith("not analyzed") and RUN in note.message
+
+
+def test_the_runs_wall_clock_safety_net_ends_a_run_on_a_machine_too_slow_for_its_steps(tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.py").write_text(SCRIPT)
+    entries = [str(tmp_path / "a.py"), str(tmp_path / "b.py")]
+    late = run(entries, Options(root=str(tmp_path), meter=RunMeter(limit=10**9, deadline=0.0)))
+    assert [e.status for e in late.entries] == ["incomplete", "incomplete"]
+    assert all(WALL_CLOCK in m and RUN not in m for m in _notes(late.entries))
+    assert RunMeter(deadline=1.0).bounded(Budget()).run_deadline == 1.0
+    assert RunMeter().bounded(Budget()).run_deadline is None

@@ -51,6 +51,10 @@ def unsaved_in(folder: str) -> list[str]:
     return sorted({os.path.basename(p) for p in _texts if os.path.dirname(p) == here and not os.path.exists(p)})
 
 
+def keeping_parsed() -> bool:
+    return _parsed is not None
+
+
 def keep_parsed(on: bool = True) -> None:
     """Keep parsed files between runs (the language server); off: parse every time (a one-shot run)."""
     global _parsed

@@ -43,6 +43,7 @@ class CheckOutcome:
 
 def check(req: CheckRequest) -> CheckOutcome:
     t0 = time.monotonic()
+    req = dataclasses.replace(req, started=t0) if req.started is None else req
     root = project_root(req.root, os.getcwd())
     cfg = load_config(root, req.config_file, req.overrides)
     cdir = None if req.no_cache else cache_dir(cfg, root)

@@ -49,7 +49,7 @@ class Config:
     library_mode: str = "auto"  # auto | always | only | never (library/run.py)
     library_time_budget: float = 5.0  # reference seconds per module in library mode (mapped to steps)
     library_tests: bool = False  # whether a whole-project run checks the modules of test files alone too
-    run_budget: float = 900.0  # reference seconds per invocation (mapped to steps); 0: no limit
+    run_budget: float = 240.0  # reference seconds per invocation (steps; twice it in real seconds: the safety net)
     wall_clock_limit: float = 600.0  # the safety net per entry point, in real seconds
     min_coverage: float | None = None  # percent of tensor operations checked per entry point; None: no gate
     python: str | None = None  # the interpreter whose installed packages are read (packages/environment.py)

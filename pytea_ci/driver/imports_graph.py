@@ -181,6 +181,14 @@ def _candidates(dotted: str, roots: list[str]) -> list[str]:
     return out
 
 
+def _base(importer: str, level: int) -> str:
+    """The folder a relative import of `level` dots in `importer` is resolved from."""
+    base = os.path.dirname(importer)
+    for _ in range(level - 1):
+        base = os.path.dirname(base)
+    return base
+
+
 @dataclass
 class Closure:
     """What an entry point may read: existing files (path -> content hash) and absent candidates."""
@@ -203,6 +211,9 @@ class ImportGraph:
         self.closures: dict[str, Closure] = {}
         self._real: dict[str, str] = {}  # os.path.realpath, memoized: the closures share most paths
         self._isfile: dict[str, bool] = {}  # likewise for the candidate modules (one answer per run)
+        self._facts: dict[str, tuple[str | None, list[tuple[Import, str]]]] = {}  # path -> (hash, imports)
+        self._paths: dict[tuple[str, ...], tuple[list[str], list[str]]] = {}  # import -> (existing, absent) (see _found)
+        self._resolved: dict[tuple[str, str], tuple[list[str], list[str]]] = {}  # (path, entry folder) -> edges
 
     def realpath(self, path: str) -> str:
         real = self._real.get(path)
@@ -217,16 +228,54 @@ class ImportGraph:
         return found
 
     def _inside(self, path: str, entry_dir: str) -> bool:
-        return any(path == r or path.startswith(r + os.sep) for r in (self.root, entry_dir))
+        return path in (self.root, entry_dir) or path.startswith((self.root + os.sep, entry_dir + os.sep))
 
     def _resolve(self, imp: Import, importer: str, roots: list[str]) -> list[str]:
         level, dotted = imp
         if level == 0:
             return _candidates(dotted, roots)
-        base = os.path.dirname(importer)
-        for _ in range(level - 1):
-            base = os.path.dirname(base)
+        base = _base(importer, level)
         return _candidates(dotted, [base]) if dotted else []
+
+    def _found(self, imp: Import, base: str, importer: str, roots: list[str],
+               entry_dir: str) -> tuple[list[str], list[str]]:
+        """(existing, absent) candidates of one import for an entry point in `entry_dir`, once per run for
+        each (name, entry folder) or, relative, (name, folder it is resolved from): most imports recur."""
+        level, dotted = imp
+        key = (dotted, entry_dir) if level == 0 else (dotted, base, "" if self._inside(base, self.root) else entry_dir)
+        found = self._paths.get(key)
+        if found is None:
+            existing: list[str] = []
+            absent: list[str] = []
+            for cand in self._resolve(imp, importer, roots):
+                if self._inside(cand, entry_dir):
+                    (existing if self.isfile(cand) else absent).append(cand)
+            found = self._paths[key] = (existing, absent)
+        return found
+
+    def _imports(self, path: str) -> tuple[str | None, list[tuple[Import, str]]]:
+        """The file's content hash and imports (each with the folder a relative one is resolved from), read
+        once per run: every closure of a big project shares them."""
+        found = self._facts.get(path)
+        if found is None:
+            digest, imports = self.cache.imports(path)
+            found = self._facts[path] = (digest, [(imp, _base(path, imp[0])) for imp in imports])
+        return found
+
+    def _edges(self, path: str, entry_dir: str, roots: list[str]) -> tuple[list[str], list[str]]:
+        """(project files `path` imports, absent candidates), resolved for an entry point in `entry_dir`;
+        once per (file, folder) per run, so a closure costs its size, not its size times the imports."""
+        key = (path, entry_dir)
+        found = self._resolved.get(key)
+        if found is None:
+            edges: list[str] = []
+            absent: list[str] = []
+            for imp, base in self._imports(path)[1]:
+                existing, missing = self._found(imp, base, path, roots, entry_dir)
+                edges += existing
+                absent += missing
+            found = self._resolved[key] = (edges, absent)
+        return found
 
     def closure(self, entry: str) -> Closure:
         """Every project file `entry` may import, transitively (cached per entry point)."""
@@ -237,21 +286,17 @@ class ImportGraph:
         roots = [entry_dir, self.root] if entry_dir != self.root else [self.root]
         out = Closure()
         todo = [entry]
+        queued = {entry}
         while todo:
             path = todo.pop()
-            digest, imports = self.cache.imports(path)
-            out.files[path] = digest or "unreadable"
-            out.edges[path] = set()
-            for imp in imports:
-                for cand in self._resolve(imp, path, roots):
-                    if not self._inside(cand, entry_dir):
-                        continue
-                    if not self.isfile(cand):
-                        out.absent.add(cand)
-                        continue
-                    out.edges[path].add(cand)
-                    if cand not in out.files and cand not in todo:
-                        todo.append(cand)
+            out.files[path] = self._imports(path)[0] or "unreadable"
+            edges, absent = self._edges(path, entry_dir, roots)
+            out.edges[path] = set(edges)
+            out.absent.update(absent)
+            for cand in edges:
+                if cand not in queued:
+                    queued.add(cand)
+                    todo.append(cand)
         self.closures[entry] = out
         return out
 

@@ -38,6 +38,7 @@ class CheckRequest:
     progress: Progress | None = None
     resident: Resident | None = None  # the language server's in-memory caches (driver/resident.py)
     editor: Editor | None = None  # the language server's buffers, shape recorder and cancel test (interp/observe.py)
+    started: float | None = None  # when the run began (monotonic): the run's safety net counts from it
 
 
 def project_root(explicit: str | None, start: str) -> str:
@@ -92,7 +93,7 @@ def options(cfg: Config, root: str, entries: list[str], req: CheckRequest) -> Op
         per_entry[e] = opts
     budget = Budget(paths=cfg.max_paths, steps=cfg.max_steps, unroll=cfg.loop_unroll,
                     entry_steps=steps_for(cfg.time_budget), wall_seconds=cfg.wall_clock_limit)
-    meter = RunMeter(steps_for(cfg.run_budget) if cfg.run_budget else None)
+    meter = RunMeter.for_budget(cfg.run_budget, req.started)
     out = Options(root=root, budget=budget, solver_timeout_ms=cfg.solver_timeout,
                   entry_options={"args": dict(req.args), **({"site": env} if env else {})}, cache_dir=None if req.no_cache else cache_dir(cfg, root),
                   jobs=cfg.jobs, per_entry=per_entry, meter=meter)

@@ -6,6 +6,7 @@ were given, whatever `jobs` is, so the output of `--jobs N` is identical to `--j
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import time
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci import __version__
-from pytea_ci.diagnostics.budgets import RUN
+from pytea_ci.diagnostics.budgets import RUN, WALL_CLOCK, steps_for
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.diagnostics.rules import INCOMPLETE
 from pytea_ci.driver import notebook
@@ -28,22 +29,33 @@ if TYPE_CHECKING:  # the interpreter, models and solver load only when an entry 
     from pytea_ci.solver import Decider
 
 Progress = Callable[[int, int, str], None]  # (done, total, entry being finished)
+RUN_WALL_FACTOR = 2.0  # the run's wall-clock safety net: this many real seconds per reference second of `run-budget`
+RUN_WALL_MIN = 60.0  # and never less than this (a small budget is about steps, not a fast machine)
 
 
 @dataclass
 class RunMeter:
     """The budget of the whole invocation (`run-budget`), in interpreter steps. Entry points and then
     library targets are charged in their deterministic order (entry points with the steps they ran,
-    cached ones with the steps they ran when computed, library targets with their whole budget), and
-    each starts only while steps are left, so where a run stops never depends on the machine or on
-    `jobs`: everything after it is reported as not analyzed (PT011)."""
+    cached ones with the steps they ran when computed, library targets likewise, one after the other),
+    and each starts only while steps are left, so where a run stops never depends on the machine or on
+    `jobs`: everything after it is reported as not analyzed (PT011).
+
+    `deadline` (monotonic seconds) is the run's wall-clock safety net, for a machine much slower than
+    the reference one: past it nothing more starts and what runs is stopped (each analysis gets it as
+    its `run_deadline`), so a run always ends; where it stops then depends on the machine, and says so."""
 
     limit: int | None = None
     used: int = 0
+    deadline: float | None = None
 
     @property
     def exhausted(self) -> bool:
-        return self.limit is not None and self.used >= self.limit
+        return (self.limit is not None and self.used >= self.limit) or self.late
+
+    @property
+    def late(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
 
     def charge(self, steps: int) -> None:
         self.used += steps
@@ -56,12 +68,30 @@ class RunMeter:
             n += 1
         return n
 
+    def bounded(self, budget: Budget) -> Budget:
+        """`budget` with the run's safety net as its `run_deadline` (the earlier one wins)."""
+        if self.deadline is None or (budget.run_deadline is not None and budget.run_deadline <= self.deadline):
+            return budget
+        return dataclasses.replace(budget, run_deadline=self.deadline)
+
+    @classmethod
+    def for_budget(cls, seconds: float, started: float | None = None) -> RunMeter:
+        """The meter of `run-budget` = `seconds` (0: no limit), its safety net counted from `started`
+        (monotonic seconds; default now): the reading of the project before the analyses counts too."""
+        if not seconds:
+            return cls()
+        start = time.monotonic() if started is None else started
+        return cls(steps_for(seconds), deadline=start + max(RUN_WALL_MIN, RUN_WALL_FACTOR * seconds))
+
     def not_analyzed(self, rel: str) -> EntryResult:
         from pytea_ci.diagnostics import Diagnostic, Severity, Span
 
-        d = Diagnostic(INCOMPLETE.id, Severity.NOTE, Span(rel, 1, 0),
-                       f"not analyzed: the {RUN} budget ({self.limit} steps, `run-budget`) was reached by "
-                       "what was analyzed before it", entry=rel)
+        if self.limit is not None and self.used >= self.limit:
+            why = f"the {RUN} budget ({self.limit} steps, `run-budget`) was reached by what was analyzed before it"
+        else:
+            why = (f"the run's {WALL_CLOCK} ({RUN_WALL_FACTOR:g} × `run-budget` in real seconds, at least "
+                   f"{RUN_WALL_MIN:g}) was reached before it")
+        d = Diagnostic(INCOMPLETE.id, Severity.NOTE, Span(rel, 1, 0), f"not analyzed: {why}", entry=rel)
         return EntryResult(rel, [d], status="incomplete")
 
 
@@ -178,7 +208,7 @@ def run_one(entry: str, opts: Options, decider: Decider) -> EntryResult:
     rel = os.path.relpath(os.path.abspath(entry), os.path.abspath(opts.root))
     options = entry_options(entry, opts)
     try:
-        result = analyze_entry(entry, opts.root, decider, opts.budget, options, opts.root, opts.strict,
+        result = analyze_entry(entry, opts.root, decider, opts.meter.bounded(opts.budget), options, opts.root, opts.strict,
                                installed=installed_packages(options, opts.cache_dir), editor=opts.editor or NO_EDITOR)
         return notebook.to_file(result, opts.root)  # notebook findings placed on the .ipynb file
     except Exception as e:  # an analyzer bug: report it for this entry point, keep going

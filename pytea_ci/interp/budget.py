@@ -26,4 +26,5 @@ class Budget:
     recursion: int = 60
     solver_rlimit: int = rlimit_for(10_000)  # z3 resource units in total per entry point
     wall_seconds: float = 600.0  # the safety net: never reached by a healthy run
+    run_deadline: float | None = None  # the whole run's safety net (monotonic seconds; driver/run.py RunMeter)
     max_file_bytes: int = 2_000_000  # larger files are skipped with a note

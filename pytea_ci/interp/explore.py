@@ -86,7 +86,8 @@ def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: d
                                                entry=rel_entry))
         result.status = "parse-error"
         return result
-    with decider.budgeted(budget.solver_rlimit, t0 + budget.wall_seconds) as spent:
+    end = min(t0 + budget.wall_seconds, budget.run_deadline or float("inf"))
+    with decider.budgeted(budget.solver_rlimit, end) as spent:
         paths, steps, incomplete = explore(entry, root, tree, decider, budget, options, shared, t0, strict)
     incomplete += [(name, None) for name in spent.reached]
     shared.machine.resolve(shared.findings)
@@ -122,6 +123,8 @@ def explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: B
     while True:
         # the wall-clock safety net, like the step budgets, is per command: each is an entry point of its own
         deadline = t0 + budget.wall_seconds * max(1, len(paths_of))
+        if budget.run_deadline is not None:  # the whole run's safety net ends every command too
+            deadline = min(deadline, budget.run_deadline)
         if decider.spending is not None and decider.spending.deadline is not None:
             decider.spending.deadline = max(decider.spending.deadline, deadline)
         interp = make(entry, root, decider, budget, [d.choice for d in prefix], options, shared, deadline, strict)

@@ -15,8 +15,7 @@ import dataclasses
 import os
 from typing import TYPE_CHECKING
 
-from pytea_ci.diagnostics import Diagnostic, Severity, Span
-from pytea_ci.diagnostics.budgets import steps_for
+from pytea_ci.diagnostics import Diagnostic, Severity, Span, sources
 from pytea_ci.diagnostics.rules import PARSE_ERROR
 from pytea_ci.diagnostics.result import EntryResult, EntryStats, RunResult
 from pytea_ci.driver import discover as disc
@@ -24,11 +23,15 @@ from pytea_ci.driver import fs
 from pytea_ci.driver.cache import ResultCache, cacheable, entry_key
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
 from pytea_ci.driver.project import CheckRequest, load_config, options, project_root
-from pytea_ci.driver.run import Options, installed_packages, make_decider
+from pytea_ci.driver.run import Options, RunMeter, installed_packages, make_decider
 from pytea_ci.library import targets as lib
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from pytea_ci.diagnostics.modshapes import ModuleShapes
+    from pytea_ci.interp.installed import Installed
+    from pytea_ci.solver import Decider
     from pytea_ci.library.inputs import LibraryTarget
 
 
@@ -66,9 +69,11 @@ def _keys(results: list[EntryResult], root: str, field: str) -> set[Key]:
 
 
 def select_targets(mode: str, files: list[str], root: str, exclude: list[str], results: list[EntryResult],
-                   graph: ImportGraph, built: bool = False) -> list[LibraryTarget]:
+                   graph: ImportGraph, built: bool = False,
+                   meter: RunMeter | None = None) -> tuple[list[LibraryTarget], list[Key]]:
     """The modules of `files` to check alone; in `auto`, minus those whose `forward` an entry point ran
-    to its end with known inputs, plus (`built`) the modules the entry points built but never ran."""
+    to its end with known inputs, plus (`built`) the modules the entry points built but never ran. Also
+    the modules not even built because the run's `meter` was spent (reading their call sites is work)."""
     def project() -> list[str]:  # where call sites are looked for: listed only when a module is kept
         return disc.python_files(root, root, exclude)
 
@@ -79,50 +84,78 @@ def select_targets(mode: str, files: list[str], root: str, exclude: list[str], r
     context = list(dict.fromkeys(f for p in scope for f in graph.closure(p).files))  # where the bases are
     wanted = {os.path.abspath(f) for f in files}
 
-    def keep(path: str, cls: str) -> bool:
-        return (path, cls) not in ran and (path in wanted or (path, cls) in extra)
+    late: list[Key] = []
 
-    return lib.targets(scope, project, root, parse=graph.cache.tree, context=context, keep=keep).targets
+    def keep(path: str, cls: str) -> bool:
+        if (path, cls) in ran or not (path in wanted or (path, cls) in extra):
+            return False
+        if meter is not None and meter.exhausted:
+            late.append((path, cls))
+            return False
+        return True
+
+    return lib.targets(scope, project, root, parse=graph.cache.tree, context=context, keep=keep).targets, late
 
 
 def run_targets(targets: list[LibraryTarget], opts: Options,
                 seconds: float) -> list[tuple[ModuleShapes, EntryStats]]:
-    if not targets:
-        return []
-    from pytea_ci.library.results import analyze_guarded  # the interpreter: loaded only when a module runs
-    from pytea_ci.interp.observe import NO_EDITOR
+    analyze = _analyzer(opts, seconds)
+    return [analyze(t) for t in targets]
 
-    decider = make_decider(opts)
-    installed = installed_packages({}, opts.cache_dir)  # no site: the project's own registries only
-    out = []
-    for done, t in enumerate(targets, 1):
-        if opts.progress is not None:  # most of a whole-project run's time may be here
-            opts.progress(done, len(targets), f"module {os.path.relpath(t.path, opts.root)}::{t.cls}")
-        out.append(analyze_guarded(t, opts.root, decider, seconds, opts.strict, opts.editor or NO_EDITOR, installed))
-    return out
+
+def _analyzer(opts: Options, seconds: float) -> Callable[[LibraryTarget], tuple[ModuleShapes, EntryStats]]:
+    """Checks one target at a time; the interpreter, solver and installed packages load at the first."""
+    made: list[tuple[Decider, Installed]] = []
+
+    def analyze(t: LibraryTarget) -> tuple[ModuleShapes, EntryStats]:
+        from pytea_ci.interp.observe import NO_EDITOR
+        from pytea_ci.library.results import analyze_guarded  # the interpreter: loaded only when a module runs
+
+        if not made:  # no site: the project's own registries only
+            made.append((make_decider(opts), installed_packages({}, opts.cache_dir)))
+        decider, installed = made[0]
+        return analyze_guarded(t, opts.root, decider, seconds, opts.strict, opts.editor or NO_EDITOR, installed,
+                               opts.meter.deadline)
+
+    return analyze
 
 
 def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, graph: ImportGraph) -> list[EntryResult]:
     """One result per target, from the result cache when its file's closure and construction are unchanged
-    (a wall-clock cut-off depends on the machine: never cached). Each target is charged its whole budget to
-    the run budget, in order; the targets past it are reported as not analyzed."""
-    admitted = opts.meter.admit(len(targets), steps_for(seconds))
-    skipped = [opts.meter.not_analyzed(f"{os.path.relpath(t.path, opts.root)}::{t.cls}") for t in targets[admitted:]]
-    targets = targets[:admitted]
+    (a wall-clock cut-off depends on the machine: never cached). One after the other, in order, each is
+    charged to the run budget the steps it ran (a cached one: those it ran when computed); the targets
+    past that budget, or past the run's wall-clock safety net, are reported as not analyzed."""
+    if sources.keeping_parsed():  # a resident process keeps them already
+        return _check_targets(targets, opts, seconds, graph)
+    sources.keep_parsed()  # the modules import the same files: parsing them again per module was most of the time
+    try:
+        return _check_targets(targets, opts, seconds, graph)
+    finally:
+        sources.keep_parsed(False)
+
+
+def _check_targets(targets: list[LibraryTarget], opts: Options, seconds: float,
+                   graph: ImportGraph) -> list[EntryResult]:
     cache = ResultCache(opts.cache_dir, os.path.realpath(opts.root)) if opts.cache_dir else None
-    out: list[EntryResult | None] = []
-    keys: list[str] = []
-    for t in targets:
-        rel = os.path.relpath(t.path, opts.root)
-        keys.append(entry_key(f"{rel}::{t.cls}", opts.root, graph.closure(t.via or t.path),
-                              _key_options(t, opts, seconds)))
-        out.append(cache.get(keys[-1]) if cache is not None else None)
-    todo = [i for i, r in enumerate(out) if r is None]
-    for i, (shapes, stats) in zip(todo, run_targets([targets[i] for i in todo], opts, seconds)):
-        res = out[i] = _as_result(shapes, stats)
-        if cache is not None and cacheable(res):
-            cache.put(keys[i], res)
-    return [r for r in out if r is not None] + skipped
+    analyze = _analyzer(opts, seconds)
+    out: list[EntryResult] = []
+    for i, t in enumerate(targets):
+        if opts.meter.exhausted:
+            return out + [opts.meter.not_analyzed(_name(u, opts.root)) for u in targets[i:]]
+        key = ""
+        if cache is not None:
+            key = entry_key(_name(t, opts.root), opts.root, graph.closure(t.via or t.path),
+                            _key_options(t, opts, seconds))
+        res = cache.get(key) if cache is not None else None
+        if res is None:
+            if opts.progress is not None:  # most of a whole-project run's time may be here
+                opts.progress(i + 1, len(targets), f"module {_name(t, opts.root)}")
+            res = _as_result(*analyze(t))
+            if cache is not None and cacheable(res):
+                cache.put(key, res)
+        opts.meter.charge(res.stats.steps)
+        out.append(res)
+    return out
 
 
 def _key_options(t: LibraryTarget, opts: Options, seconds: float) -> dict[str, object]:
@@ -161,8 +194,9 @@ def extend(result: RunResult, mode: str, seconds: float, paths: list[str], chang
         return
     root = os.path.abspath(opts.root)
     files = files_for(paths, changed, root, exclude, graph, imported=mode != "auto", tests=tests)
-    targets = select_targets(mode, files, root, exclude, result.entries, graph, built=changed is None)
+    targets, late = select_targets(mode, files, root, exclude, result.entries, graph, changed is None, opts.meter)
     result.entries += without_reported(check_targets(targets, opts, seconds, graph), result.entries)
+    result.entries += [opts.meter.not_analyzed(f"{os.path.relpath(path, root)}::{cls}") for path, cls in late]
 
 
 def changed_results(result: RunResult, mode: str, seconds: float, paths: list[str], changed: set[str] | None,

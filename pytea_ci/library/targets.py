@@ -53,6 +53,9 @@ def _parse(path: str) -> ast.Module | None:
 Parse = Callable[[str], "ast.Module | None"]
 
 
+_WORD = re.compile(rb"\w+")
+
+
 class Sources:
     """The project's files as target selection reads them: each read once, parsed (through `parse`,
     the run's shared parser) only when its text mentions the name looked for."""
@@ -62,6 +65,7 @@ class Sources:
         self._text: dict[str, bytes] = {}
         self._trees: dict[str, ast.Module | None] = {}
         self.facts: dict[str, FileFacts] = {}  # what construction sites read of each file (sites.py)
+        self._words: dict[bytes, list[str]] | None = None  # word -> the files that have it, in file order
 
     @property
     def files(self) -> list[str]:
@@ -75,17 +79,25 @@ class Sources:
         return self._trees[path]
 
     def mentioning(self, name: str) -> dict[str, ast.Module]:
-        word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
-        out = {}
-        for p in self.files:
-            if p not in self._text:
-                try:
-                    self._text[p] = fs.read(p)
-                except OSError:
-                    self._text[p] = b""
-            if word.search(self._text[p]) and (tree := self.parse(p)) is not None:
-                out[p] = tree
-        return out
+        """The parsed files whose text has `name` as a word; each file's words are listed once, so a
+        project of many modules costs its size, not its size times its modules."""
+        if not name.isascii():  # a word of bytes is ASCII: search the text itself
+            word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
+            return {p: t for p in self.files if word.search(self._read(p)) and (t := self.parse(p)) is not None}
+        if self._words is None:
+            self._words = {}
+            for p in self.files:
+                for w in set(_WORD.findall(self._read(p))):
+                    self._words.setdefault(w, []).append(p)
+        return {p: t for p in self._words.get(name.encode(), []) if (t := self.parse(p)) is not None}
+
+    def _read(self, path: str) -> bytes:
+        if path not in self._text:
+            try:
+                self._text[path] = fs.read(path)
+            except OSError:
+                self._text[path] = b""
+        return self._text[path]
 
 
 def classes_of(paths: list[str], parse: Parse = _parse) -> dict[str, list[ClassInfo]]:

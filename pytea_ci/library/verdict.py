@@ -146,9 +146,10 @@ def prefix_store(path: str) -> _PrefixStore:
 
 def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: float = 5.0,
                display_root: str | None = None, strict: bool = False, editor: Editor = NO_EDITOR,
-               installed: Installed | None = None) -> LibraryRun:
+               installed: Installed | None = None, deadline: float | None = None) -> LibraryRun:
     """Explore every rank combination of `target` within the steps and solver units that `seconds`
-    stand for on the reference machine (`library-time-budget`), in total: deterministic."""
+    stand for on the reference machine (`library-time-budget`), in total: deterministic. `deadline`:
+    the whole run's wall-clock safety net (monotonic seconds), which ends the module too."""
     run = LibraryRun(target)
     t0 = time.monotonic()
     base = LibraryShared(display_root or root, editor=editor, installed=installed)
@@ -169,14 +170,15 @@ def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: floa
     for caller in target.callers:  # concrete, so cheap: first
         if min(left) > 0:
             run.callers.append((caller, _one(target, program, tuple(len(s) for s in caller.shapes), root, decider,
-                                             left, display_root, strict, base, run.stats, caller)))
+                                             left, display_root, strict, base, run.stats, caller, deadline)))
             run.wall_clock = run.wall_clock or run.callers[-1][1].wall_clock
     for ranks in combos:
-        if min(left) <= 0 or time.monotonic() - t0 > LIBRARY_WALL_SECONDS:
+        if min(left) <= 0 or time.monotonic() > min(t0 + LIBRARY_WALL_SECONDS, deadline or float("inf")):
             run.out_of_budget = True
             run.wall_clock = run.wall_clock or min(left) > 0
             break
-        run.combos.append(_one(target, program, ranks, root, decider, left, display_root, strict, base, run.stats))
+        run.combos.append(_one(target, program, ranks, root, decider, left, display_root, strict, base, run.stats,
+                               deadline=deadline))
         run.wall_clock = run.wall_clock or run.combos[-1].wall_clock
     run.seconds = run.stats.seconds = time.monotonic() - t0
     base.coverage.fill(run.stats)
@@ -185,7 +187,7 @@ def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: floa
 
 def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], root: str, decider: Decider,
          left: list[int], display_root: str | None, strict: bool, base: LibraryShared,
-         stats: EntryStats, caller: CallerInput | None = None) -> ComboResult:
+         stats: EntryStats, caller: CallerInput | None = None, deadline: float | None = None) -> ComboResult:
     """One rank combination (or a caller's shapes); `left` ([steps, solver units] of the module's budget)
     is charged."""
     shared = LibraryShared(display_root or root, target, ranks, caller, editor=base.editor, installed=base.installed)
@@ -197,9 +199,9 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
     if not store and not target.via:
         shared.seed = _SEEDS.get(os.path.dirname(target.path))
     budget = Budget(paths=32, steps=200_000, entry_steps=left[0], solver_rlimit=left[1],
-                    wall_seconds=LIBRARY_WALL_SECONDS)
+                    wall_seconds=LIBRARY_WALL_SECONDS, run_deadline=deadline)
     t0 = time.monotonic()
-    with decider.budgeted(left[1], t0 + budget.wall_seconds) as spent:
+    with decider.budgeted(left[1], min(t0 + budget.wall_seconds, deadline or float("inf"))) as spent:
         paths, steps, incomplete = explore(target.via or target.path, root, program, decider, budget, options,
                                             shared, t0, strict, make=LibraryInterpreter,
                                             name="__main__" if target.via else _module_name(target.path), run=resume)
