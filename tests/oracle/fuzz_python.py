@@ -255,13 +255,11 @@ class Analyzer:
             if name.startswith("p_"):
                 seen.setdefault(name, set()).add(text.split("]")[0] + "]")
 
-        observe.install(record)
+        editor = observe.Editor.of({}, record)
         try:
-            result = run_one(path, Options(root=self.folder, strict=self.strict), self.decider)
+            result = run_one(path, Options(root=self.folder, strict=self.strict, editor=editor), self.decider)
         except Exception as e:  # an analyzer bug under strict mode: a finding of the fuzzer
             return Analysis(seen, [], [], f"{type(e).__name__}: {e}")
-        finally:
-            observe.install(None)
         crash = next((d.message for d in result.diagnostics if "internal error" in d.message), None)
         errors = [(d.span.line, d.rule, d.message) for d in result.diagnostics if d.severity == Severity.ERROR]
         warnings = [(d.span.line, d.rule, d.message) for d in result.diagnostics if d.severity == Severity.WARNING]
