@@ -170,6 +170,8 @@ class ObjectMixin:
             obj.ns[name] = value
         elif isinstance(obj, ModuleVal):
             obj.globals[name] = value
+        elif isinstance(obj, FunctionVal):
+            obj.attrs[name] = value
 
     # ----- items --------------------------------------------------------------------------------
     def getitem(self: "Interpreter", obj: Any, idx: Any) -> Any:

@@ -141,9 +141,24 @@ register("sys.version_info", (3, 11, 0))
 register("sys.maxsize", 2**63 - 1)
 
 
+_WRAPPER_ASSIGNMENTS = ("__module__", "__name__", "__qualname__", "__doc__")
+
+
+@model("functools.update_wrapper")
+def update_wrapper(ctx: Ctx, wrapper: Any, wrapped: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """CPython's: the wrapper gets the wrapped function's names and doc, and `__wrapped__`; it is returned
+    (the wrapper is what is called)."""
+    if wrapped is None:
+        return wrapper
+    for name in _WRAPPER_ASSIGNMENTS:
+        ctx.setattr(wrapper, name, ctx.getattr(wrapped, name))
+    ctx.setattr(wrapper, "__wrapped__", wrapped)
+    return wrapper
+
+
 @model("functools.wraps")
 def wraps(ctx: Ctx, wrapped: Any, *args: Any, **kwargs: Any) -> Any:
-    return Builtin("functools.wraps.decorator", lambda ctx, fn: fn)
+    return Builtin("functools.wraps.decorator", lambda c, fn: update_wrapper(c, fn, wrapped))
 
 
 @model("functools.partial")
@@ -237,12 +252,6 @@ def function_type(ctx: Ctx, code: Any, globals: Any = None, name: Any = None, ar
     if isinstance(argdefs, tuple):
         changes["defaults"] = list(argdefs)
     return dataclasses.replace(code, **changes)  # type: ignore[type-var]
-
-
-@model("functools.update_wrapper")
-def update_wrapper(ctx: Ctx, wrapper: Any, wrapped: Any = None, *args: Any, **kwargs: Any) -> Any:
-    """Copies names and the docstring onto `wrapper` and returns it: the wrapper is what is called."""
-    return wrapper
 
 
 @model("itertools.repeat")

@@ -1,0 +1,92 @@
+"""Python values as CPython computes them (issue 31; the disagreement classes of benchmarks/RESULTS.md,
+"Python semantics against CPython"). Each program ends its values in probes `p_NAME = torch.zeros(v)`;
+CPython runs it with a stand-in `torch` (zeros records its sizes, nothing else is needed) for the truth,
+and the analyzer's recorded shape of every probe must be CPython's (`exact`) or, where a test says the
+value may stay unknown, not a wrong concrete one. Programs that CPython ends in an exception, or that
+feed a value to a real tensor operation, are checked for the findings instead (no error CPython does
+not raise)."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+import types
+from typing import Any
+
+import pytest
+
+from tests.oracle.fuzz_python import Analyzer, judge_probe
+
+
+@pytest.fixture(scope="module")
+def analyzer() -> Analyzer:
+    return Analyzer()
+
+
+def cpython_probes(source: str) -> dict[str, tuple[int, ...]]:
+    """Run `source` under CPython with a `torch` whose `zeros` records the sizes of each probe."""
+    fake = types.ModuleType("torch")
+    fake.zeros = lambda *sizes: tuple(sizes)  # type: ignore[attr-defined]
+    saved = sys.modules.get("torch")
+    sys.modules["torch"] = fake
+    try:
+        scope: dict[str, Any] = {"__name__": "__main__"}
+        exec(compile(source, "<probe program>", "exec"), scope)
+    finally:
+        if saved is not None:
+            sys.modules["torch"] = saved
+        else:
+            del sys.modules["torch"]
+    return {k: v for k, v in scope.items() if k.startswith("p_")}
+
+
+def verdicts(analyzer: Analyzer, source: str) -> dict[str, str]:
+    source = textwrap.dedent(source)
+    truth = cpython_probes(source)
+    assert truth, "the program has no probe"
+    seen = analyzer.analyze(source)
+    assert seen.crash is None and not seen.errors, (seen.crash, seen.errors)
+    return {name: judge_probe(want, seen.shapes.get(name)) for name, want in truth.items()}
+
+
+def exact(analyzer: Analyzer, source: str) -> None:
+    got = verdicts(analyzer, source)
+    assert set(got.values()) == {"exact"}, got
+
+
+def never_wrong(analyzer: Analyzer, source: str) -> dict[str, str]:
+    got = verdicts(analyzer, source)
+    assert "wrong" not in got.values() and "unreached" not in got.values(), got
+    return got
+
+
+def test_wraps_copies_name_qualname_doc_and_wrapped(analyzer: Analyzer) -> None:
+    exact(analyzer, '''
+        import functools
+        import torch
+
+        def deco(fn):
+            @functools.wraps(fn)
+            def inner(*args, **kwargs):
+                """the wrapper's own doc"""
+                return fn(*args, **kwargs)
+            return inner
+
+        @deco
+        def features(a):
+            """six"""
+            return a
+
+        def bare(a):
+            return a
+
+        p_name = torch.zeros(len(features.__name__))
+        p_qual = torch.zeros(len(features.__qualname__))
+        p_doc = torch.zeros(len(features.__doc__))
+        p_wrapped = torch.zeros(2 if features.__wrapped__ is not features else 3)
+        p_call = torch.zeros(features(4))
+        p_update = torch.zeros(len(functools.update_wrapper(lambda: 0, bare).__name__))
+        p_nodoc = torch.zeros(2 if bare.__doc__ is None else 3)
+        bare.extra = 5
+        p_attr = torch.zeros(bare.extra)
+    ''')
