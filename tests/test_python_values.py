@@ -90,3 +90,40 @@ def test_wraps_copies_name_qualname_doc_and_wrapped(analyzer: Analyzer) -> None:
         bare.extra = 5
         p_attr = torch.zeros(bare.extra)
     ''')
+
+
+def test_yield_from_an_empty_iterable_yields_nothing(analyzer: Analyzer) -> None:
+    exact(analyzer, '''
+        import torch
+
+        def layers(extra):
+            yield 16
+            yield from extra
+            yield from ()
+
+        def inner():
+            return
+            yield 1
+
+        def outer():
+            yield from inner()
+            yield 2
+
+        p_empty = torch.zeros(len(list(layers([]))) + 1)
+        p_two = torch.zeros(len(list(layers([4, 5]))))
+        p_sum = torch.zeros(sum(layers([4, 5])))
+        p_gen = torch.zeros(len(list(outer())) + 1)
+    ''')
+
+
+def test_yield_from_an_iterable_of_unknown_length_is_not_one_item(analyzer: Analyzer) -> None:
+    never_wrong(analyzer, '''
+        import itertools
+        import torch
+
+        def flat(groups):
+            yield from itertools.chain.from_iterable(groups)
+
+        p_flat = torch.zeros(len(list(flat([]))) + 1)
+        p_flat2 = torch.zeros(len(list(flat([(), ()]))) + 2)
+    ''')

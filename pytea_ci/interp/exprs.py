@@ -440,9 +440,13 @@ class ExprMixin:
         return self.unknown("sent value")
 
     def ev_YieldFrom(self: "Interpreter", node: ast.YieldFrom, scope: Scope) -> Any:
-        items = self.iterate(self.eval(node.value, scope))
-        for it in items or [self.unknown("yield from unknown")]:
+        """Each item of the iterable, none of an empty one; of an iterable whose length is not known,
+        representatives, and the generator's items become representatives (an unknown count, never one)."""
+        items, truncated = self.loop_items(self.eval(node.value, scope))
+        for it in items:
             self.yield_value(it)
+        if truncated:
+            self.note_representatives()
         return self.unknown("yield from")
 
 
