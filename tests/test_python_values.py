@@ -127,3 +127,94 @@ def test_yield_from_an_iterable_of_unknown_length_is_not_one_item(analyzer: Anal
         p_flat = torch.zeros(len(list(flat([]))) + 1)
         p_flat2 = torch.zeros(len(list(flat([(), ()]))) + 2)
     ''')
+
+
+def test_with_calls_exit_and_a_true_exit_suppresses(analyzer: Analyzer) -> None:
+    exact(analyzer, '''
+        import torch
+
+        class Stage:
+            def __init__(self, quiet):
+                self.closed = 0
+                self.quiet = quiet
+                self.seen = 0
+
+            def __enter__(self):
+                return 7
+
+            def __exit__(self, kind, value, tb):
+                self.closed += 1
+                self.seen = 2 if kind is None else 3
+                return self.quiet
+
+        s = Stage(False)
+        with s as got:
+            pass
+        p_closed = torch.zeros(s.closed + 1)
+        p_seen = torch.zeros(s.seen)
+        p_got = torch.zeros(got)
+
+        q = Stage(True)
+        with q:
+            raise KeyError("k")
+        p_suppressed = torch.zeros(q.seen + q.closed)
+
+        r = Stage(False)
+        hits = 1
+        try:
+            with r, Stage(False) as inner:
+                hits += inner
+                raise ValueError("v")
+        except ValueError:
+            hits += 10
+        p_raised = torch.zeros(hits + r.seen)
+
+        def early(st):
+            with st:
+                return 4
+        t = Stage(False)
+        p_return = torch.zeros(early(t) + t.closed + t.seen)
+    ''')
+
+
+def test_contextmanager_generators_run_after_their_yield(analyzer: Analyzer) -> None:
+    exact(analyzer, '''
+        import contextlib
+        import torch
+
+        log = []
+
+        @contextlib.contextmanager
+        def stage(n):
+            log.append(n)
+            try:
+                yield n + 1
+            except KeyError:
+                log.append(100)
+            finally:
+                log.append(n * 2)
+            log.append(5)
+
+        with stage(3) as v:
+            log.append(v)
+        p_log = torch.zeros(sum(log) + len(log))
+        with stage(1):
+            raise KeyError("swallowed by the generator")
+        p_after = torch.zeros(sum(log))
+        order = []
+
+        @contextlib.contextmanager
+        def track():
+            order.append(1)
+            yield
+            order.append(3)
+
+        with track():
+            order.append(len(order) + 1)
+        p_order = torch.zeros(*order)
+        with contextlib.suppress(LookupError):
+            order.append({}["missing"])
+        with contextlib.nullcontext(6) as six:
+            order.append(six)
+        p_suppress = torch.zeros(len(order) + order[-1])
+    ''')

@@ -8,6 +8,7 @@ import ast
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from pytea_ci.interp.contexts import cm_yield
 from pytea_ci.interp.coverage import first_origin, origin_of_value
 from pytea_ci.interp.escape import escape, handed
 from pytea_ci.interp.installed import PackageBudget
@@ -277,6 +278,8 @@ class CallMixin:
         return IterVal(items, truncated=True) if reps else items
 
     def yield_value(self: "Interpreter", value: Any) -> None:
+        if cm_yield(self, value):  # a contextmanager's yield: the `with` body runs there
+            return
         if self.yields:
             self.yields[-1].append(value)
 

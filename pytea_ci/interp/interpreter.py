@@ -102,6 +102,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, Seque
         self.loop_mutations: list[set[int]] = []
         self.yields: list[list[Any]] = []
         self.gen_reps: list[list[Any]] = []  # per generator running: [its frame depth, ran representatives]
+        self.cm_hooks: list[tuple[int, Any]] = []  # contextmanager generators running a `with` (contexts.py)
         self.star_namespaces: dict[int, list[Namespace]] = {}
         self.budget_note: tuple[str, Span | None] | None = None
         self.facts: dict[str, Any] = {}  # per-path state of models (Ctx.facts)

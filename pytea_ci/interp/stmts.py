@@ -6,6 +6,7 @@ import ast
 import functools
 from typing import TYPE_CHECKING, Any, cast
 
+from pytea_ci.interp.contexts import run_with
 from pytea_ci.interp.ops import BINOPS, on_machine, truth
 from pytea_ci.interp.machine import ends_program
 from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal,
@@ -343,14 +344,13 @@ class StmtMixin:
             self.import_from(node, scope)
 
     def ex_With(self: "Interpreter", node: ast.With, scope: Scope) -> None:
+        if not any(expects_error(item.context_expr) for item in node.items):
+            run_with(self, node.items, node.body, scope)
+            return
         for item in node.items:
-            mgr = self.eval(item.context_expr, scope)
-            value = self.enter_context(mgr)
+            value = self.enter_context(self.eval(item.context_expr, scope))
             if item.optional_vars is not None:
                 self.assign(item.optional_vars, value, scope)
-        if not any(expects_error(item.context_expr) for item in node.items):
-            self.exec_block(node.body, scope)
-            return
         # `with pytest.raises(...)`: an error inside is what the code wants; it ends the block only.
         self.expecting += 1
         try:
