@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, contains_term, dim_binop, is_concrete,
                                 on_machine, truth)
 from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_value
+from pytea_ci.interp.unbound import check_bound
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import registry
 from pytea_ci.models.values import MISSING, DType, Instance, Unknown
@@ -39,6 +40,7 @@ class ExprMixin:
         return v
 
     def ev_Name(self: "Interpreter", node: ast.Name, scope: Scope) -> Any:
+        check_bound(self, node.id, scope)
         return self.lookup(node.id, scope, node)
 
     def ev_Attribute(self: "Interpreter", node: ast.Attribute, scope: Scope) -> Any:

@@ -461,6 +461,8 @@ def _builtin_subclass(kind: str, name: str) -> bool:
         return kind in _LOOKUP_ERRORS
     if name == "ArithmeticError":
         return kind in _ARITH
+    if name == "NameError":
+        return kind == "UnboundLocalError"
     if name == "OSError":
         return kind in {"FileNotFoundError", "PermissionError", "IOError"}
     return False
