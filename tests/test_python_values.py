@@ -218,3 +218,123 @@ def test_contextmanager_generators_run_after_their_yield(analyzer: Analyzer) -> 
             order.append(six)
         p_suppress = torch.zeros(len(order) + order[-1])
     ''')
+
+
+def test_a_local_unbound_on_the_path_taken_raises_unbound_local_error(analyzer: Analyzer) -> None:
+    exact(analyzer, '''
+        import torch
+
+        c = 9  # a global of the same name is never read by the function
+
+        def parts(fused):
+            if fused:
+                a, b, c = 1, 2, 3
+            return a, b, c
+
+        def caught(fused):
+            try:
+                return len(parts(fused)) + 1
+            except UnboundLocalError:
+                return 2
+
+        def by_base(fused):
+            try:
+                return len(parts(fused)) + 1
+            except NameError:
+                return 5
+
+        def outer():
+            def inner():
+                return later
+            try:
+                return inner()
+            except NameError:
+                return 6
+            later = 1
+
+        p_bound = torch.zeros(caught(True))
+        p_unbound = torch.zeros(caught(False))
+        p_base = torch.zeros(by_base(False))
+        p_free = torch.zeros(outer())
+    ''')
+
+
+def test_an_unbound_local_is_never_a_tensor_finding_at_the_caller(analyzer: Analyzer) -> None:
+    seen = analyzer.analyze(textwrap.dedent('''
+        import torch
+
+        def parts(x, fused):
+            if fused:
+                a, b, c = torch.split(x, 2, dim=1)
+            return a, b, c
+
+        x = torch.randn(2, 6)
+        mean, var = parts(x, False)
+    '''))
+    assert seen.crash is None and not seen.errors and not seen.warnings, (seen.errors, seen.warnings)
+
+
+def test_mro_and_bases_end_with_object(analyzer: Analyzer) -> None:
+    exact(analyzer, '''
+        import torch
+
+        class Base:
+            pass
+
+        class Left(Base):
+            pass
+
+        class Right(Base):
+            pass
+
+        class Leaf(Left, Right):
+            pass
+
+        p_mro = torch.zeros(len(Leaf.__mro__))
+        p_root = torch.zeros(2 if Leaf.__mro__[-1] is object else 3)
+        p_base = torch.zeros(len(Base.__bases__) + (Base.__bases__[0] is object))
+        p_method = torch.zeros(len(Left.mro()))
+    ''')
+
+
+def test_data_descriptors_run_set_get_and_set_name(analyzer: Analyzer) -> None:
+    exact(analyzer, '''
+        import torch
+
+        class AtLeast:
+            def __init__(self, low):
+                self.low = low
+
+            def __set_name__(self, owner, name):
+                self.name = "_" + name
+
+            def __get__(self, obj, objtype=None):
+                if obj is None:
+                    return self
+                return getattr(obj, self.name)
+
+            def __set__(self, obj, value):
+                setattr(obj, self.name, max(value, self.low))
+
+        class Twice:  # not a data descriptor: the instance's own attribute wins once set
+            def __get__(self, obj, objtype=None):
+                return 2
+
+        class Layer:
+            width = AtLeast(1)
+            depth = AtLeast(3)
+            scale = Twice()
+
+            def __init__(self, width, depth):
+                self.width = width
+                self.depth = depth
+
+        layer = Layer(0, 5)
+        p_width = torch.zeros(layer.width)
+        p_depth = torch.zeros(layer.depth)
+        p_private = torch.zeros(layer._width + layer._depth)
+        p_scale = torch.zeros(layer.scale)
+        layer.scale = 4
+        p_own = torch.zeros(layer.scale)
+        p_cls = torch.zeros(Layer.width.low + 1)
+    ''')
