@@ -310,6 +310,13 @@ class ExprMixin:
                 return self.call_tensor_op(a, f"__{name}__", (b,))
             flipped = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}.get(name, name)
             return self.call_tensor_op(b, f"__{flipped}__", (a,))
+        if isinstance(a, Instance) or isinstance(b, Instance):
+            r = self.rich_compare(name, a, b)
+            if r is not None:
+                return r
+            if name in ("eq", "ne") and all(isinstance(v, Instance) or _by_identity(v) or is_concrete(v) or is_dim(v)
+                                            for v in (a, b)):
+                return (a is b) == (name == "eq")  # neither side's `__eq__` answers: identity
         if is_dim(a) and is_dim(b):
             return compare_dims(name, a, b)
         if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and (contains_term(a) or contains_term(b)):
@@ -323,6 +330,24 @@ class ExprMixin:
             same = a is b
             return same if name == "eq" else not same
         return self.derived("comparison of unknown values", a, b)
+
+    def rich_compare(self: "Interpreter", name: str, a: Any, b: Any) -> Any:
+        """An instance's own comparison method (`__eq__`, `__lt__`, ...; a dataclass's generated ones),
+        then the other operand's reflected one; `!=` without `__ne__` inverts `__eq__`. None when no
+        method answers (NotImplemented): `==` falls back to identity."""
+        for x, y, op in ((a, b, name), (b, a, _SWAPPED[name])):
+            method = x.cls.lookup(f"__{op}__") if isinstance(x, Instance) else MISSING
+            if method is not MISSING:
+                r = self.call(self.bind_member(x, x.cls, method), y)
+                if r is not None:
+                    return r
+        if name == "ne":
+            r = self.rich_compare("eq", a, b)
+            return None if r is None else (not r if isinstance(r, bool) else self.derived("!= of a comparison", r))
+        return None  # (an order comparison CPython refuses may come from a decorator not followed: unknown)
+
+    def compare_values(self: "Interpreter", op: str, a: Any, b: Any) -> Any:
+        return self.compare(_CMP_NODES[op](), a, b)
 
     def identity(self: "Interpreter", a: Any, b: Any) -> Any:
         """`a is b`: decided for singletons and objects, but for equal strings, numbers, tuples and
@@ -450,6 +475,10 @@ class ExprMixin:
         if truncated:
             self.note_representatives()
         return self.unknown("yield from")
+
+
+_SWAPPED = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
+_CMP_NODES = {name: node for node, (name, _) in CMPOPS.items()}
 
 
 class _SuperMark:

@@ -109,13 +109,39 @@ def reversed_(ctx: Ctx, seq: Any) -> Any:
 
 @model("builtins.sorted")
 def sorted_(ctx: Ctx, iterable: Any, key: Any = None, reverse: Any = False) -> Any:
+    """The items in CPython's (stable) order, compared as the program compares them (keys, `__lt__`);
+    when a comparison is not decided, the same items in an order not known (never the given one)."""
     items, truncated, _ = _seq_items(ctx, iterable)
-    if truncated or key is not None or not _concrete(items):
-        return ctx.unknown("sorted of unknown values") if truncated else list(items)
-    try:
-        return sorted(items, reverse=bool(reverse))
-    except TypeError:
-        return ctx.unknown("sorted")
+    if truncated:
+        return ctx.unknown("sorted of unknown values")
+    if key is None and _concrete(items) and isinstance(reverse, bool):
+        try:
+            return sorted(items, reverse=reverse)
+        except TypeError:
+            return ctx.unknown("sorted")
+    keys = [ctx.call(key, x) for x in items] if key is not None else list(items)
+    order = _stable_order(ctx, keys, reverse) if isinstance(reverse, bool) and len(items) <= 64 else None
+    if order is None:
+        return ctx.sized_items(list(items), len(items))
+    return [items[i] for i in order]
+
+
+def _stable_order(ctx: Ctx, keys: list[Any], reverse: bool) -> "list[int] | None":
+    """Positions of `keys` in sorted order (insertion sort, stable as CPython's), None when a
+    comparison the order depends on is not decided."""
+    out: list[int] = []
+    for i in range(len(keys)):
+        at = len(out)
+        while at > 0:
+            a, b = (keys[out[at - 1]], keys[i]) if reverse else (keys[i], keys[out[at - 1]])
+            before = ctx.compare_values("lt", a, b)
+            if not isinstance(before, bool):
+                return None
+            if not before:
+                break
+            at -= 1
+        out.insert(at, i)
+    return out
 
 
 @model("builtins.list")

@@ -80,6 +80,9 @@ class Ctx(Protocol):
 
     def getattr(self, obj: Any, name: str) -> Any: ...
 
+    def compare_values(self, op: str, a: Any, b: Any) -> Any:
+        """`a OP b` as Python compares them; op is "eq", "ne", "lt", "le", "gt" or "ge"."""
+
     def getitem(self, obj: Any, idx: Any) -> Any: ...
 
     def setattr(self, obj: Any, name: str, value: Any) -> None: ...

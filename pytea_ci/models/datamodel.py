@@ -89,7 +89,8 @@ def _own_fields(cls: ClassVal, kw_only: bool) -> dict[str, Instance]:
     return out
 
 
-def make_dataclass(cls: ClassVal, init: Any = True, frozen: Any = False, kw_only: Any = False) -> ClassVal:
+def make_dataclass(cls: ClassVal, init: Any = True, frozen: Any = False, kw_only: Any = False, eq: Any = True,
+                   order: Any = False) -> ClassVal:
     fields: dict[str, Instance] = {}
     for base in reversed(cls.mro()[1:]):
         inherited = base.ns.get("__dataclass_fields__")
@@ -101,7 +102,22 @@ def make_dataclass(cls: ClassVal, init: Any = True, frozen: Any = False, kw_only
         cls.ns["__frozen__"] = True
     if init is not False and "__init__" not in cls.ns:
         cls.ns["__init__"] = Builtin(f"{cls.qualname}.__init__", dataclass_init)
+    for op in ("eq", "lt", "le", "gt", "ge") if order is True else ("eq",) if eq is not False else ():
+        if f"__{op}__" not in cls.ns:
+            cls.ns[f"__{op}__"] = Builtin(f"{cls.qualname}.__{op}__", _field_comparison(op))
     return cls
+
+
+def _field_comparison(op: str) -> Any:
+    """The `__eq__` (and, with order=True, `__lt__`...) that `@dataclass` writes: the fields of two
+    instances of the same class compared as tuples; another class: NotImplemented (`==` falls back to
+    identity, an order comparison raises TypeError)."""
+    def compare(ctx: Ctx, self: Instance, other: Any) -> Any:
+        if not isinstance(other, Instance) or other.cls is not self.cls:
+            return None  # NotImplemented
+        names = list(_fields_of(self) or {})
+        return ctx.compare_values(op, tuple(self.attrs.get(n) for n in names), tuple(other.attrs.get(n) for n in names))
+    return compare
 
 
 @model("dataclasses.dataclass")
@@ -110,7 +126,7 @@ def dataclass(ctx: Ctx, cls: Any = None, /, **params: Any) -> Any:
         return Builtin("dataclasses.dataclass.decorator", lambda c, k: dataclass(c, k, **params))
     if not isinstance(cls, ClassVal):
         return ctx.unknown("dataclass of an unknown class")
-    names = ("init", "frozen", "kw_only")
+    names = ("init", "frozen", "kw_only", "eq", "order")
     return make_dataclass(cls, **{k: v for k, v in params.items() if k in names})
 
 
