@@ -392,3 +392,35 @@ def test_sorted_with_undecided_comparisons_is_not_the_given_order(analyzer: Anal
         p_stable = torch.zeros(sorted(["bb", "a", "cc"], key=len)[1] == "bb" and 2 or 3)
     ''')
     assert got["p_len"] == got["p_keyed"] == got["p_reverse"] == got["p_stable"] == "exact", got
+
+
+def test_auto_in_flags_gives_powers_of_two(analyzer: Analyzer) -> None:
+    exact(analyzer, '''
+        import enum
+        import torch
+
+        class Feature(enum.Flag):
+            RGB = enum.auto()
+            DEPTH = enum.auto()
+            NORMALS = enum.auto()
+
+        class Bits(enum.IntFlag):
+            A = enum.auto()
+            B = 8
+            C = enum.auto()
+
+        class Plain(enum.Enum):
+            X = enum.auto()
+            Y = 5
+            Z = enum.auto()
+
+        class Mode(enum.IntEnum):
+            ONE = enum.auto()
+            TWO = enum.auto()
+
+        p_flag = torch.zeros(Feature.NORMALS.value, Feature.DEPTH.value)
+        p_intflag = torch.zeros(Bits.A + 1, int(Bits.C))
+        p_enum = torch.zeros(Plain.X.value, Plain.Z.value)
+        p_intenum = torch.zeros(Mode.TWO)
+        p_members = torch.zeros(len(list(Feature)))
+    ''')

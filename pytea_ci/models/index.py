@@ -391,8 +391,8 @@ NAMES: dict[str, str] = {
         'dataclasses.Field dataclasses._MISSING_TYPE dataclasses.FrozenInstanceError dataclasses.MISSING '
         'dataclasses.KW_ONLY dataclasses.field dataclasses.dataclass dataclasses.fields '
         'dataclasses.is_dataclass dataclasses.replace dataclasses.asdict dataclasses.astuple typing.NamedTuple '
-        'collections.namedtuple types.SimpleNamespace enum.auto enum.Enum enum.Flag enum.IntEnum enum.IntFlag '
-        'enum.StrEnum enum.unique inspect.isclass inspect.isfunction inspect.ismethod inspect.signature '
+        'collections.namedtuple types.SimpleNamespace enum.auto enum.Enum enum.IntEnum enum.StrEnum enum.Flag '
+        'enum.IntFlag enum.unique inspect.isclass inspect.isfunction inspect.ismethod inspect.signature '
         'inspect.getfullargspec inspect.getmembers inspect.getsource inspect.getfile inspect.stack '
         'inspect.currentframe',
     'pytea_ci.models.einops_':
