@@ -424,3 +424,93 @@ def test_auto_in_flags_gives_powers_of_two(analyzer: Analyzer) -> None:
         p_intenum = torch.zeros(Mode.TWO)
         p_members = torch.zeros(len(list(Feature)))
     ''')
+
+
+def test_lists_of_unknown_length_are_never_one_item_nor_truthy(analyzer: Analyzer) -> None:
+    never_wrong(analyzer, '''
+        import collections
+        import itertools
+        import torch
+
+        flat = list(itertools.chain.from_iterable([]))
+        pairs = list(itertools.combinations([], 2))
+        kept = list(itertools.compress([1, 2], [0, 0]))
+        groups = [k for k, _ in itertools.groupby([])]
+        counts = list(collections.Counter([0, 3]).values())
+        starred = [*itertools.islice(itertools.count(1), 0), *range(4)]
+        p_flat = torch.zeros(len(flat) + 1)
+        p_pairs = torch.zeros(len(pairs) + 1)
+        p_kept = torch.zeros(len(kept) + 1)
+        p_groups = torch.zeros(len(groups) + 1)
+        p_counts = torch.zeros(len(counts) + 1)
+        p_starred = torch.zeros(len(starred))
+        p_truthy = torch.zeros(2 if flat else 3)
+        p_not = torch.zeros(2 if not pairs else 3)
+    ''')
+
+
+def test_padding_lists_of_unknown_length_and_empty_ranges_are_not_errors(analyzer: Analyzer) -> None:
+    seen = analyzer.analyze(textwrap.dedent('''
+        import collections
+        import itertools
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+        pads = list(collections.Counter([0, 3]).values())
+        y = F.pad(torch.zeros(2, 3, 4, 5), pads)
+        flat = list(itertools.chain.from_iterable([]))
+        z = F.pad(torch.zeros(2, 3, 4), flat)
+        starred = [*itertools.islice(itertools.count(1), 0), *range(4)]
+        s = F.pad(torch.zeros(2, 3, 4, 5), starred)
+        width = len(collections.Counter("abcde"))
+        extra = list(range(width, 4))
+        h = nn.Linear(width, 2)(torch.zeros(1, 5))
+        extra2 = list(itertools.combinations([], 2))
+        g = nn.Linear(len(extra2) + 2, 3)(torch.zeros(1, 2))
+    '''))
+    assert seen.crash is None and not seen.errors, seen.errors
+
+
+def test_containers_filled_over_an_unknown_number_of_items_have_an_unknown_length(analyzer: Analyzer) -> None:
+    never_wrong(analyzer, '''
+        import collections
+        import itertools
+        import torch
+
+        keys = list(itertools.chain.from_iterable([[4, 0], [5]]))
+        groups = {}
+        for k in keys:
+            groups[k] = 1
+        counts = collections.defaultdict(int)
+        for k in keys:
+            counts[k] += 1
+        seen = set()
+        for k in keys:
+            seen.add(k)
+        merged = {}
+        for k in keys:
+            merged.update({k: 2})
+        p_dict = torch.zeros(len(groups))
+        p_default = torch.zeros(len(counts))
+        p_set = torch.zeros(len(seen))
+        p_update = torch.zeros(len(merged))
+        p_comp = torch.zeros(len({k: 1 for k in keys}))
+    ''')
+
+
+def test_a_symbolic_key_and_a_concrete_key_are_not_two_keys_for_certain(analyzer: Analyzer) -> None:
+    got = never_wrong(analyzer, '''
+        import collections
+        import torch
+
+        k = len(collections.Counter("ab"))  # 2, a length the analyzer keeps symbolic
+        widths = {k: 8, 2: 16}
+        kinds = {k, 2}
+        frozen = frozenset([k, 2, 2])
+        p_dict = torch.zeros(len(widths))
+        p_set = torch.zeros(len(kinds))
+        p_frozen = torch.zeros(len(frozen))
+        p_plain = torch.zeros(len({1: 2, 3: 4}))
+    ''')
+    assert got["p_plain"] == "exact", got

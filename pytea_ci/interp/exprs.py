@@ -7,7 +7,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, contains_term, dim_binop, is_concrete,
-                                on_machine, truth)
+                                on_machine)
 from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_value
 from pytea_ci.interp.unbound import check_bound
 from pytea_ci.models.prim import is_number, number_kind
@@ -149,7 +149,7 @@ class ExprMixin:
         return FunctionVal(node, "<lambda>", closure, scope.globals, self.cur_path, defaults, kw)
 
     def ev_IfExp(self: "Interpreter", node: ast.IfExp, scope: Scope) -> Any:
-        c = truth(self.eval(node.test, scope))
+        c = self.truth_of(self.eval(node.test, scope))
         if isinstance(c, bool):
             return self.eval(node.body if c else node.orelse, scope)
         if on_machine(c):  # a fact about the machine: each side on its own path, as a statement would
@@ -172,7 +172,7 @@ class ExprMixin:
         conds: list[Any] = []
         for e in node.values:
             v = self.eval(e, scope)
-            t = truth(v)
+            t = self.truth_of(v)
             if isinstance(t, bool):
                 if t != is_and:  # short-circuit: `False and ...`, `True or ...`
                     return v if not conds else (P.and_(*conds, t) if is_and else P.or_(*conds, t))
@@ -190,7 +190,7 @@ class ExprMixin:
     def ev_UnaryOp(self: "Interpreter", node: ast.UnaryOp, scope: Scope) -> Any:
         v = self.eval(node.operand, scope)
         if isinstance(node.op, ast.Not):
-            t = truth(v)
+            t = self.truth_of(v)
             return P.not_(t) if isinstance(t, (bool, Pred)) else _as_bool(self.derived("not unknown", v))
         if isinstance(v, Tensor):
             with self.at(node):
@@ -275,7 +275,7 @@ class ExprMixin:
             right = self.eval(rnode, scope)
             with self.at(node):
                 r = self.compare(op, left, right)
-            t = truth(r) if not isinstance(r, Tensor) else r
+            t = self.truth_of(r) if not isinstance(r, Tensor) else r
             if len(node.ops) == 1:
                 return r
             if isinstance(t, bool) and not t:
@@ -436,7 +436,7 @@ class ExprMixin:
                 self.assign(g.target, item, inner)
                 ok = True
                 for cond in g.ifs:
-                    t = truth(self.eval(cond, inner))
+                    t = self.truth_of(self.eval(cond, inner))
                     if isinstance(t, bool):
                         ok = ok and t
                     else:

@@ -34,7 +34,7 @@ from pytea_ci.interp.calls import CallMixin
 from pytea_ci.interp.objects import ObjectMixin
 from pytea_ci.interp.sequences import SequenceMixin
 from pytea_ci.interp.project_files import read_text
-from pytea_ci.interp.ops import on_machine, truth
+from pytea_ci.interp.ops import on_machine
 from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope, UserException
 from pytea_ci.interp.stmts import StmtMixin
 from pytea_ci.models import registry
@@ -375,7 +375,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, Seque
     def decide(self, cond: Any, node: ast.AST | None = None) -> bool:
         """Which side of a branch this path takes (forking when both are possible). A branch on a fact
         about the machine is noted (`interp.machine`): a fork is a machine choice, a guard is not."""
-        t = truth(cond)
+        t = self.truth_of(cond)
         self.branch_inside = frozenset()
         if isinstance(t, bool):
             return t
@@ -414,7 +414,7 @@ class Interpreter(LoopMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, Seque
 
     def is_opaque(self, cond: Any) -> bool:
         """A condition that depends on something not understood (no constraint to learn from it)."""
-        t = truth(cond)
+        t = self.truth_of(cond)
         return isinstance(t, Unknown) or (isinstance(t, Pred) and any(s.kind == UNKNOWN for s in symbols(t)))
 
     def fork(self, cond: Cond, per_run: bool = False) -> bool:

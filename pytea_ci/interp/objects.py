@@ -267,6 +267,7 @@ class ObjectMixin:
                 obj[idx] = value
             except TypeError:
                 pass
+            self.note_mutation(obj)
         elif isinstance(obj, Instance):
             m = obj.cls.lookup("__setitem__")
             if m is not MISSING:
@@ -284,11 +285,9 @@ def _py_method(name: str) -> Any:
     """A Builtin body calling a real method of a concrete Python value (pure for immutable types)."""
 
     def run(ctx: Any, obj: Any, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(obj, list) and name in _MUTATORS:
+        if isinstance(obj, (list, dict, set)) and name in _MUTATORS:
             ctx.note_mutation(obj)
-            if name in ("append", "insert") or is_concrete(args) or name != "extend":
-                pass
-            if name == "extend":
+            if isinstance(obj, list) and name == "extend":
                 items = ctx.iterate(args[0]) if args else []
                 if items is None:
                     if isinstance(args[0], (list, tuple)):

@@ -7,7 +7,7 @@ import functools
 from typing import TYPE_CHECKING, Any, cast
 
 from pytea_ci.interp.contexts import run_with
-from pytea_ci.interp.ops import BINOPS, on_machine, truth
+from pytea_ci.interp.ops import BINOPS, on_machine
 from pytea_ci.interp.machine import ends_program
 from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal,
                                      PathEnd, ReturnSignal, Scope, UserException, same_value)
@@ -420,7 +420,7 @@ class StmtMixin:
         hold is PT004 when it is about shapes and decided without unknowns or machine facts; any
         other failing assert is the program raising AssertionError (the path ends, recorded)."""
         value = self.eval(node.test, scope)
-        cond = truth(value)
+        cond = self.truth_of(value)
         machine = on_machine(cond)
         code = scope.func.node if scope.func is not None else self.shared.asts.get(scope.globals.get("__file__", ""))
         shapes = about_shapes(node.test) or (code is not None and any(

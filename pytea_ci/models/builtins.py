@@ -31,10 +31,13 @@ def print_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 def len_(ctx: Ctx, obj: Any) -> Any:
     if isinstance(obj, (list, tuple, dict, set, str, frozenset)):
         items = ctx.iterate(obj) if not isinstance(obj, str) else obj
-        if items is not None:
+        if isinstance(obj, (list, tuple)):  # built in a loop not followed to its end: at least the items seen
+            return len(obj) if items is not None else ctx.length_of(obj)
+        concrete = sum(1 for k in obj if is_concrete(k))
+        if items is not None and concrete == len(obj):
             return len(obj)
-        # built in a loop not followed to its end: at least the items seen
-        return ctx.length_of(obj) if isinstance(obj, (list, tuple)) else ctx.fresh("len", lo=len(obj))
+        # keys not known (symbolic keys may equal others), or some keys not seen
+        return ctx.fresh("len", lo=max(concrete, 1 if obj else 0), hi=len(obj) if items is not None else None)
     if isinstance(obj, RangeVal):
         if all(isinstance(v, int) for v in (obj.start, obj.stop, obj.step)):
             return len(range(obj.start, obj.stop, obj.step))
@@ -64,9 +67,11 @@ def _seq_items(ctx: Ctx, v: Any) -> tuple[list[Any], bool, list[Any] | None]:
             v = ctx.call(it)
     if isinstance(v, IterVal):
         return v.items, v.truncated, v.indices
+    if isinstance(v, RangeVal) and not _concrete(v.start, v.stop, v.step):
+        return [], True, None  # sizes not known: no item drawn, so nothing assumes the range non-empty
     items = ctx.iterate(v)
-    if items is None:
-        it = ctx.loop_items(v)  # type: ignore[attr-defined]
+    if items is None:  # representatives only: none stands for an item when none is known
+        it = ctx.iteration_of(v)
         return it[0], True, None
     return items, False, None
 
@@ -149,6 +154,9 @@ def list_(ctx: Ctx, iterable: Any = ()) -> Any:
     items, truncated, _ = _seq_items(ctx, iterable)
     out = list(items)
     if truncated:
+        n = ctx.known_length(iterable)  # `list(range(w, 4))`: max(4 - w, 0) items
+        if n is not None:
+            return ctx.sized_items(out, n)
         ctx.mark_inexact(out)
     return out
 
@@ -448,7 +456,9 @@ def iter_(ctx: Ctx, obj: Any, *args: Any) -> Any:
 
 @model("builtins.next")
 def next_(ctx: Ctx, it: Any, *default: Any) -> Any:
-    items, _, _ = _seq_items(ctx, it)
+    items, truncated, _ = _seq_items(ctx, it)
+    if truncated and not items:
+        return ctx.unknown("next of an iteration not followed")
     return items[0] if items else (default[0] if default else ctx.user_error("StopIteration", "next"))
 
 
