@@ -457,7 +457,8 @@ def iter_(ctx: Ctx, obj: Any, *args: Any) -> Any:
 @model("builtins.next")
 def next_(ctx: Ctx, it: Any, *default: Any) -> Any:
     items, truncated, _ = _seq_items(ctx, it)
-    if truncated and not items:
+    if truncated and (not items or isinstance(items[0], Term) and any(s.kind == ITERATION for s in symbols(items[0]))):
+        # not one item known, or a number that stands for every iteration's (a loop index): not the first
         return ctx.unknown("next of an iteration not followed")
     return items[0] if items else (default[0] if default else ctx.user_error("StopIteration", "next"))
 
