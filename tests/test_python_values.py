@@ -514,3 +514,16 @@ def test_a_symbolic_key_and_a_concrete_key_are_not_two_keys_for_certain(analyzer
         p_plain = torch.zeros(len({1: 2, 3: 4}))
     ''')
     assert got["p_plain"] == "exact", got
+
+
+def test_a_str_mixin_enum_member_equal_to_its_value_is_never_unequal(analyzer: Analyzer) -> None:
+    never_wrong(analyzer, '''
+        import enum
+        import torch
+
+        class Kind(str, enum.Enum):
+            SMALL = "small"
+            LEARNED = "learned"
+
+        p_eq = torch.zeros(2 if Kind.LEARNED == "learned" else 3)
+    ''')

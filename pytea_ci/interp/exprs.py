@@ -312,11 +312,11 @@ class ExprMixin:
             return self.call_tensor_op(b, f"__{flipped}__", (a,))
         if isinstance(a, Instance) or isinstance(b, Instance):
             r = self.rich_compare(name, a, b)
-            if r is not None:
+            if r is not None and r is not NotImplemented:
                 return r
-            if name in ("eq", "ne") and all(isinstance(v, Instance) or _by_identity(v) or is_concrete(v) or is_dim(v)
+            if r is NotImplemented and name in ("eq", "ne") and all(isinstance(v, Instance) or _by_identity(v) or is_concrete(v) or is_dim(v)
                                             for v in (a, b)):
-                return (a is b) == (name == "eq")  # neither side's `__eq__` answers: identity
+                return (a is b) == (name == "eq")  # every `__eq__` found declined: identity
         if is_dim(a) and is_dim(b):
             return compare_dims(name, a, b)
         if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and (contains_term(a) or contains_term(b)):
@@ -333,18 +333,23 @@ class ExprMixin:
 
     def rich_compare(self: "Interpreter", name: str, a: Any, b: Any) -> Any:
         """An instance's own comparison method (`__eq__`, `__lt__`, ...; a dataclass's generated ones),
-        then the other operand's reflected one; `!=` without `__ne__` inverts `__eq__`. None when no
-        method answers (NotImplemented): `==` falls back to identity."""
+        then the other operand's reflected one; `!=` without `__ne__` inverts `__eq__`. NotImplemented
+        when the methods found all declined (then `==` is identity), None when none was found (a class
+        with a base not followed, a str-mixin Enum: not known)."""
+        declined = False
         for x, y, op in ((a, b, name), (b, a, _SWAPPED[name])):
             method = x.cls.lookup(f"__{op}__") if isinstance(x, Instance) else MISSING
             if method is not MISSING:
                 r = self.call(self.bind_member(x, x.cls, method), y)
                 if r is not None:
                     return r
+                declined = True  # `return NotImplemented` (the builtin is None here)
         if name == "ne":
             r = self.rich_compare("eq", a, b)
-            return None if r is None else (not r if isinstance(r, bool) else self.derived("!= of a comparison", r))
-        return None  # (an order comparison CPython refuses may come from a decorator not followed: unknown)
+            if r is None or r is NotImplemented:
+                return r
+            return not r if isinstance(r, bool) else self.derived("!= of a comparison", r)
+        return NotImplemented if declined else None  # (an order comparison CPython refuses may come from a decorator not followed: unknown)
 
     def compare_values(self: "Interpreter", op: str, a: Any, b: Any) -> Any:
         return self.compare(_CMP_NODES[op](), a, b)
