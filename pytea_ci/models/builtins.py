@@ -60,18 +60,21 @@ def range_(ctx: Ctx, *args: Any) -> Any:
     return RangeVal(start, stop, step)
 
 
-def _seq_items(ctx: Ctx, v: Any) -> tuple[list[Any], bool, list[Any] | None]:
+def _seq_items(ctx: Ctx, v: Any, placeholder: bool = True) -> tuple[list[Any], bool, list[Any] | None]:
+    """The items of `v`, whether some were left out, their positions when known. An iteration not
+    followed has one placeholder item (what an iterator built on it, `enumerate`, `zip`, runs a loop
+    with), or none when `placeholder` is false (a list built from it: its length may be 0)."""
     if isinstance(v, Instance):
         it = ctx.getattr(v, "__iter__")
         if not isinstance(it, Unknown):
             v = ctx.call(it)
     if isinstance(v, IterVal):
         return v.items, v.truncated, v.indices
-    if isinstance(v, RangeVal) and not _concrete(v.start, v.stop, v.step):
+    if not placeholder and isinstance(v, RangeVal) and not _concrete(v.start, v.stop, v.step):
         return [], True, None  # sizes not known: no item drawn, so nothing assumes the range non-empty
     items = ctx.iterate(v)
-    if items is None:  # representatives only: none stands for an item when none is known
-        it = ctx.iteration_of(v)
+    if items is None:
+        it = ctx.loop_items(v) if placeholder else ctx.iteration_of(v)
         return it[0], True, None
     return items, False, None
 
@@ -151,7 +154,7 @@ def _stable_order(ctx: Ctx, keys: list[Any], reverse: bool) -> "list[int] | None
 
 @model("builtins.list")
 def list_(ctx: Ctx, iterable: Any = ()) -> Any:
-    items, truncated, _ = _seq_items(ctx, iterable)
+    items, truncated, _ = _seq_items(ctx, iterable, placeholder=False)
     out = list(items)
     if truncated:
         n = ctx.known_length(iterable)  # `list(range(w, 4))`: max(4 - w, 0) items
