@@ -50,7 +50,7 @@ def test_replayed_check_loads_only_the_fast_path(tmp_path: Path) -> None:
     full = _loaded(args, tmp_path)  # from the result cache: leaves a replay record
     assert {"argparse", "pytea_ci.driver.config"} <= full
     replayed = _loaded(args, tmp_path)
-    assert replayed == {"pytea_ci.cli", "pytea_ci.driver", "pytea_ci.driver.fs", "pytea_ci.driver.identity",
+    assert replayed == {"pytea_ci.cli", "pytea_ci.cli.common", "pytea_ci.driver", "pytea_ci.driver.fs", "pytea_ci.driver.identity",
                         "pytea_ci.driver.replay"}, replayed
 
 

@@ -56,7 +56,7 @@ NAMES: dict[str, str] = {
         'builtins.TimeoutError builtins.ConnectionError builtins.StopAsyncIteration builtins.MemoryError '
         'builtins.SystemError builtins.NotImplemented builtins.Ellipsis builtins.__debug__',
     'pytea_ci.models.pil':
-        'PIL.Image.Image PIL.Image.open PIL.Image.new PIL.Image.fromarray',
+        'PIL.Image.Image PIL.Image.fromarray PIL.Image.open PIL.Image.new',
     'pytea_ci.models.stdlib':
         'math.sqrt math.log math.log2 math.log10 math.exp math.sin math.cos math.tan math.atan math.atan2 '
         'math.pow math.fabs math.prod math.gcd math.isqrt math.factorial math.trunc math.hypot math.isclose '
