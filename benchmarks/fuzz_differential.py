@@ -6,7 +6,7 @@ torch's shape errors (>= 95%), or with --dtype of its dtype errors (>= 99%; with
 device errors too, a second device emulated with `meta`).
 
     python benchmarks/fuzz_differential.py [--seeds N] [--start K] [--dtype [--device meta]]
-    python benchmarks/fuzz_differential.py --data [--seeds N] [--start K]
+    python benchmarks/fuzz_differential.py --data [--images] [--seeds N] [--start K]
 
 `--data` fuzzes training scripts whose sizes and label values come from data (issue 20,
 tests/oracle/fuzz_data.py): each is run under torch for several seeds, extreme random draws and
@@ -29,8 +29,11 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tests.oracle.fuzz import compare  # noqa: E402
 
 
-def main_data(start: int, seeds: int, show: int, progress: bool = False) -> int:
+def main_data(start: int, seeds: int, show: int, progress: bool = False, images: bool = False) -> int:
     from tests.oracle.fuzz_data import compare as compare_data, describe
+
+    if images:  # scripts over a folder of images brought to one size by a helper (issue 37)
+        from tests.oracle.fuzz_data_images import compare as compare_data
 
     t0 = time.monotonic()
     counts: Counter[tuple[str, str]] = Counter()
@@ -68,13 +71,14 @@ def main() -> int:
     ap.add_argument("--dtype", action="store_true", help="dtype/device programs (tests/oracle/fuzz_dtype.py)")
     ap.add_argument("--device", default=None, help="with --dtype: a second device for moves (meta)")
     ap.add_argument("--data", action="store_true", help="data-dependent sizes and values (issue 20)")
+    ap.add_argument("--images", action="store_true", help="with --data: scripts over image folders (issue 37)")
     ap.add_argument("--show", type=int, default=5, help="programs shown that were not judged right (--data)")
     ap.add_argument("--progress", action="store_true", help="one line per program as it is judged (--data)")
     ns = ap.parse_args()
     if ns.dtype:
         return dtype_main(ns.start, ns.seeds, ns.device)
     if ns.data:
-        return main_data(ns.start, ns.seeds, ns.show, ns.progress)
+        return main_data(ns.start, ns.seeds, ns.show, ns.progress, ns.images)
     t0 = time.monotonic()
     counts: Counter[str] = Counter()
     errors = 0

@@ -5,7 +5,7 @@ findings (must be 0), the share of modules torch rejects for every sampled non-d
 library mode reports (>= 95%), and the share of inputs drawn from (or violating) the inferred contracts
 on which torch agrees (>= 99%). The CI-sized test is tests/oracle/test_fuzz_library.py.
 
-    python benchmarks/fuzz_library.py [--seeds 2000] [--start 100000] [--jobs 2] [--log FILE]
+    python benchmarks/fuzz_library.py [--recurrent] [--seeds 2000] [--start 100000] [--jobs 2] [--log FILE]
 """
 
 from __future__ import annotations
@@ -19,6 +19,17 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def one_recurrent(seed: int) -> dict:
+    from tests.oracle.fuzz_library_recurrent import compare
+
+    try:
+        o = compare(seed)
+    except Exception as e:  # an analyzer bug under strict mode, or the oracle's own
+        return {"seed": seed, "verdict": "crash", "error": f"{type(e).__name__}: {e}"}
+    return {"seed": seed, "verdict": o.verdict, "mutated": o.module.mutated, "findings": o.findings,
+            "accepted_input": o.accepted_by_torch, "source": o.module.source}
 
 
 def one(seed: int) -> dict:
@@ -39,6 +50,8 @@ def main() -> int:
     ap.add_argument("--seeds", type=int, default=2000)
     ap.add_argument("--start", type=int, default=100_000, help="first seed (the CI test uses 0..39)")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--recurrent", action="store_true",
+                    help="recurrent modules with an init_hidden helper (tests/oracle/fuzz_library_recurrent.py)")
     ap.add_argument("--log", default="", help="append one JSON line per module to FILE")
     ap.add_argument("--from-log", default="", help="no run: summarize the modules of an earlier --log FILE")
     ns = ap.parse_args()
@@ -50,7 +63,7 @@ def main() -> int:
         rows = []
         log = open(ns.log, "a", encoding="utf-8") if ns.log else None
         with ProcessPoolExecutor(ns.jobs) as ex:
-            for row in ex.map(one, range(ns.start, ns.start + ns.seeds), chunksize=4):
+            for row in ex.map(one_recurrent if ns.recurrent else one, range(ns.start, ns.start + ns.seeds), chunksize=4):
                 rows.append(row)
                 if log is not None:
                     log.write(json.dumps(row) + "\n")

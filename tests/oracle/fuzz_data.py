@@ -67,6 +67,9 @@ class Program:
     folders: dict[str, tuple[int, ...]] = field(default_factory=dict)
     rereads: dict[str, str] = field(default_factory=dict)  # size name -> its key path read again from the config
     setup: list[str] = field(default_factory=list)  # lines before the sources (the config file, a temp dir)
+    # data folder -> (smallest, largest) side of the images the oracle writes there, one size drawn per
+    # image and run (tests/oracle/fuzz_data_images.py); its file count is in `folders`
+    images: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def text(self) -> str:
@@ -406,10 +409,22 @@ def _fill_folders(prog: Program, run: int, scratch: str, fixed: dict[str, int] |
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder)
         for i in range(count):
-            open(os.path.join(folder, f"f{i}.txt"), "w").close()
+            if name in prog.images:
+                _write_image(os.path.join(folder, f"f{i}.png"), prog.images[name], pick)
+            else:
+                open(os.path.join(folder, f"f{i}.txt"), "w").close()
     if config:
         with open(os.path.join(scratch, "cfg.json"), "w") as f:
             json.dump(config, f)
+
+
+def _write_image(path: str, sides: tuple[int, int], pick: random.Random) -> None:
+    """A PNG of random width and height in `sides` and a random mode (grayscale, RGB or RGBA: a loader
+    that forgets `convert('RGB')` meets all three)."""
+    from PIL import Image
+
+    mode = pick.choice(["RGB", "RGB", "L", "RGBA"])
+    Image.new(mode, (pick.randint(*sides), pick.randint(*sides))).save(path)
 
 
 def oracle(prog: Program, seed: int) -> Verdict:
@@ -520,7 +535,11 @@ def judge(v: Verdict, got: dict[int, str], planted: set[int] | frozenset[int] = 
 
 
 def compare(seed: int) -> tuple[str, Program, Verdict, dict[int, str]]:
-    prog = make_program(seed)
+    return compare_program(make_program(seed), seed)
+
+
+def compare_program(prog: Program, seed: int) -> tuple[str, Program, Verdict, dict[int, str]]:
+    """The oracle's verdict on `prog`, pytea-ci's findings and the judgement."""
     v = oracle(prog, seed)
     if v.kind == "broken":
         return "broken", prog, v, {}
@@ -542,7 +561,7 @@ def masked(prog: Program, v: Verdict, seed: int, rounds: int = 3) -> set[int]:
             if not text.strip().startswith("out"):
                 return found  # not a consumer line: cannot be disabled
             lines[b - 1] = text[: len(text) - len(text.lstrip())] + "pass"
-        variant = Program(lines, prog.env, prog.planted, prog.folders)
+        variant = replace(prog, lines=list(lines))
         w = oracle(variant, seed)
         bad = set(w.lines)
         if w.kind in ("never", "broken"):

@@ -85,3 +85,23 @@ def test_generator_composes_files_and_configs() -> None:
     rereads = [t for t in texts if any("out" in line and "cfg_file[" in line for line in t.splitlines())]
     assert len(rereads) >= 3
     assert len({t.split("cfg_file = json.load(fh)")[1][:200] for t in texts if "json.load(fh)" in t}) > 5
+
+
+IMAGE_SEEDS = range(8)
+
+
+def test_image_folders_with_a_crop_helper() -> None:
+    """Issue 37: scripts over a folder of images of random sizes and modes, brought to one size by a
+    helper of their own (a PIL crop, a NumPy slice, a resize) or not: no finding where torch never
+    fails (a crop helper's items are all `[C, S, S]`: no collate warning), no error where a run with the
+    defaults passes, and the failures of every run are found (as errors or, for sizes from data, warnings)."""
+    pytest.importorskip("PIL")
+    from tests.oracle.fuzz_data_images import compare as compare_images
+
+    outcomes = [compare_images(seed) for seed in IMAGE_SEEDS]
+    wrong = [o for o in outcomes if o[0] in ("false-alarm", "overclaimed")]
+    assert not wrong, "\n\n".join(describe(p, v, g) for _, p, v, g in wrong[:3])
+    always = [o for o in outcomes if o[2].kind == "always"]
+    assert always and all(o[0] in ("found", "found-as-warning") for o in always), \
+        "\n\n".join(describe(p, v, g) for _, p, v, g in always if _ != "found")
+    assert any(o[2].kind == "never" for o in outcomes)
