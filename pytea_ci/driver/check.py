@@ -20,7 +20,7 @@ from pytea_ci.driver.config import Config
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
 from pytea_ci.driver.project import CheckRequest, cache_dir, load_config, options, project_root
 from pytea_ci.driver.run import Options, RunFigures, run_with_figures
-from pytea_ci.driver.select import NOTHING_CHECKED, Request, Selection, select
+from pytea_ci.driver.select import Request, Selection, no_entry_message, select
 from pytea_ci.library import contracts as library_contracts
 from pytea_ci.library import run as library_run
 
@@ -52,7 +52,8 @@ def check(req: CheckRequest) -> CheckOutcome:
                          req.shard, cdir), cfg, graph)
     graph.cache.save()
     opts = options(cfg, root, sel.entries, req)
-    warnings = [*sanity.misnamed_sections(req.root or os.getcwd()), *sel.messages]
+    misnamed = sanity.misnamed_sections(req.root or os.getcwd())
+    warnings = [*misnamed, *sel.messages]
     wanted = {e: set(o["args"]) for e, o in opts.per_entry.items()}
     warnings += sanity.unknown_args(wanted, set(req.args), graph)
     rejected = sanity.typed_args({e: o["args"] for e, o in opts.per_entry.items()}, set(req.args), graph)
@@ -65,10 +66,9 @@ def check(req: CheckRequest) -> CheckOutcome:
     library_run.extend(result, cfg.library_mode, cfg.library_time_budget, req.paths, changed, cfg.exclude,
                        sel.entries, opts, graph, cfg.library_tests)
     shapes = _changed_modules(result, sel, req, cfg, changed, opts, graph, warnings)
-    modules = sum(e.shapes is not None for e in result.entries)
-    if modules:  # "nothing was checked" would contradict the modules checked alone
-        warnings[:] = [w.replace(NOTHING_CHECKED, f"only {modules} module(s) were checked alone (library mode)")
-                       for w in warnings]
+    if sel.no_entry:  # said after library mode: the modules it checked alone are part of the story
+        modules = sum(e.shapes is not None for e in result.entries)
+        warnings.insert(len(misnamed), no_entry_message(os.path.abspath(root), modules))
     result.seconds = figures.seconds = time.monotonic() - t0  # the whole run: selection and library mode too
     outcome = CheckOutcome(result, figures, cfg, root, warnings, shapes=shapes)
     outcome.verdict = _verdict(outcome, sel, req, cdir)

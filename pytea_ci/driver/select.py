@@ -50,16 +50,15 @@ class Selection:
     changes: gitdiff.ChangeSet | None = None  # for --new-only
     messages: list[str] = field(default_factory=list)  # warnings for stderr
     repo: Any = None  # the git repository, when git was asked
+    no_entry: bool = False  # no path was given and no entry point was found (`no_entry_message`)
 
 
-NOTHING_CHECKED = "nothing was checked; set entry-points in [tool.pytea-ci]"
-
-
-def no_entry_message(root: str) -> str:
-    """The warning of a run that found no entry point (the driver rewords its end when library mode
-    checked modules after all)."""
+def no_entry_message(root: str, modules: int = 0) -> str:
+    """The warning of a run that found no entry point; `modules`: how many modules library mode checked
+    alone after all (then the run did check something)."""
+    end = f"only {modules} module(s) were checked alone (library mode)" if modules else "nothing was checked"
     return (f"no entry point found under {root} (a file with an `if __name__ == \"__main__\":` block, or a "
-            f"torch script no other file imports): {NOTHING_CHECKED}")
+            f"torch script no other file imports): {end}; set entry-points in [tool.pytea-ci]")
 
 
 class Selector:
@@ -195,11 +194,8 @@ def in_shard(entry: str, root: str, shard: tuple[int, int] | None) -> bool:
 def select(req: Request, cfg: Config, graph: ImportGraph) -> Selection:
     sel = Selector(req, cfg, graph)
     changes, repo = _changes(req)
-    messages: list[str] = []
     candidates = sel.for_paths(req.paths) if req.paths else sel.all_entries()
-    if not req.paths and not candidates:
-        messages.append(no_entry_message(sel.root))
-    messages += sel.messages
+    messages = list(sel.messages)
     entries = candidates
     if changes is not None and (not changes.complete or changes.merge_base_missing):
         messages.append(changes.message)
@@ -214,4 +210,4 @@ def select(req: Request, cfg: Config, graph: ImportGraph) -> Selection:
             raise SelectionError("--new-only needs git: run inside a repository, or with --staged / --diff")
         changes = gitdiff.worktree(repo)
     entries = [e for e in entries if in_shard(e, req.root, req.shard)]
-    return Selection(entries, changes, messages, repo)
+    return Selection(entries, changes, messages, repo, no_entry=not req.paths and not candidates)
