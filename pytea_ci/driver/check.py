@@ -55,8 +55,9 @@ def check(req: CheckRequest) -> CheckOutcome:
     misnamed = sanity.misnamed_sections(req.root or os.getcwd())
     warnings = [*misnamed, *sel.messages]
     wanted = {e: set(o["args"]) for e, o in opts.per_entry.items()}
-    warnings += sanity.unknown_args(wanted, set(req.args), graph)
-    rejected = sanity.typed_args({e: o["args"] for e, o in opts.per_entry.items()}, set(req.args), graph)
+    declared = sanity.Declared(graph)
+    warnings += sanity.unknown_args(wanted, set(req.args), declared)
+    rejected = sanity.typed_args({e: o["args"] for e, o in opts.per_entry.items()}, set(req.args), declared)
     if rejected:
         raise config_mod.ConfigError("; ".join(rejected))
     warnings += sanity.unknown_suppressions(sel.entries, graph, root)

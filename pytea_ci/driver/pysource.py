@@ -5,7 +5,8 @@ running it: the one reader of "assigned once in this scope" and of argparse decl
 bound otherwise or more than once (not followed); `assigned_once` is the stricter rule for following an
 object through a name (any store through the name stops it); `FileFacts` holds a file's top-level bindings, its
 imports and its argparse defaults (`cli_defaults`: what the script does when run without arguments),
-and the bindings of each of its functions on demand; `option_dest` is the dest argparse computes.
+and the bindings of each of its functions on demand; `option_dest` is the dest argparse computes and
+`declarations` every option a file declares, with its `type=`.
 Library mode's construction sites (`library/sites.py`) and callers (`library/callers.py`) and the
 `--arg` check (`sanity.py`) read files through it.
 """
@@ -199,3 +200,39 @@ def _option(call: ast.Call) -> tuple[str, ast.expr | None]:
 
 def _true(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and bool(node.value)
+
+
+@dataclass
+class Declarations:
+    """The command-line options one file declares: every argparse dest (and `set_defaults` name, and a
+    subparsers' `dest`), None when one is computed (anything may exist); and per dest the `type=` names
+    its `add_argument` calls give (`int`, `float`; "?" for anything else, "" for none)."""
+
+    dests: set[str] | None
+    types: dict[str, set[str]]
+
+
+def declarations(tree: ast.Module) -> Declarations:
+    dests: set[str] | None = set()
+    types: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        if node.func.attr == "add_argument":
+            dest = option_dest(node)
+            if dest is None:
+                dests = None
+                continue
+            kind = next((kw.value for kw in node.keywords if kw.arg == "type"), None)
+            types.setdefault(dest, set()).add("" if kind is None else kind.id if isinstance(kind, ast.Name) else "?")
+            if dests is not None:
+                dests.add(dest)
+        elif node.func.attr == "add_subparsers" and dests is not None:  # `dest` names the subcommand
+            dests.update(kw.value.value for kw in node.keywords if kw.arg == "dest"
+                         and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str))
+        elif node.func.attr == "set_defaults" and dests is not None:
+            if any(kw.arg is None for kw in node.keywords):
+                dests = None
+            else:
+                dests.update(kw.arg for kw in node.keywords if kw.arg)
+    return Declarations(dests, types)

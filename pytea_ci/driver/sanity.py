@@ -13,7 +13,6 @@ The caller prints them as warnings (and SARIF carries them as notifications); th
 
 from __future__ import annotations
 
-import ast
 import os
 from collections.abc import Iterable
 
@@ -21,47 +20,54 @@ from pytea_ci.diagnostics.suppress import unknown_in_file
 from pytea_ci.driver import fs
 from pytea_ci.driver.config import toml_module
 from pytea_ci.driver.imports_graph import ImportGraph
-from pytea_ci.driver.pysource import option_dest
+from pytea_ci.driver.pysource import Declarations, declarations
 from pytea_ci.diagnostics import grammar
 
 MISNAMED = ("pytea_ci", "pytea", "pyteaci", "pytea-CI")
 
 
 # ----- argparse names ------------------------------------------------------------------------------
-def defined_args(files: Iterable[str]) -> set[str] | None:
-    """Every argparse dest (and `set_defaults` name) the files define; None when one cannot be known."""
-    out: set[str] = set()
-    for path in files:
-        try:
-            tree = grammar.parse(fs.read(path))
-        except (OSError, SyntaxError, ValueError):
-            continue
-        for node in ast.walk(tree):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-                continue
-            if node.func.attr == "add_argument":
-                dest = option_dest(node)
-                if dest is None:
-                    return None
-                out.add(dest)
-            elif node.func.attr == "add_subparsers":  # `dest` names the subcommand (`--arg command=train`)
-                out.update(kw.value.value for kw in node.keywords if kw.arg == "dest"
-                           and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str))
-            elif node.func.attr == "set_defaults":
-                if any(kw.arg is None for kw in node.keywords):
-                    return None
-                out.update(kw.arg for kw in node.keywords if kw.arg)
-    return out
+class Declared:
+    """The argparse declarations of the files the entry points import (`pysource.declarations`), each
+    file read and parsed once per run however many entry points import it."""
+
+    def __init__(self, graph: ImportGraph) -> None:
+        self.graph = graph
+        self.files: dict[str, Declarations | None] = {}
+
+    def _file(self, path: str) -> Declarations | None:
+        if path not in self.files:
+            try:
+                self.files[path] = declarations(grammar.parse(fs.read(path)))
+            except (OSError, SyntaxError, ValueError):
+                self.files[path] = None
+        return self.files[path]
+
+    def dests(self, entry: str) -> set[str] | None:
+        """Every option the entry point's import closure defines; None when one cannot be known."""
+        out: set[str] = set()
+        for d in filter(None, map(self._file, self.graph.closure(entry).files)):
+            if d.dests is None:
+                return None
+            out |= d.dests
+        return out
+
+    def types(self, entry: str) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for d in filter(None, map(self._file, self.graph.closure(entry).files)):
+            for dest, kinds in d.types.items():
+                out.setdefault(dest, set()).update(kinds)
+        return out
 
 
-def unknown_args(wanted: dict[str, set[str]], cli_names: set[str], graph: ImportGraph) -> list[str]:
+def unknown_args(wanted: dict[str, set[str]], cli_names: set[str], declared: Declared) -> list[str]:
     """One warning per override name that none of the entry points it applies to defines.
     `wanted`: entry point -> the names overridden for it; `cli_names`: those given with --arg."""
     defined: dict[str, bool] = {}
     for entry, names in wanted.items():
         if not names:
             continue
-        found = defined_args(graph.closure(entry).files)
+        found = declared.dests(entry)
         if found is None:
             return []  # a computed argument name: anything may exist
         for name in names:
@@ -72,25 +78,6 @@ def unknown_args(wanted: dict[str, set[str]], cli_names: set[str], graph: Import
             origin = "--arg" if name in cli_names else "[tool.pytea-ci.args]"
             out.append(f"{origin} {name}: no analyzed entry point defines an argparse argument {name!r}; "
                        "the override has no effect")
-    return out
-
-
-def _declared_types(files: Iterable[str]) -> dict[str, set[str]]:
-    """dest -> the `type=` names its `add_argument` calls give (`int`, `float`, ...; "?" for anything else,
-    "" for none), over the files."""
-    out: dict[str, set[str]] = {}
-    for path in files:
-        try:
-            tree = ast.parse(fs.read(path))
-        except (OSError, SyntaxError, ValueError):
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
-                dest = option_dest(node)
-                if dest is None:
-                    continue
-                kind = next((kw.value for kw in node.keywords if kw.arg == "type"), None)
-                out.setdefault(dest, set()).add("" if kind is None else kind.id if isinstance(kind, ast.Name) else "?")
     return out
 
 
@@ -110,7 +97,7 @@ def _rejected(value: object, kind: str) -> bool:
     return False
 
 
-def typed_args(wanted: dict[str, dict[str, object]], cli_names: set[str], graph: ImportGraph) -> list[str]:
+def typed_args(wanted: dict[str, dict[str, object]], cli_names: set[str], declared: Declared) -> list[str]:
     """Apply argparse's `type=` to the override values, as the program's parser would (`--arg lr=1` for
     `type=float` is 1.0, `batch_size='16'` for `type=int` is 16), in place; the usage errors for values
     it would reject (`--arg batch_size=abc` for `type=int`). `wanted`: entry point -> its overrides."""
@@ -118,7 +105,7 @@ def typed_args(wanted: dict[str, dict[str, object]], cli_names: set[str], graph:
     for entry, values in wanted.items():
         if not values:
             continue
-        types = _declared_types(graph.closure(entry).files)
+        types = declared.types(entry)
         for name, value in values.items():
             kinds = types.get(name, set())
             if len(kinds) != 1 or (kind := next(iter(kinds))) not in _CONVERT:
