@@ -69,8 +69,8 @@ class CallMixin:
 
     def call(self: "Interpreter", fn: Any, /, *args: Any, **kwargs: Any) -> Any:
         if isinstance(fn, BoundMethod):
-            if self.installed is not None and isinstance(fn.self_val, ClassVal):  # what a package's source cannot give
-                out = self.installed.class_method(self, fn.self_val, getattr(fn.func, "name", ""), args, kwargs)
+            if self.shared.installed is not None and isinstance(fn.self_val, ClassVal):  # what a package's source cannot give
+                out = self.shared.installed.class_method(self, fn.self_val, getattr(fn.func, "name", ""), args, kwargs)
                 if out is not MISSING:
                     return out
             return self.call(fn.func, fn.self_val, *args, **kwargs)
@@ -86,7 +86,7 @@ class CallMixin:
         if isinstance(fn, Builtin):
             return self.call_builtin(fn, args, kwargs)
         if isinstance(fn, ClassVal):
-            installed = self.installed
+            installed = self.shared.installed
             pkg = installed.entered(self, fn) if installed is not None else None
             if installed is not None and pkg is not None:  # a class of an installed package, under its budget
                 return installed.enter(self, pkg, lambda: self.instantiate(fn, args, kwargs), (*args, *kwargs.values()))
@@ -186,7 +186,7 @@ class CallMixin:
         except (UserException, ReturnSignal):
             raise
         except Exception as e:  # a model that does not handle these arguments
-            if isinstance(e, (PathEnd, BudgetExceeded, PackageBudget)) or self.strict:
+            if isinstance(e, (PathEnd, BudgetExceeded, PackageBudget)) or self.config.strict:
                 raise
             return self.unknown(f"model {fn.name} gave up: {type(e).__name__}", api=True)
 
@@ -216,17 +216,17 @@ class CallMixin:
         return (self.rel(path), cls.name) if path else None
 
     def call_function(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict) -> Any:
-        installed = self.installed
+        installed = self.shared.installed
         pkg = installed.entered(self, fn) if installed is not None else None
         if installed is not None and pkg is not None:  # entering an installed package: under its budget
             return installed.enter(self, pkg, lambda: self.run_function(fn, args, kwargs), (*args, *kwargs.values()))
         return self.run_function(fn, args, kwargs)
 
     def run_function(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict) -> Any:
-        over = self.installed.overlay(self, fn) if self.installed is not None else None
+        over = self.shared.installed.overlay(self, fn) if self.shared.installed is not None else None
         if over is not None:  # a function of an installed package with a model
             return self.call_builtin(over, args, kwargs)
-        if len(self.frames) >= self.budget.recursion:
+        if len(self.frames) >= self.config.budget.recursion:
             self.soft_budget("recursion depth")
             escape(self, (*args, *kwargs.values()), f"{fn.name}() past the recursion depth budget")
             return self.unknown("recursion depth")
@@ -321,9 +321,9 @@ class CallMixin:
         if a.kwarg is not None:
             values[a.kwarg.arg] = rest_kw
         scope.locals.update(values)
-        if self.editor.recorder is not None:
+        if self.shared.editor.recorder is not None:
             for p in a.posonlyargs + a.args + a.kwonlyargs:
-                self.editor.binding(self.span_of(p), p.arg, values.get(p.arg))
+                self.shared.editor.binding(self.span_of(p), p.arg, values.get(p.arg))
 
     def apply_decorator(self: "Interpreter", dec: Any, fn: Any) -> Any:
         if isinstance(dec, Unknown):  # unknown decorators call through; they may register it (a callback)

@@ -155,7 +155,7 @@ class ExprMixin:
             with self.machine_side():
                 return self.eval(node.body if choice else node.orelse, scope)
         if isinstance(c, Pred) and not self.is_opaque(c):  # decided by what this path already knows?
-            can_t, can_f = self.decider.branch(c, self.pc)
+            can_t, can_f = self.config.decider.branch(c, self.pc)
             if can_t != can_f:
                 return self.eval(node.body if can_t else node.orelse, scope)
         a = self.eval(node.body, scope)

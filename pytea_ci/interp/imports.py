@@ -20,12 +20,12 @@ if TYPE_CHECKING:
 class ImportMixin:
     def find_module_file(self: "Interpreter", dotted: str) -> "str | None":
         parts = dotted.split(".")
-        for root in self.search_roots:
+        for root in self.config.search_roots:
             base = os.path.join(root, *parts)
             for cand in (base + ".py", os.path.join(base, "__init__.py")):
                 if os.path.isfile(cand) and self.inside_project(cand):
                     return cand
-        return self.installed.find(dotted) if self.installed is not None else None  # after the project
+        return self.shared.installed.find(dotted) if self.shared.installed is not None else None  # after the project
 
     def import_module(self: "Interpreter", dotted: str, scope: Scope, node: ast.AST) -> Any:
         """Import `dotted` (running parent packages first); return the module value."""
@@ -38,8 +38,8 @@ class ImportMixin:
                     self.shared.coverage.library_used = True
                 found = lookup(dotted)
                 return found if found is not MISSING else self.unknown(dotted, api=True)
-            return self.installed.missing(self, dotted) if self.installed is not None else self.not_found(dotted)
-        installed = self.installed
+            return self.shared.installed.missing(self, dotted) if self.shared.installed is not None else self.not_found(dotted)
+        installed = self.shared.installed
         pkg = installed.importing(self, path) if installed is not None else None
         if installed is not None and pkg is not None:  # an installed package's import: its budget and caches
             return installed.load(self, dotted, pkg, lambda: self.import_path(dotted, path, scope, node))
@@ -130,8 +130,8 @@ class ImportMixin:
 
     def star_import(self: "Interpreter", mod: Any, scope: Scope) -> None:
         if isinstance(mod, ModuleVal):
-            if self.installed is not None:
-                self.installed.all_names(self, mod)  # a followed package's deferred re-exports, all of them
+            if self.shared.installed is not None:
+                self.shared.installed.all_names(self, mod)  # a followed package's deferred re-exports, all of them
             names = mod.globals.get("__all__")
             if isinstance(names, (list, tuple)):
                 for n in names:

@@ -10,7 +10,7 @@ mode), every import the project and the models do not provide is unknown, as bef
 The interpreter calls it at import time (`find`, `importing` and `load`, `missing`), when a module
 attribute is not there (`module_attr`, `all_names`, `deferred`), and when a call enters code of a
 package (`entered` and `enter`, `overlay`, `class_method`); `tick`, `relocate` and `guard_side` keep a package's budget and its
-read-only lines. The per-path state (`pkg_stack`, `pkg_used`, `pkg_entry`) stays on the interpreter,
+read-only lines. The per-path state (`interp/config.PackagePath`: `stack`, `used`, `entry`) stays on the interpreter,
 which copies it with the path.
 """
 

@@ -22,6 +22,7 @@ from pytea_ci.diagnostics.notebook import is_notebook
 from pytea_ci.diagnostics.notebook import parse as parse_notebook
 from pytea_ci.diagnostics.budgets import CANCELLED, STEPS_PER_ENTRY, STEPS_PER_PATH, WALL_CLOCK
 from pytea_ci.interp.budget import Budget  # (defined apart; still importable from here)
+from pytea_ci.interp.config import PackagePath, PathConfig
 from pytea_ci.interp.coverage import Coverage, first_origin, opaque_origin
 from pytea_ci.interp.escape import handed
 from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
@@ -73,17 +74,9 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
 
     def __init__(self, entry: str, root: str, decider: Decider, budget: Budget, forced: list[bool],
                  options: dict[str, Any], shared: "Shared", deadline: float, strict: bool = False) -> None:
-        self.entry = entry
-        self.root = os.path.realpath(root)
-        self.search_roots = [os.path.dirname(os.path.abspath(entry)), self.root]
-        self.decider = decider
-        self.budget = budget
-        self.forced = forced
+        self.config = PathConfig(entry, os.path.realpath(root), decider, budget, forced, options, deadline, strict)
         self.trail: list[Decision] = []
-        self.options = options
         self.shared = shared
-        self.deadline = deadline
-        self.strict = strict
         self.pc: list[Cond] = []
         self.per_run: list[Cond] = []  # conjuncts of pc from per-run forks (Ctx.fork)
         self.modules: dict[str, Any] = {}
@@ -120,11 +113,15 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         # op raises: a failure is the program's business (it raises SHAPE_ERROR), not a finding
         self.expecting = 0
         self.importing = 0  # > 0 while a project module's import-time code runs (imports.py)
-        self.installed = shared.installed  # installed packages read from source (pytea_ci/packages), if any
-        self.editor = shared.editor  # an editor's buffers, shape recorder and cancel test (observe.py)
-        self.pkg_stack: list[tuple[str, int]] = []  # packages entered: (name, steps when entered)
-        self.pkg_entry: Span | None = None  # where the project last called into an installed package
-        self.pkg_used: dict[str, int] = {}  # steps run inside each package on this path
+        self.pkg = PackagePath()  # installed packages this path is inside
+
+    @property
+    def root(self) -> str:  # (Ctx)
+        return self.config.root
+
+    @property
+    def decider(self) -> Decider:  # (Ctx)
+        return self.config.decider
 
     # ----- positions ----------------------------------------------------------------------------
     def rel(self, path: str) -> str:
@@ -157,7 +154,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
 
     def inside_project(self, path: str) -> bool:
         real = os.path.realpath(path)
-        roots = [self.root, os.path.realpath(os.path.dirname(self.entry))]
+        roots = [self.config.root, os.path.realpath(os.path.dirname(self.config.entry))]
         return any(real == r or real.startswith(r + os.sep) for r in roots)
 
     def parse_file(self, path: str) -> ast.Module | None:
@@ -165,7 +162,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         if isinstance(tree, SyntaxError):
             self.shared.add(Diagnostic(PARSE_ERROR.id, Severity.ERROR, Span(self.rel(path), tree.lineno or 1,
                                                                            max(0, (tree.offset or 1) - 1)),
-                                       PARSE_ERROR.message("", tree.msg), entry=self.rel(self.entry)))
+                                       PARSE_ERROR.message("", tree.msg), entry=self.rel(self.config.entry)))
             return None
         return tree
 
@@ -175,16 +172,16 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         extra = (work - self.work_seen) // WORK_PER_STEP
         self.work_seen += extra * WORK_PER_STEP
         self.steps += 1 + extra
-        if self.steps > self.budget.steps:
+        if self.steps > self.config.budget.steps:
             raise BudgetExceeded(STEPS_PER_PATH, self.span_of(node))
-        if self.shared.pot(self.command) + self.steps > self.budget.entry_steps:
+        if self.shared.pot(self.command) + self.steps > self.config.budget.entry_steps:
             raise BudgetExceeded(STEPS_PER_ENTRY, self.span_of(node))
-        if self.pkg_stack and self.installed is not None:
-            self.installed.tick(self)
+        if self.pkg.stack and self.shared.installed is not None:
+            self.shared.installed.tick(self)
         if self.steps % 128 == 0:  # the safety net and the editor's cancel: never below the step budgets
-            if time.monotonic() > self.deadline:
+            if time.monotonic() > self.config.deadline:
                 raise BudgetExceeded(WALL_CLOCK, self.span_of(node))
-            if self.editor.cancelled():
+            if self.shared.editor.cancelled():
                 raise BudgetExceeded(CANCELLED, self.span_of(node))
 
     def enter_command(self, label: str) -> None:
@@ -196,12 +193,12 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         return read_text(self, name, base)
 
     def registered(self, package: str, decorator: str, key: str) -> Any:
-        return self.installed.registered(self, package, decorator, key) if self.installed is not None else None
+        return self.shared.installed.registered(self, package, decorator, key) if self.shared.installed is not None else None
 
     def relocate(self, span: Span, message: str) -> tuple[Span, str]:
         """Where a finding made at `span` is reported: the project's call when `span` is in an installed
         package (read-only), with the message naming the package line."""
-        return self.installed.relocate(self, span, message) if self.installed is not None else (span, message)
+        return self.shared.installed.relocate(self, span, message) if self.shared.installed is not None else (span, message)
 
     def project_span(self, span: Span) -> Span:
         """Where to place a note made at `span`: the project's call into a package when `span` is in one."""
@@ -215,7 +212,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.shared.budgets.setdefault(name, self.project_span(self.span))
 
     def unsupported(self, node: ast.AST) -> Any:
-        if self.strict:
+        if self.config.strict:
             raise NotImplementedError(f"unsupported syntax {type(node).__name__}")
         what = f"unsupported construct: {type(node).__name__}"
         self.shared.unmodeled[what] = self.shared.unmodeled.get(what, 0) + 1
@@ -256,7 +253,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         return Sym(name, kind, lo, hi, self.span, note)
 
     def option(self, key: str) -> Any:
-        return self.options.get(key)
+        return self.config.options.get(key)
 
     def user_error(self, kind: str, message: str) -> None:
         raise UserException(kind)
@@ -308,8 +305,8 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
     def assign(self, target: ast.expr, value: Any, scope: Scope) -> None:
         if isinstance(target, ast.Name):
             self.bind_name(target.id, value, scope)
-            if self.editor.recorder is not None:
-                self.editor.binding(self.span_of(target), target.id, value)
+            if self.shared.editor.recorder is not None:
+                self.shared.editor.binding(self.span_of(target), target.id, value)
         elif isinstance(target, ast.Attribute):
             obj = self.eval(target.value, scope)
             self.setattr(obj, target.attr, value)
@@ -391,9 +388,9 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             if any(s.kind == UNKNOWN for s in symbols(t)):
                 # not understood: fork without learning, but never onto a side the path rules out
                 # (a length at least n from a summarised loop is not 1)
-                can_t, can_f = self.decider.branch(t, self.pc)
+                can_t, can_f = self.config.decider.branch(t, self.pc)
                 return can_t if can_t != can_f else self.guess(cond, node)
-            can_t, can_f = self.decider.branch(t, self.pc)
+            can_t, can_f = self.config.decider.branch(t, self.pc)
             if not can_t and not can_f:
                 raise PathEnd()  # infeasible path
             choice = can_t
@@ -452,8 +449,8 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         if cond is None and self.importing:
             return True
         i = len(self.trail)
-        if i < len(self.forced):
-            choice = self.forced[i]
+        if i < len(self.config.forced):
+            choice = self.config.forced[i]
             self.trail.append(Decision(choice, False))
         else:
             choice = True
@@ -463,7 +460,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
     # ----- checks and findings ------------------------------------------------------------------
     def require(self, cond: Cond, op: str, message: str, rule: Rule = SHAPE_MISMATCH,
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
-        outcome = self.decider.check(cond, self.pc)
+        outcome = self.config.decider.check(cond, self.pc)
         v = outcome.verdict
         self.sites_passed.add(self.span)
         self.shared.coverage.check(v is not Verdict.UNKNOWN, self.span, opaque_origin(cond, self.span))
@@ -487,7 +484,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             if isinstance(cond, Pred):
                 self.pc.append(cond)
             return
-        if isinstance(cond, Pred) and (on_machine(cond) or degenerate_only(self.decider, cond, self.pc)):
+        if isinstance(cond, Pred) and (on_machine(cond) or degenerate_only(self.config.decider, cond, self.pc)):
             self.pc.append(cond)  # fails on some machines only, or for a degenerate size only: not a finding
             return
         ce = outcome.counterexample
@@ -500,7 +497,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
     def _holds_in_other_cases(self, cond: Cond) -> bool:
         """Whether `cond` can hold on this path without its per-run fork conditions."""
         rest = [p for p in self.pc if not any(p is q for q in self.per_run)]
-        return self.decider.check(cond, rest).verdict is not Verdict.FAILS
+        return self.config.decider.check(cond, rest).verdict is not Verdict.FAILS
 
     def emit(self, rule: Rule, sev: Severity, message: str, operands: tuple[str, ...] = (),
              dims: tuple[tuple[str, object], ...] = (), counterexample: dict[str, int] | None = None) -> None:
@@ -519,7 +516,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         trace.append(Frame(self.span, message.split(":")[0]))
         where, message = self.relocate(self.span, message)  # installed packages are read-only
         d = Diagnostic(rule.id, sev, where, message, tuple(operands), tuple(related), tuple(trace),
-                       dict(counterexample or {}), self.rel(self.entry),
+                       dict(counterexample or {}), self.rel(self.config.entry),
                        sizes=tuple((label, int(v)) for label, v in dims if isinstance(v, int)))
         if sev is not Severity.NOTE:
             self.stopped_at_finding = True

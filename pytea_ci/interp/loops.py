@@ -124,7 +124,7 @@ class LoopMixin:
                     self.exec_block(node.orelse, scope)
                     break
                 count += 1
-                if count > self.budget.loop_iterations:
+                if count > self.config.budget.loop_iterations:
                     self.budget_hit("loop iterations", node)
                 history.append(_state(scope, names))
                 lengths.append(_list_lengths(scope))
@@ -199,7 +199,7 @@ class LoopMixin:
         if not (isinstance(source, RangeVal) and all(isinstance(v, int) for v in (source.start, source.stop, source.step))):
             return None
         rng = range(int(source.start), int(source.stop), int(source.step))
-        if len(rng) > min(_GROWTH_UNROLL, self.budget.loop_iterations):
+        if len(rng) > min(_GROWTH_UNROLL, self.config.budget.loop_iterations):
             return None
         return [PInt(i, self.span, "loop index") for i in rng[2:]]
 

@@ -101,12 +101,12 @@ class ObjectMixin:
         if name in obj.globals:
             return obj.globals[name]
         if name == "__dict__":
-            if self.installed is not None:
-                self.installed.all_names(self, obj)
+            if self.shared.installed is not None:
+                self.shared.installed.all_names(self, obj)
             return obj.globals
         sub = self.try_submodule(obj, name)
-        if sub is None and self.installed is not None:  # an installed package's lazy exports
-            sub = self.installed.module_attr(self, obj, name)
+        if sub is None and self.shared.installed is not None:  # an installed package's lazy exports
+            sub = self.shared.installed.module_attr(self, obj, name)
         return sub if sub is not None else self.unknown(f"{obj.name}.{name}")
 
     def attr_of_namespace(self: "Interpreter", obj: Namespace, name: str) -> Any:

@@ -37,7 +37,7 @@ def read_text(interp: "Interpreter", name: str, base: str | None = None) -> str 
         return None
     if len(data) > MAX_BYTES:
         return None
-    rel = os.path.relpath(os.path.realpath(path), interp.root).replace(os.sep, "/")
+    rel = os.path.relpath(os.path.realpath(path), interp.config.root).replace(os.sep, "/")
     interp.shared.inputs[rel] = content_hash(data)
     return text
 

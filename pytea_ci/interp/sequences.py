@@ -53,7 +53,7 @@ class SequenceMixin:
         if all(isinstance(x, int) for x in (r.start, r.stop, r.step)):
             rng = range(int(r.start), int(r.stop), int(r.step))
             n = len(rng)
-            if n <= self.budget.unroll:
+            if n <= self.config.budget.unroll:
                 return [PInt(i, self.span, "loop index") for i in rng], False
             return [PInt(rng[0], self.span, "loop index"), PInt(rng[1], self.span, "loop index"),
                     PInt(rng[-1], self.span, "loop index")], True

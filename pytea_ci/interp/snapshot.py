@@ -31,11 +31,10 @@ from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.solver import Decider
 
-# interpreter attributes that are not per-path state (configuration, shared with other paths, or
-# handled apart: the trail is rebuilt from the recorded choices; steps start from zero)
-_NOT_STATE = frozenset({"entry", "root", "search_roots", "decider", "budget", "forced", "trail", "options",
-                        "shared", "deadline", "strict", "steps", "budget_note", "path_id", "work_seen",
-                        "site"})
+# interpreter attributes that are not per-path state (its configuration and what it shares with other
+# paths: interp/config.py), or handled apart (the trail is rebuilt from the recorded choices; steps
+# start from zero)
+_NOT_STATE = frozenset({"config", "shared", "trail", "steps", "budget_note", "path_id", "work_seen"})
 _ID_SETS = ("inexact", "escaped")  # sets of ids of objects of the state
 _ID_KEYS = ("star_namespaces", "known_len", "rep_positions")  # dicts keyed by ids of objects of the state
 _ATOMS = (type(None), bool, int, float, complex, str, bytes, Term, Tensor, Pred, Unknown, Namespace, Builtin,
@@ -58,12 +57,12 @@ def run_prefix(interp: Interpreter, body: list[ast.stmt], g: dict[str, Any], nam
     if n == 0:
         return g, 0
     store = interp.shared.checkpoints.setdefault((id(body), name), [])
-    cp = find(store, interp.forced)
+    cp = find(store, interp.config.forced)
     if cp is not None:
         return restore(interp, cp), n
     steps = interp.steps
     interp.exec_block(body[:n], Scope(g, g))
-    if (interp.forced or interp.checkpoint_first) and interp.steps - steps >= MIN_STEPS and len(store) < MAX_CHECKPOINTS:
+    if (interp.config.forced or interp.checkpoint_first) and interp.steps - steps >= MIN_STEPS and len(store) < MAX_CHECKPOINTS:
         # taken by the first path that replays (the first path cannot know whether another follows)
         store.append(take(interp, g))
     return g, n
@@ -109,7 +108,7 @@ def restore(interp: Interpreter, cp: Checkpoint) -> dict[str, Any]:
     state, globs = copy_state(cp.state, cp.globals, interp)
     for k, v in state.items():
         setattr(interp, k, v)
-    n = len(interp.forced)
+    n = len(interp.config.forced)
     interp.trail = [Decision(c, i >= n) for i, c in enumerate(cp.choices)]
     return globs
 

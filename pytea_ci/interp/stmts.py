@@ -177,7 +177,7 @@ class StmtMixin:
             value = self.eval(node.value, scope)
         finally:
             self.naming = None
-        if self.options.get("symbolic_args"):
+        if self.config.options.get("symbolic_args"):
             value = _declared_at(self, node, value)
         for t in node.targets:
             self.assign(t, value, scope)
@@ -234,8 +234,8 @@ class StmtMixin:
         if self.is_opaque(cond) and bookkeeping(node.body) and bookkeeping(node.orelse) \
                 and self.join_branches(node, scope):
             return
-        if self.pkg_stack and self.installed is not None and self.is_opaque(cond):
-            side = self.installed.guard_side(node)  # inside an installed package: its guards are assumed to pass
+        if self.pkg.stack and self.shared.installed is not None and self.is_opaque(cond):
+            side = self.shared.installed.guard_side(node)  # inside an installed package: its guards are assumed to pass
             if side is not None:
                 self.exec_block(node.body if side else node.orelse, scope)
                 return
@@ -360,7 +360,7 @@ class StmtMixin:
     def ex_ImportFrom(self: "Interpreter", node: ast.ImportFrom, scope: Scope) -> None:
         if node.module == "__future__" and not node.level:
             return  # a compiler directive (`from __future__ import annotations`), not an API not modeled
-        if self.installed is not None and self.installed.deferred(self, node, scope):
+        if self.shared.installed is not None and self.shared.installed.deferred(self, node, scope):
             return  # a followed package's re-export, run when one of its names is used (packages/lazy.py)
         with self.at(node):
             self.import_from(node, scope)
@@ -456,10 +456,10 @@ class StmtMixin:
             if unknown:
                 return  # depends on a value not understood: assumed, nothing to learn from it
             if isinstance(cond, Pred):
-                can_true, can_false = self.decider.branch(cond, self.pc)
+                can_true, can_false = self.config.decider.branch(cond, self.pc)
                 if can_true and can_false:
                     self.pc.append(cond)
-                if machine and can_true and self.decider.branch(cond, [])[1]:
+                if machine and can_true and self.config.decider.branch(cond, [])[1]:
                     self.machine.require(cond)  # the program requires it (not a tautology): no guess
                 cond = can_true
             if cond is False:
@@ -516,7 +516,7 @@ def _declared_at(it: "Interpreter", node: ast.Assign, value: Any) -> Any:
     from pytea_ci.models.random_ import declared
 
     span = it.span_of(node)
-    table = it.options["symbolic_args"]
+    table = it.config.options["symbolic_args"]
     for key in (f"{span.path}:{span.line}", f"{span.path.rsplit('/', 1)[-1]}:{span.line}"):
         if key in table:
             target = node.targets[0]

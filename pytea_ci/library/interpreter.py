@@ -188,10 +188,10 @@ class LibraryInterpreter(Interpreter):
     def require(self, cond: Cond, op: str, message: str, rule: Rule = SHAPE_MISMATCH,
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
         if not self.live:  # top-level code of the file: not what is checked here
-            if self.decider.check(cond, self.pc).verdict is Verdict.FAILS:
+            if self.config.decider.check(cond, self.pc).verdict is Verdict.FAILS:
                 raise PathEnd()
             return
-        outcome = self.decider.check(cond, self.pc)
+        outcome = self.config.decider.check(cond, self.pc)
         if outcome.verdict is Verdict.MAY_FAIL and isinstance(cond, Pred) and not self.expecting:
             only = plausible.degenerate(self, cond) if self.active else None
             if only is not None:  # a contract only degenerate inputs satisfy: a finding (plausible.py)
@@ -362,7 +362,7 @@ def resume(interp: Interpreter, tree: ast.Module, name: str) -> None:
     assert isinstance(interp, LibraryInterpreter)
     shared = interp.shared
     before = (len(shared.completed), len(shared.findings))
-    cp = find(shared.built, interp.forced)
+    cp = find(shared.built, interp.config.forced)
     if cp is None:
         run_path(interp, tree, name)
     else:

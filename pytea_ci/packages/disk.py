@@ -172,7 +172,7 @@ class _Pickler(pickle.Pickler):
 
     def __init__(self, f: io.BytesIO, interp: "Interpreter", shared: list[Any]) -> None:
         table: dict[int, Any] = _model_names()
-        table.update({id(interp): ("interp",), id(interp.shared): ("shared",), id(interp.decider): ("decider",)})
+        table.update({id(interp): ("interp",), id(interp.shared): ("shared",), id(interp.config.decider): ("decider",)})
         table.update({id(o): ("ref", i) for i, o in enumerate(shared)})
         get = table.get
         self.persistent_id = lambda obj: get(id(obj))  # type: ignore[method-assign]

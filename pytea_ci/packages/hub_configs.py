@@ -90,7 +90,7 @@ def _is_auto(cls: ClassVal) -> bool:
 def _local_config(interp: "Interpreter", path: str) -> dict[str, Any] | None:
     """The `config.json` of a folder of the project named `path` (relative to the root or the entry),
     read through project_files (so a cached result is reused only while the file is unchanged)."""
-    for base in (interp.root, os.path.dirname(os.path.abspath(interp.entry))):
+    for base in (interp.config.root, os.path.dirname(os.path.abspath(interp.config.entry))):
         text = read_text(interp, os.path.join(path, "config.json"), base)
         if text is not None:
             try:

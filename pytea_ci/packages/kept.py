@@ -142,7 +142,7 @@ def _key(interp: "Interpreter", dotted: str) -> str:
     site = _site(interp)
     loaded = sorted(n for n, m in interp.modules.items() if isinstance(m, ModuleVal))
     doc = [dotted, list(site.folders), sorted(site.follow), sorted(site.skip), site.steps, site.versions,
-           interp.budget.recursion, interp.budget.unroll, interp.budget.loop_iterations, loaded]
+           interp.config.budget.recursion, interp.config.budget.unroll, interp.config.budget.loop_iterations, loaded]
     return json.dumps(doc, sort_keys=True, default=repr)
 
 
@@ -247,12 +247,12 @@ def _fits(interp: "Interpreter", kept: dict[str, Any], package: str) -> bool:
     """Whether the kept import can stand for a cold one here: its symbols cannot clash with the path's,
     the steps it ran fit in what is left of every budget, and none of its modules is loaded already."""
     site = _site(interp)
-    b = interp.budget
+    b = interp.config.budget
     steps = kept["steps"]
     return (interp.sym_count <= kept["sym_start"] and kept["result"] is not None
             and interp.steps + steps <= b.steps
             and interp.shared.steps_done + interp.steps + steps <= b.entry_steps
-            and interp.pkg_used.get(package, 0) + steps <= site.steps
+            and interp.pkg.used.get(package, 0) + steps <= site.steps
             and not interp.sym_names.intersection(kept["sym_names"])
             and not any(n in interp.modules for n in kept["modules"]))
 
@@ -285,7 +285,7 @@ def _apply(interp: "Interpreter", kept: Kept, package: str, modules: dict[str, A
             parent.globals.setdefault(name.rpartition(".")[2], mod)
     interp.steps += kept.steps
     interp.work_seen = WORK[0] - kept.pending
-    interp.pkg_used[package] = interp.pkg_used.get(package, 0) + kept.steps
+    interp.pkg.used[package] = interp.pkg.used.get(package, 0) + kept.steps
     interp.sym_count = kept.sym_end
     interp.sym_names |= kept.sym_names
     _charge(interp, kept)

@@ -106,7 +106,7 @@ class Site:
 
 def site_of(interp: "Interpreter") -> Site | None:
     """The site of the packages the driver handed the interpreter (None: no installed package is read)."""
-    site = getattr(interp.installed, "site", None)
+    site = getattr(interp.shared.installed, "site", None)
     return site if isinstance(site, Site) else None
 
 
@@ -122,7 +122,7 @@ def overlay(interp: "Interpreter", fn: "FunctionVal") -> Any:
 
 
 def inside(interp: "Interpreter", package: str) -> bool:
-    return bool(interp.pkg_stack) and interp.pkg_stack[-1][0] == package
+    return bool(interp.pkg.stack) and interp.pkg.stack[-1][0] == package
 
 
 def package_origin(interp: "Interpreter", package: str, what: str) -> Unknown:
@@ -166,21 +166,21 @@ def enter(interp: "Interpreter", package: str, run: Callable[[], Any], handed: t
     """Run `run` inside `package` under its budget; the unknown result of a cut entry otherwise."""
     site = site_of(interp)
     assert site is not None
-    if interp.pkg_used.get(package, 0) >= site.steps:
+    if interp.pkg.used.get(package, 0) >= site.steps:
         return _cut(interp, package, handed, importing)
-    if not interp.pkg_stack:
-        interp.pkg_entry = interp.span
-    interp.pkg_stack.append((package, interp.steps))
+    if not interp.pkg.stack:
+        interp.pkg.entry = interp.span
+    interp.pkg.stack.append((package, interp.steps))
     try:
         return run()
     except PackageBudget as e:
         if e.package != package:
             raise
-        interp.pkg_used[package] = site.steps
+        interp.pkg.used[package] = site.steps
         return _cut(interp, package, handed, importing)
     finally:
-        _, start = interp.pkg_stack.pop()
-        interp.pkg_used[package] = interp.pkg_used.get(package, 0) + interp.steps - start
+        _, start = interp.pkg.stack.pop()
+        interp.pkg.used[package] = interp.pkg.used.get(package, 0) + interp.steps - start
 
 
 def _cut(interp: "Interpreter", package: str, handed: tuple[Any, ...], importing: str | None) -> Unknown:
@@ -198,9 +198,9 @@ def _cut(interp: "Interpreter", package: str, handed: tuple[Any, ...], importing
 
 def tick(interp: "Interpreter") -> None:
     """Called on every step inside a package: raise when its budget is spent."""
-    package, start = interp.pkg_stack[-1]
+    package, start = interp.pkg.stack[-1]
     site = site_of(interp)
-    if site is not None and interp.pkg_used.get(package, 0) + interp.steps - start > site.steps:
+    if site is not None and interp.pkg.used.get(package, 0) + interp.steps - start > site.steps:
         raise PackageBudget(package)
 
 
@@ -214,8 +214,8 @@ def relocate(interp: "Interpreter", span: Span, message: str) -> tuple[Span, str
     for call, _fn in reversed(interp.frames):
         if site.package_of(_abs(interp, call.path)) is None:
             return call, f"{message} (in {_short(interp, span)})"
-    if interp.pkg_entry is not None:
-        return interp.pkg_entry, f"{message} (in {_short(interp, span)})"
+    if interp.pkg.entry is not None:
+        return interp.pkg.entry, f"{message} (in {_short(interp, span)})"
     return span, message
 
 
