@@ -81,11 +81,11 @@ def summary(rows: list[dict], seconds: float) -> int:
     bad = sum(len(r.get("drawn_bad", [])) + len(r.get("violating_bad", [])) for r in rows)
     agree = 1 - bad / drawn if drawn else 1.0
     mutated = sum(bool(r.get("mutated")) for r in rows)
+    statuses = Counter(r["status"] for r in rows if "status" in r)  # (recurrent modules draw no contract inputs)
     print(f"modules: {len(rows)} ({mutated} with a mutated size); torch rejects every sampled non-degenerate "
           f"input of {rejected}; narrow (torch runs only a size 1 the module fixes): "
-          f"{counts['narrow'] + counts['found-narrow']} ({counts['found-narrow']} reported); library mode "
-          f"accepted {sum(r.get('status') == 'accepted' for r in rows)}, incomplete "
-          f"{sum(r.get('status') == 'incomplete' for r in rows)}")
+          f"{counts['narrow'] + counts['found-narrow']} ({counts['found-narrow']} reported)"
+          + (f"; library mode accepted {statuses['accepted']}, incomplete {statuses['incomplete']}" if statuses else ""))
     print(f"false findings: {counts['false-finding']}  crashes: {counts['crash']}  rejected modules found: "
           f"{counts['found']}/{rejected} ({found:.1%})  contract inputs: {drawn} drawn or violating, torch agrees on "
           f"{drawn - bad} ({agree:.2%})  ({seconds:.0f}s)")
