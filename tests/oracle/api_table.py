@@ -2,7 +2,8 @@
 
 - CASES: (name, setup, expr) run with real torch/numpy/einops and with pytea-ci (tests/oracle/test_api_table.py).
   `expr` may also be an augmented assignment (`a += b`), whose result is its target.
-- RECORDED: (name, setup, expr, expected) for libraries not installable here (torchvision, PIL):
+- RECORDED: (name, setup, expr, expected) for libraries not installable beside torch 2.13 here (torchvision;
+  PIL through torchvision's ToTensor; PIL rows through NumPy are CASES, run where Pillow is installed):
   expected is the result shape or "error", from the libraries' documented behaviour.
 - EXEMPT: name -> (reason, fixture snippet) for APIs without a shape effect that cannot fail on shapes.
 Most rows are generated from the element-wise tables of pytea_ci/models/torch/elementwise.py.
@@ -667,6 +668,19 @@ add("torch.utils.data.distributed.DistributedSampler", _DS, "torch.zeros(len(Dis
     "torch.zeros(len(DistributedSampler(ds, num_replicas=2, rank=0, drop_last=True))) + torch.zeros(5)",
     "[b[0] @ torch.randn(3, 2) for b in DataLoader(ds, batch_size=2, sampler=DistributedSampler(ds, num_replicas=2, rank=1))]",
     "[b[0] @ torch.randn(2, 2) for b in DataLoader(ds, batch_size=2, sampler=DistributedSampler(ds, num_replicas=2, rank=1))]")
+
+# ----- PIL images through NumPy, run with the real Pillow where it is installed (test_api_table skips them
+# otherwise); with torchvision's ToTensor they are recorded below --------------------------------------------
+_PILNP = "import PIL.Image\nimg = PIL.Image.new('RGB', (12, 8))\n"
+add("PIL.Image.Image", _PILNP, "torch.from_numpy(np.array(img.resize((6, 5))))",
+    "torch.from_numpy(np.array(img.crop((1, 2, 7, 6))))", "torch.from_numpy(np.array(img.crop((-2, -1, 14, 9))))",
+    "torch.from_numpy(np.array(img.convert('L')))", "torch.from_numpy(np.asarray(img.convert('RGBA')).copy())",
+    "torch.from_numpy(np.array(img.copy())) + torch.zeros(12, 8, 3)",
+    "torch.from_numpy(np.array(img.crop((0, 0, 4, 4)))) + torch.zeros(4, 5, 3)")
+add("PIL.Image.fromarray", _PILNP, "torch.from_numpy(np.array(PIL.Image.fromarray(np.zeros((4, 5), dtype=np.uint8))))",
+    "torch.from_numpy(np.array(PIL.Image.fromarray(np.zeros((4, 5, 3), dtype=np.uint8)).resize((2, 3))))")
+add("PIL.Image.new", _PILNP, "torch.from_numpy(np.array(PIL.Image.new('L', (5, 4))))",
+    "torch.from_numpy(np.array(PIL.Image.new('RGB', (5, 4)))) @ torch.zeros(4, 2)")
 
 # ----- torchvision and PIL: not installable here, so outcomes are recorded from their documented behaviour ----------
 _TV = "import torchvision\nimport torchvision.transforms as T\n"
