@@ -24,7 +24,7 @@ from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.torch.nn.parameters import UNSURE, flag
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import floordiv
+from pytea_ci.shapes.dim import UNKNOWN, floordiv, is_dim
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
@@ -170,6 +170,9 @@ def pool_forward(ctx: Ctx, x: Any, n: int, kernel: Any, stride: Any, padding: An
         if isinstance(pd[i], int) and isinstance(k[i], int) and isinstance(dl[i], int):
             ctx.require(pd[i] <= k[i] // 2, op, f"pad should be at most half of effective kernel "
                         f"size, but got pad={pd[i]}, kernel_size={k[i]} and dilation={dl[i]}", INVALID_ARGUMENT)
+    if not all(is_dim(v) for v in k + st + pd + dl):  # a window not understood: sizes not understood, no check
+        return x.with_shape(tuple(s[:-n]) + tuple(ctx.fresh("size", UNKNOWN, 1, None, f"{op} output size, its window "
+                                                            "not understood") for _ in range(n)))
     out = [pool_out(ctx, size, k[i], st[i], pd[i], dl[i], bool(ceil_mode), op) for i, size in enumerate(s[-n:])]
     return x.with_shape(tuple(s[:-n]) + tuple(tag(d, ctx, f"{op} output size") for d in out))
 
