@@ -247,3 +247,25 @@ def _check_synopsis(block: Block, session: Session) -> None:
     unknown = sorted({o for o in re.findall(r"(?<![\w-])--(?:\[no-\])?([a-z][a-z-]*)", block.text)
                       if f"--{o}" not in helps and f"--no-{o}" not in helps})
     assert not unknown, f"{block.id}: options no --help names: {unknown}"
+
+
+def test_every_file_the_feature_table_names_exists() -> None:
+    """The README's "where each feature lives" table names files and folders that exist (a bare file name
+    is in the folder of the path before it in the row, as in `interp/stmts.py`, `exprs.py`)."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    table = text[text.index("| feature | home |"):]
+    table = table[:table.index("\n\n")]
+    missing = []
+    for row in table.splitlines()[2:]:
+        folder = "pytea_ci"
+        for name in re.findall(r"`([\w./-]+\.(?:py|yml)|[\w./-]+/)`", row.rsplit("|", 2)[1]):
+            if name.endswith(".yml") and "/" not in name:
+                path = name
+            elif "/" in name.rstrip("/"):
+                path = name if name.startswith("pytea_ci/") else f"pytea_ci/{name}"
+            else:
+                path = f"{folder}/{name}"
+            folder = path.rstrip("/") if path.endswith("/") else os.path.dirname(path)
+            if not (REPO / path).exists():
+                missing.append((row.split("|")[1].strip(), name, path))
+    assert not missing, missing
