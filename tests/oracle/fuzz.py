@@ -50,6 +50,9 @@ HEADER = ["import torch", "import torch.nn as nn", "import torch.nn.functional a
 SHAPE_ERRORS = (RuntimeError, ValueError, IndexError, AssertionError)
 
 
+EMPTY = 0.1  # the share of programs whose first tensor has a zero-size dimension
+
+
 def _dims(rng: random.Random, n: int) -> list[int]:
     return [rng.choice([1, 2, 3, 4, 5, 6, 8, 12, 16]) for _ in range(n)]
 
@@ -151,7 +154,11 @@ def make_program(seed: int, length: int = 6) -> list[str]:
     """A random program; with torch at hand, most ops are chosen to fit the shapes torch computes."""
     rng = random.Random(seed)
     rank = rng.randint(1, 4)
-    lines = list(HEADER) + [f"x = torch.randn({', '.join(map(str, _dims(rng, rank)))})"]
+    dims = _dims(rng, rank)
+    edge = random.Random(seed * 31 + 7)  # (its own draws: the other programs stay as they were)
+    if edge.random() < EMPTY:  # an empty tensor: the edge torch's rules treat apart (issue 31 item 4)
+        dims[edge.randrange(rank)] = 0
+    lines = list(HEADER) + [f"x = torch.randn({', '.join(map(str, dims))})"]
     env: dict[str, Any] = {}
     alive = _exec(lines, env)
     for i in range(length):

@@ -162,6 +162,19 @@ def test_reductions_of_empty_and_unit_dims(shape: tuple[int, ...], fn: str, dim:
         agree(f"x = {randn(shape)}\n", f"x.{fn}(dim={dim}, keepdim={keepdim})")
 
 
+@EDGES
+@given(shape=shape_st(2, 4, 0, 3), features=st.integers(1, 3), training=st.booleans(),
+       layer=st.sampled_from(["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d",
+                              "LayerNorm", "GroupNorm", "Linear", "Conv1d", "Conv2d"]))
+def test_layers_on_empty_and_unit_dims(shape: tuple[int, ...], features: int, training: bool, layer: str) -> None:
+    """torch checks a batch norm's channels only when the input has elements (an empty batch passes
+    whatever its channel count); the other layers check theirs whatever the input holds."""
+    ctor = {"LayerNorm": f"nn.LayerNorm({features})", "GroupNorm": f"nn.GroupNorm(1, {features})",
+            "Linear": f"nn.Linear({features}, 2)", "Conv1d": f"nn.Conv1d({features}, 2, 1)",
+            "Conv2d": f"nn.Conv2d({features}, 2, 1)"}.get(layer, f"nn.{layer}({features})")
+    agree(f"m = {ctor}\nm.train({training})\n", f"m({randn(shape)})")
+
+
 @SETTINGS
 @given(a=shape_st(1, 4, 1, 3), b=shape_st(1, 4, 1, 3), fn=st.sampled_from(["matmul", "mm", "bmm", "mv", "dot"]))
 def test_matmul_family(a: tuple[int, ...], b: tuple[int, ...], fn: str) -> None:

@@ -54,7 +54,7 @@ class Stage:
                 _, k, st, p = o
                 h, w = (window_out(ctx, d, k, st, p, 1, op) for d in (h, w))
             elif a.get("training") is True and batched:
-                ctx.require(P.lt(1, prod((s[0], h, w))), op, f"expected more than 1 value per channel when training, "
+                ctx.require(P.ne(prod((s[0], h, w)), 1), op, f"expected more than 1 value per channel when training, "
                             f"got input size [{s[0]!r}, {a['out_channels']!r}, {h!r}, {w!r}] at a batch norm inside "
                             f"{op} (input {fmt(s)})", operands=(f"input: {fmt(s)}",), dims=(("batch size", s[0]),))
         lead = (s[0],) if batched else ()

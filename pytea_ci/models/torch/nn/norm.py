@@ -60,12 +60,14 @@ def batch_norm(ctx: Ctx, x: Any, num_features: Any, training: Any, op: str, rank
     s = shape_of(x)
     want = " or ".join(f"{r}D" for r in ranks)
     ctx.require(len(s) in ranks, op, f"expected {want} input (got {len(s)}D input {fmt(s)})", operands=(f"input: {fmt(s)}",))
-    ctx.require(P.eq(s[1], num_features), op, f"running_mean should contain {s[1]!r} elements not {num_features!r} "
+    # torch returns an empty input as it is before it compares its channels (`_batch_norm_impl_index`)
+    ctx.require(P.or_(P.eq(prod(s), 0), P.eq(s[1], num_features)), op, f"running_mean should contain {s[1]!r} elements not {num_features!r} "
                 f"(input {fmt(s)}, num_features={num_features!r})", operands=(f"input: {fmt(s)}",),
                 dims=(("input channels", s[1]), ("num_features", num_features)))
     if training is True:
         per_channel = prod((s[0],) + tuple(s[2:]))
-        ctx.require(P.lt(1, per_channel), op, f"expected more than 1 value per channel when training, got input size {fmt(s)}",
+        # (torch's `_verify_batch_size` rejects exactly one value per channel: an empty batch passes)
+        ctx.require(P.ne(per_channel, 1), op, f"expected more than 1 value per channel when training, got input size {fmt(s)}",
                     operands=(f"input: {fmt(s)}",), dims=(("batch size", s[0]),))
     return x
 
@@ -106,8 +108,6 @@ def _in_class(n: int) -> None:
         ctx.require(len(s) in (n + 1, n + 2), name, f"expected {n + 1}D or {n + 2}D input, got {fmt(input.shape)}")
         if self.attrs.get("affine") is True and len(s) in (n + 1, n + 2):
             c = s[-n - 1]  # with affine weights the channel count must match num_features
-            from pytea_ci.shapes import pred as P
-
             ctx.require(P.eq(c, self.attrs["num_features"]), name, f"expected input's size at dim={len(s) - n - 1} to "
                         f"match num_features ({self.attrs['num_features']!r}), but got: {c!r}",
                         operands=(f"input: {fmt(s)}",))
@@ -119,9 +119,10 @@ def _in_class(n: int) -> None:
 
 
 def instance_stats(ctx: Ctx, s: tuple[Any, ...], first: int, op: str) -> None:
-    """Statistics over each instance's own spatial elements (dims from `first` on) need more than one."""
+    """Statistics over each instance's own spatial elements (dims from `first` on) need more than one
+    (torch's `_verify_spatial_size` rejects exactly one: an empty input passes)."""
     spatial = prod(tuple(s[first:]))
-    ctx.require(P.lt(1, spatial), op, f"expected more than 1 spatial element when training, got input size {fmt(s)}",
+    ctx.require(P.ne(spatial, 1), op, f"expected more than 1 spatial element when training, got input size {fmt(s)}",
                 operands=(f"input: {fmt(s)}",), dims=tuple(("spatial size", d) for d in s[first:]))
 
 
@@ -204,9 +205,9 @@ class GroupNorm:
         s = shape_of(input)
         ctx.require(len(s) >= 2 and P.eq(s[1], self.attrs["num_channels"]), "GroupNorm",
                     f"expected input with {self.attrs['num_channels']!r} channels, got {fmt(s)}", operands=(f"input: {fmt(s)}",))
-        if len(s) >= 2:  # torch needs more than one value per group to normalize, in eval mode too
+        if len(s) >= 2:  # torch rejects exactly one value per group, in eval mode too (an empty input passes)
             per_group = prod((s[0] * s[1] // self.attrs["num_groups"],) + tuple(s[2:]))
-            ctx.require(P.lt(1, per_group), "GroupNorm", f"expected more than 1 value per channel, got input size "
+            ctx.require(P.ne(per_group, 1), "GroupNorm", f"expected more than 1 value per channel, got input size "
                         f"{fmt(s)}", INVALID_ARGUMENT, (f"input: {fmt(s)}",))
         return input
 
