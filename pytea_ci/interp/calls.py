@@ -8,6 +8,7 @@ import ast
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from pytea_ci.interp.contexts import cm_yield
 from pytea_ci.interp.coverage import first_origin, origin_of_value
 from pytea_ci.interp.escape import escape, handed
 from pytea_ci.interp.installed import PackageBudget
@@ -23,7 +24,7 @@ from pytea_ci.shapes.tensor import Origin, Tensor
 
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
-from pytea_ci.interp.objects import TENSOR_METHOD
+from pytea_ci.interp.objects import TENSOR_METHOD, descriptor_method
 
 
 def _operands(args: tuple, kwargs: dict) -> list[Any]:
@@ -277,6 +278,8 @@ class CallMixin:
         return IterVal(items, truncated=True) if reps else items
 
     def yield_value(self: "Interpreter", value: Any) -> None:
+        if cm_yield(self, value):  # a contextmanager's yield: the `with` body runs there
+            return
         if self.yields:
             self.yields[-1].append(value)
 
@@ -335,7 +338,12 @@ class CallMixin:
     def init_subclass(self: "Interpreter", cls: ClassVal, kwargs: dict[str, Any]) -> Any:
         """What creating a class runs after its body: the class hook of a modeled base (a model of
         what its metaclass does: NamedTuple fields, Enum members), then the nearest user
-        `__init_subclass__` (implicitly a classmethod; registries use it)."""
+        `__init_subclass__` (implicitly a classmethod; registries use it). Before them, as `type.__new__`
+        does, each descriptor of the body learns its owner and name (`__set_name__`)."""
+        for name, v in list(cls.ns.items()):
+            set_name = descriptor_method(v, "__set_name__")
+            if set_name is not None:
+                self.call(self.bind_member(v, v.cls, set_name), cls, name)
         for c in cls.mro()[1:]:
             hook = c.ns.get("__class_hook__")
             if isinstance(hook, Builtin):

@@ -61,6 +61,7 @@ class dict_base:
         items = _items(ctx, self)
         if items is not None and _hashable(key):
             items[key] = value
+            ctx.note_mutation(items)  # type: ignore[arg-type]
         elif items is not None:
             ctx.mark_inexact(items)  # type: ignore[arg-type]
 
@@ -117,4 +118,5 @@ class defaultdict:
                 or id(items) in getattr(ctx, "inexact", ()):
             return ctx.getitem(items, key) if items is not None else ctx.unknown("dict item")
         items[key] = ctx.call(factory)
+        ctx.note_mutation(items)  # type: ignore[arg-type]
         return items[key]

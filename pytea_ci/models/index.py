@@ -72,7 +72,8 @@ NAMES: dict[str, str] = {
         'matplotlib.pyplot.plot matplotlib.pyplot.savefig matplotlib.pyplot.show matplotlib.pyplot.figure '
         'matplotlib.pyplot.close matplotlib.use matplotlib.pyplot.imshow matplotlib.pyplot.title '
         'matplotlib.pyplot.subplot logging.getLogger logging.Logger sys.path.append sys.path.insert sys.stdout '
-        'sys.stderr string.ascii_letters os.sep sys.version_info sys.maxsize functools.wraps functools.partial '
+        'sys.stderr string.ascii_letters os.sep sys.version_info sys.maxsize functools.update_wrapper '
+        'functools.wraps contextlib.contextmanager contextlib.suppress contextlib.nullcontext functools.partial '
         'functools.lru_cache functools.cache typing.final typing.overload abc.abstractmethod torch.jit.script '
         'torch.jit.unused torch.compile typing.no_type_check torch.jit.ignore torch.jit.export '
         'torch.jit._overload_method functools.reduce copy.deepcopy copy.copy collections.OrderedDict '
@@ -80,7 +81,7 @@ NAMES: dict[str, str] = {
         'typing.Any typing.Callable typing.Iterable typing.Iterator typing.Sequence typing.Mapping typing.Set '
         'typing.Type typing.Literal typing.Generator typing.TypeVar_ typing.ClassVar typing.Final '
         'typing.Annotated dataclasses.InitVar typing.TYPE_CHECKING os.path.split urllib.parse.urlsplit '
-        'urllib.parse.urlparse types.FunctionType functools.update_wrapper itertools.repeat',
+        'urllib.parse.urlparse types.FunctionType itertools.repeat',
     'pytea_ci.models.torch.creation':
         'torch.float32 torch.float torch.float64 torch.double torch.float16 torch.half torch.bfloat16 '
         'torch.int64 torch.long torch.int32 torch.int torch.int16 torch.short torch.int8 torch.uint8 torch.bool '
@@ -390,8 +391,8 @@ NAMES: dict[str, str] = {
         'dataclasses.Field dataclasses._MISSING_TYPE dataclasses.FrozenInstanceError dataclasses.MISSING '
         'dataclasses.KW_ONLY dataclasses.field dataclasses.dataclass dataclasses.fields '
         'dataclasses.is_dataclass dataclasses.replace dataclasses.asdict dataclasses.astuple typing.NamedTuple '
-        'collections.namedtuple types.SimpleNamespace enum.auto enum.Enum enum.Flag enum.IntEnum enum.IntFlag '
-        'enum.StrEnum enum.unique inspect.isclass inspect.isfunction inspect.ismethod inspect.signature '
+        'collections.namedtuple types.SimpleNamespace enum.auto enum.Enum enum.IntEnum enum.StrEnum enum.Flag '
+        'enum.IntFlag enum.unique inspect.isclass inspect.isfunction inspect.ismethod inspect.signature '
         'inspect.getfullargspec inspect.getmembers inspect.getsource inspect.getfile inspect.stack '
         'inspect.currentframe',
     'pytea_ci.models.einops_':
@@ -522,8 +523,8 @@ PROPERTIES: dict[str, str] = {
 # every package prefix of a registered name (a `Namespace` when looked up)
 PREFIXES = (
     'PIL PIL.Image abc accelerate argparse builtins builtins.DType builtins.dict click collections '
-    'collections.abc copy csv dataclasses datetime datetime.datetime distutils distutils.version einops '
-    'einops.layers einops.layers.torch enum fire functools getpass glob hydra inspect io itertools json '
+    'collections.abc contextlib copy csv dataclasses datetime datetime.datetime distutils distutils.version '
+    'einops einops.layers einops.layers.torch enum fire functools getpass glob hydra inspect io itertools json '
     'jsonargparse lightning lightning.fabric lightning_fabric logging math matplotlib matplotlib.pyplot '
     'multiprocessing numpy numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig '
     'operator os os.path packaging packaging.version pathlib pickle platform random shutil socket string sys '

@@ -164,6 +164,14 @@ class RangeVal:
 
 
 @dataclass(eq=False)
+class GeneratorCM:
+    """A call of a `contextlib.contextmanager` generator function: run by `with` (interp/contexts.py)."""
+    fn: Any
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+
+
+@dataclass(eq=False)
 class StaticMethod:
     func: Any
 
