@@ -87,7 +87,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.pc: list[Cond] = []
         self.per_run: list[Cond] = []  # conjuncts of pc from per-run forks (Ctx.fork)
         self.modules: dict[str, Any] = {}
-        self.frames: list[tuple[Span, Any]] = []
+        self.frames: list[tuple[Span, Any, Any]] = []  # (call site, function, (args, kwargs))
         self.spans: list[Span] = [Span(self.rel(entry), 1, 0)]
         self.cur_path: str = entry
         self.steps = 0
@@ -513,7 +513,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
                     related.append(Related(span, f"{label} = {part!r}: {note or 'defined here'}", label,
                                            int(part) if isinstance(part, int) else None))
                     break
-        trace = [Frame(call, f"{getattr(fn, 'name', 'function')}()") for call, fn in self.frames]
+        trace = [Frame(call, f"{getattr(fn, 'name', 'function')}()") for call, fn, _ in self.frames]
         if "subcommand" in self.facts:  # the command line this path stands for (models/argparse_.py)
             name, where = self.facts["subcommand"]
             trace.insert(0, Frame(where, f"subcommand {name!r}" if name is not None else "no subcommand"))
