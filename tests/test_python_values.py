@@ -527,3 +527,112 @@ def test_a_str_mixin_enum_member_equal_to_its_value_is_never_unequal(analyzer: A
 
         p_eq = torch.zeros(2 if Kind.LEARNED == "learned" else 3)
     ''')
+
+
+def test_text_of_known_values_is_cpythons(analyzer: Analyzer) -> None:
+    """`str`/`repr`/`format`/`hex`/`chr`/`ord` of known numbers, strings and tuples print what CPython
+    prints (the fuzzer's `[int(c) for c in str(len(...))]` padding lists were a guessed one item)."""
+    exact(analyzer, '''
+        import torch
+
+        n = len(frozenset(list(range(4, 3))))
+        digits = [int(c) for c in str(n + 120)]
+        p_digits = torch.zeros(len(digits))
+        p_repr = torch.zeros(len(repr((1, "ab"))))
+        p_format = torch.zeros(len(format(7, "04d")) + len(f"{n:>3}"))
+        p_hex = torch.zeros(len(hex(255)) + ord(chr(2)))
+        p_str_none = torch.zeros(len(str(None)) + len(str(2.5)) + len(str()))
+    ''')
+
+
+def test_itertools_over_known_items_give_cpythons_items(analyzer: Analyzer) -> None:
+    exact(analyzer, '''
+        import collections
+        import itertools
+        import torch
+
+        p_product = torch.zeros(len(list(itertools.product([1, 2], "ab", repeat=1))))
+        p_perm = torch.zeros(len(list(itertools.permutations(range(3), 2))))
+        p_comb = torch.zeros(len(list(itertools.combinations([], 2))) + 1)
+        p_cwr = torch.zeros(len(list(itertools.combinations_with_replacement([1, 2], 2))))
+        p_chain = torch.zeros(*itertools.chain([2], (3,)))
+        p_flat = torch.zeros(*itertools.chain.from_iterable([[2], [3, 1]]))
+        p_islice = torch.zeros(len(list(itertools.islice(range(10), 1, 7, 2))))
+        p_zl = torch.zeros(len(list(itertools.zip_longest([1, 2, 3], [4]))))
+        p_pairs = torch.zeros(len(list(itertools.pairwise("abcd"))))
+        p_compress = torch.zeros(*itertools.compress([4, 5, 6], [1, 0, 1]))
+        p_groups = torch.zeros(len([k for k, g in itertools.groupby(sorted([3, 1, 3, 2]))]))
+        p_acc = torch.zeros(*itertools.accumulate([1, 2, 3]))
+        p_keys = torch.zeros(len(dict.fromkeys([1, 2, 2])) + len(collections.OrderedDict.fromkeys("aab")))
+    ''')
+
+
+def test_itertools_with_functions_or_items_not_known_are_never_guessed(analyzer: Analyzer) -> None:
+    got = never_wrong(analyzer, '''
+        import itertools
+        import random
+        import torch
+
+        xs = [random.randint(0, 3) for _ in range(random.randint(0, 5))]
+        p_comb = torch.zeros(len(list(itertools.combinations(xs, 2))) + 1)
+        p_key = torch.zeros(len(list(itertools.groupby([1, 2, 3], key=lambda v: v % 2))) + 1)
+        p_acc = torch.zeros(len(list(itertools.accumulate([1, 2], lambda a, b: a * b))) + 1)
+        p_big = torch.zeros(len(list(itertools.product(range(100), repeat=2))) // 1000 + 1)
+        groups = list(itertools.groupby([1, 1, 2]))
+        p_group = torch.zeros(len(list(groups[0][1])) + 1)  # CPython: emptied when the groupby moved on
+    ''')
+    assert got["p_comb"] != "exact", got
+
+
+def test_set_operators_of_dict_keys(analyzer: Analyzer) -> None:
+    """`a.keys() & b.keys()`, `d.keys() - {...}`: sets, as CPython's views give (a TypeError that ended
+    the path before); the keys of a dict filled over an unknown number of items are not known."""
+    exact(analyzer, '''
+        import torch
+
+        a = {"w": 1, "b": 2, "extra": 3}
+        b = dict.fromkeys(["w", "b", "head"])
+        p_and = torch.zeros(len(a.keys() & b.keys()))
+        p_sub = torch.zeros(len(a.keys() - {"extra"}) + len({"w"} | a.keys()))
+        p_xor = torch.zeros(len(a.keys() ^ b.keys()) + len(a.items() & {("w", 1)}))
+    ''')
+    got = never_wrong(analyzer, '''
+        import random
+        import torch
+
+        d = {}
+        for i in range(random.randint(1, 9)):
+            d[i] = i
+        p_and = torch.zeros(len(d.keys() & {0, 1}) + 1)
+    ''')
+    assert got["p_and"] != "exact", got
+
+
+def test_a_program_object_matches_no_sequence_or_mapping_pattern(analyzer: Analyzer) -> None:
+    """A dataclass instance is no sequence: `case [first, *rest]` is decided False, so the side CPython
+    never takes gives no warning."""
+    source = textwrap.dedent('''
+        import dataclasses
+        import torch
+        import torch.nn as nn
+
+        @dataclasses.dataclass
+        class Box:
+            x: int
+
+        def width(subject):
+            match subject:
+                case [first, *rest]:
+                    return 4
+                case {"x": x}:
+                    return 4
+                case Box(x=x):
+                    return x
+            return 4
+
+        p_width = torch.zeros(width(Box(5)))
+        y = nn.Linear(5, 2)(torch.zeros(1, width(Box(5))))
+    ''')
+    seen = analyzer.analyze(source)
+    assert not seen.errors and not seen.warnings, (seen.errors, seen.warnings)
+    assert judge_probe((5,), seen.shapes.get("p_width")) == "exact"

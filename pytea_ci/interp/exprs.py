@@ -12,7 +12,7 @@ from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_valu
 from pytea_ci.interp.unbound import check_bound
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import registry
-from pytea_ci.models.values import MISSING, DType, Instance, Unknown
+from pytea_ci.models.values import MISSING, DType, Instance, KeysView, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, PInt, Sym, Term, is_dim
 from pytea_ci.shapes.pred import Pred
@@ -233,6 +233,8 @@ class ExprMixin:
             return self.unknown(f"{name} on a symbolic value")
         if isinstance(a, Pred) or isinstance(b, Pred):
             return self.unknown("arithmetic on a condition")
+        if any(isinstance(v, KeysView) and id(v) in self.inexact for v in (a, b)):
+            return self.unknown("set operation on the keys of a dict holding only some of its items")
         if not (is_concrete(a) and is_concrete(b)):
             if name == "add" and isinstance(a, (list, tuple)) and isinstance(b, type(a)):
                 return self.same_exactness(b, self.same_exactness(a, a + b))  # type: ignore[operator]

@@ -14,7 +14,7 @@ from pytea_ci.interp.join import one_of
 from pytea_ci.models import read_keys
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import get_property, lookup
-from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
+from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, KeysView, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
                                     ValuesIndices)
 from pytea_ci.shapes.dim import Term, is_dim
 from pytea_ci.shapes.tensor import Origin, Tensor
@@ -304,8 +304,10 @@ def _py_method(name: str) -> Any:
             if is_concrete(obj) and is_concrete(args):
                 raise UserException(type(e).__name__) from None
             return ctx.unknown(f"{type(obj).__name__}.{name}")
-        if isinstance(result, (type({}.keys()), type({}.values()), type({}.items()))):
-            return list(result)
+        if isinstance(result, (type({}.keys()), type({}.items()))):  # set operators kept; inexact with the dict
+            return ctx.same_items(obj, KeysView(result))
+        if isinstance(result, type({}.values())):
+            return ctx.same_items(obj, list(result))
         return result
 
     return run

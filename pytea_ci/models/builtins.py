@@ -279,12 +279,6 @@ def bool_(ctx: Ctx, x: Any = False) -> Any:
     return bool(x) if _concrete(x) else Unknown("bool value", pytype="bool")
 
 
-@model("builtins.str", "builtins.repr", "builtins.format", "builtins.chr", "builtins.ord", "builtins.hex",
-       "builtins.bin", "builtins.oct", "builtins.ascii")
-def str_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
-    return ctx.unknown("string")
-
-
 @model("builtins.dict")
 def dict_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     out: dict[Any, Any] = {}

@@ -194,6 +194,35 @@ class ValuesIndices(tuple):  # type: ignore[type-arg]
     fields = ("values", "indices")
 
 
+class KeysView(list):  # type: ignore[type-arg]
+    """`d.keys()`, `d.items()`: the keys (pairs) in order, a list, with a view's set operators:
+    `d.keys() & e.keys()`, `d.keys() - {"head"}` are sets."""
+
+    def __and__(self, other: Any) -> set[Any]:
+        return set(self) & set(other)
+
+    def __or__(self, other: Any) -> set[Any]:
+        return set(self) | set(other)
+
+    def __sub__(self, other: Any) -> set[Any]:
+        return set(self) - set(other)
+
+    def __xor__(self, other: Any) -> set[Any]:
+        return set(self) ^ set(other)
+
+    def __rand__(self, other: Any) -> set[Any]:
+        return set(other) & set(self)
+
+    def __ror__(self, other: Any) -> set[Any]:
+        return set(other) | set(self)
+
+    def __rsub__(self, other: Any) -> set[Any]:
+        return set(other) - set(self)
+
+    def __rxor__(self, other: Any) -> set[Any]:
+        return set(other) ^ set(self)
+
+
 class NamedTupleVal(tuple):  # type: ignore[type-arg]
     """An instance of a named tuple class (`typing.NamedTuple`, `collections.namedtuple`): a tuple
     (indexing, unpacking and `len` as for any tuple) whose class gives its field names and methods."""
