@@ -636,3 +636,25 @@ def test_a_program_object_matches_no_sequence_or_mapping_pattern(analyzer: Analy
     seen = analyzer.analyze(source)
     assert not seen.errors and not seen.warnings, (seen.errors, seen.warnings)
     assert judge_probe((5,), seen.shapes.get("p_width")) == "exact"
+
+
+def test_operator_functions_counter_and_prod_compute_as_cpython(analyzer: Analyzer) -> None:
+    """`operator.floordiv(3, 1)`, a Counter of known items (CPython's own: its methods and operators),
+    `math.prod` of a list: the fuzzer's generator sizes that were unknown (sinks found only by a guess)."""
+    exact(analyzer, '''
+        import collections
+        import math
+        import operator
+        import torch
+
+        p_ops = torch.zeros(operator.floordiv(7, 2), operator.add(1, 1), operator.getitem([4, 5], 1))
+        p_cmp = torch.zeros(2 if operator.lt(1, 2) else 3)
+        c = collections.Counter([1, 1, 2, 3])
+        c.update([4, 4])
+        p_counts = torch.zeros(*c.values())
+        p_common = torch.zeros(len(c.most_common(2)), c[1] + c[9], sum(c.values()))
+        d = collections.Counter()
+        d["k"] += 2
+        p_missing = torch.zeros(len(d) + d["k"] + len(c + collections.Counter("ab")))
+        p_prod = torch.zeros(math.prod([2, 3]) + math.prod(list(range(5))), int(math.fsum([0.5, 1.5])))
+    ''')

@@ -374,6 +374,9 @@ class ExprMixin:
     def compare_values(self: "Interpreter", op: str, a: Any, b: Any) -> Any:
         return self.compare(_CMP_NODES[op](), a, b)
 
+    def binary_values(self: "Interpreter", op: str, a: Any, b: Any) -> Any:
+        return self.binop(_BIN_NODES[op], a, b)
+
     def identity(self: "Interpreter", a: Any, b: Any) -> Any:
         """`a is b`: decided for singletons and objects, but for equal strings, numbers, tuples and
         bytes Python leaves it to the implementation (interning, small-int caches): a fact of the
@@ -504,6 +507,7 @@ class ExprMixin:
 
 _SWAPPED = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
 _CMP_NODES = {name: node for node, (name, _) in CMPOPS.items()}
+_BIN_NODES = {name: node for node, (name, _) in BINOPS.items()}
 
 
 class _SuperMark:

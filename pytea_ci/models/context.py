@@ -86,6 +86,9 @@ class Ctx(Protocol):
     def compare_values(self, op: str, a: Any, b: Any) -> Any:
         """`a OP b` as Python compares them; op is "eq", "ne", "lt", "le", "gt" or "ge"."""
 
+    def binary_values(self, op: str, a: Any, b: Any) -> Any:
+        """`a OP b` as the program's operator would compute it; op is "add", "floordiv", "and", ..."""
+
     def getitem(self, obj: Any, idx: Any) -> Any: ...
 
     def setattr(self, obj: Any, name: str, value: Any) -> None: ...

@@ -59,27 +59,27 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.stdlib':
         'math.sqrt math.log math.log2 math.log10 math.exp math.sin math.cos math.tan math.atan math.atan2 '
         'math.pow math.fabs math.prod math.gcd math.isqrt math.factorial math.trunc math.hypot math.isclose '
-        'math.isfinite math.isnan math.isinf math.radians math.degrees math.comb math.perm math.lcm math.pi '
-        'math.e math.inf math.nan math.tau math.ceil math.floor os.path.abspath os.path.expanduser '
+        'math.isfinite math.isnan math.isinf math.radians math.degrees math.comb math.perm math.lcm math.fsum '
+        'math.pi math.e math.inf math.nan math.tau math.ceil math.floor os.path.abspath os.path.expanduser '
         'os.path.realpath os.getcwd time.strftime json.dumps os.path.basename os.path.dirname os.path.splitext '
         'os.path.exists os.path.isdir os.path.isfile time.time time.perf_counter time.monotonic '
         'time.process_time datetime.datetime.now os.path.getsize shutil.copy pathlib.Path itertools.count '
-        'itertools.cycle collections.Counter operator.itemgetter os.makedirs os.mkdir os.remove os.chdir '
-        'time.sleep warnings.warn warnings.filterwarnings warnings.simplefilter logging.basicConfig '
-        'logging.info logging.debug logging.warning logging.error logging.critical logging.exception json.dump '
-        'pickle.dump shutil.rmtree matplotlib.pyplot.plot matplotlib.pyplot.savefig matplotlib.pyplot.show '
-        'matplotlib.pyplot.figure matplotlib.pyplot.close matplotlib.use matplotlib.pyplot.imshow '
-        'matplotlib.pyplot.title matplotlib.pyplot.subplot logging.getLogger logging.Logger sys.path.append '
-        'sys.path.insert sys.stdout sys.stderr string.ascii_letters os.sep sys.version_info sys.maxsize '
-        'functools.update_wrapper functools.wraps contextlib.contextmanager contextlib.suppress '
-        'contextlib.nullcontext functools.partial functools.lru_cache functools.cache typing.final '
-        'typing.overload abc.abstractmethod torch.jit.script torch.jit.unused torch.compile '
-        'typing.no_type_check torch.jit.ignore torch.jit.export torch.jit._overload_method functools.reduce '
-        'copy.deepcopy copy.copy collections.OrderedDict collections.defaultdict_plain typing.List typing.Dict '
-        'typing.Tuple typing.Optional typing.Union typing.Any typing.Callable typing.Iterable typing.Iterator '
-        'typing.Sequence typing.Mapping typing.Set typing.Type typing.Literal typing.Generator typing.TypeVar_ '
-        'typing.ClassVar typing.Final typing.Annotated dataclasses.InitVar typing.TYPE_CHECKING os.path.split '
-        'urllib.parse.urlsplit urllib.parse.urlparse types.FunctionType itertools.repeat',
+        'itertools.cycle operator.itemgetter os.makedirs os.mkdir os.remove os.chdir time.sleep warnings.warn '
+        'warnings.filterwarnings warnings.simplefilter logging.basicConfig logging.info logging.debug '
+        'logging.warning logging.error logging.critical logging.exception json.dump pickle.dump shutil.rmtree '
+        'matplotlib.pyplot.plot matplotlib.pyplot.savefig matplotlib.pyplot.show matplotlib.pyplot.figure '
+        'matplotlib.pyplot.close matplotlib.use matplotlib.pyplot.imshow matplotlib.pyplot.title '
+        'matplotlib.pyplot.subplot logging.getLogger logging.Logger sys.path.append sys.path.insert sys.stdout '
+        'sys.stderr string.ascii_letters os.sep sys.version_info sys.maxsize functools.update_wrapper '
+        'functools.wraps contextlib.contextmanager contextlib.suppress contextlib.nullcontext functools.partial '
+        'functools.lru_cache functools.cache typing.final typing.overload abc.abstractmethod torch.jit.script '
+        'torch.jit.unused torch.compile typing.no_type_check torch.jit.ignore torch.jit.export '
+        'torch.jit._overload_method functools.reduce copy.deepcopy copy.copy collections.OrderedDict '
+        'collections.defaultdict_plain typing.List typing.Dict typing.Tuple typing.Optional typing.Union '
+        'typing.Any typing.Callable typing.Iterable typing.Iterator typing.Sequence typing.Mapping typing.Set '
+        'typing.Type typing.Literal typing.Generator typing.TypeVar_ typing.ClassVar typing.Final '
+        'typing.Annotated dataclasses.InitVar typing.TYPE_CHECKING os.path.split urllib.parse.urlsplit '
+        'urllib.parse.urlparse types.FunctionType itertools.repeat',
     'pytea_ci.models.torch.creation':
         'torch.float32 torch.float torch.float64 torch.double torch.float16 torch.half torch.bfloat16 '
         'torch.int64 torch.long torch.int32 torch.int torch.int16 torch.short torch.int8 torch.uint8 torch.bool '
@@ -508,10 +508,14 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.text':
         'builtins.str builtins.repr builtins.format builtins.chr builtins.ord builtins.hex builtins.bin '
         'builtins.oct builtins.ascii',
-    'pytea_ci.models.itertools_':
+    'pytea_ci.models.iterables':
         'itertools.product itertools.permutations itertools.combinations '
         'itertools.combinations_with_replacement itertools.chain itertools.islice itertools.zip_longest '
-        'itertools.pairwise itertools.compress itertools.groupby itertools.accumulate',
+        'itertools.pairwise itertools.compress itertools.groupby itertools.accumulate collections.Counter',
+    'pytea_ci.models.operator_':
+        'operator.add operator.sub operator.mul operator.truediv operator.floordiv operator.mod operator.pow '
+        'operator.matmul operator.and_ operator.or_ operator.xor operator.lshift operator.rshift operator.eq '
+        'operator.ne operator.lt operator.le operator.gt operator.ge operator.getitem',
 }
 
 # model module -> the computed attributes it registers
@@ -523,7 +527,7 @@ PROPERTIES: dict[str, str] = {
         'numpy.ndarray.dtype torch.Tensor.T numpy.ndarray.T torch.Tensor.mT torch.Tensor.mH torch.Tensor.H '
         'torch.Tensor.data torch.Tensor.grad torch.Tensor.device torch.Tensor.is_cuda '
         'torch.Tensor.requires_grad torch.Tensor.grad_fn numpy.ndarray.size',
-    'pytea_ci.models.itertools_':
+    'pytea_ci.models.iterables':
         'itertools.chain.from_iterable builtins.dict.fromkeys collections.OrderedDict.fromkeys',
 }
 

@@ -25,19 +25,25 @@ def _pure_math(name: str) -> Any:
     fn = getattr(math, name)
 
     def run(ctx: Ctx, *args: Any) -> Any:
-        if all(isinstance(a, (int, float)) for a in args) and not any(isinstance(a, bool) for a in args):
-            try:
-                return fn(*args)
-            except (ValueError, OverflowError, TypeError) as e:
-                ctx.user_error(type(e).__name__, name)
-        return ctx.unknown(f"math.{name}")
+        if name in ("prod", "fsum") and args and not isinstance(args[0], (int, float)):  # over an iterable
+            items = ctx.iterate(args[0])
+            if items is None or not _concrete(*items, *args[1:]):
+                return ctx.unknown(f"math.{name} of items not known")
+            args = (items, *args[1:])
+        elif not all(isinstance(a, (int, float)) for a in args) or any(isinstance(a, bool) for a in args):
+            return ctx.unknown(f"math.{name}")
+        try:
+            return fn(*args)
+        except (ValueError, OverflowError, TypeError) as e:
+            ctx.user_error(type(e).__name__, name)
+            return ctx.unknown(f"math.{name}")
 
     return run
 
 
 for _name in ("sqrt", "log", "log2", "log10", "exp", "sin", "cos", "tan", "atan", "atan2", "pow", "fabs",
               "prod", "gcd", "isqrt", "factorial", "trunc", "hypot", "isclose", "isfinite", "isnan", "isinf",
-              "radians", "degrees", "comb", "perm", "lcm"):
+              "radians", "degrees", "comb", "perm", "lcm", "fsum"):
     register(f"math.{_name}", Builtin(f"math.{_name}", _pure_math(_name)))
 for _name, _val in (("pi", math.pi), ("e", math.e), ("inf", math.inf), ("nan", math.nan), ("tau", math.tau)):
     register(f"math.{_name}", _val)
@@ -93,7 +99,7 @@ def a_float(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 
 @model("datetime.datetime.now",
        "os.path.getsize", "shutil.copy", "pathlib.Path",
-       "itertools.count", "itertools.cycle", "collections.Counter",
+       "itertools.count", "itertools.cycle",
        "operator.itemgetter")
 def effect(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("standard library value")

@@ -1,20 +1,22 @@
-"""`itertools` (and `dict.fromkeys`) over iterables whose items are all known (lists, tuples, strings,
+"""`itertools`, `dict.fromkeys` and `collections.Counter` over iterables whose items are all known (lists, tuples, strings,
 concrete ranges): the items CPython produces, computed by CPython itself over the analyzer's values.
 The functions that only arrange items (product, permutations, combinations, chain, islice, zip_longest,
 pairwise) never look at them, so any items do; compress, groupby and accumulate read them, so theirs
 must be plain values. groupby gives its keys; a group's items depend on when it is read (CPython empties
 it once the groupby moves on) and are not followed. An iterable whose items are not all known, a key or function argument, a result
 past `_MAX_ITEMS` or an infinite iterator (`count`, `cycle`: models/stdlib.py) gives items not known —
-never a guess. As every iterator of the analyzer, the result is a list (iterated twice, it gives its
+never a guess. A Counter of plain items is CPython's own (a dict: its methods and operators are
+CPython's). As every iterator of the analyzer, the result is a list (iterated twice, it gives its
 items twice)."""
 
 from __future__ import annotations
 
+import collections
 import itertools
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.registry import prop, register
+from pytea_ci.models.registry import model, prop, register
 from pytea_ci.models.text import plain
 from pytea_ci.models.values import Builtin
 
@@ -90,3 +92,20 @@ def fromkeys(ctx: Ctx, obj: Any) -> Any:
             return None
 
     return Builtin("dict.fromkeys", run)
+
+
+@model("collections.Counter")
+def counter(ctx: Ctx, iterable: Any = None, **kwargs: Any) -> Any:
+    """`Counter(items)`, `Counter(mapping)`, `Counter(a=1)` of plain items: CPython's Counter."""
+    if isinstance(iterable, dict):  # counts given: a dict whose items are all known
+        exact = ctx.iterate(iterable) is not None and plain(ctx, [*iterable.keys(), *iterable.values()])
+        items: Any = iterable if exact else _UNKNOWN
+    else:
+        items = {} if iterable is None else _items(ctx, iterable, True)
+    if items is _UNKNOWN or not all(plain(ctx, v) for v in kwargs.values()):
+        return ctx.unknown("collections.Counter of items not known")
+    try:
+        return collections.Counter(items, **kwargs)
+    except TypeError:
+        ctx.user_error("TypeError", "collections.Counter")
+        return None
