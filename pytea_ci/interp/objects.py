@@ -209,6 +209,8 @@ class ObjectMixin:
                 return one_of(self, list(obj), "index with an unknown position")
             return self.unknown("index with an unknown position")
         if isinstance(obj, dict):
+            if hasattr(obj, "__missing__") and not is_concrete(idx) and not any(k is idx for k in obj):
+                return self.derived("item of a Counter at a key not known", idx)  # its default, or an item
             try:
                 return obj[idx]
             except KeyError:
