@@ -660,3 +660,22 @@ def test_operator_functions_counter_and_prod_compute_as_cpython(analyzer: Analyz
         p_missing = torch.zeros(len(d) + d["k"] + len(c + collections.Counter("ab")))
         p_prod = torch.zeros(math.prod([2, 3]) + math.prod(list(range(5))), int(math.fsum([0.5, 1.5])))
     ''')
+
+
+def test_a_defaultdict_filled_at_keys_not_known_has_a_length_not_known(analyzer: Analyzer) -> None:
+    """`d[k % 3].append(k)` with `k` an item not known (a comprehension over an iteration not followed)
+    may add an item or not: `len(d)` is not known, never the 0 of a dict nothing was inserted into."""
+    got = never_wrong(analyzer, '''
+        import collections
+        import itertools
+        import torch
+
+        d = collections.defaultdict(list)
+        [d[k % 3].append(k) for k in list(itertools.islice(itertools.count(4), 1))]
+        p_len = torch.zeros(len(d) + 1)
+        e = collections.defaultdict(int)
+        for k in [1, 2, 2]:
+            e[k] += 1
+        p_known = torch.zeros(len(e), e[2])
+    ''')
+    assert got == {"p_len": "symbolic", "p_known": "exact"}, got

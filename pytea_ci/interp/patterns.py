@@ -17,6 +17,7 @@ from pytea_ci.interp.runtime import UserException
 from pytea_ci.models.values import MISSING, Builtin, ClassVal, Instance, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.pred import Pred
+from pytea_ci.shapes.dim import is_dim
 from pytea_ci.shapes.tensor import Tensor
 
 if TYPE_CHECKING:
@@ -170,4 +171,8 @@ def _concrete_kind(v: Any) -> bool:
     a mapping (CPython asks `collections.abc`, which only such a base could join)."""
     if isinstance(v, Instance):
         return all(not c.native and "__opaque_base__" not in c.ns for c in v.cls.mro())
+    if isinstance(v, Unknown):  # a number or a string of a value not known is still no sequence
+        return v.pytype in ("int", "float", "bool", "str", "bytes")
+    if is_dim(v):  # a size, maybe a symbol (`len(d)` of a dict not fully known): an int
+        return True
     return isinstance(v, (str, bytes, int, float, bool, dict, list, tuple, set, frozenset, Tensor)) or v is None
