@@ -563,6 +563,7 @@ def test_itertools_over_known_items_give_cpythons_items(analyzer: Analyzer) -> N
         p_compress = torch.zeros(*itertools.compress([4, 5, 6], [1, 0, 1]))
         p_groups = torch.zeros(len([k for k, g in itertools.groupby(sorted([3, 1, 3, 2]))]))
         p_acc = torch.zeros(*itertools.accumulate([1, 2, 3]))
+        p_starmap = torch.zeros(*itertools.starmap(lambda a, b: a * b, zip([2, 3], [1, 2])))
         p_keys = torch.zeros(len(dict.fromkeys([1, 2, 2])) + len(collections.OrderedDict.fromkeys("aab")))
     ''')
 

@@ -511,7 +511,8 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.iterables':
         'itertools.product itertools.permutations itertools.combinations '
         'itertools.combinations_with_replacement itertools.chain itertools.islice itertools.zip_longest '
-        'itertools.pairwise itertools.compress itertools.groupby itertools.accumulate collections.Counter',
+        'itertools.pairwise itertools.compress itertools.groupby itertools.accumulate itertools.starmap '
+        'collections.Counter',
     'pytea_ci.models.operator_':
         'operator.add operator.sub operator.mul operator.truediv operator.floordiv operator.mod operator.pow '
         'operator.matmul operator.and_ operator.or_ operator.xor operator.lshift operator.rshift operator.eq '

@@ -1,7 +1,8 @@
 """`itertools`, `dict.fromkeys` and `collections.Counter` over iterables whose items are all known (lists, tuples, strings,
 concrete ranges): the items CPython produces, computed by CPython itself over the analyzer's values.
 The functions that only arrange items (product, permutations, combinations, chain, islice, zip_longest,
-pairwise) never look at them, so any items do; compress, groupby and accumulate read them, so theirs
+pairwise) never look at them, so any items do; starmap calls its function on each row as the program
+would; compress, groupby and accumulate read them, so theirs
 must be plain values. groupby gives its keys; a group's items depend on when it is read (CPython empties
 it once the groupby moves on) and are not followed. An iterable whose items are not all known, a key or function argument, a result
 past `_MAX_ITEMS` or an infinite iterator (`count`, `cycle`: models/stdlib.py) gives items not known —
@@ -65,6 +66,16 @@ _MODELS = {"product": ((), ("repeat",)), "permutations": ((), ()), "combinations
 
 for _name, (_reads, _counts) in _MODELS.items():
     register(f"itertools.{_name}", Builtin(f"itertools.{_name}", _arranger(_name, _reads, _counts)))
+
+
+@model("itertools.starmap")
+def starmap(ctx: Ctx, fn: Any, iterable: Any) -> Any:
+    """`starmap(f, rows)`: `f(*row)` for each row, called as the program would, rows all known."""
+    rows = ctx.iterate(iterable)
+    args = [ctx.iterate(r) for r in rows] if rows is not None and len(rows) <= _MAX_ITEMS else None
+    if args is None or any(a is None for a in args):
+        return ctx.unknown("itertools.starmap over rows not known")
+    return [ctx.call(fn, *a) for a in args if a is not None]
 
 
 @prop("itertools.chain.from_iterable")
