@@ -680,3 +680,18 @@ def test_a_defaultdict_filled_at_keys_not_known_has_a_length_not_known(analyzer:
         p_known = torch.zeros(len(e), e[2])
     ''')
     assert got == {"p_len": "symbolic", "p_known": "exact"}, got
+
+
+def test_membership_in_a_list_holding_only_some_of_its_items_is_not_decided_by_absence(analyzer: Analyzer) -> None:
+    """`5 not in list(islice(count(0), 6))` (an iteration not followed: no item known) is not True just
+    because 5 is not among the items known (the fuzzer's islice/count membership class)."""
+    got = never_wrong(analyzer, '''
+        import itertools
+        import torch
+
+        found = 5 not in list(itertools.islice(itertools.count(0), 6))
+        p_not_in = torch.zeros(2 if found else 3)
+        p_in = torch.zeros(2 if 1 in list(itertools.islice(itertools.count(1), 2)) else 3)
+        p_known = torch.zeros(2 if 9 in [1, 2] else 3)
+    ''')
+    assert got["p_known"] == "exact" and got["p_not_in"] != "exact", got

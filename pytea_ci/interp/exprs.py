@@ -296,11 +296,14 @@ class ExprMixin:
             same = self.identity(a, b)
             return same if isinstance(op, ast.Is) else (not same if isinstance(same, bool) else P.not_(same))
         if isinstance(op, (ast.In, ast.NotIn)):
+            partial = id(b) in self.inexact  # holding only some of its items: not found is not known
             if isinstance(b, (list, tuple, set, dict, str)) and is_concrete(a) and (isinstance(b, dict) or is_concrete(b)):
                 try:
                     r = a in b
                 except TypeError:
                     return self.unknown("membership")
+                if not r and partial:
+                    return self.unknown("membership in a container holding only some of its items")
                 return r if isinstance(op, ast.In) else not r
             if isinstance(b, Instance) and (contains := b.cls.lookup("__contains__")) is not MISSING:
                 r = self.call(self.bind_member(b, b.cls, contains), a)
@@ -349,7 +352,7 @@ class ExprMixin:
             if t is True:
                 return True
             undecided = undecided or t is not False
-        return None if undecided else False
+        return None if undecided or id(b) in self.inexact else False
 
     def rich_compare(self: "Interpreter", name: str, a: Any, b: Any) -> Any:
         """An instance's own comparison method (`__eq__`, `__lt__`, ...; a dataclass's generated ones),
