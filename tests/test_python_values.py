@@ -693,5 +693,6 @@ def test_membership_in_a_list_holding_only_some_of_its_items_is_not_decided_by_a
         p_not_in = torch.zeros(2 if found else 3)
         p_in = torch.zeros(2 if 1 in list(itertools.islice(itertools.count(1), 2)) else 3)
         p_known = torch.zeros(2 if 9 in [1, 2] else 3)
+        p_bool = torch.zeros(2 if bool(list(itertools.islice(itertools.count(4), 1))) else 3)
     ''')
-    assert got["p_known"] == "exact" and got["p_not_in"] != "exact", got
+    assert got["p_known"] == "exact" and got["p_not_in"] != "exact" and got["p_bool"] != "exact", got

@@ -276,6 +276,8 @@ def divmod_(ctx: Ctx, a: Any, b: Any) -> Any:
 
 @model("builtins.bool")
 def bool_(ctx: Ctx, x: Any = False) -> Any:
+    if isinstance(x, (list, tuple, dict, set, frozenset)) and ctx.iterate(x) is None:
+        return Unknown("bool value", pytype="bool")  # holding only some of its items: maybe empty, maybe not
     return bool(x) if _concrete(x) else Unknown("bool value", pytype="bool")
 
 
