@@ -62,10 +62,21 @@ def one(seed: int, analyzer: Any, reduce: bool) -> dict[str, Any]:
     return rec
 
 
+def warm_up_torch() -> None:
+    """torch's first ops initialize it (seconds on a loaded machine): done before any program runs, so
+    the oracle's 20 s deadline never fires inside that initialization (it left torch raising
+    RuntimeError on every later op of the process)."""
+    import torch
+    import torch.nn.functional as F
+
+    F.pad(torch.nn.Linear(2, 2)(torch.zeros(1, 2)), [1, 1]).view(-1).split(2)
+
+
 def worker(seeds: list[int], log: str, reduce: bool) -> None:
     from tests.oracle.fuzz_python import Analyzer
 
     analyzer = Analyzer()
+    warm_up_torch()
     with open(log, "a") as f:
         for seed in seeds:
             try:

@@ -50,6 +50,26 @@ def test_unbounded_recursion(tmp_path: Path) -> None:
     assert ("PT001", 5) in rules(r)
 
 
+def test_recursion_on_values_not_understood_is_not_followed_to_the_depth_budget(tmp_path: Path) -> None:
+    """A walk down a folder listing (what a library's import does to find its modules): how deep CPython
+    recurses depends on the disk, so the recursive call on the unknown listing is not followed — no
+    depth budget spent, and the code of the first call still checked."""
+    src = ("import os\nimport torch\n"
+           "def tree(path):\n"
+           "    y = torch.nn.Linear(3, 4)(torch.randn(2, 3))\n"
+           "    out = {}\n"
+           "    for name in os.listdir(path):\n"
+           "        if os.path.isdir(os.path.join(path, name)):\n"
+           "            out[name] = tree(os.path.join(path, name))\n"
+           "    return out\n"
+           "t = tree('data')\n"
+           "z = torch.randn(2, 3).view(7)\n")
+    r = analyze(tmp_path, src)
+    assert budget_notes(r) == [], budget_notes(r)
+    assert rules(r) == [("PT001", 11)]
+    assert r.entries[0].stats.ops_checked >= 2  # Linear in the first call, and the view
+
+
 def test_exponential_branching(tmp_path: Path) -> None:
     lines = ["import torch", "from torchvision import datasets"]
     lines += [f"n{i} = len(datasets.ImageFolder('x{i}'))\nif n{i} % 2 == 0:\n    a{i} = 1\nelse:\n    a{i} = 2"

@@ -55,7 +55,7 @@ class Config:
     python: str | None = None  # the interpreter whose installed packages are read (packages/environment.py)
     follow_packages: list[str] | None = None  # installed packages followed (None: environment.DEFAULT_FOLLOW)
     skip_packages: list[str] = field(default_factory=list)  # installed packages never followed
-    package_budget: float = 4.0  # reference seconds per installed package per path (mapped to steps)
+    package_budget: float = 6.0  # reference seconds per installed package per path (mapped to steps)
     source: str = ""  # the file it came from ("" when none)
 
     def override(self, **values: Any) -> None:

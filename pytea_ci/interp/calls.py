@@ -8,12 +8,13 @@ import ast
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from pytea_ci.interp.contexts import cm_yield
 from pytea_ci.interp.coverage import first_origin, origin_of_value
 from pytea_ci.interp.escape import escape, handed
 from pytea_ci.interp.installed import PackageBudget
 from pytea_ci.interp.ops import tensor_method
 from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, PathEnd, ReturnSignal, Scope, SuperVal,
-                                     UserException)
+                                     UserException, same_value)
 from pytea_ci.models.call_facets import after_call, before_call, is_tensor_op, of_tensor_library, reads_data
 from pytea_ci.models.registry import lookup
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal,
@@ -23,7 +24,23 @@ from pytea_ci.shapes.tensor import Origin, Tensor
 
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
-from pytea_ci.interp.objects import TENSOR_METHOD
+from pytea_ci.interp.objects import TENSOR_METHOD, descriptor_method
+
+
+def recursion_on_unknowns(frames: list[tuple[Any, ...]], fn: FunctionVal, args: tuple, kwargs: dict) -> bool:
+    """A call of a function already running whose arguments say nothing more than the running call's:
+    each is the same value, or a value not understood there and here (a walk down a folder listing,
+    a tree read from a file). How deep CPython recurses then depends on data the analyzer does not
+    know, so the call is not followed (its result is not known) instead of being recursed into, at
+    full cost, until the depth budget ends the path."""
+    running = next((frame[2] for frame in reversed(frames) if getattr(frame[1], "node", None) is fn.node), None)
+    if running is None or len(running[0]) != len(args) or running[1].keys() != kwargs.keys():
+        return False
+    pairs = [*zip(running[0], args), *((running[1][k], v) for k, v in kwargs.items())]
+    if any(not same_value(old, new) and not (isinstance(old, Unknown) and isinstance(new, Unknown))
+           for old, new in pairs):
+        return False
+    return any(isinstance(new, Unknown) for _, new in pairs)
 
 
 def _operands(args: tuple, kwargs: dict) -> list[Any]:
@@ -230,6 +247,10 @@ class CallMixin:
             self.soft_budget("recursion depth")
             escape(self, (*args, *kwargs.values()), f"{fn.name}() past the recursion depth budget")
             return self.unknown("recursion depth")
+        if recursion_on_unknowns(self.frames, fn, args, kwargs):
+            what = f"{fn.name}() called again on values not understood (how deep it recurses is not known)"
+            escape(self, (*args, *kwargs.values()), what)
+            return self.unknown(what)
         scope = Scope(fn.globals, {}, fn.closure, func=fn)
         try:
             self.bind_args(fn, scope, args, kwargs)
@@ -238,7 +259,7 @@ class CallMixin:
         if fn.node.args.args and args:
             scope.self_arg = args[0]
         node = fn.node
-        self.frames.append((self.span, fn))
+        self.frames.append((self.span, fn, (args, kwargs)))
         saved_path = self.cur_path
         self.cur_path = fn.path
         if fn.is_generator:
@@ -277,6 +298,8 @@ class CallMixin:
         return IterVal(items, truncated=True) if reps else items
 
     def yield_value(self: "Interpreter", value: Any) -> None:
+        if cm_yield(self, value):  # a contextmanager's yield: the `with` body runs there
+            return
         if self.yields:
             self.yields[-1].append(value)
 
@@ -335,7 +358,12 @@ class CallMixin:
     def init_subclass(self: "Interpreter", cls: ClassVal, kwargs: dict[str, Any]) -> Any:
         """What creating a class runs after its body: the class hook of a modeled base (a model of
         what its metaclass does: NamedTuple fields, Enum members), then the nearest user
-        `__init_subclass__` (implicitly a classmethod; registries use it)."""
+        `__init_subclass__` (implicitly a classmethod; registries use it). Before them, as `type.__new__`
+        does, each descriptor of the body learns its owner and name (`__set_name__`)."""
+        for name, v in list(cls.ns.items()):
+            set_name = descriptor_method(v, "__set_name__")
+            if set_name is not None:
+                self.call(self.bind_member(v, v.cls, set_name), cls, name)
         for c in cls.mro()[1:]:
             hook = c.ns.get("__class_hook__")
             if isinstance(hook, Builtin):

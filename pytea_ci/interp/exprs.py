@@ -7,11 +7,12 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, contains_term, dim_binop, is_concrete,
-                                on_machine, truth)
+                                on_machine)
 from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_value
+from pytea_ci.interp.unbound import check_bound
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import registry
-from pytea_ci.models.values import MISSING, DType, Instance, Unknown
+from pytea_ci.models.values import MISSING, DType, Instance, KeysView, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, PInt, Sym, Term, is_dim
 from pytea_ci.shapes.pred import Pred
@@ -39,6 +40,7 @@ class ExprMixin:
         return v
 
     def ev_Name(self: "Interpreter", node: ast.Name, scope: Scope) -> Any:
+        check_bound(self, node.id, scope)
         return self.lookup(node.id, scope, node)
 
     def ev_Attribute(self: "Interpreter", node: ast.Attribute, scope: Scope) -> Any:
@@ -147,7 +149,7 @@ class ExprMixin:
         return FunctionVal(node, "<lambda>", closure, scope.globals, self.cur_path, defaults, kw)
 
     def ev_IfExp(self: "Interpreter", node: ast.IfExp, scope: Scope) -> Any:
-        c = truth(self.eval(node.test, scope))
+        c = self.truth_of(self.eval(node.test, scope))
         if isinstance(c, bool):
             return self.eval(node.body if c else node.orelse, scope)
         if on_machine(c):  # a fact about the machine: each side on its own path, as a statement would
@@ -170,7 +172,7 @@ class ExprMixin:
         conds: list[Any] = []
         for e in node.values:
             v = self.eval(e, scope)
-            t = truth(v)
+            t = self.truth_of(v)
             if isinstance(t, bool):
                 if t != is_and:  # short-circuit: `False and ...`, `True or ...`
                     return v if not conds else (P.and_(*conds, t) if is_and else P.or_(*conds, t))
@@ -188,7 +190,7 @@ class ExprMixin:
     def ev_UnaryOp(self: "Interpreter", node: ast.UnaryOp, scope: Scope) -> Any:
         v = self.eval(node.operand, scope)
         if isinstance(node.op, ast.Not):
-            t = truth(v)
+            t = self.truth_of(v)
             return P.not_(t) if isinstance(t, (bool, Pred)) else _as_bool(self.derived("not unknown", v))
         if isinstance(v, Tensor):
             with self.at(node):
@@ -231,6 +233,8 @@ class ExprMixin:
             return self.unknown(f"{name} on a symbolic value")
         if isinstance(a, Pred) or isinstance(b, Pred):
             return self.unknown("arithmetic on a condition")
+        if any(isinstance(v, KeysView) and id(v) in self.inexact for v in (a, b)):
+            return self.unknown("set operation on the keys of a dict holding only some of its items")
         if not (is_concrete(a) and is_concrete(b)):
             if name == "add" and isinstance(a, (list, tuple)) and isinstance(b, type(a)):
                 return self.same_exactness(b, self.same_exactness(a, a + b))  # type: ignore[operator]
@@ -273,7 +277,7 @@ class ExprMixin:
             right = self.eval(rnode, scope)
             with self.at(node):
                 r = self.compare(op, left, right)
-            t = truth(r) if not isinstance(r, Tensor) else r
+            t = self.truth_of(r) if not isinstance(r, Tensor) else r
             if len(node.ops) == 1:
                 return r
             if isinstance(t, bool) and not t:
@@ -292,11 +296,14 @@ class ExprMixin:
             same = self.identity(a, b)
             return same if isinstance(op, ast.Is) else (not same if isinstance(same, bool) else P.not_(same))
         if isinstance(op, (ast.In, ast.NotIn)):
+            partial = id(b) in self.inexact  # holding only some of its items: not found is not known
             if isinstance(b, (list, tuple, set, dict, str)) and is_concrete(a) and (isinstance(b, dict) or is_concrete(b)):
                 try:
                     r = a in b
                 except TypeError:
                     return self.unknown("membership")
+                if not r and partial:
+                    return self.unknown("membership in a container holding only some of its items")
                 return r if isinstance(op, ast.In) else not r
             if isinstance(b, Instance) and (contains := b.cls.lookup("__contains__")) is not MISSING:
                 r = self.call(self.bind_member(b, b.cls, contains), a)
@@ -311,6 +318,13 @@ class ExprMixin:
                 return self.call_tensor_op(a, f"__{name}__", (b,))
             flipped = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}.get(name, name)
             return self.call_tensor_op(b, f"__{flipped}__", (a,))
+        if isinstance(a, Instance) or isinstance(b, Instance):
+            r = self.rich_compare(name, a, b)
+            if r is not None and r is not NotImplemented:
+                return r
+            if r is NotImplemented and name in ("eq", "ne") and all(isinstance(v, Instance) or _by_identity(v) or is_concrete(v) or is_dim(v)
+                                            for v in (a, b)):
+                return (a is b) == (name == "eq")  # every `__eq__` found declined: identity
         if is_dim(a) and is_dim(b):
             return compare_dims(name, a, b)
         if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and (contains_term(a) or contains_term(b)):
@@ -334,11 +348,37 @@ class ExprMixin:
         for e in b:
             if e is a:
                 return True
-            t = truth(self.compare(ast.Eq(), a, e)) if not isinstance(e, Tensor) else None
+            t = self.truth_of(self.compare(ast.Eq(), a, e)) if not isinstance(e, Tensor) else None
             if t is True:
                 return True
             undecided = undecided or t is not False
-        return None if undecided else False
+        return None if undecided or id(b) in self.inexact else False
+
+    def rich_compare(self: "Interpreter", name: str, a: Any, b: Any) -> Any:
+        """An instance's own comparison method (`__eq__`, `__lt__`, ...; a dataclass's generated ones),
+        then the other operand's reflected one; `!=` without `__ne__` inverts `__eq__`. NotImplemented
+        when the methods found all declined (then `==` is identity), None when none was found (a class
+        with a base not followed, a str-mixin Enum: not known)."""
+        declined = False
+        for x, y, op in ((a, b, name), (b, a, _SWAPPED[name])):
+            method = x.cls.lookup(f"__{op}__") if isinstance(x, Instance) else MISSING
+            if method is not MISSING:
+                r = self.call(self.bind_member(x, x.cls, method), y)
+                if r is not None:
+                    return r
+                declined = True  # `return NotImplemented` (the builtin is None here)
+        if name == "ne":
+            r = self.rich_compare("eq", a, b)
+            if r is None or r is NotImplemented:
+                return r
+            return not r if isinstance(r, bool) else self.derived("!= of a comparison", r)
+        return NotImplemented if declined else None  # (an order comparison CPython refuses may come from a decorator not followed: unknown)
+
+    def compare_values(self: "Interpreter", op: str, a: Any, b: Any) -> Any:
+        return self.compare(_CMP_NODES[op](), a, b)
+
+    def binary_values(self: "Interpreter", op: str, a: Any, b: Any) -> Any:
+        return self.binop(_BIN_NODES[op], a, b)
 
     def identity(self: "Interpreter", a: Any, b: Any) -> Any:
         """`a is b`: decided for singletons and objects, but for equal strings, numbers, tuples and
@@ -427,7 +467,7 @@ class ExprMixin:
                 self.assign(g.target, item, inner)
                 ok = True
                 for cond in g.ifs:
-                    t = truth(self.eval(cond, inner))
+                    t = self.truth_of(self.eval(cond, inner))
                     if isinstance(t, bool):
                         ok = ok and t
                     else:
@@ -458,10 +498,19 @@ class ExprMixin:
         return self.unknown("sent value")
 
     def ev_YieldFrom(self: "Interpreter", node: ast.YieldFrom, scope: Scope) -> Any:
-        items = self.iterate(self.eval(node.value, scope))
-        for it in items or [self.unknown("yield from unknown")]:
+        """Each item of the iterable, none of an empty one; of an iterable whose length is not known,
+        representatives, and the generator's items become representatives (an unknown count, never one)."""
+        items, truncated = self.loop_items(self.eval(node.value, scope))
+        for it in items:
             self.yield_value(it)
+        if truncated:
+            self.note_representatives()
         return self.unknown("yield from")
+
+
+_SWAPPED = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
+_CMP_NODES = {name: node for node, (name, _) in CMPOPS.items()}
+_BIN_NODES = {name: node for node, (name, _) in BINOPS.items()}
 
 
 class _SuperMark:

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.runtime import FunctionVal
@@ -14,7 +15,12 @@ if TYPE_CHECKING:
 
 
 def attr_of_function(self: "Interpreter", obj: FunctionVal, name: str) -> Any:
-    """A function's own names (an installed package's registry keys on `fn.__module__`, `fn.__name__`)."""
+    """A function's own names (an installed package's registry keys on `fn.__module__`, `fn.__name__`);
+    what was set on it (`functools.wraps` sets `__name__`, `__qualname__`, `__doc__`, `__wrapped__`) first."""
+    if name in obj.attrs:
+        return obj.attrs[name]
+    if name == "__doc__":
+        return ast.get_docstring(obj.node, clean=False) if not isinstance(obj.node, ast.Lambda) else None
     if name == "__module__":
         return obj.globals.get("__name__")
     if name in ("__name__", "__qualname__"):

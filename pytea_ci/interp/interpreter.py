@@ -36,7 +36,7 @@ from pytea_ci.interp.calls import CallMixin
 from pytea_ci.interp.objects import ObjectMixin
 from pytea_ci.interp.sequences import SequenceMixin
 from pytea_ci.interp.project_files import read_text
-from pytea_ci.interp.ops import on_machine, truth
+from pytea_ci.interp.ops import on_machine
 from pytea_ci.interp.plausible_sizes import degenerate_only
 from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope, UserException
 from pytea_ci.interp.stmts import StmtMixin
@@ -80,7 +80,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.pc: list[Cond] = []
         self.per_run: list[Cond] = []  # conjuncts of pc from per-run forks (Ctx.fork)
         self.modules: dict[str, Any] = {}
-        self.frames: list[tuple[Span, Any]] = []
+        self.frames: list[tuple[Span, Any, Any]] = []  # (call site, function, (args, kwargs))
         self.spans: list[Span] = [Span(self.rel(entry), 1, 0)]
         self.cur_path: str = entry
         self.steps = 0
@@ -97,6 +97,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.loop_mutations: list[set[int]] = []
         self.yields: list[list[Any]] = []
         self.gen_reps: list[list[Any]] = []  # per generator running: [its frame depth, ran representatives]
+        self.cm_hooks: list[tuple[int, Any]] = []  # contextmanager generators running a `with` (contexts.py)
         self.star_namespaces: dict[int, list[Namespace]] = {}
         self.budget_note: tuple[str, Span | None] | None = None
         self.facts: dict[str, Any] = {}  # per-path state of models (Ctx.facts)
@@ -380,7 +381,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
     def decide(self, cond: Any, node: ast.AST | None = None) -> bool:
         """Which side of a branch this path takes (forking when both are possible). A branch on a fact
         about the machine is noted (`interp.machine`): a fork is a machine choice, a guard is not."""
-        t = truth(cond)
+        t = self.truth_of(cond)
         self.branch_inside = frozenset()
         if isinstance(t, bool):
             return t
@@ -429,7 +430,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
 
     def is_opaque(self, cond: Any) -> bool:
         """A condition that depends on something not understood (no constraint to learn from it)."""
-        t = truth(cond)
+        t = self.truth_of(cond)
         return isinstance(t, Unknown) or (isinstance(t, Pred) and any(s.kind == UNKNOWN for s in symbols(t)))
 
     def fork(self, cond: Cond, per_run: bool = False) -> bool:
@@ -509,7 +510,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
                     related.append(Related(span, f"{label} = {part!r}: {note or 'defined here'}", label,
                                            int(part) if isinstance(part, int) else None))
                     break
-        trace = [Frame(call, f"{getattr(fn, 'name', 'function')}()") for call, fn in self.frames]
+        trace = [Frame(call, f"{getattr(fn, 'name', 'function')}()") for call, fn, _ in self.frames]
         if "subcommand" in self.facts:  # the command line this path stands for (models/argparse_.py)
             name, where = self.facts["subcommand"]
             trace.insert(0, Frame(where, f"subcommand {name!r}" if name is not None else "no subcommand"))

@@ -25,7 +25,6 @@ import contextlib
 from typing import TYPE_CHECKING, Any, Iterator
 
 from pytea_ci.interp.appends import appended_once, may_grow
-from pytea_ci.interp.ops import truth
 from pytea_ci.interp.runtime import BreakSignal, ContinueSignal, Scope, same_value
 from pytea_ci.interp.stmts import assigned_names
 from pytea_ci.models.values import MISSING, Instance, RangeVal, Unknown
@@ -114,7 +113,7 @@ class LoopMixin:
         try:
             while True:
                 cond = self.eval(node.test, scope)
-                t = truth(cond)
+                t = self.truth_of(cond)
                 if isinstance(t, Unknown) or self.is_opaque(cond) or (isinstance(t, Pred) and count >= _FOLLOWED):
                     if count >= _FOLLOWED:
                         cut = True
@@ -149,7 +148,7 @@ class LoopMixin:
         if own_break(node.body):
             return  # left by its condition or by a break: neither the condition's negation nor `else` is sure
         if _pure(node.test):  # the loop leaves only when its condition fails
-            t = truth(self.eval(node.test, scope))
+            t = self.truth_of(self.eval(node.test, scope))
             if isinstance(t, Pred):
                 self.pc.append(P.not_(t))
         self.exec_block(node.orelse, scope)

@@ -14,7 +14,7 @@ from pytea_ci.interp.join import one_of
 from pytea_ci.models import read_keys
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import get_property, lookup
-from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
+from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, KeysView, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
                                     ValuesIndices)
 from pytea_ci.shapes.dim import Term, is_dim
 from pytea_ci.shapes.tensor import Origin, Tensor
@@ -44,13 +44,16 @@ class ObjectMixin:
         return self.derived(f"attribute {name}", obj)
 
     def attr_of_instance(self: "Interpreter", obj: Instance, name: str) -> Any:
+        found = obj.cls.lookup(name)
+        get = descriptor_method(found, "__get__")
+        if get is not None and (name not in obj.attrs or descriptor_method(found, "__set__") is not None):
+            return self.call(self.bind_member(found, found.cls, get), obj, obj.cls)  # a descriptor's value
         if name in obj.attrs:
             return obj.attrs[name]
         if name == "__class__":
             return obj.cls
         if name == "__dict__":
             return obj.attrs
-        found = obj.cls.lookup(name)
         if found is not MISSING:
             return self.bind_member(obj, obj.cls, found)
         getter = obj.cls.lookup("__getattr__")
@@ -87,9 +90,18 @@ class ObjectMixin:
 
     def attr_of_class(self: "Interpreter", obj: ClassVal, name: str) -> Any:
         found = obj.lookup(name)
+        get = descriptor_method(found, "__get__")
+        if get is not None:
+            return self.call(self.bind_member(found, found.cls, get), None, obj)
         if found is MISSING:
+            base = registry_get("builtins.object")  # every class ends with `object`, the root of every base list
+            roots = (base,) if isinstance(base, ClassVal) and obj is not base else ()
+            order = tuple(obj.mro())
             special = {"__name__": obj.name, "__qualname__": obj.name, "__dict__": obj.ns,
-                       "__mro__": tuple(obj.mro()), "__bases__": obj.bases}
+                       "__mro__": order if set(roots) <= set(order) else order + roots,
+                       "__bases__": obj.bases or roots}
+            if name == "mro":
+                return Builtin(f"{obj.name}.mro", lambda ctx: list(special["__mro__"]))
             return special[name] if name in special else self.unknown(f"class attribute {obj.name}.{name}")
         if isinstance(found, ClassMethod):
             return BoundMethod(obj, found.func)
@@ -155,6 +167,10 @@ class ObjectMixin:
     def setattr(self: "Interpreter", obj: Any, name: str, value: Any) -> None:
         if isinstance(obj, Instance):
             prop = obj.cls.lookup(name)
+            put = descriptor_method(prop, "__set__")
+            if put is not None:  # a data descriptor of the class: its `__set__` stores the value
+                self.call(self.bind_member(prop, prop.cls, put), obj, value)
+                return
             if isinstance(prop, PropertyVal):
                 if isinstance(prop.fset, (FunctionVal, BoundMethod)):
                     self.call(prop.fset, obj, value)
@@ -170,6 +186,8 @@ class ObjectMixin:
             obj.ns[name] = value
         elif isinstance(obj, ModuleVal):
             obj.globals[name] = value
+        elif isinstance(obj, FunctionVal):
+            obj.attrs[name] = value
 
     # ----- items --------------------------------------------------------------------------------
     def getitem(self: "Interpreter", obj: Any, idx: Any) -> Any:
@@ -191,6 +209,8 @@ class ObjectMixin:
                 return one_of(self, list(obj), "index with an unknown position")
             return self.unknown("index with an unknown position")
         if isinstance(obj, dict):
+            if hasattr(obj, "__missing__") and not is_concrete(idx) and not any(k is idx for k in obj):
+                return self.derived("item of a Counter at a key not known", idx)  # its default, or an item
             try:
                 return obj[idx]
             except KeyError:
@@ -249,6 +269,7 @@ class ObjectMixin:
                 obj[idx] = value
             except TypeError:
                 pass
+            self.note_mutation(obj)
         elif isinstance(obj, Instance):
             m = obj.cls.lookup("__setitem__")
             if m is not MISSING:
@@ -266,11 +287,9 @@ def _py_method(name: str) -> Any:
     """A Builtin body calling a real method of a concrete Python value (pure for immutable types)."""
 
     def run(ctx: Any, obj: Any, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(obj, list) and name in _MUTATORS:
+        if isinstance(obj, (list, dict, set)) and name in _MUTATORS:
             ctx.note_mutation(obj)
-            if name in ("append", "insert") or is_concrete(args) or name != "extend":
-                pass
-            if name == "extend":
+            if isinstance(obj, list) and name == "extend":
                 items = ctx.iterate(args[0]) if args else []
                 if items is None:
                     if isinstance(args[0], (list, tuple)):
@@ -287,11 +306,22 @@ def _py_method(name: str) -> Any:
             if is_concrete(obj) and is_concrete(args):
                 raise UserException(type(e).__name__) from None
             return ctx.unknown(f"{type(obj).__name__}.{name}")
-        if isinstance(result, (type({}.keys()), type({}.values()), type({}.items()))):
-            return list(result)
+        if isinstance(result, (type({}.keys()), type({}.items()))):  # set operators kept; inexact with the dict
+            return ctx.same_items(obj, KeysView(result))
+        if isinstance(result, type({}.values())):
+            return ctx.same_items(obj, list(result))
         return result
 
     return run
+
+
+def descriptor_method(found: Any, name: str) -> Any:
+    """`__get__`/`__set__`/`__set_name__` of a class attribute that is an instance of a user class
+    (a descriptor), or None."""
+    if not isinstance(found, Instance) or found.cls.native:
+        return None
+    method = found.cls.lookup(name)
+    return method if isinstance(method, FunctionVal) else None
 
 
 _ATTR_HANDLERS: list[tuple[type, Any]] = [

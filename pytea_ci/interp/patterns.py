@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.ops import truth
 from pytea_ci.interp.runtime import UserException
-from pytea_ci.models.values import MISSING, Builtin, ClassVal, Unknown
+from pytea_ci.models.values import MISSING, Builtin, ClassVal, Instance, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.pred import Pred
+from pytea_ci.shapes.dim import is_dim
 from pytea_ci.shapes.tensor import Tensor
 
 if TYPE_CHECKING:
@@ -165,5 +166,13 @@ def _captures(pat: ast.pattern) -> list[str]:
 
 
 def _concrete_kind(v: Any) -> bool:
-    """A value whose kind is known: it matches a structural pattern only if it is that structure."""
+    """A value whose kind is known: it matches a structural pattern only if it is that structure. An
+    instance of the program's own classes, none with a base not understood, is neither a sequence nor
+    a mapping (CPython asks `collections.abc`, which only such a base could join)."""
+    if isinstance(v, Instance):
+        return all(not c.native and "__opaque_base__" not in c.ns for c in v.cls.mro())
+    if isinstance(v, Unknown):  # a number or a string of a value not known is still no sequence
+        return v.pytype in ("int", "float", "bool", "str", "bytes")
+    if is_dim(v):  # a size, maybe a symbol (`len(d)` of a dict not fully known): an int
+        return True
     return isinstance(v, (str, bytes, int, float, bool, dict, list, tuple, set, frozenset, Tensor)) or v is None

@@ -37,6 +37,7 @@ class FunctionVal:
     owner: ClassVal | None = None
     is_generator: bool = False
     qualname: str = ""  # `Class.method` when defined in a class body (read by decorators: `fn.__qualname__`)
+    attrs: dict[str, Any] = field(default_factory=dict)  # the function's `__dict__` (`fn.x = 1`, functools.wraps)
 
     def __repr__(self) -> str:
         return f"<function {self.name}>"

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.models.values import (MISSING, ClassVal, Instance, IterVal,
-                                    RangeVal)
+from pytea_ci.interp.ops import truth
+from pytea_ci.models.values import MISSING, ClassVal, Instance, IterVal, RangeVal, Unknown
+from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import ITERATION, Dim, PInt, Sym, dmax, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
@@ -42,12 +43,12 @@ class SequenceMixin:
             it = v.cls.lookup("__iter__")
             if it is not MISSING:
                 return self.iteration_of(self.call(self.bind_member(v, v.cls, it)))
-            return [self.unknown(f"iteration over {v.cls.name}")], True
+            return [], True  # iteration over an object without `__iter__`: its items are not known
         if isinstance(v, Tensor):
             return self.iteration_of(self.call_tensor_op(v, "__iter__", ()))
         if isinstance(v, ClassVal) and isinstance(members := v.lookup("__members__"), dict):
             return list(members.values()), False  # the members of an Enum
-        return [self.derived("iteration over unknown", v)], True
+        return [], True  # an iteration not followed: not one item known (a loop runs a placeholder)
 
     def range_items(self: "Interpreter", r: RangeVal) -> tuple[list[Any], bool]:
         if all(isinstance(x, int) for x in (r.start, r.stop, r.step)):
@@ -67,6 +68,16 @@ class SequenceMixin:
             return None
         items, truncated = self.loop_items(v)
         return None if truncated else items
+
+    def truth_of(self: "Interpreter", v: Any) -> Any:
+        """`bool(v)`: of a container holding only some of its items (representatives), whether its
+        length, not known, is positive — never true just because a representative is there."""
+        if isinstance(v, (list, tuple, dict, set, frozenset)) and id(v) in self.inexact:
+            if not isinstance(v, (list, tuple)):
+                return Unknown("truth value")
+            n = self.length_of(v)
+            return n > 0 if isinstance(n, int) else P.gt(n, 0)
+        return truth(v)
 
     def known_length(self: "Interpreter", v: Any) -> "Dim | None":
         """The number of items of a list, tuple or concrete range, also of a list holding only
@@ -139,9 +150,11 @@ class SequenceMixin:
         return self.rep_positions.get(id(lst))
 
     def note_mutation(self: "Interpreter", lst: Any) -> None:
-        self.known_len.pop(id(lst), None)  # a list changed after it was built: its known length is gone
+        """A list, dict or set changed after it was built: its known length is gone, and a loop whose
+        iterations are not all followed leaves it holding only some of its items."""
+        self.known_len.pop(id(lst), None)
         self.rep_positions.pop(id(lst), None)
-        if self.loop_mutations and isinstance(lst, list):
+        if self.loop_mutations and isinstance(lst, (list, dict, set)):
             self.loop_mutations[-1].add(id(lst))
             self.keepalive.append(lst)
 

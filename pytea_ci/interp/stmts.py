@@ -6,7 +6,8 @@ import ast
 import functools
 from typing import TYPE_CHECKING, Any, cast
 
-from pytea_ci.interp.ops import BINOPS, on_machine, truth
+from pytea_ci.interp.contexts import run_with
+from pytea_ci.interp.ops import BINOPS, on_machine
 from pytea_ci.interp.machine import ends_program
 from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal,
                                      PathEnd, ReturnSignal, Scope, UserException, same_value)
@@ -366,14 +367,13 @@ class StmtMixin:
             self.import_from(node, scope)
 
     def ex_With(self: "Interpreter", node: ast.With, scope: Scope) -> None:
+        if not any(expects_error(item.context_expr) for item in node.items):
+            run_with(self, node.items, node.body, scope)
+            return
         for item in node.items:
-            mgr = self.eval(item.context_expr, scope)
-            value = self.enter_context(mgr)
+            value = self.enter_context(self.eval(item.context_expr, scope))
             if item.optional_vars is not None:
                 self.assign(item.optional_vars, value, scope)
-        if not any(expects_error(item.context_expr) for item in node.items):
-            self.exec_block(node.body, scope)
-            return
         # `with pytest.raises(...)`: an error inside is what the code wants; it ends the block only.
         self.expecting += 1
         try:
@@ -443,7 +443,7 @@ class StmtMixin:
         hold is PT004 when it is about shapes and decided without unknowns or machine facts; any
         other failing assert is the program raising AssertionError (the path ends, recorded)."""
         value = self.eval(node.test, scope)
-        cond = truth(value)
+        cond = self.truth_of(value)
         machine = on_machine(cond)
         code = scope.func.node if scope.func is not None else self.shared.asts.get(scope.globals.get("__file__", ""))
         shapes = about_shapes(node.test) or (code is not None and mentions(node.test, shape_names(code)))
@@ -480,6 +480,8 @@ def _builtin_subclass(kind: str, name: str) -> bool:
         return kind in _LOOKUP_ERRORS
     if name == "ArithmeticError":
         return kind in _ARITH
+    if name == "NameError":
+        return kind == "UnboundLocalError"
     if name == "OSError":
         return kind in {"FileNotFoundError", "PermissionError", "IOError"}
     return False

@@ -31,10 +31,13 @@ def print_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 def len_(ctx: Ctx, obj: Any) -> Any:
     if isinstance(obj, (list, tuple, dict, set, str, frozenset)):
         items = ctx.iterate(obj) if not isinstance(obj, str) else obj
-        if items is not None:
+        if isinstance(obj, (list, tuple)):  # built in a loop not followed to its end: at least the items seen
+            return len(obj) if items is not None else ctx.length_of(obj)
+        concrete = sum(1 for k in obj if is_concrete(k))
+        if items is not None and concrete == len(obj):
             return len(obj)
-        # built in a loop not followed to its end: at least the items seen
-        return ctx.length_of(obj) if isinstance(obj, (list, tuple)) else ctx.fresh("len", lo=len(obj))
+        # keys not known (symbolic keys may equal others), or some keys not seen
+        return ctx.fresh("len", lo=max(concrete, 1 if obj else 0), hi=len(obj) if items is not None else None)
     if isinstance(obj, RangeVal):
         if all(isinstance(v, int) for v in (obj.start, obj.stop, obj.step)):
             return len(range(obj.start, obj.stop, obj.step))
@@ -57,16 +60,21 @@ def range_(ctx: Ctx, *args: Any) -> Any:
     return RangeVal(start, stop, step)
 
 
-def _seq_items(ctx: Ctx, v: Any) -> tuple[list[Any], bool, list[Any] | None]:
+def _seq_items(ctx: Ctx, v: Any, placeholder: bool = True) -> tuple[list[Any], bool, list[Any] | None]:
+    """The items of `v`, whether some were left out, their positions when known. An iteration not
+    followed has one placeholder item (what an iterator built on it, `enumerate`, `zip`, runs a loop
+    with), or none when `placeholder` is false (a list built from it: its length may be 0)."""
     if isinstance(v, Instance):
         it = ctx.getattr(v, "__iter__")
         if not isinstance(it, Unknown):
             v = ctx.call(it)
     if isinstance(v, IterVal):
         return v.items, v.truncated, v.indices
+    if not placeholder and isinstance(v, RangeVal) and not _concrete(v.start, v.stop, v.step):
+        return [], True, None  # sizes not known: no item drawn, so nothing assumes the range non-empty
     items = ctx.iterate(v)
     if items is None:
-        it = ctx.loop_items(v)  # type: ignore[attr-defined]
+        it = ctx.loop_items(v) if placeholder else ctx.iteration_of(v)
         return it[0], True, None
     return items, False, None
 
@@ -109,20 +117,49 @@ def reversed_(ctx: Ctx, seq: Any) -> Any:
 
 @model("builtins.sorted")
 def sorted_(ctx: Ctx, iterable: Any, key: Any = None, reverse: Any = False) -> Any:
+    """The items in CPython's (stable) order, compared as the program compares them (keys, `__lt__`);
+    when a comparison is not decided, the same items in an order not known (never the given one)."""
     items, truncated, _ = _seq_items(ctx, iterable)
-    if truncated or key is not None or not _concrete(items):
-        return ctx.unknown("sorted of unknown values") if truncated else list(items)
-    try:
-        return sorted(items, reverse=bool(reverse))
-    except TypeError:
-        return ctx.unknown("sorted")
+    if truncated:
+        return ctx.unknown("sorted of unknown values")
+    if key is None and _concrete(items) and isinstance(reverse, bool):
+        try:
+            return sorted(items, reverse=reverse)
+        except TypeError:
+            return ctx.unknown("sorted")
+    keys = [ctx.call(key, x) for x in items] if key is not None else list(items)
+    order = _stable_order(ctx, keys, reverse) if isinstance(reverse, bool) and len(items) <= 64 else None
+    if order is None:
+        return ctx.sized_items(list(items), len(items))
+    return [items[i] for i in order]
+
+
+def _stable_order(ctx: Ctx, keys: list[Any], reverse: bool) -> "list[int] | None":
+    """Positions of `keys` in sorted order (insertion sort, stable as CPython's), None when a
+    comparison the order depends on is not decided."""
+    out: list[int] = []
+    for i in range(len(keys)):
+        at = len(out)
+        while at > 0:
+            a, b = (keys[out[at - 1]], keys[i]) if reverse else (keys[i], keys[out[at - 1]])
+            before = ctx.compare_values("lt", a, b)
+            if not isinstance(before, bool):
+                return None
+            if not before:
+                break
+            at -= 1
+        out.insert(at, i)
+    return out
 
 
 @model("builtins.list")
 def list_(ctx: Ctx, iterable: Any = ()) -> Any:
-    items, truncated, _ = _seq_items(ctx, iterable)
+    items, truncated, _ = _seq_items(ctx, iterable, placeholder=False)
     out = list(items)
     if truncated:
+        n = ctx.known_length(iterable)  # `list(range(w, 4))`: max(4 - w, 0) items
+        if n is not None:
+            return ctx.sized_items(out, n)
         ctx.mark_inexact(out)
     return out
 
@@ -239,13 +276,9 @@ def divmod_(ctx: Ctx, a: Any, b: Any) -> Any:
 
 @model("builtins.bool")
 def bool_(ctx: Ctx, x: Any = False) -> Any:
+    if isinstance(x, (list, tuple, dict, set, frozenset)) and ctx.iterate(x) is None:
+        return Unknown("bool value", pytype="bool")  # holding only some of its items: maybe empty, maybe not
     return bool(x) if _concrete(x) else Unknown("bool value", pytype="bool")
-
-
-@model("builtins.str", "builtins.repr", "builtins.format", "builtins.chr", "builtins.ord", "builtins.hex",
-       "builtins.bin", "builtins.oct", "builtins.ascii")
-def str_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
-    return ctx.unknown("string")
 
 
 @model("builtins.dict")
@@ -436,7 +469,10 @@ def iter_(ctx: Ctx, obj: Any, *args: Any) -> Any:
 
 @model("builtins.next")
 def next_(ctx: Ctx, it: Any, *default: Any) -> Any:
-    items, _, _ = _seq_items(ctx, it)
+    items, truncated, _ = _seq_items(ctx, it)
+    if truncated and (not items or isinstance(items[0], Term) and any(s.kind == ITERATION for s in symbols(items[0]))):
+        # not one item known, or a number that stands for every iteration's (a loop index): not the first
+        return ctx.unknown("next of an iteration not followed")
     return items[0] if items else (default[0] if default else ctx.user_error("StopIteration", "next"))
 
 

@@ -55,6 +55,9 @@ class Ctx(Protocol):
     def loop_items(self, value: Any) -> "tuple[list[Any], bool]":
         """Representative items of an iterable and whether some iterations were left out."""
 
+    def iteration_of(self, value: Any) -> "tuple[list[Any], bool]":
+        """The items of an iteration and whether some were left out; of one not followed, none."""
+
     def known_length(self, value: Any) -> "Dim | None":
         """The number of items of a list/tuple/range, also when only representatives of them were
         computed (a comprehension over a long range, a list grown in a summarised loop: maybe a
@@ -79,6 +82,12 @@ class Ctx(Protocol):
         """Record that a list changed (inside a loop not followed one by one it becomes inexact)."""
 
     def getattr(self, obj: Any, name: str) -> Any: ...
+
+    def compare_values(self, op: str, a: Any, b: Any) -> Any:
+        """`a OP b` as Python compares them; op is "eq", "ne", "lt", "le", "gt" or "ge"."""
+
+    def binary_values(self, op: str, a: Any, b: Any) -> Any:
+        """`a OP b` as the program's operator would compute it; op is "add", "floordiv", "and", ..."""
 
     def getitem(self, obj: Any, idx: Any) -> Any: ...
 

@@ -89,7 +89,8 @@ def _own_fields(cls: ClassVal, kw_only: bool) -> dict[str, Instance]:
     return out
 
 
-def make_dataclass(cls: ClassVal, init: Any = True, frozen: Any = False, kw_only: Any = False) -> ClassVal:
+def make_dataclass(cls: ClassVal, init: Any = True, frozen: Any = False, kw_only: Any = False, eq: Any = True,
+                   order: Any = False) -> ClassVal:
     fields: dict[str, Instance] = {}
     for base in reversed(cls.mro()[1:]):
         inherited = base.ns.get("__dataclass_fields__")
@@ -101,7 +102,22 @@ def make_dataclass(cls: ClassVal, init: Any = True, frozen: Any = False, kw_only
         cls.ns["__frozen__"] = True
     if init is not False and "__init__" not in cls.ns:
         cls.ns["__init__"] = Builtin(f"{cls.qualname}.__init__", dataclass_init)
+    for op in ("eq", "lt", "le", "gt", "ge") if order is True else ("eq",) if eq is not False else ():
+        if f"__{op}__" not in cls.ns:
+            cls.ns[f"__{op}__"] = Builtin(f"{cls.qualname}.__{op}__", _field_comparison(op))
     return cls
+
+
+def _field_comparison(op: str) -> Any:
+    """The `__eq__` (and, with order=True, `__lt__`...) that `@dataclass` writes: the fields of two
+    instances of the same class compared as tuples; another class: NotImplemented (`==` falls back to
+    identity, an order comparison raises TypeError)."""
+    def compare(ctx: Ctx, self: Instance, other: Any) -> Any:
+        if not isinstance(other, Instance) or other.cls is not self.cls:
+            return None  # NotImplemented
+        names = list(_fields_of(self) or {})
+        return ctx.compare_values(op, tuple(self.attrs.get(n) for n in names), tuple(other.attrs.get(n) for n in names))
+    return compare
 
 
 @model("dataclasses.dataclass")
@@ -110,7 +126,7 @@ def dataclass(ctx: Ctx, cls: Any = None, /, **params: Any) -> Any:
         return Builtin("dataclasses.dataclass.decorator", lambda c, k: dataclass(c, k, **params))
     if not isinstance(cls, ClassVal):
         return ctx.unknown("dataclass of an unknown class")
-    names = ("init", "frozen", "kw_only")
+    names = ("init", "frozen", "kw_only", "eq", "order")
     return make_dataclass(cls, **{k: v for k, v in params.items() if k in names})
 
 
@@ -302,16 +318,16 @@ def _is_member(name: str, v: Any) -> bool:
 def enum_hook(ctx: Ctx, cls: ClassVal, **kwargs: Any) -> Any:
     """`class Color(Enum): RED = 1`: each plain class attribute becomes a member with `.name` and
     `.value`; `Color(1)`, `Color["RED"]` and iteration find them. IntEnum members stay ints."""
-    int_like = any(c.qualname in ("enum.IntEnum", "enum.IntFlag") for c in cls.mro())
+    kinds = {c.qualname for c in cls.mro()}
+    int_like = bool(kinds & {"enum.IntEnum", "enum.IntFlag"})
     members: dict[str, Any] = {}
     counter = 0
     for name, v in list(cls.ns.items()):
         if not _is_member(name, v):
             continue
         if isinstance(v, Instance) and v.cls is auto:
-            counter += 1
-            v = counter
-        elif isinstance(v, int) and not isinstance(v, bool):
+            v = _next_value(kinds, name, counter)
+        if isinstance(v, int) and not isinstance(v, bool):
             counter = v
         member = v if int_like and isinstance(v, int) else Instance(cls, {"name": name, "value": v,
                                                                           "_name_": name, "_value_": v})
@@ -319,6 +335,16 @@ def enum_hook(ctx: Ctx, cls: ClassVal, **kwargs: Any) -> Any:
     cls.ns["__members__"] = members
     cls.ns["__new_value__"] = Builtin(f"{cls.qualname}.__new__", lambda c, value: _enum_by_value(c, cls, value))
     return cls
+
+
+def _next_value(kinds: set[str], name: str, last: int) -> Any:
+    """What `auto()` gives, as the class's `_generate_next_value_`: the next power of two in a Flag
+    (1, 2, 4, ...), the lower-cased name in a StrEnum, else the last value plus one."""
+    if kinds & {"enum.Flag", "enum.IntFlag"}:
+        return 2 ** last.bit_length()
+    if "enum.StrEnum" in kinds:
+        return name.lower()
+    return last + 1
 
 
 def _enum_by_value(ctx: Ctx, cls: ClassVal, value: Any) -> Any:
@@ -332,13 +358,16 @@ def _enum_by_value(ctx: Ctx, cls: ClassVal, value: Any) -> Any:
     return ctx.unknown(f"{cls.name} member")
 
 
-@native_class("enum.Enum", "enum.Flag")
+@native_class("enum.Enum")
 class Enum:
     pass
 
 
 _native("enum.Enum").ns["__class_hook__"] = Builtin("enum.Enum.__class_hook__", enum_hook)
-native_class("enum.IntEnum", "enum.IntFlag", "enum.StrEnum", bases=(_native("enum.Enum"),))(type("IntEnum", (), {}))
+native_class("enum.IntEnum", bases=(_native("enum.Enum"),))(type("IntEnum", (), {}))
+native_class("enum.StrEnum", bases=(_native("enum.Enum"),))(type("StrEnum", (), {}))
+native_class("enum.Flag", bases=(_native("enum.Enum"),))(type("Flag", (), {}))
+native_class("enum.IntFlag", bases=(_native("enum.IntEnum"), _native("enum.Flag")))(type("IntFlag", (), {}))
 
 
 @model("enum.unique")

@@ -61,6 +61,7 @@ class dict_base:
         items = _items(ctx, self)
         if items is not None and _hashable(key):
             items[key] = value
+            ctx.note_mutation(items)  # type: ignore[arg-type]
         elif items is not None:
             ctx.mark_inexact(items)  # type: ignore[arg-type]
 
@@ -113,8 +114,12 @@ class defaultdict:
     def __getitem__(ctx: Ctx, self: Any, key: Any) -> Any:  # noqa: N805
         items = _items(ctx, self)
         factory = self.attrs.get("default_factory") if isinstance(self, Instance) else None
+        if items is not None and factory is not None and isinstance(key, Unknown) and not any(k is key for k in items):
+            ctx.mark_inexact(items)  # type: ignore[arg-type]  # a key not known: maybe a new item, maybe one there
+            return ctx.unknown("defaultdict item at a key not known")
         if items is None or not _hashable(key) or key in items or factory is None \
                 or id(items) in getattr(ctx, "inexact", ()):
             return ctx.getitem(items, key) if items is not None else ctx.unknown("dict item")
         items[key] = ctx.call(factory)
+        ctx.note_mutation(items)  # type: ignore[arg-type]
         return items[key]

@@ -36,14 +36,13 @@ NAMES: dict[str, str] = {
         'builtins.print builtins.input builtins.breakpoint builtins.help builtins.len builtins.range '
         'builtins.enumerate builtins.zip builtins.reversed builtins.sorted builtins.list builtins.tuple '
         'builtins.set builtins.frozenset builtins.max builtins.min builtins.sum builtins.abs builtins.int '
-        'builtins.float builtins.complex builtins.round builtins.divmod builtins.bool builtins.str '
-        'builtins.repr builtins.format builtins.chr builtins.ord builtins.hex builtins.bin builtins.oct '
-        'builtins.ascii builtins.dict collections.abc.Iterable collections.abc.Sequence collections.abc.Mapping '
-        'builtins.isinstance builtins.issubclass builtins.callable builtins.getattr builtins.setattr '
-        'builtins.hasattr builtins.any builtins.all builtins.iter builtins.next builtins.map builtins.filter '
-        'builtins.vars builtins.id builtins.hash builtins.dir builtins.globals builtins.locals builtins.eval '
-        'builtins.exec builtins.compile builtins.__import__ builtins.memoryview builtins.bytearray '
-        'builtins.bytes builtins.pow builtins.slice builtins.object_new builtins.type builtins.staticmethod '
+        'builtins.float builtins.complex builtins.round builtins.divmod builtins.bool builtins.dict '
+        'collections.abc.Iterable collections.abc.Sequence collections.abc.Mapping builtins.isinstance '
+        'builtins.issubclass builtins.callable builtins.getattr builtins.setattr builtins.hasattr builtins.any '
+        'builtins.all builtins.iter builtins.next builtins.map builtins.filter builtins.vars builtins.id '
+        'builtins.hash builtins.dir builtins.globals builtins.locals builtins.eval builtins.exec '
+        'builtins.compile builtins.__import__ builtins.memoryview builtins.bytearray builtins.bytes '
+        'builtins.pow builtins.slice builtins.object_new builtins.type builtins.staticmethod '
         'builtins.classmethod builtins.property functools.cached_property builtins.object '
         'builtins.BaseException builtins.Exception builtins.KeyboardInterrupt builtins.SystemExit '
         'builtins.ArithmeticError builtins.ZeroDivisionError builtins.OverflowError builtins.LookupError '
@@ -60,19 +59,19 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.stdlib':
         'math.sqrt math.log math.log2 math.log10 math.exp math.sin math.cos math.tan math.atan math.atan2 '
         'math.pow math.fabs math.prod math.gcd math.isqrt math.factorial math.trunc math.hypot math.isclose '
-        'math.isfinite math.isnan math.isinf math.radians math.degrees math.comb math.perm math.lcm math.pi '
-        'math.e math.inf math.nan math.tau math.ceil math.floor os.path.abspath os.path.expanduser '
+        'math.isfinite math.isnan math.isinf math.radians math.degrees math.comb math.perm math.lcm math.fsum '
+        'math.pi math.e math.inf math.nan math.tau math.ceil math.floor os.path.abspath os.path.expanduser '
         'os.path.realpath os.getcwd time.strftime json.dumps os.path.basename os.path.dirname os.path.splitext '
         'os.path.exists os.path.isdir os.path.isfile time.time time.perf_counter time.monotonic '
-        'time.process_time datetime.datetime.now os.path.getsize shutil.copy pathlib.Path itertools.product '
-        'itertools.chain itertools.count itertools.cycle itertools.islice collections.Counter '
-        'operator.itemgetter os.makedirs os.mkdir os.remove os.chdir time.sleep warnings.warn '
+        'time.process_time datetime.datetime.now os.path.getsize shutil.copy pathlib.Path itertools.count '
+        'itertools.cycle operator.itemgetter os.makedirs os.mkdir os.remove os.chdir time.sleep warnings.warn '
         'warnings.filterwarnings warnings.simplefilter logging.basicConfig logging.info logging.debug '
         'logging.warning logging.error logging.critical logging.exception json.dump pickle.dump shutil.rmtree '
         'matplotlib.pyplot.plot matplotlib.pyplot.savefig matplotlib.pyplot.show matplotlib.pyplot.figure '
         'matplotlib.pyplot.close matplotlib.use matplotlib.pyplot.imshow matplotlib.pyplot.title '
         'matplotlib.pyplot.subplot logging.getLogger logging.Logger sys.path.append sys.path.insert sys.stdout '
-        'sys.stderr string.ascii_letters os.sep sys.version_info sys.maxsize functools.wraps functools.partial '
+        'sys.stderr string.ascii_letters os.sep sys.version_info sys.maxsize functools.update_wrapper '
+        'functools.wraps contextlib.contextmanager contextlib.suppress contextlib.nullcontext functools.partial '
         'functools.lru_cache functools.cache typing.final typing.overload abc.abstractmethod torch.jit.script '
         'torch.jit.unused torch.compile typing.no_type_check torch.jit.ignore torch.jit.export '
         'torch.jit._overload_method functools.reduce copy.deepcopy copy.copy collections.OrderedDict '
@@ -80,7 +79,7 @@ NAMES: dict[str, str] = {
         'typing.Any typing.Callable typing.Iterable typing.Iterator typing.Sequence typing.Mapping typing.Set '
         'typing.Type typing.Literal typing.Generator typing.TypeVar_ typing.ClassVar typing.Final '
         'typing.Annotated dataclasses.InitVar typing.TYPE_CHECKING os.path.split urllib.parse.urlsplit '
-        'urllib.parse.urlparse types.FunctionType functools.update_wrapper itertools.repeat',
+        'urllib.parse.urlparse types.FunctionType itertools.repeat',
     'pytea_ci.models.torch.creation':
         'torch.float32 torch.float torch.float64 torch.double torch.float16 torch.half torch.bfloat16 '
         'torch.int64 torch.long torch.int32 torch.int torch.int16 torch.short torch.int8 torch.uint8 torch.bool '
@@ -390,8 +389,8 @@ NAMES: dict[str, str] = {
         'dataclasses.Field dataclasses._MISSING_TYPE dataclasses.FrozenInstanceError dataclasses.MISSING '
         'dataclasses.KW_ONLY dataclasses.field dataclasses.dataclass dataclasses.fields '
         'dataclasses.is_dataclass dataclasses.replace dataclasses.asdict dataclasses.astuple typing.NamedTuple '
-        'collections.namedtuple types.SimpleNamespace enum.auto enum.Enum enum.Flag enum.IntEnum enum.IntFlag '
-        'enum.StrEnum enum.unique inspect.isclass inspect.isfunction inspect.ismethod inspect.signature '
+        'collections.namedtuple types.SimpleNamespace enum.auto enum.Enum enum.IntEnum enum.StrEnum enum.Flag '
+        'enum.IntFlag enum.unique inspect.isclass inspect.isfunction inspect.ismethod inspect.signature '
         'inspect.getfullargspec inspect.getmembers inspect.getsource inspect.getfile inspect.stack '
         'inspect.currentframe',
     'pytea_ci.models.einops_':
@@ -506,6 +505,18 @@ NAMES: dict[str, str] = {
         'transformers.utils.doc.add_start_docstrings_to_model_forward transformers.utils.doc.add_end_docstrings '
         'transformers.utils.doc.add_code_sample_docstrings transformers.utils.doc.replace_return_docstrings '
         'transformers.generation.configuration_utils.GenerationConfig.from_model_config',
+    'pytea_ci.models.text':
+        'builtins.str builtins.repr builtins.format builtins.chr builtins.ord builtins.hex builtins.bin '
+        'builtins.oct builtins.ascii',
+    'pytea_ci.models.iterables':
+        'itertools.product itertools.permutations itertools.combinations '
+        'itertools.combinations_with_replacement itertools.chain itertools.islice itertools.zip_longest '
+        'itertools.pairwise itertools.compress itertools.groupby itertools.accumulate itertools.starmap '
+        'collections.Counter',
+    'pytea_ci.models.operator_':
+        'operator.add operator.sub operator.mul operator.truediv operator.floordiv operator.mod operator.pow '
+        'operator.matmul operator.and_ operator.or_ operator.xor operator.lshift operator.rshift operator.eq '
+        'operator.ne operator.lt operator.le operator.gt operator.ge operator.getitem',
 }
 
 # model module -> the computed attributes it registers
@@ -517,27 +528,29 @@ PROPERTIES: dict[str, str] = {
         'numpy.ndarray.dtype torch.Tensor.T numpy.ndarray.T torch.Tensor.mT torch.Tensor.mH torch.Tensor.H '
         'torch.Tensor.data torch.Tensor.grad torch.Tensor.device torch.Tensor.is_cuda '
         'torch.Tensor.requires_grad torch.Tensor.grad_fn numpy.ndarray.size',
+    'pytea_ci.models.iterables':
+        'itertools.chain.from_iterable builtins.dict.fromkeys collections.OrderedDict.fromkeys',
 }
 
 # every package prefix of a registered name (a `Namespace` when looked up)
 PREFIXES = (
     'PIL PIL.Image abc accelerate argparse builtins builtins.DType builtins.dict click collections '
-    'collections.abc copy csv dataclasses datetime datetime.datetime distutils distutils.version einops '
-    'einops.layers einops.layers.torch enum fire functools getpass glob hydra inspect io itertools json '
-    'jsonargparse lightning lightning.fabric lightning_fabric logging math matplotlib matplotlib.pyplot '
-    'multiprocessing numpy numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig '
-    'operator os os.path packaging packaging.version pathlib pickle platform random shutil socket string sys '
-    'sys.path time timm timm.models timm.models._registry torch torch.Tensor torch.amp torch.autograd '
-    'torch.backends torch.backends.cuda torch.backends.cudnn torch.backends.mps torch.cpu torch.cpu.amp '
-    'torch.cuda torch.cuda.amp torch.distributed torch.fft torch.hub torch.jit torch.linalg '
-    'torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.functional torch.nn.init torch.nn.modules '
-    'torch.nn.modules.module torch.nn.parallel torch.nn.parameter torch.nn.utils torch.nn.utils.rnn torch.onnx '
-    'torch.optim torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree '
-    'torch.utils.data torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed '
-    'torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
-    'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
-    'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
-    'transformers transformers.generation transformers.generation.configuration_utils '
+    'collections.OrderedDict collections.abc contextlib copy csv dataclasses datetime datetime.datetime '
+    'distutils distutils.version einops einops.layers einops.layers.torch enum fire functools getpass glob '
+    'hydra inspect io itertools itertools.chain json jsonargparse lightning lightning.fabric lightning_fabric '
+    'logging math matplotlib matplotlib.pyplot multiprocessing numpy numpy.ndarray numpy.random omegaconf '
+    'omegaconf.OmegaConf omegaconf.dictconfig operator os os.path packaging packaging.version pathlib pickle '
+    'platform random shutil socket string sys sys.path time timm timm.models timm.models._registry torch '
+    'torch.Tensor torch.amp torch.autograd torch.backends torch.backends.cuda torch.backends.cudnn '
+    'torch.backends.mps torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.distributed torch.fft torch.hub '
+    'torch.jit torch.linalg torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.functional torch.nn.init '
+    'torch.nn.modules torch.nn.modules.module torch.nn.parallel torch.nn.parameter torch.nn.utils '
+    'torch.nn.utils.rnn torch.onnx torch.optim torch.optim.lr_scheduler torch.package torch.sparse torch.utils '
+    'torch.utils._pytree torch.utils.data torch.utils.data.dataloader torch.utils.data.dataset '
+    'torch.utils.data.distributed torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode '
+    'torchvision.models torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet '
+    'torchvision.models.vgg torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto '
+    'tqdm.notebook tqdm.std transformers transformers.generation transformers.generation.configuration_utils '
     'transformers.generation.configuration_utils.GenerationConfig transformers.utils '
     'transformers.utils.auto_docstring transformers.utils.doc typer types typing urllib urllib.parse warnings '
     'yaml'

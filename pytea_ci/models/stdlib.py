@@ -4,6 +4,7 @@ as Python would; anything with effects or unknown inputs is a no-op or Unknown."
 
 from __future__ import annotations
 
+import builtins as py_builtins
 import dataclasses
 import math
 import posixpath
@@ -11,8 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.registry import model, register
-from pytea_ci.models.values import Builtin, ClassVal, Instance, Unknown
+from pytea_ci.models.registry import model, native_class, register
+from pytea_ci.models.values import Builtin, ClassVal, GeneratorCM, Instance, Unknown
 from pytea_ci.shapes.dim import ceildiv, floordiv, is_dim
 
 
@@ -24,19 +25,25 @@ def _pure_math(name: str) -> Any:
     fn = getattr(math, name)
 
     def run(ctx: Ctx, *args: Any) -> Any:
-        if all(isinstance(a, (int, float)) for a in args) and not any(isinstance(a, bool) for a in args):
-            try:
-                return fn(*args)
-            except (ValueError, OverflowError, TypeError) as e:
-                ctx.user_error(type(e).__name__, name)
-        return ctx.unknown(f"math.{name}")
+        if name in ("prod", "fsum") and args and not isinstance(args[0], (int, float)):  # over an iterable
+            items = ctx.iterate(args[0])
+            if items is None or not _concrete(*items, *args[1:]):
+                return ctx.unknown(f"math.{name} of items not known")
+            args = (items, *args[1:])
+        elif not all(isinstance(a, (int, float)) for a in args) or any(isinstance(a, bool) for a in args):
+            return ctx.unknown(f"math.{name}")
+        try:
+            return fn(*args)
+        except (ValueError, OverflowError, TypeError) as e:
+            ctx.user_error(type(e).__name__, name)
+            return ctx.unknown(f"math.{name}")
 
     return run
 
 
 for _name in ("sqrt", "log", "log2", "log10", "exp", "sin", "cos", "tan", "atan", "atan2", "pow", "fabs",
               "prod", "gcd", "isqrt", "factorial", "trunc", "hypot", "isclose", "isfinite", "isnan", "isinf",
-              "radians", "degrees", "comb", "perm", "lcm"):
+              "radians", "degrees", "comb", "perm", "lcm", "fsum"):
     register(f"math.{_name}", Builtin(f"math.{_name}", _pure_math(_name)))
 for _name, _val in (("pi", math.pi), ("e", math.e), ("inf", math.inf), ("nan", math.nan), ("tau", math.tau)):
     register(f"math.{_name}", _val)
@@ -92,8 +99,7 @@ def a_float(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 
 @model("datetime.datetime.now",
        "os.path.getsize", "shutil.copy", "pathlib.Path",
-       "itertools.product",
-       "itertools.chain", "itertools.count", "itertools.cycle", "itertools.islice", "collections.Counter",
+       "itertools.count", "itertools.cycle",
        "operator.itemgetter")
 def effect(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("standard library value")
@@ -141,9 +147,67 @@ register("sys.version_info", (3, 11, 0))
 register("sys.maxsize", 2**63 - 1)
 
 
+_WRAPPER_ASSIGNMENTS = ("__module__", "__name__", "__qualname__", "__doc__")
+
+
+@model("functools.update_wrapper")
+def update_wrapper(ctx: Ctx, wrapper: Any, wrapped: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """CPython's: the wrapper gets the wrapped function's names and doc, and `__wrapped__`; it is returned
+    (the wrapper is what is called)."""
+    if wrapped is None:
+        return wrapper
+    for name in _WRAPPER_ASSIGNMENTS:
+        ctx.setattr(wrapper, name, ctx.getattr(wrapped, name))
+    ctx.setattr(wrapper, "__wrapped__", wrapped)
+    return wrapper
+
+
 @model("functools.wraps")
 def wraps(ctx: Ctx, wrapped: Any, *args: Any, **kwargs: Any) -> Any:
-    return Builtin("functools.wraps.decorator", lambda ctx, fn: fn)
+    return Builtin("functools.wraps.decorator", lambda c, fn: update_wrapper(c, fn, wrapped))
+
+
+@model("contextlib.contextmanager")
+def contextmanager(ctx: Ctx, fn: Any) -> Any:
+    """Calling the decorated generator function makes a manager that `with` runs (interp/contexts.py)."""
+    return Builtin("contextlib.contextmanager", lambda c, *args, **kwargs: GeneratorCM(fn, args, kwargs))
+
+
+@native_class("contextlib.suppress")
+class Suppress:
+    """`with suppress(E, ...)`: an exception of one of the classes ends the block, the path goes on."""
+
+    def init(ctx: Ctx, self: Instance, *kinds: Any) -> None:
+        self.attrs["kinds"] = kinds
+
+    def __enter__(ctx: Ctx, self: Instance) -> Any:
+        return None
+
+    def __exit__(ctx: Ctx, self: Instance, kind: Any = None, *rest: Any) -> Any:  # noqa: PYI036
+        if kind is None:
+            return False
+        if not isinstance(kind, ClassVal) or not all(isinstance(k, ClassVal) for k in self.attrs["kinds"]):
+            return ctx.unknown("whether suppress() catches an exception")
+        return any(_subclass(kind, k) for k in self.attrs["kinds"])
+
+
+def _subclass(kind: ClassVal, of: ClassVal) -> bool:
+    if of in kind.mro():
+        return True
+    a, b = getattr(py_builtins, kind.name, None), getattr(py_builtins, of.name, None)
+    return isinstance(a, type) and isinstance(b, type) and issubclass(a, b)
+
+
+@native_class("contextlib.nullcontext")
+class NullContext:
+    def init(ctx: Ctx, self: Instance, enter_result: Any = None) -> None:
+        self.attrs["value"] = enter_result
+
+    def __enter__(ctx: Ctx, self: Instance) -> Any:
+        return self.attrs["value"]
+
+    def __exit__(ctx: Ctx, self: Instance, *args: object) -> Any:  # noqa: PYI036
+        return None
 
 
 @model("functools.partial")
@@ -237,12 +301,6 @@ def function_type(ctx: Ctx, code: Any, globals: Any = None, name: Any = None, ar
     if isinstance(argdefs, tuple):
         changes["defaults"] = list(argdefs)
     return dataclasses.replace(code, **changes)  # type: ignore[type-var]
-
-
-@model("functools.update_wrapper")
-def update_wrapper(ctx: Ctx, wrapper: Any, wrapped: Any = None, *args: Any, **kwargs: Any) -> Any:
-    """Copies names and the docstring onto `wrapper` and returns it: the wrapper is what is called."""
-    return wrapper
 
 
 @model("itertools.repeat")

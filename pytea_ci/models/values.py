@@ -164,6 +164,14 @@ class RangeVal:
 
 
 @dataclass(eq=False)
+class GeneratorCM:
+    """A call of a `contextlib.contextmanager` generator function: run by `with` (interp/contexts.py)."""
+    fn: Any
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+
+
+@dataclass(eq=False)
 class StaticMethod:
     func: Any
 
@@ -184,6 +192,35 @@ class ValuesIndices(tuple):  # type: ignore[type-arg]
 
     __slots__ = ()
     fields = ("values", "indices")
+
+
+class KeysView(list):  # type: ignore[type-arg]
+    """`d.keys()`, `d.items()`: the keys (pairs) in order, a list, with a view's set operators:
+    `d.keys() & e.keys()`, `d.keys() - {"head"}` are sets."""
+
+    def __and__(self, other: Any) -> set[Any]:
+        return set(self) & set(other)
+
+    def __or__(self, other: Any) -> set[Any]:
+        return set(self) | set(other)
+
+    def __sub__(self, other: Any) -> set[Any]:
+        return set(self) - set(other)
+
+    def __xor__(self, other: Any) -> set[Any]:
+        return set(self) ^ set(other)
+
+    def __rand__(self, other: Any) -> set[Any]:
+        return set(other) & set(self)
+
+    def __ror__(self, other: Any) -> set[Any]:
+        return set(other) | set(self)
+
+    def __rsub__(self, other: Any) -> set[Any]:
+        return set(other) - set(self)
+
+    def __rxor__(self, other: Any) -> set[Any]:
+        return set(other) ^ set(self)
 
 
 class NamedTupleVal(tuple):  # type: ignore[type-arg]

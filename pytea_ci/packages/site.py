@@ -211,7 +211,7 @@ def relocate(interp: "Interpreter", span: Span, message: str) -> tuple[Span, str
     site = site_of(interp)
     if site is None or site.package_of(_abs(interp, span.path)) is None:
         return span, message
-    for call, _fn in reversed(interp.frames):
+    for call, _fn, _ in reversed(interp.frames):
         if site.package_of(_abs(interp, call.path)) is None:
             return call, f"{message} (in {_short(interp, span)})"
     if interp.pkg.entry is not None:

@@ -255,7 +255,7 @@ class Analyzer:
             if name.startswith("p_"):
                 seen.setdefault(name, set()).add(text.split("]")[0] + "]")
 
-        editor = observe.Editor(recorder=record)  # the recorder is handed in (interp/observe.py)
+        editor = observe.Editor.of({}, record)
         try:
             result = run_one(path, Options(root=self.folder, strict=self.strict, editor=editor), self.decider)
         except Exception as e:  # an analyzer bug under strict mode: a finding of the fuzzer

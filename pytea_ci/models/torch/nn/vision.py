@@ -130,8 +130,8 @@ def f_pixel_unshuffle(ctx: Ctx, input: Any, downscale_factor: Any) -> Any:
 
 def pad_forward(ctx: Ctx, input: Any, pad: Any, mode: str, op: str) -> Any:
     """`pad` lists (before, after) pairs starting from the last dimension."""
-    if not known(input) or not isinstance(pad, (tuple, list)):
-        return ctx.unknown(f"{op} of unknown input")
+    if not known(input) or not isinstance(pad, (tuple, list)) or ctx.known_length(pad) != len(pad):
+        return ctx.unknown(f"{op} of unknown input")  # (a padding list whose length is not known, too)
     s = list(shape_of(input))
     ctx.require(len(pad) % 2 == 0, op, f"padding length must be divisible by 2, got {len(pad)}", INVALID_ARGUMENT)
     ctx.require(len(pad) // 2 <= len(s), op, f"padding length ({len(pad)}) too large for a {len(s)}-D input", INVALID_ARGUMENT)

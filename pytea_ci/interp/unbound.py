@@ -1,0 +1,72 @@
+"""Names read before they are bound, as CPython decides it: a name bound anywhere in a function's own
+body (assigned, a loop or `with` target, imported, defined, an `except ... as` name) is a local of the
+whole function, so reading it where it has no value on the path taken raises UnboundLocalError (of an
+enclosing function's local, NameError) — the path ends as that exception, never reading a global of the
+same name or building a value out of nothing (issue 31: `return a, b, c` with `c` unbound).
+
+Statements the interpreter does not follow (no `ex_` handler: they bind nothing it sees) and
+comprehensions (their targets are their own; a walrus inside one binds where the analyzer binds it)
+are left out, so a name only they bind is never taken as unbound."""
+
+from __future__ import annotations
+
+import ast
+import functools
+from typing import TYPE_CHECKING
+
+from pytea_ci.interp.runtime import Scope, UserException
+
+if TYPE_CHECKING:
+    from pytea_ci.interp.interpreter import Interpreter
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+@functools.lru_cache(maxsize=2048)
+def local_names(fn: ast.AST, followed: frozenset[str]) -> frozenset[str]:
+    """The names `fn`'s body binds (not its parameters, which are always bound), minus those declared
+    `global`/`nonlocal`; `followed`: the statement kinds the interpreter runs."""
+    out: set[str] = set()
+    declared: set[str] = set()
+    stack: list[ast.AST] = list(getattr(fn, "body", [])) if not isinstance(fn, ast.Lambda) else []
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.stmt) and type(n).__name__ not in followed:
+            continue
+        if isinstance(n, (ast.Global, ast.Nonlocal)):
+            declared.update(n.names)
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            out.add(n.id)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".")[0] for a in n.names if a.name != "*")
+        elif isinstance(n, ast.ExceptHandler) and n.name:
+            out.add(n.name)
+        if isinstance(n, _NESTED):
+            out.add(n.name)
+            stack.extend(n.decorator_list)
+            continue
+        if isinstance(n, (ast.Lambda, *_COMPREHENSIONS)):
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return frozenset(out - declared)
+
+
+def _followed(interp: "Interpreter") -> frozenset[str]:
+    kinds = getattr(type(interp), "_followed_statements", None)
+    if kinds is None:
+        kinds = frozenset(name[3:] for name in dir(type(interp)) if name.startswith("ex_"))
+        type(interp)._followed_statements = kinds  # type: ignore[attr-defined]
+    return kinds
+
+
+def check_bound(interp: "Interpreter", name: str, scope: Scope) -> None:
+    """Raise CPython's exception when `name` is a function local with no value on this path."""
+    s: Scope | None = scope
+    while s is not None:
+        if name in s.locals or name in s.global_names or name in s.nonlocal_names:
+            return
+        if s.func is not None and not s.is_class and s.locals is not s.globals \
+                and name in local_names(s.func.node, _followed(interp)):
+            raise UserException("UnboundLocalError" if s is scope else "NameError")
+        s = s.parent

@@ -1,0 +1,122 @@
+"""`itertools`, `dict.fromkeys` and `collections.Counter` over iterables whose items are all known (lists, tuples, strings,
+concrete ranges): the items CPython produces, computed by CPython itself over the analyzer's values.
+The functions that only arrange items (product, permutations, combinations, chain, islice, zip_longest,
+pairwise) never look at them, so any items do; starmap calls its function on each row as the program
+would; compress, groupby and accumulate read them, so theirs
+must be plain values. groupby gives its keys; a group's items depend on when it is read (CPython empties
+it once the groupby moves on) and are not followed. An iterable whose items are not all known, a key or function argument, a result
+past `_MAX_ITEMS` or an infinite iterator (`count`, `cycle`: models/stdlib.py) gives items not known —
+never a guess. A Counter of plain items is CPython's own (a dict: its methods and operators are
+CPython's). As every iterator of the analyzer, the result is a list (iterated twice, it gives its
+items twice)."""
+
+from __future__ import annotations
+
+import collections
+import itertools
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.registry import model, prop, register
+from pytea_ci.models.text import plain
+from pytea_ci.models.values import Builtin
+
+_MAX_ITEMS = 4096
+_UNKNOWN = object()
+
+
+def _items(ctx: Ctx, v: Any, values: bool) -> Any:
+    """The items of `v` when all are known (and plain, when the function reads them), else _UNKNOWN."""
+    items = ctx.iterate(v)
+    if items is None or (values and not all(plain(ctx, x) for x in items)):
+        return _UNKNOWN
+    return items
+
+
+def _arranger(name: str, reads: tuple[int, ...] = (), counts: tuple[str, ...] = ()) -> Any:
+    """A model of `itertools.NAME`: the items of its iterable arguments (at positions in `reads`, plain
+    values), its other arguments (ints after the iterable, keywords in `counts`) plain."""
+    fn = getattr(itertools, name)
+
+    def run(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+        iterables = 1 if name in _INT_TAIL else len(args)
+        tail = (*args[iterables:], *kwargs.values())
+        lists = [_items(ctx, a, i in reads) for i, a in enumerate(args[:iterables])]
+        if any(k not in counts for k in kwargs) or not all(plain(ctx, v) for v in tail) or _UNKNOWN in lists:
+            return ctx.unknown(f"itertools.{name}")
+        try:
+            out = list(itertools.islice(fn(*lists, *args[iterables:], **kwargs), _MAX_ITEMS + 1))
+        except (TypeError, ValueError) as e:  # CPython's own error: the path ends there
+            ctx.user_error(type(e).__name__, f"itertools.{name}")
+            return None
+        if len(out) > _MAX_ITEMS:
+            return ctx.unknown(f"itertools.{name}: more than {_MAX_ITEMS} items")
+        if name == "groupby":  # a group is emptied once the groupby moves on: its items are not followed
+            return [(k, ctx.unknown("a group of itertools.groupby")) for k, _ in out]
+        return out
+
+    return run
+
+
+_INT_TAIL = ("islice", "permutations", "combinations", "combinations_with_replacement")  # (iterable, ints...)
+_MODELS = {"product": ((), ("repeat",)), "permutations": ((), ()), "combinations": ((), ()),
+           "combinations_with_replacement": ((), ()), "chain": ((), ()), "islice": ((), ()),
+           "zip_longest": ((), ("fillvalue",)), "pairwise": ((), ()), "compress": ((1,), ()),
+           "groupby": ((0,), ()), "accumulate": ((0,), ("initial",))}
+
+for _name, (_reads, _counts) in _MODELS.items():
+    register(f"itertools.{_name}", Builtin(f"itertools.{_name}", _arranger(_name, _reads, _counts)))
+
+
+@model("itertools.starmap")
+def starmap(ctx: Ctx, fn: Any, iterable: Any) -> Any:
+    """`starmap(f, rows)`: `f(*row)` for each row, called as the program would, rows all known."""
+    rows = ctx.iterate(iterable)
+    args = [ctx.iterate(r) for r in rows] if rows is not None and len(rows) <= _MAX_ITEMS else None
+    if args is None or any(a is None for a in args):
+        return ctx.unknown("itertools.starmap over rows not known")
+    return [ctx.call(fn, *a) for a in args if a is not None]
+
+
+@prop("itertools.chain.from_iterable")
+def chain_from_iterable(ctx: Ctx, obj: Any) -> Any:
+    def run(c: Ctx, iterable: Any) -> Any:
+        inner = c.iterate(iterable)
+        if inner is None:
+            return c.unknown("itertools.chain.from_iterable")
+        return _arranger("chain")(c, *inner)
+
+    return Builtin("itertools.chain.from_iterable", run)
+
+
+@prop("builtins.dict.fromkeys", "collections.OrderedDict.fromkeys")
+def fromkeys(ctx: Ctx, obj: Any) -> Any:
+    """`dict.fromkeys(keys, value=None)`: each distinct key once, in first-seen order (plain keys)."""
+    def run(c: Ctx, keys: Any, value: Any = None) -> Any:
+        items = _items(c, keys, True)
+        if items is _UNKNOWN:
+            return c.unknown("dict.fromkeys of keys not known")
+        try:
+            return dict.fromkeys(items, value)
+        except TypeError:
+            c.user_error("TypeError", "dict.fromkeys")
+            return None
+
+    return Builtin("dict.fromkeys", run)
+
+
+@model("collections.Counter")
+def counter(ctx: Ctx, iterable: Any = None, **kwargs: Any) -> Any:
+    """`Counter(items)`, `Counter(mapping)`, `Counter(a=1)` of plain items: CPython's Counter."""
+    if isinstance(iterable, dict):  # counts given: a dict whose items are all known
+        exact = ctx.iterate(iterable) is not None and plain(ctx, [*iterable.keys(), *iterable.values()])
+        items: Any = iterable if exact else _UNKNOWN
+    else:
+        items = {} if iterable is None else _items(ctx, iterable, True)
+    if items is _UNKNOWN or not all(plain(ctx, v) for v in kwargs.values()):
+        return ctx.unknown("collections.Counter of items not known")
+    try:
+        return collections.Counter(items, **kwargs)
+    except TypeError:
+        ctx.user_error("TypeError", "collections.Counter")
+        return None

@@ -1,0 +1,30 @@
+"""`operator`'s functions of two operands (`operator.add`, `operator.floordiv`, `operator.lt`, ...) and
+`operator.getitem`: what the program's own operator computes, by the interpreter's rules for it (sizes
+stay symbols, tensors go to their models, instances to their dunder methods)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.registry import register
+from pytea_ci.models.values import Builtin
+
+_ARITHMETIC = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "truediv", "floordiv": "floordiv",
+               "mod": "mod", "pow": "pow", "matmul": "matmul", "and_": "and", "or_": "or", "xor": "xor",
+               "lshift": "lshift", "rshift": "rshift"}
+_COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
+def _binary(op: str, compare: bool) -> Any:
+    def run(ctx: Ctx, a: Any, b: Any) -> Any:
+        return ctx.compare_values(op, a, b) if compare else ctx.binary_values(op, a, b)
+
+    return run
+
+
+for _name, _op in _ARITHMETIC.items():
+    register(f"operator.{_name}", Builtin(f"operator.{_name}", _binary(_op, False)))
+for _name in _COMPARISONS:
+    register(f"operator.{_name}", Builtin(f"operator.{_name}", _binary(_name, True)))
+register("operator.getitem", Builtin("operator.getitem", lambda ctx, obj, idx: ctx.getitem(obj, idx)))
