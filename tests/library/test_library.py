@@ -134,6 +134,19 @@ def test_auto_mode_leaves_modules_an_entry_point_ran_to_the_entry_point(tmp_path
     assert "cnn.py::Mlp" in checked and "cnn.py::Reshaper" not in checked
 
 
+def test_a_module_whose_forward_an_entry_point_reached_is_not_checked_alone(tmp_path: object) -> None:
+    """Mlp's forward fails on the [2, 8] input the entry point passes: the path ends at the finding
+    inside forward, the entry point reports it, and checking Mlp alone again would only repeat that
+    work (issue 32 item 6); Head, never run, is still checked alone."""
+    script = ("import torch\nfrom cnn import Mlp, Head\nif __name__ == '__main__':\n"
+              "    y = Mlp(8)(torch.randn(2, 8))\n    h = Head()\n")
+    root = _project(tmp_path, script)
+    out = json.loads(_cli("check", "main.py", "cnn.py", "--no-cache", "--format", "json", cwd=root).stdout)
+    checked = {e["entry"] for e in out["entries"]}
+    assert "cnn.py::Mlp" not in checked and "cnn.py::Head" in checked
+    assert {("cnn.py", 30), ("cnn.py", 41)} <= {(d["path"], d["line"]) for d in out["diagnostics"]}
+
+
 def test_a_module_run_on_unknown_inputs_is_checked_alone(tmp_path: object) -> None:
     script = ("import torch\nfrom cnn import Mlp\nif __name__ == '__main__':\n"
               "    y = Mlp(8)(torch.load('x.pt'))\n")
