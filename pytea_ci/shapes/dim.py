@@ -224,8 +224,8 @@ def _coefficient(d: Dim) -> tuple[int, Dim]:
 def floordiv(a: Dim, b: Dim) -> Dim:
     if isinstance(a, int) and isinstance(b, int):
         return a // b if b else 0
-    if b == 1:
-        return a
+    if b == 1 or a == 0:
+        return a  # 0 // b == 0 (a zero b raised ZeroDivisionError in the program), as for ints
     if isinstance(b, int) and b > 0:
         const, terms = _linear(a)
         if all(c % b == 0 for c in terms.values()) and terms:
@@ -241,7 +241,7 @@ def floordiv(a: Dim, b: Dim) -> Dim:
 def mod(a: Dim, b: Dim) -> Dim:
     if isinstance(a, int) and isinstance(b, int):
         return a % b if b else 0
-    if b == 1 or a == b:
+    if b == 1 or a == b or a == 0:
         return 0
     if isinstance(b, int) and b > 0:
         const, terms = _linear(a)
