@@ -10,7 +10,7 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Union
+from typing import Any, Callable, Union
 
 from pytea_ci.diagnostics import Span
 
@@ -119,6 +119,15 @@ class Sym(Term):
         return stable_hash(self.name)
 
 
+def _cached(term: Term, key: str, compute: Callable[[], Any]) -> Any:
+    """A term's hash or text, computed once: sub-terms are shared (a network's blocks nest the sizes of
+    the one before), and computing them again at every use walked every path through that sharing."""
+    memo = term.__dict__
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
+
+
 @dataclass(frozen=True, repr=False)
 class Op(Term):
     """A non-linear operation: 'mul' (atoms), 'floordiv', 'mod', 'min', 'max'."""
@@ -127,9 +136,12 @@ class Op(Term):
     args: tuple["Dim", ...]
 
     def __hash__(self) -> int:
-        return hash((stable_hash(self.op), self.args))
+        return _cached(self, "_hash", lambda: hash((stable_hash(self.op), self.args)))
 
     def __repr__(self) -> str:
+        return _cached(self, "_repr", self._text)
+
+    def _text(self) -> str:
         sym = {"mul": "*", "floordiv": "//", "mod": "%"}.get(self.op)
         if sym:
             parts = [f"({a!r})" if isinstance(a, Lin) else repr(a) for a in self.args]
@@ -144,7 +156,13 @@ class Lin(Term):
     const: int
     terms: tuple[tuple[Term, int], ...]
 
+    def __hash__(self) -> int:
+        return _cached(self, "_hash", lambda: hash((self.const, self.terms)))
+
     def __repr__(self) -> str:
+        return _cached(self, "_repr", self._text)
+
+    def _text(self) -> str:
         parts: list[str] = []
         for atom, c in self.terms:
             text = repr(atom) if abs(c) == 1 else f"{abs(c)}*{atom!r}"
@@ -302,8 +320,13 @@ def symbols(d: object) -> set[Sym]:
     """All symbols occurring in a dim or predicate."""
     out: set[Sym] = set()
     stack = [d]
+    seen: set[int] = set()  # shared sub-terms walked once
     while stack:
         x = stack.pop()
+        if isinstance(x, (Lin, Op)):
+            if id(x) in seen:
+                continue
+            seen.add(id(x))
         if isinstance(x, Sym):
             out.add(x)
         elif isinstance(x, Lin):
