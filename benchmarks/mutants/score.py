@@ -2,7 +2,8 @@
 
 Modes, each a fresh `pytea-ci check --no-cache --format json` in the mutant's work folder:
 - driver: a Module subject's generated driver is the entry (`check mutant_driver.py`);
-- library: the mutated file alone, no driver (`check FILE`, default library mode);
+- library: the mutated file alone, no driver in the folder (`check FILE`, default library mode; with the
+  driver there, `check FILE` ran it as an importer of FILE: driver mode, not library mode);
 - script: a Script subject's entry (`check ENTRY`, default).
 Item 6: every subject's original, driver / script entry, default vs `--library-mode never`.
 
@@ -12,7 +13,8 @@ raising statement (a finding on the labelled file:line); false alarms (errors; w
 apart) on never-failing mutants and on the originals; share whose check reached no tensor
 operation or checked none ("checked nothing"), and timeouts.
 
-    python benchmarks/mutants/score.py run [--jobs 2] [--timeout 60] [--halves dev,test] [--out FILE]
+    python benchmarks/mutants/score.py run [--jobs 2] [--timeout 60] [--halves dev,test] [--modes ...]
+                                           [--sample 0.25] [--out FILE]
     python benchmarks/mutants/score.py report FILE [--half dev]
 """
 from __future__ import annotations
@@ -103,7 +105,7 @@ def _run_one(job: tuple[str, str, str, dict | None], doc: dict, timeout: int, do
     tag = re.sub(r"[^A-Za-z0-9_.-]", "_", key)
     mutant = None if m is None or m.get("orig") else m
     ins = [tuple(i) for i in doc["inputs"][name]] if isinstance(subject, Module) else None
-    work = make_workdir(subject, "score-" + tag, mutant, ins)
+    work = make_workdir(subject, "score-" + tag, mutant, ins, driver=mode != "library")
     never = ("--library-mode", "never") if mode.endswith("-never") else ()
     if mode.startswith("driver"):
         target = DRIVER
@@ -124,7 +126,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         with open(args.out) as f:
             out = json.load(f)
     modes = set(args.modes.split(","))
-    todo = [j for j in jobs if j[0] not in out and j[2].removesuffix("-never") in modes]
+    todo = [j for j in jobs if j[0] not in out and j[2].removesuffix("-never") in modes
+            and (args.sample >= 1 or int(hashlib.sha256(j[0].encode()).hexdigest()[:8], 16) < args.sample * 16 ** 8)]
     # the slow library checks last, in a fixed shuffled order (a partial run covers both halves alike)
     todo.sort(key=lambda j: (j[2] == "library", hashlib.sha256(j[0].encode()).hexdigest() if j[2] == "library" else ""))
     print(f"{len(jobs)} checks, {len(todo)} to run", flush=True)
@@ -262,6 +265,7 @@ def main() -> int:
     r.add_argument("--timeout", type=int, default=60)
     r.add_argument("--halves", default="dev,test")
     r.add_argument("--modes", default="driver,script,library")
+    r.add_argument("--sample", type=float, default=1.0, help="a fixed share of the checks (by a hash of their key)")
     r.add_argument("--out", default=os.path.join(CACHE, "scores.json"))
     p = sub.add_parser("report")
     p.add_argument("out")
