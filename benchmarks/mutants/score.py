@@ -105,7 +105,7 @@ def _run_one(job: tuple[str, str, str, dict | None], doc: dict, timeout: int, do
     tag = re.sub(r"[^A-Za-z0-9_.-]", "_", key)
     mutant = None if m is None or m.get("orig") else m
     ins = [tuple(i) for i in doc["inputs"][name]] if isinstance(subject, Module) else None
-    work = make_workdir(subject, "score-" + tag, mutant, ins, driver=mode != "library")
+    work = make_workdir(subject, f"score{os.getpid()}-" + tag, mutant, ins, driver=mode != "library")
     never = ("--library-mode", "never") if mode.endswith("-never") else ()
     if mode.startswith("driver"):
         target = DRIVER
