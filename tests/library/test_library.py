@@ -359,3 +359,18 @@ def test_caller_inputs_through_the_modules_own_helper() -> None:
     trees = {"/p/model.py": ast.parse(model), "/p/use.py": ast.parse(use)}
     found = caller_inputs("Enc", trees, "/p", 2, "/p/model.py")
     assert [(c.shapes, c.line) for c in found] == [(((7,), (2, 1, 32)), 6), (((5,), (2, 1, 32)), 7)]
+
+
+def test_a_factory_that_returns_a_call_site_of_its_own_is_one_construction(tmp_path: object) -> None:
+    """`def senet18(): return SENet(Block, [2, 2])` builds what its own call site builds: one
+    construction, checked once (both cost the module's whole budget twice, issue 32 item 6); a factory
+    building it otherwise stays a construction of its own."""
+    path = os.path.join(str(tmp_path), "net.py")
+    with open(path, "w") as f:
+        f.write("import torch.nn as nn\n\nclass Block(nn.Module):\n    def forward(self, x):\n        return x\n\n"
+                "class SENet(nn.Module):\n    def __init__(self, block, blocks, width=8):\n        super().__init__()\n"
+                "        self.fc = nn.Linear(width, 2)\n\n    def forward(self, x):\n        return self.fc(x)\n\n"
+                "def senet18():\n    return SENet(Block, [2, 2])\n\ndef senet_wide(width=16):\n"
+                "    return SENet(Block, [2, 2], width)\n")
+    built = [t.construct for t in targets(path, "SENet")]
+    assert built[:2] == ["SENet(Block, [2, 2])", "senet_wide()"] and "senet18()" not in built, built
