@@ -8,7 +8,7 @@ Modes, each a fresh `pytea-ci check --no-cache --format json` in the mutant's wo
 Item 6: every subject's original, driver / script entry, default vs `--library-mode never`.
 
 Figures per mode, per half (split.json), per operator and per source: mutants that fail always /
-for some inputs; found (an error or warning PT001-PT005 anywhere), found as an error, found at the
+for some inputs; found (an error or warning PT001-PT007 anywhere: dtype and device findings are PT006 and PT007), found as an error, found at the
 raising statement (a finding on the labelled file:line); false alarms (errors; warnings counted
 apart) on never-failing mutants and on the originals; share whose check reached no tensor
 operation or checked none ("checked nothing"), and timeouts.
@@ -37,7 +37,7 @@ from common import CACHE, DRIVER, HERE, SUBJECTS, Module, load_mutants, make_wor
 
 PYTEA = os.environ.get("PYTEA_TREE", "/work/main")
 PYTHON = os.environ.get("PYTEA_PYTHON", "/work/venv/bin/python")
-RULES = re.compile(r"PT00[1-5]")
+RULES = re.compile(r"PT00[1-7]")  # shapes, arguments, asserts, dtypes (PT006) and devices (PT007)
 
 
 def split() -> dict[str, str]:
