@@ -96,6 +96,11 @@ def _jobs(doc: dict, halves: set[str]) -> list[tuple[str, str, str, dict | None]
     return jobs
 
 
+def _sampled(key: str, share: float) -> bool:
+    """Whether a check is in the fixed `share` of them (a check and its `-never` twin together)."""
+    return int(hashlib.sha256(key.replace("-never", "").encode()).hexdigest()[:8], 16) < share * 16 ** 8
+
+
 def _run_one(job: tuple[str, str, str, dict | None], doc: dict, timeout: int, done: dict) -> dict:
     key, name, mode, m = job
     subject = SUBJECTS[name]
@@ -127,7 +132,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             out = json.load(f)
     modes = set(args.modes.split(","))
     todo = [j for j in jobs if j[0] not in out and j[2].removesuffix("-never") in modes
-            and (args.sample >= 1 or int(hashlib.sha256(j[0].encode()).hexdigest()[:8], 16) < args.sample * 16 ** 8)]
+            and (args.sample >= 1 or _sampled(j[0], args.sample))]
     # the slow library checks last, in a fixed shuffled order (a partial run covers both halves alike)
     todo.sort(key=lambda j: (j[2] == "library", hashlib.sha256(j[0].encode()).hexdigest() if j[2] == "library" else ""))
     print(f"{len(jobs)} checks, {len(todo)} to run", flush=True)
