@@ -14,7 +14,7 @@ apart) on never-failing mutants and on the originals; share whose check reached 
 operation or checked none ("checked nothing"), and timeouts.
 
     python benchmarks/mutants/score.py run [--jobs 2] [--timeout 60] [--halves dev,test] [--modes ...]
-                                           [--sample 0.25] [--out FILE]
+                                           [--sample 0.25] [--pairs] [--out FILE]
     python benchmarks/mutants/score.py report FILE [--half dev]
 """
 from __future__ import annotations
@@ -139,7 +139,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             out = json.load(f)
     modes = set(args.modes.split(","))
     todo = [j for j in jobs if j[0] not in out and j[2].removesuffix("-never") in modes
-            and (args.sample >= 1 or _sampled(j[0], args.sample))]
+            and (args.sample >= 1 or _sampled(j[0], args.sample))
+            and (not args.pairs or j[2].endswith("-never") or f"{j[0]}-never" in {k for k, *_ in jobs})]
     # the slow library checks last, in a fixed shuffled order (a partial run covers both halves alike)
     todo.sort(key=lambda j: (j[2] == "library", hashlib.sha256(j[0].encode()).hexdigest() if j[2] == "library" else ""))
     print(f"{len(jobs)} checks, {len(todo)} to run", flush=True)
@@ -280,6 +281,7 @@ def main() -> int:
     r.add_argument("--halves", default="dev,test")
     r.add_argument("--modes", default="driver,script,library")
     r.add_argument("--sample", type=float, default=1.0, help="a fixed share of the checks (by a hash of their key)")
+    r.add_argument("--pairs", action="store_true", help="only the checks item 6 times twice (default and never)")
     r.add_argument("--out", default=os.path.join(CACHE, "scores.json"))
     p = sub.add_parser("report")
     p.add_argument("out")
