@@ -72,8 +72,10 @@ def apply_edits(text: bytes, edits: list[dict]) -> bytes:
     return text
 
 
-def make_workdir(subject: Module | Script, tag: str, mutant: dict | None, ins: list | None = None) -> str:
-    """A fresh copy of the subject's root with the mutant applied (and a driver for a Module)."""
+def make_workdir(subject: Module | Script, tag: str, mutant: dict | None, ins: list | None = None,
+                 driver: bool = True) -> str:
+    """A fresh copy of the subject's root with the mutant applied (and, with `driver`, a driver for a
+    Module: library mode is checked without it, or `check FILE` would run it as an importer of FILE)."""
     work = os.path.join(CACHE, "work", subject.name, tag)
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(subject_root(subject), work, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
@@ -83,7 +85,7 @@ def make_workdir(subject: Module | Script, tag: str, mutant: dict | None, ins: l
             text = f.read()
         with open(path, "wb") as f:
             f.write(apply_edits(text, mutant["edits"]))
-    if isinstance(subject, Module):
+    if isinstance(subject, Module) and driver:
         with open(os.path.join(work, DRIVER), "w") as f:
             f.write(driver_text(subject, ins if ins is not None else inputs(subject)))
     return work

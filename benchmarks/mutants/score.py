@@ -2,17 +2,19 @@
 
 Modes, each a fresh `pytea-ci check --no-cache --format json` in the mutant's work folder:
 - driver: a Module subject's generated driver is the entry (`check mutant_driver.py`);
-- library: the mutated file alone, no driver (`check FILE`, default library mode);
+- library: the mutated file alone, no driver in the folder (`check FILE`, default library mode; with the
+  driver there, `check FILE` ran it as an importer of FILE: driver mode, not library mode);
 - script: a Script subject's entry (`check ENTRY`, default).
 Item 6: every subject's original, driver / script entry, default vs `--library-mode never`.
 
 Figures per mode, per half (split.json), per operator and per source: mutants that fail always /
-for some inputs; found (an error or warning PT001-PT005 anywhere), found as an error, found at the
+for some inputs; found (an error or warning PT001-PT007 anywhere: dtype and device findings are PT006 and PT007), found as an error, found at the
 raising statement (a finding on the labelled file:line); false alarms (errors; warnings counted
 apart) on never-failing mutants and on the originals; share whose check reached no tensor
 operation or checked none ("checked nothing"), and timeouts.
 
-    python benchmarks/mutants/score.py run [--jobs 2] [--timeout 60] [--halves dev,test] [--out FILE]
+    python benchmarks/mutants/score.py run [--jobs 2] [--timeout 60] [--halves dev,test] [--modes ...]
+                                           [--sample 0.25] [--pairs] [--out FILE]
     python benchmarks/mutants/score.py report FILE [--half dev]
 """
 from __future__ import annotations
@@ -22,6 +24,7 @@ import hashlib
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -35,7 +38,7 @@ from common import CACHE, DRIVER, HERE, SUBJECTS, Module, load_mutants, make_wor
 
 PYTEA = os.environ.get("PYTEA_TREE", "/work/main")
 PYTHON = os.environ.get("PYTEA_PYTHON", "/work/venv/bin/python")
-RULES = re.compile(r"PT00[1-5]")
+RULES = re.compile(r"PT00[1-7]")  # shapes, arguments, asserts, dtypes (PT006) and devices (PT007)
 
 
 def split() -> dict[str, str]:
@@ -47,23 +50,29 @@ def split() -> dict[str, str]:
 def check(work: str, target: str, timeout: int, extra: tuple[str, ...] = ()) -> dict[str, Any]:
     cmd = [PYTHON, "-m", "pytea_ci", "check", target, "--no-cache", "--root", ".", "--python", "/work/venv",
            "--format", "json", "--fail-on", "never", *extra]
-    t0 = time.time()
+    t0, c0 = time.time(), _children_cpu()
     try:
         p = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=timeout,
                            env={**os.environ, "PYTHONPATH": PYTEA})
     except subprocess.TimeoutExpired:
         return {"timeout": True, "wall": round(time.time() - t0, 2)}
     wall = round(time.time() - t0, 2)
+    cpu = round(_children_cpu() - c0, 2)  # with --jobs 1: this check's CPU seconds (wall follows the machine's load)
     try:
         doc = json.loads(p.stdout)
     except json.JSONDecodeError:
         return {"crash": (p.stderr or p.stdout)[-300:], "wall": wall, "rc": p.returncode}
     cov = doc["summary"].get("coverage", {})
-    return {"wall": wall, "seconds": doc["summary"]["seconds"], "reached": cov.get("reached", 0),
+    return {"wall": wall, "cpu": cpu, "seconds": doc["summary"]["seconds"], "reached": cov.get("reached", 0),
             "checked": cov.get("checked", 0), "entries": len(doc["entries"]),
             "findings": [{"rule": d["rule"], "severity": d["severity"], "path": d["path"], "line": d["line"],
                           "message": d["message"][:200]} for d in doc["diagnostics"]],
             "notes": sorted({d["rule"] for d in doc["diagnostics"] if d["severity"] == "note"})}
+
+
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
 
 
 def _jobs(doc: dict, halves: set[str]) -> list[tuple[str, str, str, dict | None]]:
@@ -94,6 +103,11 @@ def _jobs(doc: dict, halves: set[str]) -> list[tuple[str, str, str, dict | None]
     return jobs
 
 
+def _sampled(key: str, share: float) -> bool:
+    """Whether a check is in the fixed `share` of them (a check and its `-never` twin together)."""
+    return int(hashlib.sha256(key.replace("-never", "").encode()).hexdigest()[:8], 16) < share * 16 ** 8
+
+
 def _run_one(job: tuple[str, str, str, dict | None], doc: dict, timeout: int, done: dict) -> dict:
     key, name, mode, m = job
     subject = SUBJECTS[name]
@@ -103,7 +117,7 @@ def _run_one(job: tuple[str, str, str, dict | None], doc: dict, timeout: int, do
     tag = re.sub(r"[^A-Za-z0-9_.-]", "_", key)
     mutant = None if m is None or m.get("orig") else m
     ins = [tuple(i) for i in doc["inputs"][name]] if isinstance(subject, Module) else None
-    work = make_workdir(subject, "score-" + tag, mutant, ins)
+    work = make_workdir(subject, f"score{os.getpid()}-" + tag, mutant, ins, driver=mode != "library")
     never = ("--library-mode", "never") if mode.endswith("-never") else ()
     if mode.startswith("driver"):
         target = DRIVER
@@ -124,7 +138,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         with open(args.out) as f:
             out = json.load(f)
     modes = set(args.modes.split(","))
-    todo = [j for j in jobs if j[0] not in out and j[2].removesuffix("-never") in modes]
+    todo = [j for j in jobs if j[0] not in out and j[2].removesuffix("-never") in modes
+            and (args.sample >= 1 or _sampled(j[0], args.sample))
+            and (not args.pairs or j[2].endswith("-never") or f"{j[0]}-never" in {k for k, *_ in jobs})]
     # the slow library checks last, in a fixed shuffled order (a partial run covers both halves alike)
     todo.sort(key=lambda j: (j[2] == "library", hashlib.sha256(j[0].encode()).hexdigest() if j[2] == "library" else ""))
     print(f"{len(jobs)} checks, {len(todo)} to run", flush=True)
@@ -233,7 +249,8 @@ def cmd_report(args: argparse.Namespace) -> int:
                 print(_table("operator", per_op[mode]))
                 print(f"\n{h}, {mode}, per source\n")
                 print(_table("source", per_src[mode]))
-    print("\n### Item 6: default `check` vs `--library-mode never` (wall seconds; a timeout counts as the timeout)\n")
+    print("\n### Item 6: default `check` vs `--library-mode never` (CPU seconds where both were measured, else wall;"
+          " a timeout counts as the timeout)\n")
     for h in halves:
         for what in ("originals", "mutants (fixed sample)"):
             pairs = []
@@ -244,7 +261,8 @@ def cmd_report(args: argparse.Namespace) -> int:
                     continue
                 n = res.get(r["key"].replace(f"|{r['mode']}", f"|{r['mode']}-never"))
                 if n and not r.get("skipped") and not n.get("skipped") and r.get("wall") and n.get("wall"):
-                    pairs.append((r["wall"] / n["wall"], r["key"], r["wall"], n["wall"], bool(r.get("timeout"))))
+                    what_ = "cpu" if r.get("cpu") and n.get("cpu") else "wall"  # CPU when measured: load-independent
+                    pairs.append((r[what_] / n[what_], r["key"], r[what_], n[what_], bool(r.get("timeout"))))
             if pairs:
                 ratios = [p[0] for p in pairs]
                 worst = max(pairs)
@@ -262,6 +280,8 @@ def main() -> int:
     r.add_argument("--timeout", type=int, default=60)
     r.add_argument("--halves", default="dev,test")
     r.add_argument("--modes", default="driver,script,library")
+    r.add_argument("--sample", type=float, default=1.0, help="a fixed share of the checks (by a hash of their key)")
+    r.add_argument("--pairs", action="store_true", help="only the checks item 6 times twice (default and never)")
     r.add_argument("--out", default=os.path.join(CACHE, "scores.json"))
     p = sub.add_parser("report")
     p.add_argument("out")

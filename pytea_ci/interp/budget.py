@@ -22,6 +22,7 @@ class Budget:
     steps: int = 400_000  # per path
     entry_steps: int = steps_for(20.0)  # all paths of the entry point together (`time-budget`)
     unroll: int = 16
+    build_unroll: int = 64  # in a module's constructor: blocks built per stage (DenseNet's 24, ResNet-152's 36)
     loop_iterations: int = 2_000
     recursion: int = 60
     solver_rlimit: int = rlimit_for(10_000)  # z3 resource units in total per entry point

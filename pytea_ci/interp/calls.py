@@ -258,6 +258,8 @@ class CallMixin:
             raise UserException("TypeError") from None
         if fn.node.args.args and args:
             scope.self_arg = args[0]
+            if fn.name == "forward" and isinstance(args[0], Instance):
+                self.shared.coverage.forward_reached(self.module_key(args[0].cls), args[1:], kwargs, self.span)
         node = fn.node
         self.frames.append((self.span, fn, (args, kwargs)))
         saved_path = self.cur_path
@@ -273,11 +275,9 @@ class CallMixin:
                 self.exec_block(node.body, scope)
             except ReturnSignal as r:
                 if not fn.is_generator:
-                    self._returned(fn, args, kwargs)
                     return r.value
             if fn.is_generator:
                 return self.generator_result()
-            self._returned(fn, args, kwargs)
             return None
         finally:
             if fn.is_generator and len(self.gen_reps) == depth:  # left by an exception: drop its collection
@@ -285,10 +285,6 @@ class CallMixin:
                 self.gen_reps.pop()
             self.frames.pop()
             self.cur_path = saved_path
-
-    def _returned(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict) -> None:
-        if fn.name == "forward" and args and isinstance(args[0], Instance):
-            self.shared.coverage.forward_returned(self.module_key(args[0].cls), args[1:], kwargs, self.span)
 
     def generator_result(self: "Interpreter") -> Any:
         """What a generator yielded, collected eagerly; when a loop of its body ran representative

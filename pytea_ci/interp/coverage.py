@@ -69,8 +69,8 @@ class Coverage:
         self.ended: dict[tuple[str, Span, str, str | None], int] = {}  # (kind, span, reason, module) -> paths
         self.library_used = False  # a tensor-library API was called (even if no tensor operation was reached)
         # (file as shown, class) of the project's nn.Module classes built (outside another module's
-        # constructor), and of those whose `forward` returned on some path with every argument known
-        # (the driver may check the others alone)
+        # constructor), and of those whose `forward` some path reached with every argument known: the
+        # entry point checked it on those inputs (the driver may check the others alone)
         self.modules_built: set[tuple[str, str]] = set()
         self.modules_run: set[tuple[str, str]] = set()
         self.building = 0  # constructors of project modules running (the outermost's module is the one built)
@@ -83,9 +83,11 @@ class Coverage:
         elif span not in self.ops:
             self.ops[span] = origin
 
-    def forward_returned(self, key: tuple[str, str] | None, args: tuple, kwargs: dict, span: Span) -> None:
-        """`forward` of a project module returned: it was run to its end, with known inputs when no
-        argument is a value not understood (or a tensor of unknown shape)."""
+    def forward_reached(self, key: tuple[str, str] | None, args: tuple, kwargs: dict, span: Span) -> None:
+        """`forward` of a project module was called, with known inputs when no argument is a value not
+        understood (or a tensor of unknown shape): the entry point checks it on them, to its end or to
+        the finding that ends the path, and checking it alone again would only repeat the work (issue 32
+        item 6: a finding inside `forward` ended the path, and the module alone ran out of its budget)."""
         if key is not None and first_origin([*args, *kwargs.values()], span) is None:
             self.modules_run.add(key)
 

@@ -417,6 +417,10 @@ class ExprMixin:
             return self.make_super(scope, args)
         if fn is registry.get("builtins.globals") and not args and getattr(node.func, "id", None) == "globals":
             return scope.globals  # `globals()[name]`: the module's namespace itself
+        if fn is registry.get("builtins.locals") and not args and getattr(node.func, "id", None) == "locals":
+            # `kwargs = dict(locals())` in a constructor (configs by prefix): a function's own variables, as
+            # CPython's snapshot; a module's or a class body's namespace itself
+            return dict(scope.locals) if scope.func is not None else scope.locals
         with self.at(node):
             return self.call(fn, *args, **kwargs)
 

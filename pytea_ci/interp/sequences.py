@@ -54,7 +54,10 @@ class SequenceMixin:
         if all(isinstance(x, int) for x in (r.start, r.stop, r.step)):
             rng = range(int(r.start), int(r.stop), int(r.step))
             n = len(rng)
-            if n <= self.config.budget.unroll:
+            # a loop of a module's constructor builds layers (no tensor is computed): followed further, as the
+            # sizes it accumulates (`in_planes += growth_rate` per block) size the layers after it
+            budget = self.config.budget
+            if n <= (budget.build_unroll if self.shared.coverage.building else budget.unroll):
                 return [PInt(i, self.span, "loop index") for i in rng], False
             return [PInt(rng[0], self.span, "loop index"), PInt(rng[1], self.span, "loop index"),
                     PInt(rng[-1], self.span, "loop index")], True

@@ -3,7 +3,7 @@ already cover (`auto`), and one result per module, without the findings an entry
 
 Modes (`library-mode` / `--library-mode`): `auto` checks the modules of the files asked about (the
 paths given, the changed files of a diff, the whole project without either) whose `forward` no
-entry point ran to its end with known inputs, and, with paths, the modules those entry points built
+entry point reached with known inputs, and, with paths, the modules those entry points built
 but never ran; `always` checks every module of the analyzed files and of the files they import;
 `only` does the same and skips the entry points; `never` turns library mode off.
 """
@@ -71,9 +71,9 @@ def _keys(results: list[EntryResult], root: str, field: str) -> set[Key]:
 def select_targets(mode: str, files: list[str], root: str, exclude: list[str], results: list[EntryResult],
                    graph: ImportGraph, built: bool = False,
                    meter: RunMeter | None = None) -> tuple[list[LibraryTarget], list[Key]]:
-    """The modules of `files` to check alone; in `auto`, minus those whose `forward` an entry point ran
-    to its end with known inputs, plus (`built`) the modules the entry points built but never ran. Also
-    the modules not even built because the run's `meter` was spent (reading their call sites is work)."""
+    """The modules of `files` to check alone; in `auto`, minus those whose `forward` an entry point reached
+    with known inputs (checking them alone would repeat its work), plus (`built`) the modules the entry
+    points built but never ran. Also the modules not even built because the run's `meter` was spent (reading their call sites is work)."""
     def project() -> list[str]:  # where call sites are looked for: listed only when a module is kept
         return disc.python_files(root, root, exclude)
 

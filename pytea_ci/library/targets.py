@@ -265,8 +265,10 @@ def _callee(node: ast.Call) -> str:
     return f.id if isinstance(f, ast.Name) else ""
 
 
-def factories(cls: str, tree: ast.Module, rel: str) -> list[tuple[str, str]]:
-    """Functions of the class's own file that return `cls(...)` and can be called without arguments."""
+def factories(cls: str, tree: ast.Module, rel: str, sites_: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    """Functions of the class's own file that return `cls(...)` and can be called without arguments,
+    but those that return one of the constructions `sites_` already has (`def senet18(): return
+    SENet(Block, [2, 2, 2, 2])` builds what its own call site builds: checking both doubled the cost)."""
     out = []
     for fn in tree.body:
         if not isinstance(fn, ast.FunctionDef) or fn.name.startswith("_"):
@@ -274,8 +276,9 @@ def factories(cls: str, tree: ast.Module, rel: str) -> list[tuple[str, str]]:
         a = fn.args
         if len(a.args) + len(a.posonlyargs) > len(a.defaults) or any(d is None for d in a.kw_defaults):
             continue
-        if any(isinstance(n, ast.Return) and isinstance(n.value, ast.Call) and _callee(n.value) == cls
-               for n in ast.walk(fn)):
+        returned = [n.value for n in ast.walk(fn) if isinstance(n, ast.Return) and isinstance(n.value, ast.Call)
+                    and _callee(n.value) == cls]
+        if returned and not (len(returned) == 1 and ast.unparse(returned[0]) in sites_):
             out.append((f"{fn.name}()", f"{fn.name}() at {rel}:{fn.lineno}"))
     return out
 
@@ -352,7 +355,8 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
     own = sources.parse(info.path)
     init = _method(info, "__init__", classes)
     found = call_sites(name, info.path, sources.mentioning(name), root, init, modules, sources.facts)
-    made = [Config(src, label) for src, label in (factories(name, own, rel) if own else [])]
+    known = frozenset(c.construct for c in found if not c.via and not c.partial)
+    made = [Config(src, label) for src, label in (factories(name, own, rel, known) if own else [])]
     # sites whose every argument is known, the file's factories, then the sites with symbols in them
     configs = [c for c in found if not c.via and not c.partial] + made + [c for c in found if c.partial]
     if not configs:  # else the scripts that build it, then the defaults (a script may not get that far)

@@ -142,7 +142,8 @@ def _key(interp: "Interpreter", dotted: str) -> str:
     site = _site(interp)
     loaded = sorted(n for n, m in interp.modules.items() if isinstance(m, ModuleVal))
     doc = [dotted, list(site.folders), sorted(site.follow), sorted(site.skip), site.steps, site.versions,
-           interp.config.budget.recursion, interp.config.budget.unroll, interp.config.budget.loop_iterations, loaded]
+           interp.config.budget.recursion, interp.config.budget.unroll, interp.config.budget.build_unroll,
+           interp.config.budget.loop_iterations, loaded]
     return json.dumps(doc, sort_keys=True, default=repr)
 
 

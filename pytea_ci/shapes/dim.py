@@ -10,7 +10,7 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Union
+from typing import Any, Callable, Union
 
 from pytea_ci.diagnostics import Span
 
@@ -119,6 +119,15 @@ class Sym(Term):
         return stable_hash(self.name)
 
 
+def _cached(term: Term, key: str, compute: Callable[[], Any]) -> Any:
+    """A term's hash or text, computed once: sub-terms are shared (a network's blocks nest the sizes of
+    the one before), and computing them again at every use walked every path through that sharing."""
+    memo = term.__dict__
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
+
+
 @dataclass(frozen=True, repr=False)
 class Op(Term):
     """A non-linear operation: 'mul' (atoms), 'floordiv', 'mod', 'min', 'max'."""
@@ -127,9 +136,12 @@ class Op(Term):
     args: tuple["Dim", ...]
 
     def __hash__(self) -> int:
-        return hash((stable_hash(self.op), self.args))
+        return _cached(self, "_hash", lambda: hash((stable_hash(self.op), self.args)))
 
     def __repr__(self) -> str:
+        return _cached(self, "_repr", self._text)
+
+    def _text(self) -> str:
         sym = {"mul": "*", "floordiv": "//", "mod": "%"}.get(self.op)
         if sym:
             parts = [f"({a!r})" if isinstance(a, Lin) else repr(a) for a in self.args]
@@ -144,7 +156,13 @@ class Lin(Term):
     const: int
     terms: tuple[tuple[Term, int], ...]
 
+    def __hash__(self) -> int:
+        return _cached(self, "_hash", lambda: hash((self.const, self.terms)))
+
     def __repr__(self) -> str:
+        return _cached(self, "_repr", self._text)
+
+    def _text(self) -> str:
         parts: list[str] = []
         for atom, c in self.terms:
             text = repr(atom) if abs(c) == 1 else f"{abs(c)}*{atom!r}"
@@ -224,8 +242,8 @@ def _coefficient(d: Dim) -> tuple[int, Dim]:
 def floordiv(a: Dim, b: Dim) -> Dim:
     if isinstance(a, int) and isinstance(b, int):
         return a // b if b else 0
-    if b == 1:
-        return a
+    if b == 1 or a == 0:
+        return a  # 0 // b == 0 (a zero b raised ZeroDivisionError in the program), as for ints
     if isinstance(b, int) and b > 0:
         const, terms = _linear(a)
         if all(c % b == 0 for c in terms.values()) and terms:
@@ -241,7 +259,7 @@ def floordiv(a: Dim, b: Dim) -> Dim:
 def mod(a: Dim, b: Dim) -> Dim:
     if isinstance(a, int) and isinstance(b, int):
         return a % b if b else 0
-    if b == 1 or a == b:
+    if b == 1 or a == b or a == 0:
         return 0
     if isinstance(b, int) and b > 0:
         const, terms = _linear(a)
@@ -302,8 +320,13 @@ def symbols(d: object) -> set[Sym]:
     """All symbols occurring in a dim or predicate."""
     out: set[Sym] = set()
     stack = [d]
+    seen: set[int] = set()  # shared sub-terms walked once
     while stack:
         x = stack.pop()
+        if isinstance(x, (Lin, Op)):
+            if id(x) in seen:
+                continue
+            seen.add(id(x))
         if isinstance(x, Sym):
             out.add(x)
         elif isinstance(x, Lin):

@@ -12,8 +12,17 @@ from pytea_ci.shapes.pred import Pred
 class Canon:
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
+        self._texts: dict[int, tuple[object, str]] = {}  # id -> (term, text): shared sub-terms once
 
     def dim(self, d: object) -> str:
+        if isinstance(d, (Lin, Op)):
+            done = self._texts.get(id(d))
+            if done is None:
+                done = self._texts[id(d)] = (d, self._dim(d))
+            return done[1]
+        return self._dim(d)
+
+    def _dim(self, d: object) -> str:
         if isinstance(d, bool):
             return str(int(d))
         if isinstance(d, int):

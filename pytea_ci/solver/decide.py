@@ -136,8 +136,13 @@ def _nonzero_divisors(constraints: list[Cond]) -> list[Cond]:
 
     out: list[Cond] = []
     stack: list[object] = list(constraints)
+    seen: set[int] = set()  # shared sub-terms walked once
     while stack:
         x = stack.pop()
+        if isinstance(x, (Op, Lin)):
+            if id(x) in seen:
+                continue
+            seen.add(id(x))
         if isinstance(x, Op) and x.op in ("floordiv", "mod") and not isinstance(x.args[1], int):
             c = ne(x.args[1], 0)
             if c not in out and c is not True:

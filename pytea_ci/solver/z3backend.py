@@ -33,6 +33,7 @@ class Translator:
         self.ctx = self.z3.Context()
         self.vars: dict[str, Any] = {}
         self.syms: dict[str, Sym] = {}
+        self._terms: dict[int, tuple[object, Any]] = {}  # id -> (term, z3 term): shared sub-terms once
 
     def var(self, s: Sym) -> Any:
         if s.name not in self.vars:
@@ -53,6 +54,14 @@ class Translator:
         return out
 
     def dim(self, d: object) -> Any:
+        if isinstance(d, (Lin, Op)):
+            done = self._terms.get(id(d))
+            if done is None:
+                done = self._terms[id(d)] = (d, self._dim(d))
+            return done[1]
+        return self._dim(d)
+
+    def _dim(self, d: object) -> Any:
         z3 = self.z3
         if isinstance(d, bool):
             return z3.IntVal(int(d), self.ctx)

@@ -134,6 +134,19 @@ def test_auto_mode_leaves_modules_an_entry_point_ran_to_the_entry_point(tmp_path
     assert "cnn.py::Mlp" in checked and "cnn.py::Reshaper" not in checked
 
 
+def test_a_module_whose_forward_an_entry_point_reached_is_not_checked_alone(tmp_path: object) -> None:
+    """Mlp's forward fails on the [2, 8] input the entry point passes: the path ends at the finding
+    inside forward, the entry point reports it, and checking Mlp alone again would only repeat that
+    work (issue 32 item 6); Head, never run, is still checked alone."""
+    script = ("import torch\nfrom cnn import Mlp, Head\nif __name__ == '__main__':\n"
+              "    y = Mlp(8)(torch.randn(2, 8))\n    h = Head()\n")
+    root = _project(tmp_path, script)
+    out = json.loads(_cli("check", "main.py", "cnn.py", "--no-cache", "--format", "json", cwd=root).stdout)
+    checked = {e["entry"] for e in out["entries"]}
+    assert "cnn.py::Mlp" not in checked and "cnn.py::Head" in checked
+    assert {("cnn.py", 30), ("cnn.py", 41)} <= {(d["path"], d["line"]) for d in out["diagnostics"]}
+
+
 def test_a_module_run_on_unknown_inputs_is_checked_alone(tmp_path: object) -> None:
     script = ("import torch\nfrom cnn import Mlp\nif __name__ == '__main__':\n"
               "    y = Mlp(8)(torch.load('x.pt'))\n")
@@ -346,3 +359,18 @@ def test_caller_inputs_through_the_modules_own_helper() -> None:
     trees = {"/p/model.py": ast.parse(model), "/p/use.py": ast.parse(use)}
     found = caller_inputs("Enc", trees, "/p", 2, "/p/model.py")
     assert [(c.shapes, c.line) for c in found] == [(((7,), (2, 1, 32)), 6), (((5,), (2, 1, 32)), 7)]
+
+
+def test_a_factory_that_returns_a_call_site_of_its_own_is_one_construction(tmp_path: object) -> None:
+    """`def senet18(): return SENet(Block, [2, 2])` builds what its own call site builds: one
+    construction, checked once (both cost the module's whole budget twice, issue 32 item 6); a factory
+    building it otherwise stays a construction of its own."""
+    path = os.path.join(str(tmp_path), "net.py")
+    with open(path, "w") as f:
+        f.write("import torch.nn as nn\n\nclass Block(nn.Module):\n    def forward(self, x):\n        return x\n\n"
+                "class SENet(nn.Module):\n    def __init__(self, block, blocks, width=8):\n        super().__init__()\n"
+                "        self.fc = nn.Linear(width, 2)\n\n    def forward(self, x):\n        return self.fc(x)\n\n"
+                "def senet18():\n    return SENet(Block, [2, 2])\n\ndef senet_wide(width=16):\n"
+                "    return SENet(Block, [2, 2], width)\n")
+    built = [t.construct for t in targets(path, "SENet")]
+    assert built[:2] == ["SENet(Block, [2, 2])", "senet_wide()"] and "senet18()" not in built, built
