@@ -13,8 +13,8 @@ from pytea_ci.diagnostics import Diagnostic, Edit, Fix, Severity
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.diagnostics.rules import INCOMPLETE
 from pytea_ci.driver.run import Options, make_decider, run_one
-from pytea_ci.fixes.candidates import Candidate, candidates
-from pytea_ci.fixes.source import Sources, replace
+from pytea_ci.fixes.candidates import candidates
+from pytea_ci.fixes.source import Candidate, Sources, replace
 from pytea_ci.interp.observe import Editor
 
 Where = tuple[str, str, int]  # (rule, path, line): a finding, whatever column an edit on its line moves it to

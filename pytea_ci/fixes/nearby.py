@@ -1,0 +1,124 @@
+"""Candidate repairs before the failing line: the statements that ran just before it in its own function
+and in the function of each call on its path (the trace), nearest first. The finding is often reported
+one step after the mistake (`torch.cat([a, b], dim=0)` feeds the layer that fails; `(m == 0).t()` is the
+mask the next call rejects); its path says where to look, and the proof decides.
+
+- a dim literal (`dim=0`, `x.mean(2)`, `torch.chunk(h, 2, dim=0)`) replaced by another small dim;
+- a layout call undone (`x.t()`, `x.transpose(0, 1)`, `x.permute(1, 2, 0)` -> `x`);
+- `batch_first=True` added to an RNN, attention or padding call of the path's files that lacks it;
+- a layer-building loop that never carries its width: `in_ch = out` added after the layer whose first
+  argument names the width the finding's provenance says was a literal (`in_channels = 3`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+
+from pytea_ci.diagnostics import Diagnostic, Edit, Span
+from pytea_ci.fixes.source import Candidate, Sources, callee, constant_value, span_of
+
+_LINES_BACK = 12  # how far above a line of the path its statements are read
+_LAYOUT = ("t", "transpose", "permute", "swapaxes", "movedim")
+DimOf = Callable[[ast.AST], "ast.expr | None"]
+_BATCH_FIRST = ("RNN", "LSTM", "GRU", "MultiheadAttention", "TransformerEncoderLayer", "TransformerDecoderLayer",
+                "Transformer", "pad_sequence", "pack_padded_sequence", "pad_packed_sequence")
+
+
+def before(d: Diagnostic, src: Sources, dim_of: DimOf) -> Iterator[Candidate]:
+    """Dim literals, then layout calls, on the lines of the path just before the finding (its own line
+    excluded: `candidates.py` reads that one), nearest first."""
+    calls = _before_nodes(d, src)
+    for path, n in calls:
+        arg = dim_of(n)
+        now = constant_value(arg) if arg is not None else None
+        if arg is not None and now is not None:
+            for other in (1, 0, -1, 2):
+                if other != now:
+                    yield Candidate(f"dim {now} -> {other}", Edit(span_of(path, arg), str(other)), True)
+    for path, n in calls:
+        if isinstance(n, ast.Call) and callee(n) in _LAYOUT and isinstance(n.func, ast.Attribute):
+            yield Candidate(f"{ast.unparse(n)} -> {ast.unparse(n.func.value)}",
+                            Edit(span_of(path, n), ast.unparse(n.func.value)), False)
+
+
+def _before_nodes(d: Diagnostic, src: Sources) -> list[tuple[str, ast.AST]]:
+    """The nodes on the lines above each place of the path, within its function, nearest line first."""
+    out: list[tuple[str, ast.AST]] = []
+    places = [d.span, *(f.span for f in reversed(d.trace[:-1]))]
+    for span in places:
+        tree = src.tree(span.path)
+        fn = _function_at(tree, span.line) if tree is not None else None
+        if fn is None:
+            continue
+        lines = range(span.line - 1, max(fn.lineno, span.line - _LINES_BACK) - 1, -1)
+        nodes = [n for n in ast.walk(fn) if getattr(n, "lineno", None) in lines]
+        nodes.sort(key=lambda n: (-n.lineno, n.col_offset))  # type: ignore[attr-defined]
+        out.extend((span.path, n) for n in nodes if (span.path, n) not in out)
+    return out
+
+
+def _function_at(tree: ast.Module, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    inner = None
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.lineno <= line <= (n.end_lineno or 0):
+            if inner is None or n.lineno > inner.lineno:
+                inner = n
+    return inner
+
+
+def batch_first(d: Diagnostic, src: Sources, files: list[str]) -> Iterator[Candidate]:
+    """`batch_first=True` on each call of the path's files that takes it and does not set it."""
+    for path in files:
+        tree = src.tree(path)
+        for n in ast.walk(tree) if tree is not None else ():
+            if isinstance(n, ast.Call) and callee(n) in _BATCH_FIRST and n.end_lineno is not None \
+                    and not any(k.arg in ("batch_first", None) for k in n.keywords):
+                at = (n.end_col_offset or 1) - 1  # before the closing parenthesis
+                sep = ", " if n.args or n.keywords else ""
+                yield Candidate(f"{callee(n)}(..., batch_first=True)",
+                                Edit(Span(path, n.end_lineno, at, n.end_lineno, at), f"{sep}batch_first=True"), False)
+
+
+def carried_width(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
+    """A width assigned once from a literal (`in_ch = 3`, named by the finding's provenance) that a loop
+    passes as the first argument of each layer it builds and never updates: `in_ch = <out>` after the
+    statement that builds the layer, `<out>` being the layer's second argument."""
+    for r in d.related:
+        tree = src.tree(r.span.path) if r.value is not None else None
+        assign = _assign_at(tree, r.span.line) if tree is not None else None
+        if tree is None or assign is None:
+            continue
+        name = assign.targets[0].id  # type: ignore[attr-defined]
+        for loop in (n for n in ast.walk(tree) if isinstance(n, ast.For) and n.lineno > assign.lineno):
+            if any(isinstance(x, ast.Name) and x.id == name and isinstance(x.ctx, ast.Store) for x in ast.walk(loop)):
+                continue
+            for stmt in (n for n in ast.walk(loop) if isinstance(n, ast.stmt)):
+                layer = _layer_of(stmt, name)
+                if layer is not None and stmt.end_lineno is not None:
+                    out = ast.unparse(layer.args[1])
+                    line = src.text(r.span.path) or ""
+                    indent = " " * stmt.col_offset
+                    end = len(line.encode("utf-8").splitlines()[stmt.end_lineno - 1].rstrip())
+                    yield Candidate(f"{name} = {out} after the layer", Edit(
+                        Span(r.span.path, stmt.end_lineno, end, stmt.end_lineno, end),
+                        f"\n{indent}{name} = {out}"), False)
+
+
+def _assign_at(tree: ast.Module, line: int) -> ast.Assign | None:
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and n.lineno == line and len(n.targets) == 1 \
+                and isinstance(n.targets[0], ast.Name) and constant_value(n.value) is not None:
+            return n
+    return None
+
+
+def _layer_of(stmt: ast.stmt, name: str) -> ast.Call | None:
+    """The layer a simple statement builds with `name` as its first argument and a second argument."""
+    if isinstance(stmt, (ast.For, ast.While, ast.If, ast.With, ast.FunctionDef, ast.ClassDef, ast.Try)):
+        return None
+    for n in ast.walk(stmt):
+        if isinstance(n, ast.Call) and len(n.args) >= 2 and isinstance(n.args[0], ast.Name) \
+                and n.args[0].id == name and not isinstance(n.args[1], ast.Starred):
+            return n
+    return None
