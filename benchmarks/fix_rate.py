@@ -141,9 +141,10 @@ def main(argv: list[str]) -> int:
                               f"{str(res.get('message'))[:80]}"
         print(json.dumps({k: v for k, v in r.items() if k != "dir"}))
     accepted = sum(1 for r in fixed if r.get("accepted"))
+    completed = sum(1 for r in fixed if r.get("torch") in ("ok", "exit"))
     print(f"SUMMARY fix_rate: {len(fixed)}/{len(rows)} bugs with a verified fix "
           f"({100 * len(fixed) / max(1, len(rows)):.0f}%), {sum(r['safe'] for r in fixed)} safe; "
-          f"torch accepts {accepted}/{len(fixed)}; unfixed: "
+          f"torch accepts {accepted}/{len(fixed)} ({completed} run to completion); unfixed: "
           + ", ".join(f"{o} {sum(r['outcome'] == o for r in rows)}" for o in ("not found", "no candidate",
                                                                          "no proven fix")))
     shutil.rmtree(work, ignore_errors=True)

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from pytea_ci.diagnostics import Diagnostic, Edit, Related, Span
 from pytea_ci.diagnostics.rules import DEVICE_MISMATCH, DTYPE_MISMATCH
-from pytea_ci.fixes.nearby import batch_first, before, carried_width
+from pytea_ci.fixes.nearby import batch_first, before, callers, carried_width
 from pytea_ci.fixes.operands import at_operands
 from pytea_ci.fixes.source import (Candidate, Sources, call_at, callee, constant_value, parents, span_of, starting_at,
                                    wrap)
@@ -44,7 +44,7 @@ def candidates(d: Diagnostic, src: Sources) -> list[Candidate]:
     out: list[Candidate] = []
     for c in [*_dim_arguments(d, src), *_from_provenance(d, src), *_constructor(d, src), *_at_call(d, src),
               *at_operands(d, src), *_from_provenance(d, src, options=True), *_batch_views(d, src), *_matmul(d, src), *_drop_last(d, src),
-              *carried_width(d, src), *batch_first(d, src, _path_files(d, related=True)), *before(d, src, _dim_of)]:
+              *carried_width(d, src), *callers(d, src), *batch_first(d, src, _path_files(d, related=True)), *before(d, src, _dim_of)]:
         if c not in out:
             out.append(c)
         if len(out) == MAX_CANDIDATES:

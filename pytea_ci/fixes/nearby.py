@@ -5,6 +5,7 @@ mask the next call rejects); its path says where to look, and the proof decides.
 
 - a dim literal (`dim=0`, `x.mean(2)`, `torch.chunk(h, 2, dim=0)`) replaced by another small dim;
 - a layout call undone (`x.t()`, `x.transpose(0, 1)`, `x.permute(1, 2, 0)` -> `x`);
+- the argument of a call on the path given a batch dim (`model(x[0])` -> `model(x[0].unsqueeze(0))`);
 - `batch_first=True` added to an RNN, attention or padding call of the path's files that lacks it;
 - a layer-building loop that never carries its width: `in_ch = out` added after the layer whose first
   argument names the width the finding's provenance says was a literal (`in_channels = 3`).
@@ -16,7 +17,7 @@ import ast
 from collections.abc import Callable, Iterator
 
 from pytea_ci.diagnostics import Diagnostic, Edit, Span
-from pytea_ci.fixes.source import Candidate, Sources, callee, constant_value, span_of
+from pytea_ci.fixes.source import Candidate, Sources, call_at, callee, constant_value, span_of, wrap
 
 _LINES_BACK = 12  # how far above a line of the path its statements are read
 _LAYOUT = ("t", "transpose", "permute", "swapaxes", "movedim")
@@ -67,17 +68,47 @@ def _function_at(tree: ast.Module, line: int) -> ast.FunctionDef | ast.AsyncFunc
     return inner
 
 
+def callers(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
+    """The argument of each call on the path given the batch dim it lacks (`model(tokens[0])`, one sample
+    handed to a model that expects a batch), innermost call first."""
+    for f in reversed(d.trace[:-1]):
+        tree = src.tree(f.span.path)
+        call = call_at(tree, f.span) if tree is not None else None
+        for a in call.args if call is not None and len(call.args) == 1 else ():
+            if isinstance(a, (ast.Name, ast.Subscript, ast.Attribute)):
+                yield wrap(f.span.path, a, ".unsqueeze(0)")
+                yield wrap(f.span.path, a, "[:, :, None, None]")  # a vector where a map was meant
+
+
 def batch_first(d: Diagnostic, src: Sources, files: list[str]) -> Iterator[Candidate]:
     """`batch_first=True` on each call of the path's files that takes it and does not set it."""
     for path in files:
         tree = src.tree(path)
         for n in ast.walk(tree) if tree is not None else ():
-            if isinstance(n, ast.Call) and callee(n) in _BATCH_FIRST and n.end_lineno is not None \
-                    and not any(k.arg in ("batch_first", None) for k in n.keywords):
+            if tree is not None and isinstance(n, ast.Call) and callee(n) in _BATCH_FIRST and n.end_lineno is not None \
+                    and _from_torch(n.func, tree) and not any(k.arg in ("batch_first", None) for k in n.keywords):
                 at = (n.end_col_offset or 1) - 1  # before the closing parenthesis
                 sep = ", " if n.args or n.keywords else ""
                 yield Candidate(f"{callee(n)}(..., batch_first=True)",
                                 Edit(Span(path, n.end_lineno, at, n.end_lineno, at), f"{sep}batch_first=True"), False)
+
+
+def _from_torch(func: ast.expr, tree: ast.Module) -> bool:
+    """Whether a callee is torch's: its first name (`nn` of `nn.GRU`, `pad_sequence`) bound by an import
+    from torch in its file."""
+    root = func
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return False
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import) and any((a.asname or a.name.split(".")[0]) == root.id and a.name.startswith(
+                "torch") for a in n.names):
+            return True
+        if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("torch") and any(
+                (a.asname or a.name) == root.id for a in n.names):
+            return True
+    return False
 
 
 def carried_width(d: Diagnostic, src: Sources) -> Iterator[Candidate]:

@@ -2,14 +2,14 @@
 is reported on (its span and line), for the kinds the constructor and provenance literals cannot repair:
 
 - an elementwise operation whose operands do not broadcast (`a + b`, `a / b`): an operand given a trailing
-  dim (`.unsqueeze(-1)`), a table sliced to the other operand's size (`pos[..., :x.size(-2), :]`), or a
+  dim (`deg[..., None]`) or two (`mean[:, None, None]`), a table sliced to the other operand's size (`pos[..., :x.size(-2), :]`), or a
   table given its missing leading dim (`table.unsqueeze(0)[...]`);
 - a concatenation of tensors of different rank or layout: an element unsqueezed at the joined dim or
   transposed;
 - a `view` that cannot hold: `.reshape` for a non-contiguous input, one size replaced by `-1`, or the
   sizes replaced by `x.size(0), -1` (flatten per sample);
-- an unpacking with too many values (`*_, ` in front of the names) or a `chunk(n)` that gives another
-  number of pieces than the names;
+- an unpacking: a `chunk(n)` that gives another number of pieces than the names, a tensor of pairs
+  unpacked by rows (`.t()`), too many values (`*_, ` in front of the names);
 - a 0-dim tensor indexed with `[0]` (`.item()`).
 """
 
@@ -50,9 +50,10 @@ def at_operands(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
 
 def _broadcast(path: str, n: ast.BinOp) -> Iterator[Candidate]:
     sides = [(n.left, n.right), (n.right, n.left)]
-    for this, _ in sides:
-        if isinstance(this, _TENSORS):
-            yield wrap(path, this, ".unsqueeze(-1)")
+    for suffix in ("[..., None]", "[:, None, None]"):  # a trailing dim (a per-row vector), a channel vector
+        for this, _ in sides:  # indexing, not `.unsqueeze`: NumPy arrays have it too
+            if isinstance(this, _TENSORS):
+                yield wrap(path, this, suffix)
     for this, other in sides:  # a module's table (`self.pos_embed`) sliced to the other's size, at each of
         if isinstance(this, ast.Attribute) and isinstance(other, _TENSORS):  # the last two dims
             o = group(other)
@@ -107,6 +108,8 @@ def _unpack(path: str, n: ast.Assign | ast.For) -> Iterator[Candidate]:
             and constant_value(value.args[0]) not in (None, names):
         yield Candidate(f"chunk({ast.unparse(value.args[0])}) -> chunk({names})",
                         Edit(span_of(path, value.args[0]), str(names)), True)
+    if isinstance(n, ast.Assign) and isinstance(value, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)):
+        yield wrap(path, value, ".t()")  # a tensor of pairs unpacked by rows: its columns were meant
     if isinstance(n, ast.Assign):
         text = ", ".join(ast.unparse(e) for e in target.elts)
         yield Candidate(f"{text} -> *_, {text}", Edit(span_of(path, target), f"*_, {text}"), False)

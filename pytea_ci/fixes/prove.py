@@ -1,7 +1,7 @@
 """Proof before offer: a candidate becomes a `Fix` only when its entry point, re-analyzed with the edited
 text as an editor overlay (same options, same solver), no longer has the finding, has no finding it did
-not have before, on any path, and understands the edited lines as well as before (no value the analyzer
-does not understand born there). Safe when the edit changes a literal only and the re-analysis followed
+not have before, on any path, understands the edited lines as well as before (no value the analyzer
+does not understand born there), and has no path that ends in an exception where the original had none. Safe when the edit changes a literal only and the re-analysis followed
 every path (nothing incomplete); unsafe otherwise. A candidate that fails is dropped, never shown."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ class Prover:
             return None
         before = {_where(x) for x in _findings(e)}
         after = {_where(x) for x in _findings(again)}
-        if _where(d) in after or after - before or _less_understood(again, e, c.edit):
+        if _where(d) in after or after - before or _less_understood(again, e, c.edit) or _raises(again, e):
             return None
         complete = again.status != "incomplete" and not any(x.rule == INCOMPLETE.id for x in again.diagnostics)
         return Fix(c.title, (c.edit,), c.literal and complete)
@@ -86,6 +86,16 @@ def _less_understood(again: EntryResult, e: EntryResult, edit: Edit) -> bool:
                 for o in r.stats.unknown_origins if int(o["location"][1]) in lines
                 and os.path.basename(str(o["location"][0])) == os.path.basename(edit.span.path)}
     return bool(born_here(again) - born_here(e))
+
+
+def _raises(again: EntryResult, e: EntryResult) -> bool:
+    """Whether a path of the edited program ends in an exception where none of the original's did
+    (`Transformer(..., batch_first=True)` on a class that takes no such argument is a TypeError, and the
+    finding is gone only because its line is never reached)."""
+    def raised(r: EntryResult) -> set[tuple[str, int]]:
+        return {(os.path.basename(str(p["location"][0])), int(p["location"][1])) for p in r.stats.ended_paths
+                if p.get("kind") == "exception"}
+    return bool(raised(again) - raised(e))
 
 
 def _findings(e: EntryResult) -> list[Diagnostic]:
