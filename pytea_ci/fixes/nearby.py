@@ -50,10 +50,11 @@ def _before_nodes(d: Diagnostic, src: Sources) -> list[tuple[str, ast.AST]]:
     for span in places:
         tree = src.tree(span.path)
         fn = _function_at(tree, span.line) if tree is not None else None
-        if fn is None:
+        scope: ast.AST | None = fn if fn is not None else tree  # module-level code: the module
+        if scope is None:
             continue
-        lines = range(span.line - 1, max(fn.lineno, span.line - _LINES_BACK) - 1, -1)
-        nodes = [n for n in ast.walk(fn) if getattr(n, "lineno", None) in lines]
+        lines = range(span.line - 1, max(getattr(scope, "lineno", 1), span.line - _LINES_BACK) - 1, -1)
+        nodes = [n for n in ast.walk(scope) if getattr(n, "lineno", None) in lines]
         nodes.sort(key=lambda n: (-n.lineno, n.col_offset))  # type: ignore[attr-defined]
         out.extend((span.path, n) for n in nodes if (span.path, n) not in out)
     return out
