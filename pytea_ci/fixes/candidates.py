@@ -18,14 +18,14 @@ from collections.abc import Iterator
 from pytea_ci.diagnostics import Diagnostic, Edit, Related, Span
 from pytea_ci.diagnostics.rules import DEVICE_MISMATCH, DTYPE_MISMATCH
 from pytea_ci.fixes.nearby import batch_first, before, callers, carried_width
-from pytea_ci.fixes.operands import at_operands
+from pytea_ci.fixes.operands import at_operands, index_offset
 from pytea_ci.fixes.source import (Candidate, Sources, call_at, callee, constant_value, parents, span_of, starting_at,
                                    wrap)
 
 MAX_CANDIDATES = 24  # re-analyses per finding: each costs one run of its entry point
 # functions and methods whose dim is positional, and where: `torch.cat(xs, 1)`, `x.sum(1)`
 _DIM_AT = {"cat": 1, "stack": 1, "concat": 1, "softmax": 0, "log_softmax": 0, "sum": 0, "mean": 0, "argmax": 0,
-           "squeeze": 0, "unsqueeze": 0, "flatten": 0, "max": 0, "min": 0, "norm": 1, "size": 0}
+           "squeeze": 0, "unsqueeze": 0, "flatten": 0, "max": 0, "min": 0, "norm": 1, "size": 0, "index_add_": 0}
 # a layer's input with a dim too many, too few, or in the other order (missing flatten, channel dim,
 # batch dim, a batch_first/channels-first mix-up)
 _LAYOUTS = (".flatten(1)", ".unsqueeze(1)", ".unsqueeze(0)", ".transpose(1, 2)", "[:, :, None, None]")
@@ -36,15 +36,19 @@ _LOSSES = ("loss", "criterion", "cross_entropy", "nll_loss", "nll")
 
 
 # a constructor parameter a check names -> its position in the constructor's arguments
-_PARAMS = {"in_features": 0, "in_channels": 0, "num_features": 0, "normalized_shape": 0, "input_size": 0,
+_PARAMS = {"indexed size": 0, "in_features": 0, "in_channels": 0, "num_features": 0, "normalized_shape": 0, "input_size": 0,
            "embed_dim": 0, "num_embeddings": 0, "num_channels": 1}
 
 
 def candidates(d: Diagnostic, src: Sources) -> list[Candidate]:
+    """At most MAX_CANDIDATES, in this order: the finding's own dims, literals and constructor, the short
+    last batch, its operands, command-line defaults, batch-size views and products, then the path before it."""
     out: list[Candidate] = []
     for c in [*_dim_arguments(d, src), *_from_provenance(d, src), *_constructor(d, src), *_at_call(d, src),
-              *at_operands(d, src), *_from_provenance(d, src, options=True), *_batch_views(d, src), *_matmul(d, src), *_drop_last(d, src),
-              *carried_width(d, src), *callers(d, src), *batch_first(d, src, _path_files(d, related=True)), *before(d, src, _dim_of)]:
+              *_drop_last(d, src), *at_operands(d, src), *index_offset(d, src),
+              *_from_provenance(d, src, options=True), *_batch_views(d, src), *_matmul(d, src),
+              *carried_width(d, src), *callers(d, src), *batch_first(d, src, _path_files(d, related=True)),
+              *before(d, src, _dim_of)]:
         if c not in out:
             out.append(c)
         if len(out) == MAX_CANDIDATES:

@@ -113,36 +113,49 @@ def _from_torch(func: ast.expr, tree: ast.Module) -> bool:
 
 
 def carried_width(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
-    """A width assigned once from a literal (`in_ch = 3`, named by the finding's provenance) that a loop
-    passes as the first argument of each layer it builds and never updates: `in_ch = <out>` after the
-    statement that builds the layer, `<out>` being the layer's second argument."""
+    """A width that starts as a literal (`in_ch = 3`, or a parameter's default `in_channels=3` copied to
+    `in_ch`), named by the finding's provenance, that a loop passes as the first argument of each layer it
+    builds and never updates: `in_ch = <out>` after the statement that builds the layer, `<out>` being the
+    layer's second argument."""
     for r in d.related:
         tree = src.tree(r.span.path) if r.value is not None else None
-        assign = _assign_at(tree, r.span.line) if tree is not None else None
-        if tree is None or assign is None:
-            continue
-        name = assign.targets[0].id  # type: ignore[attr-defined]
-        for loop in (n for n in ast.walk(tree) if isinstance(n, ast.For) and n.lineno > assign.lineno):
-            if any(isinstance(x, ast.Name) and x.id == name and isinstance(x.ctx, ast.Store) for x in ast.walk(loop)):
-                continue
-            for stmt in (n for n in ast.walk(loop) if isinstance(n, ast.stmt)):
-                layer = _layer_of(stmt, name)
-                if layer is not None and stmt.end_lineno is not None:
-                    out = ast.unparse(layer.args[1])
-                    line = src.text(r.span.path) or ""
-                    indent = " " * stmt.col_offset
-                    end = len(line.encode("utf-8").splitlines()[stmt.end_lineno - 1].rstrip())
-                    yield Candidate(f"{name} = {out} after the layer", Edit(
-                        Span(r.span.path, stmt.end_lineno, end, stmt.end_lineno, end),
-                        f"\n{indent}{name} = {out}"), False)
+        for start, name in _widths(tree, r.span) if tree is not None else ():
+            loops = [n for n in ast.walk(tree) if isinstance(n, ast.For) and n.lineno > start]  # type: ignore[arg-type]
+            for loop in loops:
+                if any(isinstance(x, ast.Name) and x.id == name and isinstance(x.ctx, ast.Store)
+                       for x in ast.walk(loop)):
+                    continue
+                for stmt in (n for n in ast.walk(loop) if isinstance(n, ast.stmt)):
+                    layer = _layer_of(stmt, name)
+                    if layer is not None and stmt.end_lineno is not None:
+                        yield _after(r.span.path, stmt, f"{name} = {ast.unparse(layer.args[1])}", src)
 
 
-def _assign_at(tree: ast.Module, line: int) -> ast.Assign | None:
+def _widths(tree: ast.Module, at: Span) -> list[tuple[int, str]]:
+    """(line, name) of the names a literal at `at` starts: `name = 3` on its line, or the parameter whose
+    default it is and the names assigned from that parameter in its function (`in_ch = in_channels`)."""
+    out: list[tuple[int, str]] = []
     for n in ast.walk(tree):
-        if isinstance(n, ast.Assign) and n.lineno == line and len(n.targets) == 1 \
+        if isinstance(n, ast.Assign) and n.lineno == at.line and len(n.targets) == 1 \
                 and isinstance(n.targets[0], ast.Name) and constant_value(n.value) is not None:
-            return n
-    return None
+            out.append((n.lineno, n.targets[0].id))
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            params = [*n.args.posonlyargs, *n.args.args][-len(n.args.defaults):] if n.args.defaults else []
+            pairs = [*zip(params, n.args.defaults), *zip(n.args.kwonlyargs, n.args.kw_defaults)]
+            for p, default in pairs:
+                if default is not None and (default.lineno, default.col_offset) == (at.line, at.col):
+                    out.extend((a.lineno, a.targets[0].id) for a in ast.walk(n) if isinstance(a, ast.Assign)
+                               and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)
+                               and isinstance(a.value, ast.Name) and a.value.id == p.arg)
+    return out
+
+
+def _after(path: str, stmt: ast.stmt, line: str, src: Sources) -> Candidate:
+    """A new line, indented as `stmt`, right after it."""
+    assert stmt.end_lineno is not None
+    end = len((src.text(path) or "").encode("utf-8").splitlines()[stmt.end_lineno - 1].rstrip())
+    return Candidate(f"{line} after the layer", Edit(Span(path, stmt.end_lineno, end, stmt.end_lineno, end),
+                                                    f"\n{' ' * stmt.col_offset}{line}"), False)
 
 
 def _layer_of(stmt: ast.stmt, name: str) -> ast.Call | None:

@@ -10,7 +10,8 @@ is reported on (its span and line), for the kinds the constructor and provenance
   sizes replaced by `x.size(0), -1` (flatten per sample);
 - an unpacking: a `chunk(n)` that gives another number of pieces than the names, a tensor of pairs
   unpacked by rows (`.t()`), too many values (`*_, ` in front of the names);
-- a 0-dim tensor indexed with `[0]` (`.item()`).
+- a 0-dim tensor indexed with `[0]` (`.item()`);
+- indices one past the size they index (`labels - 1`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import ast
 from collections.abc import Iterator
 
 from pytea_ci.diagnostics import Diagnostic, Edit
-from pytea_ci.fixes.source import Candidate, Sources, callee, constant_value, group, span_of, wrap
+from pytea_ci.fixes.source import Candidate, Sources, call_at, callee, constant_value, group, span_of, wrap
 
 _ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult, ast.Div)
 _TENSORS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)
@@ -46,6 +47,19 @@ def at_operands(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
         elif isinstance(n, ast.Subscript) and constant_value(n.slice) == 0 and (n.value.lineno, n.value.col_offset) \
                 == (d.span.line, d.span.col):
             yield Candidate("[0] -> .item()", Edit(span_of(d.span.path, n), f"{group(n.value)}.item()"), False)
+
+
+def index_offset(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
+    """Indices one-based where zero-based were meant: each tensor argument of the call minus the excess of
+    the size the indices need over the size they index (`gather(1, labels - 1)`)."""
+    sizes = dict(d.sizes)
+    excess = sizes.get("size the indices need", 0) - sizes.get("indexed size", 0)
+    tree = src.tree(d.span.path)
+    call = call_at(tree, d.span) if tree is not None and excess > 0 else None
+    for a in [*call.args, *(k.value for k in call.keywords)] if call is not None else ():
+        if isinstance(a, _TENSORS):
+            text = f"{ast.unparse(a)} - {excess}"
+            yield Candidate(f"{ast.unparse(a)} -> {text}", Edit(span_of(d.span.path, a), text), False)
 
 
 def _broadcast(path: str, n: ast.BinOp) -> Iterator[Candidate]:

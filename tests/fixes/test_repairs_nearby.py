@@ -60,6 +60,17 @@ PROGRAMS = {
         "layers = []\nin_ch = 3\nfor out_ch in [8, 16]:\n    layers.append(nn.Conv2d(in_ch, out_ch, 3, padding=1))\n"
         "net = nn.Sequential(*layers)\ny = net(torch.randn(2, 3, 8, 8))\n",
         "in_ch = out_ch after the layer", "padding=1))\n    in_ch = out_ch\n"),
+    "one_based_indices": (
+        "p = torch.randn(8, 10).softmax(1)\ny = torch.randint(1, 11, (8,))\nq = p.gather(1, y.unsqueeze(1))\n",
+        "y.unsqueeze(1) -> y.unsqueeze(1) - 1", "p.gather(1, y.unsqueeze(1) - 1)"),
+    "carried_width_from_a_default": (
+        "class Net(nn.Module):\n    def __init__(self, widths, in_channels=3):\n        super().__init__()\n"
+        "        in_ch = in_channels\n        for i, w in enumerate(widths):\n"
+        "            setattr(self, f'layer{i}', nn.Conv2d(in_ch, w, 3, padding=1))\n"
+        "        self.n = len(widths)\n    def forward(self, x):\n        for i in range(self.n):\n"
+        "            x = getattr(self, f'layer{i}')(x)\n        return x\n"
+        "y = Net([8, 16])(torch.randn(2, 3, 8, 8))\n",
+        "in_ch = w after the layer", "padding=1))\n            in_ch = w\n"),
     "embedding_rows_for_the_ids": (
         "emb = nn.Embedding(50, 8)\nids = torch.randint(0, 51, (4, 7))\nh = emb(ids)\n",
         "indexed size 50 -> 51", "nn.Embedding(51, 8)"),
