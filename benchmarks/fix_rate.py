@@ -3,9 +3,13 @@ the fix proven for it (`pytea-ci check --suggest-fixes`); then torch runs each f
 corpus labels are made (`_oracle/run_case.py`: seeded, CPU, argparse defaults, the torchvision stand-in,
 one fresh fork per case) and must not raise at that statement.
 
-Usage: python benchmarks/fix_rate.py [CORPUS] [-k SUBSTRING]... [--unsafe-only | --safe-only]
+Usage: python benchmarks/fix_rate.py [CORPUS] [-k SUBSTRING]...
+       python benchmarks/fix_rate.py --fuzz START COUNT [--prefix]
 Prints one line per bug and a summary; the analysis never imports torch (the oracle runs in a separate
-process, `--oracle PLAN`).
+process, `--oracle PLAN`). `--fuzz` does the same for the shape fuzzer's failing programs
+(tests/oracle/fuzz.py, seeds START.. until COUNT failing programs torch and the analyzer agree on were
+seen; with --prefix each cut after the statement torch fails at): the fix proven for the finding at
+torch's line, then the fixed program run under torch, which must not raise at that statement.
 """
 
 from __future__ import annotations
@@ -114,9 +118,76 @@ def _fork(run_case: object, case_dir: str) -> dict:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def fuzz(start: int, count: int, prefix: bool) -> int:
+    """Fix rate and torch agreement over the shape fuzzer's failing programs (torch in this process, as
+    benchmarks/fuzz_differential.py runs it; the analysis still never imports the program). With `prefix`,
+    each program ends at the statement torch fails at: the fuzzer draws the lines after a failure without
+    fitting them, so they mostly fail too, and the proof rightly rejects a fix the next line undoes."""
+    from pytea_ci.driver.run import Options, run
+    from pytea_ci.fixes import attach
+    from pytea_ci.fixes.source import replace
+    from tests.oracle.fuzz import make_program, run_torch_at
+
+    seen = fixed = rejected = completed = 0
+    seed = start
+    while seen < count:
+        lines = make_program(seed)
+        seed += 1
+        want, reached = run_torch_at(lines)
+        if want is None:
+            continue
+        if prefix:  # the chunks up to the one torch was running
+            ends = [sum(c.count("\n") + 1 for c in lines[:i + 1]) for i in range(len(lines))]
+            lines = lines[:next(i for i, end in enumerate(ends) if end >= reached) + 1]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "prog.py")
+            Path(path).write_text("\n".join(lines) + "\n")
+            opts = Options(root=d, strict=True)
+            result = run([path], opts)
+            if not any(x.span.line == want for x in result.diagnostics if x.rule in SCORER_RULES):
+                continue  # torch's error not found (the fuzzer's detection rate says how often)
+            seen += 1
+            attach(result, opts, d)
+            d_ = next((x for x in result.diagnostics if x.span.line == want and x.fix is not None), None)
+            if d_ is None or d_.fix is None:
+                continue
+            fixed += 1
+            text = Path(path).read_text()
+            (edit,) = d_.fix.edits
+            new = replace(text, edit.span, edit.text)
+            moved = edit.text.count("\n") - ((edit.span.end_line or edit.span.line) - edit.span.line)
+            at = want + moved if want > edit.span.line else want  # the marked statement in the fixed text
+            line = _torch_error_line(new)
+            completed += line is None
+            if line == at:
+                rejected += 1
+                print(f"--- seed {seed - 1}: torch rejects {d_.fix.title!r} (still raises at line {line})")
+    print(f"SUMMARY fuzz fixes: {seen} failing programs (seeds {start}..{seed - 1}, torch's error found); "
+          f"verified fix {fixed} ({100 * fixed / max(1, seen):.0f}%); torch rejects {rejected}, "
+          f"{completed} run to completion")
+    return 0 if rejected == 0 else 1
+
+
+def _torch_error_line(text: str) -> int | None:
+    """The line of the fixed program where torch raises a shape error; None when it runs."""
+    import traceback
+
+    from tests.oracle.fuzz import SHAPE_ERRORS
+
+    try:
+        exec(compile(text, "<fuzz>", "exec"), {})  # noqa: S102  (the oracle runs real torch on purpose)
+    except SHAPE_ERRORS as e:
+        return [f.lineno for f in traceback.extract_tb(e.__traceback__) if f.filename == "<fuzz>"][-1]
+    except Exception:  # noqa: BLE001  (another exception is not a shape error at the statement)
+        return -1
+    return None
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--oracle"]:
         return oracle(argv[1])
+    if argv[:1] == ["--fuzz"]:
+        return fuzz(int(argv[1]), int(argv[2]), "--prefix" in argv)
     keys = [argv[i + 1] for i, a in enumerate(argv) if a == "-k"]
     rest = [a for i, a in enumerate(argv) if a != "-k" and (i == 0 or argv[i - 1] != "-k")]
     corpus = Path(rest[0]) if rest else Path(__file__).resolve().parents[2] / "shared" / "acceptance"
