@@ -28,7 +28,8 @@ _DIM_AT = {"cat": 1, "stack": 1, "concat": 1, "softmax": 0, "log_softmax": 0, "s
            "squeeze": 0, "unsqueeze": 0, "flatten": 0, "max": 0, "min": 0, "norm": 1, "size": 0, "index_add_": 0}
 # a layer's input with a dim too many, too few, or in the other order (missing flatten, channel dim,
 # batch dim, a batch_first/channels-first mix-up)
-_LAYOUTS = (".flatten(1)", ".unsqueeze(1)", ".unsqueeze(0)", ".transpose(1, 2)", "[:, :, None, None]")
+_LAYOUTS = (".flatten(1)", ".unsqueeze(1)", ".unsqueeze(0)", ".transpose(1, 2)", "[:, :, None, None]",
+            ".permute(0, 3, 1, 2)")  # the last: channels-last images where channels-first were meant
 _TENSOR_LIKE = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.BinOp)
 _OPTION = "default of command-line argument"  # how the provenance of an option's default reads
 _COMPUTED = (ast.BinOp, ast.Name, ast.Attribute, ast.Subscript, ast.Call)  # an int computed from other values
@@ -41,12 +42,13 @@ _PARAMS = {"indexed size": 0, "in_features": 0, "in_channels": 0, "num_features"
 
 
 def candidates(d: Diagnostic, src: Sources) -> list[Candidate]:
-    """At most MAX_CANDIDATES, in this order: the finding's own dims, literals and constructor, the short
-    last batch, its operands, command-line defaults, batch-size views and products, then the path before it."""
+    """At most MAX_CANDIDATES, in this order: the finding's own dims, literals and constructor, its call's
+    operands, batch-size views, products, the short last batch; then the operation's operands, computed
+    sizes and command-line defaults; then the path before it."""
     out: list[Candidate] = []
     for c in [*_dim_arguments(d, src), *_from_provenance(d, src), *_constructor(d, src), *_at_call(d, src),
-              *_drop_last(d, src), *at_operands(d, src), *index_offset(d, src),
-              *_from_provenance(d, src, options=True), *_batch_views(d, src), *_matmul(d, src),
+              *_batch_views(d, src), *_matmul(d, src), *_drop_last(d, src), *at_operands(d, src),
+              *index_offset(d, src), *_from_provenance(d, src, "computed"), *_from_provenance(d, src, "option"),
               *carried_width(d, src), *callers(d, src), *batch_first(d, src, _path_files(d, related=True)),
               *before(d, src, _dim_of)]:
         if c not in out:
@@ -56,44 +58,47 @@ def candidates(d: Diagnostic, src: Sources) -> list[Candidate]:
     return out
 
 
-def _from_provenance(d: Diagnostic, src: Sources, options: bool = False) -> Iterator[Candidate]:
-    """Each origin a size came from (a literal, a computed expression; with `options`, the default of a
-    command-line option instead), replaced by each other concrete size the check compared; the operation's
-    own parameter (named last: `in_features` after `input features`) first."""
+def _from_provenance(d: Diagnostic, src: Sources, kind: str = "literal") -> Iterator[Candidate]:
+    """Each origin of `kind` a size came from (a "literal", a "computed" expression, the default of a
+    command-line "option"), replaced by each other concrete size the check compared; the operation's own
+    parameter (named last: `in_features` after `input features`) first."""
     values = [v for _, v in d.sizes] + [r.value for r in d.related if r.value is not None]
     for r in reversed([r for r in d.related if r.value is not None]):
         found = _origin(r, src, _path_files(d))
-        if found is None or options != (_OPTION in r.message):
+        if found is None or found[2] != kind:
             continue
-        path, node, literal = found
+        path, node, _ = found
         for other in dict.fromkeys(v for v in values if v != r.value and v > 0):
-            yield Candidate(f"{r.label} {ast.unparse(node)} -> {other}" if not literal else
-                            f"{r.label} {r.value} -> {other}", Edit(span_of(path, node), str(other)), literal)
+            yield Candidate(f"{r.label} {ast.unparse(node)} -> {other}" if kind == "computed" else
+                            f"{r.label} {r.value} -> {other}", Edit(span_of(path, node), str(other)), kind != "computed")
         tree = src.tree(path)
         batch = _batch_view(tree, node, path) if tree is not None else None
         if batch is not None:
             yield batch
 
 
-def _origin(r: Related, src: Sources, files: list[str]) -> tuple[str, ast.expr, bool] | None:
-    """Where the size `r` names was written: (path, expression, whether it is a literal) — the literal at
-    its span, the `default=` of the command-line option it names, or the expression computed at its span."""
+def _origin(r: Related, src: Sources, files: list[str]) -> tuple[str, ast.expr, str] | None:
+    """Where the size `r` names was written: (path, expression, kind) — the literal at its span, the
+    `default=` of the command-line option it names, or the expression computed at its span (a whole
+    expression of names and arithmetic, `len(...)` or `int(...)`)."""
     tree = src.tree(r.span.path)
     if tree is None:
         return None
     node = _literal(tree, r)
     if node is not None:
-        return r.span.path, node, True
+        return r.span.path, node, "literal"
     option = re.search(_OPTION + r" (--?[\w-]+)", r.message)
     if option is not None:
-        return _default_of(option.group(1), r.value, src, files)
-    exprs = [n for n in starting_at(tree, r.span.line, r.span.col) if isinstance(n, _COMPUTED)]
-    if exprs and not (isinstance(exprs[0], ast.Call) and callee(exprs[0]) not in ("len", "int")):
-        return r.span.path, exprs[0], False
+        found = _default_of(option.group(1), r.value, src, files)
+        return (found[0], found[1], "option") if found is not None else None
+    exprs = starting_at(tree, r.span.line, r.span.col)
+    if exprs and isinstance(exprs[0], _COMPUTED) and not (isinstance(exprs[0], ast.Call) and callee(exprs[0]) not in (
+            "len", "int")):
+        return r.span.path, exprs[0], "computed"
     return None
 
 
-def _default_of(option: str, value: int | None, src: Sources, files: list[str]) -> tuple[str, ast.expr, bool] | None:
+def _default_of(option: str, value: int | None, src: Sources, files: list[str]) -> tuple[str, ast.expr] | None:
     for path in files:
         tree = src.tree(path)
         for n in ast.walk(tree) if tree is not None else ():
@@ -101,7 +106,7 @@ def _default_of(option: str, value: int | None, src: Sources, files: list[str]) 
                     isinstance(a, ast.Constant) and a.value == option for a in n.args):
                 default = next((k.value for k in n.keywords if k.arg == "default"), None)
                 if default is not None and constant_value(default) == value:
-                    return path, default, True
+                    return path, default
     return None
 
 

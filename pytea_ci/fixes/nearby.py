@@ -1,12 +1,16 @@
 """Candidate repairs before the failing line: the statements that ran just before it in its own function
-and in the function of each call on its path (the trace), nearest first. The finding is often reported
+and in the function of each call on its path (the trace), nearest first, then the methods those lines
+called on `self`. The finding is often reported
 one step after the mistake (`torch.cat([a, b], dim=0)` feeds the layer that fails; `(m == 0).t()` is the
 mask the next call rejects); its path says where to look, and the proof decides.
 
 - a dim literal (`dim=0`, `x.mean(2)`, `torch.chunk(h, 2, dim=0)`) replaced by another small dim;
-- a layout call undone (`x.t()`, `x.transpose(0, 1)`, `x.permute(1, 2, 0)` -> `x`);
+- `keepdim=True` dropped (a `[N, 1]` where `[N]` was meant);
+- a layout call undone (`x.t()`, `x.transpose(0, 1)`, `x.permute(1, 2, 0)` -> `x`) or a permutation
+  inverted (`permute(1, 2, 0)` -> `permute(2, 0, 1)`);
 - the argument of a call on the path given a batch dim (`model(x[0])` -> `model(x[0].unsqueeze(0))`);
-- `batch_first=True` added to an RNN, attention or padding call of the path's files that lacks it;
+- `batch_first=True` added to an RNN, attention or padding call of the path's files that lacks it, or
+  an RNN's `bidirectional=True` turned off;
 - a layer-building loop that never carries its width: `in_ch = out` added after the layer whose first
   argument names the width the finding's provenance says was a literal (`in_channels = 3`).
 """
@@ -17,7 +21,7 @@ import ast
 from collections.abc import Callable, Iterator
 
 from pytea_ci.diagnostics import Diagnostic, Edit, Span
-from pytea_ci.fixes.source import Candidate, Sources, call_at, callee, constant_value, span_of, wrap
+from pytea_ci.fixes.source import Candidate, Sources, call_at, callee, constant_value, group, span_of, wrap
 
 _LINES_BACK = 12  # how far above a line of the path its statements are read
 _LAYOUT = ("t", "transpose", "permute", "swapaxes", "movedim")
@@ -27,37 +31,65 @@ _BATCH_FIRST = ("RNN", "LSTM", "GRU", "MultiheadAttention", "TransformerEncoderL
 
 
 def before(d: Diagnostic, src: Sources, dim_of: DimOf) -> Iterator[Candidate]:
-    """Dim literals, then layout calls, on the lines of the path just before the finding (its own line
-    excluded: `candidates.py` reads that one), nearest first."""
-    calls = _before_nodes(d, src)
-    for path, n in calls:
+    """Dim literals, then `keepdim=True`, then layout calls, on the lines of the path just before the
+    finding (its own line excluded: `candidates.py` reads that one), nearest first."""
+    nodes = _before_nodes(d, src)
+    for path, n in nodes:
         arg = dim_of(n)
         now = constant_value(arg) if arg is not None else None
         if arg is not None and now is not None:
             for other in (1, 0, -1, 2):
                 if other != now:
                     yield Candidate(f"dim {now} -> {other}", Edit(span_of(path, arg), str(other)), True)
-    for path, n in calls:
+    for path, n in nodes:
+        if isinstance(n, ast.keyword) and n.arg == "keepdim" and isinstance(n.value, ast.Constant) \
+                and n.value.value is True:
+            yield Candidate("keepdim=True -> False", Edit(span_of(path, n.value), "False"), True)
+    for path, n in nodes:
         if isinstance(n, ast.Call) and callee(n) in _LAYOUT and isinstance(n.func, ast.Attribute):
             yield Candidate(f"{ast.unparse(n)} -> {ast.unparse(n.func.value)}",
                             Edit(span_of(path, n), ast.unparse(n.func.value)), False)
+            order = [constant_value(a) for a in n.args]
+            if callee(n) == "permute" and sorted(order) == list(range(len(order))):  # type: ignore[type-var]
+                inverse = ", ".join(str(order.index(i)) for i in range(len(order)))
+                yield Candidate(f"permute({', '.join(map(str, order))}) -> permute({inverse})",
+                                Edit(span_of(path, n), f"{group(n.func.value)}.permute({inverse})"), False)
 
 
 def _before_nodes(d: Diagnostic, src: Sources) -> list[tuple[str, ast.AST]]:
-    """The nodes on the lines above each place of the path, within its function, nearest line first."""
+    """The nodes on the lines above each place of the path, within its function, nearest line first; then
+    the bodies of the project's methods those lines call on `self` (`self.encode(x)` ran just before)."""
     out: list[tuple[str, ast.AST]] = []
+    called: list[tuple[str, ast.AST]] = []
     places = [d.span, *(f.span for f in reversed(d.trace[:-1]))]
     for span in places:
         tree = src.tree(span.path)
         fn = _function_at(tree, span.line) if tree is not None else None
         scope: ast.AST | None = fn if fn is not None else tree  # module-level code: the module
-        if scope is None:
+        if scope is None or tree is None:
             continue
         lines = range(span.line - 1, max(getattr(scope, "lineno", 1), span.line - _LINES_BACK) - 1, -1)
         nodes = [n for n in ast.walk(scope) if getattr(n, "lineno", None) in lines]
         nodes.sort(key=lambda n: (-n.lineno, n.col_offset))  # type: ignore[attr-defined]
         out.extend((span.path, n) for n in nodes if (span.path, n) not in out)
-    return out
+        for n in nodes:
+            method = _self_method(tree, n, span.line)
+            if method is not None:
+                body = sorted((x for x in ast.walk(method) if hasattr(x, "lineno") or isinstance(x, ast.keyword)),
+                              key=lambda x: -getattr(x, "lineno", 0))
+                called.extend((span.path, x) for x in body)
+    return out + [c for c in called if c not in out]
+
+
+def _self_method(tree: ast.Module, n: ast.AST, line: int) -> ast.FunctionDef | None:
+    """The method of the class around `line` that `n` calls as `self.name(...)`."""
+    if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
+            and n.func.value.id == "self"):
+        return None
+    for c in ast.walk(tree):
+        if isinstance(c, ast.ClassDef) and c.lineno <= line <= (c.end_lineno or 0):
+            return next((f for f in c.body if isinstance(f, ast.FunctionDef) and f.name == n.func.attr), None)
+    return None
 
 
 def _function_at(tree: ast.Module, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
@@ -82,10 +114,15 @@ def callers(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
 
 
 def batch_first(d: Diagnostic, src: Sources, files: list[str]) -> Iterator[Candidate]:
-    """`batch_first=True` on each call of the path's files that takes it and does not set it."""
+    """`batch_first=True` on each call of the path's files that takes it and does not set it; an RNN's
+    `bidirectional=True` turned off (its hidden state has two directions where one was expected)."""
     for path in files:
         tree = src.tree(path)
         for n in ast.walk(tree) if tree is not None else ():
+            flag = next((k.value for k in n.keywords if k.arg == "bidirectional"), None) \
+                if isinstance(n, ast.Call) and callee(n) in _BATCH_FIRST[:3] else None
+            if isinstance(flag, ast.Constant) and flag.value is True:
+                yield Candidate("bidirectional=True -> False", Edit(span_of(path, flag), "False"), True)
             if tree is not None and isinstance(n, ast.Call) and callee(n) in _BATCH_FIRST and n.end_lineno is not None \
                     and _from_torch(n.func, tree) and not any(k.arg in ("batch_first", None) for k in n.keywords):
                 at = (n.end_col_offset or 1) - 1  # before the closing parenthesis
