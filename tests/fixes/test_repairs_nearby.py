@@ -71,6 +71,22 @@ PROGRAMS = {
         "            x = getattr(self, f'layer{i}')(x)\n        return x\n"
         "y = Net([8, 16])(torch.randn(2, 3, 8, 8))\n",
         "in_ch = w after the layer", "padding=1))\n            in_ch = w\n"),
+    "keepdim_dropped": (
+        "adj = torch.rand(6, 6)\ndeg = adj.sum(1, keepdim=True)\nd = torch.diag(deg)\ny = d @ adj\n",
+        "keepdim=True -> False", "adj.sum(1, keepdim=False)"),
+    "permutation_inverted": (
+        "conv = nn.Conv2d(3, 4, 3)\nimg = torch.rand(8, 12, 3)\nx = img.permute(1, 2, 0).unsqueeze(0)\n"
+        "y = conv(x)\n", "permute(1, 2, 0) -> permute(2, 0, 1)", "img.permute(2, 0, 1).unsqueeze(0)"),
+    "bidirectional_off": (
+        "enc = nn.GRU(8, 16, batch_first=True, bidirectional=True)\ndec = nn.GRU(8, 16, batch_first=True)\n"
+        "_, h = enc(torch.randn(4, 5, 8))\nout, _ = dec(torch.randn(4, 3, 8), h)\n",
+        "bidirectional=True -> False", "bidirectional=False)"),
+    "dim_in_the_method_called_before": (
+        "class VAE(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.enc = nn.Linear(10, 8)\n        self.dec = nn.Linear(4, 10)\n"
+        "    def encode(self, x):\n        mu, logvar = torch.chunk(self.enc(x), 2, dim=0)\n        return mu\n"
+        "    def forward(self, x):\n        z = self.encode(x)\n        return self.dec(z)\n"
+        "y = VAE()(torch.randn(6, 10))\n", "dim 0 -> 1", "torch.chunk(self.enc(x), 2, dim=1)"),
     "embedding_rows_for_the_ids": (
         "emb = nn.Embedding(50, 8)\nids = torch.randint(0, 51, (4, 7))\nh = emb(ids)\n",
         "indexed size 50 -> 51", "nn.Embedding(51, 8)"),
