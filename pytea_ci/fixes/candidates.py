@@ -3,10 +3,13 @@ that re-analysis proves. Nothing here decides whether a candidate is right.
 
 - a size literal named by the finding's provenance (`Related.value` at `Related.span`, e.g. `in_features =
   500` at `nn.Linear(500, 50)`) replaced by the size it was compared with (`320`): a literal-only edit;
+  likewise, later, a computed size (`n_num + emb_dim` -> `22`, not literal-only) and the `default=` of the
+  command-line option a size came from;
 - a batch-size literal in `view`/`reshape` (`x.view(64, -1)`) replaced by `x.size(0)`;
 - at the call the finding is reported on: a class-index target `[N, 1]` squeezed (`.squeeze(1)`), a
   missing `.long()`/`.float()` on a dtype finding, a missing `.to(device)` on a device finding;
-- a finding only the short last batch triggers: `drop_last=True` on the DataLoader.
+- a finding only the short last batch triggers: `drop_last=True` on the DataLoader;
+- then the operands' repairs (`operands.py`) and those on the path before the finding (`nearby.py`).
 """
 
 from __future__ import annotations
