@@ -128,7 +128,7 @@ def fuzz(start: int, count: int, prefix: bool) -> int:
     from pytea_ci.fixes.source import replace
     from tests.oracle.fuzz import make_program, run_torch_at
 
-    seen = fixed = rejected = completed = 0
+    seen = fixed = rejected = completed = elsewhere = 0
     seed = start
     while seen < count:
         lines = make_program(seed)
@@ -162,9 +162,13 @@ def fuzz(start: int, count: int, prefix: bool) -> int:
             if line == at:
                 rejected += 1
                 print(f"--- seed {seed - 1}: torch rejects {d_.fix.title!r} (still raises at line {line})")
+            elif line is not None:
+                elsewhere += 1
+                print(f"--- seed {seed - 1}: {d_.fix.title!r}: the fixed program raises at line {line} "
+                      f"({'not a shape error' if line == -1 else 'another statement'})")
     print(f"SUMMARY fuzz fixes: {seen} failing programs (seeds {start}..{seed - 1}, torch's error found); "
-          f"verified fix {fixed} ({100 * fixed / max(1, seen):.0f}%); torch rejects {rejected}, "
-          f"{completed} run to completion")
+          f"verified fix {fixed} ({100 * fixed / max(1, seen):.0f}%); torch rejects {rejected} (raises at the "
+          f"statement), {elsewhere} raise elsewhere, {completed} run to completion")
     return 0 if rejected == 0 else 1
 
 

@@ -43,7 +43,8 @@ def at_operands(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
                 and (n.lineno, n.col_offset) <= (d.span.line, d.span.col):
             yield from _view(d.span.path, n)
         elif isinstance(n, (ast.Assign, ast.For)):
-            yield from _unpack(d.span.path, n)
+            rows = any(label == "rows" for label in [*(r.label for r in d.related), *(k for k, _ in d.sizes)])
+            yield from _unpack(d.span.path, n, rows)
         elif isinstance(n, ast.Subscript) and constant_value(n.slice) == 0 and (n.value.lineno, n.value.col_offset) \
                 == (d.span.line, d.span.col):
             yield Candidate("[0] -> .item()", Edit(span_of(d.span.path, n), f"{group(n.value)}.item()"), False)
@@ -112,7 +113,8 @@ def _view(path: str, n: ast.Call) -> Iterator[Candidate]:
             span_of(path, n), f"{recv}.{n.func.attr}({recv}.size(0), -1)"), False)
 
 
-def _unpack(path: str, n: ast.Assign | ast.For) -> Iterator[Candidate]:
+def _unpack(path: str, n: ast.Assign | ast.For, rows: bool) -> Iterator[Candidate]:
+    """`rows`: the finding says a tensor is unpacked by its rows (a tuple has no `.t()`)."""
     target = n.targets[0] if isinstance(n, ast.Assign) and len(n.targets) == 1 else getattr(n, "target", None)
     if not isinstance(target, ast.Tuple) or any(isinstance(e, ast.Starred) for e in target.elts):
         return
@@ -122,7 +124,7 @@ def _unpack(path: str, n: ast.Assign | ast.For) -> Iterator[Candidate]:
             and constant_value(value.args[0]) not in (None, names):
         yield Candidate(f"chunk({ast.unparse(value.args[0])}) -> chunk({names})",
                         Edit(span_of(path, value.args[0]), str(names)), True)
-    if isinstance(n, ast.Assign) and isinstance(value, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)):
+    if rows and isinstance(n, ast.Assign) and isinstance(value, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)):
         yield wrap(path, value, ".t()")  # a tensor of pairs unpacked by rows: its columns were meant
     if isinstance(n, ast.Assign):
         text = ", ".join(ast.unparse(e) for e in target.elts)
