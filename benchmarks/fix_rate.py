@@ -128,7 +128,7 @@ def fuzz(start: int, count: int, prefix: bool) -> int:
     from pytea_ci.fixes.source import replace
     from tests.oracle.fuzz import make_program, run_torch_at
 
-    seen = fixed = rejected = completed = elsewhere = 0
+    seen = fixed = rejected = completed = elsewhere = crashes = 0
     seed = start
     while seen < count:
         lines = make_program(seed)
@@ -143,11 +143,21 @@ def fuzz(start: int, count: int, prefix: bool) -> int:
             path = os.path.join(d, "prog.py")
             Path(path).write_text("\n".join(lines) + "\n")
             opts = Options(root=d, strict=True)
-            result = run([path], opts)
+            try:
+                result = run([path], opts)
+            except Exception as e:  # noqa: BLE001  (a model that raised under strict mode: an analyzer bug)
+                crashes += 1
+                print(f"--- seed {seed - 1}: analyzer crash {type(e).__name__}: {e}")
+                continue
             if not any(x.span.line == want for x in result.diagnostics if x.rule in SCORER_RULES):
                 continue  # torch's error not found (the fuzzer's detection rate says how often)
             seen += 1
-            attach(result, opts, d)
+            try:
+                attach(result, opts, d)
+            except Exception as e:  # noqa: BLE001  (a re-analysis that raised under strict mode)
+                crashes += 1
+                print(f"--- seed {seed - 1}: analyzer crash in a proof {type(e).__name__}: {e}")
+                continue
             d_ = next((x for x in result.diagnostics if x.span.line == want and x.fix is not None), None)
             if d_ is None or d_.fix is None:
                 continue
@@ -168,7 +178,7 @@ def fuzz(start: int, count: int, prefix: bool) -> int:
                       f"({'not a shape error' if line == -1 else 'another statement'})")
     print(f"SUMMARY fuzz fixes: {seen} failing programs (seeds {start}..{seed - 1}, torch's error found); "
           f"verified fix {fixed} ({100 * fixed / max(1, seen):.0f}%); torch rejects {rejected} (raises at the "
-          f"statement), {elsewhere} raise elsewhere, {completed} run to completion")
+          f"statement), {elsewhere} raise elsewhere, {completed} run to completion; analyzer crashes {crashes}")
     return 0 if rejected == 0 else 1
 
 
