@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pytea_ci.diagnostics import Diagnostic, Edit, Related, Span
 from pytea_ci.diagnostics.rules import DEVICE_MISMATCH, DTYPE_MISMATCH
 from pytea_ci.fixes.nearby import batch_first, before, callers, carried_width
-from pytea_ci.fixes.operands import at_operands, index_offset
+from pytea_ci.fixes.operands import at_operands, index_offset, sizes
 from pytea_ci.fixes.source import (Candidate, Sources, call_at, callee, constant_value, parents, span_of, starting_at,
                                    wrap)
 
@@ -65,7 +65,7 @@ def _from_provenance(d: Diagnostic, src: Sources, kind: str = "literal") -> Iter
     """Each origin of `kind` a size came from (a "literal", a "computed" expression, the default of a
     command-line "option"), replaced by each other concrete size the check compared; the operation's own
     parameter (named last: `in_features` after `input features`) first."""
-    values = [v for _, v in d.sizes] + [r.value for r in d.related if r.value is not None]
+    values = [v for _, v in sizes(d)] + [r.value for r in d.related if r.value is not None]
     for r in reversed([r for r in d.related if r.value is not None]):
         found = _origin(r, src, _path_files(d))
         if found is None or found[2] != kind:
@@ -122,7 +122,7 @@ def _constructor(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
     name = _called_name(call.func) if call is not None else None
     if name is None:
         return
-    params = [(label, v) for label, v in d.sizes if label in _PARAMS]
+    params = [(label, v) for label, v in sizes(d) if label in _PARAMS]
     for path in _path_files(d):
         for ctor in _assigned_calls(src.tree(path), name):
             for label, value in params:
@@ -132,7 +132,7 @@ def _constructor(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
                 if arg is None or isinstance(arg, (ast.Starred, ast.Call)):  # a Call: a container's layer
                     continue
                 literal = constant_value(arg) is not None
-                for other in dict.fromkeys(v for lab, v in d.sizes if lab != label and v != value and v > 0):
+                for other in dict.fromkeys(v for lab, v in sizes(d) if lab != label and v != value and v > 0):
                     yield Candidate(f"{label} {ast.unparse(arg)} -> {other}", Edit(span_of(path, arg), str(other)),
                                     literal)
 

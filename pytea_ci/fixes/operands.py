@@ -35,7 +35,8 @@ def at_operands(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
     for n in on_line:
         if isinstance(n, ast.BinOp) and isinstance(n.op, _ELEMENTWISE) and (n.lineno, n.col_offset) == (
                 d.span.line, d.span.col):
-            yield from _broadcast(d.span.path, n)
+            ranks = dict(d.sizes)
+            yield from _broadcast(d.span.path, n, (ranks.get("rank of self"), ranks.get("rank of other")))
         elif isinstance(n, ast.Call) and callee(n) in ("cat", "concat") and n.args \
                 and isinstance(n.args[0], (ast.Tuple, ast.List)):
             yield from _joined(d.span.path, n)
@@ -48,6 +49,11 @@ def at_operands(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
         elif isinstance(n, ast.Subscript) and constant_value(n.slice) == 0 and (n.value.lineno, n.value.col_offset) \
                 == (d.span.line, d.span.col):
             yield Candidate("[0] -> .item()", Edit(span_of(d.span.path, n), f"{group(n.value)}.item()"), False)
+
+
+def sizes(d: Diagnostic) -> list[tuple[str, int]]:
+    """The sizes a finding's check compared, without the ranks it gives alongside (`rank of self`)."""
+    return [(label, v) for label, v in d.sizes if not label.startswith("rank of ")]
 
 
 def index_offset(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
@@ -63,11 +69,16 @@ def index_offset(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
             yield Candidate(f"{ast.unparse(a)} -> {text}", Edit(span_of(d.span.path, a), text), False)
 
 
-def _broadcast(path: str, n: ast.BinOp) -> Iterator[Candidate]:
+def _broadcast(path: str, n: ast.BinOp, ranks: tuple[int | None, int | None]) -> Iterator[Candidate]:
+    """`ranks`: of the left and right operands when the finding gives them; a trailing dim is added only
+    to the operand of lower rank (two 1-D operands would broadcast to their outer product)."""
     sides = [(n.left, n.right), (n.right, n.left)]
-    for suffix in ("[..., None]", "[:, None, None]"):  # a trailing dim (a per-row vector), a channel vector
-        for this, _ in sides:  # indexing, not `.unsqueeze`: NumPy arrays have it too
-            if isinstance(this, _TENSORS):
+    lower = [ranks[0] is None or ranks[1] is None or ranks[0] < ranks[1],
+             ranks[0] is None or ranks[1] is None or ranks[1] < ranks[0]]
+    gap = abs(ranks[0] - ranks[1]) if ranks[0] is not None and ranks[1] is not None else 2
+    for suffix in ("[..., None]", "[:, None, None]")[:1 if gap < 2 else 2]:  # a per-row vector, a channel vector
+        for (this, _), low in zip(sides, lower):  # indexing, not `.unsqueeze`: NumPy arrays have it too
+            if isinstance(this, _TENSORS) and low:
                 yield wrap(path, this, suffix)
     for this, other in sides:  # a module's table (`self.pos_embed`) sliced to the other's size, at each of
         if isinstance(this, ast.Attribute) and isinstance(other, _TENSORS):  # the last two dims
