@@ -69,22 +69,25 @@ class Prover:
             return None
         before = {_where(x) for x in _findings(e)}
         after = {_where(x) for x in _findings(again)}
-        if _where(d) in after or after - before or _less_understood(again, e, c.edit) or _raises(again, e):
+        if _where(d) in after or after - before or _less_understood(again, e, c.edit, d) or _raises(again, e):
             return None
         complete = again.status != "incomplete" and not any(x.rule == INCOMPLETE.id for x in again.diagnostics)
         return Fix(c.title, (c.edit,), c.literal and complete)
 
 
-def _less_understood(again: EntryResult, e: EntryResult, edit: Edit) -> bool:
-    """Whether the edited program has a value the analyzer did not understand born on the edited lines
-    that the original had not (`(cls, x).flatten(1)` is an AttributeError, not a clean run): "no finding"
+def _less_understood(again: EntryResult, e: EntryResult, edit: Edit, d: Diagnostic) -> bool:
+    """Whether the edited program has a value the analyzer did not understand born on the edited lines or
+    on the finding's own line that the original had not (`(cls, x).flatten(1)` is an AttributeError, not a
+    clean run; a `split` into sizes it cannot count leaves the finding's unpacking unchecked): "no finding"
     proves nothing there. Unknowns further on are fine: the repaired program runs past the old finding."""
-    lines = range(edit.span.line, (edit.span.end_line or edit.span.line) + 1)
+    places = {(os.path.basename(edit.span.path), line)
+              for line in range(edit.span.line, (edit.span.end_line or edit.span.line) + 1)}
+    places.add((os.path.basename(d.span.path), d.span.line))
 
     def born_here(r: EntryResult) -> set[tuple[str, int, str]]:
         return {(os.path.basename(str(o["location"][0])), int(o["location"][1]), str(o.get("what", "")))
-                for o in r.stats.unknown_origins if int(o["location"][1]) in lines
-                and os.path.basename(str(o["location"][0])) == os.path.basename(edit.span.path)}
+                for o in r.stats.unknown_origins
+                if (os.path.basename(str(o["location"][0])), int(o["location"][1])) in places}
     return bool(born_here(again) - born_here(e))
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pytea_ci.diagnostics import Edit, Fix, Span
+from pytea_ci.diagnostics import Diagnostic, Edit, Fix, Span
 from pytea_ci.driver.check import check
 from pytea_ci.driver.project import CheckRequest, options
 from pytea_ci.fixes.candidates import candidates
@@ -145,3 +145,22 @@ def test_an_edit_after_which_the_program_raises_proves_nothing(tmp_path: Path) -
     prover = Prover(options(out.config, root, [path], req), root, {})
     assert "Model(8, batch_first=True)" in replace(Sources(root).text("main.py") or "", edit.span, edit.text)
     assert prover.prove(Candidate("batch_first", edit, False), d, e) is None
+
+
+def test_a_finding_gone_because_its_line_is_not_understood_proves_nothing() -> None:
+    """A value not understood born on the finding's own line (a `split` into sizes the analyzer cannot
+    count, after an edit elsewhere) leaves the finding's check undone: no proof. One born further on is
+    the repaired program running on."""
+    from pytea_ci.diagnostics import Severity
+    from pytea_ci.diagnostics.result import EntryResult
+    from pytea_ci.fixes.prove import _less_understood
+
+    d = Diagnostic("PT001", Severity.ERROR, Span("prog.py", 36, 0, 36, 20), "unpack")
+    edit = Edit(Span("prog.py", 33, 20, 33, 21), "0")
+
+    def run_with(line: int) -> EntryResult:
+        e = EntryResult("prog.py")
+        e.stats.unknown_origins = [{"location": ["prog.py", line, 10], "what": "torch.split: symbolic sizes", "ops": 1}]
+        return e
+    assert _less_understood(run_with(36), EntryResult("prog.py"), edit, d)
+    assert not _less_understood(run_with(40), EntryResult("prog.py"), edit, d)
