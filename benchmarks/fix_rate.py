@@ -128,9 +128,19 @@ def fuzz(start: int, count: int, prefix: bool) -> int:
     from pytea_ci.fixes.source import replace
     from tests.oracle.fuzz import make_program, run_torch_at
 
-    seen = fixed = rejected = completed = elsewhere = crashes = 0
+    seen = fixed = rejected = completed = elsewhere = crashes = reported = 0
     seed = start
+
+    def summary() -> None:
+        print(f"SUMMARY fuzz fixes: {seen} failing programs (seeds {start}..{seed - 1}, torch's error found); "
+              f"verified fix {fixed} ({100 * fixed / max(1, seen):.0f}%); torch rejects {rejected} (raises at the "
+              f"statement), {elsewhere} raise elsewhere, {completed} run to completion; analyzer crashes {crashes}",
+              flush=True)
+
     while seen < count:
+        if seen % 50 == 0 and seen != reported:  # a figure to stop at, on a shared machine
+            reported = seen
+            summary()
         lines = make_program(seed)
         seed += 1
         want, reached = run_torch_at(lines)
@@ -176,9 +186,7 @@ def fuzz(start: int, count: int, prefix: bool) -> int:
                 elsewhere += 1
                 print(f"--- seed {seed - 1}: {d_.fix.title!r}: the fixed program raises at line {line} "
                       f"({'not a shape error' if line == -1 else 'another statement'})")
-    print(f"SUMMARY fuzz fixes: {seen} failing programs (seeds {start}..{seed - 1}, torch's error found); "
-          f"verified fix {fixed} ({100 * fixed / max(1, seen):.0f}%); torch rejects {rejected} (raises at the "
-          f"statement), {elsewhere} raise elsewhere, {completed} run to completion; analyzer crashes {crashes}")
+    summary()
     return 0 if rejected == 0 else 1
 
 
