@@ -76,18 +76,22 @@ class Prover:
 
 
 def _less_understood(again: EntryResult, e: EntryResult, edit: Edit, d: Diagnostic) -> bool:
-    """Whether the edited program has a value the analyzer did not understand born on the edited lines or
-    on the finding's own line that the original had not (`(cls, x).flatten(1)` is an AttributeError, not a
-    clean run; a `split` into sizes it cannot count leaves the finding's unpacking unchecked): "no finding"
-    proves nothing there. Unknowns further on are fine: the repaired program runs past the old finding."""
+    """Whether the edited program has a value the analyzer did not understand born on the edited lines, or
+    on the finding's line or above it in its file, that the original had not (`(cls, x).flatten(1)` is an
+    AttributeError, not a clean run; a `split` into sizes it cannot count, or a `while` loop's count of
+    unknown kind, leaves the finding's check undone): "no finding" proves nothing there. Unknowns further
+    on are fine: the repaired program runs past the old finding."""
     places = {(os.path.basename(edit.span.path), line)
               for line in range(edit.span.line, (edit.span.end_line or edit.span.line) + 1)}
     places.add((os.path.basename(d.span.path), d.span.line))
 
+    here = os.path.basename(d.span.path)
+
     def born_here(r: EntryResult) -> set[tuple[str, int, str]]:
         return {(os.path.basename(str(o["location"][0])), int(o["location"][1]), str(o.get("what", "")))
                 for o in r.stats.unknown_origins
-                if (os.path.basename(str(o["location"][0])), int(o["location"][1])) in places}
+                if (os.path.basename(str(o["location"][0])), int(o["location"][1])) in places
+                or (os.path.basename(str(o["location"][0])) == here and int(o["location"][1]) <= d.span.line)}
     return bool(born_here(again) - born_here(e))
 
 

@@ -148,9 +148,9 @@ def test_an_edit_after_which_the_program_raises_proves_nothing(tmp_path: Path) -
 
 
 def test_a_finding_gone_because_its_line_is_not_understood_proves_nothing() -> None:
-    """A value not understood born on the finding's own line (a `split` into sizes the analyzer cannot
-    count, after an edit elsewhere) leaves the finding's check undone: no proof. One born further on is
-    the repaired program running on."""
+    """A value not understood born on the finding's own line or above it (a `split` into sizes the analyzer
+    cannot count, a `while` loop's count of unknown kind, after an edit elsewhere) leaves the finding's
+    check undone: no proof. One born further on is the repaired program running on."""
     from pytea_ci.diagnostics import Severity
     from pytea_ci.diagnostics.result import EntryResult
     from pytea_ci.fixes.prove import _less_understood
@@ -163,4 +163,6 @@ def test_a_finding_gone_because_its_line_is_not_understood_proves_nothing() -> N
         e.stats.unknown_origins = [{"location": ["prog.py", line, 10], "what": "torch.split: symbolic sizes", "ops": 1}]
         return e
     assert _less_understood(run_with(36), EntryResult("prog.py"), edit, d)
+    assert _less_understood(run_with(32), EntryResult("prog.py"), edit, d)  # above it: a `while` count, say
     assert not _less_understood(run_with(40), EntryResult("prog.py"), edit, d)
+    assert not _less_understood(run_with(32), run_with(32), edit, d)  # the original had it too
