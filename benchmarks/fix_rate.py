@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -29,6 +30,7 @@ SCORER_RULES = ("PT001", "PT002", "PT003", "PT004", "PT006", "PT007")
 ENV = {"TV_STANDIN_LEN_MOD": "640", "ACCEPT_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
        "CUDA_VISIBLE_DEVICES": "", "PYTHONHASHSEED": "0", "PYTHONWARNINGS": "ignore", "PYTHONDONTWRITEBYTECODE": "1"}
 TIMEOUT = 120
+FUZZ_TIMEOUT = 20  # seconds for one fixed fuzzer program under torch
 
 
 def analyze(corpus: Path, case: dict, work: Path) -> dict:
@@ -185,23 +187,33 @@ def fuzz(start: int, count: int, prefix: bool) -> int:
             elif line is not None:
                 elsewhere += 1
                 print(f"--- seed {seed - 1}: {d_.fix.title!r}: the fixed program raises at line {line} "
-                      f"({'not a shape error' if line == -1 else 'another statement'})")
+                      f"({ {-1: 'not a shape error', -2: f'no end in {FUZZ_TIMEOUT} s'}.get(line, 'another statement')})")
     summary()
     return 0 if rejected == 0 else 1
 
 
 def _torch_error_line(text: str) -> int | None:
-    """The line of the fixed program where torch raises a shape error; None when it runs."""
+    """The line of the fixed program where torch raises a shape error; None when it runs, -1 for another
+    exception, -2 when it has not ended in FUZZ_TIMEOUT seconds."""
     import traceback
 
     from tests.oracle.fuzz import SHAPE_ERRORS
 
+    def stop(*_: object) -> None:
+        raise TimeoutError
+
+    signal.signal(signal.SIGALRM, stop)
+    signal.alarm(FUZZ_TIMEOUT)  # a fix may leave a loop that never ends (`while len(rows) < n`)
     try:
         exec(compile(text, "<fuzz>", "exec"), {})  # noqa: S102  (the oracle runs real torch on purpose)
+    except TimeoutError:
+        return -2
     except SHAPE_ERRORS as e:
         return [f.lineno for f in traceback.extract_tb(e.__traceback__) if f.filename == "<fuzz>"][-1]
     except Exception:  # noqa: BLE001  (another exception is not a shape error at the statement)
         return -1
+    finally:
+        signal.alarm(0)
     return None
 
 
