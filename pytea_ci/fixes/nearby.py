@@ -50,8 +50,9 @@ def before(d: Diagnostic, src: Sources, dim_of: DimOf) -> Iterator[Candidate]:
             yield Candidate(f"{ast.unparse(n)} -> {ast.unparse(n.func.value)}",
                             Edit(span_of(path, n), ast.unparse(n.func.value)), False)
             order = [constant_value(a) for a in n.args]
-            if callee(n) == "permute" and sorted(order) == list(range(len(order))):  # type: ignore[type-var]
-                inverse = ", ".join(str(order.index(i)) for i in range(len(order)))
+            inverse = ", ".join(str(order.index(i)) for i in range(len(order))) if callee(n) == "permute" \
+                and sorted(order) == list(range(len(order))) else None  # type: ignore[type-var]
+            if inverse is not None and inverse != ", ".join(map(str, order)):  # (1, 0) is its own inverse
                 yield Candidate(f"permute({', '.join(map(str, order))}) -> permute({inverse})",
                                 Edit(span_of(path, n), f"{group(n.func.value)}.permute({inverse})"), False)
 
