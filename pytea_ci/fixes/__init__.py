@@ -2,7 +2,8 @@
 the edited program has been re-analyzed and the finding is gone with no new finding on any path.
 
 Owns: deriving candidate edits from a finding's structured data (`candidates.py`: the concrete sizes and
-literal origins of `Related`, the call at the finding's span), proving them (`prove.py`: the entry point
+origins of `Related`, the call at the finding's span; `operands.py`: the operands of the failing
+operation; `nearby.py`: the lines of its path just before it), proving them (`prove.py`: the entry point
 re-run by the driver with the edited text as an editor overlay, `interp/observe.py`'s `Editor`, same
 options), and applying or showing them (`apply.py`: rewritten files, a unified diff).
 

@@ -3,68 +3,114 @@ that re-analysis proves. Nothing here decides whether a candidate is right.
 
 - a size literal named by the finding's provenance (`Related.value` at `Related.span`, e.g. `in_features =
   500` at `nn.Linear(500, 50)`) replaced by the size it was compared with (`320`): a literal-only edit;
+  likewise, later, a computed size (`n_num + emb_dim` -> `22`, not literal-only) and the `default=` of the
+  command-line option a size came from;
 - a batch-size literal in `view`/`reshape` (`x.view(64, -1)`) replaced by `x.size(0)`;
 - at the call the finding is reported on: a class-index target `[N, 1]` squeezed (`.squeeze(1)`), a
   missing `.long()`/`.float()` on a dtype finding, a missing `.to(device)` on a device finding;
-- a finding only the short last batch triggers: `drop_last=True` on the DataLoader.
+- a finding only the short last batch triggers: `drop_last=True` on the DataLoader;
+- then the operands' repairs (`operands.py`) and those on the path before the finding (`nearby.py`).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from pytea_ci.diagnostics import Diagnostic, Edit, Related, Span
 from pytea_ci.diagnostics.rules import DEVICE_MISMATCH, DTYPE_MISMATCH
-from pytea_ci.fixes.source import Sources, call_at, callee, constant_value, parents, span_of, starting_at
+from pytea_ci.fixes.nearby import batch_first, before, callers, carried_width
+from pytea_ci.fixes.operands import at_operands, index_offset, sizes
+from pytea_ci.fixes.source import (Candidate, Sources, call_at, callee, constant_value, parents, span_of, starting_at,
+                                   wrap)
 
-MAX_CANDIDATES = 12  # re-analyses per finding: each costs one run of its entry point
+MAX_CANDIDATES = 24  # re-analyses per finding: each costs one run of its entry point
 # functions and methods whose dim is positional, and where: `torch.cat(xs, 1)`, `x.sum(1)`
 _DIM_AT = {"cat": 1, "stack": 1, "concat": 1, "softmax": 0, "log_softmax": 0, "sum": 0, "mean": 0, "argmax": 0,
-           "squeeze": 0, "unsqueeze": 0, "flatten": 0, "max": 0, "min": 0, "norm": 1, "size": 0}
+           "squeeze": 0, "unsqueeze": 0, "flatten": 0, "max": 0, "min": 0, "norm": 1, "size": 0, "index_add_": 0}
 # a layer's input with a dim too many, too few, or in the other order (missing flatten, channel dim,
 # batch dim, a batch_first/channels-first mix-up)
-_LAYOUTS = (".flatten(1)", ".unsqueeze(1)", ".unsqueeze(0)", ".transpose(1, 2)", "[:, :, None, None]")
+_LAYOUTS = (".flatten(1)", ".unsqueeze(1)", ".unsqueeze(0)", ".transpose(1, 2)", "[:, :, None, None]",
+            ".permute(0, 3, 1, 2)")  # the last: channels-last images where channels-first were meant
 _TENSOR_LIKE = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.BinOp)
+_OPTION = "default of command-line argument"  # how the provenance of an option's default reads
+_COMPUTED = (ast.BinOp, ast.Name, ast.Attribute, ast.Subscript, ast.Call)  # an int computed from other values
 _LOSSES = ("loss", "criterion", "cross_entropy", "nll_loss", "nll")
 
 
-@dataclass(frozen=True)
-class Candidate:
-    title: str
-    edit: Edit
-    literal: bool  # only a literal changes: safe when its proof followed every path
-
-
 # a constructor parameter a check names -> its position in the constructor's arguments
-_PARAMS = {"in_features": 0, "in_channels": 0, "num_features": 0, "normalized_shape": 0, "input_size": 0,
+_PARAMS = {"indexed size": 0, "in_features": 0, "in_channels": 0, "num_features": 0, "normalized_shape": 0, "input_size": 0,
            "embed_dim": 0, "num_embeddings": 0, "num_channels": 1}
 
 
 def candidates(d: Diagnostic, src: Sources) -> list[Candidate]:
+    """At most MAX_CANDIDATES, in this order: the finding's own dims, literals and constructor, its call's
+    operands, batch-size views, products, the short last batch; then the operation's operands, computed
+    sizes and command-line defaults; then the path before it."""
     out: list[Candidate] = []
     for c in [*_dim_arguments(d, src), *_from_provenance(d, src), *_constructor(d, src), *_at_call(d, src),
-              *_batch_views(d, src), *_matmul(d, src), *_drop_last(d, src)]:
+              *_batch_views(d, src), *_matmul(d, src), *_drop_last(d, src), *at_operands(d, src),
+              *index_offset(d, src), *_from_provenance(d, src, "computed"), *_from_provenance(d, src, "option"),
+              *carried_width(d, src), *callers(d, src), *batch_first(d, src, _path_files(d, related=True)),
+              *before(d, src, _dim_of)]:
         if c not in out:
             out.append(c)
-    return out[:MAX_CANDIDATES]
+        if len(out) == MAX_CANDIDATES:
+            break
+    return out
 
 
-def _from_provenance(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
-    """Each literal a size came from, replaced by each other concrete size the check compared; the
-    operation's own parameter (named last: `in_features` after `input features`) first."""
-    values = [v for _, v in d.sizes] + [r.value for r in d.related if r.value is not None]
+def _from_provenance(d: Diagnostic, src: Sources, kind: str = "literal") -> Iterator[Candidate]:
+    """Each origin of `kind` a size came from (a "literal", a "computed" expression, the default of a
+    command-line "option"), replaced by each other concrete size the check compared; the operation's own
+    parameter (named last: `in_features` after `input features`) first."""
+    values = [v for _, v in sizes(d)] + [r.value for r in d.related if r.value is not None]
     for r in reversed([r for r in d.related if r.value is not None]):
-        tree = src.tree(r.span.path)
-        node = _literal(tree, r) if tree is not None else None
-        if node is None or tree is None:
+        found = _origin(r, src, _path_files(d))
+        if found is None or found[2] != kind:
             continue
+        path, node, _ = found
         for other in dict.fromkeys(v for v in values if v != r.value and v > 0):
-            yield Candidate(f"{r.label} {r.value} -> {other}", Edit(span_of(r.span.path, node), str(other)), True)
-        batch = _batch_view(tree, node, r.span.path)
+            yield Candidate(f"{r.label} {ast.unparse(node)} -> {other}" if kind == "computed" else
+                            f"{r.label} {r.value} -> {other}", Edit(span_of(path, node), str(other)), kind != "computed")
+        tree = src.tree(path)
+        batch = _batch_view(tree, node, path) if tree is not None else None
         if batch is not None:
             yield batch
+
+
+def _origin(r: Related, src: Sources, files: list[str]) -> tuple[str, ast.expr, str] | None:
+    """Where the size `r` names was written: (path, expression, kind) — the literal at its span, the
+    `default=` of the command-line option it names, or the expression computed at its span (a whole
+    expression of names and arithmetic, `len(...)` or `int(...)`)."""
+    tree = src.tree(r.span.path)
+    if tree is None:
+        return None
+    node = _literal(tree, r)
+    if node is not None:
+        return r.span.path, node, "literal"
+    option = re.search(_OPTION + r" (--?[\w-]+)", r.message)
+    if option is not None:
+        found = _default_of(option.group(1), r.value, src, files)
+        return (found[0], found[1], "option") if found is not None else None
+    exprs = starting_at(tree, r.span.line, r.span.col)
+    if exprs and isinstance(exprs[0], _COMPUTED) and not (isinstance(exprs[0], ast.Call) and callee(exprs[0]) not in (
+            "len", "int")):
+        return r.span.path, exprs[0], "computed"
+    return None
+
+
+def _default_of(option: str, value: int | None, src: Sources, files: list[str]) -> tuple[str, ast.expr] | None:
+    for path in files:
+        tree = src.tree(path)
+        for n in ast.walk(tree) if tree is not None else ():
+            if isinstance(n, ast.Call) and callee(n) == "add_argument" and any(
+                    isinstance(a, ast.Constant) and a.value == option for a in n.args):
+                default = next((k.value for k in n.keywords if k.arg == "default"), None)
+                if default is not None and constant_value(default) == value:
+                    return path, default
+    return None
 
 
 def _constructor(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
@@ -76,7 +122,7 @@ def _constructor(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
     name = _called_name(call.func) if call is not None else None
     if name is None:
         return
-    params = [(label, v) for label, v in d.sizes if label in _PARAMS]
+    params = [(label, v) for label, v in sizes(d) if label in _PARAMS]
     for path in _path_files(d):
         for ctor in _assigned_calls(src.tree(path), name):
             for label, value in params:
@@ -86,7 +132,7 @@ def _constructor(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
                 if arg is None or isinstance(arg, (ast.Starred, ast.Call)):  # a Call: a container's layer
                     continue
                 literal = constant_value(arg) is not None
-                for other in dict.fromkeys(v for lab, v in d.sizes if lab != label and v != value and v > 0):
+                for other in dict.fromkeys(v for lab, v in sizes(d) if lab != label and v != value and v > 0):
                     yield Candidate(f"{label} {ast.unparse(arg)} -> {other}", Edit(span_of(path, arg), str(other)),
                                     literal)
 
@@ -192,8 +238,10 @@ def _batch_like(arg: ast.expr) -> bool:
     return constant_value(arg) not in (None, -1)
 
 
-def _path_files(d: Diagnostic) -> list[str]:
-    return list(dict.fromkeys([d.span.path, *(f.span.path for f in reversed(d.trace))]))
+def _path_files(d: Diagnostic, related: bool = False) -> list[str]:
+    """The files of the finding's path, its own first; with `related`, the files its provenance names too."""
+    more = [r.span.path for r in d.related] if related else []
+    return list(dict.fromkeys([d.span.path, *(f.span.path for f in reversed(d.trace)), *more]))
 
 
 def _at_call(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
@@ -205,10 +253,10 @@ def _at_call(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
     if d.rule == DTYPE_MISMATCH.id:
         for a in args:
             for method in ("long", "float"):
-                yield _wrap(d.span.path, a, f".{method}()")
+                yield wrap(d.span.path, a, f".{method}()")
     elif d.rule == DEVICE_MISMATCH.id and "device" in (src.text(d.span.path) or ""):
         for a in args:
-            yield _wrap(d.span.path, a, ".to(device)")
+            yield wrap(d.span.path, a, ".to(device)")
     elif any(k in callee(call).lower() for k in _LOSSES) and len(call.args) >= 2 \
             and all(isinstance(a, _TENSOR_LIKE) for a in call.args[:2]):
         yield from _loss_operands(d.span.path, call.args[0], call.args[1])
@@ -216,31 +264,27 @@ def _at_call(d: Diagnostic, src: Sources) -> Iterator[Candidate]:
         yield Candidate("torch.stack -> torch.cat", Edit(span_of(d.span.path, call.func), "torch.cat"), False)
     elif len(args) == 1 and d.rule != DTYPE_MISMATCH.id:  # a layer's input in the wrong rank or layout
         for suffix in _LAYOUTS:
-            yield _wrap(d.span.path, args[0], suffix)
+            yield wrap(d.span.path, args[0], suffix)
 
 
 def _loss_operands(path: str, output: ast.expr, target: ast.expr) -> Iterator[Candidate]:
     """A loss whose target and output disagree in layout: a class-index target `[N, 1]` squeezed, a
     probability target shaped as the output, an output flattened to `[N, C]` or `[N]`."""
     out, tgt = ast.unparse(output), ast.unparse(target)
-    yield _wrap(path, target, ".squeeze(1)")
-    yield _wrap(path, output, ".squeeze(1)")
-    yield _wrap(path, target, f".view_as({out})")
-    yield _wrap(path, output, f".view({_group(tgt)}.shape)")
-    yield _wrap(path, output, f".view(-1, {_group(out)}.size(-1))")
-    yield _wrap(path, target, ".view(-1)")
-    yield _wrap(path, output, ".view(-1)")
+    yield wrap(path, target, ".squeeze(1)")
+    yield wrap(path, output, ".squeeze(1)")
+    yield wrap(path, target, f".view_as({out})")
+    yield wrap(path, output, f".view({_group(tgt)}.shape)")
+    yield wrap(path, output, f".view(-1, {_group(out)}.size(-1))")
+    yield wrap(path, target, ".view(-1)")
+    yield wrap(path, output, ".view(-1)")
+    yield wrap(path, output, ".transpose(1, 2)")  # class scores [N, T, C] for targets [N, T]
+    if isinstance(output, ast.Subscript) and isinstance(target, (ast.Name, ast.Attribute)):  # rows picked from one
+        yield wrap(path, target, f"[{ast.unparse(output.slice)}]")
 
 
 def _group(text: str) -> str:
     return text if text.isidentifier() or text.replace(".", "").isidentifier() else f"({text})"
-
-
-def _wrap(path: str, node: ast.expr, suffix: str) -> Candidate:
-    text = ast.unparse(node)
-    if not isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
-        text = f"({text})"
-    return Candidate(f"{ast.unparse(node)} -> {text}{suffix}", Edit(span_of(path, node), text + suffix), False)
 
 
 def _drop_last(d: Diagnostic, src: Sources) -> Iterator[Candidate]:

@@ -1,7 +1,7 @@
 """Proof before offer: a candidate becomes a `Fix` only when its entry point, re-analyzed with the edited
 text as an editor overlay (same options, same solver), no longer has the finding, has no finding it did
-not have before, on any path, and understands the edited lines as well as before (no value the analyzer
-does not understand born there). Safe when the edit changes a literal only and the re-analysis followed
+not have before, on any path, understands the edited lines as well as before (no value the analyzer
+does not understand born there), and has no path that ends in an exception where the original had none. Safe when the edit changes a literal only and the re-analysis followed
 every path (nothing incomplete); unsafe otherwise. A candidate that fails is dropped, never shown."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pytea_ci.diagnostics import Diagnostic, Edit, Fix, Severity
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.diagnostics.rules import INCOMPLETE
 from pytea_ci.driver.run import Options, make_decider, run_one
-from pytea_ci.fixes.candidates import Candidate, candidates
-from pytea_ci.fixes.source import Sources, replace
+from pytea_ci.fixes.candidates import candidates
+from pytea_ci.fixes.source import Candidate, Sources, replace
 from pytea_ci.interp.observe import Editor
 
 Where = tuple[str, str, int]  # (rule, path, line): a finding, whatever column an edit on its line moves it to
@@ -69,23 +69,40 @@ class Prover:
             return None
         before = {_where(x) for x in _findings(e)}
         after = {_where(x) for x in _findings(again)}
-        if _where(d) in after or after - before or _less_understood(again, e, c.edit):
+        if _where(d) in after or after - before or _less_understood(again, e, c.edit, d) or _raises(again, e):
             return None
         complete = again.status != "incomplete" and not any(x.rule == INCOMPLETE.id for x in again.diagnostics)
         return Fix(c.title, (c.edit,), c.literal and complete)
 
 
-def _less_understood(again: EntryResult, e: EntryResult, edit: Edit) -> bool:
-    """Whether the edited program has a value the analyzer did not understand born on the edited lines
-    that the original had not (`(cls, x).flatten(1)` is an AttributeError, not a clean run): "no finding"
-    proves nothing there. Unknowns further on are fine: the repaired program runs past the old finding."""
-    lines = range(edit.span.line, (edit.span.end_line or edit.span.line) + 1)
+def _less_understood(again: EntryResult, e: EntryResult, edit: Edit, d: Diagnostic) -> bool:
+    """Whether the edited program has a value the analyzer did not understand born on the edited lines, or
+    on the finding's line or above it in its file, that the original had not (`(cls, x).flatten(1)` is an
+    AttributeError, not a clean run; a `split` into sizes it cannot count, or a `while` loop's count of
+    unknown kind, leaves the finding's check undone): "no finding" proves nothing there. Unknowns further
+    on are fine: the repaired program runs past the old finding."""
+    places = {(os.path.basename(edit.span.path), line)
+              for line in range(edit.span.line, (edit.span.end_line or edit.span.line) + 1)}
+    places.add((os.path.basename(d.span.path), d.span.line))
+
+    here = os.path.basename(d.span.path)
 
     def born_here(r: EntryResult) -> set[tuple[str, int, str]]:
         return {(os.path.basename(str(o["location"][0])), int(o["location"][1]), str(o.get("what", "")))
-                for o in r.stats.unknown_origins if int(o["location"][1]) in lines
-                and os.path.basename(str(o["location"][0])) == os.path.basename(edit.span.path)}
+                for o in r.stats.unknown_origins
+                if (os.path.basename(str(o["location"][0])), int(o["location"][1])) in places
+                or (os.path.basename(str(o["location"][0])) == here and int(o["location"][1]) <= d.span.line)}
     return bool(born_here(again) - born_here(e))
+
+
+def _raises(again: EntryResult, e: EntryResult) -> bool:
+    """Whether a path of the edited program ends in an exception where none of the original's did
+    (`Transformer(..., batch_first=True)` on a class that takes no such argument is a TypeError, and the
+    finding is gone only because its line is never reached)."""
+    def raised(r: EntryResult) -> set[tuple[str, int]]:
+        return {(os.path.basename(str(p["location"][0])), int(p["location"][1])) for p in r.stats.ended_paths
+                if p.get("kind") == "exception"}
+    return bool(raised(again) - raised(e))
 
 
 def _findings(e: EntryResult) -> list[Diagnostic]:

@@ -1,5 +1,6 @@
 """The source side of repairs: reading the files a finding names, finding the expression that starts where
-a provenance span points, and turning an AST node into the span an `Edit` replaces."""
+a provenance span points, turning an AST node into the span an `Edit` replaces, and the `Candidate` edits
+the candidate modules build from them."""
 
 from __future__ import annotations
 
@@ -7,7 +8,30 @@ import ast
 import os
 from dataclasses import dataclass, field
 
-from pytea_ci.diagnostics import Span
+from pytea_ci.diagnostics import Edit, Span
+
+_PRIMARY = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One edit that may repair a finding; `prove.py` decides."""
+
+    title: str
+    edit: Edit
+    literal: bool  # only a literal changes: safe when its proof followed every path
+
+
+def group(node: ast.expr) -> str:
+    """The text of an expression, parenthesized unless it is a primary (`(a + b)`, `x.view(-1)`)."""
+    text = ast.unparse(node)
+    return text if isinstance(node, _PRIMARY) else f"({text})"
+
+
+def wrap(path: str, node: ast.expr, suffix: str) -> Candidate:
+    """`node` followed by `suffix` (`x` -> `x.flatten(1)`), an edit that is more than a literal."""
+    return Candidate(f"{ast.unparse(node)} -> {group(node)}{suffix}", Edit(span_of(path, node), group(node) + suffix),
+                     False)
 
 
 @dataclass

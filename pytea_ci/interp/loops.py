@@ -273,7 +273,8 @@ class LoopMixin:
                     items[k:], truncated = rest, False  # follow every iteration: exact again
                     item = items[k]
                 if truncated and k >= consecutive:
-                    self.widen_changed(names, (start, before), scope)
+                    with self.at(node):  # the loop is where its variables change, not the enclosing statement
+                        self.widen_changed(names, (start, before), scope)
                 before = {n: scope.locals.get(n) for n in names}
                 if bind is not None:
                     bind(item)
@@ -287,7 +288,8 @@ class LoopMixin:
         finally:
             mutated = self.loop_mutations.pop()
         if truncated:
-            self.widen_changed(names, (start, before), scope)
+            with self.at(node):
+                self.widen_changed(names, (start, before), scope)
             for lst in mutated:
                 self.inexact.add(lst)
             for name in may_grow(node.body):  # grown by iterations the representatives stand for

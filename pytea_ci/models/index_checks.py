@@ -39,9 +39,12 @@ def require_indices(ctx: Ctx, idx: Any, size: Any, op: str, what: str, limit: st
         return
     lo_ok: Dim = -size if negative_ok else 0
     hi_ok: Dim = size - 1
+    r = idx.vrange if isinstance(idx, Tensor) else None
+    # the size the largest index needs, a plain int (no origin): the data a repair reads (pytea_ci/fixes/)
+    needed = (("size the indices need", int(r.hi) + 1),) if r is not None and _ints(r.hi) else ()
     require_values(ctx, idx, lo_ok, hi_ok, op, f"index out of range: {what}", f"but {limit} is {size!r} (valid "
                    f"indices {lo_ok!r}..{hi_ok!r}" + (f", or {ignore!r} to ignore" if ignore is not None else "") + ")",
-                   (("indexed size", size),), ignore)
+                   (("indexed size", size), *needed), ignore)
 
 
 def require_values(ctx: Ctx, idx: Any, lo_ok: Dim, hi_ok: Dim | None, op: str, head: str, tail: str,

@@ -88,7 +88,9 @@ def broadcast_shapes(ctx: Ctx, a: Shape, b: Shape, op: str, names: tuple[str, st
                         f"the size of {names[0]} ({x!r}) must match the size of {names[1]} ({y!r}) at non-singleton "
                         f"dimension {i - n}: {fmt(tuple(a))} vs {fmt(tuple(b))}",
                         operands=(f"{names[0]}: {fmt(tuple(a))}", f"{names[1]}: {fmt(tuple(b))}"),
-                        dims=((names[0], x), (names[1], y)))
+                        # the ranks: data for the repairs (pytea_ci/fixes/), plain ints with no origin to show
+                        dims=((names[0], x), (names[1], y), (f"rank of {names[0]}", len(a)),
+                              (f"rank of {names[1]}", len(b))))
             # a fixed size other than 1 is the result whichever side holds (`48` with `D`: D is 48 or 1)
             out.append(x if isinstance(x, int) else (y if isinstance(y, int) else dmax(x, y)))
     return tuple(out)

@@ -96,7 +96,8 @@ def test_the_wrong_literal_is_rejected_by_the_proof(tmp_path: Path) -> None:
 
 
 def test_an_edit_the_analyzer_does_not_understand_proves_nothing(tmp_path: Path) -> None:
-    """`(-1).flatten(1)` raises AttributeError under CPython; the re-analysis sees an unknown value and no
-    finding, which is no proof: a fix must leave the program as well understood as it was."""
-    (d,), _ = _findings(tmp_path, "x = torch.randn(16, 8)\ny = x.view(-1, 5)\n")
+    """`(2 * 3).flatten(1)` raises AttributeError under CPython; the re-analysis sees an unknown value and no
+    finding, which is no proof: a fix must leave the program as well understood as it was (the other
+    candidates, `x.reshape` and `x.view(x.size(0), -1)`, leave a finding)."""
+    (d,), _ = _findings(tmp_path, "x = torch.randn(16, 8)\ny = nn.Linear(6, 2)(x.view(-1, 2 * 3))\n")
     assert d.fix is None
