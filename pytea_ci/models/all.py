@@ -24,3 +24,4 @@ from pytea_ci.models import deque_  # noqa: F401
 from pytea_ci.models import dict_subclass  # noqa: F401
 from pytea_ci.models import saved  # noqa: F401
 from pytea_ci.models import transformers_  # noqa: F401
+from pytea_ci.models import inspect_  # noqa: F401

@@ -242,9 +242,21 @@ def bool_(ctx: Ctx, x: Any = False) -> Any:
     return bool(x) if _concrete(x) else Unknown("bool value", pytype="bool")
 
 
-@model("builtins.str", "builtins.repr", "builtins.format", "builtins.chr", "builtins.ord", "builtins.hex",
-       "builtins.bin", "builtins.oct", "builtins.ascii")
+@model("builtins.format", "builtins.chr", "builtins.ord", "builtins.hex", "builtins.bin", "builtins.oct",
+       "builtins.ascii")
+def text_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return ctx.unknown("string")
+
+
+@model("builtins.str", "builtins.repr")
 def str_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    """`str(cls)` of a class of the program or of a package read from source is CPython's
+    `<class 'module.Qualname'>` (a registry keyed on `str(model.__class__)` finds what it stored);
+    anything else is a string not understood."""
+    if len(args) == 1 and not kwargs and isinstance(args[0], ClassVal) and not args[0].native:
+        module, qual = args[0].ns.get("__module__"), args[0].ns.get("__qualname__")
+        if isinstance(module, str) and isinstance(qual, str):
+            return f"<class '{module}.{qual}'>"
     return ctx.unknown("string")
 
 
