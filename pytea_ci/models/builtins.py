@@ -284,6 +284,11 @@ def _type_matches(value: Any, t: Any) -> Any:
         return True if True in results else (None if None in results else False)
     if isinstance(value, Unknown):
         return None
+    if isinstance(t, ClassVal) and t.native and t.qualname in _MAPPING_ABCS:  # models/abc_mapping.py
+        if isinstance(value, Instance):
+            return True if t in value.cls.mro() else None
+        return _abc_matches(value, "collections.abc.Mapping") if t.qualname.endswith(".Mapping") or \
+            not isinstance(value, dict) else True
     if isinstance(t, ClassVal):
         if isinstance(value, NamedTupleVal) and t in value.cls.mro():
             return True
@@ -339,8 +344,10 @@ def _abc_class(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("instance of an abstract base class")
 
 
+_MAPPING_ABCS = ("collections.abc.Mapping", "collections.abc.MutableMapping")
 for _name in _ABCS:
-    register(_name, Builtin(_name, _abc_class))
+    if _name not in _MAPPING_ABCS:  # classes a program derives from (models/abc_mapping.py)
+        register(_name, Builtin(_name, _abc_class))
 
 
 @model("builtins.isinstance")

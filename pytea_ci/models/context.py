@@ -49,6 +49,10 @@ class Ctx(Protocol):
     def call(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
         """Call any value (user function, model, class, bound method) as the program would."""
 
+    def attempt(self, catch: str, fn: Any, /, *args: Any) -> "tuple[bool, Any]":
+        """Call `fn` as `try: fn(*args) except <catch>:` would: (True, its value), or (False, None) when it
+        raised the exception named `catch` (any other exception goes on)."""
+
     def iterate(self, value: Any) -> "list[Any] | None":
         """The items of an iterable value, or None when they are not known."""
 

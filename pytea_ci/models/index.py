@@ -36,14 +36,14 @@ NAMES: dict[str, str] = {
         'builtins.print builtins.input builtins.breakpoint builtins.help builtins.len builtins.range '
         'builtins.enumerate builtins.zip builtins.reversed builtins.sorted builtins.list builtins.tuple '
         'builtins.set builtins.frozenset builtins.max builtins.min builtins.sum builtins.abs builtins.int '
-        'builtins.float builtins.complex builtins.round builtins.divmod builtins.bool builtins.str '
-        'builtins.repr builtins.format builtins.chr builtins.ord builtins.hex builtins.bin builtins.oct '
-        'builtins.ascii builtins.dict collections.abc.Iterable collections.abc.Sequence collections.abc.Mapping '
-        'builtins.isinstance builtins.issubclass builtins.callable builtins.getattr builtins.setattr '
-        'builtins.hasattr builtins.any builtins.all builtins.iter builtins.next builtins.map builtins.filter '
-        'builtins.vars builtins.id builtins.hash builtins.dir builtins.globals builtins.locals builtins.eval '
-        'builtins.exec builtins.compile builtins.__import__ builtins.memoryview builtins.bytearray '
-        'builtins.bytes builtins.pow builtins.slice builtins.object_new builtins.type builtins.staticmethod '
+        'builtins.float builtins.complex builtins.round builtins.divmod builtins.bool builtins.format '
+        'builtins.chr builtins.ord builtins.hex builtins.bin builtins.oct builtins.ascii builtins.str '
+        'builtins.repr builtins.dict collections.abc.Iterable collections.abc.Sequence builtins.isinstance '
+        'builtins.issubclass builtins.callable builtins.getattr builtins.setattr builtins.hasattr builtins.any '
+        'builtins.all builtins.iter builtins.next builtins.map builtins.filter builtins.vars builtins.id '
+        'builtins.hash builtins.dir builtins.globals builtins.locals builtins.eval builtins.exec '
+        'builtins.compile builtins.__import__ builtins.memoryview builtins.bytearray builtins.bytes '
+        'builtins.pow builtins.slice builtins.object_new builtins.type builtins.staticmethod '
         'builtins.classmethod builtins.property functools.cached_property builtins.object '
         'builtins.BaseException builtins.Exception builtins.KeyboardInterrupt builtins.SystemExit '
         'builtins.ArithmeticError builtins.ZeroDivisionError builtins.OverflowError builtins.LookupError '
@@ -219,7 +219,7 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.torch.nn.module':
         'torch.nn.Module torch.nn.modules.module.Module torch.nn.Sequential torch.nn.ModuleList '
         'torch.nn.ParameterList torch.nn.ModuleDict torch.nn.ParameterDict torch.nn.Parameter '
-        'torch.nn.parameter.Parameter',
+        'torch.nn.parameter.Parameter torch.nn.Buffer torch.nn.parameter.Buffer',
     'pytea_ci.models.torch.nn.conv':
         'torch.nn.Conv1d torch.nn.ConvTranspose1d torch.nn.Conv2d torch.nn.ConvTranspose2d torch.nn.Conv3d '
         'torch.nn.ConvTranspose3d torch.nn.functional.conv1d torch.conv1d torch.nn.functional.conv_transpose1d '
@@ -391,9 +391,8 @@ NAMES: dict[str, str] = {
         'dataclasses.KW_ONLY dataclasses.field dataclasses.dataclass dataclasses.fields '
         'dataclasses.is_dataclass dataclasses.replace dataclasses.asdict dataclasses.astuple typing.NamedTuple '
         'collections.namedtuple types.SimpleNamespace enum.auto enum.Enum enum.Flag enum.IntEnum enum.IntFlag '
-        'enum.StrEnum enum.unique inspect.isclass inspect.isfunction inspect.ismethod inspect.signature '
-        'inspect.getfullargspec inspect.getmembers inspect.getsource inspect.getfile inspect.stack '
-        'inspect.currentframe',
+        'enum.StrEnum enum.unique inspect.isclass inspect.isfunction inspect.ismethod inspect.getfullargspec '
+        'inspect.getmembers inspect.getsource inspect.getfile inspect.stack inspect.currentframe',
     'pytea_ci.models.einops_':
         'einops.rearrange einops.repeat einops.reduce einops.parse_shape einops.einsum einops.pack '
         'einops.unpack einops.layers.torch.Rearrange einops.layers.torch.Reduce einops.layers.torch.Repeat',
@@ -414,6 +413,11 @@ NAMES: dict[str, str] = {
         'yaml.YAMLError',
     'pytea_ci.models.torch.autograd':
         'torch.autograd.Variable torch.autograd.grad',
+    'pytea_ci.models.torch.eager':
+        'torch.compiler.is_compiling torch.compiler.is_dynamo_compiling torch.compiler.is_exporting '
+        'torch._dynamo.is_compiling torch._dynamo.external_utils.is_compiling torch.jit.is_tracing '
+        'torch.jit.is_scripting torch._utils.is_compiling torch.fx._symbolic_trace.is_fx_tracing '
+        'torch.onnx.is_in_onnx_export',
     'pytea_ci.models.torch.nn.fold':
         'torch.nn.functional.unfold torch.nn.functional.fold torch.nn.Unfold torch.nn.Fold',
     'pytea_ci.models.torch.nn.init':
@@ -506,6 +510,10 @@ NAMES: dict[str, str] = {
         'transformers.utils.doc.add_start_docstrings_to_model_forward transformers.utils.doc.add_end_docstrings '
         'transformers.utils.doc.add_code_sample_docstrings transformers.utils.doc.replace_return_docstrings '
         'transformers.generation.configuration_utils.GenerationConfig.from_model_config',
+    'pytea_ci.models.abc_mapping':
+        'collections.abc.Mapping collections.abc.MutableMapping',
+    'pytea_ci.models.inspect_':
+        'inspect._empty inspect.Parameter inspect.Signature inspect.signature',
 }
 
 # model module -> the computed attributes it registers
@@ -527,9 +535,10 @@ PREFIXES = (
     'jsonargparse lightning lightning.fabric lightning_fabric logging math matplotlib matplotlib.pyplot '
     'multiprocessing numpy numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig '
     'operator os os.path packaging packaging.version pathlib pickle platform random shutil socket string sys '
-    'sys.path time timm timm.models timm.models._registry torch torch.Tensor torch.amp torch.autograd '
-    'torch.backends torch.backends.cuda torch.backends.cudnn torch.backends.mps torch.cpu torch.cpu.amp '
-    'torch.cuda torch.cuda.amp torch.distributed torch.fft torch.hub torch.jit torch.linalg '
+    'sys.path time timm timm.models timm.models._registry torch torch.Tensor torch._dynamo '
+    'torch._dynamo.external_utils torch._utils torch.amp torch.autograd torch.backends torch.backends.cuda '
+    'torch.backends.cudnn torch.backends.mps torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp '
+    'torch.distributed torch.fft torch.fx torch.fx._symbolic_trace torch.hub torch.jit torch.linalg '
     'torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.functional torch.nn.init torch.nn.modules '
     'torch.nn.modules.module torch.nn.parallel torch.nn.parameter torch.nn.utils torch.nn.utils.rnn torch.onnx '
     'torch.optim torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree '

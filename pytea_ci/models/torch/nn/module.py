@@ -391,3 +391,8 @@ class ModuleDict:
 @model("torch.nn.Parameter", "torch.nn.parameter.Parameter", layout=KEEPS)  # the tensor it was given
 def parameter(ctx: Ctx, data: Any = None, requires_grad: Any = True) -> Any:
     return data if isinstance(data, Tensor) else ctx.unknown("Parameter")
+
+
+@model("torch.nn.Buffer", "torch.nn.parameter.Buffer", layout=KEEPS)  # the tensor it was given (torch >= 2.5)
+def buffer(ctx: Ctx, data: Any = None, *, persistent: Any = True) -> Any:
+    return data if isinstance(data, Tensor) else ctx.unknown("Buffer")
