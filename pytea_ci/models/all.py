@@ -24,4 +24,4 @@ from pytea_ci.models import deque_  # noqa: F401
 from pytea_ci.models import dict_subclass  # noqa: F401
 from pytea_ci.models import saved  # noqa: F401
 from pytea_ci.models import transformers_  # noqa: F401
-from pytea_ci.models import abc_mapping, inspect_  # noqa: F401
+from pytea_ci.models import abc_mapping, contextvars_, inspect_  # noqa: F401

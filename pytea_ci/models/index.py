@@ -512,6 +512,8 @@ NAMES: dict[str, str] = {
         'transformers.generation.configuration_utils.GenerationConfig.from_model_config',
     'pytea_ci.models.abc_mapping':
         'collections.abc.Mapping collections.abc.MutableMapping',
+    'pytea_ci.models.contextvars_':
+        'contextvars.Token contextvars.ContextVar',
     'pytea_ci.models.inspect_':
         'inspect._empty inspect.Parameter inspect.Signature inspect.signature',
 }
@@ -530,8 +532,8 @@ PROPERTIES: dict[str, str] = {
 # every package prefix of a registered name (a `Namespace` when looked up)
 PREFIXES = (
     'PIL PIL.Image abc accelerate argparse builtins builtins.DType builtins.dict click collections '
-    'collections.abc copy csv dataclasses datetime datetime.datetime distutils distutils.version einops '
-    'einops.layers einops.layers.torch enum fire functools getpass glob hydra inspect io itertools json '
+    'collections.abc contextvars copy csv dataclasses datetime datetime.datetime distutils distutils.version '
+    'einops einops.layers einops.layers.torch enum fire functools getpass glob hydra inspect io itertools json '
     'jsonargparse lightning lightning.fabric lightning_fabric logging math matplotlib matplotlib.pyplot '
     'multiprocessing numpy numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig '
     'operator os os.path packaging packaging.version pathlib pickle platform random shutil socket string sys '
