@@ -14,7 +14,7 @@ from pytea_ci.interp.join import one_of
 from pytea_ci.models import read_keys
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import get_property, lookup
-from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
+from pytea_ci.models.values import (MISSING, TENSOR_ATTRS_SET, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
                                     ValuesIndices)
 from pytea_ci.shapes.dim import Term, is_dim
 from pytea_ci.shapes.tensor import Origin, Tensor
@@ -170,6 +170,8 @@ class ObjectMixin:
             obj.ns[name] = value
         elif isinstance(obj, ModuleVal):
             obj.globals[name] = value
+        elif isinstance(obj, Tensor):  # not kept on the value; `getattr(t, name, default)` is then unknown
+            self.facts.setdefault(TENSOR_ATTRS_SET, set()).add(name)
 
     # ----- items --------------------------------------------------------------------------------
     def getitem(self: "Interpreter", obj: Any, idx: Any) -> Any:
