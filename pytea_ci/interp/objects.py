@@ -44,6 +44,23 @@ class ObjectMixin:
         return self.derived(f"attribute {name}", obj)
 
     def attr_of_instance(self: "Interpreter", obj: Instance, name: str) -> Any:
+        """`obj.name`: through the class's own `__getattribute__` when it defines one in Python (a
+        config's `attribute_map` aliases, `hidden_size` read as `n_embd`), with `__getattr__` when that
+        raises AttributeError, as CPython's slot does; else the plain lookup."""
+        hook = obj.cls.lookup("__getattribute__")
+        if not isinstance(hook, FunctionVal) or name == "__class__":
+            return self.plain_attr(obj, name)
+        try:
+            return self.call(self.bind_member(obj, obj.cls, hook), name)
+        except UserException as e:
+            getter = obj.cls.lookup("__getattr__")
+            if e.kind != "AttributeError" or getter is MISSING:
+                raise
+            return self.call(self.bind_member(obj, obj.cls, getter), name)
+
+    def plain_attr(self: "Interpreter", obj: Instance, name: str) -> Any:
+        """`object.__getattribute__(obj, name)`: the instance's attributes, then its class's (then the
+        class's `__getattr__`)."""
         if name in obj.attrs:
             return obj.attrs[name]
         if name == "__class__":

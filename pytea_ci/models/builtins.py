@@ -545,7 +545,9 @@ class object_:
     def __getattribute__(ctx: Ctx, self: Any, name: Any) -> Any:  # type: ignore[override]  # noqa: N805
         """`super().__getattribute__(name)` in a class that overrides it (transformers' configs): the
         plain lookup, instance attributes then the class's."""
-        return ctx.getattr(self, name) if isinstance(name, str) else ctx.unknown("attribute of a name not known")
+        if not isinstance(name, str):
+            return ctx.unknown("attribute of a name not known")
+        return ctx.plain_attr(self, name) if isinstance(self, Instance) else ctx.getattr(self, name)
 
 
 _EXC_TREE = {

@@ -84,6 +84,9 @@ class Ctx(Protocol):
 
     def getattr(self, obj: Any, name: str) -> Any: ...
 
+    def plain_attr(self, obj: Any, name: str) -> Any:
+        """`object.__getattribute__(obj, name)` of an instance: not through its class's `__getattribute__`."""
+
     def getitem(self, obj: Any, idx: Any) -> Any: ...
 
     def setattr(self, obj: Any, name: str, value: Any) -> None: ...

@@ -97,10 +97,10 @@ NAMES: dict[str, str] = {
         'torch.cuda.manual_seed_all torch.set_num_threads torch.set_printoptions '
         'torch.use_deterministic_algorithms torch.cuda.empty_cache torch.autograd.set_detect_anomaly '
         'torch.backends.cudnn.deterministic torch.seed torch.set_default_dtype torch.set_default_device '
-        'torch.set_default_tensor_type torch.get_default_dtype torch.device torch.autocast '
-        'torch.cuda.amp.autocast torch.amp.autocast torch.cpu.amp.autocast torch.no_grad torch.enable_grad '
-        'torch.inference_mode torch.set_grad_enabled torch.Generator torch.Size torch.is_tensor torch.meshgrid '
-        'torch.multinomial torch.Tensor.multinomial',
+        'torch.get_default_device torch.set_default_tensor_type torch.get_default_dtype torch.device '
+        'torch.autocast torch.cuda.amp.autocast torch.amp.autocast torch.cpu.amp.autocast torch.no_grad '
+        'torch.enable_grad torch.inference_mode torch.set_grad_enabled torch.Generator torch.Size '
+        'torch.is_tensor torch.meshgrid torch.multinomial torch.Tensor.multinomial',
     'pytea_ci.models.torch.data':
         'torch.utils.data.Dataset torch.utils.data.dataset.Dataset torch.utils.data.IterableDataset '
         'torch.utils.data.TensorDataset torch.utils.data.Subset torch.utils.data.random_split '
