@@ -84,6 +84,14 @@ class CallMixin:
     inherit: Origin | None  # the Interpreter's: origin of the unknown operand of the model being called
     model_name: str  # the Interpreter's: the model being called
 
+    def attempt(self: "Interpreter", catch: str, fn: Any, /, *args: Any) -> tuple[bool, Any]:
+        try:
+            return True, self.call(fn, *args)
+        except UserException as e:
+            if e.kind != catch:
+                raise
+            return False, None
+
     def call(self: "Interpreter", fn: Any, /, *args: Any, **kwargs: Any) -> Any:
         if isinstance(fn, BoundMethod):
             if self.shared.installed is not None and isinstance(fn.self_val, ClassVal):  # what a package's source cannot give

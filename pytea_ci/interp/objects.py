@@ -14,7 +14,7 @@ from pytea_ci.interp.join import one_of
 from pytea_ci.models import read_keys
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import get_property, lookup
-from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, KeysView, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
+from pytea_ci.models.values import (MISSING, TENSOR_ATTRS_SET, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, KeysView, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
                                     ValuesIndices)
 from pytea_ci.shapes.dim import Term, is_dim
 from pytea_ci.shapes.tensor import Origin, Tensor
@@ -44,6 +44,23 @@ class ObjectMixin:
         return self.derived(f"attribute {name}", obj)
 
     def attr_of_instance(self: "Interpreter", obj: Instance, name: str) -> Any:
+        """`obj.name`: through the class's own `__getattribute__` when it defines one in Python (a
+        config's `attribute_map` aliases, `hidden_size` read as `n_embd`), with `__getattr__` when that
+        raises AttributeError, as CPython's slot does; else the plain lookup."""
+        hook = obj.cls.lookup("__getattribute__")
+        if not isinstance(hook, FunctionVal) or name == "__class__":
+            return self.plain_attr(obj, name)
+        try:
+            return self.call(self.bind_member(obj, obj.cls, hook), name)
+        except UserException as e:
+            getter = obj.cls.lookup("__getattr__")
+            if e.kind != "AttributeError" or getter is MISSING:
+                raise
+            return self.call(self.bind_member(obj, obj.cls, getter), name)
+
+    def plain_attr(self: "Interpreter", obj: Instance, name: str) -> Any:
+        """`object.__getattribute__(obj, name)`: the instance's attributes, then its class's (then the
+        class's `__getattr__`)."""
         found = obj.cls.lookup(name)
         get = descriptor_method(found, "__get__")
         if get is not None and (name not in obj.attrs or descriptor_method(found, "__set__") is not None):
@@ -188,6 +205,8 @@ class ObjectMixin:
             obj.globals[name] = value
         elif isinstance(obj, FunctionVal):
             obj.attrs[name] = value
+        elif isinstance(obj, Tensor):  # not kept on the value; `getattr(t, name, default)` is then unknown
+            self.facts.setdefault(TENSOR_ATTRS_SET, set()).add(name)
 
     # ----- items --------------------------------------------------------------------------------
     def getitem(self: "Interpreter", obj: Any, idx: Any) -> Any:

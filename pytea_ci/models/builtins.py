@@ -7,9 +7,10 @@ import math
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.torch.tensor_attrs import TENSOR_ATTRS
 from pytea_ci.models.ranges import SCALAR
 from pytea_ci.models.registry import model, native_class, register
-from pytea_ci.models.values import (BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
+from pytea_ci.models.values import (TENSOR_ATTRS_SET, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
                                     Namespace, PropertyVal, RangeVal, StaticMethod, Unknown, is_concrete)
 from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Term, dmax, dmin, is_dim, mod, symbols
 from pytea_ci.shapes.pred import Pred
@@ -305,6 +306,11 @@ def _type_matches(value: Any, t: Any) -> Any:
         return True if True in results else (None if None in results else False)
     if isinstance(value, Unknown):
         return None
+    if isinstance(t, ClassVal) and t.native and t.qualname in _MAPPING_ABCS:  # models/abc_mapping.py
+        if isinstance(value, Instance):
+            return True if t in value.cls.mro() else None
+        return _abc_matches(value, "collections.abc.Mapping") if t.qualname.endswith(".Mapping") or \
+            not isinstance(value, dict) else True
     if isinstance(t, ClassVal):
         if isinstance(value, NamedTupleVal) and t in value.cls.mro():
             return True
@@ -360,8 +366,10 @@ def _abc_class(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("instance of an abstract base class")
 
 
+_MAPPING_ABCS = ("collections.abc.Mapping", "collections.abc.MutableMapping")
 for _name in _ABCS:
-    register(_name, Builtin(_name, _abc_class))
+    if _name not in _MAPPING_ABCS:  # classes a program derives from (models/abc_mapping.py)
+        register(_name, Builtin(_name, _abc_class))
 
 
 @model("builtins.isinstance")
@@ -386,14 +394,17 @@ def callable_(ctx: Ctx, obj: Any) -> Any:
 def getattr_(ctx: Ctx, obj: Any, name: Any, *default: Any) -> Any:
     if not isinstance(name, str):
         return ctx.unknown("getattr with unknown name")
-    if default and _lacks(obj, name):
+    if default and _lacks(ctx, obj, name):
         return default[0]
     return ctx.getattr(obj, name)
 
 
-def _lacks(obj: Any, name: str) -> bool:
+def _lacks(ctx: Ctx, obj: Any, name: str) -> bool:
     """Whether an instance of a class the analyzer fully knows has no attribute `name` (its class
-    has no `__getattr__` fallback and no base the analyzer does not know)."""
+    has no `__getattr__` fallback and no base the analyzer does not know); or whether a torch tensor has
+    no attribute `name` (torch's tensors lack it, and the program set no attribute of that name on a tensor)."""
+    if isinstance(obj, Tensor):
+        return obj.lib == "torch" and name not in TENSOR_ATTRS and name not in ctx.facts.get(TENSOR_ATTRS_SET, ())
     if not isinstance(obj, Instance) or name in obj.attrs or obj.cls.lookup(name) is not _missing():
         return False
     return obj.cls.lookup("__getattr__") is _missing() and obj.cls.lookup("__opaque_base__") is _missing() \
@@ -413,7 +424,7 @@ def hasattr_(ctx: Ctx, obj: Any, name: Any) -> Any:
     False only where absence is certain, else a bool of unknown value."""
     if not isinstance(name, str) or isinstance(obj, Unknown):
         return Unknown("hasattr", pytype="bool")
-    if _lacks(obj, name):
+    if _lacks(ctx, obj, name):
         return False
     if type(obj) in (list, tuple, dict, set, str, int, float, bool, type(None)):
         return hasattr(obj, name)  # the real built-in type answers
@@ -558,7 +569,9 @@ class object_:
     def __getattribute__(ctx: Ctx, self: Any, name: Any) -> Any:  # type: ignore[override]  # noqa: N805
         """`super().__getattribute__(name)` in a class that overrides it (transformers' configs): the
         plain lookup, instance attributes then the class's."""
-        return ctx.getattr(self, name) if isinstance(name, str) else ctx.unknown("attribute of a name not known")
+        if not isinstance(name, str):
+            return ctx.unknown("attribute of a name not known")
+        return ctx.plain_attr(self, name) if isinstance(self, Instance) else ctx.getattr(self, name)
 
 
 _EXC_TREE = {

@@ -49,6 +49,10 @@ class Ctx(Protocol):
     def call(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
         """Call any value (user function, model, class, bound method) as the program would."""
 
+    def attempt(self, catch: str, fn: Any, /, *args: Any) -> "tuple[bool, Any]":
+        """Call `fn` as `try: fn(*args) except <catch>:` would: (True, its value), or (False, None) when it
+        raised the exception named `catch` (any other exception goes on)."""
+
     def iterate(self, value: Any) -> "list[Any] | None":
         """The items of an iterable value, or None when they are not known."""
 
@@ -88,6 +92,8 @@ class Ctx(Protocol):
 
     def binary_values(self, op: str, a: Any, b: Any) -> Any:
         """`a OP b` as the program's operator would compute it; op is "add", "floordiv", "and", ..."""
+    def plain_attr(self, obj: Any, name: str) -> Any:
+        """`object.__getattribute__(obj, name)` of an instance: not through its class's `__getattribute__`."""
 
     def getitem(self, obj: Any, idx: Any) -> Any: ...
 

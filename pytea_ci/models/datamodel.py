@@ -403,7 +403,7 @@ def ismethod(ctx: Ctx, obj: Any) -> Any:
     return False
 
 
-@model("inspect.signature", "inspect.getfullargspec", "inspect.getmembers", "inspect.getsource",
+@model("inspect.getfullargspec", "inspect.getmembers", "inspect.getsource",
        "inspect.getfile", "inspect.stack", "inspect.currentframe")
 def introspection(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("introspection")

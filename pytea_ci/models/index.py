@@ -37,23 +37,23 @@ NAMES: dict[str, str] = {
         'builtins.enumerate builtins.zip builtins.reversed builtins.sorted builtins.list builtins.tuple '
         'builtins.set builtins.frozenset builtins.max builtins.min builtins.sum builtins.abs builtins.int '
         'builtins.float builtins.complex builtins.round builtins.divmod builtins.bool builtins.dict '
-        'collections.abc.Iterable collections.abc.Sequence collections.abc.Mapping builtins.isinstance '
-        'builtins.issubclass builtins.callable builtins.getattr builtins.setattr builtins.hasattr builtins.any '
-        'builtins.all builtins.iter builtins.next builtins.map builtins.filter builtins.vars builtins.id '
-        'builtins.hash builtins.dir builtins.globals builtins.locals builtins.eval builtins.exec '
-        'builtins.compile builtins.__import__ builtins.memoryview builtins.bytearray builtins.bytes '
-        'builtins.pow builtins.slice builtins.object_new builtins.type builtins.staticmethod '
-        'builtins.classmethod builtins.property functools.cached_property builtins.object '
-        'builtins.BaseException builtins.Exception builtins.KeyboardInterrupt builtins.SystemExit '
-        'builtins.ArithmeticError builtins.ZeroDivisionError builtins.OverflowError builtins.LookupError '
-        'builtins.IndexError builtins.KeyError builtins.ValueError builtins.TypeError builtins.RuntimeError '
-        'builtins.NotImplementedError builtins.RecursionError builtins.AttributeError builtins.NameError '
-        'builtins.OSError builtins.IOError builtins.FileNotFoundError builtins.PermissionError '
-        'builtins.FileExistsError builtins.ImportError builtins.ModuleNotFoundError builtins.AssertionError '
-        'builtins.StopIteration builtins.UnicodeError builtins.UnicodeDecodeError builtins.Warning '
-        'builtins.UserWarning builtins.DeprecationWarning builtins.RuntimeWarning builtins.EOFError '
-        'builtins.TimeoutError builtins.ConnectionError builtins.StopAsyncIteration builtins.MemoryError '
-        'builtins.SystemError builtins.NotImplemented builtins.Ellipsis builtins.__debug__',
+        'collections.abc.Iterable collections.abc.Sequence builtins.isinstance builtins.issubclass '
+        'builtins.callable builtins.getattr builtins.setattr builtins.hasattr builtins.any builtins.all '
+        'builtins.iter builtins.next builtins.map builtins.filter builtins.vars builtins.id builtins.hash '
+        'builtins.dir builtins.globals builtins.locals builtins.eval builtins.exec builtins.compile '
+        'builtins.__import__ builtins.memoryview builtins.bytearray builtins.bytes builtins.pow builtins.slice '
+        'builtins.object_new builtins.type builtins.staticmethod builtins.classmethod builtins.property '
+        'functools.cached_property builtins.object builtins.BaseException builtins.Exception '
+        'builtins.KeyboardInterrupt builtins.SystemExit builtins.ArithmeticError builtins.ZeroDivisionError '
+        'builtins.OverflowError builtins.LookupError builtins.IndexError builtins.KeyError builtins.ValueError '
+        'builtins.TypeError builtins.RuntimeError builtins.NotImplementedError builtins.RecursionError '
+        'builtins.AttributeError builtins.NameError builtins.OSError builtins.IOError '
+        'builtins.FileNotFoundError builtins.PermissionError builtins.FileExistsError builtins.ImportError '
+        'builtins.ModuleNotFoundError builtins.AssertionError builtins.StopIteration builtins.UnicodeError '
+        'builtins.UnicodeDecodeError builtins.Warning builtins.UserWarning builtins.DeprecationWarning '
+        'builtins.RuntimeWarning builtins.EOFError builtins.TimeoutError builtins.ConnectionError '
+        'builtins.StopAsyncIteration builtins.MemoryError builtins.SystemError builtins.NotImplemented '
+        'builtins.Ellipsis builtins.__debug__',
     'pytea_ci.models.pil':
         'PIL.Image.Image PIL.Image.fromarray PIL.Image.open PIL.Image.new',
     'pytea_ci.models.stdlib':
@@ -96,10 +96,10 @@ NAMES: dict[str, str] = {
         'torch.cuda.manual_seed_all torch.set_num_threads torch.set_printoptions '
         'torch.use_deterministic_algorithms torch.cuda.empty_cache torch.autograd.set_detect_anomaly '
         'torch.backends.cudnn.deterministic torch.seed torch.set_default_dtype torch.set_default_device '
-        'torch.set_default_tensor_type torch.get_default_dtype torch.device torch.autocast '
-        'torch.cuda.amp.autocast torch.amp.autocast torch.cpu.amp.autocast torch.no_grad torch.enable_grad '
-        'torch.inference_mode torch.set_grad_enabled torch.Generator torch.Size torch.is_tensor torch.meshgrid '
-        'torch.multinomial torch.Tensor.multinomial',
+        'torch.get_default_device torch.set_default_tensor_type torch.get_default_dtype torch.device '
+        'torch.autocast torch.cuda.amp.autocast torch.amp.autocast torch.cpu.amp.autocast torch.no_grad '
+        'torch.enable_grad torch.inference_mode torch.set_grad_enabled torch.Generator torch.Size '
+        'torch.is_tensor torch.meshgrid torch.multinomial torch.Tensor.multinomial',
     'pytea_ci.models.torch.data':
         'torch.utils.data.Dataset torch.utils.data.dataset.Dataset torch.utils.data.IterableDataset '
         'torch.utils.data.TensorDataset torch.utils.data.Subset torch.utils.data.random_split '
@@ -218,7 +218,7 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.torch.nn.module':
         'torch.nn.Module torch.nn.modules.module.Module torch.nn.Sequential torch.nn.ModuleList '
         'torch.nn.ParameterList torch.nn.ModuleDict torch.nn.ParameterDict torch.nn.Parameter '
-        'torch.nn.parameter.Parameter',
+        'torch.nn.parameter.Parameter torch.nn.Buffer torch.nn.parameter.Buffer',
     'pytea_ci.models.torch.nn.conv':
         'torch.nn.Conv1d torch.nn.ConvTranspose1d torch.nn.Conv2d torch.nn.ConvTranspose2d torch.nn.Conv3d '
         'torch.nn.ConvTranspose3d torch.nn.functional.conv1d torch.conv1d torch.nn.functional.conv_transpose1d '
@@ -390,9 +390,8 @@ NAMES: dict[str, str] = {
         'dataclasses.KW_ONLY dataclasses.field dataclasses.dataclass dataclasses.fields '
         'dataclasses.is_dataclass dataclasses.replace dataclasses.asdict dataclasses.astuple typing.NamedTuple '
         'collections.namedtuple types.SimpleNamespace enum.auto enum.Enum enum.IntEnum enum.StrEnum enum.Flag '
-        'enum.IntFlag enum.unique inspect.isclass inspect.isfunction inspect.ismethod inspect.signature '
-        'inspect.getfullargspec inspect.getmembers inspect.getsource inspect.getfile inspect.stack '
-        'inspect.currentframe',
+        'enum.IntFlag enum.unique inspect.isclass inspect.isfunction inspect.ismethod inspect.getfullargspec '
+        'inspect.getmembers inspect.getsource inspect.getfile inspect.stack inspect.currentframe',
     'pytea_ci.models.einops_':
         'einops.rearrange einops.repeat einops.reduce einops.parse_shape einops.einsum einops.pack '
         'einops.unpack einops.layers.torch.Rearrange einops.layers.torch.Reduce einops.layers.torch.Repeat',
@@ -413,6 +412,11 @@ NAMES: dict[str, str] = {
         'yaml.YAMLError',
     'pytea_ci.models.torch.autograd':
         'torch.autograd.Variable torch.autograd.grad',
+    'pytea_ci.models.torch.eager':
+        'torch.compiler.is_compiling torch.compiler.is_dynamo_compiling torch.compiler.is_exporting '
+        'torch._dynamo.is_compiling torch._dynamo.external_utils.is_compiling torch.jit.is_tracing '
+        'torch.jit.is_scripting torch._utils.is_compiling torch.fx._symbolic_trace.is_fx_tracing '
+        'torch.onnx.is_in_onnx_export',
     'pytea_ci.models.torch.nn.fold':
         'torch.nn.functional.unfold torch.nn.functional.fold torch.nn.Unfold torch.nn.Fold',
     'pytea_ci.models.torch.nn.init':
@@ -517,6 +521,12 @@ NAMES: dict[str, str] = {
         'operator.add operator.sub operator.mul operator.truediv operator.floordiv operator.mod operator.pow '
         'operator.matmul operator.and_ operator.or_ operator.xor operator.lshift operator.rshift operator.eq '
         'operator.ne operator.lt operator.le operator.gt operator.ge operator.getitem',
+    'pytea_ci.models.abc_mapping':
+        'collections.abc.Mapping collections.abc.MutableMapping',
+    'pytea_ci.models.contextvars_':
+        'contextvars.Token contextvars.ContextVar',
+    'pytea_ci.models.inspect_':
+        'inspect._empty inspect.Parameter inspect.Signature inspect.signature',
 }
 
 # model module -> the computed attributes it registers
@@ -535,22 +545,24 @@ PROPERTIES: dict[str, str] = {
 # every package prefix of a registered name (a `Namespace` when looked up)
 PREFIXES = (
     'PIL PIL.Image abc accelerate argparse builtins builtins.DType builtins.dict click collections '
-    'collections.OrderedDict collections.abc contextlib copy csv dataclasses datetime datetime.datetime '
-    'distutils distutils.version einops einops.layers einops.layers.torch enum fire functools getpass glob '
-    'hydra inspect io itertools itertools.chain json jsonargparse lightning lightning.fabric lightning_fabric '
-    'logging math matplotlib matplotlib.pyplot multiprocessing numpy numpy.ndarray numpy.random omegaconf '
-    'omegaconf.OmegaConf omegaconf.dictconfig operator os os.path packaging packaging.version pathlib pickle '
-    'platform random shutil socket string sys sys.path time timm timm.models timm.models._registry torch '
-    'torch.Tensor torch.amp torch.autograd torch.backends torch.backends.cuda torch.backends.cudnn '
-    'torch.backends.mps torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.distributed torch.fft torch.hub '
-    'torch.jit torch.linalg torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.functional torch.nn.init '
-    'torch.nn.modules torch.nn.modules.module torch.nn.parallel torch.nn.parameter torch.nn.utils '
-    'torch.nn.utils.rnn torch.onnx torch.optim torch.optim.lr_scheduler torch.package torch.sparse torch.utils '
-    'torch.utils._pytree torch.utils.data torch.utils.data.dataloader torch.utils.data.dataset '
-    'torch.utils.data.distributed torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode '
-    'torchvision.models torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet '
-    'torchvision.models.vgg torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto '
-    'tqdm.notebook tqdm.std transformers transformers.generation transformers.generation.configuration_utils '
+    'collections.OrderedDict collections.abc contextlib contextvars copy csv dataclasses datetime '
+    'datetime.datetime distutils distutils.version einops einops.layers einops.layers.torch enum fire functools '
+    'getpass glob hydra inspect io itertools itertools.chain json jsonargparse lightning lightning.fabric '
+    'lightning_fabric logging math matplotlib matplotlib.pyplot multiprocessing numpy numpy.ndarray '
+    'numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig operator os os.path packaging '
+    'packaging.version pathlib pickle platform random shutil socket string sys sys.path time timm timm.models '
+    'timm.models._registry torch torch.Tensor torch._dynamo torch._dynamo.external_utils torch._utils torch.amp '
+    'torch.autograd torch.backends torch.backends.cuda torch.backends.cudnn torch.backends.mps torch.compiler '
+    'torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.distributed torch.fft torch.fx '
+    'torch.fx._symbolic_trace torch.hub torch.jit torch.linalg torch.multiprocessing torch.nn '
+    'torch.nn.Embedding torch.nn.functional torch.nn.init torch.nn.modules torch.nn.modules.module '
+    'torch.nn.parallel torch.nn.parameter torch.nn.utils torch.nn.utils.rnn torch.onnx torch.optim '
+    'torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data '
+    'torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed torchvision '
+    'torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
+    'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
+    'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
+    'transformers transformers.generation transformers.generation.configuration_utils '
     'transformers.generation.configuration_utils.GenerationConfig transformers.utils '
     'transformers.utils.auto_docstring transformers.utils.doc typer types typing urllib urllib.parse warnings '
     'yaml'

@@ -140,6 +140,7 @@ class _Missing:
 
 _MISSING = _Missing()
 MISSING = _MISSING
+TENSOR_ATTRS_SET = "tensor attributes set"  # Ctx.facts: the names the program set on a tensor on this path
 
 
 @dataclass(eq=False)

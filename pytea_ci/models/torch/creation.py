@@ -331,6 +331,12 @@ def set_default_device(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return None
 
 
+@model("torch.get_default_device")
+def get_default_device(ctx: Ctx) -> Any:
+    """The CPU, until the program sets another default device (then not known)."""
+    return CPU if not ctx.facts.get(DEFAULT_DEVICE_SET) else ctx.unknown("torch.get_default_device result")
+
+
 @model("torch.set_default_tensor_type")
 def set_default_tensor_type(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     ctx.facts[DEFAULT_DTYPE_SET] = ctx.facts[DEFAULT_DEVICE_SET] = True

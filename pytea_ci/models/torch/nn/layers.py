@@ -96,6 +96,9 @@ def _shape_preserving(name: str) -> None:
         self.attrs["training"] = True
         if name == "PReLU":
             self.attrs["num_parameters"] = kwargs.get("num_parameters", args[0] if args else 1)
+        if "Dropout" in name:  # `module.p`, read by code that switches dropout off
+            self.attrs.update(p=kwargs.get("p", args[0] if args else 0.5),
+                              inplace=kwargs.get("inplace", args[1] if len(args) > 1 else False))
 
     def forward(ctx: Ctx, self: Instance, input: Any, *args: Any, **kwargs: Any) -> Any:
         if known(input) and name == "Dropout1d":
@@ -165,6 +168,10 @@ class Embedding:
                         f"padding_idx ({padding_idx!r}) must be within num_embeddings ({num_embeddings!r})", INVALID_ARGUMENT)
         self.attrs.update(training=True, num_embeddings=num_embeddings, embedding_dim=embedding_dim,
                           weight=Tensor((num_embeddings, tag(embedding_dim, ctx, "embedding_dim"))))
+        if padding_idx is None or isinstance(padding_idx, int) and (padding_idx >= 0 or isinstance(num_embeddings, int)):
+            # torch keeps a negative padding_idx as its position from the start
+            self.attrs["padding_idx"] = padding_idx if padding_idx is None or padding_idx >= 0 \
+                else num_embeddings + padding_idx
 
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
         return embedding_forward(ctx, input, self.attrs["weight"], "Embedding")

@@ -23,6 +23,40 @@ def _submodules(m: Instance) -> list[Instance]:
     return out
 
 
+def _named_children(ctx: Ctx, m: Instance) -> tuple[list[tuple[Any, Instance]], bool]:
+    """`m.named_children()`: the modules set as its attributes and, for a container, its items (named by
+    key or position), each once, in registration order; and whether some were left out (a container of
+    layers built in a loop not followed one by one, or of items not understood)."""
+    out: list[tuple[Any, Instance]] = []
+    truncated = bool(m.attrs.get("_opaque"))
+    for k, v in m.attrs.items():
+        if k == "_modules" and isinstance(v, list):
+            items, cut = ctx.loop_items(v)
+            truncated = truncated or cut
+            out.extend((str(i) if not cut else ctx.unknown("position of a layer"), x)
+                       for i, x in enumerate(items) if is_module(x))
+        elif k == "_dict" and isinstance(v, dict):
+            out.extend((key, x) for key, x in v.items() if is_module(x))
+        elif is_module(v):
+            out.append((k, v))
+    seen: set[int] = set()
+    return [(k, x) for k, x in out if not (id(x) in seen or seen.add(id(x)))], truncated  # type: ignore[func-returns-value]
+
+
+def _named_modules(ctx: Ctx, m: Instance, prefix: Any, seen: set[int], out: list[tuple[Any, Instance]]) -> bool:
+    """`m.named_modules()` into `out`, depth first from `m` (each module once); whether some were left out."""
+    if id(m) in seen:
+        return False
+    seen.add(id(m))
+    out.append((prefix, m))
+    children, truncated = _named_children(ctx, m)
+    for name, sub in children:
+        known = isinstance(prefix, str) and isinstance(name, str)
+        full = (f"{prefix}.{name}" if prefix else name) if known else ctx.unknown("name of a submodule")
+        truncated = _named_modules(ctx, sub, full, seen, out) or truncated
+    return truncated
+
+
 def _parameters(m: Instance, seen: set[int]) -> list[Tensor]:
     """The weight and bias tensors of a module and its submodules, in registration order."""
     if id(m) in seen:
@@ -176,7 +210,17 @@ class Module:
         return ctx.unknown("state dict")
 
     named_buffers = named_parameters
-    named_modules = state_dict
+
+    def named_children(ctx: Ctx, self: Instance) -> Any:
+        children, truncated = _named_children(ctx, self)
+        return IterVal(list(children), truncated=truncated)
+
+    def named_modules(ctx: Ctx, self: Instance, memo: Any = None, prefix: Any = "", remove_duplicate: Any = True) -> Any:
+        if memo is not None or remove_duplicate is not True:
+            return ctx.unknown("named_modules with a memo or duplicates")
+        out: list[tuple[Any, Instance]] = []
+        truncated = _named_modules(ctx, self, prefix, set(), out)
+        return IterVal(out, truncated=truncated)
 
     def children(ctx: Ctx, self: Instance) -> Any:
         return list(_submodules(self))
@@ -347,3 +391,8 @@ class ModuleDict:
 @model("torch.nn.Parameter", "torch.nn.parameter.Parameter", layout=KEEPS)  # the tensor it was given
 def parameter(ctx: Ctx, data: Any = None, requires_grad: Any = True) -> Any:
     return data if isinstance(data, Tensor) else ctx.unknown("Parameter")
+
+
+@model("torch.nn.Buffer", "torch.nn.parameter.Buffer", layout=KEEPS)  # the tensor it was given (torch >= 2.5)
+def buffer(ctx: Ctx, data: Any = None, *, persistent: Any = True) -> Any:
+    return data if isinstance(data, Tensor) else ctx.unknown("Buffer")

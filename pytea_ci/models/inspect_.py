@@ -1,0 +1,75 @@
+"""`inspect.signature` of a function read from source, as CPython builds it: an ordered mapping of
+`Parameter`s (name, kind, default) that a decorator reads to find or rename an argument
+(`set(inspect.signature(fn).parameters)`, `"self" in sig.parameters`). Annotations are not evaluated
+(unknown); the signature of a modeled callable or of a value not understood is not known.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.registry import model, native_class
+from pytea_ci.models.values import BoundMethod, ClassVal, Instance
+
+POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, VAR_POSITIONAL, KEYWORD_ONLY, VAR_KEYWORD = range(5)
+
+
+def _parameters(args: ast.arguments, defaults: list[Any], kw_defaults: list[Any]) -> list[tuple[str, int, Any]]:
+    """(name, kind, default or `Parameter.empty`) of each parameter, in order."""
+    positional = [*args.posonlyargs, *args.args]
+    pad: list[Any] = [EMPTY] * (len(positional) - len(defaults)) + list(defaults)
+    out = [(a.arg, POSITIONAL_ONLY if i < len(args.posonlyargs) else POSITIONAL_OR_KEYWORD, pad[i])
+           for i, a in enumerate(positional)]
+    out += [(args.vararg.arg, VAR_POSITIONAL, EMPTY)] if args.vararg else []
+    declared = list(args.kw_defaults) + [None] * (len(args.kwonlyargs) - len(args.kw_defaults))
+    values = list(kw_defaults) + [None] * (len(args.kwonlyargs) - len(kw_defaults))
+    out += [(a.arg, KEYWORD_ONLY, EMPTY if d is None else v) for a, d, v in zip(args.kwonlyargs, declared, values)]
+    return out + ([(args.kwarg.arg, VAR_KEYWORD, EMPTY)] if args.kwarg else [])
+
+
+@native_class("inspect._empty")
+class _Empty:
+    pass
+
+
+EMPTY: ClassVal = _Empty  # type: ignore[assignment]
+
+
+@native_class("inspect.Parameter")
+class Parameter:
+    empty = EMPTY
+    POSITIONAL_ONLY = POSITIONAL_ONLY
+    POSITIONAL_OR_KEYWORD = POSITIONAL_OR_KEYWORD
+    VAR_POSITIONAL = VAR_POSITIONAL
+    KEYWORD_ONLY = KEYWORD_ONLY
+    VAR_KEYWORD = VAR_KEYWORD
+
+    def init(ctx: Ctx, self: Instance, name: Any, kind: Any, *, default: Any = EMPTY,
+             annotation: Any = EMPTY) -> None:
+        self.attrs.update(name=name, kind=kind, default=default, annotation=annotation)
+
+
+@native_class("inspect.Signature")
+class Signature:
+    empty = EMPTY
+
+
+@model("inspect.signature")
+def signature(ctx: Ctx, obj: Any, *args: Any, **kwargs: Any) -> Any:
+    """The signature of a function of the program or of a package read from source (of a bound method:
+    without its first parameter); anything else is not known."""
+    fn, bound = (obj.func, True) if isinstance(obj, BoundMethod) else (obj, False)
+    node = getattr(fn, "node", None)
+    if type(fn).__name__ != "FunctionVal" or args or kwargs or not isinstance(node, (ast.FunctionDef,
+                                                                                    ast.AsyncFunctionDef, ast.Lambda)):
+        return ctx.unknown("introspection")
+    rows = _parameters(node.args, list(fn.defaults), list(fn.kw_defaults))
+    if bound:
+        if not rows or rows[0][1] not in (POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD):
+            return ctx.unknown("introspection")
+        rows = rows[1:]
+    params = {name: Instance(Parameter, {"name": name, "kind": kind, "default": default,  # type: ignore[arg-type]
+                                         "annotation": ctx.unknown("annotation")}) for name, kind, default in rows}
+    return Instance(Signature, {"parameters": params, "return_annotation": ctx.unknown("annotation")})  # type: ignore[arg-type]

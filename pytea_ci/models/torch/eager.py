@@ -1,0 +1,19 @@
+"""The analyzed program runs eagerly: not compiled by `torch.compile`, exported, traced or scripted.
+Code that asks (`torch.compiler.is_compiling()`, `torch.jit.is_tracing()`, in the forward passes of
+model libraries that keep a second code path for compilers) takes the eager side, as a run of the
+program does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.registry import model
+
+
+@model("torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling", "torch.compiler.is_exporting",
+       "torch._dynamo.is_compiling", "torch._dynamo.external_utils.is_compiling", "torch.jit.is_tracing",
+       "torch.jit.is_scripting", "torch._utils.is_compiling", "torch.fx._symbolic_trace.is_fx_tracing",
+       "torch.onnx.is_in_onnx_export")
+def not_compiling(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return False
