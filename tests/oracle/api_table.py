@@ -669,6 +669,13 @@ add("torch.utils.data.distributed.DistributedSampler", _DS, "torch.zeros(len(Dis
     "[b[0] @ torch.randn(3, 2) for b in DataLoader(ds, batch_size=2, sampler=DistributedSampler(ds, num_replicas=2, rank=1))]",
     "[b[0] @ torch.randn(2, 2) for b in DataLoader(ds, batch_size=2, sampler=DistributedSampler(ds, num_replicas=2, rank=1))]")
 
+# ----- eager-mode predicates and buffers (models/torch/eager.py, the nn.Buffer wrapper) ------------------------
+add("torch.compiler.is_compiling", "", "torch.zeros(3 if torch.compiler.is_compiling() else 2) + torch.zeros(2)",
+    "torch.zeros(2 if torch.compiler.is_compiling() else 3) + torch.zeros(2)")
+add("torch.get_default_device", "", "torch.zeros(2, device=torch.get_default_device()) + torch.zeros(2)",
+    "torch.zeros(2, device=torch.get_default_device()) + torch.zeros(3)")
+add("torch.nn.Buffer", "", "nn.Buffer(torch.randn(2, 3)) @ torch.randn(3, 4)", "nn.Buffer(torch.randn(2, 3)) @ torch.randn(2, 4)")
+
 # ----- PIL images through NumPy, run with the real Pillow where it is installed (test_api_table skips them
 # otherwise); with torchvision's ToTensor they are recorded below --------------------------------------------
 _PILNP = "import PIL.Image\nimg = PIL.Image.new('RGB', (12, 8))\n"
