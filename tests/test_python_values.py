@@ -696,3 +696,28 @@ def test_membership_in_a_list_holding_only_some_of_its_items_is_not_decided_by_a
         p_bool = torch.zeros(2 if bool(list(itertools.islice(itertools.count(4), 1))) else 3)
     ''')
     assert got["p_known"] == "exact" and got["p_not_in"] != "exact" and got["p_bool"] != "exact", got
+
+
+def test_a_dict_looked_up_with_a_key_not_known_may_find_it(tmp_path: Any) -> None:
+    """`{argv0: 1}.get(argv1)` is 1 when the two strings are equal (`python p.py p.py`): the lookup of a key
+    not known (or in a dict holding keys not known) that is not there as itself is not known, never
+    certainly missing; a key found as itself stays exact."""
+    from pytea_ci.driver.run import Options, run
+
+    src = textwrap.dedent("""\
+        import sys
+        import torch
+        import torch.nn as nn
+        table = {sys.argv[0]: 1}
+        n = table.get(sys.argv[1]) or 7
+        a = nn.Linear(1, 2)(torch.randn(2, n))
+        b = nn.Linear(7, 2)(torch.randn(2, table.pop(sys.argv[2], 7)))
+        k = sys.argv[3]
+        known = {k: 3}
+        c = nn.Linear(2, 2)(torch.randn(2, known.get(k, 5)))
+        """)
+    path = tmp_path / "p.py"
+    path.write_text(src)
+    found = {(x.span.line, x.rule, x.severity.value) for x in run([str(path)], Options(root=str(tmp_path), strict=True)).diagnostics
+             if x.rule in ("PT001", "PT002")}
+    assert found == {(10, "PT001", "error")}, found  # 3 features, exactly

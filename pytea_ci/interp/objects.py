@@ -317,6 +317,10 @@ def _py_method(name: str) -> Any:
                     return None
                 obj.extend(items)
                 return None
+        if isinstance(obj, dict) and name in _KEYED and args and _key_unsure(obj, args[0]):
+            if name != "get":  # `pop`/`setdefault` of a key that may or may not be there
+                ctx.mark_inexact(obj)
+            return ctx.unknown(f"dict.{name} of a key not known")
         if not isinstance(obj, (list, dict, set)) and not (is_concrete(args) and is_concrete(kwargs)):
             return ctx.unknown(f"{type(obj).__name__}.{name} with unknown arguments")
         try:
@@ -332,6 +336,21 @@ def _py_method(name: str) -> Any:
         return result
 
     return run
+
+
+_KEYED = ("get", "pop", "setdefault")  # dict methods that look a key up
+
+
+def _key_unsure(d: dict[Any, Any], key: Any) -> bool:
+    """Whether looking `key` up in `d` may find what Python's own lookup of the analyzer's values does
+    not: `key` is not there as itself, and it or one of the dict's keys is a value not known (two
+    command-line strings not known may be equal)."""
+    try:
+        if key in d:
+            return False
+    except TypeError:
+        return True
+    return not is_concrete(key) or any(not is_concrete(k) for k in d)
 
 
 def descriptor_method(found: Any, name: str) -> Any:
