@@ -16,13 +16,15 @@ import pytest
 from tests.integrations.conftest import MODEL_BUG
 from tests.integrations.test_action import make_pr, pr_event, run_action
 
-# a second finding without any fix: a view of 16*8 elements into 5 columns
+# a second finding without any fix: an assert on a size that never holds (no repair is offered for asserts;
+# a view of 16*8 elements into 5 columns used to be this finding, until `view(x.size(0), -1)` was proven)
 NO_FIX = '''import torch
 
 
 def main():
     x = torch.randn(16, 8)
-    return x.view(-1, 5)
+    assert x.shape[1] == 5
+    return x
 
 
 if __name__ == "__main__":
@@ -73,7 +75,7 @@ def _run(tmp_path: Path, api: StandIn, event_name: str = "pull_request", **input
 
 def test_one_review_comment_per_fix_with_a_suggestion_block(tmp_path: Path, api: StandIn) -> None:
     pr, r = _run(tmp_path, api, **{"pull-request-suggestions": "true"})
-    assert [q["path"] for q in api.requests] == ["/repos/octo/shapes/pulls/7/comments"]  # the view has no fix
+    assert [q["path"] for q in api.requests] == ["/repos/octo/shapes/pulls/7/comments"]  # the assert has no fix
     (q,) = api.requests
     assert q["headers"]["Authorization"] == "Bearer t0ken"
     assert q["headers"]["Accept"] == "application/vnd.github+json"
