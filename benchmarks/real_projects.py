@@ -272,7 +272,8 @@ def analyze(p: Project, src: str, args: argparse.Namespace) -> Outcome:
     venv, why = environment(p, args.offline) if not args.no_deps and not p.packages else (None, "")
     if venv is not None:
         cmd += ["--python", venv, "--config", os.path.join(venv, "pytea-ci.toml")]
-    cmd.append(src)
+    # no path: at the root, as a user runs it (a folder given as a path with no entry point is a usage
+    # error, exit 2, where the root without one checks its modules alone: 7 of 10 projects checked nothing)
     out = Outcome(p, models=len(model_modules(src)), deps=why or ("installed" if venv else ""))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     r = run(cmd, cwd=src, env=bench_env(), timeout=args.timeout)
