@@ -142,6 +142,13 @@ def _sources(rng: random.Random, prog: Program) -> dict[str, int]:
     typical = {"N": rng.choice([24, 30, 32, 40]), "T": rng.choice([5, 6, 7, 8]), "D": rng.choice([3, 4, 6]),
                "C": rng.choice([3, 4, 5]), "B": rng.choice([4, 6, 8]), "E": 0}
     typical["E"] = typical["D"]
+    bind_sizes(rng, prog, typical)
+    return typical
+
+
+def bind_sizes(rng: random.Random, prog: Program, typical: dict[str, int]) -> None:
+    """Lines binding each size of `typical` from a source drawn at random (`_source`), the command-line
+    parser first when one of them is an option."""
     argp: list[str] = []
     body: list[str] = []
     for name, v in typical.items():
@@ -149,7 +156,6 @@ def _sources(rng: random.Random, prog: Program) -> dict[str, int]:
     if argp:
         prog.lines += ["parser = argparse.ArgumentParser()", *argp, "args = parser.parse_args()"]
     prog.lines += prog.setup + body
-    return typical
 
 
 # ----- labels -----------------------------------------------------------------------------------

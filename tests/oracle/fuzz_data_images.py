@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 
-from tests.oracle.fuzz_data import HEADER, Program, Verdict, _off, _source, compare_program
+from tests.oracle.fuzz_data import HEADER, Program, Verdict, _off, bind_sizes, compare_program
 
 HELPERS = {
     "crop": ["def center_crop(img, size):",
@@ -79,13 +79,7 @@ def make_image_program(seed: int) -> Program:
     rng = random.Random(seed)
     prog = Program(HEADER.splitlines() + ["from PIL import Image"])
     typical = {"S": rng.choice([6, 8, 12]), "C": rng.choice([3, 4, 5]), "B": rng.choice([2, 3, 4])}
-    argp: list[str] = []
-    body: list[str] = []
-    for name, v in typical.items():
-        body += _source(rng, name, v, prog, argp)
-    if argp:
-        prog.lines += ["parser = argparse.ArgumentParser()", *argp, "args = parser.parse_args()"]
-    prog.lines += prog.setup + body
+    bind_sizes(rng, prog, typical)
     s = typical["S"]
     prog.folders["imgs"] = (rng.choice([1, 2, 5]), rng.choice([6, 7, 9]))
     prog.images["imgs"] = (s, 2 * s + 5) if rng.random() < 0.8 else (max(2, s - 3), s + 3)
