@@ -2,10 +2,11 @@
 # Runs the pytea-ci extension inside a real VS Code: code-server (VS Code OSS built as a server, from npm)
 # with the .vsix installed, its workbench opened in headless Chromium (Debian's) driven by playwright-core
 # (npm; no browser download). e2e/drive.js opens a buggy train.py, reads the finding from the Problems view,
-# hovers a tensor, applies the quick fix (the ignore comment) and undoes it, fixes the bug in the unsaved
-# buffer and checks that the finding goes away; the server's
-# JSON-RPC traffic (copied by a wrapper named as pytea-ci.executable) must show initialize from code-server
-# and the diagnostics published for the file. Prints a transcript and OK; exit 1 on a failure, 3 when a
+# hovers a tensor, checks that the server's proven fix is the first action of the quick-fix menu, applies it
+# (from the menu, then by Auto Fix, which takes only a preferred fix; the finding goes, undone each time),
+# applies the ignore quick fix and undoes it, types the fix into the unsaved buffer and checks that the
+# finding goes away; the server's JSON-RPC traffic (copied by a wrapper named as pytea-ci.executable) must
+# show initialize from code-server, the diagnostics published for the file and the fix offered as preferred. Prints a transcript and OK; exit 1 on a failure, 3 when a
 # needed tool is missing (the line says which).
 #
 #   PYTEA_CI=.ci-venv/bin/pytea-ci bash editors/vscode/run-in-vscode.sh
