@@ -23,9 +23,8 @@ const BUGGY_LINE = "self.fc2 = nn.Linear(64, 10)";
 const FIXED_LINE = "self.fc2 = nn.Linear(128, 10)";
 const T = 120000; // generous: the build machine is shared and often loaded
 
-function fail(msg) {
-  console.log(`FAIL: ${msg}`);
-  process.exit(1);
+function fail(msg) {  // caught at the top, after a screenshot of the editor (vscode-failure.png)
+  throw new Error(msg);
 }
 
 async function openFile(page) {
@@ -103,6 +102,8 @@ async function quickFixMenu(page, shot) {  // Ctrl+. on the finding: the menu's 
   await page.keyboard.press("Control+.");
   const rows = page.locator(".action-widget .monaco-list-row.action");
   await page.locator(".action-widget .monaco-list-row.action.focused").waitFor({ timeout: T });
+  // keys go to the menu only once it holds the keyboard focus (a loaded machine showed them reach the editor)
+  await page.waitForFunction(() => !!document.activeElement?.closest(".action-widget"), null, { timeout: T });
   if (shot) await page.screenshot({ path: path.join(shots, shot) });
   const titles = (await rows.locator(".title").allInnerTexts()).map((t) => t.trim());
   const focused = (await page.locator(".action-widget .monaco-list-row.action.focused .title").innerText()).trim();
@@ -139,9 +140,10 @@ async function provenFix(page) {  // the server's proven fix: first and focused 
 
 async function ignoreFix(page) {  // the server's code action adds the ignore comment; undone afterwards
   await quickFixMenu(page);
-  const ignore = page.locator(".action-widget .monaco-list-row.action.focused", { hasText: "Ignore PT001 on this line" });
   await page.keyboard.press("ArrowDown"); // the second action, after the proven fix
-  await ignore.waitFor({ timeout: T });
+  const focused = page.locator(".action-widget .monaco-list-row.action.focused");
+  await focused.filter({ hasText: "Ignore PT001 on this line" }).waitFor({ timeout: 15000 }).catch(async () =>
+    fail(`ArrowDown in the menu focused \`${await focused.innerText().catch(() => "nothing")}\``));
   await page.keyboard.press("Enter");
   const line = await waitLine(page, 13, (t) => t.includes("# pytea: ignore[PT001]"));
   console.log(`quick fix: line 13 is now \`${line}\``);
@@ -152,6 +154,15 @@ async function ignoreFix(page) {  // the server's code action adds the ignore co
 
 async function inEditor(browser) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  try {
+    await steps(page);
+  } catch (e) {
+    await page.screenshot({ path: path.join(shots, "vscode-failure.png") }).catch(() => {});
+    throw e;
+  }
+}
+
+async function steps(page) {
   await page.goto(url);
   await openFile(page);
   await page.waitForSelector(".squiggly-error", { timeout: T });
@@ -238,4 +249,7 @@ function checkCodeActions(sent, got, uri) {  // the answers to code-action reque
   }
   checkLogs();
   console.log("OK");
-})().catch((e) => fail(e.message.split("\n")[0]));
+})().catch((e) => {
+  console.log(`FAIL: ${e.message.split("\n")[0]}`);
+  process.exit(1);
+});
