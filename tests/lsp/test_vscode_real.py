@@ -113,5 +113,5 @@ def test_the_extension_in_real_vscode_shows_the_finding_offers_the_proven_fix_an
     assert sum(c.get("range") == edit["range"] and c["text"] == edit["newText"] for c in edits) == 2
     final = replay(opened[0]["params"]["textDocument"]["text"], edits).split("\n")
     assert final[8] == "        self.fc2 = nn.Linear(128, 10)" and final[12] == "        return self.fc2(h)"
-    shots = ("finding", "quickfix", "fixed")
+    shots = ("finding", "quickfix", "applied", "fixed")
     assert all((tmp_path / f"vscode-{shot}.png").stat().st_size > 0 for shot in shots)

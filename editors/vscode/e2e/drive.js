@@ -126,6 +126,7 @@ async function provenFix(page) {  // the server's proven fix: first and focused 
   const line = await waitLine(page, 9, (t) => t === FIXED_LINE);
   console.log(`proven fix applied (Enter on \`${focused}\`): line 9 is now \`${line}\``);
   console.log(`problems after the proven fix: ${await waitProblemsGone(page)}`);
+  await page.screenshot({ path: path.join(shots, "vscode-applied.png") });
   await undoTo(page, 9, BUGGY_LINE);
   console.log("proven fix undone: the squiggle is back");
   // Auto Fix (Shift+Alt+.) applies a fix only if the server marked it preferred (isPreferred)
