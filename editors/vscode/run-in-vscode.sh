@@ -134,7 +134,11 @@ server_pids() {  # the pytea-ci servers this run started (marked in their enviro
 setsid "$CODE_SERVER" "${CS_ARGS[@]}" --disable-telemetry --disable-update-check --disable-workspace-trust \
   >"$WORK/log/code-server.log" 2>&1 &
 CS_PID=$!
-cleanup() { kill -TERM -- "-$CS_PID" 2>/dev/null || true; }
+cleanup() {  # TERM, then KILL after 5 s: one code-server outlived a failed run (its folder deleted at start; cause unconfirmed)
+  kill -TERM -- "-$CS_PID" 2>/dev/null || return 0
+  for _ in $(seq 50); do kill -0 -- "-$CS_PID" 2>/dev/null || return 0; sleep 0.1; done
+  kill -KILL -- "-$CS_PID" 2>/dev/null || true
+}
 trap cleanup EXIT
 PORT=""
 for _ in $(seq 600); do
