@@ -131,7 +131,7 @@ def explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: B
         paths += 1
         (run or run_path)(interp, tree, name)
         shared.machine.path_done(Ran(interp.path_id, interp.decisions(), interp.stopped_at_finding,
-                                     frozenset(interp.sites_passed), interp.completed))
+                                     frozenset(interp.sites_passed), interp.completed, interp.budget_note is not None))
         steps += interp.steps
         shared.charge(interp.command, interp.steps)
         label = interp.command[0] if interp.command is not None else None
