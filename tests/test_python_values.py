@@ -721,3 +721,20 @@ def test_a_dict_looked_up_with_a_key_not_known_may_find_it(tmp_path: Any) -> Non
     found = {(x.span.line, x.rule, x.severity.value) for x in run([str(path)], Options(root=str(tmp_path), strict=True)).diagnostics
              if x.rule in ("PT001", "PT002")}
     assert found == {(10, "PT001", "error")}, found  # 3 features, exactly
+
+
+def test_a_list_holding_only_some_of_its_items_compares_as_not_known(analyzer: Analyzer) -> None:
+    """`list(itertools.islice(...))` of an iteration not followed holds no item known: `==` and `<` on it
+    are not known (not the False of comparing an empty list), also inside another list (encodec's
+    `list(z.shape) == [1, 128, 75]`, with `z` not understood, was a PT004 that torch never raises)."""
+    got = never_wrong(analyzer, '''
+        import itertools
+        import torch
+
+        xs = list(itertools.islice(itertools.count(1), 3))
+        p_eq = torch.zeros(2 if xs == [1, 2, 3] else 3)
+        p_lt = torch.zeros(2 if xs < [1, 2, 4] else 3)
+        p_ne = torch.zeros(2 if [xs] != [[1, 2, 3]] else 3)
+        p_known = torch.zeros(2 if [1, 2] == [1, 2] else 3)
+    ''')
+    assert got["p_known"] == "exact" and "exact" not in (got["p_eq"], got["p_lt"], got["p_ne"]), got
