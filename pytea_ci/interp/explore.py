@@ -190,7 +190,7 @@ def _stats(before: Stats, decider: Decider, shared: Shared, paths: int, steps: i
 
 def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> None:
     interp.budget_note = None
-    g: dict[str, Any] = {"__name__": name, "__file__": interp.config.entry, "__package__": ""}
+    g: dict[str, Any] = {"__name__": name, "__file__": interp.config.entry, "__package__": interp.entry_package()}
     interp.modules.setdefault(name, ModuleVal(name, interp.config.entry, g))  # `sys.modules[__name__]`, `import __main__`
     cov = interp.shared.coverage
     try:
