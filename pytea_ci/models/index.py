@@ -432,6 +432,10 @@ NAMES: dict[str, str] = {
         'torch.nn.DataParallel torch.nn.parallel.DataParallel torch.nn.parallel.DistributedDataParallel '
         'torch.nn.parallel.data_parallel torch.nn.utils.clip_grad_norm_ torch.nn.utils.clip_grad_norm '
         'torch.nn.utils.clip_grad_value_',
+    'pytea_ci.models.torch.nn.reparam':
+        'torch.nn.utils.weight_norm torch.nn.utils.spectral_norm torch.nn.utils.parametrizations.weight_norm '
+        'torch.nn.utils.parametrizations.spectral_norm torch.nn.utils.parametrizations.orthogonal '
+        'torch.nn.utils.remove_weight_norm torch.nn.utils.remove_spectral_norm',
     'pytea_ci.models.torchvision.models':
         'torchvision.models._Stage torchvision.models.ResNet torchvision.models.resnet.ResNet '
         'torchvision.models.resnet18 torchvision.models.resnet.resnet18 torchvision.models.resnet34 '
@@ -556,10 +560,10 @@ PREFIXES = (
     'torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.distributed torch.fft torch.fx '
     'torch.fx._symbolic_trace torch.hub torch.jit torch.linalg torch.multiprocessing torch.nn '
     'torch.nn.Embedding torch.nn.functional torch.nn.init torch.nn.modules torch.nn.modules.module '
-    'torch.nn.parallel torch.nn.parameter torch.nn.utils torch.nn.utils.rnn torch.onnx torch.optim '
-    'torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data '
-    'torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed torchvision '
-    'torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
+    'torch.nn.parallel torch.nn.parameter torch.nn.utils torch.nn.utils.parametrizations torch.nn.utils.rnn '
+    'torch.onnx torch.optim torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree '
+    'torch.utils.data torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed '
+    'torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
     'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
     'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
     'transformers transformers.generation transformers.generation.configuration_utils '
