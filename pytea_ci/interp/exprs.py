@@ -341,24 +341,6 @@ class ExprMixin:
             return same if name == "eq" else not same
         return self.derived("comparison of unknown values", a, b)
 
-    def partial(self: "Interpreter", v: Any) -> bool:
-        """A container holding only some of its items (`list(x)` of a value not understood, a loop's
-        representatives), or a tuple or list with one inside: its comparisons are not CPython's."""
-        if not isinstance(v, (list, tuple, dict, set)):
-            return False
-        return id(v) in self.inexact or (isinstance(v, (list, tuple)) and any(self.partial(e) for e in v))
-
-    def compare_partial(self: "Interpreter", name: str, a: Any, b: Any) -> Any:
-        """A comparison with a container holding only some of its items: `==`/`!=` decided only when
-        both are sequences whose lengths are known to differ, else not known."""
-        if name in ("eq", "ne") and isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and type(a) is type(b):
-            la, lb = self.known_length(a), self.known_length(b)
-            if la is not None and lb is not None:
-                differ = compare_dims("ne", la, lb)
-                if differ is True:
-                    return name == "ne"
-        return self.derived("comparison with a container holding only some of its items", a, b)
-
     def member_of(self: "Interpreter", a: Any, b: Any) -> bool | None:
         """`a in b` for a list, tuple or set `b`, element by element as CPython does (`a is e or a == e`):
         an enum member among members is decided as `==` on them is; None when some element is undecided."""
