@@ -90,3 +90,22 @@ def test_an_error_every_side_of_a_guess_meets_stays_an_error(tmp_path: Path) -> 
         y = nn.Linear(n, 2)(torch.zeros(1, 3))
         """)
     assert [(line, rule, sev) for line, rule, sev, _ in out] == [(9, "PT001", "ERROR")]
+
+
+def test_the_other_side_ran_the_site_without_a_check_and_failed_later(tmp_path: Path) -> None:
+    """The other side of the guess ran the split's unpacking (the count held) or the tensor creation (a
+    symbolic size: no check) without the finding, then ended in an exception of its own: it avoided the
+    finding, which is a warning (fuzz_python seeds 101972, 102111)."""
+    for line, use in ((8, "a, b = torch.split(torch.zeros(26), k)"), (8, "z = torch.zeros(-v)")):
+        out = findings(tmp_path, f"""\
+            import json
+            import torch
+            cfg = json.load(open("cfg.json"))
+            if cfg["big"]:
+                k, v = 4, 8
+            else:
+                k, v = 13, cfg["n"]
+            {use}
+            raise KeyError("the run ends here")
+            """)
+        assert [(n, rule, sev) for n, rule, sev, _ in out if sev != "NOTE"] == [(line, "PT002", "WARNING")], use

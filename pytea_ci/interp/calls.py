@@ -168,6 +168,7 @@ class CallMixin:
             raise
         finally:
             self.inherit, self.model_name = saved
+        self.sites_passed.add(self.span)  # the model ran here without ending the path (interp/machine.py)
         if isinstance(out, (Unknown, Tensor, tuple, list, IterVal)):
             out = self.with_origin(out, fn.name, inherited)
             if inherited is None and of_tensor_library(fn.name):

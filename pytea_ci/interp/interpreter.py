@@ -344,12 +344,14 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         if star is None:
             if len(items) != len(elts):
                 self.unpack_mismatch(len(items), len(elts), False, node)
+            self.sites_passed.add(self.span_of(node))  # the count held here (interp/machine.py)
             for e, v in zip(elts, items):
                 self.assign(e, v, scope)
             return
         after = len(elts) - star - 1
         if len(items) < len(elts) - 1:
             self.unpack_mismatch(len(items), len(elts) - 1, True, node)
+        self.sites_passed.add(self.span_of(node))
         for e, v in zip(elts[:star], items[:star]):
             self.assign(e, v, scope)
         self.assign(elts[star], list(items[star:len(items) - after]), scope)
