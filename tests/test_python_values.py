@@ -721,3 +721,55 @@ def test_a_dict_looked_up_with_a_key_not_known_may_find_it(tmp_path: Any) -> Non
     found = {(x.span.line, x.rule, x.severity.value) for x in run([str(path)], Options(root=str(tmp_path), strict=True)).diagnostics
              if x.rule in ("PT001", "PT002")}
     assert found == {(10, "PT001", "error")}, found  # 3 features, exactly
+
+
+def test_a_global_nothing_binds_is_a_name_error(analyzer: Analyzer) -> None:
+    """A name no statement of the module binds, and no builtin, raises NameError where it is read (fuzz_python
+    seed 101972: the handler's value was taken as possibly unset, and a `match` on it forked)."""
+    exact(analyzer, '''
+        import torch
+
+        try:
+            undefined_name
+        except NameError:
+            v = 4
+
+        def reads():
+            return missing_too
+
+        try:
+            reads()
+        except NameError as e:
+            w = 3
+        p_v = torch.zeros(v)
+        p_w = torch.zeros(w)
+    ''')
+
+
+def test_devices_compare_by_type_and_index_not_identity(tmp_path: Any) -> None:
+    """`torch.device("cpu") == torch.device("cpu")` is True in torch (a modeled class compares by its own
+    rule, not identity); "cuda:0" is `("cuda", 0)`, "cuda" is not "cuda:0", and a device is not its string.
+    A native class whose rule is not modeled (`torch.finfo`) compares as not known."""
+    from pytea_ci.driver.run import Options, run
+
+    src = textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+        a = 2 if torch.device("cpu") == torch.device("cpu") else 3
+        b = 2 if torch.device("cuda:0") == torch.device("cuda", 0) else 3
+        c = 3 if torch.device("cuda") != torch.device("cuda:0") else 2
+        d = 3 if torch.device("cpu") == "cpu" else 2
+        e = 2 if torch.device("cpu") in [torch.device("cpu")] else 3
+        f = 2 if torch.finfo(torch.float32) == torch.finfo(torch.float32) else 3
+        y = nn.Linear(2, 2)(torch.randn(2, a + b + c + d + e - 9))
+        z = nn.Linear(2, 2)(torch.randn(2, f))
+        """)
+    path = tmp_path / "p.py"
+    path.write_text(src)
+    found = [(x.span.line, x.rule) for x in run([str(path)], Options(root=str(tmp_path))).diagnostics
+             if x.rule in ("PT001", "PT002")]
+    assert found == [], found
+    path.write_text(src.replace("- 9", "- 8"))
+    found = [(x.span.line, x.rule) for x in run([str(path)], Options(root=str(tmp_path))).diagnostics
+             if x.rule in ("PT001", "PT002")]
+    assert found == [(9, "PT001")], found  # every comparison decided, as torch decides it

@@ -532,10 +532,11 @@ def _by_identity(v: Any) -> bool:
     """Objects whose equality is identity unless their class says otherwise (instances without
     `__eq__`, classes, functions, modules)."""
     from pytea_ci.interp.runtime import FunctionVal, ModuleVal
+    from pytea_ci.models.registry import IDENTITY_EQ
     from pytea_ci.models.values import MISSING, ClassVal, Instance
 
-    if isinstance(v, Instance):
-        return v.cls.lookup("__eq__") is MISSING
+    if isinstance(v, Instance):  # a native class's rule is its own (models/registry.py, native_class)
+        return v.cls.lookup("__eq__") is MISSING and v.cls.lookup(IDENTITY_EQ) is not False
     return isinstance(v, (ClassVal, FunctionVal, ModuleVal)) or v is None
 
 

@@ -40,6 +40,7 @@ from pytea_ci.interp.ops import on_machine
 from pytea_ci.interp.plausible_sizes import degenerate_only
 from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope, UserException
 from pytea_ci.interp.stmts import StmtMixin
+from pytea_ci.interp.unbound import never_bound
 from pytea_ci.models import registry
 from pytea_ci.models.values import Namespace, Unknown
 from pytea_ci.shapes import pred as P
@@ -287,6 +288,9 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             return b
         if name == "__name__":
             return scope.globals.get("__name__")
+        tree = self.shared.asts.get(scope.globals.get("__file__"))
+        if isinstance(tree, ast.Module) and never_bound(tree, name):
+            raise UserException("NameError")
         what = f"name {name} (not defined on this path, or set by code not understood)"
         return Unknown(f"name {name}", None, Origin(self.span_of(node), what))
 

@@ -556,7 +556,7 @@ def property_(ctx: Ctx, fget: Any = None, *args: Any, **kwargs: Any) -> Any:
     return PropertyVal(fget)
 
 
-@native_class("builtins.object")
+@native_class("builtins.object", identity_eq=True)
 class object_:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         return None

@@ -18,12 +18,12 @@ from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, 
 
 
 # ----- dataclasses --------------------------------------------------------------------------------
-@native_class("dataclasses.Field")
+@native_class("dataclasses.Field", identity_eq=True)
 class Field:
     pass
 
 
-@native_class("dataclasses._MISSING_TYPE")
+@native_class("dataclasses._MISSING_TYPE", identity_eq=True)
 class _MissingType:
     pass
 
@@ -305,7 +305,7 @@ class SimpleNamespace:
 
 
 # ----- enum ---------------------------------------------------------------------------------------
-@native_class("enum.auto")
+@native_class("enum.auto", identity_eq=True)
 class auto:
     pass
 
@@ -358,7 +358,7 @@ def _enum_by_value(ctx: Ctx, cls: ClassVal, value: Any) -> Any:
     return ctx.unknown(f"{cls.name} member")
 
 
-@native_class("enum.Enum")
+@native_class("enum.Enum", identity_eq=True)
 class Enum:
     pass
 
