@@ -288,7 +288,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             return b
         if name == "__name__":
             return scope.globals.get("__name__")
-        tree = self.shared.asts.get(scope.globals.get("__file__"))
+        tree = self.shared.asts.get(str(scope.globals.get("__file__")))
         if isinstance(tree, ast.Module) and never_bound(tree, name):
             raise UserException("NameError")
         what = f"name {name} (not defined on this path, or set by code not understood)"

@@ -162,7 +162,7 @@ def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = (),
 
 
 IDENTITY_EQ = "__identity_eq__"  # in a native class's namespace: whether its `==` is identity (native_class)
-_CLASS_MACHINERY = {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__",
+_CLASS_MACHINERY = {"__module__", "__hash__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__",
                     "__firstlineno__", "__static_attributes__"}
 
 

@@ -359,7 +359,7 @@ class device:
             type, index = (kind, int(number)) if number.isdigit() else (type, index)
         self.attrs.update(type=type, index=index)
 
-    def __eq__(ctx: Ctx, self: Instance, other: Any) -> Any:  # noqa: N805
+    def __eq__(ctx: Ctx, self: Instance, other: Any) -> Any:  # type: ignore[override]  # noqa: N805
         """Two devices are equal when their type and index are (`torch.device("cuda")` is not
         `cuda:0`); None (NotImplemented) against anything else, which is then unequal."""
         if not (isinstance(other, Instance) and other.cls is self.cls):
