@@ -773,3 +773,31 @@ def test_devices_compare_by_type_and_index_not_identity(tmp_path: Any) -> None:
     found = [(x.span.line, x.rule) for x in run([str(path)], Options(root=str(tmp_path))).diagnostics
              if x.rule in ("PT001", "PT002")]
     assert found == [(9, "PT001")], found  # every comparison decided, as torch decides it
+
+
+def test_operator_unary_functions_and_equality_across_kinds(analyzer: Analyzer) -> None:
+    """`operator.neg` and the other one-operand functions compute as the operators do, and a list is
+    never equal to a number, whatever its items (fuzz_python seed 102111: `case 1 | 2 | 4` on
+    `list(map(operator.neg, [5, 2]))` was undecided)."""
+    exact(analyzer, '''
+        import operator
+        import torch
+
+        def m(subject):
+            match subject:
+                case 1 | 2 | 4:
+                    return 8
+                case [p, q]:
+                    return p + q
+                case _:
+                    return 13
+
+        class Opaque:
+            pass
+
+        p_neg = torch.zeros(-m(list(map(operator.neg, [5, 2]))))
+        p_ops = torch.zeros(operator.pos(3) + operator.invert(-3) + operator.inv(-2) + (4 if operator.not_(0) else 9))
+        p_list = torch.zeros(2 if [Opaque(), 1] == 1 else 3)
+        p_tuple = torch.zeros(2 if (Opaque(),) != [Opaque()] else 3)
+        p_str = torch.zeros(2 if "1" == 1 else 3)
+    ''')

@@ -189,22 +189,28 @@ class ExprMixin:
 
     def ev_UnaryOp(self: "Interpreter", node: ast.UnaryOp, scope: Scope) -> Any:
         v = self.eval(node.operand, scope)
-        if isinstance(node.op, ast.Not):
+        with self.at(node):
+            return self.unary(type(node.op), v)
+
+    def unary(self: "Interpreter", op: type, v: Any) -> Any:
+        """`not v`, `-v`, `+v` or `~v` (op: the ast class), at the current span."""
+        if op is ast.Not:
             t = self.truth_of(v)
             return P.not_(t) if isinstance(t, (bool, Pred)) else _as_bool(self.derived("not unknown", v))
         if isinstance(v, Tensor):
-            with self.at(node):
-                name = {ast.USub: "__neg__", ast.Invert: "__invert__", ast.UAdd: "__pos__"}[type(node.op)]
-                return self.call_tensor_op(v, name, ())
+            return self.call_tensor_op(v, {ast.USub: "__neg__", ast.Invert: "__invert__", ast.UAdd: "__pos__"}[op], ())
         if isinstance(v, Term):
-            return -v if isinstance(node.op, ast.USub) else (v if isinstance(node.op, ast.UAdd) else self.unknown("~dim"))
+            return -v if op is ast.USub else (v if op is ast.UAdd else self.unknown("~dim"))
         if is_concrete(v):
             try:
-                r = {ast.USub: lambda x: -x, ast.UAdd: lambda x: +x, ast.Invert: lambda x: ~x}[type(node.op)](v)
+                r = {ast.USub: lambda x: -x, ast.UAdd: lambda x: +x, ast.Invert: lambda x: ~x}[op](v)
             except Exception as e:
                 raise UserException(type(e).__name__) from None
-            return PInt(r, self.span_of(node), "computed") if isinstance(r, int) and not isinstance(r, bool) else r
+            return PInt(r, self.span, "computed") if isinstance(r, int) and not isinstance(r, bool) else r
         return self.derived("unary operation", v)
+
+    def unary_values(self: "Interpreter", op: str, a: Any) -> Any:
+        return self.unary(_UNARY_NODES[op], a)
 
     def ev_BinOp(self: "Interpreter", node: ast.BinOp, scope: Scope) -> Any:
         a = self.eval(node.left, scope)
@@ -337,6 +343,8 @@ class ExprMixin:
         if name in ("eq", "ne") and _by_identity(a) and _by_identity(b):
             same = a is b
             return same if name == "eq" else not same
+        if name in ("eq", "ne") and None is not _family(a) != _family(b) is not None:
+            return name == "ne"  # a list is never equal to a number, whatever their items
         return self.derived("comparison of unknown values", a, b)
 
     def member_of(self: "Interpreter", a: Any, b: Any) -> bool | None:
@@ -515,6 +523,7 @@ class ExprMixin:
 _SWAPPED = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
 _CMP_NODES = {name: node for node, (name, _) in CMPOPS.items()}
 _BIN_NODES = {name: node for node, (name, _) in BINOPS.items()}
+_UNARY_NODES = {"neg": ast.USub, "pos": ast.UAdd, "invert": ast.Invert, "not": ast.Not}
 
 
 class _SuperMark:
@@ -538,6 +547,16 @@ def _by_identity(v: Any) -> bool:
     if isinstance(v, Instance):  # a native class's rule is its own (models/registry.py, native_class)
         return v.cls.lookup("__eq__") is MISSING and v.cls.lookup(IDENTITY_EQ) is not False
     return isinstance(v, (ClassVal, FunctionVal, ModuleVal)) or v is None
+
+
+_FAMILIES = {list: "list", tuple: "tuple", dict: "dict", set: "set", frozenset: "set", str: "str", bytes: "bytes",
+             int: "number", PInt: "number", float: "number", bool: "number", complex: "number", type(None): "None"}
+
+
+def _family(v: Any) -> str | None:
+    """The builtin kind of `v` whose values only ever equal values of the same kind (a list is never
+    equal to a tuple or a number); None for anything else (instances, which define their own `==`)."""
+    return "number" if isinstance(v, Term) else _FAMILIES.get(type(v))
 
 
 def _as_bool(u: Unknown) -> Unknown:
