@@ -192,7 +192,7 @@ class ExprMixin:
         with self.at(node):
             return self.unary(type(node.op), v)
 
-    def unary(self: "Interpreter", op: type, v: Any) -> Any:
+    def unary(self: "Interpreter", op: "type[ast.unaryop]", v: Any) -> Any:
         """`not v`, `-v`, `+v` or `~v` (op: the ast class), at the current span."""
         if op is ast.Not:
             t = self.truth_of(v)
@@ -523,7 +523,7 @@ class ExprMixin:
 _SWAPPED = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
 _CMP_NODES = {name: node for node, (name, _) in CMPOPS.items()}
 _BIN_NODES = {name: node for node, (name, _) in BINOPS.items()}
-_UNARY_NODES = {"neg": ast.USub, "pos": ast.UAdd, "invert": ast.Invert, "not": ast.Not}
+_UNARY_NODES: "dict[str, type[ast.unaryop]]" = {"neg": ast.USub, "pos": ast.UAdd, "invert": ast.Invert, "not": ast.Not}
 
 
 class _SuperMark:
