@@ -6,6 +6,7 @@ import ast
 import os
 from typing import TYPE_CHECKING, Any
 
+from pytea_ci.interp.coroutines import awaited
 from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, contains_term, dim_binop, is_concrete,
                                 on_machine)
 from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_value
@@ -501,8 +502,12 @@ class ExprMixin:
         return self.eval(node.value, scope)
 
     def ev_Await(self: "Interpreter", node: ast.Await, scope: Scope) -> Any:
-        self.eval(node.value, scope)
-        return self.unknown("await")
+        value = self.eval(node.value, scope)
+        with self.at(node):
+            return awaited(self, value)
+
+    def awaited(self: "Interpreter", value: Any) -> Any:
+        return awaited(self, value)
 
     def ev_Yield(self: "Interpreter", node: ast.Yield, scope: Scope) -> Any:
         value = None if node.value is None else self.eval(node.value, scope)

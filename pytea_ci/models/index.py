@@ -528,6 +528,10 @@ NAMES: dict[str, str] = {
         'contextvars.Token contextvars.ContextVar',
     'pytea_ci.models.inspect_':
         'inspect._empty inspect.Parameter inspect.Signature inspect.signature',
+    'pytea_ci.models.asyncio_':
+        'asyncio.run asyncio.runners.run asyncio.gather asyncio.sleep asyncio.wait_for '
+        'asyncio.AbstractEventLoop asyncio.get_event_loop asyncio.new_event_loop asyncio.get_running_loop '
+        'asyncio.set_event_loop',
 }
 
 # model module -> the computed attributes it registers
@@ -545,8 +549,8 @@ PROPERTIES: dict[str, str] = {
 
 # every package prefix of a registered name (a `Namespace` when looked up)
 PREFIXES = (
-    'PIL PIL.Image abc accelerate argparse builtins builtins.DType builtins.dict click collections '
-    'collections.OrderedDict collections.abc contextlib contextvars copy csv dataclasses datetime '
+    'PIL PIL.Image abc accelerate argparse asyncio asyncio.runners builtins builtins.DType builtins.dict click '
+    'collections collections.OrderedDict collections.abc contextlib contextvars copy csv dataclasses datetime '
     'datetime.datetime distutils distutils.version einops einops.layers einops.layers.torch enum fire functools '
     'getpass glob hydra inspect io itertools itertools.chain json jsonargparse lightning lightning.fabric '
     'lightning_fabric logging math matplotlib matplotlib.pyplot multiprocessing numpy numpy.ndarray '

@@ -34,7 +34,7 @@ MODELED_ROOTS = (
     "functools", "collections", "typing", "itertools", "logging", "copy", "json", "warnings",
     "dataclasses", "pathlib", "builtins", "abc", "enum", "re", "datetime", "shutil", "glob",
     "tqdm", "matplotlib", "pickle", "csv", "string", "operator", "einops", "yaml", "socket", "platform",
-    "packaging", "getpass", "types", "inspect", "urllib", "contextlib", "contextvars",
+    "packaging", "getpass", "types", "inspect", "urllib", "contextlib", "contextvars", "asyncio",
     "fire", "jsonargparse", "typer", "click", "hydra", "accelerate", "lightning", "lightning_fabric",
 )
 
