@@ -801,3 +801,18 @@ def test_operator_unary_functions_and_equality_across_kinds(analyzer: Analyzer) 
         p_tuple = torch.zeros(2 if (Opaque(),) != [Opaque()] else 3)
         p_str = torch.zeros(2 if "1" == 1 else 3)
     ''')
+
+
+def test_max_and_min_with_key_and_default(analyzer: Analyzer) -> None:
+    """`max(xs, default=d)` and `min(xs, key=f)` pick as CPython does (the first item whose key is
+    largest; the default of an empty iterable); they were not known (fuzz_python seed 100003)."""
+    exact(analyzer, '''
+        import torch
+
+        words = ["ab", "abcd", "xyzw", "a"]
+        p_default = torch.zeros(max(list(range(1, 5)), default=9))
+        p_empty = torch.zeros(max([], default=3) + min((), default=2))
+        p_key = torch.zeros(len(max(words, key=len)) + len(min(words, key=len)))
+        p_first = torch.zeros(2 if max(words, key=len) == "abcd" else 3)
+        p_args = torch.zeros(min(5, 3, 7, key=lambda v: -v))
+    ''')
