@@ -8,7 +8,8 @@ Statements the interpreter does not follow (no `ex_` handler: they bind nothing 
 comprehensions (their targets are their own; a walrus inside one binds where the analyzer binds it)
 are left out, so a name only they bind is never taken as unbound.
 
-A global that no statement of its module binds (no assignment, import, definition, `global`
+A global of the entry point's module (`__main__`: no other module sets its names) that no statement of
+it binds (no assignment, import, definition, `global`
 declaration or pattern capture anywhere in the file), that is no builtin, and whose module has no
 star import and never touches its namespace dynamically (`globals()`, `vars()`, `exec`, `setattr`,
 `sys.modules`, `__dict__`), is CPython's NameError where it is read."""
