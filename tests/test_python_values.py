@@ -816,3 +816,23 @@ def test_max_and_min_with_key_and_default(analyzer: Analyzer) -> None:
         p_first = torch.zeros(2 if max(words, key=len) == "abcd" else 3)
         p_args = torch.zeros(min(5, 3, 7, key=lambda v: -v))
     ''')
+
+
+def test_a_member_in_its_enum_class(analyzer: Analyzer) -> None:
+    """`E.A in E` is True for a member of a Flag or an Enum (fuzz_python seed 100041)."""
+    exact(analyzer, '''
+        import enum
+        import torch
+
+        class E(enum.Flag):
+            A = enum.auto()
+            B = enum.auto()
+
+        class F(enum.Enum):
+            X = 1
+
+        m = E.A
+        p_flag = torch.zeros(2 if m in E else 3)
+        p_enum = torch.zeros(2 if F.X in F else 3)
+        p_not = torch.zeros(2 if F.X not in F else 3)
+    ''')

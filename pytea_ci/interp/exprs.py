@@ -13,7 +13,7 @@ from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_valu
 from pytea_ci.interp.unbound import check_bound
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import registry
-from pytea_ci.models.values import MISSING, DType, Instance, KeysView, Unknown
+from pytea_ci.models.values import MISSING, ClassVal, DType, Instance, KeysView, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, PInt, Sym, Term, is_dim
 from pytea_ci.shapes.pred import Pred
@@ -316,6 +316,8 @@ class ExprMixin:
                 r = self.call(self.bind_member(b, b.cls, contains), a)
                 return r if isinstance(op, ast.In) or not isinstance(r, bool) else not r
             found = self.member_of(a, b)
+            if found is None and isinstance(b, ClassVal) and isinstance(members := b.lookup("__members__"), dict):
+                found = any(a is m for m in members.values()) or None  # a member `in` its Enum class
             if found is not None:
                 return found if isinstance(op, ast.In) else not found
             return self.unknown("membership")
