@@ -836,3 +836,49 @@ def test_a_member_in_its_enum_class(analyzer: Analyzer) -> None:
         p_enum = torch.zeros(2 if F.X in F else 3)
         p_not = torch.zeros(2 if F.X not in F else 3)
     ''')
+
+
+def test_flag_members_combine_by_their_bits(analyzer: Analyzer) -> None:
+    """`E.A | E.C` is the pseudo-member CPython makes (the same object each time, named "A|C"), it
+    iterates and contains its one-bit members, `&` of disjoint members is falsy (fuzz_python seeds 100016,
+    100040: a Flag operation was not known)."""
+    exact(analyzer, '''
+        import enum
+        import torch
+        class E(enum.Flag):
+            A = enum.auto()
+            B = enum.auto()
+            C = enum.auto()
+        m = E.A
+        p_1 = torch.zeros(len(list(E.A | E.C)))
+        p_2 = torch.zeros((E.B | E.C).value)
+        p_3 = torch.zeros(2 if (E.A | E.C) is (E.C | E.A) else 3)
+        p_4 = torch.zeros(len((E.A | E.C).name))
+        p_5 = torch.zeros(2 if E.A in (E.A | E.C) else 3)
+        p_6 = torch.zeros(2 if (E.A & E.B) else 3)
+        p_7 = torch.zeros(len(E.A | E.B))
+        p_8 = torch.zeros(2 if (E.A ^ (E.A | E.B)) is E.B else 3)
+    ''')
+
+
+def test_an_object_is_true_unless_its_bool_or_len_says_otherwise(analyzer: Analyzer) -> None:
+    """`if obj:` calls the class's `__bool__`, else its `__len__` (every instance was true)."""
+    exact(analyzer, '''
+        import torch
+
+        class Empty:
+            def __len__(self):
+                return 0
+
+        class No:
+            def __bool__(self):
+                return False
+
+        class Plain:
+            pass
+
+        p_len = torch.zeros(2 if Empty() else 3)
+        p_bool = torch.zeros(2 if No() else 3)
+        p_plain = torch.zeros(2 if Plain() else 3)
+        p_not = torch.zeros(2 if not Empty() else 3)
+    ''')
