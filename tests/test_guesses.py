@@ -97,7 +97,7 @@ def _resolved(last: Ran | None) -> list[str]:
     """A loop that guesses at each read whether a stream has ended: the paths that stop after one,
     two and three reads all meet the finding; `last` is the path that read on (None: never run)."""
     from pytea_ci.diagnostics import Diagnostic, Severity, Span
-    from pytea_ci.interp.machine import GUESS, Found, MachineFindings
+    from pytea_ci.interp.machine import GUESS, MachineFindings
 
     site = Span("main.py", 9, 0)
     d = Diagnostic("PT001", Severity.ERROR, site, "add: the size of self (0) must match ...")
@@ -160,3 +160,22 @@ def test_an_assert_one_side_of_a_guess_fails_is_what_the_program_requires(tmp_pa
             rebuilt.append(value)
         assert len(rebuilt) >= len(tokens)
         """)] == [(1, "PT011")]  # the paths budget: a note, no finding
+
+
+def test_the_other_side_ran_the_site_without_a_check_and_failed_later(tmp_path: Path) -> None:
+    """The other side of the guess ran the split's unpacking (the count held) or the tensor creation (a
+    symbolic size: no check) without the finding, then ended in an exception of its own: it avoided the
+    finding, which is a warning (fuzz_python seeds 101972, 102111)."""
+    for line, use in ((8, "a, b = torch.split(torch.zeros(26), k)"), (8, "z = torch.zeros(-v)")):
+        out = findings(tmp_path, f"""\
+            import json
+            import torch
+            cfg = json.load(open("cfg.json"))
+            if cfg["big"]:
+                k, v = 4, 8
+            else:
+                k, v = 13, cfg["n"]
+            {use}
+            raise KeyError("the run ends here")
+            """)
+        assert [(n, rule, sev) for n, rule, sev, _ in out if sev != "NOTE"] == [(line, "PT002", "WARNING")], use

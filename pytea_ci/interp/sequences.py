@@ -81,6 +81,13 @@ class SequenceMixin:
                 return Unknown("truth value")
             n = self.length_of(v)
             return n > 0 if isinstance(n, int) else P.gt(n, 0)
+        if isinstance(v, Instance):  # an object is true unless its `__bool__` (else `__len__`) says otherwise
+            for dunder in ("__bool__", "__len__"):
+                if (method := v.cls.lookup(dunder)) is not MISSING:
+                    r = self.call(self.bind_member(v, v.cls, method))
+                    if dunder == "__len__" and is_dim(r):
+                        return r > 0 if isinstance(r, int) else P.gt(r, 0)
+                    return truth(r)
         return truth(v)
 
     def known_length(self: "Interpreter", v: Any) -> "Dim | None":

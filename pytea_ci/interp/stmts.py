@@ -383,9 +383,9 @@ class StmtMixin:
         with self.at(node):
             self.import_from(node, scope)
 
-    def ex_With(self: "Interpreter", node: ast.With, scope: Scope) -> None:
+    def ex_With(self: "Interpreter", node: "ast.With | ast.AsyncWith", scope: Scope) -> None:
         if not any(expects_error(item.context_expr) for item in node.items):
-            run_with(self, node.items, node.body, scope)
+            run_with(self, node.items, node.body, scope, isinstance(node, ast.AsyncWith))
             return
         for item in node.items:
             value = self.enter_context(self.eval(item.context_expr, scope))

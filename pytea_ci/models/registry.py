@@ -34,7 +34,7 @@ MODELED_ROOTS = (
     "functools", "collections", "typing", "itertools", "logging", "copy", "json", "warnings",
     "dataclasses", "pathlib", "builtins", "abc", "enum", "re", "datetime", "shutil", "glob",
     "tqdm", "matplotlib", "pickle", "csv", "string", "operator", "einops", "yaml", "socket", "platform",
-    "packaging", "getpass", "types", "inspect", "urllib", "contextlib", "contextvars",
+    "packaging", "getpass", "types", "inspect", "urllib", "contextlib", "contextvars", "asyncio",
     "fire", "jsonargparse", "typer", "click", "hydra", "accelerate", "lightning", "lightning_fabric",
 )
 
@@ -129,10 +129,15 @@ def prop(*names: str) -> Callable[[F], F]:
     return deco
 
 
-def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = ()) -> Callable[[type], ClassVal]:
+def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = (),
+                 identity_eq: bool = False) -> Callable[[type], ClassVal]:
     """Turn a Python class body of functions `(ctx, self, ...)` into a registered native class.
 
-    A function named `init` becomes `__init__`; `call` becomes `__call__`.
+    A function named `init` becomes `__init__`; `call` becomes `__call__`. `identity_eq`: the real
+    class compares its instances by identity (it inherits `object.__eq__`, as `nn.Module` does, and so
+    do its subclasses). A native class that neither says so, nor inherits it, nor models `__eq__`
+    compares by a rule not modeled: `==` on its instances is not known (`torch.device("cpu") ==
+    torch.device("cpu")` is True in torch).
     """
 
     def deco(body: type) -> ClassVal:
@@ -146,6 +151,8 @@ def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = ()) -> C
             name = {"init": "__init__", "call": "__call__"}.get(key, key)
             ns[name] = Builtin(f"{qualname}.{name}", val)
             declare(f"{qualname}.{name}", getattr(val, "__facets__", NO_FACETS))
+        if identity_eq or all(b.lookup(IDENTITY_EQ) is MISSING for b in bases):
+            ns[IDENTITY_EQ] = identity_eq
         cls = ClassVal(qualname.rsplit(".", 1)[-1], bases, ns, qualname, native=True)
         for n in (qualname,) + aliases:
             register(n, cls)
@@ -154,7 +161,8 @@ def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = ()) -> C
     return deco
 
 
-_CLASS_MACHINERY = {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__",
+IDENTITY_EQ = "__identity_eq__"  # in a native class's namespace: whether its `==` is identity (native_class)
+_CLASS_MACHINERY = {"__module__", "__hash__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__",
                     "__firstlineno__", "__static_attributes__"}
 
 
