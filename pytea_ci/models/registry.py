@@ -215,13 +215,35 @@ def load_all() -> None:
         importlib.import_module(module)
 
 
+# torch's own modules whose public names torch re-exports from one package: `torch.nn.modules.activation.
+# MultiheadAttention` is `torch.nn.MultiheadAttention`, `torch.nn.parameter.Parameter` is `torch.nn.Parameter`
+_REEXPORTED = (("torch.nn.modules.", "torch.nn", True), ("torch.nn.parameter.", "torch.nn", False))
+
+
+def _public(qualname: str) -> str | None:
+    """The name under which torch exports `qualname` (a name of one of its implementation modules)."""
+    for prefix, package, nested in _REEXPORTED:
+        if qualname.startswith(prefix):
+            rest = qualname[len(prefix):].split(".")
+            name = rest[1:] if nested else rest
+            return ".".join([package, *name]) if name and name != [""] else None
+    return None
+
+
 def lookup(qualname: str) -> Any:
     """The model for a name (a value such as `numpy.newaxis` may be None), a Namespace for a
-    package prefix, or MISSING when unmodeled."""
+    package prefix, or MISSING when unmodeled. A name of one of torch's implementation modules is
+    looked up as the public name torch exports it under (`_REEXPORTED`)."""
     if _present(qualname):
         return REGISTRY[qualname]
     if qualname in _ALL_PREFIXES or qualname in _PREFIXES or qualname in MODELED_ROOTS:
         return Namespace(qualname)
+    public = _public(qualname)
+    if public is not None:
+        found = lookup(public)
+        return found if found is MISSING or not isinstance(found, Namespace) else Namespace(qualname)
+    if any(qualname == prefix.rstrip(".") or qualname.startswith(prefix) for prefix, _, _ in _REEXPORTED):
+        return Namespace(qualname)  # `torch.nn.modules.activation` itself
     return MISSING
 
 
