@@ -78,16 +78,29 @@ def _pins(cond: Pred, free: list[Sym]) -> bool:
 def degenerate(ctx: LibraryInterpreter, cond: Cond) -> tuple[list[Sym], bool] | None:
     """(the sizes that must be 1 for `cond` to hold, True) when `cond` fails for every non-degenerate
     input under the path condition ((the sizes involved, False) when no single one must be 1); else None."""
-    if not isinstance(cond, Pred) or not ctx.free_sizes or _pins(cond, ctx.free_sizes):
+    if not isinstance(cond, Pred) or not ctx.free_sizes:
+        return None
+    plausible: list[Cond] = [ge(s, 2) for s in ctx.free_sizes]
+    if _pins(_nonempty(ctx, cond), ctx.free_sizes):
         return None
     involved = [s for s in ctx.free_sizes if s in symbols(cond)]
     if not involved:
         return None
-    plausible: list[Cond] = [ge(s, 2) for s in ctx.free_sizes]
     if ctx.decider.check(cond, ctx.pc + plausible).verdict is not Verdict.FAILS:
         return None
     pinned = [s for s in involved if ctx.decider.check(cond, ctx.pc + [ge(s, 2)]).verdict is Verdict.FAILS]
     return (pinned, True) if pinned else (involved, False)
+
+
+def _nonempty(ctx: LibraryInterpreter, cond: Pred) -> Pred:
+    """`cond` without the alternatives no input of sizes at least 1 meets: BatchNorm's `numel == 0 or
+    C == 1` (an empty input passes torch's channel check) is `C == 1` for every input with elements."""
+    if cond.op != "or":
+        return cond
+    sizes: list[Cond] = [ge(s, 1) for s in ctx.free_sizes]
+    kept = [a for a in cond.args
+            if not (isinstance(a, Pred) and ctx.decider.check(a, ctx.pc + sizes).verdict is Verdict.FAILS)]
+    return kept[0] if len(kept) == 1 and isinstance(kept[0], Pred) else cond
 
 
 MARK = "for every input with"  # in each degenerate finding's message (`verdict.verdict` words its suffix)

@@ -13,7 +13,7 @@ from pytea_ci.models.torch.nn import fold, init, parallel, reparam  # noqa: F401
 from pytea_ci.models.torchvision import models, utils  # noqa: F401
 from pytea_ci.models.torch import sparse  # noqa: F401
 from pytea_ci.models.numpy_ import math as np_math  # noqa: F401
-from pytea_ci.models.torch import fft  # noqa: F401
+from pytea_ci.models.torch import fft, linalg  # noqa: F401
 from pytea_ci.models.torch import amp, sampling, serialization  # noqa: F401
 from pytea_ci.models import random_  # noqa: F401
 from pytea_ci.models.torchvision import io as tv_io  # noqa: F401

@@ -482,6 +482,14 @@ NAMES: dict[str, str] = {
         'torch.fft.fft2 torch.fft.ifft2 torch.fft.rfft2 torch.fft.irfft2 torch.fft.fftn torch.fft.ifftn '
         'torch.fft.rfftn torch.fft.irfftn torch.fft.fftshift torch.fft.ifftshift torch.fft.fftfreq '
         'torch.fft.rfftfreq torch.polar torch.complex torch.view_as_real torch.view_as_complex',
+    'pytea_ci.models.torch.linalg':
+        'torch.linalg.inv torch.inverse torch.Tensor.inverse torch.linalg.matrix_exp torch.matrix_exp '
+        'torch.Tensor.matrix_exp torch.linalg.cholesky torch.cholesky torch.Tensor.cholesky torch.linalg.det '
+        'torch.det torch.Tensor.det torch.logdet torch.Tensor.logdet torch.linalg.matrix_power '
+        'torch.matrix_power torch.Tensor.matrix_power torch.linalg.slogdet torch.slogdet torch.Tensor.slogdet '
+        'torch.linalg.eigh torch.linalg.eigvalsh torch.linalg.svd torch.svd torch.Tensor.svd '
+        'torch.linalg.svdvals torch.linalg.qr torch.qr torch.Tensor.qr torch.linalg.pinv torch.pinverse '
+        'torch.Tensor.pinverse torch.linalg.matrix_norm torch.linalg.matrix_rank torch.linalg.solve',
     'pytea_ci.models.torch.amp':
         'torch.cuda.amp.GradScaler torch.amp.GradScaler torch.GradScaler',
     'pytea_ci.models.torch.sampling':

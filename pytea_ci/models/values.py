@@ -208,6 +208,17 @@ class ValuesIndices(tuple):  # type: ignore[type-arg]
     fields = ("values", "indices")
 
 
+_RETURN_TYPES: dict[tuple[str, ...], type[ValuesIndices]] = {}
+
+
+def return_type(*fields: str) -> type[ValuesIndices]:
+    """The `torch.return_types` class with these fields (`eigh`: eigenvalues, eigenvectors), one per
+    field list: a tuple whose items are also its attributes, as (values, indices) is."""
+    if fields not in _RETURN_TYPES:
+        _RETURN_TYPES[fields] = type("ReturnType", (ValuesIndices,), {"__slots__": (), "fields": fields})
+    return _RETURN_TYPES[fields]
+
+
 class KeysView(list):  # type: ignore[type-arg]
     """`d.keys()`, `d.items()`: the keys (pairs) in order, a list, with a view's set operators:
     `d.keys() & e.keys()`, `d.keys() - {"head"}` are sets."""

@@ -875,3 +875,48 @@ for _w in ("AlexNet_Weights", "MobileNet_V2_Weights", "ResNet18_Weights", "ResNe
                                           f"w_{_w.lower()} = torchvision.models.{_w}.DEFAULT")
 # one tensor operation checked, so the file is not a PT013 "nothing checked" entry point
 EXEMPT_PRELUDE = "import torchvision\n" + _OPT + "out = model(torch.randn(3, 4))\n"
+
+
+# ----- linear algebra (models/torch/linalg.py) ------------------------------------------------------------
+_SQ, _RECT, _VEC = "A = torch.randn(2, 3, 3) + 3 * torch.eye(3)\n", "A = torch.randn(2, 5, 3)\n", "A = torch.randn(4)\n"
+_SPD = "M = torch.randn(2, 3, 3)\nA = M @ M.transpose(-1, -2) + 3 * torch.eye(3)\n"
+for _name, _expr in (("torch.linalg.inv", "torch.linalg.inv(A)"), ("torch.inverse", "torch.inverse(A)"),
+                     ("torch.Tensor.inverse", "A.inverse()"), ("torch.linalg.matrix_exp", "torch.linalg.matrix_exp(A)"),
+                     ("torch.matrix_exp", "torch.matrix_exp(A)"), ("torch.Tensor.matrix_exp", "A.matrix_exp()"),
+                     ("torch.linalg.det", "torch.linalg.det(A)"), ("torch.det", "torch.det(A)"),
+                     ("torch.Tensor.det", "A.det()"), ("torch.logdet", "torch.logdet(A)"),
+                     ("torch.Tensor.logdet", "A.logdet()"), ("torch.linalg.slogdet", "torch.linalg.slogdet(A)[1]"),
+                     ("torch.slogdet", "torch.slogdet(A).logabsdet"), ("torch.Tensor.slogdet", "A.slogdet()[0]"),
+                     ("torch.linalg.eigh", "torch.linalg.eigh(A).eigenvectors"),
+                     ("torch.linalg.eigvalsh", "torch.linalg.eigvalsh(A)"),
+                     ("torch.linalg.matrix_power", "torch.linalg.matrix_power(A, 3)"),
+                     ("torch.matrix_power", "torch.matrix_power(A, 2)"), ("torch.Tensor.matrix_power", "A.matrix_power(2)")):
+    add(_name, _SQ, _expr)
+    add(_name, _RECT, _expr)
+    add(_name, _VEC, _expr)
+for _name, _expr in (("torch.linalg.cholesky", "torch.linalg.cholesky(A)"), ("torch.cholesky", "torch.cholesky(A)"),
+                     ("torch.Tensor.cholesky", "A.cholesky()")):
+    add(_name, _SPD, _expr)
+    add(_name, _RECT, _expr)
+add("torch.linalg.eigh", _SQ, "torch.linalg.eigh(A)[0]")
+for _name, _exprs in (
+        ("torch.linalg.svd", ("torch.linalg.svd(A)[0]", "torch.linalg.svd(A).S", "torch.linalg.svd(A).Vh",
+                              "torch.linalg.svd(A, full_matrices=False)[0]", "torch.linalg.svd(A, full_matrices=False)[2]")),
+        ("torch.svd", ("torch.svd(A)[0]", "torch.svd(A).V", "torch.svd(A, some=False)[0]", "torch.svd(A)[1]")),
+        ("torch.Tensor.svd", ("A.svd()[2]",)),
+        ("torch.linalg.svdvals", ("torch.linalg.svdvals(A)",)),
+        ("torch.linalg.qr", ("torch.linalg.qr(A)[0]", "torch.linalg.qr(A).R", "torch.linalg.qr(A, mode='complete')[0]",
+                             "torch.linalg.qr(A, mode='complete')[1]", "torch.linalg.qr(A, mode='r')[1]")),
+        ("torch.qr", ("torch.qr(A)[0]", "torch.qr(A, some=False)[0]")), ("torch.Tensor.qr", ("A.qr()[1]",)),
+        ("torch.linalg.pinv", ("torch.linalg.pinv(A)",)), ("torch.pinverse", ("torch.pinverse(A)",)),
+        ("torch.Tensor.pinverse", ("A.pinverse()",)),
+        ("torch.linalg.matrix_norm", ("torch.linalg.matrix_norm(A)", "torch.linalg.matrix_norm(A, keepdim=True)")),
+        ("torch.linalg.matrix_rank", ("torch.linalg.matrix_rank(A)",))):
+    for _e in _exprs:
+        add(_name, _RECT, _e)
+        add(_name, "A = torch.randn(3, 5)\n", _e)
+    add(_name, _VEC, _exprs[0])
+for _b in ("torch.randn(2, 3, 4)", "torch.randn(2, 3)", "torch.randn(3)", "torch.randn(3, 2)", "torch.randn(4, 3, 2)",
+           "torch.randn(4, 2)", "torch.randn(2, 4, 2)", "torch.randn(5, 3, 2)"):
+    add("torch.linalg.solve", _SQ, f"torch.linalg.solve(A, {_b})")
+add("torch.linalg.solve", _RECT, "torch.linalg.solve(A, torch.randn(2, 5))")

@@ -30,6 +30,12 @@ PRELUDE = "import numpy as np\nimport torch\nimport torch.nn as nn\nimport torch
 
 # (setup, expression): the expression is the line checked
 DTYPE_CASES = [
+    # linear algebra takes floating matrices (models/torch/linalg.py)
+    ("A = torch.ones(3, 3, dtype=torch.long)", "torch.linalg.inv(A)"),
+    ("A = torch.ones(3, 3, dtype=torch.long)", "torch.linalg.svd(A)"),
+    ("A = torch.ones(3, 3, dtype=torch.long)", "torch.linalg.matrix_power(A, 2)"),
+    ("A = torch.eye(3)", "torch.linalg.solve(A, torch.ones(3, dtype=torch.long))"),
+    ("A = torch.eye(3).double()", "torch.linalg.det(A)"),
     # layers vs their parameters
     ("", "nn.Linear(4, 3)(torch.randint(0, 5, (8, 4)))"),
     ("", "nn.Linear(4, 3)(torch.randint(0, 5, (8, 4)).float())"),
