@@ -11,6 +11,7 @@ from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, cont
                                 on_machine)
 from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_value
 from pytea_ci.interp.unbound import check_bound
+from pytea_ci.interp.sequences import iterates
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import registry
 from pytea_ci.models.values import MISSING, ClassVal, DType, Instance, KeysView, Unknown
@@ -315,6 +316,11 @@ class ExprMixin:
             if isinstance(b, Instance) and (contains := b.cls.lookup("__contains__")) is not MISSING:
                 r = self.call(self.bind_member(b, b.cls, contains), a)
                 return r if isinstance(op, ast.In) or not isinstance(r, bool) else not r
+            if isinstance(b, Instance) and iterates(b.cls):  # no `__contains__`: CPython looks through its items
+                items, truncated = self.iteration_of(b)
+                b = list(items)
+                if truncated:
+                    self.mark_inexact(b)  # some items left out: not found among these is not known
             found = self.member_of(a, b)
             if found is None and isinstance(b, ClassVal) and isinstance(members := b.lookup("__members__"), dict):
                 found = any(a is m for m in members.values()) or None  # a member `in` its Enum class
@@ -530,7 +536,7 @@ class ExprMixin:
 
 
 _SWAPPED = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
-_CMP_NODES = {name: node for node, (name, _) in CMPOPS.items()}
+_CMP_NODES: dict[str, type] = {**{name: node for node, (name, _) in CMPOPS.items()}, "in": ast.In}
 _BIN_NODES = {name: node for node, (name, _) in BINOPS.items()}
 _UNARY_NODES: "dict[str, type[ast.unaryop]]" = {"neg": ast.USub, "pos": ast.UAdd, "invert": ast.Invert, "not": ast.Not}
 

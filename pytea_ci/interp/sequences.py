@@ -44,12 +44,29 @@ class SequenceMixin:
             it = v.cls.lookup("__iter__")
             if it is not MISSING:
                 return self.iteration_of(self.call(self.bind_member(v, v.cls, it)))
+            if _by_index(v.cls):
+                return self.index_items(v, ("IndexError", "StopIteration"))
             return [], True  # iteration over an object without `__iter__`: its items are not known
         if isinstance(v, Tensor):
             return self.iteration_of(self.call_tensor_op(v, "__iter__", ()))
         if isinstance(v, ClassVal) and isinstance(members := v.lookup("__members__"), dict):
             return list(members.values()), False  # the members of an Enum
         return [], True  # an iteration not followed: not one item known (a loop runs a placeholder)
+
+    def index_items(self: "Interpreter", v: Instance, stop: tuple[str, ...] = ("IndexError",)) -> tuple[list[Any], bool]:
+        """`v[0]`, `v[1]`, ... until `__getitem__` raises one of `stop`: CPython's iteration of an object
+        whose class has `__getitem__` and no `__iter__` (IndexError or StopIteration ends it), and
+        `collections.abc.Sequence.__iter__` (IndexError). Followed up to the loop unroll bound; past
+        it the items are the first ones and the rest are left out."""
+        getitem = self.getattr(v, "__getitem__")
+        budget = self.config.budget
+        items: list[Any] = []
+        for i in range(budget.build_unroll if self.shared.coverage.building else budget.unroll):
+            found, item = self.attempt(stop, getitem, PInt(i, self.span, "index"))
+            if not found:
+                return items, False
+            items.append(item)
+        return items, True
 
     def range_items(self: "Interpreter", r: RangeVal) -> tuple[list[Any], bool]:
         if all(isinstance(x, int) for x in (r.start, r.stop, r.step)):
@@ -199,3 +216,15 @@ def _lt(a: Any, b: Any) -> Any:
     from pytea_ci.shapes.pred import lt
 
     return lt(a, b)
+
+
+def iterates(cls: ClassVal) -> bool:
+    """Whether instances of `cls` are iterable by what the analyzer follows: `__iter__` or `__getitem__`."""
+    return cls.lookup("__iter__") is not MISSING or _by_index(cls)
+
+
+def _by_index(cls: ClassVal) -> bool:
+    """Whether instances of `cls` iterate by `__getitem__`: it is defined and not `__iter__`, and every
+    class of its order is the program's own (a base not followed or a modeled class may iterate)."""
+    return cls.lookup("__getitem__") is not MISSING and all(
+        not c.native and "__opaque_base__" not in c.ns for c in cls.mro())
