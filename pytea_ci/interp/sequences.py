@@ -1,12 +1,13 @@
 """Iteration over abstract values and what the interpreter knows of list lengths (a mixin of the
 interpreter): the items a loop runs over, ranges, exact and inexact lengths, representatives, and what
-comparisons with a container holding only some of its items can say."""
+comparisons with a container holding only some of its items can say, and membership (`in`)."""
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.interp.ops import compare_dims, truth
+from pytea_ci.interp.ops import compare_dims, is_concrete, truth
 from pytea_ci.models.values import MISSING, ClassVal, Instance, IterVal, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import ITERATION, Dim, PInt, Sym, dmax, is_dim
@@ -204,6 +205,48 @@ class SequenceMixin:
                 if differ is True:
                     return name == "ne"
         return self.derived("comparison with a container holding only some of its items", a, b)
+
+    def membership(self: "Interpreter", a: Any, b: Any) -> Any:
+        """`a in b` as CPython computes it: a container's own test, an instance's `__contains__`, else its
+        items (`__iter__`, or `__getitem__` by index), an Enum class's members; unknown when undecided."""
+        partial = id(b) in self.inexact  # holding only some of its items: not found is not known
+        if isinstance(b, (list, tuple, set, dict, str)) and is_concrete(a) and (isinstance(b, dict) or is_concrete(b)):
+            try:
+                r = a in b
+            except TypeError:
+                return self.unknown("membership")
+            if not r and partial:
+                return self.unknown("membership in a container holding only some of its items")
+            return r
+        if isinstance(b, Instance) and (contains := b.cls.lookup("__contains__")) is not MISSING:
+            r = self.call(self.bind_member(b, b.cls, contains), a)
+            return r
+        if isinstance(b, Instance) and iterates(b.cls):  # no `__contains__`: CPython looks through its items
+            items, truncated = self.iteration_of(b)
+            b = list(items)
+            if truncated:
+                self.mark_inexact(b)  # some items left out: not found among these is not known
+        found = self.member_of(a, b)
+        if found is None and isinstance(b, ClassVal) and isinstance(members := b.lookup("__members__"), dict):
+            found = any(a is m for m in members.values()) or None  # a member `in` its Enum class
+        if found is not None:
+            return found
+        return self.unknown("membership")
+
+    def member_of(self: "Interpreter", a: Any, b: Any) -> bool | None:
+        """`a in b` for a list, tuple or set `b`, element by element as CPython does (`a is e or a == e`):
+        an enum member among members is decided as `==` on them is; None when some element is undecided."""
+        if not isinstance(b, (list, tuple, set, frozenset)) or isinstance(a, Tensor):
+            return None
+        undecided = False
+        for e in b:
+            if e is a:
+                return True
+            t = self.truth_of(self.compare(ast.Eq(), a, e)) if not isinstance(e, Tensor) else None
+            if t is True:
+                return True
+            undecided = undecided or t is not False
+        return None if undecided or id(b) in self.inexact else False
 
 
 def _le(a: Any, b: Any) -> Any:
