@@ -30,7 +30,7 @@ from pytea_ci.interp.stmts import assigned_names
 from pytea_ci.models.values import MISSING, Instance, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import UNKNOWN, PInt, Sym, Term
-from pytea_ci.shapes.pred import Pred
+from pytea_ci.shapes.pred import Cond, Pred
 from pytea_ci.shapes.tensor import Tensor
 
 if TYPE_CHECKING:
@@ -153,11 +153,11 @@ class LoopMixin:
             t = self.truth_of(self.eval(node.test, scope))
             if isinstance(t, Pred):
                 self.pc.append(P.not_(t))
-                if entered and (bound := self.length_at_exit(node, scope, lengths)) is not None:
+                if entered and isinstance(bound := self.length_at_exit(node, scope, lengths), Pred):
                     self.pc.append(bound)
         self.exec_block(node.orelse, scope)
 
-    def length_at_exit(self: "Interpreter", node: ast.While, scope: Scope, lengths: list[dict[int, int]]) -> "Pred | None":
+    def length_at_exit(self: "Interpreter", node: ast.While, scope: Scope, lengths: list[dict[int, int]]) -> "Cond | None":
         """`len(rows) <= n` after `while len(rows) < n:` left by its condition, when the body appends to
         `rows` at most once per iteration (appends.length_bound) and the iterations followed grew it by
         0 or 1 items each (no alias of it grown elsewhere in the body)."""
