@@ -91,12 +91,13 @@ def chunk(ctx: Ctx, input: Any, chunks: Any, dim: Any = 0) -> Any:
 def _chunk_symbolic(ctx: Ctx, input: Tensor, s: Shape, d: int, k: int) -> Any:
     """`chunk(k)` of a size n not known: torch's pieces are ceil(n / k) long but the last, which takes
     what is left, and there are fewer than k of them when k - 1 pieces already cover n (5 into 4 is
-    2, 2, 1; 1 into 2 is one piece). The k pieces where this path decides there are k (a fork per case
-    of the inputs otherwise); an unknown value, never a guess, where there may be fewer."""
+    2, 2, 1; 1 into 2 is one piece). The k pieces where this path decides there are k (else a fork per case
+    of the inputs, where a check on the pieces that fails is a warning); an unknown value, never a guess,
+    where there may be fewer."""
     if k == 1:
         return (input,)
     size = ceildiv(s[d], k)
-    if not ctx.fork(P.lt((k - 1) * size, s[d]), per_run=True):
+    if not ctx.fork(P.lt((k - 1) * size, s[d]), per_run=True, blind=True):
         return ctx.unknown("chunk of a size not known: maybe fewer pieces than asked")
     last = s[d] - (k - 1) * size
     return tuple(input.with_shape(_replace(s, d, size)) for _ in range(k - 1)) + (input.with_shape(_replace(s, d, last)),)
