@@ -475,7 +475,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             return
         if v is Verdict.FAILS and self.expecting:
             raise UserException(SHAPE_ERROR)
-        if v is Verdict.FAILS and self.per_run and (self._holds_in_other_cases(cond) or self._blind_case(cond)):
+        if v is Verdict.FAILS and self.per_run and (self._holds_in_other_cases(cond) or self._blind_case(cond, dims)):
             v = Verdict.MAY_FAIL  # fails in this case of the inputs only (e.g. when a short last batch exists)
         if v is Verdict.FAILS:
             every = for_every(cond, self.pc)
@@ -498,12 +498,13 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         if isinstance(cond, Pred):
             self.pc.append(cond)
 
-    def _blind_case(self, cond: Cond) -> bool:
-        """Whether `cond` is about the sizes of a case of the inputs whose other side the model did not
-        follow (a `chunk` that may give fewer pieces), or false whatever the sizes (the pieces of that
-        case, `s + 1` against `s`): as far as is known it fails in this case only."""
-        mine = symbols(cond) if isinstance(cond, Pred) else set()
-        return any(not mine or symbols(p) & mine for p in self.blind_cases)
+    def _blind_case(self, cond: Cond, dims: tuple[tuple[str, object], ...]) -> bool:
+        """Whether `cond`, or the sizes it compares (`dims`: false whatever they are, as the pieces of
+        that case `s + 1` and `s`), is about a case of the inputs whose other side the model did not
+        follow (a `chunk` that may give fewer pieces): as far as is known it fails in this case only."""
+        mine = set(symbols(cond)) if isinstance(cond, Pred) else set()
+        mine.update(*(symbols(d) for _, d in dims))
+        return any(symbols(p) & mine for p in self.blind_cases)
 
     def _holds_in_other_cases(self, cond: Cond) -> bool:
         """Whether `cond` can hold on this path without its per-run fork conditions."""
