@@ -41,3 +41,26 @@ def test_assert_on_an_attribute_holding_a_size_is_still_about_shapes(tmp_path: P
         cfg.width = x.size(1)
         assert cfg.width == 4
         """) == [(7, "PT004")]
+
+
+def test_assert_on_a_name_that_holds_no_size_there_is_no_finding(tmp_path: Path) -> None:
+    # e2-tts: `times` becomes a size-derived tensor later in the forward, but where it is asserted it is
+    # the caller's None; the assert checks the arguments, not shapes. `n` holds a size where asserted.
+    assert rules(tmp_path, """\
+        import torch
+        def forward(x, times=None, cond_on_time=True):
+            batch = x.shape[0]
+            assert not ((times is not None) ^ cond_on_time), "pass times when cond_on_time"
+            times = times.expand(batch)
+            return x * times[:, None]
+        forward(torch.zeros(2, 3))
+        """) == []
+    assert rules(tmp_path, """\
+        import torch
+        def width(x):
+            n = x.shape[1]
+            assert n == 4
+            n = None
+            return n
+        width(torch.zeros(2, 3))
+        """) == [(4, "PT004")]

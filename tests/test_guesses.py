@@ -8,6 +8,7 @@ import textwrap
 from pathlib import Path
 
 from pytea_ci.driver.run import Options, run
+from pytea_ci.interp.machine import Ran
 
 
 def findings(tmp_path: Path, source: str) -> list[tuple[int, str, str, str]]:
@@ -90,3 +91,91 @@ def test_an_error_every_side_of_a_guess_meets_stays_an_error(tmp_path: Path) -> 
         y = nn.Linear(n, 2)(torch.zeros(1, 3))
         """)
     assert [(line, rule, sev) for line, rule, sev, _ in out] == [(9, "PT001", "ERROR")]
+
+
+def _resolved(last: Ran | None) -> list[str]:
+    """A loop that guesses at each read whether a stream has ended: the paths that stop after one,
+    two and three reads all meet the finding; `last` is the path that read on (None: never run)."""
+    from pytea_ci.diagnostics import Diagnostic, Severity, Span
+    from pytea_ci.interp.machine import GUESS, MachineFindings
+
+    site = Span("main.py", 9, 0)
+    d = Diagnostic("PT001", Severity.ERROR, site, "add: the size of self (0) must match ...")
+    m = MachineFindings()
+    for n in range(1, 4):
+        trail = (False,) * (n - 1) + (True,)
+        choices = tuple((i, "`not buf` is {side} at main.py:6", trail[i], frozenset({GUESS})) for i in range(n))
+        m.add(d, n, trail, _machine(choices), site)
+        m.path_done(Ran(n, trail, True, frozenset(), False))
+    if last is not None:
+        m.path_done(last)
+    out: dict[tuple, Diagnostic] = {}
+    m.resolve(out)
+    return [f"{x.rule} {x.severity.name}" for x in out.values()]
+
+
+def _machine(choices: tuple) -> object:
+    from pytea_ci.interp.machine import PathMachine
+
+    pm = PathMachine()
+    pm.choices = list(choices)
+    return pm
+
+
+def test_a_finding_resting_on_guesses_whose_last_other_side_never_ran_is_nothing() -> None:
+    # a loop that reads a value not understood until it runs out, cut by the path budget after three
+    # reads: no path followed the last guess the other way, so the finding proves nothing (it was a
+    # PT001 error before; encodec's bit-packer test, reviewed under torch)
+    assert _resolved(None) == []
+    assert _resolved(Ran(4, (False, False, False), False, frozenset(), False, cut=True)) == []  # cut by a budget
+
+
+def test_a_finding_whose_guesses_end_in_the_program_raising_stays_an_error() -> None:
+    # the other side of the last guess ran and the program raised there: every way fails
+    assert _resolved(Ran(4, (False, False, False), False, frozenset(), False)) == ["PT001 ERROR"]
+    # ... and one that ran to its end avoids it: a warning naming the guess
+    assert _resolved(Ran(4, (False, False, False), False, frozenset(), True)) == ["PT002 WARNING"]
+
+
+def test_an_assert_one_side_of_a_guess_fails_is_what_the_program_requires(tmp_path: Path) -> None:
+    # encodec's bit-packer self-test: on the side where the stream ended early the assert fails, on
+    # the side that read on it passes; the program asserts that the first side never happens (this
+    # was a PT002 warning naming the guess)
+    assert [f[:2] for f in findings(tmp_path, """\
+        import io
+        import torch
+        def pull(fo):
+            buf = fo.read(1)
+            if not buf:
+                return None
+            return buf[0]
+        length = torch.randint(10, 2000, (1,)).item()
+        tokens = torch.randint(16, (length,)).tolist()
+        fo = io.BytesIO()
+        rebuilt = []
+        while True:
+            value = pull(fo)
+            if value is None:
+                break
+            rebuilt.append(value)
+        assert len(rebuilt) >= len(tokens)
+        """)] == [(1, "PT011")]  # the paths budget: a note, no finding
+
+
+def test_the_other_side_ran_the_site_without_a_check_and_failed_later(tmp_path: Path) -> None:
+    """The other side of the guess ran the split's unpacking (the count held) or the tensor creation (a
+    symbolic size: no check) without the finding, then ended in an exception of its own: it avoided the
+    finding, which is a warning (fuzz_python seeds 101972, 102111)."""
+    for line, use in ((8, "a, b = torch.split(torch.zeros(26), k)"), (8, "z = torch.zeros(-v)")):
+        out = findings(tmp_path, f"""\
+            import json
+            import torch
+            cfg = json.load(open("cfg.json"))
+            if cfg["big"]:
+                k, v = 4, 8
+            else:
+                k, v = 13, cfg["n"]
+            {use}
+            raise KeyError("the run ends here")
+            """)
+        assert [(n, rule, sev) for n, rule, sev, _ in out if sev != "NOTE"] == [(line, "PT002", "WARNING")], use

@@ -102,3 +102,29 @@ def test_skipped_code_is_reached_not_checked(tmp_path: Path, monkeypatch: pytest
     stats = result.entries[0].stats
     assert stats.ops_checked < stats.ops_reached
     assert any("unsupported construct: Match" in str(o) for o in stats.unknown_origins)
+
+
+def test_a_coroutine_handed_to_code_not_followed_is_reached_not_checked(tmp_path: Path) -> None:
+    """A coroutine given to a task (not modeled) may run there: the operations in its body are reached,
+    not checked, with the hand-over as their origin; one only created runs nothing and counts nothing."""
+    entry = tmp_path / "main.py"
+    entry.write_text(textwrap.dedent("""\
+        import asyncio
+        import torch
+        import torch.nn as nn
+        async def step(x):
+            return nn.Linear(16, 4)(x)
+        async def unused(x):
+            return nn.Linear(16, 4)(x)
+        async def main():
+            task = asyncio.create_task(step(torch.randn(2, 8)))
+            coro = unused(torch.randn(2, 8))
+            return await task
+        asyncio.run(main())
+        y = torch.randn(2, 3).sum(0)
+        """))
+    result = run([str(entry)], Options(root=str(tmp_path)))
+    stats = result.entries[0].stats
+    assert [d.rule for d in result.diagnostics if d.rule in ("PT001", "PT002")] == []
+    assert stats.ops_reached - stats.ops_checked == 2, stats  # the Linear and its call in step(), not in unused()
+    assert any("coroutine step() handed to" in str(o) for o in stats.unknown_origins), stats.unknown_origins

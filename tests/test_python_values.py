@@ -721,3 +721,181 @@ def test_a_dict_looked_up_with_a_key_not_known_may_find_it(tmp_path: Any) -> Non
     found = {(x.span.line, x.rule, x.severity.value) for x in run([str(path)], Options(root=str(tmp_path), strict=True)).diagnostics
              if x.rule in ("PT001", "PT002")}
     assert found == {(10, "PT001", "error")}, found  # 3 features, exactly
+
+
+def test_a_list_holding_only_some_of_its_items_compares_as_not_known(analyzer: Analyzer) -> None:
+    """`list(itertools.islice(...))` of an iteration not followed holds no item known: `==` and `<` on it
+    are not known (not the False of comparing an empty list), also inside another list (encodec's
+    `list(z.shape) == [1, 128, 75]`, with `z` not understood, was a PT004 that torch never raises)."""
+    got = never_wrong(analyzer, '''
+        import itertools
+        import torch
+
+        xs = list(itertools.islice(itertools.count(1), 3))
+        p_eq = torch.zeros(2 if xs == [1, 2, 3] else 3)
+        p_lt = torch.zeros(2 if xs < [1, 2, 4] else 3)
+        p_ne = torch.zeros(2 if [xs] != [[1, 2, 3]] else 3)
+        p_known = torch.zeros(2 if [1, 2] == [1, 2] else 3)
+    ''')
+    assert got["p_known"] == "exact" and "exact" not in (got["p_eq"], got["p_lt"], got["p_ne"]), got
+
+
+def test_a_global_nothing_binds_is_a_name_error(analyzer: Analyzer) -> None:
+    """A name no statement of the module binds, and no builtin, raises NameError where it is read (fuzz_python
+    seed 101972: the handler's value was taken as possibly unset, and a `match` on it forked)."""
+    exact(analyzer, '''
+        import torch
+
+        try:
+            undefined_name
+        except NameError:
+            v = 4
+
+        def reads():
+            return missing_too
+
+        try:
+            reads()
+        except NameError as e:
+            w = 3
+        p_v = torch.zeros(v)
+        p_w = torch.zeros(w)
+    ''')
+
+
+def test_devices_compare_by_type_and_index_not_identity(tmp_path: Any) -> None:
+    """`torch.device("cpu") == torch.device("cpu")` is True in torch (a modeled class compares by its own
+    rule, not identity); "cuda:0" is `("cuda", 0)`, "cuda" is not "cuda:0", and a device is not its string.
+    A native class whose rule is not modeled (`torch.finfo`) compares as not known."""
+    from pytea_ci.driver.run import Options, run
+
+    src = textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+        a = 2 if torch.device("cpu") == torch.device("cpu") else 3
+        b = 2 if torch.device("cuda:0") == torch.device("cuda", 0) else 3
+        c = 3 if torch.device("cuda") != torch.device("cuda:0") else 2
+        d = 3 if torch.device("cpu") == "cpu" else 2
+        e = 2 if torch.device("cpu") in [torch.device("cpu")] else 3
+        f = 2 if torch.finfo(torch.float32) == torch.finfo(torch.float32) else 3
+        y = nn.Linear(2, 2)(torch.randn(2, a + b + c + d + e - 9))
+        z = nn.Linear(2, 2)(torch.randn(2, f))
+        """)
+    path = tmp_path / "p.py"
+    path.write_text(src)
+    found = [(x.span.line, x.rule) for x in run([str(path)], Options(root=str(tmp_path))).diagnostics
+             if x.rule in ("PT001", "PT002")]
+    assert found == [], found
+    path.write_text(src.replace("- 9", "- 8"))
+    found = [(x.span.line, x.rule) for x in run([str(path)], Options(root=str(tmp_path))).diagnostics
+             if x.rule in ("PT001", "PT002")]
+    assert found == [(9, "PT001")], found  # every comparison decided, as torch decides it
+
+
+def test_operator_unary_functions_and_equality_across_kinds(analyzer: Analyzer) -> None:
+    """`operator.neg` and the other one-operand functions compute as the operators do, and a list is
+    never equal to a number, whatever its items (fuzz_python seed 102111: `case 1 | 2 | 4` on
+    `list(map(operator.neg, [5, 2]))` was undecided)."""
+    exact(analyzer, '''
+        import operator
+        import torch
+
+        def m(subject):
+            match subject:
+                case 1 | 2 | 4:
+                    return 8
+                case [p, q]:
+                    return p + q
+                case _:
+                    return 13
+
+        class Opaque:
+            pass
+
+        p_neg = torch.zeros(-m(list(map(operator.neg, [5, 2]))))
+        p_ops = torch.zeros(operator.pos(3) + operator.invert(-3) + operator.inv(-2) + (4 if operator.not_(0) else 9))
+        p_list = torch.zeros(2 if [Opaque(), 1] == 1 else 3)
+        p_tuple = torch.zeros(2 if (Opaque(),) != [Opaque()] else 3)
+        p_str = torch.zeros(2 if "1" == 1 else 3)
+    ''')
+
+
+def test_max_and_min_with_key_and_default(analyzer: Analyzer) -> None:
+    """`max(xs, default=d)` and `min(xs, key=f)` pick as CPython does (the first item whose key is
+    largest; the default of an empty iterable); they were not known (fuzz_python seed 100003)."""
+    exact(analyzer, '''
+        import torch
+
+        words = ["ab", "abcd", "xyzw", "a"]
+        p_default = torch.zeros(max(list(range(1, 5)), default=9))
+        p_empty = torch.zeros(max([], default=3) + min((), default=2))
+        p_key = torch.zeros(len(max(words, key=len)) + len(min(words, key=len)))
+        p_first = torch.zeros(2 if max(words, key=len) == "abcd" else 3)
+        p_args = torch.zeros(min(5, 3, 7, key=lambda v: -v))
+    ''')
+
+
+def test_a_member_in_its_enum_class(analyzer: Analyzer) -> None:
+    """`E.A in E` is True for a member of a Flag or an Enum (fuzz_python seed 100041)."""
+    exact(analyzer, '''
+        import enum
+        import torch
+
+        class E(enum.Flag):
+            A = enum.auto()
+            B = enum.auto()
+
+        class F(enum.Enum):
+            X = 1
+
+        m = E.A
+        p_flag = torch.zeros(2 if m in E else 3)
+        p_enum = torch.zeros(2 if F.X in F else 3)
+        p_not = torch.zeros(2 if F.X not in F else 3)
+    ''')
+
+
+def test_flag_members_combine_by_their_bits(analyzer: Analyzer) -> None:
+    """`E.A | E.C` is the pseudo-member CPython makes (the same object each time, named "A|C"), it
+    iterates and contains its one-bit members, `&` of disjoint members is falsy (fuzz_python seeds 100016,
+    100040: a Flag operation was not known)."""
+    exact(analyzer, '''
+        import enum
+        import torch
+        class E(enum.Flag):
+            A = enum.auto()
+            B = enum.auto()
+            C = enum.auto()
+        m = E.A
+        p_1 = torch.zeros(len(list(E.A | E.C)))
+        p_2 = torch.zeros((E.B | E.C).value)
+        p_3 = torch.zeros(2 if (E.A | E.C) is (E.C | E.A) else 3)
+        p_4 = torch.zeros(len((E.A | E.C).name))
+        p_5 = torch.zeros(2 if E.A in (E.A | E.C) else 3)
+        p_6 = torch.zeros(2 if (E.A & E.B) else 3)
+        p_7 = torch.zeros(len(E.A | E.B))
+        p_8 = torch.zeros(2 if (E.A ^ (E.A | E.B)) is E.B else 3)
+    ''')
+
+
+def test_an_object_is_true_unless_its_bool_or_len_says_otherwise(analyzer: Analyzer) -> None:
+    """`if obj:` calls the class's `__bool__`, else its `__len__` (every instance was true)."""
+    exact(analyzer, '''
+        import torch
+
+        class Empty:
+            def __len__(self):
+                return 0
+
+        class No:
+            def __bool__(self):
+                return False
+
+        class Plain:
+            pass
+
+        p_len = torch.zeros(2 if Empty() else 3)
+        p_bool = torch.zeros(2 if No() else 3)
+        p_plain = torch.zeros(2 if Plain() else 3)
+        p_not = torch.zeros(2 if not Empty() else 3)
+    ''')

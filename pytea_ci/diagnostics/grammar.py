@@ -2,9 +2,10 @@
 
 `parse` is `ast.parse` of the running interpreter, with two additions:
 
-* coroutines run as their synchronous meaning (issue 31 item 7): `async def` is a `def`, `await e`
-  is `e`, `async for`/`async with` and async comprehensions are their plain forms, so the code in
-  them is followed like any other (an event loop's scheduling has no shape effect);
+* an async comprehension is its plain form (an event loop's scheduling has no shape effect); `async
+  def`, `await`, `async for` and `async with` stay as they are: the interpreter follows them as their
+  synchronous meaning (interp/coroutines.py: a coroutine's body runs where it is awaited, never where
+  it is only called);
 * code written for a newer Python than the one running (3.12's type parameter lists and `type`
   aliases, 3.14's `except A, B:`) is parsed by a parser that knows the newer grammar
   (`newer_grammar.py`, loaded only then) and turned into what this interpreter's `ast` has. A file no
@@ -28,29 +29,11 @@ def parse(source: str | bytes, filename: str = "<unknown>") -> ast.Module:
 
 
 def _has_async(tree: ast.AST) -> bool:
-    return any(isinstance(n, (ast.AsyncFunctionDef, ast.Await, ast.AsyncFor, ast.AsyncWith))
-               or (isinstance(n, ast.comprehension) and n.is_async) for n in ast.walk(tree))
+    return any(isinstance(n, ast.comprehension) and n.is_async for n in ast.walk(tree))
 
 
 class Synchronous(ast.NodeTransformer):
-    """Coroutines as their synchronous meaning (module docstring); positions are kept."""
-
-    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.FunctionDef:
-        self.generic_visit(node)
-        fields = {f: getattr(node, f) for f in node._fields if hasattr(node, f)}
-        return ast.copy_location(ast.FunctionDef(**fields), node)
-
-    def visit_Await(self, node: ast.Await) -> ast.expr:
-        self.generic_visit(node)
-        return node.value
-
-    def visit_AsyncFor(self, node: ast.AsyncFor) -> ast.For:
-        self.generic_visit(node)
-        return ast.copy_location(ast.For(node.target, node.iter, node.body, node.orelse, node.type_comment), node)
-
-    def visit_AsyncWith(self, node: ast.AsyncWith) -> ast.With:
-        self.generic_visit(node)
-        return ast.copy_location(ast.With(node.items, node.body, node.type_comment), node)
+    """Async comprehensions as their plain forms (module docstring); positions are kept."""
 
     def visit_comprehension(self, node: ast.comprehension) -> ast.comprehension:
         self.generic_visit(node)

@@ -69,7 +69,8 @@ def check(req: CheckRequest) -> CheckOutcome:
     shapes = _changed_modules(result, sel, req, cfg, changed, opts, graph, warnings)
     if sel.no_entry:  # said after library mode: the modules it checked alone are part of the story
         modules = sum(e.shapes is not None for e in result.entries)
-        warnings.insert(len(misnamed), no_entry_message(os.path.abspath(root), modules))
+        where = ", ".join(sel.no_entry_in) if sel.no_entry_in else os.path.abspath(root)
+        warnings.insert(len(misnamed), no_entry_message(where, modules))
     result.seconds = figures.seconds = time.monotonic() - t0  # the whole run: selection and library mode too
     outcome = CheckOutcome(result, figures, cfg, root, warnings, shapes=shapes)
     outcome.verdict = _verdict(outcome, sel, req, cdir)

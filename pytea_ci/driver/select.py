@@ -50,12 +50,14 @@ class Selection:
     changes: gitdiff.ChangeSet | None = None  # for --new-only
     messages: list[str] = field(default_factory=list)  # warnings for stderr
     repo: Any = None  # the git repository, when git was asked
-    no_entry: bool = False  # no path was given and no entry point was found (`no_entry_message`)
+    no_entry: bool = False  # no entry point was found at the root or in the folders given (`no_entry_message`)
+    no_entry_in: list[str] = field(default_factory=list)  # those folders, when folders were given
 
 
 def no_entry_message(root: str, modules: int = 0) -> str:
-    """The warning of a run that found no entry point; `modules`: how many modules library mode checked
-    alone after all (then the run did check something)."""
+    """The warning of a run that found no entry point under `root` (the project's root, or the folders
+    given); `modules`: how many modules library mode checked alone after all (then the run did check
+    something)."""
     end = f"only {modules} module(s) were checked alone (library mode)" if modules else "nothing was checked"
     return (f"no entry point found under {root} (a file with an `if __name__ == \"__main__\":` block, or a "
             f"torch script no other file imports): {end}; set entry-points in [tool.pytea-ci]")
@@ -68,6 +70,7 @@ class Selector:
         self.root = os.path.abspath(req.root)
         self._all: list[str] | None = None
         self.messages: list[str] = []
+        self.empty_folders: list[str] = []  # the paths given, all folders without an entry point
 
     def all_entries(self) -> list[str]:
         if self._all is None:
@@ -138,6 +141,9 @@ class Selector:
                 out += self.for_file(p)
             else:
                 raise SelectionError(f"{p}: no such file or directory")
+        if empty_folders and not out and len(empty_folders) == len(paths) and self.cfg.library_mode != "never":
+            self.empty_folders = empty_folders  # their modules are checked alone, as at a root without one
+            return []
         if empty_folders and not out:
             raise SelectionError(f"no entry point in {', '.join(empty_folders)} (a file with an "
                                  "`if __name__ == \"__main__\":` block or a torch script; or set entry-points)")
@@ -210,4 +216,5 @@ def select(req: Request, cfg: Config, graph: ImportGraph) -> Selection:
             raise SelectionError("--new-only needs git: run inside a repository, or with --staged / --diff")
         changes = gitdiff.worktree(repo)
     entries = [e for e in entries if in_shard(e, req.root, req.shard)]
-    return Selection(entries, changes, messages, repo, no_entry=not req.paths and not candidates)
+    no_entry = not candidates and (not req.paths or bool(sel.empty_folders))
+    return Selection(entries, changes, messages, repo, no_entry=no_entry, no_entry_in=sel.empty_folders)

@@ -9,6 +9,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.contexts import cm_yield
+from pytea_ci.interp.coroutines import handed_over, is_coroutine_function
 from pytea_ci.interp.coverage import first_origin, origin_of_value
 from pytea_ci.interp.escape import escape, handed
 from pytea_ci.interp.installed import PackageBudget
@@ -17,7 +18,7 @@ from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, PathEnd, Retur
                                      UserException, same_value)
 from pytea_ci.models.call_facets import after_call, before_call, is_tensor_op, of_tensor_library, reads_data
 from pytea_ci.models.registry import lookup
-from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal,
+from pytea_ci.models.values import (MISSING, Awaitable, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal,
                                     Namespace, SizeVal, StaticMethod, Unknown,
                                     ValuesIndices)
 from pytea_ci.shapes.tensor import Origin, Tensor
@@ -100,14 +101,7 @@ class CallMixin:
                     return out
             return self.call(fn.func, fn.self_val, *args, **kwargs)
         if isinstance(fn, FunctionVal):
-            if self.inherit is None and not self.model_name:
-                return self.call_function(fn, args, kwargs)
-            saved = self.inherit, self.model_name
-            self.inherit, self.model_name = None, ""  # the program's own code mints its own origins
-            try:
-                return self.call_function(fn, args, kwargs)
-            finally:
-                self.inherit, self.model_name = saved
+            return self.call_own(fn, args, kwargs)
         if isinstance(fn, Builtin):
             return self.call_builtin(fn, args, kwargs)
         if isinstance(fn, ClassVal):
@@ -142,6 +136,7 @@ class CallMixin:
         operands = _operands(args, kwargs)
         if any(isinstance(x, Tensor) for x in operands) or (isinstance(fn, Unknown) and fn.pytype == TENSOR_METHOD):
             self.shared.coverage.op(self.span, out.origin)
+        handed_over(self, operands, out.origin.what if out.origin is not None else reason)
         code = next((x for x in operands if isinstance(x, (FunctionVal, BoundMethod))), None)
         if code is not None:
             name = getattr(getattr(code, "func", code), "name", "a function")
@@ -168,6 +163,7 @@ class CallMixin:
             raise
         finally:
             self.inherit, self.model_name = saved
+        self.sites_passed.add(self.span)  # the model ran here without ending the path (interp/machine.py)
         if isinstance(out, (Unknown, Tensor, tuple, list, IterVal)):
             out = self.with_origin(out, fn.name, inherited)
             if inherited is None and of_tensor_library(fn.name):
@@ -240,7 +236,20 @@ class CallMixin:
         path = next((v.path for v in cls.ns.values() if isinstance(v, FunctionVal)), None)
         return (self.rel(path), cls.name) if path else None
 
-    def call_function(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict) -> Any:
+    def call_own(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict, run_async: bool = False) -> Any:
+        """Call a function of the program; `run_async`: run an `async def`'s body (it is awaited)."""
+        if self.inherit is None and not self.model_name:
+            return self.call_function(fn, args, kwargs, run_async)
+        saved = self.inherit, self.model_name
+        self.inherit, self.model_name = None, ""  # the program's own code mints its own origins
+        try:
+            return self.call_function(fn, args, kwargs, run_async)
+        finally:
+            self.inherit, self.model_name = saved
+
+    def call_function(self: "Interpreter", fn: FunctionVal, args: tuple, kwargs: dict, run_async: bool = False) -> Any:
+        if not run_async and is_coroutine_function(fn):
+            return Awaitable(fn, args, kwargs)  # its body runs when it is awaited (interp/coroutines.py)
         installed = self.shared.installed
         pkg = installed.entered(self, fn) if installed is not None else None
         if installed is not None and pkg is not None:  # entering an installed package: under its budget
@@ -379,12 +388,12 @@ class CallMixin:
                 break
         return cls
 
-    def enter_context(self: "Interpreter", mgr: Any) -> Any:
+    def enter_context(self: "Interpreter", mgr: Any, name: str = "__enter__") -> Any:
         if isinstance(mgr, Instance):
-            enter = mgr.cls.lookup("__enter__")
+            enter = mgr.cls.lookup(name)
             if enter is not MISSING:
                 return self.call(self.bind_member(mgr, mgr.cls, enter))
-            return mgr
+            return mgr if name == "__enter__" else self.unknown(f"{name} of {mgr.cls.name} not found")
         return self.unknown("context manager value")
 
     def make_super(self: "Interpreter", scope: Scope, args: list) -> Any:

@@ -25,8 +25,10 @@ if TYPE_CHECKING:
 _SIGNALS = (ReturnSignal, BreakSignal, ContinueSignal)
 
 
-def run_with(self: "Interpreter", items: list[ast.withitem], body: list[ast.stmt], scope: Scope) -> None:
-    """`with items: body`, the first item outermost."""
+def run_with(self: "Interpreter", items: list[ast.withitem], body: list[ast.stmt], scope: Scope,
+             is_async: bool = False) -> None:
+    """`with items: body`, the first item outermost; `async with` when `is_async` (`__aenter__` and
+    `__aexit__`, their results awaited: interp/coroutines.py)."""
     if not items:
         self.exec_block(body, scope)
         return
@@ -36,32 +38,37 @@ def run_with(self: "Interpreter", items: list[ast.withitem], body: list[ast.stmt
     def inner(value: Any) -> None:
         if item.optional_vars is not None:
             self.assign(item.optional_vars, value, scope)
-        run_with(self, rest, body, scope)
+        run_with(self, rest, body, scope, is_async)
 
-    if isinstance(mgr, GeneratorCM) and isinstance(mgr.fn, FunctionVal):
+    if isinstance(mgr, GeneratorCM) and isinstance(mgr.fn, FunctionVal) and not is_async:
         run_generator_cm(self, mgr, inner)
         return
-    exit_fn = _exit_of(self, mgr)
-    value = self.enter_context(mgr)
+    exit_fn = _exit_of(self, mgr, "__aexit__" if is_async else "__exit__")
+    value = self.awaited(self.enter_context(mgr, "__aenter__")) if is_async else self.enter_context(mgr)
+
+    def leave(*info: Any) -> Any:
+        out = self.call(exit_fn, *info)
+        return self.awaited(out) if is_async else out
+
     if exit_fn is None:
         inner(value)
         return
     try:
         inner(value)
     except UserException as e:
-        if self.decide(self.call(exit_fn, *_exc_info(self, e))):
+        if self.decide(leave(*_exc_info(self, e))):
             return  # `__exit__` returned a true value: the exception is suppressed
         raise
     except _SIGNALS:
-        self.call(exit_fn, None, None, None)
+        leave(None, None, None)
         raise
-    self.call(exit_fn, None, None, None)
+    leave(None, None, None)
 
 
-def _exit_of(self: "Interpreter", mgr: Any) -> Any:
+def _exit_of(self: "Interpreter", mgr: Any, name: str) -> Any:
     if not isinstance(mgr, Instance):
         return None
-    found = mgr.cls.lookup("__exit__")
+    found = mgr.cls.lookup(name)
     return None if found is MISSING else self.bind_member(mgr, mgr.cls, found)
 
 

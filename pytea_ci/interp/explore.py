@@ -131,7 +131,7 @@ def explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: B
         paths += 1
         (run or run_path)(interp, tree, name)
         shared.machine.path_done(Ran(interp.path_id, interp.decisions(), interp.stopped_at_finding,
-                                     frozenset(interp.sites_passed), interp.completed))
+                                     frozenset(interp.sites_passed), interp.completed, interp.budget_note is not None))
         steps += interp.steps
         shared.charge(interp.command, interp.steps)
         label = interp.command[0] if interp.command is not None else None
@@ -190,7 +190,7 @@ def _stats(before: Stats, decider: Decider, shared: Shared, paths: int, steps: i
 
 def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> None:
     interp.budget_note = None
-    g: dict[str, Any] = {"__name__": name, "__file__": interp.config.entry, "__package__": ""}
+    g: dict[str, Any] = {"__name__": name, "__file__": interp.config.entry, "__package__": interp.entry_package()}
     interp.modules.setdefault(name, ModuleVal(name, interp.config.entry, g))  # `sys.modules[__name__]`, `import __main__`
     cov = interp.shared.coverage
     try:

@@ -6,13 +6,14 @@ import ast
 import os
 from typing import TYPE_CHECKING, Any
 
+from pytea_ci.interp.coroutines import awaited
 from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, contains_term, dim_binop, is_concrete,
                                 on_machine)
 from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_value
 from pytea_ci.interp.unbound import check_bound
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import registry
-from pytea_ci.models.values import MISSING, DType, Instance, KeysView, Unknown
+from pytea_ci.models.values import MISSING, ClassVal, DType, Instance, KeysView, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, PInt, Sym, Term, is_dim
 from pytea_ci.shapes.pred import Pred
@@ -189,22 +190,28 @@ class ExprMixin:
 
     def ev_UnaryOp(self: "Interpreter", node: ast.UnaryOp, scope: Scope) -> Any:
         v = self.eval(node.operand, scope)
-        if isinstance(node.op, ast.Not):
+        with self.at(node):
+            return self.unary(type(node.op), v)
+
+    def unary(self: "Interpreter", op: "type[ast.unaryop]", v: Any) -> Any:
+        """`not v`, `-v`, `+v` or `~v` (op: the ast class), at the current span."""
+        if op is ast.Not:
             t = self.truth_of(v)
             return P.not_(t) if isinstance(t, (bool, Pred)) else _as_bool(self.derived("not unknown", v))
         if isinstance(v, Tensor):
-            with self.at(node):
-                name = {ast.USub: "__neg__", ast.Invert: "__invert__", ast.UAdd: "__pos__"}[type(node.op)]
-                return self.call_tensor_op(v, name, ())
+            return self.call_tensor_op(v, {ast.USub: "__neg__", ast.Invert: "__invert__", ast.UAdd: "__pos__"}[op], ())
         if isinstance(v, Term):
-            return -v if isinstance(node.op, ast.USub) else (v if isinstance(node.op, ast.UAdd) else self.unknown("~dim"))
+            return -v if op is ast.USub else (v if op is ast.UAdd else self.unknown("~dim"))
         if is_concrete(v):
             try:
-                r = {ast.USub: lambda x: -x, ast.UAdd: lambda x: +x, ast.Invert: lambda x: ~x}[type(node.op)](v)
+                r = {ast.USub: lambda x: -x, ast.UAdd: lambda x: +x, ast.Invert: lambda x: ~x}[op](v)
             except Exception as e:
                 raise UserException(type(e).__name__) from None
-            return PInt(r, self.span_of(node), "computed") if isinstance(r, int) and not isinstance(r, bool) else r
+            return PInt(r, self.span, "computed") if isinstance(r, int) and not isinstance(r, bool) else r
         return self.derived("unary operation", v)
+
+    def unary_values(self: "Interpreter", op: str, a: Any) -> Any:
+        return self.unary(_UNARY_NODES[op], a)
 
     def ev_BinOp(self: "Interpreter", node: ast.BinOp, scope: Scope) -> Any:
         a = self.eval(node.left, scope)
@@ -309,10 +316,14 @@ class ExprMixin:
                 r = self.call(self.bind_member(b, b.cls, contains), a)
                 return r if isinstance(op, ast.In) or not isinstance(r, bool) else not r
             found = self.member_of(a, b)
+            if found is None and isinstance(b, ClassVal) and isinstance(members := b.lookup("__members__"), dict):
+                found = any(a is m for m in members.values()) or None  # a member `in` its Enum class
             if found is not None:
                 return found if isinstance(op, ast.In) else not found
             return self.unknown("membership")
         name, pyop = CMPOPS[type(op)]
+        if self.partial(a) or self.partial(b):
+            return self.compare_partial(name, a, b)
         if isinstance(a, Tensor) or isinstance(b, Tensor):
             if isinstance(a, Tensor):
                 return self.call_tensor_op(a, f"__{name}__", (b,))
@@ -337,6 +348,8 @@ class ExprMixin:
         if name in ("eq", "ne") and _by_identity(a) and _by_identity(b):
             same = a is b
             return same if name == "eq" else not same
+        if name in ("eq", "ne") and None is not _family(a) != _family(b) is not None:
+            return name == "ne"  # a list is never equal to a number, whatever their items
         return self.derived("comparison of unknown values", a, b)
 
     def member_of(self: "Interpreter", a: Any, b: Any) -> bool | None:
@@ -493,8 +506,12 @@ class ExprMixin:
         return self.eval(node.value, scope)
 
     def ev_Await(self: "Interpreter", node: ast.Await, scope: Scope) -> Any:
-        self.eval(node.value, scope)
-        return self.unknown("await")
+        value = self.eval(node.value, scope)
+        with self.at(node):
+            return awaited(self, value)
+
+    def awaited(self: "Interpreter", value: Any) -> Any:
+        return awaited(self, value)
 
     def ev_Yield(self: "Interpreter", node: ast.Yield, scope: Scope) -> Any:
         value = None if node.value is None else self.eval(node.value, scope)
@@ -515,6 +532,7 @@ class ExprMixin:
 _SWAPPED = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
 _CMP_NODES = {name: node for node, (name, _) in CMPOPS.items()}
 _BIN_NODES = {name: node for node, (name, _) in BINOPS.items()}
+_UNARY_NODES: "dict[str, type[ast.unaryop]]" = {"neg": ast.USub, "pos": ast.UAdd, "invert": ast.Invert, "not": ast.Not}
 
 
 class _SuperMark:
@@ -532,11 +550,22 @@ def _by_identity(v: Any) -> bool:
     """Objects whose equality is identity unless their class says otherwise (instances without
     `__eq__`, classes, functions, modules)."""
     from pytea_ci.interp.runtime import FunctionVal, ModuleVal
+    from pytea_ci.models.registry import IDENTITY_EQ
     from pytea_ci.models.values import MISSING, ClassVal, Instance
 
-    if isinstance(v, Instance):
-        return v.cls.lookup("__eq__") is MISSING
+    if isinstance(v, Instance):  # a native class's rule is its own (models/registry.py, native_class)
+        return v.cls.lookup("__eq__") is MISSING and v.cls.lookup(IDENTITY_EQ) is not False
     return isinstance(v, (ClassVal, FunctionVal, ModuleVal)) or v is None
+
+
+_FAMILIES = {list: "list", tuple: "tuple", dict: "dict", set: "set", frozenset: "set", str: "str", bytes: "bytes",
+             int: "number", PInt: "number", float: "number", bool: "number", complex: "number", type(None): "None"}
+
+
+def _family(v: Any) -> str | None:
+    """The builtin kind of `v` whose values only ever equal values of the same kind (a list is never
+    equal to a tuple or a number); None for anything else (instances, which define their own `==`)."""
+    return "number" if isinstance(v, Term) else _FAMILIES.get(type(v))
 
 
 def _as_bool(u: Unknown) -> Unknown:

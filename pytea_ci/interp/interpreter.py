@@ -40,6 +40,7 @@ from pytea_ci.interp.ops import on_machine
 from pytea_ci.interp.plausible_sizes import degenerate_only
 from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope, UserException
 from pytea_ci.interp.stmts import StmtMixin
+from pytea_ci.interp.unbound import never_bound
 from pytea_ci.models import registry
 from pytea_ci.models.values import Namespace, Unknown
 from pytea_ci.shapes import pred as P
@@ -288,6 +289,9 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             return b
         if name == "__name__":
             return scope.globals.get("__name__")
+        tree = self.shared.asts.get(str(scope.globals.get("__file__")))  # of the entry point only: another
+        if scope.globals.get("__name__") == "__main__" and isinstance(tree, ast.Module) and never_bound(tree, name):
+            raise UserException("NameError")  # module's globals may be set from outside (`config.X = 1`)
         what = f"name {name} (not defined on this path, or set by code not understood)"
         return Unknown(f"name {name}", None, Origin(self.span_of(node), what))
 
@@ -345,12 +349,14 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         if star is None:
             if len(items) != len(elts):
                 self.unpack_mismatch(len(items), len(elts), False, node)
+            self.sites_passed.add(self.span_of(node))  # the count held here (interp/machine.py)
             for e, v in zip(elts, items):
                 self.assign(e, v, scope)
             return
         after = len(elts) - star - 1
         if len(items) < len(elts) - 1:
             self.unpack_mismatch(len(items), len(elts) - 1, True, node)
+        self.sites_passed.add(self.span_of(node))
         for e, v in zip(elts[:star], items[:star]):
             self.assign(e, v, scope)
         self.assign(elts[star], list(items[star:len(items) - after]), scope)

@@ -25,6 +25,7 @@ import contextlib
 from typing import TYPE_CHECKING, Any, Iterator
 
 from pytea_ci.interp.appends import appended_once, length_bound, may_grow
+from pytea_ci.interp.coroutines import async_items
 from pytea_ci.interp.runtime import BreakSignal, ContinueSignal, Scope, same_value
 from pytea_ci.interp.stmts import assigned_names
 from pytea_ci.models.values import MISSING, Instance, RangeVal, Unknown
@@ -226,9 +227,11 @@ class LoopMixin:
         return any(isinstance(a := before.get(n), Tensor) and isinstance(b := scope.locals.get(n), Tensor)
                    and a.shape is not None and b.shape is not None and a.shape != b.shape for n in names)
 
-    def ex_For(self: "Interpreter", node: ast.For, scope: Scope) -> None:
+    def ex_For(self: "Interpreter", node: "ast.For | ast.AsyncFor", scope: Scope) -> None:
         source = self.eval(node.iter, scope)
         with self.at(node.iter):
+            if isinstance(node, ast.AsyncFor):
+                source = async_items(self, source)
             view = self.iter_view(source)
             items, truncated = self.loop_items(view)
         grown = self.grown_lists(node, scope, source) if truncated else {}
@@ -257,7 +260,7 @@ class LoopMixin:
                 return self.call(self.bind_member(source, source.cls, it))
         return source
 
-    def grown_lists(self: "Interpreter", node: ast.For, scope: Scope, source: Any) -> dict[str, tuple[list, int]]:
+    def grown_lists(self: "Interpreter", node: "ast.For | ast.AsyncFor", scope: Scope, source: Any) -> dict[str, tuple[list, int]]:
         """Lists of known length the loop appends to once per iteration, with their length after it."""
         count = self.known_length(source)
         out: dict[str, tuple[list, int]] = {}
@@ -270,7 +273,7 @@ class LoopMixin:
 
     ex_AsyncFor = ex_For
 
-    def run_loop(self: "Interpreter", node: "ast.For | ast.While", scope: Scope, items: list[Any],
+    def run_loop(self: "Interpreter", node: "ast.For | ast.AsyncFor | ast.While", scope: Scope, items: list[Any],
                  truncated: bool, bind: Any, consecutive: int = 1, rest: "list[Any] | None" = None) -> None:
         """Run the body once per item. When `truncated`, the items are representatives of the
         iterations: only the first `consecutive` of them follow one another, so before any later

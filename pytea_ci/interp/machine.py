@@ -15,7 +15,10 @@ followed, a config not read, an unmodeled attribute, a comparison it cannot deci
 remembered like a machine choice. A finding that a guess's other side avoids is not an error: it is
 a PT002 warning that names the guess and where its value came from, or nothing at all when the guess
 is only whether such a value is None or of some type (a library not followed returns what its caller
-expects).
+expects), or when the finding is a failing assert (the program itself says that side never happens).
+A finding is an error only when the other side of each of its guesses has a path that found it too,
+itself proven past that guess: a guess whose other side was never followed to the end proves
+nothing (a loop that reads a value not understood until it runs out, cut by a budget).
 
 A branch whose other side ends the program (`if not torch.cuda.is_available(): sys.exit(...)`) and
 an assert on a machine fact are what the program requires: they constrain the path, make no choice,
@@ -29,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic
-from pytea_ci.diagnostics.rules import DEVICE_MISMATCH, POSSIBLE_SHAPE_MISMATCH, on_a_choice, on_some_machines
+from pytea_ci.diagnostics.rules import ASSERT_FAILS, DEVICE_MISMATCH, POSSIBLE_SHAPE_MISMATCH, on_a_choice, on_some_machines
 from pytea_ci.diagnostics.diagnostic import Span
 from pytea_ci.interp.coverage import opaque_origin, origin_of_value
 from pytea_ci.models.machine import FACT_TEXT
@@ -144,13 +147,14 @@ class Found:
 @dataclass(frozen=True)
 class Ran:
     """One finished path: its decisions, whether it stopped at a finding, the checks it passed, whether
-    the program ran to its end."""
+    the program ran to its end, whether a budget cut it short."""
 
     path: int
     trail: tuple[bool, ...]
     stopped: bool
     passed: frozenset[Span]
     completed: bool
+    cut: bool = False
 
 
 class MachineFindings:
@@ -172,6 +176,10 @@ class MachineFindings:
     def path_done(self, ran: "Ran") -> None:
         self.paths.append(ran)
 
+    def _others(self, trail: tuple[bool, ...], at: int) -> list[Ran]:
+        """The finished paths that made the decisions of `trail` before `at`, then the other one."""
+        return [r for r in self.paths if len(r.trail) > at and r.trail[:at] == trail[:at] and r.trail[at] != trail[at]]
+
     def _avoided(self, finders: set[int], f: Found, made: Made) -> bool:
         """Machines that went the other way at `made` avoid the finding. When some of those paths made
         the same decisions after it as the finding's path (its mirrors), only they are evidence: a
@@ -182,8 +190,7 @@ class MachineFindings:
         of its own; for a guess, when the program ran to its end (a path an assert or an exception
         ended may never have got there)."""
         at, text = made[0], made[1]
-        others = [r for r in self.paths
-                  if len(r.trail) > at and r.trail[:at] == f.trail[:at] and r.trail[at] != f.trail[at]]
+        others = self._others(f.trail, at)
         mirrors = [r for r in others if r.trail[at + 1:len(f.trail)] == f.trail[at + 1:]]
         guess = bool(made[3] & {GUESS, KIND_GUESS})
         for r in mirrors or others:
@@ -193,32 +200,54 @@ class MachineFindings:
                 return True
         return False
 
+    def _proven(self, found: dict[int, Found], f: Found, after: int, seen: dict[tuple[int, int], bool]) -> bool:
+        """Whether the finding of `f` holds whichever way each of its guesses from decision `after` on
+        went: the other side of each has a path that found it too, itself proven past that guess, or
+        one the program itself ended (raised, or ruled out). A guess whose other side only budgets
+        cut, or that was never followed (a loop that reads a value not understood until it runs out),
+        proves nothing: the finding only rests on it."""
+        key = (f.path, after)
+        if key not in seen:
+            seen[key] = False  # a cycle proves nothing
+            seen[key] = all(any(self._proven(found, found[r.path], made[0] + 1, seen) if r.path in found
+                                else not (r.cut or r.completed) for r in self._others(f.trail, made[0]))
+                            for made in f.choices if made[0] >= after and made[3] & {GUESS, KIND_GUESS})
+        return seen[key]
+
     def resolve(self, findings: dict[tuple, Diagnostic]) -> None:
         """Move the findings that hold whichever way the machine went, and whichever way every guess
         went, into `findings`. A device mismatch (PT007) that only some machines meet is still
         reported, as a warning that says on which machines (DESIGN §3 "dtype and device"); a finding
-        that only a guess decides is a warning that names it (module docstring)."""
+        that only a guess decides is a warning that names it (module docstring); one that rests on a
+        guess whose other side was never followed is nothing (`_proven`)."""
         for key, (d, found) in self.pending.items():
             if key in findings:
                 continue
-            finders = {f.path for f in found}
-            avoided = [[c for c in f.choices if self._avoided(finders, f, c)] for f in found]
-            kept = self._kept(d, found, avoided)
+            by_path = {f.path: f for f in found}
+            seen: dict[tuple[int, int], bool] = {}
+            avoided = [[c for c in f.choices if self._avoided(set(by_path), f, c)] for f in found]
+            proven = [self._proven(by_path, f, 0, seen) for f in found]
+            kept = self._kept(d, found, avoided, proven)
             if kept is None:
                 self.dropped += 1
             else:
                 findings[key] = kept
         self.pending.clear()
 
-    def _kept(self, d: Diagnostic, found: list[Found], avoided: list[list[Made]]) -> Diagnostic | None:
-        """What is reported of `d`, found on `found` whose choices in `avoided` the other way avoids."""
-        if any(not a for a in avoided):
+    def _kept(self, d: Diagnostic, found: list[Found], avoided: list[list[Made]], proven: list[bool]) -> Diagnostic | None:
+        """What is reported of `d`, found on `found` whose choices in `avoided` the other way avoids
+        and whose guesses are `proven` (or not)."""
+        if any(not a and p for a, p in zip(avoided, proven)):
             return d
-        guessed = [(f, a) for f, a in zip(found, avoided) if all(c[3] & {GUESS, KIND_GUESS} for c in a)]
+        guessed = [(f, a) for f, a in zip(found, avoided) if a and all(c[3] & {GUESS, KIND_GUESS} for c in a)]
+        if not any(avoided):  # nothing avoids it, but it rests on a guess never followed the other way
+            return None
         if not guessed:  # every path that found it chose the machine
             return _on_some_machines(d, found[0]) if d.rule in _ON_SOME_MACHINES and _possible(d, found[0]) else None
         named = [(f, a) for f, a in guessed if any(GUESS in c[3] for c in a)]
         if not named:  # only whether a value not understood is None or of some type: nothing
+            return None
+        if d.rule == ASSERT_FAILS.id:  # the program asserts that side of the guess never happens
             return None
         return _on_a_guess(d, [c for c in named[0][1] if GUESS in c[3]])
 

@@ -1,11 +1,12 @@
 """Iteration over abstract values and what the interpreter knows of list lengths (a mixin of the
-interpreter): the items a loop runs over, ranges, exact and inexact lengths, representatives."""
+interpreter): the items a loop runs over, ranges, exact and inexact lengths, representatives, and what
+comparisons with a container holding only some of its items can say."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.interp.ops import truth
+from pytea_ci.interp.ops import compare_dims, truth
 from pytea_ci.models.values import MISSING, ClassVal, Instance, IterVal, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import ITERATION, Dim, PInt, Sym, dmax, is_dim
@@ -80,6 +81,13 @@ class SequenceMixin:
                 return Unknown("truth value")
             n = self.length_of(v)
             return n > 0 if isinstance(n, int) else P.gt(n, 0)
+        if isinstance(v, Instance):  # an object is true unless its `__bool__` (else `__len__`) says otherwise
+            for dunder in ("__bool__", "__len__"):
+                if (method := v.cls.lookup(dunder)) is not MISSING:
+                    r = self.call(self.bind_member(v, v.cls, method))
+                    if dunder == "__len__" and is_dim(r):
+                        return r > 0 if isinstance(r, int) else P.gt(r, 0)
+                    return truth(r)
         return truth(v)
 
     def known_length(self: "Interpreter", v: Any) -> "Dim | None":
@@ -162,6 +170,24 @@ class SequenceMixin:
             self.keepalive.append(lst)
 
 
+    def partial(self: "Interpreter", v: Any) -> bool:
+        """A container holding only some of its items (`list(x)` of a value not understood, a loop's
+        representatives), or a tuple or list with one inside: its comparisons are not CPython's."""
+        if not isinstance(v, (list, tuple, dict, set)):
+            return False
+        return id(v) in self.inexact or (isinstance(v, (list, tuple)) and any(self.partial(e) for e in v))
+
+    def compare_partial(self: "Interpreter", name: str, a: Any, b: Any) -> Any:
+        """A comparison with a container holding only some of its items: `==`/`!=` decided only when
+        both are sequences whose lengths are known to differ, else not known."""
+        if name in ("eq", "ne") and isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and type(a) is type(b):
+            la, lb = self.known_length(a), self.known_length(b)
+            if la is not None and lb is not None:
+                differ = compare_dims("ne", la, lb)
+                if differ is True:
+                    return name == "ne"
+        return self.derived("comparison with a container holding only some of its items", a, b)
+
 
 def _le(a: Any, b: Any) -> Any:
     from pytea_ci.shapes.pred import le
@@ -173,5 +199,3 @@ def _lt(a: Any, b: Any) -> Any:
     from pytea_ci.shapes.pred import lt
 
     return lt(a, b)
-
-

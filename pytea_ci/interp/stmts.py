@@ -14,7 +14,7 @@ from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.values import MISSING, Builtin, ClassVal, Instance, Unknown
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import UNKNOWN, symbols
+from pytea_ci.shapes.dim import UNKNOWN, is_dim, symbols
 from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.tensor import Origin, Tensor
 
@@ -124,6 +124,23 @@ def shape_names(fn: ast.AST) -> frozenset[str]:
 def mentions(expr: ast.AST, names: frozenset[str] | set[str]) -> bool:
     """Whether `expr` reads one of `names` (a name, or a dotted attribute such as `opt.n_classes`)."""
     return any(isinstance(x, (ast.Name, ast.Attribute)) and _dotted(x) in names for x in ast.walk(expr))
+
+
+def _bound_value(scope: Scope, name: str) -> Any:
+    """The value `name` has in `scope` (its function's locals, then the enclosing ones), or MISSING."""
+    s: Scope | None = scope
+    while s is not None:
+        if name in s.locals:
+            return s.locals[name]
+        s = s.parent
+    return scope.globals.get(name, MISSING)
+
+
+def _size_like(v: Any) -> bool:
+    """A size, a tuple of sizes (a shape), or a value not understood (which may be one)."""
+    if isinstance(v, (tuple, list)):
+        return any(_size_like(e) for e in v)
+    return isinstance(v, Unknown) or is_dim(v)
 
 
 def _dotted(e: ast.expr) -> str | None:
@@ -366,9 +383,9 @@ class StmtMixin:
         with self.at(node):
             self.import_from(node, scope)
 
-    def ex_With(self: "Interpreter", node: ast.With, scope: Scope) -> None:
+    def ex_With(self: "Interpreter", node: "ast.With | ast.AsyncWith", scope: Scope) -> None:
         if not any(expects_error(item.context_expr) for item in node.items):
-            run_with(self, node.items, node.body, scope)
+            run_with(self, node.items, node.body, scope, isinstance(node, ast.AsyncWith))
             return
         for item in node.items:
             value = self.enter_context(self.eval(item.context_expr, scope))
@@ -438,6 +455,18 @@ class StmtMixin:
                 return True
         return False
 
+    def sizes_named(self: "Interpreter", test: ast.expr, names: frozenset[str], scope: Scope) -> bool:
+        """Whether `test` reads one of `names` (bound to sizes somewhere in its function) that holds a
+        size here: `times`, later `repeat(times, ' -> b', b=batch)`, is None where e2-tts asserts
+        `not (exists(times) ^ self.cond_on_time)`, which says nothing about shapes. A dotted name, or one
+        not bound yet, counts as the function's text says."""
+        for x in ast.walk(test):
+            if isinstance(x, (ast.Name, ast.Attribute)) and (d := _dotted(x)) in names:
+                v = _bound_value(scope, d) if isinstance(x, ast.Name) else MISSING
+                if v is MISSING or _size_like(v):
+                    return True
+        return False
+
     def ex_Assert(self: "Interpreter", node: ast.Assert, scope: Scope) -> None:
         """An assert constrains the path: what it states is assumed from here on. One that can never
         hold is PT004 when it is about shapes and decided without unknowns or machine facts; any
@@ -446,7 +475,7 @@ class StmtMixin:
         cond = self.truth_of(value)
         machine = on_machine(cond)
         code = scope.func.node if scope.func is not None else self.shared.asts.get(scope.globals.get("__file__", ""))
-        shapes = about_shapes(node.test) or (code is not None and mentions(node.test, shape_names(code)))
+        shapes = about_shapes(node.test) or (code is not None and self.sizes_named(node.test, shape_names(code), scope))
         with self.at(node):
             unknown = isinstance(value, Unknown) or (
                 isinstance(cond, Pred) and any(s.kind == UNKNOWN for s in symbols(cond)))

@@ -6,11 +6,18 @@ same name or building a value out of nothing (issue 31: `return a, b, c` with `c
 
 Statements the interpreter does not follow (no `ex_` handler: they bind nothing it sees) and
 comprehensions (their targets are their own; a walrus inside one binds where the analyzer binds it)
-are left out, so a name only they bind is never taken as unbound."""
+are left out, so a name only they bind is never taken as unbound.
+
+A global of the entry point's module (`__main__`: no other module sets its names) that no statement of
+it binds (no assignment, import, definition, `global`
+declaration or pattern capture anywhere in the file), that is no builtin, and whose module has no
+star import and never touches its namespace dynamically (`globals()`, `vars()`, `exec`, `setattr`,
+`sys.modules`, `__dict__`), is CPython's NameError where it is read."""
 
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
 from typing import TYPE_CHECKING
 
@@ -21,6 +28,9 @@ if TYPE_CHECKING:
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_BUILTINS = frozenset(dir(builtins))
+_DYNAMIC = frozenset({"globals", "vars", "locals", "exec", "eval", "setattr", "__import__", "__dict__", "modules",
+                      "builtins", "__builtins__", "get_ipython"})
 
 
 @functools.lru_cache(maxsize=2048)
@@ -70,3 +80,37 @@ def check_bound(interp: "Interpreter", name: str, scope: Scope) -> None:
                 and name in local_names(s.func.node, _followed(interp)):
             raise UserException("UnboundLocalError" if s is scope else "NameError")
         s = s.parent
+
+
+def never_bound(tree: ast.Module, name: str) -> bool:
+    """`name` is read as a global of the module `tree` that nothing can have bound (module docstring)."""
+    if name in _BUILTINS or name.startswith("__"):
+        return False
+    bound = module_bindings(tree)
+    return bound is not None and name not in bound
+
+
+@functools.lru_cache(maxsize=256)
+def module_bindings(tree: ast.Module) -> frozenset[str] | None:
+    """Every name some statement of `tree` binds, at any depth; None when the module's namespace may
+    get names the source does not show (a star import, `globals()`, `exec`, ...)."""
+    out: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name):
+            if isinstance(n.ctx, (ast.Store, ast.Del)):
+                out.add(n.id)
+            elif n.id in _DYNAMIC:
+                return None
+        elif isinstance(n, ast.Attribute) and n.attr in _DYNAMIC:
+            return None
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            if any(a.name == "*" for a in n.names):
+                return None
+            out.update((a.asname or a.name).split(".")[0] for a in n.names)
+        elif isinstance(n, (*_NESTED, ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and n.name:
+            out.add(n.name)
+        elif isinstance(n, ast.MatchMapping) and n.rest:
+            out.add(n.rest)
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            out.update(n.names)
+    return frozenset(out)

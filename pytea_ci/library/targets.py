@@ -221,11 +221,13 @@ class Config:
 
 
 def call_sites(cls: str, own: str, trees: dict[str, ast.Module], root: str, init: ast.FunctionDef | None = None,
-               modules: frozenset[str] = frozenset(), facts: dict[str, FileFacts] | None = None) -> list[Config]:
+               modules: frozenset[str] = frozenset(), facts: dict[str, FileFacts] | None = None,
+               passed: set[str] | None = None) -> list[Config]:
     """How the calls `cls(...)` in the class's file (`own`) and the project files importing it build it
     (`sites.py`), in file order, each distinct construction once. A site inside a module class
     (`modules`: their names) is its parent's business unless every argument is known; a site nothing
-    of which is known, in a script, makes the script a way to build it."""
+    of which is known, in a script, makes the script a way to build it. `passed` collects the
+    parameters some site gives (by keyword, or by position when `init` says which)."""
     facts = {} if facts is None else facts  # per file, shared by the classes of one `targets` call
 
     def of(path: str, tree: ast.Module) -> FileFacts:
@@ -242,6 +244,8 @@ def call_sites(cls: str, own: str, trees: dict[str, ast.Module], root: str, init
         here = of(path, tree)
         rel = os.path.relpath(path, root)
         for call, chain, owner in sorted(sites.calls(tree, _callee, cls), key=lambda c: (c[0].lineno, c[0].col_offset)):
+            if passed is not None:
+                passed |= _given(call, init)
             found = sites.site(call, cls, init, sites.Resolver(own_facts, here, chain, call), rel, _int_name)
             if found is not None and found.known == len(call.args) + len(call.keywords):
                 out.setdefault(found.construct, Config(found.construct, found.label, found.raw))
@@ -250,6 +254,15 @@ def call_sites(cls: str, own: str, trees: dict[str, ast.Module], root: str, init
             elif _is_script(tree):  # run the script: the instance it builds is checked
                 out.setdefault(f"@{path}", Config("", f"{rel}:{call.lineno}, as the script builds it", via=path))
     return list(out.values())
+
+
+def _given(call: ast.Call, init: ast.FunctionDef | None) -> set[str]:
+    """The parameters of `init` that `call` gives."""
+    names = {k.arg for k in call.keywords if k.arg is not None}
+    if init is not None:
+        params = (init.args.posonlyargs + init.args.args)[1:]
+        names |= {p.arg for p, _ in zip(params, [a for a in call.args if not isinstance(a, ast.Starred)])}
+    return names
 
 
 def _is_script(tree: ast.Module) -> bool:
@@ -283,14 +296,19 @@ def factories(cls: str, tree: ast.Module, rel: str, sites_: frozenset[str] = fro
     return out
 
 
-def defaults(cls: str, init: ast.FunctionDef | None) -> tuple[str, str]:
-    """`cls(...)` with its defaults; required parameters become symbols (integer-like) or unknown."""
+def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = frozenset()) -> tuple[str, str]:
+    """`cls(...)` with its defaults; required parameters, and those defaulting to None that some site
+    of the project gives (`given`: `Interpolate2d(scale_factor=scale)` in a parent's `__init__`, not a
+    construction library mode can rebuild, still says that None, "not given", is not how the project
+    builds it), become symbols (integer-like) or unknown."""
     if init is None:
         return f"{cls}()", "defaults"
     a = init.args
     params = (a.posonlyargs + a.args)[1:]
     required = params[:len(params) - len(a.defaults)] if a.defaults else params
     required += [p for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
+    optional = list(zip(params[len(params) - len(a.defaults):], a.defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
+    required += [p for p, d in optional if p.arg in given and isinstance(d, ast.Constant) and d.value is None]
     args, syms = [], []
     for p in required:
         if _int_like(p):
@@ -354,13 +372,14 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
         return []
     own = sources.parse(info.path)
     init = _method(info, "__init__", classes)
-    found = call_sites(name, info.path, sources.mentioning(name), root, init, modules, sources.facts)
+    given: set[str] = set()
+    found = call_sites(name, info.path, sources.mentioning(name), root, init, modules, sources.facts, given)
     known = frozenset(c.construct for c in found if not c.via and not c.partial)
     made = [Config(src, label) for src, label in (factories(name, own, rel, known) if own else [])]
     # sites whose every argument is known, the file's factories, then the sites with symbols in them
     configs = [c for c in found if not c.via and not c.partial] + made + [c for c in found if c.partial]
     if not configs:  # else the scripts that build it, then the defaults (a script may not get that far)
-        configs = [c for c in found if c.via] + [Config(*defaults(name, init))]
+        configs = [c for c in found if c.via] + [Config(*defaults(name, init, frozenset(given)))]
     callers = (caller_inputs(name, sources.mentioning(name), root, len(inputs), info.path)
                if inputs and all(i.kind == "tensor" for i in inputs) else ())
     units = tuple(sorted({(i, len(shape), p) for k in callers for i, shape in enumerate(k.shapes)

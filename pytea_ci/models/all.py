@@ -9,7 +9,7 @@ from pytea_ci.models.torch import joining, products  # noqa: F401
 from pytea_ci.models.numpy_ import array, creation as np_creation, rng  # noqa: F401
 from pytea_ci.models import datamodel, einops_, tqdm_, yaml_  # noqa: F401
 from pytea_ci.models.torch import autograd, dtypes, eager  # noqa: F401
-from pytea_ci.models.torch.nn import fold, init, parallel  # noqa: F401
+from pytea_ci.models.torch.nn import fold, init, parallel, reparam  # noqa: F401
 from pytea_ci.models.torchvision import models, utils  # noqa: F401
 from pytea_ci.models.torch import sparse  # noqa: F401
 from pytea_ci.models.numpy_ import math as np_math  # noqa: F401
@@ -27,3 +27,4 @@ from pytea_ci.models import transformers_  # noqa: F401
 from pytea_ci.models import iterables, text  # noqa: F401
 from pytea_ci.models import operator_  # noqa: F401
 from pytea_ci.models import abc_mapping, contextvars_, inspect_  # noqa: F401
+from pytea_ci.models import asyncio_, min_max  # noqa: F401

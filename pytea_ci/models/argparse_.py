@@ -64,7 +64,7 @@ def _tag(ctx: Ctx, v: Any, dest: str, how: str) -> Any:
     return v
 
 
-@native_class("argparse.ArgumentParser")
+@native_class("argparse.ArgumentParser", identity_eq=True)
 class ArgumentParser:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         self.attrs["_args"] = {}
@@ -139,7 +139,7 @@ def _command(ctx: Ctx, sub: Instance) -> Any:
     return one_command(ctx, names + ([] if sub.attrs["required"] is True or not names else [None]), "subcommand")
 
 
-@native_class("argparse._SubParsersAction")
+@native_class("argparse._SubParsersAction", identity_eq=True)
 class SubParsers:
     def add_parser(ctx: Ctx, self: Instance, name: Any = None, *args: Any, **kwargs: Any) -> Any:
         parser = Instance(ArgumentParser)

@@ -12,7 +12,7 @@ from pytea_ci.models.ranges import SCALAR
 from pytea_ci.models.registry import model, native_class, register
 from pytea_ci.models.values import (TENSOR_ATTRS_SET, lacks_attribute, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
                                     Namespace, PropertyVal, RangeVal, StaticMethod, Unknown, is_concrete)
-from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Term, dmax, dmin, is_dim, mod, symbols
+from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Term, is_dim, mod, symbols
 from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.tensor import Tensor
 
@@ -178,30 +178,6 @@ def set_(ctx: Ctx, iterable: Any = ()) -> Any:
         return ctx.unknown("set of unknown items") if truncated else set(items)
     except TypeError:
         return ctx.unknown("set of unhashable items")
-
-
-def _pick(ctx: Ctx, args: tuple[Any, ...], big: bool) -> Any:
-    items = list(args) if len(args) > 1 else (ctx.iterate(args[0]) if args else None)
-    if not items:
-        return ctx.unknown("min/max of unknown")
-    if all(is_dim(x) for x in items):
-        out = items[0]
-        for x in items[1:]:
-            out = dmax(out, x) if big else dmin(out, x)
-        return out
-    if _concrete(*items):
-        return max(items) if big else min(items)
-    return ctx.unknown("min/max")
-
-
-@model("builtins.max")
-def max_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
-    return _pick(ctx, args, True) if not kwargs else ctx.unknown("max with key")
-
-
-@model("builtins.min")
-def min_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
-    return _pick(ctx, args, False) if not kwargs else ctx.unknown("min with key")
 
 
 @model("builtins.sum")
@@ -558,7 +534,7 @@ def property_(ctx: Ctx, fget: Any = None, *args: Any, **kwargs: Any) -> Any:
     return PropertyVal(fget)
 
 
-@native_class("builtins.object")
+@native_class("builtins.object", identity_eq=True)
 class object_:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         return None

@@ -94,6 +94,12 @@ class Ctx(Protocol):
 
     def binary_values(self, op: str, a: Any, b: Any) -> Any:
         """`a OP b` as the program's operator would compute it; op is "add", "floordiv", "and", ..."""
+
+    def awaited(self, value: Any) -> Any:
+        """`await value`: a coroutine of the program runs its body here (interp/coroutines.py)."""
+
+    def unary_values(self, op: str, a: Any) -> Any:
+        """`OP a` as the program's operator would compute it; op is "neg", "pos", "invert" or "not"."""
     def plain_attr(self, obj: Any, name: str) -> Any:
         """`object.__getattribute__(obj, name)` of an instance: not through its class's `__getattribute__`."""
 

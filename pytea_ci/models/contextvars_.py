@@ -11,12 +11,12 @@ from pytea_ci.models.registry import native_class
 from pytea_ci.models.values import MISSING, Instance
 
 
-@native_class("contextvars.Token")
+@native_class("contextvars.Token", identity_eq=True)
 class Token:
     pass
 
 
-@native_class("contextvars.ContextVar")
+@native_class("contextvars.ContextVar", identity_eq=True)
 class ContextVar:
     def init(ctx: Ctx, self: Instance, name: Any, *, default: Any = MISSING) -> None:
         self.attrs.update(name=name, _default=default, _value=MISSING)

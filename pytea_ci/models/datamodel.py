@@ -9,7 +9,7 @@ interpreter when a class deriving from it is created.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import REGISTRY, model, native_class, register
@@ -18,12 +18,12 @@ from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, 
 
 
 # ----- dataclasses --------------------------------------------------------------------------------
-@native_class("dataclasses.Field")
+@native_class("dataclasses.Field", identity_eq=True)
 class Field:
     pass
 
 
-@native_class("dataclasses._MISSING_TYPE")
+@native_class("dataclasses._MISSING_TYPE", identity_eq=True)
 class _MissingType:
     pass
 
@@ -305,7 +305,7 @@ class SimpleNamespace:
 
 
 # ----- enum ---------------------------------------------------------------------------------------
-@native_class("enum.auto")
+@native_class("enum.auto", identity_eq=True)
 class auto:
     pass
 
@@ -358,7 +358,7 @@ def _enum_by_value(ctx: Ctx, cls: ClassVal, value: Any) -> Any:
     return ctx.unknown(f"{cls.name} member")
 
 
-@native_class("enum.Enum")
+@native_class("enum.Enum", identity_eq=True)
 class Enum:
     pass
 
@@ -366,7 +366,73 @@ class Enum:
 _native("enum.Enum").ns["__class_hook__"] = Builtin("enum.Enum.__class_hook__", enum_hook)
 native_class("enum.IntEnum", bases=(_native("enum.Enum"),))(type("IntEnum", (), {}))
 native_class("enum.StrEnum", bases=(_native("enum.Enum"),))(type("StrEnum", (), {}))
-native_class("enum.Flag", bases=(_native("enum.Enum"),))(type("Flag", (), {}))
+
+
+def _flag_value(v: Any) -> int | None:
+    value = v.attrs.get("value") if isinstance(v, Instance) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _canonical(cls: ClassVal) -> list[Instance]:
+    """The members a Flag iterates (one bit each), in definition order."""
+    members = cls.lookup("__members__")
+    return [m for m in (members.values() if isinstance(members, dict) else ())
+            if (v := _flag_value(m)) is not None and v > 0 and v & (v - 1) == 0]
+
+
+def _flag_of(ctx: Ctx, self: Instance, other: Any, combine: Callable[[int, int], int]) -> Any:
+    """`a | b`, `a & b`, `a ^ b` of members of one Flag: the member of that value, else the one
+    pseudo-member CPython makes for it (cached on the class, so `is` holds), named by its bits."""
+    a, b = _flag_value(self), _flag_value(other)
+    if a is None or b is None or not isinstance(other, Instance) or other.cls is not self.cls:
+        return ctx.unknown("Flag operation on a value not known")
+    value = combine(a, b)
+    members = self.cls.lookup("__members__")
+    for m in (members.values() if isinstance(members, dict) else ()):
+        if _flag_value(m) == value:
+            return m
+    pseudo = self.cls.ns.setdefault("__pseudo_members__", {})
+    if value not in pseudo:
+        bits = [m for m in _canonical(self.cls) if (_flag_value(m) or 0) & value]
+        name = "|".join(m.attrs["name"] for m in bits) if value else None
+        pseudo[value] = Instance(self.cls, {"name": name, "value": value, "_name_": name, "_value_": value})
+    return pseudo[value]
+
+
+class _FlagBody:
+    """A Flag's members combine by their bits; a value iterates (`len`, `in`) its one-bit members."""
+
+    def __or__(ctx: Ctx, self: Instance, other: Any) -> Any:  # noqa: N805
+        return _flag_of(ctx, self, other, lambda a, b: a | b)
+
+    def __and__(ctx: Ctx, self: Instance, other: Any) -> Any:  # noqa: N805
+        return _flag_of(ctx, self, other, lambda a, b: a & b)
+
+    def __xor__(ctx: Ctx, self: Instance, other: Any) -> Any:  # noqa: N805
+        return _flag_of(ctx, self, other, lambda a, b: a ^ b)
+
+    def __iter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        value = _flag_value(self)
+        if value is None:
+            return ctx.unknown("iteration of a Flag value not known")
+        return [m for m in _canonical(self.cls) if (_flag_value(m) or 0) & value]
+
+    def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        items = _FlagBody.__iter__(ctx, self)
+        return len(items) if isinstance(items, list) else items
+
+    def __bool__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        value = _flag_value(self)
+        return value != 0 if value is not None else ctx.unknown("truth of a Flag value not known")
+
+    def __contains__(ctx: Ctx, self: Instance, other: Any) -> Any:  # noqa: N805
+        a, b = _flag_value(self), _flag_value(other)
+        if a is None or b is None:
+            return ctx.unknown("membership in a Flag value not known")
+        return a & b == b
+
+
+native_class("enum.Flag", bases=(_native("enum.Enum"),))(_FlagBody)
 native_class("enum.IntFlag", bases=(_native("enum.IntEnum"), _native("enum.Flag")))(type("IntFlag", (), {}))
 
 

@@ -16,7 +16,7 @@ from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import Dim, floordiv, is_dim, prod
+from pytea_ci.shapes.dim import UNKNOWN, Dim, floordiv, is_dim, prod
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
@@ -145,9 +145,12 @@ def _as_tensor(ctx: Ctx, tensor: Any) -> Any:
 
 
 def transform(ctx: Ctx, tensor: Any, pattern: Any, kind: str, lengths: dict[str, Any]) -> Any:
-    """`kind` is rearrange, repeat or reduce."""
+    """`kind` is rearrange, repeat or reduce. A length given but not understood (`i=patch_size[0]` of a
+    value not understood) is a size not known, never a length not given."""
     op = kind
     tensor = _as_tensor(ctx, tensor)
+    lengths = {k: v if is_dim(v) else ctx.fresh(k, UNKNOWN, 1, None, f"einops length {k}, not understood")
+               for k, v in lengths.items()}
     if not isinstance(pattern, str) or not known(tensor):
         return ctx.unknown(f"einops.{kind} of unknown input")
     ctx.require("->" in pattern, op, f"Pattern '{pattern}' must contain '->'", INVALID_ARGUMENT)

@@ -35,25 +35,24 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.builtins':
         'builtins.print builtins.input builtins.breakpoint builtins.help builtins.len builtins.range '
         'builtins.enumerate builtins.zip builtins.reversed builtins.sorted builtins.list builtins.tuple '
-        'builtins.set builtins.frozenset builtins.max builtins.min builtins.sum builtins.abs builtins.int '
-        'builtins.float builtins.complex builtins.round builtins.divmod builtins.bool builtins.dict '
-        'collections.abc.Iterable collections.abc.Sequence builtins.isinstance builtins.issubclass '
-        'builtins.callable builtins.getattr builtins.setattr builtins.hasattr builtins.any builtins.all '
-        'builtins.iter builtins.next builtins.map builtins.filter builtins.vars builtins.id builtins.hash '
-        'builtins.dir builtins.globals builtins.locals builtins.eval builtins.exec builtins.compile '
-        'builtins.__import__ builtins.memoryview builtins.bytearray builtins.bytes builtins.pow builtins.slice '
-        'builtins.object_new builtins.type builtins.staticmethod builtins.classmethod builtins.property '
-        'functools.cached_property builtins.object builtins.BaseException builtins.Exception '
-        'builtins.KeyboardInterrupt builtins.SystemExit builtins.ArithmeticError builtins.ZeroDivisionError '
-        'builtins.OverflowError builtins.LookupError builtins.IndexError builtins.KeyError builtins.ValueError '
-        'builtins.TypeError builtins.RuntimeError builtins.NotImplementedError builtins.RecursionError '
-        'builtins.AttributeError builtins.NameError builtins.OSError builtins.IOError '
-        'builtins.FileNotFoundError builtins.PermissionError builtins.FileExistsError builtins.ImportError '
-        'builtins.ModuleNotFoundError builtins.AssertionError builtins.StopIteration builtins.UnicodeError '
-        'builtins.UnicodeDecodeError builtins.Warning builtins.UserWarning builtins.DeprecationWarning '
-        'builtins.RuntimeWarning builtins.EOFError builtins.TimeoutError builtins.ConnectionError '
-        'builtins.StopAsyncIteration builtins.MemoryError builtins.SystemError builtins.NotImplemented '
-        'builtins.Ellipsis builtins.__debug__',
+        'builtins.set builtins.frozenset builtins.sum builtins.abs builtins.int builtins.float builtins.complex '
+        'builtins.round builtins.divmod builtins.bool builtins.dict collections.abc.Iterable '
+        'collections.abc.Sequence builtins.isinstance builtins.issubclass builtins.callable builtins.getattr '
+        'builtins.setattr builtins.hasattr builtins.any builtins.all builtins.iter builtins.next builtins.map '
+        'builtins.filter builtins.vars builtins.id builtins.hash builtins.dir builtins.globals builtins.locals '
+        'builtins.eval builtins.exec builtins.compile builtins.__import__ builtins.memoryview '
+        'builtins.bytearray builtins.bytes builtins.pow builtins.slice builtins.object_new builtins.type '
+        'builtins.staticmethod builtins.classmethod builtins.property functools.cached_property builtins.object '
+        'builtins.BaseException builtins.Exception builtins.KeyboardInterrupt builtins.SystemExit '
+        'builtins.ArithmeticError builtins.ZeroDivisionError builtins.OverflowError builtins.LookupError '
+        'builtins.IndexError builtins.KeyError builtins.ValueError builtins.TypeError builtins.RuntimeError '
+        'builtins.NotImplementedError builtins.RecursionError builtins.AttributeError builtins.NameError '
+        'builtins.OSError builtins.IOError builtins.FileNotFoundError builtins.PermissionError '
+        'builtins.FileExistsError builtins.ImportError builtins.ModuleNotFoundError builtins.AssertionError '
+        'builtins.StopIteration builtins.UnicodeError builtins.UnicodeDecodeError builtins.Warning '
+        'builtins.UserWarning builtins.DeprecationWarning builtins.RuntimeWarning builtins.EOFError '
+        'builtins.TimeoutError builtins.ConnectionError builtins.StopAsyncIteration builtins.MemoryError '
+        'builtins.SystemError builtins.NotImplemented builtins.Ellipsis builtins.__debug__',
     'pytea_ci.models.pil':
         'PIL.Image.Image PIL.Image.fromarray PIL.Image.open PIL.Image.new',
     'pytea_ci.models.stdlib':
@@ -432,6 +431,10 @@ NAMES: dict[str, str] = {
         'torch.nn.DataParallel torch.nn.parallel.DataParallel torch.nn.parallel.DistributedDataParallel '
         'torch.nn.parallel.data_parallel torch.nn.utils.clip_grad_norm_ torch.nn.utils.clip_grad_norm '
         'torch.nn.utils.clip_grad_value_',
+    'pytea_ci.models.torch.nn.reparam':
+        'torch.nn.utils.weight_norm torch.nn.utils.spectral_norm torch.nn.utils.parametrizations.weight_norm '
+        'torch.nn.utils.parametrizations.spectral_norm torch.nn.utils.parametrizations.orthogonal '
+        'torch.nn.utils.remove_weight_norm torch.nn.utils.remove_spectral_norm',
     'pytea_ci.models.torchvision.models':
         'torchvision.models._Stage torchvision.models.ResNet torchvision.models.resnet.ResNet '
         'torchvision.models.resnet18 torchvision.models.resnet.resnet18 torchvision.models.resnet34 '
@@ -520,13 +523,20 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.operator_':
         'operator.add operator.sub operator.mul operator.truediv operator.floordiv operator.mod operator.pow '
         'operator.matmul operator.and_ operator.or_ operator.xor operator.lshift operator.rshift operator.eq '
-        'operator.ne operator.lt operator.le operator.gt operator.ge operator.getitem',
+        'operator.ne operator.lt operator.le operator.gt operator.ge operator.neg operator.pos operator.invert '
+        'operator.inv operator.not_ operator.getitem',
     'pytea_ci.models.abc_mapping':
         'collections.abc.Mapping collections.abc.MutableMapping',
     'pytea_ci.models.contextvars_':
         'contextvars.Token contextvars.ContextVar',
     'pytea_ci.models.inspect_':
         'inspect._empty inspect.Parameter inspect.Signature inspect.signature',
+    'pytea_ci.models.asyncio_':
+        'asyncio.run asyncio.runners.run asyncio.gather asyncio.sleep asyncio.wait_for '
+        'asyncio.AbstractEventLoop asyncio.get_event_loop asyncio.new_event_loop asyncio.get_running_loop '
+        'asyncio.set_event_loop',
+    'pytea_ci.models.min_max':
+        'builtins.max builtins.min',
 }
 
 # model module -> the computed attributes it registers
@@ -544,8 +554,8 @@ PROPERTIES: dict[str, str] = {
 
 # every package prefix of a registered name (a `Namespace` when looked up)
 PREFIXES = (
-    'PIL PIL.Image abc accelerate argparse builtins builtins.DType builtins.dict click collections '
-    'collections.OrderedDict collections.abc contextlib contextvars copy csv dataclasses datetime '
+    'PIL PIL.Image abc accelerate argparse asyncio asyncio.runners builtins builtins.DType builtins.dict click '
+    'collections collections.OrderedDict collections.abc contextlib contextvars copy csv dataclasses datetime '
     'datetime.datetime distutils distutils.version einops einops.layers einops.layers.torch enum fire functools '
     'getpass glob hydra inspect io itertools itertools.chain json jsonargparse lightning lightning.fabric '
     'lightning_fabric logging math matplotlib matplotlib.pyplot multiprocessing numpy numpy.ndarray '
@@ -556,10 +566,10 @@ PREFIXES = (
     'torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.distributed torch.fft torch.fx '
     'torch.fx._symbolic_trace torch.hub torch.jit torch.linalg torch.multiprocessing torch.nn '
     'torch.nn.Embedding torch.nn.functional torch.nn.init torch.nn.modules torch.nn.modules.module '
-    'torch.nn.parallel torch.nn.parameter torch.nn.utils torch.nn.utils.rnn torch.onnx torch.optim '
-    'torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data '
-    'torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed torchvision '
-    'torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
+    'torch.nn.parallel torch.nn.parameter torch.nn.utils torch.nn.utils.parametrizations torch.nn.utils.rnn '
+    'torch.onnx torch.optim torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree '
+    'torch.utils.data torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed '
+    'torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
     'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
     'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
     'transformers transformers.generation transformers.generation.configuration_utils '

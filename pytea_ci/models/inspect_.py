@@ -29,7 +29,7 @@ def _parameters(args: ast.arguments, defaults: list[Any], kw_defaults: list[Any]
     return out + ([(args.kwarg.arg, VAR_KEYWORD, EMPTY)] if args.kwarg else [])
 
 
-@native_class("inspect._empty")
+@native_class("inspect._empty", identity_eq=True)
 class _Empty:
     pass
 

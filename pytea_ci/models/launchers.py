@@ -119,7 +119,7 @@ def typer_option(ctx: Ctx, default: Any = None, *args: Any, **kwargs: Any) -> An
     return ctx.unknown("required command-line value") if default is Ellipsis else default
 
 
-@native_class("typer.Typer")
+@native_class("typer.Typer", identity_eq=True)
 class Typer:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         self.attrs["commands"] = []
@@ -153,7 +153,7 @@ class Typer:
         return None
 
 
-@native_class("click.Command")
+@native_class("click.Command", identity_eq=True)
 class ClickCommand:
     """A function with its click options: calling it runs the function with the options' defaults; a
     group runs its own function, then one of its commands per path."""
@@ -228,7 +228,7 @@ def notebook_launcher(ctx: Ctx, function: Any, args: Any = (), *rest: Any, **kwa
     return run_with_defaults(ctx, function, *(items if items is not None else []))
 
 
-@native_class("lightning.fabric.Fabric", "lightning.Fabric", "lightning_fabric.Fabric")
+@native_class("lightning.fabric.Fabric", "lightning.Fabric", "lightning_fabric.Fabric", identity_eq=True)
 class Fabric:
     """What Fabric does around the user's code has no shape effect: `launch(fn, *args)` runs
     `fn(fabric, *args)`, `setup` gives back what it was given."""

@@ -1,5 +1,5 @@
-"""`operator`'s functions of two operands (`operator.add`, `operator.floordiv`, `operator.lt`, ...) and
-`operator.getitem`: what the program's own operator computes, by the interpreter's rules for it (sizes
+"""`operator`'s functions of one and two operands (`operator.neg`, `operator.add`, `operator.lt`, ...)
+and `operator.getitem`: what the program's own operator computes, by the interpreter's rules for it (sizes
 stay symbols, tensors go to their models, instances to their dunder methods)."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ _ARITHMETIC = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "truediv", "
                "mod": "mod", "pow": "pow", "matmul": "matmul", "and_": "and", "or_": "or", "xor": "xor",
                "lshift": "lshift", "rshift": "rshift"}
 _COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
+_UNARY = {"neg": "neg", "pos": "pos", "invert": "invert", "inv": "invert", "not_": "not"}
 
 
 def _binary(op: str, compare: bool) -> Any:
@@ -27,4 +28,6 @@ for _name, _op in _ARITHMETIC.items():
     register(f"operator.{_name}", Builtin(f"operator.{_name}", _binary(_op, False)))
 for _name in _COMPARISONS:
     register(f"operator.{_name}", Builtin(f"operator.{_name}", _binary(_name, True)))
+for _name, _op in _UNARY.items():
+    register(f"operator.{_name}", Builtin(f"operator.{_name}", lambda ctx, a, _op=_op: ctx.unary_values(_op, a)))
 register("operator.getitem", Builtin("operator.getitem", lambda ctx, obj, idx: ctx.getitem(obj, idx)))

@@ -34,7 +34,7 @@ MODELED_ROOTS = (
     "functools", "collections", "typing", "itertools", "logging", "copy", "json", "warnings",
     "dataclasses", "pathlib", "builtins", "abc", "enum", "re", "datetime", "shutil", "glob",
     "tqdm", "matplotlib", "pickle", "csv", "string", "operator", "einops", "yaml", "socket", "platform",
-    "packaging", "getpass", "types", "inspect", "urllib", "contextlib", "contextvars",
+    "packaging", "getpass", "types", "inspect", "urllib", "contextlib", "contextvars", "asyncio",
     "fire", "jsonargparse", "typer", "click", "hydra", "accelerate", "lightning", "lightning_fabric",
 )
 
@@ -129,10 +129,15 @@ def prop(*names: str) -> Callable[[F], F]:
     return deco
 
 
-def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = ()) -> Callable[[type], ClassVal]:
+def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = (),
+                 identity_eq: bool = False) -> Callable[[type], ClassVal]:
     """Turn a Python class body of functions `(ctx, self, ...)` into a registered native class.
 
-    A function named `init` becomes `__init__`; `call` becomes `__call__`.
+    A function named `init` becomes `__init__`; `call` becomes `__call__`. `identity_eq`: the real
+    class compares its instances by identity (it inherits `object.__eq__`, as `nn.Module` does, and so
+    do its subclasses). A native class that neither says so, nor inherits it, nor models `__eq__`
+    compares by a rule not modeled: `==` on its instances is not known (`torch.device("cpu") ==
+    torch.device("cpu")` is True in torch).
     """
 
     def deco(body: type) -> ClassVal:
@@ -146,6 +151,8 @@ def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = ()) -> C
             name = {"init": "__init__", "call": "__call__"}.get(key, key)
             ns[name] = Builtin(f"{qualname}.{name}", val)
             declare(f"{qualname}.{name}", getattr(val, "__facets__", NO_FACETS))
+        if identity_eq or all(b.lookup(IDENTITY_EQ) is MISSING for b in bases):
+            ns[IDENTITY_EQ] = identity_eq
         cls = ClassVal(qualname.rsplit(".", 1)[-1], bases, ns, qualname, native=True)
         for n in (qualname,) + aliases:
             register(n, cls)
@@ -154,7 +161,8 @@ def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = ()) -> C
     return deco
 
 
-_CLASS_MACHINERY = {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__",
+IDENTITY_EQ = "__identity_eq__"  # in a native class's namespace: whether its `==` is identity (native_class)
+_CLASS_MACHINERY = {"__module__", "__hash__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__",
                     "__firstlineno__", "__static_attributes__"}
 
 
@@ -207,13 +215,35 @@ def load_all() -> None:
         importlib.import_module(module)
 
 
+# torch's own modules whose public names torch re-exports from one package: `torch.nn.modules.activation.
+# MultiheadAttention` is `torch.nn.MultiheadAttention`, `torch.nn.parameter.Parameter` is `torch.nn.Parameter`
+_REEXPORTED = (("torch.nn.modules.", "torch.nn", True), ("torch.nn.parameter.", "torch.nn", False))
+
+
+def _public(qualname: str) -> str | None:
+    """The name under which torch exports `qualname` (a name of one of its implementation modules)."""
+    for prefix, package, nested in _REEXPORTED:
+        if qualname.startswith(prefix):
+            rest = qualname[len(prefix):].split(".")
+            name = rest[1:] if nested else rest
+            return ".".join([package, *name]) if name and name != [""] else None
+    return None
+
+
 def lookup(qualname: str) -> Any:
     """The model for a name (a value such as `numpy.newaxis` may be None), a Namespace for a
-    package prefix, or MISSING when unmodeled."""
+    package prefix, or MISSING when unmodeled. A name of one of torch's implementation modules is
+    looked up as the public name torch exports it under (`_REEXPORTED`)."""
     if _present(qualname):
         return REGISTRY[qualname]
     if qualname in _ALL_PREFIXES or qualname in _PREFIXES or qualname in MODELED_ROOTS:
         return Namespace(qualname)
+    public = _public(qualname)
+    if public is not None:
+        found = lookup(public)
+        return found if found is MISSING or not isinstance(found, Namespace) else Namespace(qualname)
+    if any(qualname == prefix.rstrip(".") or qualname.startswith(prefix) for prefix, _, _ in _REEXPORTED):
+        return Namespace(qualname)  # `torch.nn.modules.activation` itself
     return MISSING
 
 

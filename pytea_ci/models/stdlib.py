@@ -173,7 +173,7 @@ def contextmanager(ctx: Ctx, fn: Any) -> Any:
     return Builtin("contextlib.contextmanager", lambda c, *args, **kwargs: GeneratorCM(fn, args, kwargs))
 
 
-@native_class("contextlib.suppress")
+@native_class("contextlib.suppress", identity_eq=True)
 class Suppress:
     """`with suppress(E, ...)`: an exception of one of the classes ends the block, the path goes on."""
 
@@ -198,7 +198,7 @@ def _subclass(kind: ClassVal, of: ClassVal) -> bool:
     return isinstance(a, type) and isinstance(b, type) and issubclass(a, b)
 
 
-@native_class("contextlib.nullcontext")
+@native_class("contextlib.nullcontext", identity_eq=True)
 class NullContext:
     def init(ctx: Ctx, self: Instance, enter_result: Any = None) -> None:
         self.attrs["value"] = enter_result

@@ -15,7 +15,8 @@ def _noop(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return None
 
 
-@native_class("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm", "tqdm.tqdm_notebook")
+@native_class("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm", "tqdm.tqdm_notebook",
+              identity_eq=True)
 class Tqdm:
     def init(ctx: Ctx, self: Instance, iterable: Any = None, *args: Any, **kwargs: Any) -> None:
         self.attrs.update(iterable=iterable, total=kwargs.get("total"), n=0)

@@ -173,6 +173,19 @@ class GeneratorCM:
 
 
 @dataclass(eq=False)
+class Awaitable:
+    """What `await` takes (interp/coroutines.py): the call of an `async def` `fn` with `args`/`kwargs`,
+    whose body runs when it is awaited; or one a model made, with no function: `asyncio.gather`'s
+    (`parts`: awaiting gives the list of their results) or one that gives `value` (`asyncio.sleep`)."""
+    fn: Any = None
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    parts: tuple[Any, ...] | None = None
+    value: Any = None
+    awaited: bool = False  # a coroutine runs once; awaiting it again is CPython's RuntimeError
+
+
+@dataclass(eq=False)
 class StaticMethod:
     func: Any
 

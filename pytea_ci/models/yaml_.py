@@ -47,6 +47,6 @@ for _loader in ("SafeLoader", "FullLoader", "Loader", "UnsafeLoader", "BaseLoade
     native_class(f"yaml.{_loader}")(type(_loader, (), {}))
 
 
-@native_class("yaml.YAMLError")
+@native_class("yaml.YAMLError", identity_eq=True)
 class YAMLError:
     pass

@@ -51,16 +51,31 @@ def test_no_entry_point_discovered_warns(tmp_path: Path, capsys: pytest.CaptureF
     assert any("no entry point found" in line and "nothing was checked" in line for line in _err_lines(capsys))
 
 
-def test_folder_without_entry_points_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_folder_without_entry_points_has_its_modules_checked_alone(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    # a folder given as a path is what the root is without a path: its modules are checked alone
+    # (library mode); it was exit 2, so `pytea-ci check models/` checked nothing
     root = write_project(tmp_path / "p")
     (root / "lib").mkdir()
     (root / "lib" / "util.py").write_text("def f():\n    return 1\n")
-    code, _doc = run_json(root, "lib")
+    code, doc = run_json(root, "lib")
     err = _err_lines(capsys)
-    assert code == 2 and len(err) == 1 and "no entry point in lib" in err[0]
+    assert code == 0 and entries(doc) == {}
+    assert len(err) == 1 and "no entry point found under lib" in err[0] and "nothing was checked" in err[0]
     code, doc = run_json(root, "lib", "a.py")  # another path selects something: a warning only
     assert code == 0 and list(entries(doc)) == ["a.py"]
     assert any("lib: no entry point in this folder" in line for line in _err_lines(capsys))
+    (root / "lib" / "net.py").write_text("import torch.nn as nn\n\n\nclass Net(nn.Module):\n"
+                                         "    def __init__(self):\n        super().__init__()\n"
+                                         "        self.fc = nn.Linear(4, 2)\n\n    def forward(self, x):\n"
+                                         "        return self.fc(x.view(x.size(0), 5))\n")
+    code, doc = run_json(root, "lib")
+    assert code == 1 and list(entries(doc)) == ["lib/net.py::Net"]
+    assert any("no entry point found under lib" in line and "only 1 module(s) were checked alone" in line
+               for line in _err_lines(capsys))
+    code, _doc = run_json(root, "lib", "--library-mode", "never")  # nothing could check it: exit 2
+    err = _err_lines(capsys)
+    assert code == 2 and len(err) == 1 and "no entry point in lib" in err[0]
 
 
 def test_unknown_arg_name_warns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -116,3 +116,17 @@ def test_a_script_only_building_modules_gets_them_rebuilt_with_its_values() -> N
     assert found["Vocab"].construct.startswith("Vocab(__pytea_dim__('vocab_size'), ")
     stack = analyze_module(found["Stack"], os.path.dirname(found["Stack"].path), Decider(), 10.0, strict=True)
     assert stack.status == "determined" and stack.output_example == [1, 5]
+
+
+def test_the_defaults_fallback_leaves_what_some_site_gives_unknown(tmp_path: object) -> None:
+    """effdet: `Interpolate2d(scale_factor=scale)` only inside a parent's `__init__` (not rebuildable)
+    was checked as `Interpolate2d()`, which torch rejects for every input ("either size or
+    scale_factor should be defined") though the project never builds it so: a parameter some site
+    gives is not taken at its default when that default is None ("not given")."""
+    model = MODEL + "\n\nclass Outer(nn.Module):\n    def __init__(self, d, f):\n        super().__init__()\n" \
+                    "        self.a = Net(d, 8, act=f)\n\n    def forward(self, x):\n        return self.a(x)\n"
+    root = str(tmp_path)
+    with open(os.path.join(root, "model.py"), "w", encoding="utf-8") as f:
+        f.write(model)
+    found = lib.targets([os.path.join(root, "model.py")], [os.path.join(root, "model.py")], root, {"Net"}).targets
+    assert [t.construct for t in found] == ["Net(dim=__pytea_dim__('dim'), act=__pytea_unknown__('act'))"]  # hidden=16 kept

@@ -172,6 +172,16 @@ add("torch.autograd.Variable", X23, "torch.autograd.Variable(x) @ torch.randn(3,
 add("torch.nn.DataParallel", X23, "nn.DataParallel(nn.Linear(3, 4))(x)", "nn.DataParallel(nn.Linear(4, 4))(x)",
     "nn.DataParallel(nn.Linear(3, 4)).module(x)")
 _GRADS = "m = nn.Linear(3, 4)\nm(torch.randn(2, 3)).sum().backward()\n"
+for _name in ("utils.weight_norm", "utils.spectral_norm", "utils.parametrizations.weight_norm",
+              "utils.parametrizations.spectral_norm", "utils.parametrizations.orthogonal"):
+    add(f"torch.nn.{_name}", "x = torch.randn(2, 3)\n", f"nn.{_name}(nn.Linear(3, 4))(x)",
+        f"nn.{_name}(nn.Linear(5, 4))(x)")
+add("torch.nn.utils.remove_weight_norm", "x = torch.randn(2, 3)\n",
+    "nn.utils.remove_weight_norm(nn.utils.weight_norm(nn.Linear(3, 4)))(x)",
+    "nn.utils.remove_weight_norm(nn.utils.weight_norm(nn.Linear(5, 4)))(x)")
+add("torch.nn.utils.remove_spectral_norm", "x = torch.randn(2, 3)\n",
+    "nn.utils.remove_spectral_norm(nn.utils.spectral_norm(nn.Linear(3, 4)))(x)",
+    "nn.utils.remove_spectral_norm(nn.utils.spectral_norm(nn.Linear(5, 4)))(x)")
 add("torch.nn.utils.clip_grad_norm_", _GRADS, "nn.utils.clip_grad_norm_(m.parameters(), 1.0).expand(3)",
     "nn.utils.clip_grad_value_(m.parameters(), 1.0) is None and torch.zeros(2)",
     "nn.utils.clip_grad_norm_(m.parameters(), 1.0).view(2)")

@@ -2,11 +2,15 @@
 // pytea-ci extension installed, then checks the LSP traffic its server saw. Run by run-in-vscode.sh:
 //   node drive.js URL PROJECT_DIR LOG_DIR CHROMIUM SCREENSHOT_DIR
 // In the editor: open train.py from the Explorer, wait for the red squiggle, read the Problems view, hover
-// `h` (line 12), apply the quick fix that adds `# pytea: ignore[PT001]` (the finding goes) and undo it,
-// fix the bug in the unsaved buffer (Linear(64, 10) -> Linear(128, 10)), wait until the squiggle and the
-// problem are gone and hover `h` again. Then the JSON-RPC logs written by the server wrapper must show
-// initialize from code-server, didOpen/didChange of train.py and the diagnostics published for it (PT001,
-// last none). Prints a transcript; exits 1 on the first failed expectation.
+// `h` (line 12); open the quick-fix menu (Ctrl+.) on the finding: the server's proven fix
+// (`Fix: in_features 64 -> 128`) must be its first, focused action; Enter applies it (line 9 reads
+// Linear(128, 10), the finding goes), undo; Auto Fix (Shift+Alt+., which applies only a fix the server
+// marked preferred) applies it again, undo; the second action adds `# pytea: ignore[PT001]` (the finding
+// goes), undo; then type the fix into the unsaved buffer (Linear(64, 10) -> Linear(128, 10)), wait until
+// the squiggle and the problem are gone and hover `h` again. Then the JSON-RPC logs written by the server
+// wrapper must show initialize from code-server, didOpen/didChange of train.py, the diagnostics published
+// for it (PT001, last none) and every code-action answer offering the fix as preferred with the edit
+// 64 -> 128. Prints a transcript; exits 1 on the first failed expectation.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -14,11 +18,13 @@ const { chromium } = require("playwright-core");
 
 const [url, project, logDir, chromiumPath, shots] = process.argv.slice(2);
 const FILE = "train.py";
+const FIX = "Fix: in_features 64 -> 128"; // the proven fix's code action, as the server titles it
+const BUGGY_LINE = "self.fc2 = nn.Linear(64, 10)";
+const FIXED_LINE = "self.fc2 = nn.Linear(128, 10)";
 const T = 120000; // generous: the build machine is shared and often loaded
 
-function fail(msg) {
-  console.log(`FAIL: ${msg}`);
-  process.exit(1);
+function fail(msg) {  // caught at the top, after a screenshot of the editor (vscode-failure.png)
+  throw new Error(msg);
 }
 
 async function openFile(page) {
@@ -91,24 +97,73 @@ async function waitLine(page, line, want) {
   fail(`line ${line} never became as expected: \`${text}\``);
 }
 
-async function quickFix(page) {  // the server's code action adds the ignore comment; undone afterwards
+async function quickFixMenu(page, shot) {  // Ctrl+. on the finding: the menu's actions, the focused one first
   await goTo(page, 13, 16);
   await page.keyboard.press("Control+.");
-  const item = page.locator(".action-widget .monaco-list-row.focused", { hasText: "Ignore PT001 on this line" });
-  await item.waitFor({ timeout: T }); // the first action of the menu, focused: Enter applies it
+  const rows = page.locator(".action-widget .monaco-list-row.action");
+  await page.locator(".action-widget .monaco-list-row.action.focused").waitFor({ timeout: T });
+  // keys go to the menu only once it holds the keyboard focus (a loaded machine showed them reach the editor)
+  await page.waitForFunction(() => !!document.activeElement?.closest(".action-widget"), null, { timeout: T });
+  if (shot) await page.screenshot({ path: path.join(shots, shot) });
+  const titles = (await rows.locator(".title").allInnerTexts()).map((t) => t.trim());
+  const focused = (await page.locator(".action-widget .monaco-list-row.action.focused .title").innerText()).trim();
+  return { titles, focused };
+}
+
+async function undoTo(page, line, text) {  // Ctrl+Z in the editor until `line` reads `text`, the finding back
+  await page.locator(".monaco-editor textarea").first().focus();
+  await page.keyboard.press("Control+Z");
+  await waitLine(page, line, (t) => t === text);
+  await page.waitForSelector(".squiggly-error", { timeout: T });
+}
+
+async function provenFix(page) {  // the server's proven fix: first and focused in the menu, Enter applies it
+  const { titles, focused } = await quickFixMenu(page, "vscode-quickfix.png");
+  console.log(`quick fix menu on line 13: ${titles.join(" | ")}`);
+  if (focused !== FIX) fail(`the focused (first) action is \`${focused}\`, not \`${FIX}\``);
+  if (titles[0] !== FIX) fail(`the first action of the menu is \`${titles[0]}\`, not \`${FIX}\``);
+  await page.keyboard.press("Enter");
+  const line = await waitLine(page, 9, (t) => t === FIXED_LINE);
+  console.log(`proven fix applied (Enter on \`${focused}\`): line 9 is now \`${line}\``);
+  console.log(`problems after the proven fix: ${await waitProblemsGone(page)}`);
+  await page.screenshot({ path: path.join(shots, "vscode-applied.png") });
+  await undoTo(page, 9, BUGGY_LINE);
+  console.log("proven fix undone: the squiggle is back");
+  // Auto Fix (Shift+Alt+.) applies a fix only if the server marked it preferred (isPreferred)
+  await goTo(page, 13, 16);
+  await page.keyboard.press("Shift+Alt+Period");
+  const auto = await waitLine(page, 9, (t) => t === FIXED_LINE);
+  console.log(`auto fix (Shift+Alt+., preferred fixes only): line 9 is now \`${auto}\``);
+  console.log(`problems after the auto fix: ${await waitProblemsGone(page)}`);
+  await undoTo(page, 9, BUGGY_LINE);
+  console.log("auto fix undone: the squiggle is back");
+}
+
+async function ignoreFix(page) {  // the server's code action adds the ignore comment; undone afterwards
+  await quickFixMenu(page);
+  await page.keyboard.press("ArrowDown"); // the second action, after the proven fix
+  const focused = page.locator(".action-widget .monaco-list-row.action.focused");
+  await focused.filter({ hasText: "Ignore PT001 on this line" }).waitFor({ timeout: 15000 }).catch(async () =>
+    fail(`ArrowDown in the menu focused \`${await focused.innerText().catch(() => "nothing")}\``));
   await page.keyboard.press("Enter");
   const line = await waitLine(page, 13, (t) => t.includes("# pytea: ignore[PT001]"));
   console.log(`quick fix: line 13 is now \`${line}\``);
   console.log(`problems with the ignore comment: ${await waitProblemsGone(page)}`);
-  await page.locator(".monaco-editor textarea").first().focus();
-  await page.keyboard.press("Control+Z");
-  await waitLine(page, 13, (t) => t === "return self.fc2(h)");
-  await page.waitForSelector(".squiggly-error", { timeout: T });
+  await undoTo(page, 13, "return self.fc2(h)");
   console.log("quick fix undone: the squiggle is back");
 }
 
 async function inEditor(browser) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  try {
+    await steps(page);
+  } catch (e) {
+    await page.screenshot({ path: path.join(shots, "vscode-failure.png") }).catch(() => {});
+    throw e;
+  }
+}
+
+async function steps(page) {
   await page.goto(url);
   await openFile(page);
   await page.waitForSelector(".squiggly-error", { timeout: T });
@@ -120,12 +175,13 @@ async function inEditor(browser) {
   const hover = await hoverAt(page, 12, 9);
   console.log(`hover h (line 12): ${hover}`);
   if (!hover.includes("[32, 128]")) fail("the hover on h does not show [32, 128]");
-  await quickFix(page);
+  await provenFix(page);
+  await ignoreFix(page);
   await goTo(page, 9, 30); // `        self.fc2 = nn.Linear(64, 10)`: the 6 of 64
   await page.keyboard.press("Delete");
   await page.keyboard.press("Delete");
   await page.keyboard.insertText("128");
-  const edited = await waitLine(page, 9, (t) => t === "self.fc2 = nn.Linear(128, 10)");
+  const edited = await waitLine(page, 9, (t) => t === FIXED_LINE);
   console.log(`editor: line 9 is now \`${edited}\` (typed, not saved)`);
   console.log(`problems after the edit: ${await waitProblemsGone(page)}`);
   const fixedHover = await hoverAt(page, 12, 9, "vscode-fixed.png");
@@ -167,6 +223,21 @@ function checkLogs() {
   if (!opened || changed.length === 0) fail("didOpen/didChange of the file missing");
   if (!codes.includes("PT001@13")) fail("PT001 at line 13 was never published");
   if (codes[codes.length - 1] !== "none") fail("the last diagnostics for the file are not empty");
+  checkCodeActions(sent, got, uri);
+}
+
+function checkCodeActions(sent, got, uri) {  // the answers to code-action requests: the proven fix, preferred
+  const asked = new Set(sent.filter((m) => m.method === "textDocument/codeAction").map((m) => m.id));
+  const answers = got.filter((m) => asked.has(m.id) && Array.isArray(m.result));
+  const fixes = answers.map((m) => m.result.find((a) => a.title === FIX)).filter(Boolean);
+  const preferred = fixes.filter((a) => a.isPreferred === true && a.kind === "quickfix");
+  const edits = preferred.length ? (preferred[0].edit.changes || {})[uri] || [] : [];
+  const shown = edits.map((e) => `line ${e.range.start.line + 1} ` +
+    `${e.range.start.character}-${e.range.end.character} -> "${e.newText}"`).join(", ");
+  console.log(`lsp: codeAction x${asked.size}, answered x${answers.length}, with "${FIX}" x${fixes.length} ` +
+    `(preferred x${preferred.length}): ${shown || "no edit"}`);
+  if (!preferred.length || preferred.length !== fixes.length) fail(`"${FIX}" was not always offered as preferred`);
+  if (edits.length !== 1 || edits[0].newText !== "128" || edits[0].range.start.line !== 8) fail("the fix's edit is not 64 -> 128 on line 9");
 }
 
 (async () => {
@@ -179,4 +250,7 @@ function checkLogs() {
   }
   checkLogs();
   console.log("OK");
-})().catch((e) => fail(e.message.split("\n")[0]));
+})().catch((e) => {
+  console.log(`FAIL: ${e.message.split("\n")[0]}`);
+  process.exit(1);
+});

@@ -21,7 +21,7 @@ def _draw(ctx: Ctx, size: Any, dtype: str, kwargs: dict[str, Any] | None = None)
     return _make(ctx, size, kwargs or {}, dtype)
 
 
-@native_class("numpy.random.Generator")
+@native_class("numpy.random.Generator", identity_eq=True)
 class Generator:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         return None

@@ -11,7 +11,7 @@ from pytea_ci.models.registry import native_class
 from pytea_ci.models.values import Instance
 
 
-@native_class("torch.cuda.amp.GradScaler", "torch.amp.GradScaler", "torch.GradScaler")
+@native_class("torch.cuda.amp.GradScaler", "torch.amp.GradScaler", "torch.GradScaler", identity_eq=True)
 class GradScaler:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         return None

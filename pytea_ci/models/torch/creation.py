@@ -354,7 +354,20 @@ class device:
 
     @facets(places=BY_ARGUMENTS)
     def init(ctx: Ctx, self: Instance, type: Any = "cpu", index: Any = None) -> None:
+        if isinstance(type, str) and ":" in type and index is None:  # "cuda:1": type "cuda", index 1
+            kind, _, number = type.partition(":")
+            type, index = (kind, int(number)) if number.isdigit() else (type, index)
         self.attrs.update(type=type, index=index)
+
+    def __eq__(ctx: Ctx, self: Instance, other: Any) -> Any:  # type: ignore[override]  # noqa: N805
+        """Two devices are equal when their type and index are (`torch.device("cuda")` is not
+        `cuda:0`); None (NotImplemented) against anything else, which is then unequal."""
+        if not (isinstance(other, Instance) and other.cls is self.cls):
+            return None
+        parts = [(self.attrs.get(k), other.attrs.get(k)) for k in ("type", "index")]
+        if all(isinstance(a, (str, int, type(None))) and isinstance(b, (str, int, type(None))) for a, b in parts):
+            return all(a == b for a, b in parts)
+        return ctx.unknown("comparison of devices not known")
 
     def __enter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
         ctx.facts[DEFAULT_DEVICE_SET] = True  # `with torch.device("cuda"):` (kept after the block: not followed)
@@ -367,7 +380,8 @@ class device:
 CPU = Instance(device, {"type": "cpu", "index": None})
 
 
-@native_class("torch.autocast", "torch.cuda.amp.autocast", "torch.amp.autocast", "torch.cpu.amp.autocast")
+@native_class("torch.autocast", "torch.cuda.amp.autocast", "torch.amp.autocast", "torch.cpu.amp.autocast",
+              identity_eq=True)
 class autocast:
     """Mixed precision: inside, floating dtypes are the autocast's choice (dtype/device rules skip them)."""
 
@@ -387,7 +401,7 @@ class autocast:
         return fn
 
 
-@native_class("torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled")
+@native_class("torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled", identity_eq=True)
 class no_grad:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         return None
@@ -402,7 +416,7 @@ class no_grad:
         return fn  # used as a decorator
 
 
-@native_class("torch.Generator")
+@native_class("torch.Generator", identity_eq=True)
 class Generator:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         return None

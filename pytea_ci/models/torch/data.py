@@ -24,7 +24,8 @@ from pytea_ci.shapes.vrange import ValueRange, fixed_selection
 from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 
-@native_class("torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset", "torch.utils.data.IterableDataset")
+@native_class("torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset", "torch.utils.data.IterableDataset",
+              identity_eq=True)
 class Dataset:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         return None
@@ -235,7 +236,7 @@ def sampled_len(ctx: Ctx, loader: dict[str, Any]) -> Any:
     return dataset_len(ctx, loader["dataset"])
 
 
-@native_class("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")
+@native_class("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader", identity_eq=True)
 class DataLoader:
     def init(ctx: Ctx, self: Instance, dataset: Any, batch_size: Any = 1, shuffle: Any = False, sampler: Any = None,
              batch_sampler: Any = None, num_workers: Any = 0, collate_fn: Any = None, pin_memory: Any = False,
@@ -336,7 +337,8 @@ def concat(ctx: Ctx, self: Any, other: Any) -> Any:
     return Instance(ConcatDataset, {"datasets": [self, other]})  # type: ignore[arg-type]
 
 
-@native_class("torch.utils.data.distributed.DistributedSampler", "torch.utils.data.DistributedSampler")
+@native_class("torch.utils.data.distributed.DistributedSampler", "torch.utils.data.DistributedSampler",
+              identity_eq=True)
 class DistributedSampler:
     """Each process draws its share of the dataset: ceil(len / world size) items (drop_last: floor), a
     count of unknown value because the number of processes is a fact of the machine."""

@@ -90,7 +90,7 @@ class FakeData:
         return _apply(ctx, self, make_image(ctx, "L" if c == 1 else "RGB", h, w), label)
 
 
-@native_class("torchvision.datasets.ImageFolder", "torchvision.datasets.DatasetFolder")
+@native_class("torchvision.datasets.ImageFolder", "torchvision.datasets.DatasetFolder", identity_eq=True)
 class ImageFolder:
     def init(ctx: Ctx, self: Instance, root: Any = None, transform: Any = None, target_transform: Any = None,
              *args: Any, **kwargs: Any) -> None:

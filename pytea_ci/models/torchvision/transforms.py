@@ -41,7 +41,7 @@ def _size2(size: Any) -> tuple[Any, Any]:
     return size, size
 
 
-@native_class(f"{T}.Compose", "torchvision.transforms.v2.Compose")
+@native_class(f"{T}.Compose", "torchvision.transforms.v2.Compose", identity_eq=True)
 class Compose:
     def init(ctx: Ctx, self: Instance, transforms: Any) -> None:
         self.attrs["transforms"] = transforms

@@ -116,7 +116,7 @@ def _set_training(m: Instance, mode: bool, seen: set[int]) -> None:
         _set_training(sub, mode, seen)
 
 
-@native_class("torch.nn.Module", "torch.nn.modules.module.Module")
+@native_class("torch.nn.Module", "torch.nn.modules.module.Module", identity_eq=True)
 class Module:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         self.attrs.setdefault("training", True)

@@ -18,7 +18,7 @@ from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import Dim, floordiv, is_dim
+from pytea_ci.shapes.dim import UNKNOWN, Dim, floordiv, is_dim
 from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 # ----- interpolate / Upsample ------------------------------------------------------------------------------
@@ -142,6 +142,9 @@ def pad_forward(ctx: Ctx, input: Any, pad: Any, mode: str, op: str) -> Any:
                     operands=(f"input: {fmt(tuple(s))}",))
     for i in range(len(pad) // 2):
         d, lo, hi = s[-1 - i], pad[2 * i], pad[2 * i + 1]
+        if not (is_dim(lo) and is_dim(hi)):  # a padding not understood: that size is not known
+            s[-1 - i] = ctx.fresh("padded", UNKNOWN, 0, None, f"{op} output size, its padding not understood")
+            continue
         if mode == "reflect":
             ctx.require(P.and_(P.lt(lo, d), P.lt(hi, d)), op, f"padding size should be less than the corresponding "
                         f"input dimension, but got padding ({lo!r}, {hi!r}) at dimension {len(s) - 1 - i} of input "

@@ -1,0 +1,64 @@
+"""`max` and `min` as CPython picks: of sizes (concrete or symbolic) the largest/smallest as a size
+term, of concrete values Python's answer, with `key=` (the first item whose key is largest/smallest)
+and `default=` (of an empty iterable); not known otherwise."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.registry import model
+from pytea_ci.models.values import is_concrete
+from pytea_ci.shapes.dim import dmax, dmin, is_dim
+
+
+def _concrete(*vals: Any) -> bool:
+    return all(is_concrete(v) for v in vals)
+
+
+def _pick(ctx: Ctx, args: tuple[Any, ...], big: bool) -> Any:
+    items = list(args) if len(args) > 1 else (ctx.iterate(args[0]) if args else None)
+    if not items:
+        return ctx.unknown("min/max of unknown")
+    if all(is_dim(x) for x in items):
+        out = items[0]
+        for x in items[1:]:
+            out = dmax(out, x) if big else dmin(out, x)
+        return out
+    if _concrete(*items):
+        return max(items) if big else min(items)
+    return ctx.unknown("min/max")
+
+
+def _pick_by(ctx: Ctx, args: tuple[Any, ...], kwargs: dict[str, Any], big: bool) -> Any:
+    """`max`/`min` with `key=` and/or `default=` (of one iterable), as CPython picks: the default when
+    the iterable is empty, else the first item whose key is largest (smallest); not known unless every
+    key is a concrete value."""
+    if set(kwargs) - {"key", "default"} or ("default" in kwargs and len(args) != 1) or not args:
+        return ctx.unknown("min/max with these arguments")
+    if "default" in kwargs and ctx.known_length(args[0]) == 0:
+        return kwargs["default"]
+    items = list(args) if len(args) > 1 else ctx.iterate(args[0])
+    if not items:
+        return ctx.unknown("min/max of unknown")
+    key = kwargs.get("key")
+    if key is None:
+        return _pick(ctx, (items[0], items[0]) if len(items) == 1 else tuple(items), big)
+    keys = [ctx.call(key, x) for x in items]
+    if not _concrete(*keys):
+        return ctx.unknown("min/max by a key not known")
+    best = 0
+    for i, k in enumerate(keys):
+        if (k > keys[best]) if big else (k < keys[best]):
+            best = i
+    return items[best]
+
+
+@model("builtins.max")
+def max_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return _pick(ctx, args, True) if not kwargs else _pick_by(ctx, args, kwargs, True)
+
+
+@model("builtins.min")
+def min_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return _pick(ctx, args, False) if not kwargs else _pick_by(ctx, args, kwargs, False)
