@@ -80,6 +80,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.shared = shared
         self.pc: list[Cond] = []
         self.per_run: list[Cond] = []  # conjuncts of pc from per-run forks (Ctx.fork)
+        self.blind_cases: list[Cond] = []  # those of them whose other side the model does not follow
         self.modules: dict[str, Any] = {}
         self.frames: list[tuple[Span, Any, Any]] = []  # (call site, function, (args, kwargs))
         self.spans: list[Span] = [Span(self.rel(entry), 1, 0)]
@@ -439,11 +440,13 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         t = self.truth_of(cond)
         return isinstance(t, Unknown) or (isinstance(t, Pred) and any(s.kind == UNKNOWN for s in symbols(t)))
 
-    def fork(self, cond: Cond, per_run: bool = False) -> bool:
+    def fork(self, cond: Cond, per_run: bool = False, blind: bool = False) -> bool:
         before = len(self.pc)
         choice = self.decide(cond)
         if per_run and len(self.pc) > before:
             self.per_run.append(self.pc[-1])
+            if blind and choice:
+                self.blind_cases.append(self.pc[-1])
         return choice
 
     def choose(self, cond: Cond | None) -> bool:
@@ -478,7 +481,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             return
         if v is Verdict.FAILS and self.expecting:
             raise UserException(SHAPE_ERROR)
-        if v is Verdict.FAILS and self.per_run and self._holds_in_other_cases(cond):
+        if v is Verdict.FAILS and self.per_run and (self._holds_in_other_cases(cond) or self._blind_case(cond, dims)):
             v = Verdict.MAY_FAIL  # fails in this case of the inputs only (e.g. when a short last batch exists)
         if v is Verdict.FAILS:
             every = for_every(cond, self.pc)
@@ -500,6 +503,14 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
                   operands, dims, ce)
         if isinstance(cond, Pred):
             self.pc.append(cond)
+
+    def _blind_case(self, cond: Cond, dims: tuple[tuple[str, object], ...]) -> bool:
+        """Whether `cond`, or the sizes it compares (`dims`: false whatever they are, as the pieces of
+        that case `s + 1` and `s`), is about a case of the inputs whose other side the model did not
+        follow (a `chunk` that may give fewer pieces): as far as is known it fails in this case only."""
+        mine = set(symbols(cond)) if isinstance(cond, Pred) else set()
+        mine.update(*(symbols(d) for _, d in dims))
+        return any(symbols(p) & mine for p in self.blind_cases)
 
     def _holds_in_other_cases(self, cond: Cond) -> bool:
         """Whether `cond` can hold on this path without its per-run fork conditions."""

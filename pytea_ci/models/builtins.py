@@ -10,7 +10,7 @@ from pytea_ci.models.context import Ctx
 from pytea_ci.models.torch.tensor_attrs import TENSOR_ATTRS
 from pytea_ci.models.ranges import SCALAR
 from pytea_ci.models.registry import model, native_class, register
-from pytea_ci.models.values import (TENSOR_ATTRS_SET, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
+from pytea_ci.models.values import (TENSOR_ATTRS_SET, lacks_attribute, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
                                     Namespace, PropertyVal, RangeVal, StaticMethod, Unknown, is_concrete)
 from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Term, is_dim, mod, symbols
 from pytea_ci.shapes.pred import Pred
@@ -383,6 +383,8 @@ def _lacks(ctx: Ctx, obj: Any, name: str) -> bool:
     no attribute `name` (torch's tensors lack it, and the program set no attribute of that name on a tensor)."""
     if isinstance(obj, Tensor):
         return obj.lib == "torch" and name not in TENSOR_ATTRS and name not in ctx.facts.get(TENSOR_ATTRS_SET, ())
+    if lacks_attribute(obj, name):
+        return True
     if not isinstance(obj, Instance) or name in obj.attrs or obj.cls.lookup(name) is not _missing():
         return False
     return obj.cls.lookup("__getattr__") is _missing() and obj.cls.lookup("__opaque_base__") is _missing() \

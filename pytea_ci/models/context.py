@@ -19,10 +19,12 @@ class Ctx(Protocol):
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
         """State what the API requires; a definite failure ends the path with a finding."""
 
-    def fork(self, cond: Cond, per_run: bool = False) -> bool:
+    def fork(self, cond: Cond, per_run: bool = False, blind: bool = False) -> bool:
         """Decide `cond` on this path, splitting the path when both outcomes are possible. A `per_run`
         fork splits what every run does into cases of the inputs (a DataLoader's short last batch exists
-        for some dataset lengths): a check that fails only because of it is a warning, not an error."""
+        for some dataset lengths): a check that fails only because of it is a warning, not an error.
+        `blind`: the model gives an unknown value on the false side, so a check on the sizes of the true
+        side that fails there is a warning too (it may hold for the inputs of the other case)."""
 
     def enter_command(self, label: str) -> None:
         """This path runs the CLI command `label` from here on (its own budgets, named in notes)."""
