@@ -406,14 +406,26 @@ def _suggest(result: Any, repo: str, inputs: Inputs, event_name: str, event: Map
     if not inputs.token or not env.get("GITHUB_REPOSITORY"):
         log("::warning title=pytea-ci::pull-request-suggestions needs the github-token input and GITHUB_REPOSITORY")
         return
-    items = suggestions.comments(result, repo)
+    head = _sha((pr.get("head") or {}).get("sha")) or env.get("GITHUB_SHA", "")
+    base = _sha((pr.get("base") or {}).get("sha"))
+    lines = suggestions.pull_request_lines(repo, base, head) if base and head else None
+    items, outside = suggestions.in_diff(suggestions.comments(result, repo), lines or {})
+    if lines is None and outside:
+        log("::warning title=pytea-ci::pull-request-suggestions: the pull request's diff is not in this clone "
+            "(to fix: `fetch-depth: 0` on actions/checkout); no fix posted")
     target = suggestions.Target(env.get("GITHUB_API_URL", "https://api.github.com"), env["GITHUB_REPOSITORY"],
-                                pr["number"], _sha((pr.get("head") or {}).get("sha")) or env.get("GITHUB_SHA", ""),
-                                inputs.token)
+                                pr["number"], head, inputs.token)
     failed = suggestions.post(items, target)
-    log(f"pytea-ci: posted {len(items) - len(failed)} suggested fix(es) on pull request #{pr['number']}")
+    posted = len(items) - len(failed)
+    note = (f"{posted} posted as review comments; {len(outside)} not posted because "
+            + ("their line is outside the pull request's diff" if lines is not None
+               else "the pull request's diff is not in this clone"))
+    log(f"pytea-ci: suggested fixes on pull request #{pr['number']}: {note}")
     for line in failed:
         log(f"::warning title=pytea-ci::suggested fix not posted: {_command_data(line)}")
+    if env.get("GITHUB_STEP_SUMMARY"):
+        with open(env["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as f:
+            f.write(f"\nSuggested fixes: {note} (GitHub takes review comments only on the lines of the diff).\n")
 
 
 def _coverage_output(s: Summary) -> str:

@@ -899,3 +899,75 @@ def test_an_object_is_true_unless_its_bool_or_len_says_otherwise(analyzer: Analy
         p_plain = torch.zeros(2 if Plain() else 3)
         p_not = torch.zeros(2 if not Empty() else 3)
     ''')
+
+
+def test_a_sequence_subclass_iterates_by_its_getitem_until_index_error(analyzer: Analyzer) -> None:
+    """A class deriving from `collections.abc.Sequence` (subscripted, as annotations write it) with only
+    `__getitem__` and `__len__` gets CPython's mixins: `__iter__` (`self[0]`, `self[1]`, ... until
+    IndexError, so `zip`, `list` and `for` see its items), `__contains__`, `index`, `count`; and
+    `isinstance(i, slice)` is decided (transformers 5's per-layer config view, iterated by `zip`)."""
+    exact(analyzer, '''
+        from collections.abc import Sequence
+        import torch
+
+        class View(Sequence["int"]):
+            def __init__(self, n):
+                self.n = n
+
+            def __len__(self):
+                return self.n
+
+            def __getitem__(self, i):
+                if isinstance(i, slice):
+                    return [self[j] for j in range(*i.indices(len(self)))]
+                if i < 0:
+                    i += len(self)
+                if i < 0 or i >= len(self):
+                    raise IndexError("list index out of range")
+                return 10 + i
+
+        v = View(2)
+        p_list = torch.zeros(*list(v))
+        p_zip = torch.zeros(*[a + b for a, b in zip([1, 2], v)])
+        p_for = torch.zeros(sum(x for x in v))
+        p_in = torch.zeros(2 if 11 in v else 3, 2 if 12 in v else 3)
+        p_index = torch.zeros(v.index(11) + 1, v.count(10) + 1, v.count(7) + 1)
+        p_isinstance = torch.zeros(2 if isinstance(v, Sequence) else 3, 2 if isinstance([], Sequence) else 3,
+                                   2 if isinstance({}, Sequence) else 3)
+        p_slice = torch.zeros(2 if isinstance(slice(1, 2), slice) else 3, 2 if isinstance(1, slice) else 3)
+    ''')
+
+
+def test_an_object_with_getitem_and_no_iter_iterates_by_index(analyzer: Analyzer) -> None:
+    """CPython iterates an object whose class has `__getitem__` and no `__iter__` by calling it with
+    0, 1, ... until IndexError or StopIteration (a subclass of IndexError too); `in` without
+    `__contains__` looks through those items."""
+    exact(analyzer, '''
+        import torch
+
+        class Missing(IndexError):
+            pass
+
+        class Old:
+            def __getitem__(self, i):
+                if i >= 3:
+                    raise IndexError(i)
+                return i + 1
+
+        class Stops:
+            def __getitem__(self, i):
+                if i == 2:
+                    raise StopIteration
+                return 5
+
+        class Own:
+            def __getitem__(self, i):
+                if i > 0:
+                    raise Missing
+                return 4
+
+        p_old = torch.zeros(*list(Old()))
+        p_stops = torch.zeros(*[x for x in Stops()])
+        p_own = torch.zeros(*Own())
+        p_in = torch.zeros(2 if 3 in Old() else 3, 2 if 4 in Old() else 3)
+    ''')

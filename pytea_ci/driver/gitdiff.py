@@ -115,10 +115,10 @@ def _collect(repo: Any, diffs: Any, base: str | None) -> ChangeSet:
     return cs
 
 
-def _patch_args() -> dict[str, Any]:
+def _patch_args(context: int = 0) -> dict[str, Any]:
     # explicit prefixes: a user's `diff.noprefix=true` would otherwise yield no paths
     # (GitPython asks for renames, -M, by itself: a moved file keeps its findings' identity)
-    return {"create_patch": True, "unified": 0, "src_prefix": "a/", "dst_prefix": "b/"}
+    return {"create_patch": True, "unified": context, "src_prefix": "a/", "dst_prefix": "b/"}
 
 
 def _head(repo: Any) -> Any:
@@ -173,8 +173,10 @@ def _missing(what: str) -> ChangeSet:
                                              f"every entry point. To fix: {SHALLOW_FIX}.")
 
 
-def diff(repo: Any, spec: str) -> ChangeSet:
-    """`BASE` (against the working tree), `BASE..HEAD` (two commits) or `BASE...HEAD` (from the merge-base)."""
+def diff(repo: Any, spec: str, context: int = 0) -> ChangeSet:
+    """`BASE` (against the working tree), `BASE..HEAD` (two commits) or `BASE...HEAD` (from the merge-base).
+    `context`: lines of context around each hunk, which then count as its lines (3: the hunks of a pull
+    request's diff on GitHub, the lines a review comment may be on)."""
     sep = "..." if "..." in spec else ".." if ".." in spec else ""
     base_rev, head_rev = spec.split(sep, 1) if sep else (spec, "")
     base = _resolve(repo, base_rev)
@@ -193,7 +195,7 @@ def diff(repo: Any, spec: str) -> ChangeSet:
                 raise GitError(f"--diff: {base_rev!r} and {head_rev or 'HEAD'!r} have no common ancestor")
             missing = not bases
             base = bases[0] if bases else base
-        cs = _collect(repo, base.diff(head, **_patch_args()), base.hexsha)
+        cs = _collect(repo, base.diff(head, **_patch_args(context)), base.hexsha)
     except _git_errors() as e:
         raise GitError(f"git diff {spec} failed: {one_line(e)}") from None
     if missing:

@@ -1,11 +1,13 @@
 """Proven fixes as pull-request review comments with a GitHub "suggested change" (```suggestion block on
 the changed lines), one comment per fix, posted through the REST API (`POST /repos/{repo}/pulls/{n}/comments`)
-with the workflow's token. Findings without a fix get no comment. Paths are relative to the repository root
-(the caller rebases the run there, as for SARIF)."""
+with the workflow's token. Findings without a fix get no comment, and neither does a fix whose lines are
+outside the pull request's diff (GitHub rejects a review comment there): the caller counts those. Paths are
+relative to the repository root (the caller rebases the run there, as for SARIF)."""
 
 from __future__ import annotations
 
 import json
+import os
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -64,6 +66,40 @@ def _comment(d: Diagnostic, src: Sources) -> dict[str, Any] | None:
     if first != last:
         comment.update(start_line=first, start_side="RIGHT")
     return comment
+
+
+Lines = dict[str, list[tuple[int, int]]]  # repository-relative path -> right-side line ranges of the hunks
+
+
+def pull_request_lines(repo: str, base: str, head: str) -> Lines | None:
+    """The lines of the pull request's diff on its right side, as GitHub shows it (`base...head` from the
+    merge-base, 3 lines of context around each change), by path relative to `repo`; None when git cannot
+    tell (no repository, a commit missing from the clone)."""
+    from pytea_ci.driver import gitdiff
+
+    git_repo = gitdiff.open_repo(repo)
+    if git_repo is None:
+        return None
+    try:
+        changes = gitdiff.diff(git_repo, f"{base}...{head}", context=3)
+    except gitdiff.GitError:
+        return None
+    if not changes.complete:
+        return None
+    top = os.path.realpath(repo)
+    return {os.path.relpath(os.path.realpath(p), top).replace(os.sep, "/"): ranges
+            for p, ranges in changes.hunks.items()}
+
+
+def in_diff(items: list[dict[str, Any]], lines: Lines) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The comments whose lines (`start_line`..`line`) lie within one hunk of the diff, and the others."""
+    inside: list[dict[str, Any]] = []
+    outside: list[dict[str, Any]] = []
+    for item in items:
+        first, last = item.get("start_line", item["line"]), item["line"]
+        ok = any(a <= first and last <= b for a, b in lines.get(item["path"], []))
+        (inside if ok else outside).append(item)
+    return inside, outside
 
 
 def post(items: list[dict[str, Any]], target: Target, timeout: float = 30.0) -> list[str]:

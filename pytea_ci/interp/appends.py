@@ -1,6 +1,7 @@
 """Lists a `for` loop grows by exactly one item per iteration (`rows.append(f(i))` as a statement of
 the loop body itself, the list named nowhere else in the body, no break/continue): when the loop is
-not followed one by one, such a list holds representatives of its items but its length is known."""
+not followed one by one, such a list holds representatives of its items but its length is known; and
+lists a `while len(rows) < n:` loop grows by at most one item per iteration, whose length it leaves at n."""
 
 from __future__ import annotations
 
@@ -46,3 +47,52 @@ def may_grow(body: list[ast.stmt]) -> set[str]:
             elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
                 out.add(n.target.id)
     return out
+
+
+_LOOPS_AND_SCOPES = (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
+                     ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def length_bound(test: ast.expr, body: list[ast.stmt], rebound: set[str]) -> tuple[ast.expr, ast.expr, int] | None:
+    """`while len(rows) < n:` (or `<=`, or `n > len(rows)`) over a body that adds at most one item to
+    `rows` per iteration — its one use there a `rows.append(x)` statement, outside nested loops and
+    functions — with `n` built of names the body does not rebind (`rebound`) and constants: the
+    `len(rows)` and `n` expressions and the slack (0 for `<`, 1 for `<=`). The last iteration began
+    with the condition true and added at most one item, so a loop left by its condition ends with
+    `len(rows) <= n + slack`: with the condition's negation, exactly `n` from a start below it."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    op, left, right = test.ops[0], test.left, test.comparators[0]
+    if isinstance(op, (ast.Gt, ast.GtE)):
+        left, right, op = right, left, ast.Lt() if isinstance(op, ast.Gt) else ast.LtE()
+    if not isinstance(op, (ast.Lt, ast.LtE)) or (name := _len_of(left)) is None:
+        return None
+    names = {n.id for n in ast.walk(right) if isinstance(n, ast.Name)}
+    if any(not isinstance(n, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop, ast.Load))
+           for n in ast.walk(right)) or names & (rebound | {name}):
+        return None
+    uses = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id == name]
+    if len(uses) != 1 or not _appended_at_most_once(body, name):
+        return None
+    return left, right, 0 if isinstance(op, ast.Lt) else 1
+
+
+def _len_of(e: ast.expr) -> str | None:
+    """`len(name)`: the name."""
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "len" and len(e.args) == 1 \
+            and not e.keywords and isinstance(e.args[0], ast.Name):
+        return e.args[0].id
+    return None
+
+
+def _appended_at_most_once(body: list[ast.stmt], name: str) -> bool:
+    """Whether a `name.append(x)` statement of the body sits outside nested loops, functions and
+    comprehensions (so it runs at most once per iteration)."""
+    todo: list[ast.AST] = list(body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.stmt) and _appended_name(n) == name:
+            return True
+        if not isinstance(n, _LOOPS_AND_SCOPES):
+            todo.extend(ast.iter_child_nodes(n))
+    return False

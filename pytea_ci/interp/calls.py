@@ -16,6 +16,7 @@ from pytea_ci.interp.installed import PackageBudget
 from pytea_ci.interp.ops import tensor_method
 from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, PathEnd, ReturnSignal, Scope, SuperVal,
                                      UserException, same_value)
+from pytea_ci.interp.stmts import raised_as
 from pytea_ci.models.call_facets import after_call, before_call, is_tensor_op, of_tensor_library, reads_data
 from pytea_ci.models.registry import lookup
 from pytea_ci.models.values import (MISSING, Awaitable, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal,
@@ -85,11 +86,11 @@ class CallMixin:
     inherit: Origin | None  # the Interpreter's: origin of the unknown operand of the model being called
     model_name: str  # the Interpreter's: the model being called
 
-    def attempt(self: "Interpreter", catch: str, fn: Any, /, *args: Any) -> tuple[bool, Any]:
+    def attempt(self: "Interpreter", catch: "str | tuple[str, ...]", fn: Any, /, *args: Any) -> tuple[bool, Any]:
         try:
             return True, self.call(fn, *args)
         except UserException as e:
-            if e.kind != catch:
+            if not raised_as(e, (catch,) if isinstance(catch, str) else catch):
                 raise
             return False, None
 

@@ -303,24 +303,8 @@ class ExprMixin:
             same = self.identity(a, b)
             return same if isinstance(op, ast.Is) else (not same if isinstance(same, bool) else P.not_(same))
         if isinstance(op, (ast.In, ast.NotIn)):
-            partial = id(b) in self.inexact  # holding only some of its items: not found is not known
-            if isinstance(b, (list, tuple, set, dict, str)) and is_concrete(a) and (isinstance(b, dict) or is_concrete(b)):
-                try:
-                    r = a in b
-                except TypeError:
-                    return self.unknown("membership")
-                if not r and partial:
-                    return self.unknown("membership in a container holding only some of its items")
-                return r if isinstance(op, ast.In) else not r
-            if isinstance(b, Instance) and (contains := b.cls.lookup("__contains__")) is not MISSING:
-                r = self.call(self.bind_member(b, b.cls, contains), a)
-                return r if isinstance(op, ast.In) or not isinstance(r, bool) else not r
-            found = self.member_of(a, b)
-            if found is None and isinstance(b, ClassVal) and isinstance(members := b.lookup("__members__"), dict):
-                found = any(a is m for m in members.values()) or None  # a member `in` its Enum class
-            if found is not None:
-                return found if isinstance(op, ast.In) else not found
-            return self.unknown("membership")
+            found = self.membership(a, b)
+            return found if isinstance(op, ast.In) or not isinstance(found, bool) else not found
         name, pyop = CMPOPS[type(op)]
         if self.partial(a) or self.partial(b):
             return self.compare_partial(name, a, b)
@@ -351,21 +335,6 @@ class ExprMixin:
         if name in ("eq", "ne") and None is not _family(a) != _family(b) is not None:
             return name == "ne"  # a list is never equal to a number, whatever their items
         return self.derived("comparison of unknown values", a, b)
-
-    def member_of(self: "Interpreter", a: Any, b: Any) -> bool | None:
-        """`a in b` for a list, tuple or set `b`, element by element as CPython does (`a is e or a == e`):
-        an enum member among members is decided as `==` on them is; None when some element is undecided."""
-        if not isinstance(b, (list, tuple, set, frozenset)) or isinstance(a, Tensor):
-            return None
-        undecided = False
-        for e in b:
-            if e is a:
-                return True
-            t = self.truth_of(self.compare(ast.Eq(), a, e)) if not isinstance(e, Tensor) else None
-            if t is True:
-                return True
-            undecided = undecided or t is not False
-        return None if undecided or id(b) in self.inexact else False
 
     def rich_compare(self: "Interpreter", name: str, a: Any, b: Any) -> Any:
         """An instance's own comparison method (`__eq__`, `__lt__`, ...; a dataclass's generated ones),
@@ -530,7 +499,7 @@ class ExprMixin:
 
 
 _SWAPPED = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
-_CMP_NODES = {name: node for node, (name, _) in CMPOPS.items()}
+_CMP_NODES: dict[str, type] = {**{name: node for node, (name, _) in CMPOPS.items()}, "in": ast.In}
 _BIN_NODES = {name: node for node, (name, _) in BINOPS.items()}
 _UNARY_NODES: "dict[str, type[ast.unaryop]]" = {"neg": ast.USub, "pos": ast.UAdd, "invert": ast.Invert, "not": ast.Not}
 
@@ -551,7 +520,7 @@ def _by_identity(v: Any) -> bool:
     `__eq__`, classes, functions, modules)."""
     from pytea_ci.interp.runtime import FunctionVal, ModuleVal
     from pytea_ci.models.registry import IDENTITY_EQ
-    from pytea_ci.models.values import MISSING, ClassVal, Instance
+    from pytea_ci.models.values import MISSING, Instance
 
     if isinstance(v, Instance):  # a native class's rule is its own (models/registry.py, native_class)
         return v.cls.lookup("__eq__") is MISSING and v.cls.lookup(IDENTITY_EQ) is not False

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Iterator
 
 from pytea_ci.diagnostics import Diagnostic, Frame, Related, Severity, Span
 from pytea_ci.diagnostics.rules import (ASSERT_FAILS, PARSE_ERROR, POSSIBLE_SHAPE_MISMATCH, SHAPE_MISMATCH, UNDECIDED,
-                                        Rule, unpack_count, unpack_rows)
+                                        Rule)
 from pytea_ci.diagnostics import sources
 from pytea_ci.diagnostics.notebook import is_notebook
 from pytea_ci.diagnostics.notebook import parse as parse_notebook
@@ -32,6 +32,7 @@ from pytea_ci.interp.patterns import PatternMixin
 from pytea_ci.interp.machine import MachineFindings, PathMachine, guess_text
 from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.installed import Installed
+from pytea_ci.interp.assign import AssignMixin
 from pytea_ci.interp.calls import CallMixin
 from pytea_ci.interp.objects import ObjectMixin
 from pytea_ci.interp.sequences import SequenceMixin
@@ -48,7 +49,7 @@ from pytea_ci.shapes.dim import WORK as _DIM_WORK
 from pytea_ci.shapes.dim import INPUT, UNKNOWN, Dim, Sym, origin_of, symbols
 from pytea_ci.shapes.explain import fails_when, for_every
 from pytea_ci.shapes.pred import Cond, Pred
-from pytea_ci.shapes.tensor import Origin, Tensor
+from pytea_ci.shapes.tensor import Origin
 from pytea_ci.solver import Decider, Verdict
 
 
@@ -65,7 +66,8 @@ class Decision:
     alt_pending: bool
 
 
-class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, SequenceMixin, ImportMixin):
+class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, SequenceMixin, ImportMixin,
+                  AssignMixin):
     # Seams for a subclass that runs a program of its own over a module (declared here, so that the
     # interpreter never asks whether it is one): names it defines for that program, looked up before
     # the program's globals (each maps the interpreter to the value); and whether the import prefix is
@@ -80,6 +82,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.shared = shared
         self.pc: list[Cond] = []
         self.per_run: list[Cond] = []  # conjuncts of pc from per-run forks (Ctx.fork)
+        self.blind_cases: list[Cond] = []  # those of them whose other side the model does not follow
         self.modules: dict[str, Any] = {}
         self.frames: list[tuple[Span, Any, Any]] = []  # (call site, function, (args, kwargs))
         self.spans: list[Span] = [Span(self.rel(entry), 1, 0)]
@@ -307,82 +310,6 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
                 s = s.parent
         scope.locals[name] = value
 
-    def assign(self, target: ast.expr, value: Any, scope: Scope) -> None:
-        if isinstance(target, ast.Name):
-            self.bind_name(target.id, value, scope)
-            if self.shared.editor.recorder is not None:
-                self.shared.editor.binding(self.span_of(target), target.id, value)
-        elif isinstance(target, ast.Attribute):
-            obj = self.eval(target.value, scope)
-            self.setattr(obj, target.attr, value)
-        elif isinstance(target, ast.Subscript):
-            obj = self.eval(target.value, scope)
-            idx = self.eval(target.slice, scope)
-            with self.at(target):
-                self.setitem(obj, idx, value)
-        elif isinstance(target, (ast.Tuple, ast.List)):
-            self.unpack(target.elts, value, scope, target)
-        elif isinstance(target, ast.Starred):
-            self.assign(target.value, value, scope)
-
-    def unpack(self, elts: list[ast.expr], value: Any, scope: Scope, node: ast.AST) -> None:
-        star = next((i for i, e in enumerate(elts) if isinstance(e, ast.Starred)), None)
-        with self.at(node):
-            items = self.iterate(value) if not isinstance(value, Unknown) else None
-            if isinstance(value, Tensor) and items is None and value.shape:
-                items = self.tensor_rows(value, len(elts), star is not None)
-                if items is not None and star is not None and not isinstance(value.shape[0], int):
-                    rows = items[:1]  # the starred name takes the rows the others leave: how many is symbolic
-                    self.mark_inexact(rows)
-                    self.known_len[id(rows)] = value.shape[0] - (len(elts) - 1)
-                    for k, e in enumerate(elts):
-                        self.assign(e, rows if k == star else items[0], scope)
-                    return
-        if items is None:
-            for e in elts:
-                rest: list[Any] = []
-                if isinstance(e, ast.Starred):
-                    self.mark_inexact(rest)  # some items, how many is not known
-                self.assign(e, self.derived("unpacking", value) if not isinstance(e, ast.Starred) else rest, scope)
-            return
-        if star is None:
-            if len(items) != len(elts):
-                self.unpack_mismatch(len(items), len(elts), False, node)
-            self.sites_passed.add(self.span_of(node))  # the count held here (interp/machine.py)
-            for e, v in zip(elts, items):
-                self.assign(e, v, scope)
-            return
-        after = len(elts) - star - 1
-        if len(items) < len(elts) - 1:
-            self.unpack_mismatch(len(items), len(elts) - 1, True, node)
-        self.sites_passed.add(self.span_of(node))
-        for e, v in zip(elts[:star], items[:star]):
-            self.assign(e, v, scope)
-        self.assign(elts[star], list(items[star:len(items) - after]), scope)
-        for e, v in zip(elts[star + 1:], items[len(items) - after:]):
-            self.assign(e, v, scope)
-
-    def tensor_rows(self, t: Tensor, names: int, starred: bool) -> "list[Any] | None":
-        """Unpacking a tensor iterates over its first dimension: its size must be the number of
-        names (at least the names but the starred one), a check like any other (PT001, PT002 when it depends on sizes). The rows,
-        when that count is known (one per name but the starred one, when it is symbolic)."""
-        n, want = t.shape[0], names - 1 if starred else names  # type: ignore[index]
-        row = t.with_shape(t.shape[1:])  # type: ignore[index]
-        if isinstance(n, int):  # a long concrete first dimension: `unpack` counts the rows
-            return [row] * n if n <= 4096 else None
-        self.require(P.ge(n, want) if starred else P.eq(n, want), "unpack", unpack_rows(n, want, starred),
-                     SHAPE_MISMATCH, operands=(f"tensor: {t.shape!r}",), dims=(("rows", n),))
-        return [row] * want
-
-    def unpack_mismatch(self, got: int, names: int, starred: bool, node: ast.AST) -> None:
-        """Unpacking a known number of items into another number of names: Python's ValueError, a
-        finding (PT001) on every run that gets here, unless the program catches it."""
-        if self.expecting:
-            raise UserException("ValueError")
-        with self.at(node):
-            self.emit(SHAPE_MISMATCH, Severity.ERROR, SHAPE_MISMATCH.message("unpack", unpack_count(got, names, starred)))
-        raise PathEnd()
-
     # ----- branching ----------------------------------------------------------------------------
     def decide(self, cond: Any, node: ast.AST | None = None) -> bool:
         """Which side of a branch this path takes (forking when both are possible). A branch on a fact
@@ -439,11 +366,13 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         t = self.truth_of(cond)
         return isinstance(t, Unknown) or (isinstance(t, Pred) and any(s.kind == UNKNOWN for s in symbols(t)))
 
-    def fork(self, cond: Cond, per_run: bool = False) -> bool:
+    def fork(self, cond: Cond, per_run: bool = False, blind: bool = False) -> bool:
         before = len(self.pc)
         choice = self.decide(cond)
         if per_run and len(self.pc) > before:
             self.per_run.append(self.pc[-1])
+            if blind and choice:
+                self.blind_cases.append(self.pc[-1])
         return choice
 
     def choose(self, cond: Cond | None) -> bool:
@@ -478,7 +407,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             return
         if v is Verdict.FAILS and self.expecting:
             raise UserException(SHAPE_ERROR)
-        if v is Verdict.FAILS and self.per_run and self._holds_in_other_cases(cond):
+        if v is Verdict.FAILS and self.per_run and (self._holds_in_other_cases(cond) or self._blind_case(cond, dims)):
             v = Verdict.MAY_FAIL  # fails in this case of the inputs only (e.g. when a short last batch exists)
         if v is Verdict.FAILS:
             every = for_every(cond, self.pc)
@@ -500,6 +429,14 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
                   operands, dims, ce)
         if isinstance(cond, Pred):
             self.pc.append(cond)
+
+    def _blind_case(self, cond: Cond, dims: tuple[tuple[str, object], ...]) -> bool:
+        """Whether `cond`, or the sizes it compares (`dims`: false whatever they are, as the pieces of
+        that case `s + 1` and `s`), is about a case of the inputs whose other side the model did not
+        follow (a `chunk` that may give fewer pieces): as far as is known it fails in this case only."""
+        mine = set(symbols(cond)) if isinstance(cond, Pred) else set()
+        mine.update(*(symbols(d) for _, d in dims))
+        return any(symbols(p) & mine for p in self.blind_cases)
 
     def _holds_in_other_cases(self, cond: Cond) -> bool:
         """Whether `cond` can hold on this path without its per-run fork conditions."""

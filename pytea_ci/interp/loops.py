@@ -24,14 +24,14 @@ import ast
 import contextlib
 from typing import TYPE_CHECKING, Any, Iterator
 
-from pytea_ci.interp.appends import appended_once, may_grow
+from pytea_ci.interp.appends import appended_once, length_bound, may_grow
 from pytea_ci.interp.coroutines import async_items
 from pytea_ci.interp.runtime import BreakSignal, ContinueSignal, Scope, same_value
 from pytea_ci.interp.stmts import assigned_names
 from pytea_ci.models.values import MISSING, Instance, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import UNKNOWN, PInt, Sym, Term
-from pytea_ci.shapes.pred import Pred
+from pytea_ci.shapes.pred import Cond, Pred
 from pytea_ci.shapes.tensor import Tensor
 
 if TYPE_CHECKING:
@@ -110,6 +110,7 @@ class LoopMixin:
         history: list[dict[Any, Any]] = []  # the names (and `obj.attr` fields) before each iteration followed
         lengths: list[dict[int, int]] = []  # and the lengths of the lists they hold
         count, assumed, cut = 0, False, False
+        entered = False  # the first iteration's condition was decided true: at least one iteration runs
         self.loop_mutations.append(set())
         try:
             while True:
@@ -123,6 +124,7 @@ class LoopMixin:
                 elif not self.decide(cond, node):
                     self.exec_block(node.orelse, scope)
                     break
+                entered = entered or (count == 0 and not assumed)
                 count += 1
                 if count > self.config.budget.loop_iterations:
                     self.budget_hit("loop iterations", node)
@@ -152,7 +154,24 @@ class LoopMixin:
             t = self.truth_of(self.eval(node.test, scope))
             if isinstance(t, Pred):
                 self.pc.append(P.not_(t))
+                if entered and isinstance(bound := self.length_at_exit(node, scope, lengths), Pred):
+                    self.pc.append(bound)
         self.exec_block(node.orelse, scope)
+
+    def length_at_exit(self: "Interpreter", node: ast.While, scope: Scope, lengths: list[dict[int, int]]) -> "Cond | None":
+        """`len(rows) <= n` after `while len(rows) < n:` left by its condition, when the body appends to
+        `rows` at most once per iteration (appends.length_bound) and the iterations followed grew it by
+        0 or 1 items each (no alias of it grown elsewhere in the body)."""
+        found = length_bound(node.test, node.body, assigned_names(node.body) | {f[0] for f in _fields(node.body)})
+        if found is None:
+            return None
+        size, bound, slack = found
+        lst = _base(scope, _len_name(size))
+        seen = [ls.get(id(lst)) for ls in lengths]
+        if not isinstance(lst, list) or None in seen or any(b - a not in (0, 1) for a, b in zip(seen, seen[1:])):  # type: ignore[operator]
+            return None
+        n, k = self.eval(size, scope), self.eval(bound, scope)
+        return P.le(n, k + slack) if _int(n) and _int(k) else None
 
     def widen_loop(self: "Interpreter", names: list[Any], history: list[dict[Any, Any]],
                    lengths: list[dict[int, int]], mutated: set[int], trips: Sym, scope: Scope) -> None:
@@ -333,6 +352,12 @@ def _fields(body: list[ast.stmt]) -> set[tuple[str, str]]:
                         if isinstance(x, ast.Attribute) and isinstance(x.value, ast.Name)}
         todo.extend(ast.iter_child_nodes(n))
     return out
+
+
+def _len_name(e: ast.expr) -> str:
+    """`len(name)` -> name (length_bound has checked the form)."""
+    assert isinstance(e, ast.Call) and isinstance(e.args[0], ast.Name)
+    return e.args[0].id
 
 
 def _base(scope: Scope, name: str) -> Any:

@@ -16,9 +16,11 @@ remembered like a machine choice. A finding that a guess's other side avoids is 
 a PT002 warning that names the guess and where its value came from, or nothing at all when the guess
 is only whether such a value is None or of some type (a library not followed returns what its caller
 expects), or when the finding is a failing assert (the program itself says that side never happens).
-A finding is an error only when the other side of each of its guesses has a path that found it too,
-itself proven past that guess: a guess whose other side was never followed to the end proves
-nothing (a loop that reads a value not understood until it runs out, cut by a budget).
+A failing assert on a path with guesses is an error only when the other side of each of them has a
+path that failed it too, itself proven past that guess: a guess whose other side was never followed
+to an end proves nothing there (a loop that reads a value not understood until it runs out, cut by
+a budget, is not the program's assert failing). A shape finding whose guesses' other sides budgets
+cut stays an error (the guesses of a library's import and forward seldom touch the user's sizes).
 
 A branch whose other side ends the program (`if not torch.cuda.is_available(): sys.exit(...)`) and
 an assert on a machine fact are what the program requires: they constrain the path, make no choice,
@@ -218,8 +220,8 @@ class MachineFindings:
         """Move the findings that hold whichever way the machine went, and whichever way every guess
         went, into `findings`. A device mismatch (PT007) that only some machines meet is still
         reported, as a warning that says on which machines (DESIGN §3 "dtype and device"); a finding
-        that only a guess decides is a warning that names it (module docstring); one that rests on a
-        guess whose other side was never followed is nothing (`_proven`)."""
+        that only a guess decides is a warning that names it (module docstring); a failing assert that
+        rests on a guess whose other side was never followed is nothing (`_proven`)."""
         for key, (d, found) in self.pending.items():
             if key in findings:
                 continue
@@ -237,10 +239,11 @@ class MachineFindings:
     def _kept(self, d: Diagnostic, found: list[Found], avoided: list[list[Made]], proven: list[bool]) -> Diagnostic | None:
         """What is reported of `d`, found on `found` whose choices in `avoided` the other way avoids
         and whose guesses are `proven` (or not)."""
-        if any(not a and p for a, p in zip(avoided, proven)):
+        program_says = d.rule == ASSERT_FAILS.id  # the program's own assert: what it says, not a shape finding
+        if any(not a and (p or not program_says) for a, p in zip(avoided, proven)):
             return d
         guessed = [(f, a) for f, a in zip(found, avoided) if a and all(c[3] & {GUESS, KIND_GUESS} for c in a)]
-        if not any(avoided):  # nothing avoids it, but it rests on a guess never followed the other way
+        if not any(avoided):  # an assert that fails only on guesses never followed the other way
             return None
         if not guessed:  # every path that found it chose the machine
             return _on_some_machines(d, found[0]) if d.rule in _ON_SOME_MACHINES and _possible(d, found[0]) else None

@@ -14,7 +14,7 @@ from pytea_ci.interp.join import one_of
 from pytea_ci.models import read_keys
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import get_property, lookup
-from pytea_ci.models.values import (MISSING, TENSOR_ATTRS_SET, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, KeysView, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
+from pytea_ci.models.values import (MISSING, lacks_attribute, TENSOR_ATTRS_SET, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, KeysView, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
                                     ValuesIndices)
 from pytea_ci.shapes.dim import Term, is_dim
 from pytea_ci.shapes.tensor import Origin, Tensor
@@ -168,6 +168,8 @@ class ObjectMixin:
             return p.fn(self, obj)
         if hasattr(obj, name) and not name.startswith("_"):
             return BoundMethod(obj, Builtin(f"{type(obj).__name__}.{name}", _py_method(name)))
+        if lacks_attribute(obj, name):
+            raise UserException("AttributeError")  # `(x, y).flatten(1)`: CPython's tuple has no such attribute
         return self.unknown(f"{type(obj).__name__}.{name}")
 
     def bind_member(self: "Interpreter", obj: Any, cls: ClassVal, found: Any) -> Any:

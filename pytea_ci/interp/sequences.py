@@ -1,12 +1,13 @@
 """Iteration over abstract values and what the interpreter knows of list lengths (a mixin of the
 interpreter): the items a loop runs over, ranges, exact and inexact lengths, representatives, and what
-comparisons with a container holding only some of its items can say."""
+comparisons with a container holding only some of its items can say, and membership (`in`)."""
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.interp.ops import compare_dims, truth
+from pytea_ci.interp.ops import compare_dims, is_concrete, truth
 from pytea_ci.models.values import MISSING, ClassVal, Instance, IterVal, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import ITERATION, Dim, PInt, Sym, dmax, is_dim
@@ -44,12 +45,29 @@ class SequenceMixin:
             it = v.cls.lookup("__iter__")
             if it is not MISSING:
                 return self.iteration_of(self.call(self.bind_member(v, v.cls, it)))
+            if _by_index(v.cls):
+                return self.index_items(v, ("IndexError", "StopIteration"))
             return [], True  # iteration over an object without `__iter__`: its items are not known
         if isinstance(v, Tensor):
             return self.iteration_of(self.call_tensor_op(v, "__iter__", ()))
         if isinstance(v, ClassVal) and isinstance(members := v.lookup("__members__"), dict):
             return list(members.values()), False  # the members of an Enum
         return [], True  # an iteration not followed: not one item known (a loop runs a placeholder)
+
+    def index_items(self: "Interpreter", v: Instance, stop: tuple[str, ...] = ("IndexError",)) -> tuple[list[Any], bool]:
+        """`v[0]`, `v[1]`, ... until `__getitem__` raises one of `stop`: CPython's iteration of an object
+        whose class has `__getitem__` and no `__iter__` (IndexError or StopIteration ends it), and
+        `collections.abc.Sequence.__iter__` (IndexError). Followed up to the loop unroll bound; past
+        it the items are the first ones and the rest are left out."""
+        getitem = self.getattr(v, "__getitem__")
+        budget = self.config.budget
+        items: list[Any] = []
+        for i in range(budget.build_unroll if self.shared.coverage.building else budget.unroll):
+            found, item = self.attempt(stop, getitem, PInt(i, self.span, "index"))
+            if not found:
+                return items, False
+            items.append(item)
+        return items, True
 
     def range_items(self: "Interpreter", r: RangeVal) -> tuple[list[Any], bool]:
         if all(isinstance(x, int) for x in (r.start, r.stop, r.step)):
@@ -188,6 +206,48 @@ class SequenceMixin:
                     return name == "ne"
         return self.derived("comparison with a container holding only some of its items", a, b)
 
+    def membership(self: "Interpreter", a: Any, b: Any) -> Any:
+        """`a in b` as CPython computes it: a container's own test, an instance's `__contains__`, else its
+        items (`__iter__`, or `__getitem__` by index), an Enum class's members; unknown when undecided."""
+        partial = id(b) in self.inexact  # holding only some of its items: not found is not known
+        if isinstance(b, (list, tuple, set, dict, str)) and is_concrete(a) and (isinstance(b, dict) or is_concrete(b)):
+            try:
+                r = a in b
+            except TypeError:
+                return self.unknown("membership")
+            if not r and partial:
+                return self.unknown("membership in a container holding only some of its items")
+            return r
+        if isinstance(b, Instance) and (contains := b.cls.lookup("__contains__")) is not MISSING:
+            r = self.call(self.bind_member(b, b.cls, contains), a)
+            return r
+        if isinstance(b, Instance) and iterates(b.cls):  # no `__contains__`: CPython looks through its items
+            items, truncated = self.iteration_of(b)
+            b = list(items)
+            if truncated:
+                self.mark_inexact(b)  # some items left out: not found among these is not known
+        found = self.member_of(a, b)
+        if found is None and isinstance(b, ClassVal) and isinstance(members := b.lookup("__members__"), dict):
+            found = any(a is m for m in members.values()) or None  # a member `in` its Enum class
+        if found is not None:
+            return found
+        return self.unknown("membership")
+
+    def member_of(self: "Interpreter", a: Any, b: Any) -> bool | None:
+        """`a in b` for a list, tuple or set `b`, element by element as CPython does (`a is e or a == e`):
+        an enum member among members is decided as `==` on them is; None when some element is undecided."""
+        if not isinstance(b, (list, tuple, set, frozenset)) or isinstance(a, Tensor):
+            return None
+        undecided = False
+        for e in b:
+            if e is a:
+                return True
+            t = self.truth_of(self.compare(ast.Eq(), a, e)) if not isinstance(e, Tensor) else None
+            if t is True:
+                return True
+            undecided = undecided or t is not False
+        return None if undecided or id(b) in self.inexact else False
+
 
 def _le(a: Any, b: Any) -> Any:
     from pytea_ci.shapes.pred import le
@@ -199,3 +259,15 @@ def _lt(a: Any, b: Any) -> Any:
     from pytea_ci.shapes.pred import lt
 
     return lt(a, b)
+
+
+def iterates(cls: ClassVal) -> bool:
+    """Whether instances of `cls` are iterable by what the analyzer follows: `__iter__` or `__getitem__`."""
+    return cls.lookup("__iter__") is not MISSING or _by_index(cls)
+
+
+def _by_index(cls: ClassVal) -> bool:
+    """Whether instances of `cls` iterate by `__getitem__`: it is defined and not `__iter__`, and every
+    class of its order is the program's own (a base not followed or a modeled class may iterate)."""
+    return cls.lookup("__getitem__") is not MISSING and all(
+        not c.native and "__opaque_base__" not in c.ns for c in cls.mro())

@@ -502,6 +502,15 @@ _NOT_EXCEPTIONS = {"SystemExit", "KeyboardInterrupt", "GeneratorExit"}  # BaseEx
 _ARITH = {"ZeroDivisionError", "OverflowError", "FloatingPointError"}
 
 
+def raised_as(e: UserException, names: tuple[str, ...]) -> bool:
+    """Whether `except <one of names>:` catches `e` (a builtin exception's own bases, or a class of the
+    program deriving from one: `class Missing(IndexError)`)."""
+    if e.kind in names or any(_builtin_subclass(e.kind, n) for n in names):
+        return True
+    cls = e.value.cls if isinstance(e.value, Instance) else e.value
+    return isinstance(cls, ClassVal) and any(c.name in names for c in cls.mro())
+
+
 def _builtin_subclass(kind: str, name: str) -> bool:
     if kind == SHAPE_ERROR:
         return name in SHAPE_ERROR_BASES

@@ -10,7 +10,7 @@ from pytea_ci.models.context import Ctx
 from pytea_ci.models.torch.tensor_attrs import TENSOR_ATTRS
 from pytea_ci.models.ranges import SCALAR
 from pytea_ci.models.registry import model, native_class, register
-from pytea_ci.models.values import (TENSOR_ATTRS_SET, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
+from pytea_ci.models.values import (TENSOR_ATTRS_SET, lacks_attribute, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
                                     Namespace, PropertyVal, RangeVal, StaticMethod, Unknown, is_concrete)
 from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Term, is_dim, mod, symbols
 from pytea_ci.shapes.pred import Pred
@@ -282,11 +282,12 @@ def _type_matches(value: Any, t: Any) -> Any:
         return True if True in results else (None if None in results else False)
     if isinstance(value, Unknown):
         return None
-    if isinstance(t, ClassVal) and t.native and t.qualname in _MAPPING_ABCS:  # models/abc_mapping.py
+    if isinstance(t, ClassVal) and t.native and t.qualname in _CLASS_ABCS:  # models/abc_mapping.py, abc_sequence.py
         if isinstance(value, Instance):
             return True if t in value.cls.mro() else None
-        return _abc_matches(value, "collections.abc.Mapping") if t.qualname.endswith(".Mapping") or \
-            not isinstance(value, dict) else True
+        if t.qualname.endswith("MutableMapping") and isinstance(value, dict):
+            return True
+        return _abc_matches(value, "collections.abc.Mapping" if "Mapping" in t.qualname else t.qualname)
     if isinstance(t, ClassVal):
         if isinstance(value, NamedTupleVal) and t in value.cls.mro():
             return True
@@ -305,7 +306,8 @@ def _type_matches(value: Any, t: Any) -> Any:
         return True if value.name == t.name == "functools.partial" else None
     if isinstance(t, Builtin):
         py = {"builtins.int": int, "builtins.float": float, "builtins.str": str, "builtins.list": list,
-              "builtins.tuple": tuple, "builtins.dict": dict, "builtins.bool": bool, "builtins.set": set}.get(t.name)
+              "builtins.tuple": tuple, "builtins.dict": dict, "builtins.bool": bool, "builtins.set": set,
+              "builtins.frozenset": frozenset, "builtins.slice": slice}.get(t.name)
         if py is None:
             return None
         if is_dim(value):
@@ -342,9 +344,9 @@ def _abc_class(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("instance of an abstract base class")
 
 
-_MAPPING_ABCS = ("collections.abc.Mapping", "collections.abc.MutableMapping")
+_CLASS_ABCS = ("collections.abc.Mapping", "collections.abc.MutableMapping", "collections.abc.Sequence")
 for _name in _ABCS:
-    if _name not in _MAPPING_ABCS:  # classes a program derives from (models/abc_mapping.py)
+    if _name not in _CLASS_ABCS:  # classes a program derives from (models/abc_mapping.py, abc_sequence.py)
         register(_name, Builtin(_name, _abc_class))
 
 
@@ -381,6 +383,8 @@ def _lacks(ctx: Ctx, obj: Any, name: str) -> bool:
     no attribute `name` (torch's tensors lack it, and the program set no attribute of that name on a tensor)."""
     if isinstance(obj, Tensor):
         return obj.lib == "torch" and name not in TENSOR_ATTRS and name not in ctx.facts.get(TENSOR_ATTRS_SET, ())
+    if lacks_attribute(obj, name):
+        return True
     if not isinstance(obj, Instance) or name in obj.attrs or obj.cls.lookup(name) is not _missing():
         return False
     return obj.cls.lookup("__getattr__") is _missing() and obj.cls.lookup("__opaque_base__") is _missing() \
@@ -507,9 +511,18 @@ def vars_(ctx: Ctx, *obj: Any) -> Any:
 
 @model("builtins.id", "builtins.hash", "builtins.dir", "builtins.globals", "builtins.locals",
        "builtins.eval", "builtins.exec", "builtins.compile", "builtins.__import__", "builtins.memoryview",
-       "builtins.bytearray", "builtins.bytes", "builtins.pow", "builtins.slice", "builtins.object_new")
+       "builtins.bytearray", "builtins.bytes", "builtins.pow", "builtins.object_new")
 def opaque(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("opaque builtin")
+
+
+@model("builtins.slice")
+def slice_(ctx: Ctx, *args: Any) -> Any:
+    """`slice(stop)`, `slice(start, stop[, step])`: the slice a subscript `a[start:stop:step]` makes
+    (a class of its own, so `isinstance(i, slice)` is decided)."""
+    if not 1 <= len(args) <= 3:
+        ctx.user_error("TypeError", f"slice expected at most 3 arguments, got {len(args)}")
+    return slice(*args)
 
 
 @model("builtins.type")

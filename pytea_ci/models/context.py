@@ -19,10 +19,12 @@ class Ctx(Protocol):
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
         """State what the API requires; a definite failure ends the path with a finding."""
 
-    def fork(self, cond: Cond, per_run: bool = False) -> bool:
+    def fork(self, cond: Cond, per_run: bool = False, blind: bool = False) -> bool:
         """Decide `cond` on this path, splitting the path when both outcomes are possible. A `per_run`
         fork splits what every run does into cases of the inputs (a DataLoader's short last batch exists
-        for some dataset lengths): a check that fails only because of it is a warning, not an error."""
+        for some dataset lengths): a check that fails only because of it is a warning, not an error.
+        `blind`: the model gives an unknown value on the false side, so a check on the sizes of the true
+        side that fails there is a warning too (it may hold for the inputs of the other case)."""
 
     def enter_command(self, label: str) -> None:
         """This path runs the CLI command `label` from here on (its own budgets, named in notes)."""
@@ -49,9 +51,13 @@ class Ctx(Protocol):
     def call(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
         """Call any value (user function, model, class, bound method) as the program would."""
 
-    def attempt(self, catch: str, fn: Any, /, *args: Any) -> "tuple[bool, Any]":
+    def attempt(self, catch: "str | tuple[str, ...]", fn: Any, /, *args: Any) -> "tuple[bool, Any]":
         """Call `fn` as `try: fn(*args) except <catch>:` would: (True, its value), or (False, None) when it
-        raised the exception named `catch` (any other exception goes on)."""
+        raised the exception named `catch`, one of them or a subclass (any other exception goes on)."""
+
+    def index_items(self, value: Any) -> "tuple[list[Any], bool]":
+        """`value[0]`, `value[1]`, ... until IndexError (`collections.abc.Sequence.__iter__`), and whether
+        items past the unroll bound were left out."""
 
     def iterate(self, value: Any) -> "list[Any] | None":
         """The items of an iterable value, or None when they are not known."""
@@ -88,7 +94,7 @@ class Ctx(Protocol):
     def getattr(self, obj: Any, name: str) -> Any: ...
 
     def compare_values(self, op: str, a: Any, b: Any) -> Any:
-        """`a OP b` as Python compares them; op is "eq", "ne", "lt", "le", "gt" or "ge"."""
+        """`a OP b` as Python compares them; op is "eq", "ne", "lt", "le", "gt", "ge" or "in"."""
 
     def binary_values(self, op: str, a: Any, b: Any) -> Any:
         """`a OP b` as the program's operator would compute it; op is "add", "floordiv", "and", ..."""

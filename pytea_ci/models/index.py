@@ -37,12 +37,12 @@ NAMES: dict[str, str] = {
         'builtins.enumerate builtins.zip builtins.reversed builtins.sorted builtins.list builtins.tuple '
         'builtins.set builtins.frozenset builtins.sum builtins.abs builtins.int builtins.float builtins.complex '
         'builtins.round builtins.divmod builtins.bool builtins.dict collections.abc.Iterable '
-        'collections.abc.Sequence builtins.isinstance builtins.issubclass builtins.callable builtins.getattr '
-        'builtins.setattr builtins.hasattr builtins.any builtins.all builtins.iter builtins.next builtins.map '
-        'builtins.filter builtins.vars builtins.id builtins.hash builtins.dir builtins.globals builtins.locals '
-        'builtins.eval builtins.exec builtins.compile builtins.__import__ builtins.memoryview '
-        'builtins.bytearray builtins.bytes builtins.pow builtins.slice builtins.object_new builtins.type '
-        'builtins.staticmethod builtins.classmethod builtins.property functools.cached_property builtins.object '
+        'builtins.isinstance builtins.issubclass builtins.callable builtins.getattr builtins.setattr '
+        'builtins.hasattr builtins.any builtins.all builtins.iter builtins.next builtins.map builtins.filter '
+        'builtins.vars builtins.id builtins.hash builtins.dir builtins.globals builtins.locals builtins.eval '
+        'builtins.exec builtins.compile builtins.__import__ builtins.memoryview builtins.bytearray '
+        'builtins.bytes builtins.pow builtins.object_new builtins.slice builtins.type builtins.staticmethod '
+        'builtins.classmethod builtins.property functools.cached_property builtins.object '
         'builtins.BaseException builtins.Exception builtins.KeyboardInterrupt builtins.SystemExit '
         'builtins.ArithmeticError builtins.ZeroDivisionError builtins.OverflowError builtins.LookupError '
         'builtins.IndexError builtins.KeyError builtins.ValueError builtins.TypeError builtins.RuntimeError '
@@ -545,6 +545,8 @@ NAMES: dict[str, str] = {
         'asyncio.set_event_loop',
     'pytea_ci.models.min_max':
         'builtins.max builtins.min',
+    'pytea_ci.models.abc_sequence':
+        'collections.abc.Sequence',
 }
 
 # model module -> the computed attributes it registers

@@ -261,6 +261,12 @@ class NamedTupleVal(tuple):  # type: ignore[type-arg]
         return v
 
 
+def lacks_attribute(obj: Any, name: str) -> bool:
+    """Whether a plain tuple (not a torch.Size, a named tuple or a return type with fields) has no
+    attribute `name`: CPython raises AttributeError for it."""
+    return type(obj) is tuple and not hasattr(tuple, name)
+
+
 class SizeVal(tuple):  # type: ignore[type-arg]
     """A tensor's shape as the program sees it (`torch.Size`, `ndarray.shape`): a tuple of dims whose
     length is the rank, so an index out of range is a rank mistake of the program (PT003)."""

@@ -62,14 +62,18 @@ class Pr:
     head: str
 
 
-def make_pr(root: Path, model_head: str = MODEL_BUG, extra: dict[str, str] | None = None) -> Pr:
-    """origin: `main` (model OK, train.py, other.py) and `feature` (one commit on top), checked out at
-    feature's head as actions/checkout leaves a pull request's workspace."""
+def make_pr(root: Path, model_head: str = MODEL_BUG, extra: dict[str, str] | None = None,
+            base_extra: dict[str, str] | None = None) -> Pr:
+    """origin: `main` (model OK, train.py, other.py, `base_extra`) and `feature` (one commit on top that
+    writes model_head and `extra`), checked out at feature's head as actions/checkout leaves a pull
+    request's workspace."""
     origin = root / "origin"
     origin.mkdir(parents=True)
     (origin / "model.py").write_text(MODEL_OK)
     (origin / "train.py").write_text(TRAIN)
     (origin / "other.py").write_text(OTHER)
+    for name, text in (base_extra or {}).items():
+        (origin / name).write_text(text)
     git(origin, "init", "-q")
     base = commit_all(origin, "base")
     git(origin, "checkout", "-q", "-b", "feature")

@@ -32,6 +32,30 @@ if __name__ == "__main__":
 '''
 
 
+# a fix outside the pull request's diff: the pull request changes the input's width (line 14), the fix is
+# the Linear's in_features (line 6), more than GitHub's 3 lines of context away from the change
+FAR = '''import torch
+import torch.nn as nn
+
+
+def main():
+    fc = nn.Linear(9, 4)
+    scale = 1.0
+    shift = 0.0
+    scale = scale * 2
+    shift = shift + 1
+    scale = scale - 1
+    shift = shift * 3
+    scale = scale + shift
+    x = torch.randn(16, 9)
+    return fc(x * scale)
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
 class StandIn:
     """Records every request it receives and answers 201 like `POST /repos/{repo}/pulls/{n}/comments`."""
 
@@ -66,8 +90,9 @@ def api() -> Iterator[StandIn]:
     stand_in.server.server_close()
 
 
-def _run(tmp_path: Path, api: StandIn, event_name: str = "pull_request", **inputs: str) -> Any:
-    pr = make_pr(tmp_path, MODEL_BUG, extra={"nofix.py": NO_FIX})
+def _run(tmp_path: Path, api: StandIn, event_name: str = "pull_request", far: bool = False, **inputs: str) -> Any:
+    extra = {"nofix.py": NO_FIX, **({"far.py": FAR.replace("randn(16, 9)", "randn(16, 8)")} if far else {})}
+    pr = make_pr(tmp_path, MODEL_BUG, extra=extra, base_extra={"far.py": FAR} if far else None)
     event = pr_event(pr) if event_name in ("pull_request", "pull_request_target") else {"after": pr.head}
     environment = {"GITHUB_API_URL": api.url, "GITHUB_REPOSITORY": "octo/shapes"}
     return pr, run_action(pr.origin, event_name, event, sha=pr.head, environment=environment,
@@ -87,7 +112,19 @@ def test_one_review_comment_per_fix_with_a_suggestion_block(tmp_path: Path, api:
     assert f"```suggestion\n{fixed_line}\n```" in body["body"]
     assert "in_features 9 -> 8" in body["body"]
     assert r"fix: in\_features 9 -\> 8" in r.summary  # the job summary shows it (markdown-escaped)
-    assert "posted 1 suggested fix(es) on pull request #7" in r.log
+    assert "suggested fixes on pull request #7: 1 posted as review comments; 0 not posted" in r.log
+    assert "Suggested fixes: 1 posted as review comments; 0 not posted because their line is outside" in r.summary
+
+
+def test_a_fix_outside_the_diff_is_not_posted_and_is_counted(tmp_path: Path, api: StandIn) -> None:
+    """GitHub rejects a review comment on a line outside the pull request's diff: the fix in far.py (line 6,
+    unchanged, 8 lines above the change) is proven and shown in the job summary, but not posted."""
+    pr, r = _run(tmp_path, api, far=True, **{"pull-request-suggestions": "true"})
+    assert r"fix: in\_features 9 -\> 8" in r.summary.split("far.py", 1)[1]  # proven, shown under its finding
+    assert [(q["json"]["path"], q["json"]["line"]) for q in api.requests] == [
+        ("model.py", _line_of(pr.origin / "model.py", "nn.Linear(9, 4)"))]
+    assert "Suggested fixes: 1 posted as review comments; 1 not posted because their line is outside the pull " \
+           "request's diff" in r.summary
 
 
 def test_nothing_is_posted_when_the_input_is_off(tmp_path: Path, api: StandIn) -> None:
@@ -106,3 +143,17 @@ def _line_of(path: Path, text: str) -> int:
     return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
 
 
+
+
+def test_a_comment_must_lie_within_one_hunk() -> None:
+    """The rule of `in_diff`, on lines given directly: a one-line comment inside a hunk (its first and last
+    line included), a multi-line one spanning two hunks or reaching past one, another file."""
+    from pytea_ci.fixes.suggestions import in_diff
+
+    lines = {"m.py": [(3, 9), (20, 26)]}
+    items = [{"path": "m.py", "line": 3}, {"path": "m.py", "line": 26}, {"path": "m.py", "line": 10},
+             {"path": "m.py", "line": 21, "start_line": 8}, {"path": "m.py", "line": 10, "start_line": 8},
+             {"path": "m.py", "line": 9, "start_line": 4}, {"path": "n.py", "line": 3}]
+    inside, outside = in_diff(items, lines)
+    assert inside == [items[0], items[1], items[5]]
+    assert outside == [items[2], items[3], items[4], items[6]]

@@ -18,6 +18,13 @@ CASES = [
     ("c = nn.Conv2d(3, 8, 5, stride=2, padding=2)\nx = torch.randn(2, 3, 31, 17)\n", "c(x)"),
     ("c = nn.Conv2d(3, 8, 7)\nx = torch.randn(2, 3, 5, 5)\n", "c(x)"),
     ("c = nn.Conv2d(3, 8, 3, padding='same')\nx = torch.randn(2, 3, 9, 10)\n", "c(x)"),
+    # an empty input runs only with a zero batch (or zero channels); an empty image is an error, padded or not
+    ("c = nn.Conv2d(4, 4, 1, stride=2, padding=1)\nx = torch.randn(8, 4, 0, 1)\n", "c(x)"),
+    ("c = nn.Conv2d(4, 4, 1, padding=1)\nx = torch.randn(0, 4, 0, 1)\n", "c(x)"),
+    ("c = nn.Conv2d(4, 4, 1, padding=1)\nx = torch.randn(0, 4, 5, 1)\n", "c(x)"),
+    ("c = nn.Conv1d(4, 4, 1, padding=1)\nx = torch.randn(4, 0)\n", "c(x)"),
+    ("c = nn.ConvTranspose2d(4, 4, 3)\nx = torch.randn(2, 4, 0, 3)\n", "c(x)"),
+    ("c = nn.Conv2d(4, 4, 3, padding='same')\nx = torch.randn(2, 4, 0, 3)\n", "c(x)"),
     ("c = nn.Conv1d(4, 8, 3, dilation=2)\nx = torch.randn(2, 4, 20)\n", "c(x)"),
     ("c = nn.Conv2d(1, 4, 3)\nx = torch.randn(8, 100)\n", "c(x)"),
     ("c = nn.ConvTranspose2d(16, 8, 3, stride=2, padding=1, output_padding=1)\nx = torch.randn(2, 16, 7, 7)\n", "c(x)"),

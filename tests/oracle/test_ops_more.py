@@ -19,6 +19,14 @@ CASES = [
     ("x = torch.randn(4, 10)\n", "x.narrow(1, 8, 5)"),
     ("x = torch.randn(4, 10)\n", "x.select(0, -1)"),
     ("x = torch.randn(4, 10)\n", "x.select(0, 4)"),
+    # a 0-dim tensor has no dim to split or take
+    ("x = torch.tensor(3.0)\n", "x.split(4)"),
+    ("x = torch.tensor(3.0)\n", "x.split([1], dim=-1)"),
+    ("x = torch.tensor(3.0)\n", "x.chunk(2, dim=1)"),
+    ("x = torch.tensor(3.0)\n", "x.unbind(0)"),
+    ("x = torch.tensor(3.0)\n", "x.narrow(0, 0, 1)"),
+    ("x = torch.tensor(3.0)\n", "x.select(0, 0)"),
+    ("x = torch.tensor(3.0)\n", "x.flip(0)"),
     # gather / scatter
     ("x = torch.randn(4, 10)\ni = torch.zeros(4, 3, dtype=torch.long)\n", "torch.gather(x, 1, i)"),
     ("x = torch.randn(4, 10)\ni = torch.zeros(5, 3, dtype=torch.long)\n", "torch.gather(x, 1, i)"),

@@ -77,6 +77,25 @@ def test_drawn_size_verdicts(lo: int, width: int, m: int, c: int, b: int, k: int
     assert _verdict(body, 6) == _expected(raised), (body, dict(zip(values, raised)))
 
 
+@SETTINGS
+@given(lo=st.integers(0, 12), width=st.integers(0, 6), m=st.integers(1, 3), c=st.integers(0, 3), k=st.integers(1, 5),
+       use=st.sampled_from(["parts[0] + parts[-1]", "torch.cat(parts, 1)"]))
+def test_chunk_of_a_drawn_size(lo: int, width: int, m: int, c: int, k: int, use: str) -> None:
+    """`chunk(k)` of a size drawn at run time, against torch for every value: where every value gives
+    k pieces the verdict on them is torch's; where some value may give fewer (5 into 4 is 2, 2, 1), the
+    model's unknown value must not turn into a guess: an error only if torch raises for every value, a
+    warning only if it raises for some."""
+    values = list(range(lo, lo + width + 1))
+    setup = f"x = torch.randn({m} * s + {c}, 2)\nparts = x.chunk({k})\n"
+    body = f"import random\nimport torch\ns = random.randint({lo}, {lo + width})\n{setup}y = {use}\n"
+    raised = [_torch_raises("import torch\n" + setup + f"y = {use}\n", {"s": v}) for v in values]
+    got, want = _verdict(body, 6), _expected(raised)
+    if all(len(torch.empty(m * v + c).chunk(k)) == k for v in values):
+        assert got == want, (body, dict(zip(values, raised)))
+    else:
+        assert (got != "error" or all(raised)) and (got != "warning" or any(raised)), (body, dict(zip(values, raised)))
+
+
 def test_first_paragraph_examples() -> None:
     """The issue's examples: a Linear hard-wired for 32x32 inputs with a random size (fails for some
     sizes), and `28 * s // s` against 32 features for a size read from the environment (fails for all)."""

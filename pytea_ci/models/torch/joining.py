@@ -31,11 +31,15 @@ from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 Shape = tuple[Dim, ...]
 
 
-def _dim_of(ctx: Ctx, input: Any, dim: Any, op: str) -> tuple[Shape, int] | None:
-    """The input's shape and a normalised dim, or None when either is unknown."""
+def _dim_of(ctx: Ctx, input: Any, dim: Any, op: str, scalar: str | None = None) -> tuple[Shape, int] | None:
+    """The input's shape and a normalised dim, or None when either is unknown. `scalar`: torch's message
+    when the op rejects a 0-dim input (it has no dim to take, whatever `dim` says)."""
     if not known(input):
         return None
     s = shape_of(input)
+    if scalar is not None and not s:
+        ctx.require(False, op, scalar, operands=(f"input: {fmt(s)}",))
+        return None
     d = norm_dim(ctx, dim, len(s), op)
     return None if d is None else (s, d)
 
@@ -46,7 +50,7 @@ def _replace(s: Shape, d: int, size: Dim) -> Shape:
 
 @model("torch.split", "torch.Tensor.split")
 def split(ctx: Ctx, tensor: Any, split_size_or_sections: Any, dim: Any = 0) -> Any:
-    sd = _dim_of(ctx, tensor, dim, "split")
+    sd = _dim_of(ctx, tensor, dim, "split", "split expects at least a 1-dimensional tensor")
     if sd is None:
         return ctx.unknown("split of unknown tensor")
     s, d = sd
@@ -70,23 +74,38 @@ def split(ctx: Ctx, tensor: Any, split_size_or_sections: Any, dim: Any = 0) -> A
 
 @model("torch.chunk", "torch.Tensor.chunk")
 def chunk(ctx: Ctx, input: Any, chunks: Any, dim: Any = 0) -> Any:
-    sd = _dim_of(ctx, input, dim, "chunk")
+    sd = _dim_of(ctx, input, dim, "chunk", "chunk expects at least a 1-dimensional tensor")
     k = as_int(chunks)
     if sd is None or k is None:
         return ctx.unknown("chunk of unknown tensor")
     ctx.require(k > 0, "chunk", f"chunk expects `chunks` to be greater than 0, got: {k}", INVALID_ARGUMENT)
     s, d = sd
     n = as_int(s[d])
-    if n is None:  # assumes the size divides evenly, the common case in models
-        return tuple(input.with_shape(_replace(s, d, ceildiv(s[d], k))) for _ in range(k))
+    if n is None:
+        return _chunk_symbolic(ctx, input, s, d, k)
     if n == 0:
         return tuple(input.with_shape(s) for _ in range(k))
     return split(ctx, input, -(-n // k), d)
 
 
+def _chunk_symbolic(ctx: Ctx, input: Tensor, s: Shape, d: int, k: int) -> Any:
+    """`chunk(k)` of a size n not known: torch's pieces are ceil(n / k) long but the last, which takes
+    what is left, and there are fewer than k of them when k - 1 pieces already cover n (5 into 4 is
+    2, 2, 1; 1 into 2 is one piece). The k pieces where this path decides there are k (else a fork per case
+    of the inputs, where a check on the pieces that fails is a warning); an unknown value, never a guess,
+    where there may be fewer."""
+    if k == 1:
+        return (input,)
+    size = ceildiv(s[d], k)
+    if not ctx.fork(P.lt((k - 1) * size, s[d]), per_run=True, blind=True):
+        return ctx.unknown("chunk of a size not known: maybe fewer pieces than asked")
+    last = s[d] - (k - 1) * size
+    return tuple(input.with_shape(_replace(s, d, size)) for _ in range(k - 1)) + (input.with_shape(_replace(s, d, last)),)
+
+
 @model("torch.unbind", "torch.Tensor.unbind")
 def unbind(ctx: Ctx, input: Any, dim: Any = 0) -> Any:
-    sd = _dim_of(ctx, input, dim, "unbind")
+    sd = _dim_of(ctx, input, dim, "unbind", "Dimension specified as 0 but tensor has no dimensions")
     n = as_int(sd[0][sd[1]]) if sd is not None else None
     if sd is None or n is None or n > 256:  # a long tuple of identical slices says nothing more than Unknown
         return ctx.unknown("unbind of unknown size")
@@ -96,7 +115,7 @@ def unbind(ctx: Ctx, input: Any, dim: Any = 0) -> Any:
 
 @model("torch.narrow", "torch.Tensor.narrow")
 def narrow(ctx: Ctx, input: Any, dim: Any, start: Any, length: Any) -> Any:
-    sd = _dim_of(ctx, input, dim, "narrow")
+    sd = _dim_of(ctx, input, dim, "narrow", "narrow() cannot be applied to a 0-dim tensor.")
     if sd is None or not (is_dim(start) and is_dim(length)):
         return ctx.unknown("narrow")
     s, d = sd
@@ -109,7 +128,7 @@ def narrow(ctx: Ctx, input: Any, dim: Any, start: Any, length: Any) -> Any:
 
 @model("torch.select", "torch.Tensor.select")
 def select(ctx: Ctx, input: Any, dim: Any, index: Any) -> Any:
-    sd = _dim_of(ctx, input, dim, "select")
+    sd = _dim_of(ctx, input, dim, "select", "select() cannot be applied to a 0-dim tensor.")
     if sd is None or not is_dim(index):
         return ctx.unknown("select")
     s, d = sd

@@ -63,6 +63,9 @@ def conv_forward(ctx: Ctx, x: Any, n: int, cfg: dict[str, Any], op: str, transpo
         else:
             p = 0 if pd[i] == "valid" else pd[i]
             out.append(window_out(ctx, size, k[i], st[i], p, dl[i], op))
+    ctx.require(P.or_(P.eq(s[0], 0) if batched else False, P.and_(*(P.lt(0, size) for size in spatial))), op,
+                f"Only zero batch or zero channel inputs are supported, but got input shape: {fmt(s)}",
+                operands=(f"input: {fmt(s)}",))  # torch has no kernel for an empty image, padded or not
     lead = (s[0],) if batched else ()
     return x.with_shape(lead + (cfg["out_channels"],) + tuple(tag(d, ctx, f"{op} output size") for d in out))
 
