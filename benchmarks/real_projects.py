@@ -93,7 +93,7 @@ PROJECTS = (
     Project("stable-baselines3", "2.9.2", deps=("gymnasium==1.4.0",)),  # RL on gym environments
     Project("torchrl", "0.14.1"),
     Project("cleanrl", "1.2.0", sdist=True),
-    Project("audiocraft", "1.3.0"),  # speech and audio
+    Project("audiocraft", "1.3.0", sdist=True),  # speech and audio (1.3.0 has no wheel on PyPI)
     Project("speechbrain", "1.1.2"),
     Project("asteroid", "0.7.0"),
     Project("openai-whisper", "20250625", sdist=True),

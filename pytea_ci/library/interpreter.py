@@ -110,6 +110,7 @@ class LibraryInterpreter(Interpreter):
         self.active = False  # inside the driver's call (checks outside it are not the module's)
         self.building = 0  # inside the construction of the target class: its checks are the module's
         self.passed = 0
+        self.called = False  # the module was called with the inputs on this path (its forward ran)
         self.layers: list[tuple[int, Layer, Any, list[Any]]] = []
         self.stack: list[Instance] = []
         self.names: dict[int, str] = {}
@@ -308,7 +309,7 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
     else:
         inputs = [make_input(ctx, spec, rank) for spec, rank in zip(ctx.target.inputs, ctx.ranks)]
     ctx.free_sizes = plausible.free_sizes(inputs, ctx.named, ctx.target.unit_sizes)
-    ctx.active = True
+    ctx.active = ctx.called = True
     ctx.stack = []
     try:
         out = ctx.call(model, *inputs)
@@ -370,5 +371,6 @@ def resume(interp: Interpreter, tree: ast.Module, name: str) -> None:
         interp.resumed = saved["model"]
         shared.guessed = shared.guessed or saved["guessed"]
         run_path(interp, _RESUME, name)
-    if interp.passed and before == (len(shared.completed), len(shared.findings)) and interp.budget_note is None:
-        shared.ended = max(shared.ended, interp.passed)  # neither completed nor a finding: raised
+    if (interp.passed or interp.called) and before == (len(shared.completed), len(shared.findings)) \
+            and interp.budget_note is None:
+        shared.ended = max(shared.ended, interp.passed)  # called, neither completed nor a finding: raised

@@ -109,19 +109,29 @@ def _layer(row: Layer, out: Any, ins: list[Any], model: dict[str, int]) -> Layer
     return row
 
 
-def evaluate(d: Dim, values: dict[str, int]) -> int | None:
-    """The value of a dim under an assignment of its symbols (None when one is missing)."""
+def evaluate(d: Dim, values: dict[str, int], memo: dict[int, int | None] | None = None) -> int | None:
+    """The value of a dim under an assignment of its symbols (None when one is missing). Sub-terms are
+    shared (a network's blocks nest the sizes of the one before, `dim.py` `_cached`): `memo` (by
+    identity, the terms all live as long as `d`) values each once, not once per path through the
+    sharing, which never ended for imagen-pytorch's SRUnet256."""
     if isinstance(d, int):
         return d
     if isinstance(d, Sym):
         return values.get(d.name)
+    memo = {} if memo is None else memo
+    if id(d) not in memo:
+        memo[id(d)] = _evaluate_term(d, values, memo)
+    return memo[id(d)]
+
+
+def _evaluate_term(d: Dim, values: dict[str, int], memo: dict[int, int | None]) -> int | None:
     if isinstance(d, Lin):
-        parts = [evaluate(a, values) for a, _ in d.terms]
+        parts = [evaluate(a, values, memo) for a, _ in d.terms]
         if any(p is None for p in parts):
             return None
         return d.const + sum(c * p for (_, c), p in zip(d.terms, parts) if p is not None)
     if isinstance(d, Op):
-        return _op(d.op, [evaluate(a, values) for a in d.args])
+        return _op(d.op, [evaluate(a, values, memo) for a in d.args])
     return None
 
 

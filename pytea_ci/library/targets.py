@@ -154,10 +154,12 @@ def forward_inputs(fwd: ast.FunctionDef) -> tuple[InputSpec, ...]:
     params = (a.posonlyargs + a.args)[1:]
     required = params[:len(params) - len(a.defaults)] if a.defaults else params
     specs: list[InputSpec] = []
-    polymorphic = _isinstance_checked(fwd)
+    polymorphic, containers = _isinstance_checked(fwd), _containers(fwd)
     for p in required:
         kind, dims, dtype = _annotation(p.annotation)
         if p.arg in polymorphic and dims is None:  # `x[0]` if isinstance(x, tuple) else x: not always a tensor
+            kind = "unknown"
+        if p.arg in containers and p.annotation is None:  # `hs[1]`: maybe a list of tensors
             kind = "unknown"
         index = sum(s.kind == "tensor" for s in specs)
         specs.append(InputSpec(p.arg, kind, dims, dtype, index))
@@ -168,6 +170,25 @@ def _isinstance_checked(fwd: ast.FunctionDef) -> set[str]:
     """Parameters whose type `forward` tests (`isinstance(x, tuple)`): a tensor input is one case."""
     return {n.args[0].id for n in ast.walk(fwd) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
             and n.func.id == "isinstance" and n.args and isinstance(n.args[0], ast.Name)}
+
+
+def _containers(fwd: ast.FunctionDef) -> set[str]:
+    """Names `forward` uses as a sequence of inputs: items taken by a literal index or by a loop's
+    variable (`hs[0]`, `inp[i]`), or unpacked into several names (`x, lengths = inputs`). An input of
+    one tensor is one case (its first rows); a list of tensors of different shapes is another, so a
+    failure with a tensor there is no failure "for every input" (speechbrain's CNN14PSI, Tacotron2)."""
+    loop_vars = {t.id for n in ast.walk(fwd) if isinstance(n, (ast.For, ast.comprehension))
+                 for t in ast.walk(n.target) if isinstance(t, ast.Name)}
+    out: set[str] = set()
+    for n in ast.walk(fwd):
+        if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and (
+                (isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, int))
+                or (isinstance(n.slice, ast.Name) and n.slice.id in loop_vars)):
+            out.add(n.value.id)
+        elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and any(
+                isinstance(t, (ast.Tuple, ast.List)) for t in n.targets):
+            out.add(n.value.id)
+    return out
 
 
 def _annotation(ann: ast.expr | None) -> tuple[str, tuple[str, ...] | None, str | None]:

@@ -41,7 +41,7 @@ def linear_forward(ctx: Ctx, x: Any, weight: Any, bias: Any, op: str) -> Any:
     return x.with_shape(s[:-1] + (out_f,))
 
 
-@native_class("torch.nn.Linear", "torch.nn.LazyLinear", bases=(Module,))
+@native_class("torch.nn.Linear", bases=(Module,))
 class Linear:
     def init(ctx: Ctx, self: Instance, in_features: Any, out_features: Any, bias: Any = True, **kw: Any) -> None:
         in_features, out_features = dim_arg(ctx, in_features), dim_arg(ctx, out_features)
@@ -53,6 +53,32 @@ class Linear:
 
     @facets(layout=CONTIGUOUS)  # addmm into a fresh output
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        return linear_forward(ctx, input, self.attrs.get("weight"), self.attrs.get("bias"), "Linear")
+
+
+_LAZY = "_lazy_parameters"  # LazyLinear before its first call: (bias, constructor keywords)
+
+
+@native_class("torch.nn.LazyLinear", bases=(Linear,))
+class LazyLinear:
+    """`LazyLinear(out_features, bias=True)`: `in_features` is the last dim of the first input, when torch
+    makes the weight; until then the weight is not a tensor (torch's UninitializedParameter)."""
+
+    def init(ctx: Ctx, self: Instance, out_features: Any, bias: Any = True, **kw: Any) -> None:
+        self.attrs.update(training=True, in_features=0, out_features=dim_arg(ctx, out_features),
+                          weight=ctx.unknown("LazyLinear's weight before its first call"),
+                          bias=None if flag(bias) is False else ctx.unknown("LazyLinear's bias before its first call"))
+        self.attrs[_LAZY] = (bias, kw)
+
+    @facets(layout=CONTIGUOUS)
+    def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        if _LAZY in self.attrs and known(input) and shape_of(input):
+            bias, kw = self.attrs.pop(_LAZY)
+            in_f, out_f = shape_of(input)[-1], self.attrs["out_features"]
+            self.attrs.update(in_features=in_f, weight=parameter(ctx, Tensor((out_f, in_f)), kw),
+                              bias=parameter(ctx, Tensor((out_f,)), kw) if flag(bias) is not False else None)
+            if flag(bias) is None:
+                self.attrs[UNSURE] = True
         return linear_forward(ctx, input, self.attrs.get("weight"), self.attrs.get("bias"), "Linear")
 
 
