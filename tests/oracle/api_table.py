@@ -920,3 +920,8 @@ for _b in ("torch.randn(2, 3, 4)", "torch.randn(2, 3)", "torch.randn(3)", "torch
            "torch.randn(4, 2)", "torch.randn(2, 4, 2)", "torch.randn(5, 3, 2)"):
     add("torch.linalg.solve", _SQ, f"torch.linalg.solve(A, {_b})")
 add("torch.linalg.solve", _RECT, "torch.linalg.solve(A, torch.randn(2, 5))")
+
+# nn.LazyLinear(out_features, bias): in_features is the first input's last dim, fixed from then on
+add("torch.nn.LazyLinear", "m = nn.LazyLinear(5)\n", "m(torch.randn(4, 20))", "nn.LazyLinear(5, False)(torch.randn(2, 3, 7))")
+add("torch.nn.LazyLinear", "m = nn.LazyLinear(5)\nm(torch.randn(4, 20))\n", "m(torch.randn(4, 21))",
+    "m(torch.randn(3, 20))", "nn.Linear(5, 2)(m(torch.randn(1, 20)))", "nn.Linear(6, 2)(m(torch.randn(1, 20)))")
