@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,10 +60,19 @@ def replay(text: str, changes: list[dict[str, Any]]) -> str:
     return text
 
 
-def test_the_extension_in_real_vscode_shows_the_finding_offers_the_proven_fix_and_clears_it(tmp_path: Path) -> None:
+@pytest.fixture
+def workdir() -> Iterator[Path]:
+    """The run's folder, outside pytest's numbered base folders: another pytest session on the machine
+    (a second checkout's suite) deletes the older of those while this minute-long run still uses it."""
+    path = Path(tempfile.mkdtemp(prefix="pytea-vscode-e2e-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_the_extension_in_real_vscode_shows_the_finding_offers_the_proven_fix_and_clears_it(workdir: Path) -> None:
     if not any(cache_dir().glob("code-server-*/.installed")) and not os.environ.get("PYTEA_VSCODE_E2E"):
         pytest.skip(f"missing tool: code-server in {cache_dir()} (install: bash {SCRIPT.relative_to(ROOT)})")
-    env = {**os.environ, "PYTEA_CI": f"{sys.executable} -m pytea_ci", "PYTEA_VSCODE_WORKDIR": str(tmp_path),
+    env = {**os.environ, "PYTEA_CI": f"{sys.executable} -m pytea_ci", "PYTEA_VSCODE_WORKDIR": str(workdir),
            "PYTHONPATH": os.pathsep.join([str(BLOCK_TORCH), *filter(None, [os.environ.get("PYTHONPATH")])])}
     run = subprocess.run(["bash", str(SCRIPT)], env=env, capture_output=True, text=True, timeout=1200,
                          stdin=subprocess.DEVNULL)
@@ -75,9 +87,9 @@ def test_the_extension_in_real_vscode_shows_the_finding_offers_the_proven_fix_an
     assert "auto fix (Shift+Alt+., preferred fixes only): line 9 is now `self.fc2 = nn.Linear(128, 10)`" in run.stdout
     assert "problems after the proven fix: No problems" in run.stdout
 
-    uri = (tmp_path / "proj" / "train.py").as_uri()
-    sent = jsonrpc(tmp_path / "log" / "client-to-server.jsonrpc")
-    got = jsonrpc(tmp_path / "log" / "server-to-client.jsonrpc")
+    uri = (workdir / "proj" / "train.py").as_uri()
+    sent = jsonrpc(workdir / "log" / "client-to-server.jsonrpc")
+    got = jsonrpc(workdir / "log" / "server-to-client.jsonrpc")
     init = next(m for m in sent if m.get("method") == "initialize")
     assert init["params"]["clientInfo"]["name"] == "code-server"
     opened = [m for m in sent if m.get("method") == "textDocument/didOpen"]
@@ -114,4 +126,4 @@ def test_the_extension_in_real_vscode_shows_the_finding_offers_the_proven_fix_an
     final = replay(opened[0]["params"]["textDocument"]["text"], edits).split("\n")
     assert final[8] == "        self.fc2 = nn.Linear(128, 10)" and final[12] == "        return self.fc2(h)"
     shots = ("finding", "quickfix", "applied", "fixed")
-    assert all((tmp_path / f"vscode-{shot}.png").stat().st_size > 0 for shot in shots)
+    assert all((workdir / f"vscode-{shot}.png").stat().st_size > 0 for shot in shots)
