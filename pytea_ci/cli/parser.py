@@ -91,7 +91,8 @@ def _cache_dir_option(p: argparse.ArgumentParser) -> None:
 def _analysis_options(p: argparse.ArgumentParser) -> None:
     """How entry points are analyzed: shared by check, explain and baseline write."""
     p.add_argument("paths", nargs="*", help="files (entry points; modules: mapped to the entry points importing "
-                   "them; data files: to those reading them) or directories; none: every entry point")
+                   "them; data files: to those reading them) or directories (the entry points in them; with "
+                   "none, their modules alone); none: every entry point")
     p.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE",
                    help="override an argparse default of the analyzed program (repeatable)")
     p.add_argument("--symbolic", action="append", default=[], metavar="NAME=RANGE",
