@@ -21,14 +21,17 @@ Shape = tuple[Dim, ...]
 _FLOAT = "{op}: Expected a floating point or complex tensor as input. Got {{got}}"
 
 
-def matrices(ctx: Ctx, a: Any, op: str, square: bool, name: str = "A") -> Shape | None:
-    """The shape of a batch of matrices `a` (at least 2-D, square when `square`), None when not known."""
+def matrices(ctx: Ctx, a: Any, op: str, square: bool, name: str = "A", floating: bool = True,
+             too_few: str | None = None) -> Shape | None:
+    """The shape of a batch of matrices `a` (at least 2-D, square when `square`, of a floating dtype when
+    `floating`), None when not known; `too_few`: torch's message for fewer than 2 dims, if not the usual."""
     if not known(a):
         return None
     s = shape_of(a)
-    ctx.require(len(s) >= 2, op, f"{op}: The input tensor {name} must have at least 2 dimensions.",
+    ctx.require(len(s) >= 2, op, too_few or f"{op}: The input tensor {name} must have at least 2 dimensions.",
                 operands=(f"{name}: {fmt(s)}",))
-    require_floating(ctx, op, a, name, _FLOAT.format(op=op))
+    if floating:
+        require_floating(ctx, op, a, name, _FLOAT.format(op=op))
     if square:
         ctx.require(P.eq(s[-2], s[-1]), op, f"{op}: {name} must be batches of square matrices, but they are "
                     f"{s[-2]!r} by {s[-1]!r} matrices", operands=(f"{name}: {fmt(s)}",),
@@ -62,14 +65,8 @@ model("torch.logdet", "torch.Tensor.logdet")(_det("logdet"))
 
 @model("torch.linalg.matrix_power", "torch.matrix_power", "torch.Tensor.matrix_power")
 def matrix_power(ctx: Ctx, A: Any, n: Any) -> Any:
-    if not known(A):
-        return ctx.unknown("matrix_power")
-    s = shape_of(A)
-    ctx.require(len(s) >= 2, "linalg.matrix_power", "linalg.matrix_power: The input tensor A must have at least 2 "
-                "dimensions.", operands=(f"A: {fmt(s)}",))
-    ctx.require(P.eq(s[-2], s[-1]), "linalg.matrix_power", f"linalg.matrix_power: A must be batches of square "
-                f"matrices, but they are {s[-2]!r} by {s[-1]!r} matrices", operands=(f"A: {fmt(s)}",))
-    return A.with_shape(s)
+    s = matrices(ctx, A, "linalg.matrix_power", True, floating=False)  # integer matrices too
+    return A.with_shape(s) if s is not None else ctx.unknown("matrix_power")
 
 
 @model("torch.linalg.slogdet", "torch.slogdet", "torch.Tensor.slogdet")
@@ -109,11 +106,9 @@ def svd(ctx: Ctx, A: Any, full_matrices: Any = True, **kwargs: Any) -> Any:
 @model("torch.svd", "torch.Tensor.svd")
 def svd_old(ctx: Ctx, A: Any, some: Any = True, compute_uv: Any = True) -> Any:
     """`torch.svd`: (U, S, V) with V not transposed; `some=False` gives the full U and V."""
-    if known(A):
-        s = shape_of(A)
-        ctx.require(len(s) >= 2, "linalg.svd", f"linalg.svd: input should have at least 2 dimensions, but has "
-                    f"{len(s)} dimensions instead", operands=(f"A: {fmt(s)}",))
-    s2 = matrices(ctx, A, "linalg.svd", False)
+    rank = len(shape_of(A)) if known(A) else 0
+    s2 = matrices(ctx, A, "linalg.svd", False, too_few=f"linalg.svd: input should have at least 2 dimensions, but "
+                  f"has {rank} dimensions instead")
     if s2 is None or not isinstance(some, bool):
         return ctx.unknown("svd")
     *batch, m, n = s2
@@ -161,12 +156,9 @@ def matrix_norm(ctx: Ctx, A: Any, ord: Any = "fro", dim: Any = (-2, -1), keepdim
 
 @model("torch.linalg.matrix_rank")
 def matrix_rank(ctx: Ctx, A: Any, *args: Any, **kwargs: Any) -> Any:
-    if known(A):
-        s = shape_of(A)
-        ctx.require(len(s) >= 2, "linalg.matrix_rank", "torch.linalg.matrix_rank: The input tensor input must have at "
-                    "least 2 dimensions.", operands=(f"input: {fmt(s)}",))
-        return A.with_shape(s[:-2], "int64")
-    return ctx.unknown("matrix_rank")
+    s = matrices(ctx, A, "linalg.matrix_rank", False, floating=False,
+                 too_few="torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
+    return A.with_shape(s[:-2], "int64") if s is not None else ctx.unknown("matrix_rank")
 
 
 @model("torch.linalg.solve")
