@@ -26,6 +26,7 @@ import os
 import re
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -51,12 +52,14 @@ def check(work: str, target: str, timeout: int, extra: tuple[str, ...] = ()) -> 
     cmd = [PYTHON, "-m", "pytea_ci", "check", target, "--no-cache", "--root", ".", "--python", "/work/venv",
            "--format", "json", "--fail-on", "never", *extra]
     t0, c0 = time.time(), _children_cpu()
-    try:
-        p = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=timeout,
-                           env={**os.environ, "PYTHONPATH": PYTEA})
+    try:  # the limit is CPU seconds (the load does not decide a timeout); wall only as a backstop at 4x
+        p = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=4 * timeout,
+                           env={**os.environ, "PYTHONPATH": PYTEA}, preexec_fn=lambda: _cpu_limit(timeout))
     except subprocess.TimeoutExpired:
         return {"timeout": True, "wall": round(time.time() - t0, 2)}
     wall = round(time.time() - t0, 2)
+    if p.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return {"timeout": True, "wall": wall, "cpu": round(_children_cpu() - c0, 2)}
     cpu = round(_children_cpu() - c0, 2)  # with --jobs 1: this check's CPU seconds (wall follows the machine's load)
     try:
         doc = json.loads(p.stdout)
@@ -68,6 +71,10 @@ def check(work: str, target: str, timeout: int, extra: tuple[str, ...] = ()) -> 
             "findings": [{"rule": d["rule"], "severity": d["severity"], "path": d["path"], "line": d["line"],
                           "message": d["message"][:200]} for d in doc["diagnostics"]],
             "notes": sorted({d["rule"] for d in doc["diagnostics"] if d["severity"] == "note"})}
+
+
+def _cpu_limit(seconds: int) -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
 
 
 def _children_cpu() -> float:
@@ -277,7 +284,7 @@ def main() -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
     r.add_argument("--jobs", type=int, default=2)
-    r.add_argument("--timeout", type=int, default=60)
+    r.add_argument("--timeout", type=int, default=60, help="CPU seconds per check (wall: 4x, a backstop)")
     r.add_argument("--halves", default="dev,test")
     r.add_argument("--modes", default="driver,script,library")
     r.add_argument("--sample", type=float, default=1.0, help="a fixed share of the checks (by a hash of their key)")
