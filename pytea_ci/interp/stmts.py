@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from pytea_ci.interp.contexts import run_with
 from pytea_ci.interp.ops import BINOPS, on_machine
@@ -472,29 +472,39 @@ class StmtMixin:
         hold is PT004 when it is about shapes and decided without unknowns or machine facts; any
         other failing assert is the program raising AssertionError (the path ends, recorded)."""
         value = self.eval(node.test, scope)
-        cond = self.truth_of(value)
-        machine = on_machine(cond)
         code = scope.func.node if scope.func is not None else self.shared.asts.get(scope.globals.get("__file__", ""))
         shapes = about_shapes(node.test) or (code is not None and self.sizes_named(node.test, shape_names(code), scope))
         with self.at(node):
-            unknown = isinstance(value, Unknown) or (
-                isinstance(cond, Pred) and any(s.kind == UNKNOWN for s in symbols(cond)))
             if shapes:  # a shape assertion is a shape check the program makes
+                unknown = _undecidable(value, self.truth_of(value))
                 skipped = (value.origin if isinstance(value, Unknown) else None) or Origin(self.span, "a size not understood")
                 self.shared.coverage.op(self.span, skipped if unknown else None)
-            if unknown:
-                return  # depends on a value not understood: assumed, nothing to learn from it
-            if isinstance(cond, Pred):
-                can_true, can_false = self.config.decider.branch(cond, self.pc)
-                if can_true and can_false:
-                    self.pc.append(cond)
-                if machine and can_true and self.config.decider.branch(cond, [])[1]:
-                    self.machine.require(cond)  # the program requires it (not a tautology): no guess
-                cond = can_true
-            if cond is False:
-                if shapes and not machine:
-                    self.report_assert(node)
-                raise UserException("AssertionError")
+            self.raise_unless(value, "AssertionError", (lambda: self.report_assert(node)) if shapes else None)
+
+    def raise_unless(self: "Interpreter", value: Any, kind: str, report: "Callable[[], None] | None" = None) -> None:
+        """`if not value: raise kind()` as the program states it (an assert, `torch._assert`, `torch._check`):
+        what it states is assumed from here on; when it can never hold, `report` (a finding, when the
+        statement is about shapes and decided without machine facts) and then the program raises `kind`.
+        A value not understood is assumed, nothing learnt from it."""
+        cond = self.truth_of(value)
+        machine = on_machine(cond)
+        if _undecidable(value, cond):
+            return
+        if isinstance(cond, Pred):
+            can_true, can_false = self.config.decider.branch(cond, self.pc)
+            if can_true and can_false:
+                self.pc.append(cond)
+            if machine and can_true and self.config.decider.branch(cond, [])[1]:
+                self.machine.require(cond)  # the program requires it (not a tautology): no guess
+            cond = can_true
+        if cond is False:
+            if report is not None and not machine:
+                report()
+            raise UserException(kind)
+
+
+def _undecidable(value: Any, cond: Any) -> bool:
+    return isinstance(value, Unknown) or (isinstance(cond, Pred) and any(s.kind == UNKNOWN for s in symbols(cond)))
 
 
 _LOOKUP_ERRORS = {"IndexError", "KeyError"}

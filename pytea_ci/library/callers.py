@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from pytea_ci.driver import fs
 from pytea_ci.driver.pysource import assigned_once
+from pytea_ci.library import ast_index
 from pytea_ci.library.inputs import CallerInput
 
 Bound = dict[str, "ast.expr | None"]  # name -> its one value in a scope (`pysource.assigned_once`)
@@ -96,7 +97,7 @@ def names_for(tree: ast.Module, path: str, own: str, cls: str, root: str) -> Nam
         return Names(frozenset())  # its own class of that name
     bare: set[str] = set()
     modules: set[str] = set()
-    for node in ast.walk(tree):
+    for node in ast_index.imports(tree):
         if isinstance(node, ast.ImportFrom):
             for a in node.names:
                 if a.name == cls and _is_own(node.module or "", node.level, path, root, own):
@@ -124,12 +125,6 @@ def _builds(node: ast.expr, cls: str, names: Names | None = None) -> str | None:
         return None
     args = [ast.unparse(a) for a in node.args] + [f"{k.arg}={ast.unparse(k.value)}" for k in node.keywords]
     return f"{cls}({', '.join(args)})"
-
-
-def _scopes(tree: ast.Module) -> list[list[ast.stmt]]:
-    bodies: list[list[ast.stmt]] = [tree.body]
-    bodies += [n.body for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    return bodies
 
 
 def _unwrap(node: ast.expr) -> ast.expr:
@@ -227,17 +222,11 @@ def caller_inputs(cls: str, trees: dict[str, ast.Module], root: str, tensors: in
             if own is not None and own in trees else None
         if names is not None and not (names.bare or names.modules):
             continue
-        for body in _scopes(tree):
-            assigned = assigned_once(body)
-            for st in body:
-                if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    continue
-                for node in ast.walk(st):
-                    if not isinstance(node, ast.Call):
-                        continue
-                    built = _model(node.func, cls, assigned, names)
-                    shapes = _inputs(node, assigned, defined) if built is not None else None
-                    if built is not None and shapes is not None and len(shapes) == tensors and (built, shapes) not in out:
-                        out[(built, shapes)] = CallerInput(shapes, os.path.relpath(path, root), path, node.lineno,
-                                                           node.col_offset, built)
+        for scope in ast_index.call_scopes(tree):
+            for node in scope.calls:
+                built = _model(node.func, cls, scope.assigned, names)
+                shapes = _inputs(node, scope.assigned, defined) if built is not None else None
+                if built is not None and shapes is not None and len(shapes) == tensors and (built, shapes) not in out:
+                    out[(built, shapes)] = CallerInput(shapes, os.path.relpath(path, root), path, node.lineno,
+                                                       node.col_offset, built)
     return tuple(out.values())

@@ -20,6 +20,7 @@ import ast
 import builtins
 import copy
 import os
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -305,7 +306,21 @@ Chain = list[ast.FunctionDef | ast.AsyncFunctionDef]
 def calls(tree: ast.Module, callee: Callable[[ast.Call], str], cls: str) -> Iterator[tuple[ast.Call, Chain, str]]:
     """The calls of `cls` in `tree`, each with its enclosing functions (outermost first) and the class
     whose body holds it ("" at the top level or in a plain function); calls in a class body outside its
-    methods and in lambdas are left out."""
+    methods and in lambdas are left out. The tree is walked once per `callee`, for every class."""
+    per_callee = _CALLS.setdefault(tree, {})
+    by_name = per_callee.get(callee)
+    if by_name is None:
+        by_name = per_callee[callee] = {}
+        for call, chain, owner in _all_calls(tree):
+            by_name.setdefault(callee(call), []).append((call, chain, owner))
+    return iter(by_name.get(cls, ()))
+
+
+_CALLS: "weakref.WeakKeyDictionary[ast.Module, dict[Callable[[ast.Call], str], dict[str, list[tuple[ast.Call, Chain, str]]]]]" = \
+    weakref.WeakKeyDictionary()
+
+
+def _all_calls(tree: ast.Module) -> Iterator[tuple[ast.Call, Chain, str]]:
     todo: list[tuple[ast.AST, Chain, str, bool]] = [(tree, [], "", False)]
     while todo:
         node, chain, owner, in_class_body = todo.pop()
@@ -315,6 +330,6 @@ def calls(tree: ast.Module, callee: Callable[[ast.Call], str], cls: str) -> Iter
             elif isinstance(child, ast.ClassDef):
                 todo.append((child, chain, child.name, True))
             elif not isinstance(child, ast.Lambda):
-                if isinstance(child, ast.Call) and callee(child) == cls and not in_class_body:
+                if isinstance(child, ast.Call) and not in_class_body:
                     yield child, chain, owner
                 todo.append((child, chain, owner, in_class_body))

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from pytea_ci.driver import fs
 from pytea_ci.driver.pysource import FileFacts
-from pytea_ci.library import protocol, sites
+from pytea_ci.library import ast_index, protocol, sites
 from pytea_ci.library.callers import MAX_CALLERS, caller_inputs
 from pytea_ci.library.inputs import InputSpec, LibraryTarget, dtype_of, parse_dims
 from pytea_ci.diagnostics import grammar
@@ -220,7 +220,7 @@ _JAXTYPING = {"Float", "Float32", "Float64", "Int", "Int64", "Long", "Integer", 
 def _imports(tree: ast.Module, own: str, cls: str) -> bool:
     """Whether a file imports the class's module (`from models import Block`, `import models`)."""
     mod = os.path.splitext(os.path.basename(own))[0]
-    for node in ast.walk(tree):
+    for node in ast_index.imports(tree):
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] == mod:
             if any(a.name in (cls, "*") for a in node.names):
                 return True

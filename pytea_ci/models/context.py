@@ -114,5 +114,9 @@ class Ctx(Protocol):
     def option(self, key: str) -> Any:
         """A configuration value for the current entry point (e.g. argparse overrides)."""
 
+    def raise_unless(self, value: Any, kind: str) -> None:
+        """`if not value: raise kind()` as the program states it: assumed on this path from here on, and
+        the program raises `kind` where it can never hold (a value not understood is assumed)."""
+
     def user_error(self, kind: str, message: str) -> None:
         """Raise a Python exception inside the analyzed program (not a shape finding)."""

@@ -411,6 +411,8 @@ NAMES: dict[str, str] = {
         'yaml.YAMLError',
     'pytea_ci.models.torch.autograd':
         'torch.autograd.Variable torch.autograd.grad',
+    'pytea_ci.models.torch.checks':
+        'torch._assert torch._check torch._check_index torch._check_value torch._check_type',
     'pytea_ci.models.torch.eager':
         'torch.compiler.is_compiling torch.compiler.is_dynamo_compiling torch.compiler.is_exporting '
         'torch._dynamo.is_compiling torch._dynamo.external_utils.is_compiling torch.jit.is_tracing '

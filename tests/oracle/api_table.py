@@ -167,6 +167,9 @@ add("torch.Tensor.char", X23, "x.char()", "x.char().view(3, 2)", "x.char().view(
 add("torch.Tensor.type", X23, "x.type(torch.float64)", "x.type(torch.LongTensor).view(6)", "x.type('torch.IntTensor').view(4)")
 add("torch.FloatTensor", "", "torch.FloatTensor([1, 2, 3])", "torch.FloatTensor((2, 3))", "torch.FloatTensor(2, 3)",
     "torch.FloatTensor(torch.Size([2, 3]))", "torch.FloatTensor([1, 2, 3]).view(2, 3)")
+for _check in ("_assert", "_check", "_check_index", "_check_value", "_check_type"):  # models/torch/checks.py
+    add(f"torch.{_check}", X23, f"torch.{_check}(x.shape[0] == 2, 'rows') or x.view(6)",
+        f"torch.{_check}(x.size(1) > 0, 'cols') or x @ torch.randn(3, 4)")
 add("torch.autograd.Variable", X23, "torch.autograd.Variable(x) @ torch.randn(3, 4)",
     "torch.autograd.Variable(x, requires_grad=True) @ torch.randn(4, 3)")
 add("torch.nn.DataParallel", X23, "nn.DataParallel(nn.Linear(3, 4))(x)", "nn.DataParallel(nn.Linear(4, 4))(x)",
