@@ -25,7 +25,7 @@ from pytea_ci.fsio import atomic_write, read_json
 from pytea_ci.interp.search_path import search_roots
 from pytea_ci.diagnostics import grammar
 
-FORMAT = 2
+FORMAT = 3  # 3: a file whose only top-level calls warn is no program (`_is_script`)
 Import = tuple[int, str]  # (relative level, dotted name); level 0 = absolute
 
 
@@ -65,13 +65,33 @@ def _is_main_guard(node: ast.stmt) -> bool:
 
 
 def _is_script(tree: ast.Module) -> bool:
-    """A `__main__` block, or module-level calls or loops."""
+    """A `__main__` block, or module-level calls or loops. A call to the `warnings` module is no program's
+    work: a module that only warns and re-exports (pytorch-ignite's `contrib/metrics/regression/*.py`,
+    moved elsewhere and kept as deprecation shims) is imported by its users, never run."""
+    warners = _warnings_names(tree)
     for node in tree.body:
         if _is_main_guard(node) or isinstance(node, (ast.For, ast.While, ast.With, ast.AsyncFor)):
             return True
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and not _warns(node.value, warners):
             return True
     return False
+
+
+def _warnings_names(tree: ast.Module) -> set[str]:
+    """The names the module binds to the `warnings` module or its functions at its top level."""
+    out: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            out.update(a.asname or a.name for a in node.names if a.name == "warnings")
+        elif isinstance(node, ast.ImportFrom) and node.module == "warnings" and not node.level:
+            out.update(a.asname or a.name for a in node.names)
+    return out
+
+
+def _warns(call: ast.Call, warners: set[str]) -> bool:
+    """`warnings.warn(...)`, `warn(...)` (from warnings), `warnings.simplefilter(...)`."""
+    func = call.func.value if isinstance(call.func, ast.Attribute) else call.func
+    return isinstance(func, ast.Name) and func.id in warners
 
 
 def parse_facts(source: bytes) -> tuple[list[Import], bool]:
