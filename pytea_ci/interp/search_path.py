@@ -6,8 +6,8 @@ A file inside a package (its folder and the folders above it, below the analysis
 runs it: the parent of the package's top folder is first on the search path and the file is
 `pkg.sub.mod`. So a sibling named like a library (d2l's `d2l/torch.py`, timm's `layers/typing.py`) never
 shadows that library, and `import pkg.other` finds the package, not a sibling `pkg.py`. A file outside
-any package runs as a script: its own folder first. The interpreter (entry points and library mode),
-the driver's import graph and library mode's reading of call sites all ask here, so they agree on
+any package runs as a script: its own folder first. The interpreter (for whatever file it starts at),
+the driver's import graph and the readers of call sites outside the interpreter all ask here, so they agree on
 what an import names. Pure path arithmetic over an `isfile` the caller passes (the driver's journals
 its answers)."""
 
