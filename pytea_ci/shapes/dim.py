@@ -355,3 +355,19 @@ def symbols(d: object) -> set[Sym]:
         elif isinstance(getattr(x, "args", None), tuple):
             stack.extend(x.args)  # type: ignore[attr-defined]
     return out
+
+
+def symbol_names(d: object) -> frozenset[str]:
+    """The names of the symbols in a dim or predicate, kept on the term or predicate once computed: the
+    solver asks for those of every path-condition conjunct at every check (`solver/decide.py`
+    `_relevant`), and walking each conjunct's shared sub-terms again every time was three quarters of
+    asteroid's SuDORMRF (457,000 walks for 4,000 checks)."""
+    if isinstance(d, Sym):
+        return frozenset((d.name,))
+    memo = getattr(d, "__dict__", None)
+    if memo is None:
+        return frozenset(s.name for s in symbols(d))
+    if "_names" not in memo:
+        memo["_names"] = frozenset(s.name for s in symbols(d))
+    return memo["_names"]  # type: ignore[no-any-return]
+
