@@ -3,7 +3,8 @@
 Each file's imports are read from its AST (absolute, relative and package imports, and
 `importlib.import_module("constant")` as a best effort) and cached by the hash of its content.
 Names are resolved the way the interpreter resolves them (`interp/imports.py`): against the entry
-point's folder, then the project root. A module that does not exist still leaves its candidate
+point's home (its folder, or the folder its top package sits in: `interp/search_path.py`), then the
+project root. A module that does not exist still leaves its candidate
 paths in the closure, so creating or deleting it changes what depends on it.
 """
 
@@ -21,9 +22,10 @@ from pytea_ci.diagnostics.notebook import NotebookError, is_notebook
 from pytea_ci.diagnostics.notebook import parse as parse_notebook
 from pytea_ci.driver import fs
 from pytea_ci.fsio import atomic_write, read_json
+from pytea_ci.interp.search_path import search_roots
 from pytea_ci.diagnostics import grammar
 
-FORMAT = 2
+FORMAT = 3  # 3: a file whose only top-level calls warn is no program (`_is_script`)
 Import = tuple[int, str]  # (relative level, dotted name); level 0 = absolute
 
 
@@ -63,13 +65,33 @@ def _is_main_guard(node: ast.stmt) -> bool:
 
 
 def _is_script(tree: ast.Module) -> bool:
-    """A `__main__` block, or module-level calls or loops."""
+    """A `__main__` block, or module-level calls or loops. A call to the `warnings` module is no program's
+    work: a module that only warns and re-exports (pytorch-ignite's `contrib/metrics/regression/*.py`,
+    moved elsewhere and kept as deprecation shims) is imported by its users, never run."""
+    warners = _warnings_names(tree)
     for node in tree.body:
         if _is_main_guard(node) or isinstance(node, (ast.For, ast.While, ast.With, ast.AsyncFor)):
             return True
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and not _warns(node.value, warners):
             return True
     return False
+
+
+def _warnings_names(tree: ast.Module) -> set[str]:
+    """The names the module binds to the `warnings` module or its functions at its top level."""
+    out: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            out.update(a.asname or a.name for a in node.names if a.name == "warnings")
+        elif isinstance(node, ast.ImportFrom) and node.module == "warnings" and not node.level:
+            out.update(a.asname or a.name for a in node.names)
+    return out
+
+
+def _warns(call: ast.Call, warners: set[str]) -> bool:
+    """`warnings.warn(...)`, `warn(...)` (from warnings), `warnings.simplefilter(...)`."""
+    func = call.func.value if isinstance(call.func, ast.Attribute) else call.func
+    return isinstance(func, ast.Name) and func.id in warners
 
 
 def parse_facts(source: bytes) -> tuple[list[Import], bool]:
@@ -227,8 +249,8 @@ class ImportGraph:
             found = self._isfile[path] = fs.isfile(path)
         return found
 
-    def _inside(self, path: str, entry_dir: str) -> bool:
-        return path in (self.root, entry_dir) or path.startswith((self.root + os.sep, entry_dir + os.sep))
+    def _inside(self, path: str, home: str) -> bool:
+        return path in (self.root, home) or path.startswith((self.root + os.sep, home + os.sep))
 
     def _resolve(self, imp: Import, importer: str, roots: list[str]) -> list[str]:
         level, dotted = imp
@@ -238,17 +260,17 @@ class ImportGraph:
         return _candidates(dotted, [base]) if dotted else []
 
     def _found(self, imp: Import, base: str, importer: str, roots: list[str],
-               entry_dir: str) -> tuple[list[str], list[str]]:
-        """(existing, absent) candidates of one import for an entry point in `entry_dir`, once per run for
-        each (name, entry folder) or, relative, (name, folder it is resolved from): most imports recur."""
+               home: str) -> tuple[list[str], list[str]]:
+        """(existing, absent) candidates of one import for an entry point whose home is `home`, once per run
+        for each (name, home) or, relative, (name, folder it is resolved from): most imports recur."""
         level, dotted = imp
-        key = (dotted, entry_dir) if level == 0 else (dotted, base, "" if self._inside(base, self.root) else entry_dir)
+        key = (dotted, home) if level == 0 else (dotted, base, "" if self._inside(base, self.root) else home)
         found = self._paths.get(key)
         if found is None:
             existing: list[str] = []
             absent: list[str] = []
             for cand in self._resolve(imp, importer, roots):
-                if self._inside(cand, entry_dir):
+                if self._inside(cand, home):
                     (existing if self.isfile(cand) else absent).append(cand)
             found = self._paths[key] = (existing, absent)
         return found
@@ -262,35 +284,39 @@ class ImportGraph:
             found = self._facts[path] = (digest, [(imp, _base(path, imp[0])) for imp in imports])
         return found
 
-    def _edges(self, path: str, entry_dir: str, roots: list[str]) -> tuple[list[str], list[str]]:
-        """(project files `path` imports, absent candidates), resolved for an entry point in `entry_dir`;
-        once per (file, folder) per run, so a closure costs its size, not its size times the imports."""
-        key = (path, entry_dir)
+    def _edges(self, path: str, home: str, roots: list[str]) -> tuple[list[str], list[str]]:
+        """(project files `path` imports, absent candidates), resolved for an entry point whose home is
+        `home`; once per (file, home) per run, so a closure costs its size, not its size times the imports."""
+        key = (path, home)
         found = self._resolved.get(key)
         if found is None:
             edges: list[str] = []
             absent: list[str] = []
             for imp, base in self._imports(path)[1]:
-                existing, missing = self._found(imp, base, path, roots, entry_dir)
+                existing, missing = self._found(imp, base, path, roots, home)
                 edges += existing
                 absent += missing
             found = self._resolved[key] = (edges, absent)
         return found
+
+    def _roots(self, path: str) -> list[str]:
+        """Where the absolute imports of a program started at `path` are looked up: its home first."""
+        return list(search_roots(path, self.root, self.isfile))
 
     def closure(self, entry: str) -> Closure:
         """Every project file `entry` may import, transitively (cached per entry point)."""
         entry = os.path.abspath(entry)
         if entry in self.closures:
             return self.closures[entry]
-        entry_dir = os.path.dirname(entry)
-        roots = [entry_dir, self.root] if entry_dir != self.root else [self.root]
+        roots = self._roots(entry)
+        home = roots[0]  # the entry's home: with the root, what its imports may reach
         out = Closure()
         todo = [entry]
         queued = {entry}
         while todo:
             path = todo.pop()
             out.files[path] = self._imports(path)[0] or "unreadable"
-            edges, absent = self._edges(path, entry_dir, roots)
+            edges, absent = self._edges(path, home, roots)
             out.edges[path] = set(edges)
             out.absent.update(absent)
             for cand in edges:
@@ -301,10 +327,10 @@ class ImportGraph:
         return out
 
     def direct_imports(self, path: str) -> set[str]:
-        """The project files `path` imports directly (resolved from its folder, then the root)."""
+        """The project files `path` imports directly (resolved from its home, then the root)."""
         path = os.path.abspath(path)
-        here = os.path.dirname(path)
-        roots = [here, self.root] if here != self.root else [self.root]
+        roots = self._roots(path)
+        here = roots[0]
         _, imports = self.cache.imports(path)
         return {c for imp in imports for c in self._resolve(imp, path, roots)
                 if c != path and self._inside(c, here) and self.isfile(c)}

@@ -10,11 +10,11 @@ of its one path, which `snapshot.py` copies whole.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from pytea_ci.diagnostics import Span
+from pytea_ci.interp import search_path
 from pytea_ci.interp.budget import Budget
 from pytea_ci.solver import Decider
 
@@ -29,11 +29,14 @@ class PathConfig:
     options: dict[str, Any]  # per entry point: `args` overrides, `library` target, ... (driver/project.py)
     deadline: float  # wall-clock safety net (time.monotonic())
     strict: bool = False  # an analyzer bug raises instead of ending the path (tests)
-    # where absolute imports of project modules are looked up: the entry's folder, then the root
-    search_roots: tuple[str, str] = field(init=False)
+    # where absolute imports of project modules are looked up: the entry's home (its own folder, or the
+    # folder its top package sits in: search_path.py), then the root; and the entry's `__package__`
+    search_roots: tuple[str, ...] = field(init=False)
+    package: str = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "search_roots", (os.path.dirname(os.path.abspath(self.entry)), self.root))
+        object.__setattr__(self, "search_roots", search_path.search_roots(self.entry, self.root))
+        object.__setattr__(self, "package", search_path.package_of(self.entry, self.root))
 
 
 @dataclass

@@ -28,16 +28,9 @@ class ImportMixin:
         return self.shared.installed.find(dotted) if self.shared.installed is not None else None  # after the project
 
     def entry_package(self: "Interpreter") -> str:
-        """The package of an entry point that sits in one (`pkg/sub/run.py` beside `pkg/sub/__init__.py`,
-        importable from a search root): its relative imports run as under `python -m pkg.sub.run`.
-        "" for a script outside any package."""
-        d = os.path.dirname(os.path.abspath(self.config.entry))
-        parts: list[str] = []
-        while os.path.isfile(os.path.join(d, "__init__.py")) and os.path.basename(d).isidentifier():
-            parts.insert(0, os.path.basename(d))
-            d = os.path.dirname(d)
-        dotted = ".".join(parts)
-        return dotted if dotted and self.find_module_file(dotted) is not None else ""
+        """The package of an entry point that sits in one (`pkg/sub/run.py` beside `pkg/sub/__init__.py`):
+        it runs as under `python -m pkg.sub.run` (interp/search_path.py). "" for a script."""
+        return self.config.package
 
     def import_module(self: "Interpreter", dotted: str, scope: Scope, node: ast.AST) -> Any:
         """Import `dotted` (running parent packages first); return the module value."""

@@ -159,7 +159,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
 
     def inside_project(self, path: str) -> bool:
         real = os.path.realpath(path)
-        roots = [self.config.root, os.path.realpath(os.path.dirname(self.config.entry))]
+        roots = [os.path.realpath(r) for r in self.config.search_roots]  # the entry's home and the root
         return any(real == r or real.startswith(r + os.sep) for r in roots)
 
     def parse_file(self, path: str) -> ast.Module | None:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from pytea_ci.driver import fs
 from pytea_ci.driver.pysource import assigned_once
+from pytea_ci.interp.search_path import search_roots
 from pytea_ci.library import ast_index
 from pytea_ci.library.inputs import CallerInput
 
@@ -62,15 +63,16 @@ class Names:
 
 
 def _module_file(dotted: str, level: int, importer: str, root: str) -> str | None:
-    """The project file an import names (beside the importer or at the root; relative imports from the
-    importer's package); None when no such file exists (an installed package, a path set at run time)."""
+    """The project file an import names (from the importer's home or the root, as the importer run would
+    look it up: interp/search_path.py; relative imports from the importer's package); None when no such
+    file exists (an installed package, a path set at run time)."""
     if level:
         base = os.path.dirname(importer)
         for _ in range(level - 1):
             base = os.path.dirname(base)
         bases = [base]
     else:
-        bases = list(dict.fromkeys([os.path.dirname(importer), root]))
+        bases = list(search_roots(importer, root, fs.isfile))
     parts = [p for p in dotted.split(".") if p]
     for b in bases:
         stem = os.path.join(b, *parts)

@@ -151,7 +151,7 @@ def _is_sequential(info: ClassInfo, classes: dict[str, list[ClassInfo]], seen: i
 # ----- forward's inputs ------------------------------------------------------------------------------
 def forward_inputs(fwd: ast.FunctionDef) -> tuple[InputSpec, ...]:
     a = fwd.args
-    params = (a.posonlyargs + a.args)[1:]
+    params = (a.posonlyargs + a.args)[0 if _static(fwd) else 1:]  # `module(x)` calls a static forward(x)
     required = params[:len(params) - len(a.defaults)] if a.defaults else params
     specs: list[InputSpec] = []
     polymorphic, containers = _isinstance_checked(fwd), _containers(fwd)
@@ -164,6 +164,11 @@ def forward_inputs(fwd: ast.FunctionDef) -> tuple[InputSpec, ...]:
         index = sum(s.kind == "tensor" for s in specs)
         specs.append(InputSpec(p.arg, kind, dims, dtype, index))
     return tuple(specs)
+
+
+def _static(fn: ast.FunctionDef) -> bool:
+    """Declared `@staticmethod` (yolov5's activations): no `self` among its parameters."""
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list)
 
 
 def _isinstance_checked(fwd: ast.FunctionDef) -> set[str]:

@@ -33,6 +33,7 @@ from pytea_ci.library.interpreter import LibraryInterpreter, LibraryShared, Path
 from pytea_ci.library.inputs import CallerInput, LibraryTarget
 from pytea_ci.library.inputs import choices
 from pytea_ci.interp.observe import NO_EDITOR, Editor
+from pytea_ci.interp.search_path import module_name
 from pytea_ci.interp.snapshot import Checkpoint
 from pytea_ci.solver import Decider
 
@@ -204,7 +205,7 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
     with decider.budgeted(left[1], min(t0 + budget.wall_seconds, deadline or float("inf"))) as spent:
         paths, steps, incomplete = explore(target.via or target.path, root, program, decider, budget, options,
                                             shared, t0, strict, make=LibraryInterpreter,
-                                            name="__main__" if target.via else _module_name(target.path), run=resume)
+                                            name="__main__" if target.via else module_name(target.path, root), run=resume)
     left[0] -= steps
     left[1] = spent.left
     incomplete += [(name, None) for name in spent.reached]
@@ -221,10 +222,6 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
         elif d.severity is Severity.WARNING:
             res.warnings.append(d)
     return res
-
-
-def _module_name(path: str) -> str:
-    return os.path.splitext(os.path.basename(path))[0]
 
 
 def prefer(combos: list[ComboResult]) -> ComboResult:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from pytea_ci.diagnostics.budgets import SOLVER, WALL_CLOCK, rlimit_for
-from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Lin, Op, Sym, symbols
+from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Lin, Op, Sym, symbol_names, symbols
 from pytea_ci.shapes.pred import Cond, Pred, and_, not_
 from pytea_ci.solver.canon import query_key
 from pytea_ci.solver.presolve import presolve
@@ -113,8 +113,8 @@ def query_size(conds: list[Cond]) -> int:
 
 def _relevant(cond: Cond, pc: list[Cond]) -> list[Cond]:
     """Path-condition conjuncts connected to `cond` through shared symbols."""
-    wanted = {s.name for s in symbols(cond)}
-    pending = [(p, {s.name for s in symbols(p)}) for p in pc if not isinstance(p, bool)]
+    wanted = set(symbol_names(cond))
+    pending = [(p, symbol_names(p)) for p in pc if not isinstance(p, bool)]
     chosen: list[Cond] = []
     changed = True
     while changed:

@@ -51,3 +51,30 @@ def test_configured_test_files_are_entry_points(tmp_path: Path) -> None:
     (root / "pyproject.toml").write_text('[tool.pytea-ci]\nentry-points = ["train.py", "tests/*.py"]\n')
     _code, doc = run_json(root)
     assert sorted(entries(doc)) == ["tests/smoke.py", "train.py"]
+
+
+SHIM = '''"""`pkg.old` was moved to `pkg.new`."""
+import warnings
+from warnings import warn as say
+
+warnings.warn("pkg/old.py has moved to pkg/new.py", DeprecationWarning, stacklevel=2)
+say("and will be removed")
+from pkg.new import Net
+
+__all__ = ["Net"]
+
+Net = Net
+'''
+
+
+def test_a_module_that_only_warns_and_re_exports_is_no_entry_point(tmp_path: Path) -> None:
+    """pytorch-ignite's `contrib/metrics/regression/*.py`: deprecation shims that nobody imports were
+    taken as torch scripts and run (15-20 s each, nothing checked); a call to anything else is a program's."""
+    root = tmp_path / "p"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "new.py").write_text("import torch\n\n\nclass Net(torch.nn.Module):\n    pass\n")
+    (root / "pkg" / "old.py").write_text(SHIM)
+    (root / "pkg" / "run.py").write_text(SHIM.replace('say("and will be removed")', 'print(Net())'))
+    _code, doc = run_json(root)
+    assert sorted(entries(doc)) == ["pkg/run.py"]

@@ -200,7 +200,9 @@ class Embedding:
                 else num_embeddings + padding_idx
 
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
-        return embedding_forward(ctx, input, self.attrs["weight"], "Embedding")
+        # `self.weight`, as torch's forward reads it: a subclass that skipped this __init__ may have set it
+        # otherwise (peft's LoraEmbeddingATPHolder, through `_parameters`), or not at all
+        return embedding_forward(ctx, input, ctx.getattr(self, "weight"), "Embedding")
 
 
 @model("torch.nn.functional.embedding")
@@ -280,7 +282,7 @@ class Bilinear:
             self.attrs[UNSURE] = True
 
     def forward(ctx: Ctx, self: Instance, input1: Any, input2: Any) -> Any:
-        return bilinear_forward(ctx, input1, input2, self.attrs["weight"], "Bilinear")
+        return bilinear_forward(ctx, input1, input2, ctx.getattr(self, "weight"), "Bilinear")  # as Embedding's
 
 
 # ----- GLU, Softmax2d, ChannelShuffle ----------------------------------------------------------------------

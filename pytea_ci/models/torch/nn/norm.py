@@ -145,6 +145,8 @@ def layer_norm(ctx: Ctx, x: Any, normalized_shape: Any, op: str) -> Any:
     if not known(x):
         return ctx.unknown(f"{op} of unknown input")
     ns = tuple(normalized_shape) if isinstance(normalized_shape, (tuple, list)) else (normalized_shape,)
+    if not all(is_dim(n) for n in ns):  # d2l's `nn.LayerNorm(norm_shape)` of a size not understood
+        return ctx.unknown(f"{op} with a normalized_shape not understood")
     s = shape_of(x)
     tail = s[len(s) - len(ns):] if len(ns) <= len(s) else None
     same = tail is not None and P.and_(*[P.eq(a, b) for a, b in zip(tail, ns)])
