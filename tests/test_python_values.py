@@ -971,3 +971,35 @@ def test_an_object_with_getitem_and_no_iter_iterates_by_index(analyzer: Analyzer
         p_own = torch.zeros(*Own())
         p_in = torch.zeros(2 if 3 in Old() else 3, 2 if 4 in Old() else 3)
     ''')
+
+
+def test_re_on_known_text_is_what_cpython_computes(analyzer: Analyzer) -> None:
+    exact(analyzer, r'''
+        import re
+        import torch
+
+        opts = {}
+        for op in 'r1_k3_s22_e6_i32_o16_se0.25'.split('_'):
+            parts = re.split(r'(\d.*)', op)
+            if len(parts) >= 2:
+                opts[parts[0]] = parts[1]
+        p_k = torch.zeros(int(opts['k']), int(opts['s'][0]), int(float(opts['se']) * 8))
+        p_split = torch.zeros(len(re.split(r'[,;]\s*', 'a, b;c,d', maxsplit=2)))
+        p_find = torch.zeros(len(re.findall(r'\d+', 'x12y3z456')), len(re.findall(r'(\w)(\d)', 'a1b2c3', re.I)))
+        p_sub = torch.zeros(len(re.sub('a+', '-', 'caaat aa')), len(re.sub('A', '', 'banana', flags=re.IGNORECASE)))
+        p_subn = torch.zeros(re.subn('a', 'b', 'banana')[1])
+        p_esc = torch.zeros(len(re.escape('a.b*c')))
+    ''')
+
+
+def test_re_that_may_backtrack_long_or_on_unknown_text_is_not_known(analyzer: Analyzer) -> None:
+    got = never_wrong(analyzer, r'''
+        import re
+        import sys
+        import torch
+
+        p_nested = torch.zeros(len(re.split(r'(a+)+b', 'aaaaaaaaaaaaaaaaaaaaaaaac')))
+        p_backref = torch.zeros(len(re.findall(r'(a)\1', 'aaaa')))
+        p_argv = torch.zeros(len(re.split(',', sys.argv[0])) + 1)
+    ''')
+    assert set(got.values()) == {"symbolic"}, got  # a length not known

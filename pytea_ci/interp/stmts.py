@@ -12,6 +12,7 @@ from pytea_ci.interp.machine import ends_program
 from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal,
                                      PathEnd, ReturnSignal, Scope, UserException, same_value)
 from pytea_ci.models.registry import get as registry_get
+from pytea_ci.models.registry import stand_in_base
 from pytea_ci.models.values import MISSING, Builtin, ClassVal, Instance, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import UNKNOWN, is_dim, symbols
@@ -338,6 +339,8 @@ class StmtMixin:
             v = self.eval(b, scope)
             if isinstance(v, Builtin) and v.name in ("builtins.dict", "collections.OrderedDict"):
                 v = registry_get("builtins.dict.__base__", v)  # `class Output(OrderedDict)` keeps items
+            if _names_api(v):
+                v = stand_in_base(v.reason) or v  # `class M(nn.Transformer)`: an nn.Module all the same
             if isinstance(v, ClassVal):
                 bases.append(v)
             else:
@@ -510,6 +513,11 @@ def _undecidable(value: Any, cond: Any) -> bool:
 _LOOKUP_ERRORS = {"IndexError", "KeyError"}
 _NOT_EXCEPTIONS = {"SystemExit", "KeyboardInterrupt", "GeneratorExit"}  # BaseException, not Exception
 _ARITH = {"ZeroDivisionError", "OverflowError", "FloatingPointError"}
+
+
+def _names_api(v: Any) -> bool:
+    """An Unknown that is the name of an API not modeled (born as one: its reason is the name)."""
+    return isinstance(v, Unknown) and v.origin is not None and v.origin.what == v.reason
 
 
 def raised_as(e: UserException, names: tuple[str, ...]) -> bool:

@@ -29,3 +29,4 @@ from pytea_ci.models import operator_  # noqa: F401
 from pytea_ci.models import abc_mapping, contextvars_, inspect_  # noqa: F401
 from pytea_ci.models import asyncio_, min_max  # noqa: F401
 from pytea_ci.models import abc_sequence  # noqa: F401
+from pytea_ci.models import re_  # noqa: F401

@@ -243,6 +243,7 @@ CREATES = "creates"  # a creation: on the CPU unless told otherwise, its dtype s
 CREATES_LIKE_DATA = "creates like its data"  # a creation whose tensor data keeps its device (`torch.tensor(t)`)
 TO_CUDA = "to cuda"  # `.cuda()`
 TO_CPU = "to cpu"  # `.cpu()`
+CONVERTS = "converts"  # `.float()`, `.to(dtype)`, `.type_as(t)`: not an autocast op, its dtype is the one asked for
 
 
 def after_model(ctx: Any, name: str, kind: str | None, out: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -256,7 +257,7 @@ def after_model(ctx: Any, name: str, kind: str | None, out: Any, args: tuple[Any
         return _replace(out, dtype=target.dtype, dtype_from=target.dtype_from, device=target.device,
                         device_from=target.device_from)
     creates = kind in (CREATES, CREATES_LIKE_DATA)
-    if ctx.facts.get(AUTOCAST) and category(out.dtype) == 2 and not creates:
+    if ctx.facts.get(AUTOCAST) and category(out.dtype) == 2 and not creates and kind != CONVERTS:
         out = cast(ctx, out, None, "autocast")  # float16/bfloat16 or float32: the autocast's choice
     short = name.replace("torch.Tensor.", ".").replace("torch.", "torch.")
     if kind == TO_CUDA:

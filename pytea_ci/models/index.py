@@ -410,7 +410,8 @@ NAMES: dict[str, str] = {
         'yaml.UnsafeLoader yaml.BaseLoader yaml.CLoader yaml.CSafeLoader yaml.Dumper yaml.SafeDumper '
         'yaml.YAMLError',
     'pytea_ci.models.torch.autograd':
-        'torch.autograd.Variable torch.autograd.grad',
+        'torch.autograd.Variable torch.autograd.grad torch.autograd.function.FunctionCtx '
+        'torch.autograd.function.BackwardCFunction torch.autograd.Function torch.autograd.function.Function',
     'pytea_ci.models.torch.checks':
         'torch._assert torch._check torch._check_index torch._check_value torch._check_type',
     'pytea_ci.models.torch.eager':
@@ -549,6 +550,9 @@ NAMES: dict[str, str] = {
         'builtins.max builtins.min',
     'pytea_ci.models.abc_sequence':
         'collections.abc.Sequence',
+    'pytea_ci.models.re_':
+        're.I re.IGNORECASE re.M re.MULTILINE re.S re.DOTALL re.X re.VERBOSE re.A re.ASCII re.U re.UNICODE '
+        're.split re.findall re.sub re.subn re.escape',
 }
 
 # model module -> the computed attributes it registers
@@ -572,20 +576,20 @@ PREFIXES = (
     'getpass glob hydra inspect io itertools itertools.chain json jsonargparse lightning lightning.fabric '
     'lightning_fabric logging math matplotlib matplotlib.pyplot multiprocessing numpy numpy.ndarray '
     'numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig operator os os.path packaging '
-    'packaging.version pathlib pickle platform random shutil socket string sys sys.path time timm timm.models '
-    'timm.models._registry torch torch.Tensor torch._dynamo torch._dynamo.external_utils torch._utils torch.amp '
-    'torch.autograd torch.backends torch.backends.cuda torch.backends.cudnn torch.backends.mps torch.compiler '
-    'torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.distributed torch.fft torch.fx '
-    'torch.fx._symbolic_trace torch.hub torch.jit torch.linalg torch.multiprocessing torch.nn '
-    'torch.nn.Embedding torch.nn.functional torch.nn.init torch.nn.modules torch.nn.modules.module '
-    'torch.nn.parallel torch.nn.parameter torch.nn.utils torch.nn.utils.parametrizations torch.nn.utils.rnn '
-    'torch.onnx torch.optim torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree '
-    'torch.utils.data torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed '
-    'torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
-    'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
-    'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
-    'transformers transformers.generation transformers.generation.configuration_utils '
-    'transformers.generation.configuration_utils.GenerationConfig transformers.utils '
-    'transformers.utils.auto_docstring transformers.utils.doc typer types typing urllib urllib.parse warnings '
-    'yaml'
+    'packaging.version pathlib pickle platform random re shutil socket string sys sys.path time timm '
+    'timm.models timm.models._registry torch torch.Tensor torch._dynamo torch._dynamo.external_utils '
+    'torch._utils torch.amp torch.autograd torch.autograd.function torch.backends torch.backends.cuda '
+    'torch.backends.cudnn torch.backends.mps torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp '
+    'torch.distributed torch.fft torch.fx torch.fx._symbolic_trace torch.hub torch.jit torch.linalg '
+    'torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.functional torch.nn.init torch.nn.modules '
+    'torch.nn.modules.module torch.nn.parallel torch.nn.parameter torch.nn.utils '
+    'torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim torch.optim.lr_scheduler '
+    'torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data torch.utils.data.dataloader '
+    'torch.utils.data.dataset torch.utils.data.distributed torchvision torchvision.datasets torchvision.io '
+    'torchvision.io.ImageReadMode torchvision.models torchvision.models.alexnet torchvision.models.mobilenetv2 '
+    'torchvision.models.resnet torchvision.models.vgg torchvision.transforms torchvision.transforms.v2 '
+    'torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std transformers transformers.generation '
+    'transformers.generation.configuration_utils transformers.generation.configuration_utils.GenerationConfig '
+    'transformers.utils transformers.utils.auto_docstring transformers.utils.doc typer types typing urllib '
+    'urllib.parse warnings yaml'
 )

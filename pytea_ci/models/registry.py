@@ -249,3 +249,28 @@ def lookup(qualname: str) -> Any:
 
 def is_modeled_root(name: str) -> bool:
     return name.split(".")[0] in MODELED_ROOTS
+
+
+# Unmodeled classes of a modeled library whose namespace says what they derive from: (prefix of the
+# name, the modeled base). Every class of `torch.nn` (outside its function and helper modules) is an
+# `nn.Module`; `nn.Transformer` is not modeled, but `class M(nn.Transformer)` is still a module.
+_STAND_IN_BASES = (("torch.nn.", "torch.nn.Module"),)
+_NOT_CLASS_MODULES = frozenset({"functional", "init", "utils", "parameter"})
+_STAND_INS: dict[str, ClassVal] = {}
+
+
+def stand_in_base(qualname: str) -> ClassVal | None:
+    """The base a project class gets for `qualname`, a class of a modeled library that is not modeled
+    (`_STAND_IN_BASES`): its modeled base's behaviour (calling an `nn.Module` runs the project's
+    `forward`), with what the library's own code would set left unknown (`__opaque_base__`). None
+    for any other name."""
+    if qualname in _STAND_INS:
+        return _STAND_INS[qualname]
+    for prefix, base in _STAND_IN_BASES:
+        parts = qualname[len(prefix):].split(".") if qualname.startswith(prefix) else [""]
+        if parts[-1][:1].isupper() and not _NOT_CLASS_MODULES & set(parts[:-1]) and lookup(qualname) is MISSING:
+            modeled = get(base)
+            if isinstance(modeled, ClassVal):
+                cls = ClassVal(parts[-1], (modeled,), {"__opaque_base__": True}, qualname, native=True)
+                return _STAND_INS.setdefault(qualname, cls)
+    return None

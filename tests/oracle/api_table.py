@@ -360,9 +360,21 @@ for _n in (1, 2, 3):
     add(f"torch.nn.Conv{_n}d", _x, f"nn.Conv{_n}d(3, 4, 3)(x)", f"nn.Conv{_n}d(4, 4, 3)(x)", f"nn.Conv{_n}d(3, 4, 9)(x)")
     add(f"torch.nn.ConvTranspose{_n}d", _x, f"nn.ConvTranspose{_n}d(3, 4, 3, stride=2)(x)",
         f"nn.ConvTranspose{_n}d(4, 4, 3)(x)")
+    # the layer keeps its size arguments as tuples, one item per spatial dim (torch's `_ntuple`)
+    add(f"torch.nn.Conv{_n}d", f"c = nn.Conv{_n}d(3, 4, 3, 2, [1] * {_n}, dilation=2)\n",
+        "torch.zeros(*c.kernel_size, *c.stride, *c.padding, *c.dilation)", "torch.zeros(c.stride[0], len(c.padding))")
+    add(f"torch.nn.ConvTranspose{_n}d", f"c = nn.ConvTranspose{_n}d(3, 4, 3, 2, output_padding=1)\n",
+        "torch.zeros(*c.kernel_size, *c.stride, *c.dilation, *c.output_padding)")
     _w = f"w = torch.randn(4, 3, {', '.join(['3'] * _n)})\n"
     add(f"torch.nn.functional.conv{_n}d", _x + _w, f"F.conv{_n}d(x, w, padding=1)",
         f"F.conv{_n}d(torch.randn(2, 5, {_sz}), w)")
+    # dilation and groups given by position (depthwise: a weight of one input channel per group)
+    add(f"torch.nn.functional.conv{_n}d", _x, f"F.conv{_n}d(x, torch.randn(6, 1, {', '.join(['3'] * _n)}), None, 1, 1, 2, 3)",
+        f"F.conv{_n}d(x, torch.randn(6, 1, {', '.join(['3'] * _n)}), None, 1, 1, 2, 2)",
+        f"F.conv{_n}d(x, torch.randn(6, 1, {', '.join(['3'] * _n)}), None, 1, 0, 5, 3)")
+    add(f"torch.nn.functional.conv_transpose{_n}d", _x, f"F.conv_transpose{_n}d(x, torch.randn(3, 2, {', '.join(['3'] * _n)}), "
+        "None, 2, 0, 1, 3, 1)", f"F.conv_transpose{_n}d(x, torch.randn(3, 2, {', '.join(['3'] * _n)}), None, 1, 0, 0, 3, 2)",
+        f"F.conv_transpose{_n}d(x, torch.randn(3, 2, {', '.join(['3'] * _n)}), None, 2, 0, 3, 1, 1)")
     add(f"torch.nn.functional.conv_transpose{_n}d", _x + _w.replace("(4, 3", "(3, 4"),
         f"F.conv_transpose{_n}d(x, w)", f"F.conv_transpose{_n}d(torch.randn(2, 5, {_sz}), w)")
     for _k in ("Max", "Avg"):
@@ -601,6 +613,15 @@ add("torch.Tensor.__getitem__", "x = torch.randn(4, 10)\ny = torch.randint(0, 10
     "x[range(len(x))].view(3, 10)", "x[:, range(0, 10, 3)].view(16)")
 add("torch.fill", "x = torch.zeros(4, 3)\n", "torch.fill(x, 1).view(12)", "torch.fill(x, 2.5).view(3, 4)",
     "torch.fill(x, 1).view(5)")
+_FUNCTION = ("class Sq(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, a, k):\n"
+             "        ctx.save_for_backward(a)\n        ctx.k = k\n        return (a * k)[:, :2]\n"
+             "    @staticmethod\n    def backward(ctx, g):\n        return g, None\n"
+             "class Nc(torch.autograd.Function):\n    @staticmethod\n    def forward(a):\n        return a.t()\n"
+             "    @staticmethod\n    def setup_context(ctx, inputs, output):\n        ctx.mark_non_differentiable(output)\n"
+             "x = torch.randn(4, 3)\n")
+add("torch.autograd.Function", _FUNCTION, "Sq.apply(x, 2) @ torch.randn(2, 5)", "Sq.apply(x, 2) @ torch.randn(3, 5)",
+    "Nc.apply(x) @ torch.randn(4, 2)", "Nc.apply(x) @ torch.randn(3, 2)")
+add("torch.autograd.function.FunctionCtx", _FUNCTION, "Sq.apply(x.view(3, 4), 1).view(6)")
 add("torch.autograd.grad", "x = torch.randn(2, 3, requires_grad=True)\nw = torch.randn(3, requires_grad=True)\n",
     "torch.autograd.grad((x * 2).sum(), x)[0].view(6)", "torch.autograd.grad((x * w).sum(), [x, w])[1].view(3)",
     "torch.autograd.grad((x * w).sum(), (x, w))[0].view(3)")

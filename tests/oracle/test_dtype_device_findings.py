@@ -81,6 +81,10 @@ DTYPE_CASES = [
     ("e = nn.Embedding(10, 4)", "e(torch.randint(0, 10, (2, 5)).float())"),
     ("e = nn.Embedding(10, 4)", "e(torch.randint(0, 10, (2, 5)).int())"),
     ("e = nn.Embedding(10, 4)", "e(torch.randint(0, 10, (2, 5)).short())"),
+    # a function decorated with an autocast runs under it when called, not the code after the decoration
+    ("@torch.autocast('cpu', enabled=False)\ndef f(t):\n    return t\n", "nn.Embedding(10, 4)(torch.randint(0, 10, (2, 5)).float())"),
+    ("@torch.autocast('cpu')\ndef f(t):\n    return t\n", "nn.Embedding(10, 4)(torch.randint(0, 10, (2, 5)).float())"),
+    ("@torch.autocast('cpu')\ndef f(t):\n    return t.long()\n", "nn.Embedding(10, 4)(f(torch.rand(2, 5)))"),
     ("", "F.one_hot(torch.randint(0, 3, (4,)).int(), 3)"),
     ("", "F.one_hot(torch.randint(0, 3, (4,)), 3)"),
     ("x = torch.randn(3, 4)", "x.gather(1, torch.zeros(3, 1))"),
@@ -225,6 +229,28 @@ def test_dtype_rule_matches_torch(setup: str, expr: str) -> None:
 @pytest.mark.parametrize(("setup", "expr"), DEVICE_CASES, ids=[e for _, e in DEVICE_CASES])
 def test_device_rule_matches_torch(setup: str, expr: str) -> None:
     _check(setup, expr, "PT007")
+
+
+# the line runs inside `with torch.autocast("cpu"):`; an explicit conversion is not an autocast op: its
+# dtype is the one asked for (the index of an embedding, a gather); what autocast does choose stays unsure
+AUTOCAST_CASES = [
+    ("e = nn.Embedding(10, 4)", "e(torch.randint(0, 10, (2, 5)).float())"),
+    ("e = nn.Embedding(10, 4)", "e(torch.rand(2, 5).long())"),
+    ("x = torch.randn(3, 4)", "x.gather(1, torch.zeros(3, 1).to(torch.float32))"),
+    ("x = torch.randn(3, 4)", "x.gather(1, torch.zeros(3, 1).type_as(x))"),
+    ("x = torch.randn(3, 4)", "x.gather(1, torch.zeros(3, 1).type_as(x).long())"),
+]
+
+
+@pytest.mark.parametrize(("setup", "expr"), AUTOCAST_CASES, ids=[e for _, e in AUTOCAST_CASES])
+def test_conversions_under_autocast_are_exact(setup: str, expr: str) -> None:
+    with torch.autocast("cpu"):
+        raises = _torch_raises(setup, expr)
+    if not _RUNNER:
+        _RUNNER.append(InProcess("dtype-device"))
+    body = PRELUDE + textwrap.dedent(setup) + f"\nwith torch.autocast('cpu'):\n    y = {expr}\n"
+    found = _RUNNER[0].findings(body)
+    assert found == ({(body.count("\n"), "PT006")} if raises else set()), f"torch raises: {raises}; found {found}"
 
 
 def test_meta_stands_for_a_second_device() -> None:

@@ -13,7 +13,7 @@ from pytea_ci.models.prim import as_int, fmt, known, norm_dim, shape_of, sizes_a
 from pytea_ci.models.ranges import (arange_values, full_values, joined_values, literal_values, randint_values,
                                     randperm_values)
 from pytea_ci.models.registry import ALWAYS, BY_ARGUMENTS, CONTIGUOUS, facets, model, native_class, register
-from pytea_ci.models.values import DType, Instance, SizeVal, Unknown
+from pytea_ci.models.values import Builtin, DType, Instance, SizeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Term, ceildiv, is_dim
 from pytea_ci.shapes.tensor import Tensor, promote
@@ -383,22 +383,35 @@ CPU = Instance(device, {"type": "cpu", "index": None})
 @native_class("torch.autocast", "torch.cuda.amp.autocast", "torch.amp.autocast", "torch.cpu.amp.autocast",
               identity_eq=True)
 class autocast:
-    """Mixed precision: inside, floating dtypes are the autocast's choice (dtype/device rules skip them)."""
+    """Mixed precision: inside, floating dtypes are the autocast's choice (dtype/device rules skip them).
+    `enabled=False` turns autocast off inside, which leaves the dtypes exact: it adds no uncertainty
+    (one nested in an enabled autocast is not followed: the outer stays in force, which is safe)."""
 
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
-        return None
+        self.attrs["on"] = kwargs.get("enabled", True) is not False
 
     def __enter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
-        ctx.facts[AUTOCAST] = ctx.facts.get(AUTOCAST, 0) + 1
+        if self.attrs.get("on", True):
+            ctx.facts[AUTOCAST] = ctx.facts.get(AUTOCAST, 0) + 1
         return None
 
     def __exit__(ctx: Ctx, self: Instance, *args: Any) -> Any:  # noqa: N805
-        ctx.facts[AUTOCAST] = max(0, ctx.facts.get(AUTOCAST, 1) - 1)
+        if self.attrs.get("on", True):
+            ctx.facts[AUTOCAST] = max(0, ctx.facts.get(AUTOCAST, 1) - 1)
         return False
 
     def call(ctx: Ctx, self: Instance, fn: Any) -> Any:
-        ctx.facts[AUTOCAST] = ctx.facts.get(AUTOCAST, 0) + 1  # a decorated function: where it runs is not followed
-        return fn
+        """A decorator: the function runs under the autocast when called, and only then."""
+        if not self.attrs.get("on", True):
+            return fn
+
+        def run(c: Ctx, *args: Any, **kwargs: Any) -> Any:
+            c.facts[AUTOCAST] = c.facts.get(AUTOCAST, 0) + 1
+            out = c.call(fn, *args, **kwargs)
+            c.facts[AUTOCAST] = max(0, c.facts.get(AUTOCAST, 1) - 1)
+            return out
+
+        return Builtin("autocast-decorated function", run)  # not "torch.": not a tensor op
 
 
 @native_class("torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled", identity_eq=True)

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.dtype_device import cast, device_of, placed, require_matrix_operands
+from pytea_ci.models.dtype_device import CONVERTS, cast, device_of, placed, require_matrix_operands
 from pytea_ci.models.prim import (as_int, fmt, known, matmul_shapes, matrix_operands, norm_dim, reshape_shape,
                                   scalar_unknown, shape_of, sizes_arg, view_strides, with_strides)
 from pytea_ci.models.ranges import scalar_of as ranged_scalar
@@ -430,12 +430,12 @@ def _convert(ctx: Ctx, self: Tensor, op: str, *args: Any, **kwargs: Any) -> Any:
     return out if device is False else placed(ctx, out, device, f"{op}({device})" if device else op)  # type: ignore[arg-type]
 
 
-@model("torch.Tensor.to", layout=KEEPS, places=BY_ARGUMENTS)
+@model("torch.Tensor.to", layout=KEEPS, places=BY_ARGUMENTS, device=CONVERTS)
 def to(ctx: Ctx, self: Tensor, *args: Any, **kwargs: Any) -> Any:
     return _convert(ctx, self, ".to", *args, **kwargs)
 
 
-@model("torch.Tensor.type")
+@model("torch.Tensor.type", device=CONVERTS)
 def type_(ctx: Ctx, self: Tensor, *args: Any, **kwargs: Any) -> Any:
     """`.type(dtype)` converts; `.type()` is the type's name (`"torch.FloatTensor"`)."""
     if not args and "dtype" not in kwargs:
@@ -458,10 +458,10 @@ def _cast(dtype: str, name: str) -> Any:
 for _name, _dt in (("float", "float32"), ("double", "float64"), ("half", "float16"), ("bfloat16", "bfloat16"),
                    ("long", "int64"), ("int", "int32"), ("short", "int16"), ("bool", "bool"), ("byte", "uint8"),
                    ("char", "int8")):
-    model(f"torch.Tensor.{_name}")(_cast(_dt, _name))
+    model(f"torch.Tensor.{_name}", device=CONVERTS)(_cast(_dt, _name))
 
 
-@model("torch.Tensor.type_as")
+@model("torch.Tensor.type_as", device=CONVERTS)
 def type_as(ctx: Ctx, self: Tensor, other: Any) -> Any:
     if not isinstance(other, Tensor):
         return ctx.unknown("type_as of a non-tensor")

@@ -91,6 +91,14 @@ def _check_output_padding(ctx: Ctx, op: str, n: int, output_padding: Any, stride
                         f"output_padding={o}, stride={s}, dilation={d}", INVALID_ARGUMENT)
 
 
+def _as_tuple(v: Any, n: int) -> Any:
+    """What a conv layer keeps of a size argument (torch's `_ntuple`): a number for every spatial
+    dim, a sequence as a tuple; a padding mode ("same") and values not understood as they came."""
+    if is_dim(v) and not isinstance(v, bool):
+        return (v,) * n
+    return tuple(v) if isinstance(v, (tuple, list)) else v
+
+
 def _conv_class(n: int, transposed: bool) -> None:
     name = f"ConvTranspose{n}d" if transposed else f"Conv{n}d"
 
@@ -101,9 +109,10 @@ def _conv_class(n: int, transposed: bool) -> None:
         extra.update(kwargs)
         in_channels, out_channels = dim_arg(ctx, in_channels), dim_arg(ctx, out_channels)
         k = tuple(dim_arg(ctx, x) for x in tuple_arg(kernel_size, n))
-        self.attrs.update(training=True, in_channels=in_channels, out_channels=out_channels, kernel_size=kernel_size,
-                          stride=stride, padding=padding, dilation=extra.get("dilation", 1),
-                          output_padding=extra.get("output_padding", 0), groups=extra.get("groups", 1))
+        self.attrs.update(training=True, in_channels=in_channels, out_channels=out_channels, groups=extra.get("groups", 1),
+                          **{key: _as_tuple(v, n) for key, v in (("kernel_size", kernel_size), ("stride", stride),
+                             ("padding", padding), ("dilation", extra.get("dilation", 1)),
+                             ("output_padding", extra.get("output_padding", 0)))})
         groups = extra.get("groups", 1)
         _check_conv_args(ctx, name, in_channels, out_channels, groups, stride, padding, transposed)
         if transposed:
@@ -132,11 +141,15 @@ def _f_conv(n: int, transposed: bool) -> Any:
         if not known(weight):
             return ctx.unknown("conv with unknown weight")
         w = shape_of(weight)
-        groups = kwargs.get("groups", 1)
+        extra = {**dict(zip(("output_padding", "groups", "dilation") if transposed else ("dilation", "groups"), args)),
+                 **kwargs}  # F.conv2d(x, w, b, stride, padding, dilation, groups): the order differs when transposed
+        groups = extra.get("groups", 1)
         cfg = {"in_channels": w[0] if transposed else w[1] * groups, "out_channels": w[1] * groups if transposed else w[0],
                "kernel_size": tuple(w[2:]), "stride": stride, "padding": padding,
-               "dilation": kwargs.get("dilation", 1), "output_padding": kwargs.get("output_padding", 0),
+               "dilation": extra.get("dilation", 1), "output_padding": extra.get("output_padding", 0),
                "weight": weight}
+        if transposed:
+            _check_output_padding(ctx, f"conv_transpose{n}d", n, cfg["output_padding"], stride, cfg["dilation"])
         return conv_forward(ctx, input, n, cfg, f"conv{'_transpose' if transposed else ''}{n}d", transposed)
 
     return run
