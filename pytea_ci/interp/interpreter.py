@@ -487,6 +487,7 @@ class Shared:
         self.unmodeled: dict[str, int] = {}
         self.machine = MachineFindings()  # findings on paths that forked on facts about the machine
         self.budgets: dict[str, Span] = {}  # soft budgets reached, with where
+        self.missing_imports: dict[str, Span] = {}  # imports that ended paths: no such module in the environment
         self.max_file_bytes = 2_000_000
         self.checkpoints: dict[tuple[int, str], list[Any]] = {}  # import prefixes already run (snapshot.py)
         self.steps_done = 0  # steps of the paths already finished (the entry point's step budget)

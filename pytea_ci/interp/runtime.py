@@ -82,6 +82,7 @@ class BudgetExceeded(Exception):
         self.span = span
 
 
+MODULE_NOT_FOUND = "ModuleNotFoundError"  # an import the environment named with --python cannot satisfy
 SHAPE_ERROR = "ShapeError"  # what a failing tensor op raises: torch's RuntimeError, IndexError, ValueError, ...
 SHAPE_ERROR_BASES = frozenset({"RuntimeError", "IndexError", "ValueError", "TypeError", "LookupError"})
 
