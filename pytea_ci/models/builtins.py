@@ -415,9 +415,18 @@ def hasattr_(ctx: Ctx, obj: Any, name: Any) -> Any:
             if getattr(e, "kind", None) == "AttributeError":
                 return False
             raise
-        if not isinstance(found, Unknown):
+        if not isinstance(found, Unknown) or _stored(obj, name):
             return True
     return Unknown("hasattr", pytype="bool")
+
+
+def _stored(obj: Any, name: str) -> bool:
+    """Whether `name` is in an instance's own attributes or a plain attribute of its class (not a descriptor,
+    which may raise AttributeError): found, whatever its value (a value not known is still there)."""
+    if not isinstance(obj, Instance):
+        return False
+    found = obj.cls.lookup(name)
+    return (name in obj.attrs or found is not _missing()) and not isinstance(found, (PropertyVal, Instance))
 
 
 def _missing() -> Any:
