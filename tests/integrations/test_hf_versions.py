@@ -1,6 +1,8 @@
 """Real `transformers` in the versions users have today (issue 36): the latest 5.x release and 4.46.3,
-each installed from PyPI with `--no-deps` into its own scratch virtualenv (kept under the temporary
-folder and reused), read from source, never imported.
+each installed from PyPI with its required dependencies but not torch's family (`bench.install`: a
+user's environment has huggingface_hub, regex, safetensors, ..., and with `--python` an import of a
+module the environment lacks raises as in CPython) into its own scratch virtualenv (kept under the
+temporary folder and reused), read from source, never imported.
 
 `tests/data/hf_versions/` holds thirteen pairs of scripts over different architectures (BERT, RoBERTa,
 GPT-2, Llama, T5, BART, ViT, CLIP text and vision), each building its model from a small config in code,
@@ -17,12 +19,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import tempfile
 import sys
-import venv
 from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import installed_packages as bench  # noqa: E402  (the venvs of the version matrix)
 
 # 26 scripts through transformers' models at up to a minute each (the step budget, issue 36): far beyond
 # the CI's 20 minutes. Run them with PYTEA_HF_VERSIONS=1 (and benchmarks/installed_packages.py --matrix).
@@ -34,18 +37,12 @@ VERSIONS = {"5": "transformers>=5,<6", "4": "transformers==4.46.3"}
 
 
 def _venv(pin: str) -> str:
-    folder = os.path.join(tempfile.gettempdir(), "pytea-ci-hf-versions", pin.replace(">", "gt").replace("<", "lt")
-                          .replace("=", "").replace(",", "_"))
-    exe = os.path.join(folder, "bin", "python")
     try:
-        if not os.path.isfile(exe):
-            venv.EnvBuilder(with_pip=True).create(folder)
-        p = subprocess.run([exe, "-m", "pip", "install", "-q", "--no-deps", pin], capture_output=True, text=True,
-                           timeout=900)
-    except (OSError, subprocess.SubprocessError) as e:
+        exe = bench.pinned_env(pin)
+    except (OSError, ValueError, subprocess.SubprocessError) as e:
         pytest.skip(f"cannot install {pin}: {e}")
-    if p.returncode != 0:
-        pytest.skip(f"cannot install {pin}: {p.stderr.strip().splitlines()[-1:] or p.returncode}")
+    if exe is None:
+        pytest.skip(f"cannot install {pin}")
     return exe
 
 
