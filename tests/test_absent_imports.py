@@ -128,3 +128,21 @@ def test_present_names_lists_what_an_import_can_find(env: str) -> None:
     names = set(environment.present_names(environment.site_folders(env)))
     assert {"present", "normlib", "speedy", "hooked", "_hooked_finder"} <= names
     assert "fastnorm" not in names and "normlib-1" not in names
+
+
+FIND_SPEC = '''import importlib.util
+import torch
+if importlib.util.find_spec("NAME") is None:
+    y = torch.nn.Linear(8, 2)(torch.randn(4, 16))
+'''
+
+
+@pytest.mark.parametrize("name, named, found", [("fastnorm", True, True), ("fastnorm.ops", True, True),
+                                                ("present", True, False), ("torch", True, False),
+                                                ("fastnorm", False, False)])
+def test_find_spec_answers_for_the_named_environment(name: str, named: bool, found: bool, env: str, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """`find_spec` of a module the environment lacks is None, so the branch is taken (an error, not a
+    guess); of one it may have, unknown (no finding on the branch)."""
+    code, doc = _check(tmp_path, {"main.py": FIND_SPEC.replace("NAME", name)}, env if named else None, capsys)
+    assert (_lines(doc, "error") == [("PT001", 4)]) is found, doc["diagnostics"]

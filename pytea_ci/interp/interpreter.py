@@ -200,6 +200,9 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
     def registered(self, package: str, decorator: str, key: str) -> Any:
         return self.shared.installed.registered(self, package, decorator, key) if self.shared.installed is not None else None
 
+    def module_absent(self, top: str) -> bool:
+        return self.shared.installed is not None and self.shared.installed.absent(self, top)
+
     def relocate(self, span: Span, message: str) -> tuple[Span, str]:
         """Where a finding made at `span` is reported: the project's call when `span` is in an installed
         package (read-only), with the message naming the package line."""

@@ -26,6 +26,6 @@ from pytea_ci.models import saved  # noqa: F401
 from pytea_ci.models import transformers_  # noqa: F401
 from pytea_ci.models import iterables, text  # noqa: F401
 from pytea_ci.models import operator_  # noqa: F401
-from pytea_ci.models import abc_mapping, contextvars_, inspect_  # noqa: F401
+from pytea_ci.models import abc_mapping, contextvars_, importlib_, inspect_  # noqa: F401
 from pytea_ci.models import asyncio_, min_max  # noqa: F401
 from pytea_ci.models import abc_sequence  # noqa: F401

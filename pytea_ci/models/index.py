@@ -537,6 +537,8 @@ NAMES: dict[str, str] = {
         'collections.abc.Mapping collections.abc.MutableMapping',
     'pytea_ci.models.contextvars_':
         'contextvars.Token contextvars.ContextVar',
+    'pytea_ci.models.importlib_':
+        'importlib.util.find_spec',
     'pytea_ci.models.inspect_':
         'inspect._empty inspect.Parameter inspect.Signature inspect.signature',
     'pytea_ci.models.asyncio_':
@@ -567,15 +569,15 @@ PREFIXES = (
     'PIL PIL.Image abc accelerate argparse asyncio asyncio.runners builtins builtins.DType builtins.dict click '
     'collections collections.OrderedDict collections.abc contextlib contextvars copy csv dataclasses datetime '
     'datetime.datetime distutils distutils.version einops einops.layers einops.layers.torch enum fire functools '
-    'getpass glob hydra inspect io itertools itertools.chain json jsonargparse lightning lightning.fabric '
-    'lightning_fabric logging math matplotlib matplotlib.pyplot multiprocessing numpy numpy.ndarray '
-    'numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig operator os os.path packaging '
-    'packaging.version pathlib pickle platform random shutil socket string sys sys.path time timm timm.models '
-    'timm.models._registry torch torch.Tensor torch._dynamo torch._dynamo.external_utils torch._utils torch.amp '
-    'torch.autograd torch.backends torch.backends.cuda torch.backends.cudnn torch.backends.mps torch.compiler '
-    'torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.distributed torch.fft torch.fx '
-    'torch.fx._symbolic_trace torch.hub torch.jit torch.linalg torch.multiprocessing torch.nn '
-    'torch.nn.Embedding torch.nn.functional torch.nn.init torch.nn.modules torch.nn.modules.module '
+    'getpass glob hydra importlib importlib.util inspect io itertools itertools.chain json jsonargparse '
+    'lightning lightning.fabric lightning_fabric logging math matplotlib matplotlib.pyplot multiprocessing '
+    'numpy numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig operator os os.path '
+    'packaging packaging.version pathlib pickle platform random shutil socket string sys sys.path time timm '
+    'timm.models timm.models._registry torch torch.Tensor torch._dynamo torch._dynamo.external_utils '
+    'torch._utils torch.amp torch.autograd torch.backends torch.backends.cuda torch.backends.cudnn '
+    'torch.backends.mps torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.distributed '
+    'torch.fft torch.fx torch.fx._symbolic_trace torch.hub torch.jit torch.linalg torch.multiprocessing '
+    'torch.nn torch.nn.Embedding torch.nn.functional torch.nn.init torch.nn.modules torch.nn.modules.module '
     'torch.nn.parallel torch.nn.parameter torch.nn.utils torch.nn.utils.parametrizations torch.nn.utils.rnn '
     'torch.onnx torch.optim torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree '
     'torch.utils.data torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed '

@@ -161,7 +161,8 @@ def absent(interp: "Interpreter", site: Site, top: str) -> bool:
     """Whether CPython finds no module `top` in the environment: it is not among the names the named
     environment has, not standard, not the project's, and the program changed no `sys.path` (then
     anything may be found)."""
-    if site.present is None or top in site.present or top in _OLD_STDLIB or interp.facts.get(SYS_PATH_CHANGED):
+    if site.present is None or top in site.present or top in _OLD_STDLIB or interp.facts.get(SYS_PATH_CHANGED) \
+            or is_modeled_root(top):
         return False
     if top in sys.stdlib_module_names or top in sys.builtin_module_names:
         return False
