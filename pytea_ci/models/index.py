@@ -284,7 +284,8 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.torch.nn.attention':
         'torch.nn.MultiheadAttention torch.nn.TransformerEncoderLayer torch.nn.TransformerDecoderLayer '
         'torch.nn.TransformerEncoder torch.nn.TransformerDecoder '
-        'torch.nn.functional.scaled_dot_product_attention torch.nn.functional.multi_head_attention_forward',
+        'torch.nn.functional.scaled_dot_product_attention torch.nn.functional.multi_head_attention_forward '
+        'torch.nn.attention.flex_attention.BlockMask',
     'pytea_ci.models.torch.nn.distance':
         'torch.nn.CosineSimilarity torch.nn.PairwiseDistance torch.nn.functional.cosine_similarity '
         'torch.cosine_similarity torch.nn.functional.pairwise_distance torch.pairwise_distance',
@@ -577,15 +578,15 @@ PREFIXES = (
     'torch._utils torch.amp torch.autograd torch.backends torch.backends.cuda torch.backends.cudnn '
     'torch.backends.mps torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.distributed '
     'torch.fft torch.fx torch.fx._symbolic_trace torch.hub torch.jit torch.linalg torch.multiprocessing '
-    'torch.nn torch.nn.Embedding torch.nn.functional torch.nn.init torch.nn.modules torch.nn.modules.module '
-    'torch.nn.parallel torch.nn.parameter torch.nn.utils torch.nn.utils.parametrizations torch.nn.utils.rnn '
-    'torch.onnx torch.optim torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree '
-    'torch.utils.data torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed '
-    'torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
-    'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
-    'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
-    'transformers transformers.generation transformers.generation.configuration_utils '
-    'transformers.generation.configuration_utils.GenerationConfig transformers.utils '
-    'transformers.utils.auto_docstring transformers.utils.doc typer types typing urllib urllib.parse warnings '
-    'yaml'
+    'torch.nn torch.nn.Embedding torch.nn.attention torch.nn.attention.flex_attention torch.nn.functional '
+    'torch.nn.init torch.nn.modules torch.nn.modules.module torch.nn.parallel torch.nn.parameter torch.nn.utils '
+    'torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim torch.optim.lr_scheduler '
+    'torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data torch.utils.data.dataloader '
+    'torch.utils.data.dataset torch.utils.data.distributed torchvision torchvision.datasets torchvision.io '
+    'torchvision.io.ImageReadMode torchvision.models torchvision.models.alexnet torchvision.models.mobilenetv2 '
+    'torchvision.models.resnet torchvision.models.vgg torchvision.transforms torchvision.transforms.v2 '
+    'torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std transformers transformers.generation '
+    'transformers.generation.configuration_utils transformers.generation.configuration_utils.GenerationConfig '
+    'transformers.utils transformers.utils.auto_docstring transformers.utils.doc typer types typing urllib '
+    'urllib.parse warnings yaml'
 )
