@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.torch.tensor_attrs import TENSOR_ATTRS
+from pytea_ci.models.torch.tensor_attrs import MODULE_ATTRS, TENSOR_ATTRS
 from pytea_ci.models.ranges import SCALAR
 from pytea_ci.models.registry import model, native_class, register
 from pytea_ci.models.values import (TENSOR_ATTRS_SET, lacks_attribute, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
@@ -380,11 +380,14 @@ def getattr_(ctx: Ctx, obj: Any, name: Any, *default: Any) -> Any:
 def _lacks(ctx: Ctx, obj: Any, name: str) -> bool:
     """Whether an instance of a class the analyzer fully knows has no attribute `name` (its class
     has no `__getattr__` fallback and no base the analyzer does not know); or whether a torch tensor has
-    no attribute `name` (torch's tensors lack it, and the program set no attribute of that name on a tensor)."""
+    no attribute `name` (torch's tensors lack it, and the program set no attribute of that name on a tensor);
+    or whether the class `torch.nn.Module` has none (torch's lacks it, and the program set none on it)."""
     if isinstance(obj, Tensor):
         return obj.lib == "torch" and name not in TENSOR_ATTRS and name not in ctx.facts.get(TENSOR_ATTRS_SET, ())
     if lacks_attribute(obj, name):
         return True
+    if isinstance(obj, ClassVal) and obj.native and obj.qualname == "torch.nn.Module":
+        return name not in MODULE_ATTRS and obj.lookup(name) is _missing()  # the class itself, as torch has it
     if not isinstance(obj, Instance) or name in obj.attrs or obj.cls.lookup(name) is not _missing():
         return False
     return obj.cls.lookup("__getattr__") is _missing() and obj.cls.lookup("__opaque_base__") is _missing() \
