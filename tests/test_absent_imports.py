@@ -146,3 +146,16 @@ def test_find_spec_answers_for_the_named_environment(name: str, named: bool, fou
     guess); of one it may have, unknown (no finding on the branch)."""
     code, doc = _check(tmp_path, {"main.py": FIND_SPEC.replace("NAME", name)}, env if named else None, capsys)
     assert (_lines(doc, "error") == [("PT001", 4)]) is found, doc["diagnostics"]
+
+
+def test_torch_has_a_spec_and_the_modeled_version(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The analysis takes torch as installed (its models stand for it): `is_torch_available()` of a
+    package is decided, with or without a named environment."""
+    program = '''import importlib.metadata
+import importlib.util
+import torch
+if importlib.util.find_spec("torch") is not None and importlib.metadata.version("torch").startswith("2."):
+    y = torch.nn.Linear(8, 2)(torch.randn(4, 16))
+'''
+    code, doc = _check(tmp_path, {"main.py": program}, None, capsys)
+    assert _lines(doc, "error") == [("PT001", 5)], doc["diagnostics"]

@@ -539,7 +539,7 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.contextvars_':
         'contextvars.Token contextvars.ContextVar',
     'pytea_ci.models.importlib_':
-        'importlib.util.find_spec',
+        'importlib.machinery.ModuleSpec importlib.util.find_spec importlib.metadata.version',
     'pytea_ci.models.inspect_':
         'inspect._empty inspect.Parameter inspect.Signature inspect.signature',
     'pytea_ci.models.asyncio_':
@@ -570,23 +570,24 @@ PREFIXES = (
     'PIL PIL.Image abc accelerate argparse asyncio asyncio.runners builtins builtins.DType builtins.dict click '
     'collections collections.OrderedDict collections.abc contextlib contextvars copy csv dataclasses datetime '
     'datetime.datetime distutils distutils.version einops einops.layers einops.layers.torch enum fire functools '
-    'getpass glob hydra importlib importlib.util inspect io itertools itertools.chain json jsonargparse '
-    'lightning lightning.fabric lightning_fabric logging math matplotlib matplotlib.pyplot multiprocessing '
-    'numpy numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig operator os os.path '
-    'packaging packaging.version pathlib pickle platform random shutil socket string sys sys.path time timm '
-    'timm.models timm.models._registry torch torch.Tensor torch._dynamo torch._dynamo.external_utils '
-    'torch._utils torch.amp torch.autograd torch.backends torch.backends.cuda torch.backends.cudnn '
-    'torch.backends.mps torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.distributed '
-    'torch.fft torch.fx torch.fx._symbolic_trace torch.hub torch.jit torch.linalg torch.multiprocessing '
-    'torch.nn torch.nn.Embedding torch.nn.attention torch.nn.attention.flex_attention torch.nn.functional '
-    'torch.nn.init torch.nn.modules torch.nn.modules.module torch.nn.parallel torch.nn.parameter torch.nn.utils '
-    'torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim torch.optim.lr_scheduler '
-    'torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data torch.utils.data.dataloader '
-    'torch.utils.data.dataset torch.utils.data.distributed torchvision torchvision.datasets torchvision.io '
-    'torchvision.io.ImageReadMode torchvision.models torchvision.models.alexnet torchvision.models.mobilenetv2 '
-    'torchvision.models.resnet torchvision.models.vgg torchvision.transforms torchvision.transforms.v2 '
-    'torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std transformers transformers.generation '
-    'transformers.generation.configuration_utils transformers.generation.configuration_utils.GenerationConfig '
-    'transformers.utils transformers.utils.auto_docstring transformers.utils.doc typer types typing urllib '
-    'urllib.parse warnings yaml'
+    'getpass glob hydra importlib importlib.machinery importlib.metadata importlib.util inspect io itertools '
+    'itertools.chain json jsonargparse lightning lightning.fabric lightning_fabric logging math matplotlib '
+    'matplotlib.pyplot multiprocessing numpy numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf '
+    'omegaconf.dictconfig operator os os.path packaging packaging.version pathlib pickle platform random shutil '
+    'socket string sys sys.path time timm timm.models timm.models._registry torch torch.Tensor torch._dynamo '
+    'torch._dynamo.external_utils torch._utils torch.amp torch.autograd torch.backends torch.backends.cuda '
+    'torch.backends.cudnn torch.backends.mps torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp '
+    'torch.distributed torch.fft torch.fx torch.fx._symbolic_trace torch.hub torch.jit torch.linalg '
+    'torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.attention torch.nn.attention.flex_attention '
+    'torch.nn.functional torch.nn.init torch.nn.modules torch.nn.modules.module torch.nn.parallel '
+    'torch.nn.parameter torch.nn.utils torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx '
+    'torch.optim torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree '
+    'torch.utils.data torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed '
+    'torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
+    'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
+    'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
+    'transformers transformers.generation transformers.generation.configuration_utils '
+    'transformers.generation.configuration_utils.GenerationConfig transformers.utils '
+    'transformers.utils.auto_docstring transformers.utils.doc typer types typing urllib urllib.parse warnings '
+    'yaml'
 )
