@@ -11,7 +11,9 @@ lines are never run). Nothing of the project or of a package is imported.
 What the interpreter gets (`site_options`) is plain data: the folders, the packages to follow and
 not to follow, the per-package step budget, and a fingerprint of the followed packages (their name,
 version and the hash of their `RECORD` file, which lists the hash of every installed file), which
-is part of each entry point's result-cache key. Files are read through `read`: the driver passes its
+is part of each entry point's result-cache key; with an interpreter the user named (`--python`,
+`python = ...`), also the top-level names an import can find there (`present`: an import of any other
+name raises ModuleNotFoundError, as in CPython; an active virtualenv may be a tool's own, so not then). Files are read through `read`: the driver passes its
 journaled `fs.read`, so a replayed run asks them again. A configured interpreter that cannot be used
 raises `Unusable`, which the driver reports as a configuration error.
 """
