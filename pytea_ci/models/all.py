@@ -1,6 +1,7 @@
 """Importing this module registers every model."""
 
 from pytea_ci.models import argparse_, builtins, launchers, machine, pil, stdlib  # noqa: F401
+from pytea_ci.models import attributes  # noqa: F401
 from pytea_ci.models.torch import creation, data, elementwise, indexing, optim, reduction, tensor  # noqa: F401
 from pytea_ci.models.torch.nn import conv, layers, loss, module, norm  # noqa: F401
 from pytea_ci.models.torch.nn import attention, distance, rnn, vision  # noqa: F401

@@ -37,22 +37,21 @@ NAMES: dict[str, str] = {
         'builtins.enumerate builtins.zip builtins.reversed builtins.sorted builtins.list builtins.tuple '
         'builtins.set builtins.frozenset builtins.sum builtins.abs builtins.int builtins.float builtins.complex '
         'builtins.round builtins.divmod builtins.bool builtins.dict collections.abc.Iterable '
-        'builtins.isinstance builtins.issubclass builtins.callable builtins.getattr builtins.setattr '
-        'builtins.hasattr builtins.any builtins.all builtins.iter builtins.next builtins.map builtins.filter '
-        'builtins.vars builtins.id builtins.hash builtins.dir builtins.globals builtins.locals builtins.eval '
-        'builtins.exec builtins.compile builtins.__import__ builtins.memoryview builtins.bytearray '
-        'builtins.bytes builtins.pow builtins.object_new builtins.slice builtins.type builtins.staticmethod '
-        'builtins.classmethod builtins.property functools.cached_property builtins.object '
-        'builtins.BaseException builtins.Exception builtins.KeyboardInterrupt builtins.SystemExit '
-        'builtins.ArithmeticError builtins.ZeroDivisionError builtins.OverflowError builtins.LookupError '
-        'builtins.IndexError builtins.KeyError builtins.ValueError builtins.TypeError builtins.RuntimeError '
-        'builtins.NotImplementedError builtins.RecursionError builtins.AttributeError builtins.NameError '
-        'builtins.OSError builtins.IOError builtins.FileNotFoundError builtins.PermissionError '
-        'builtins.FileExistsError builtins.ImportError builtins.ModuleNotFoundError builtins.AssertionError '
-        'builtins.StopIteration builtins.UnicodeError builtins.UnicodeDecodeError builtins.Warning '
-        'builtins.UserWarning builtins.DeprecationWarning builtins.RuntimeWarning builtins.EOFError '
-        'builtins.TimeoutError builtins.ConnectionError builtins.StopAsyncIteration builtins.MemoryError '
-        'builtins.SystemError builtins.NotImplemented builtins.Ellipsis builtins.__debug__',
+        'builtins.isinstance builtins.issubclass builtins.callable builtins.any builtins.all builtins.iter '
+        'builtins.next builtins.map builtins.filter builtins.vars builtins.id builtins.hash builtins.dir '
+        'builtins.globals builtins.locals builtins.eval builtins.exec builtins.compile builtins.__import__ '
+        'builtins.memoryview builtins.bytearray builtins.bytes builtins.pow builtins.object_new builtins.slice '
+        'builtins.type builtins.staticmethod builtins.classmethod builtins.property functools.cached_property '
+        'builtins.object builtins.BaseException builtins.Exception builtins.KeyboardInterrupt '
+        'builtins.SystemExit builtins.ArithmeticError builtins.ZeroDivisionError builtins.OverflowError '
+        'builtins.LookupError builtins.IndexError builtins.KeyError builtins.ValueError builtins.TypeError '
+        'builtins.RuntimeError builtins.NotImplementedError builtins.RecursionError builtins.AttributeError '
+        'builtins.NameError builtins.OSError builtins.IOError builtins.FileNotFoundError '
+        'builtins.PermissionError builtins.FileExistsError builtins.ImportError builtins.ModuleNotFoundError '
+        'builtins.AssertionError builtins.StopIteration builtins.UnicodeError builtins.UnicodeDecodeError '
+        'builtins.Warning builtins.UserWarning builtins.DeprecationWarning builtins.RuntimeWarning '
+        'builtins.EOFError builtins.TimeoutError builtins.ConnectionError builtins.StopAsyncIteration '
+        'builtins.MemoryError builtins.SystemError builtins.NotImplemented builtins.Ellipsis builtins.__debug__',
     'pytea_ci.models.pil':
         'PIL.Image.Image PIL.Image.fromarray PIL.Image.open PIL.Image.new',
     'pytea_ci.models.stdlib':
@@ -79,6 +78,8 @@ NAMES: dict[str, str] = {
         'typing.Type typing.Literal typing.Generator typing.TypeVar_ typing.ClassVar typing.Final '
         'typing.Annotated dataclasses.InitVar typing.TYPE_CHECKING os.path.split urllib.parse.urlsplit '
         'urllib.parse.urlparse types.FunctionType itertools.repeat',
+    'pytea_ci.models.attributes':
+        'builtins.getattr builtins.setattr builtins.hasattr',
     'pytea_ci.models.torch.creation':
         'torch.float32 torch.float torch.float64 torch.double torch.float16 torch.half torch.bfloat16 '
         'torch.int64 torch.long torch.int32 torch.int torch.int16 torch.short torch.int8 torch.uint8 torch.bool '
