@@ -1,6 +1,7 @@
 """Installed packages read from source (issue 21): real `transformers` and `timm`, pinned, installed
-with `pip install --no-deps` into a scratch virtualenv (torch is not needed: the analyzer reads their
-sources and never imports them), and a small project that uses them:
+into a scratch virtualenv with their required dependencies but not torch's family (`install`: the
+analyzer models torch, reads the packages' sources and never imports them), and a small project that
+uses them:
 
 * `bert_bad.py` / `bert_good.py`: a BertModel built from `BertConfig(...)` in code, a 512-wide head on
   its 768-wide pooler output (and the twin with `config.hidden_size`);
@@ -26,7 +27,7 @@ whether the warm report equals the cold one (timings aside). The bar of issue 21
 `imports_only.py` <= 2x `plain.py`.
 Exits 1 when a bug is missed on the `*_bad` entry points marked as expected, or a twin has a finding.
 
-With `--matrix`: the version matrix of issue 36. Each package version in its own virtualenv (`--no-deps`,
+With `--matrix`: the version matrix of issue 36. Each package version in its own virtualenv (`install`,
 kept under the temporary folder and reused): transformers' latest release and 4.46.3 over the labelled
 scripts of `tests/data/hf_versions/` (thirteen architectures, a boundary bug and a fixed twin each, the
 lines torch raised at in `labels.json`), timm's latest release over the timm entry points above. A table
@@ -41,6 +42,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -94,13 +96,38 @@ TWINS = ("bert_good.py", "timm_good.py", "timm_head_good.py", "timm_vit_good.py"
          "hub.py")
 
 
-def make_env(folder: str) -> str | None:
+# what the analyzer models: never installed into the scratch environments (torch alone is ~1 GB)
+MODELED = frozenset(("torch", "torchvision", "torchaudio", "triton"))
+_REQUIRES = """
+import importlib.metadata as m, json, sys
+print(json.dumps([r for n in sys.argv[1:] for r in (m.requires(n) or []) if "extra ==" not in r]))
+"""
+
+
+def install(python: str, pins: tuple[str, ...], timeout: float | None = None) -> str:
+    """Install `pins` into the virtualenv of `python` as a user has them: with their required (not
+    optional) dependencies, except torch's family, which the analyzer models (a package such as timm
+    requires torch). "" when done, else why not (offline?)."""
+    def pip(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([python, "-m", "pip", "install", "-q", *args], capture_output=True, text=True,
+                              timeout=timeout)
+
+    p = pip("--no-deps", *pins)
+    if p.returncode == 0:
+        names = [re.split(r"[<>=!~;\[ ]", pin, maxsplit=1)[0] for pin in pins]
+        q = subprocess.run([python, "-I", "-c", _REQUIRES, *names], capture_output=True, text=True, timeout=timeout)
+        needs = [r for r in json.loads(q.stdout or "[]")
+                 if re.split(r"[<>=!~;\[ (]", r, maxsplit=1)[0].strip().lower() not in MODELED]
+        p = pip(*needs) if needs else p
+    return "" if p.returncode == 0 else (p.stderr.strip().splitlines()[-1:] or [str(p.returncode)])[0]
+
+
+def make_env(folder: str, pins: tuple[str, ...] = PINS) -> str | None:
     """A virtualenv with the pinned packages (None when they cannot be installed: offline)."""
     python = os.path.join(folder, "bin", "python")
     if not os.path.isfile(python):
         venv.EnvBuilder(with_pip=True).create(folder)
-    p = subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", *PINS], capture_output=True, text=True)
-    return python if p.returncode == 0 else None
+    return None if install(python, pins, timeout=900) else python
 
 
 def make_project(root: str) -> None:
@@ -116,7 +143,7 @@ def make_project(root: str) -> None:
 
 def check(root: str, python: str, names: list[str], cache: str | None = None) -> dict:
     where = ["--cache-dir", cache] if cache else ["--no-cache"]
-    cmd = [PYTEA, "check", "--root", root, *where, "--jobs", "1", "--python", python, "--format", "json",
+    cmd = [PYTEA, "check", "--root", root, *where, "--run-budget", "0", "--jobs", "1", "--python", python, "--format", "json",
            *(os.path.join(root, n) for n in names)]
     t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=root)
@@ -242,14 +269,10 @@ MATRIX = (("transformers", "transformers>=5,<6", "5"), ("transformers", "transfo
           ("timm", "timm", "timm"))
 
 
-def _pinned_env(pin: str) -> str | None:
-    folder = os.path.join(tempfile.gettempdir(), "pytea-ci-hf-versions",
-                          pin.replace(">", "gt").replace("<", "lt").replace("=", "").replace(",", "_"))
-    python = os.path.join(folder, "bin", "python")
-    if not os.path.isfile(python):
-        venv.EnvBuilder(with_pip=True).create(folder)
-    p = subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", pin], capture_output=True, text=True)
-    return python if p.returncode == 0 else None
+def pinned_env(pin: str) -> str | None:
+    """The virtualenv of one package version (kept under the temporary folder and reused)."""
+    return make_env(os.path.join(tempfile.gettempdir(), "pytea-ci-hf-versions",
+                                 pin.replace(">", "gt").replace("<", "lt").replace("=", "").replace(",", "_")), (pin,))
 
 
 def _scripts(key: str, root: str) -> dict[str, int | None]:
@@ -277,7 +300,7 @@ def matrix() -> int:
     print("|---|---|---|---|---|---|---|")
     bad = 0
     for package, pin, key in MATRIX:
-        python = _pinned_env(pin)
+        python = pinned_env(pin)
         if python is None:
             print(f"| {package} | {pin} | not installed (offline?) | | | | |")
             continue

@@ -545,6 +545,24 @@ def test_text_of_known_values_is_cpythons(analyzer: Analyzer) -> None:
     ''')
 
 
+def test_text_of_tuples_and_lists_of_classes_is_cpythons(analyzer: Analyzer) -> None:
+    """`str(cls.__bases__)` prints each class as CPython does (transformers 5 asks whether
+    `'GenerationMixin' in str(cls.__bases__)` of every model class it builds)."""
+    exact(analyzer, '''
+        import torch
+
+        class Base:
+            pass
+
+        class Leaf(Base):
+            pass
+
+        p_bases = torch.zeros(len(str(Leaf.__bases__)))
+        p_mixin = torch.zeros(2 if "Base" in str(Leaf.__bases__) else 3, 4 if "Mixin" in str(Leaf.__bases__) else 5)
+        p_list = torch.zeros(len(repr([Leaf, 1, "a"])) + len(str((Base, Leaf))))
+    ''')
+
+
 def test_itertools_over_known_items_give_cpythons_items(analyzer: Analyzer) -> None:
     exact(analyzer, '''
         import collections

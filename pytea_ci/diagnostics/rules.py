@@ -265,6 +265,12 @@ def budget_reached(budget: str, entry: str) -> str:
             "solver budgets: what it found is reported, but where it stopped depends on the machine")
 
 
+def module_missing(statement: str) -> str:
+    """The note (PT011) of an import that ended paths: the environment named with --python lacks the module."""
+    return (f"analysis incomplete: `{statement}` raises ModuleNotFoundError in the environment given with "
+            "--python (no such module there): paths that reach it end there; findings before it are reported")
+
+
 def nothing_checked_note(entry: str, why: str) -> str:
     """The note (PT013) of an entry point in which no tensor operation could be checked, and the first reason."""
     return f"nothing checked: no tensor operation of {entry} could be checked; {why}"

@@ -74,7 +74,7 @@ def site(cfg: Config, root: str, cache: str | None = None) -> dict[str, Any]:
         raise config_mod.ConfigError(str(e)) from None
     try:
         return environment.site_options(python, cfg.follow_packages, cfg.skip_packages, cfg.package_budget, cache,
-                                        fs.read)
+                                        fs.read, named=how == "configured")
     except environment.Unusable as e:
         if how == "configured":
             raise config_mod.ConfigError(str(e)) from None

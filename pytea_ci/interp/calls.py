@@ -14,8 +14,8 @@ from pytea_ci.interp.coverage import first_origin, origin_of_value
 from pytea_ci.interp.escape import escape, handed
 from pytea_ci.interp.installed import PackageBudget
 from pytea_ci.interp.ops import tensor_method
-from pytea_ci.interp.runtime import (BudgetExceeded, FunctionVal, PathEnd, ReturnSignal, Scope, SuperVal,
-                                     UserException, same_value)
+from pytea_ci.interp.runtime import (THROUGH_UNKNOWN, BudgetExceeded, FunctionVal, PathEnd, ReturnSignal, Scope,
+                                     SuperVal, UserException, same_value)
 from pytea_ci.interp.stmts import raised_as
 from pytea_ci.models.call_facets import after_call, before_call, is_tensor_op, of_tensor_library, reads_data
 from pytea_ci.models.registry import lookup
@@ -273,7 +273,12 @@ class CallMixin:
         try:
             self.bind_args(fn, scope, args, kwargs)
         except TypeError:
-            raise UserException("TypeError") from None
+            if THROUGH_UNKNOWN not in fn.attrs:
+                raise UserException("TypeError") from None
+            # what a decorator not understood returned may take other arguments (`as_validated_field`
+            # makes a validator a field factory taking `default=`): its result is not known, not a TypeError
+            escape(self, (*args, *kwargs.values()), f"{fn.name}() through a decorator not understood")
+            return self.derived(f"{fn.name}() through a decorator not understood", fn.attrs[THROUGH_UNKNOWN])
         if fn.node.args.args and args:
             scope.self_arg = args[0]
             if fn.name == "forward" and isinstance(args[0], Instance):
@@ -365,6 +370,8 @@ class CallMixin:
     def apply_decorator(self: "Interpreter", dec: Any, fn: Any) -> Any:
         if isinstance(dec, Unknown):  # unknown decorators call through; they may register it (a callback)
             escape(self, (fn,), dec.origin.what if dec.origin is not None else "a decorator not understood")
+            if isinstance(fn, FunctionVal):  # it may also have changed the signature (calls.py, `call_function`)
+                fn.attrs[THROUGH_UNKNOWN] = dec
             return fn
         result = self.call(dec, fn)
         return fn if isinstance(result, Unknown) else result

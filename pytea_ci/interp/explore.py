@@ -17,14 +17,14 @@ from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.budgets import CANCELLED, STEPS_PER_ENTRY, WALL_CLOCK
-from pytea_ci.diagnostics.rules import INCOMPLETE, PARSE_ERROR, budget_reached
+from pytea_ci.diagnostics.rules import INCOMPLETE, PARSE_ERROR, budget_reached, module_missing
 from pytea_ci.diagnostics.result import EntryResult, EntryStats
 from pytea_ci.interp.coverage import nothing_checked
 from pytea_ci.interp.installed import Installed
 from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.interpreter import Budget, Decision, Interpreter, Shared
 from pytea_ci.interp.machine import Ran
-from pytea_ci.interp.runtime import (SHAPE_ERROR, BreakSignal, BudgetExceeded, ContinueSignal, ModuleVal, PathEnd,
+from pytea_ci.interp.runtime import (MODULE_NOT_FOUND, SHAPE_ERROR, BreakSignal, BudgetExceeded, ContinueSignal, ModuleVal, PathEnd,
                                      ReturnSignal, Scope, UserException)
 from pytea_ci.interp.snapshot import run_prefix
 from pytea_ci.solver import Decider
@@ -93,6 +93,8 @@ def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: d
     shared.machine.resolve(shared.findings)
     result.diagnostics.extend(shared.findings.values())
     reached = _budget_notes(result, incomplete + list(shared.budgets.items()), rel_entry)
+    result.diagnostics.extend(Diagnostic(INCOMPLETE.id, Severity.NOTE, span, module_missing(stmt), entry=rel_entry)
+                              for stmt, span in shared.missing_imports.items())
     result.stats = _stats(before, decider, shared, paths, steps, time.monotonic() - t0)
     result.inputs = dict(shared.inputs)
     note = nothing_checked(result.stats, rel_entry, shared.coverage.library_used)
@@ -199,6 +201,10 @@ def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> N
         interp.completed = True
     except UserException as e:
         cov.end("exception", e.span or interp.span, _raised(e))
+        where = e.span or interp.span
+        if e.kind == MODULE_NOT_FOUND and isinstance(e.stmt, (ast.Import, ast.ImportFrom)) \
+                and interp.project_span(where) == where:  # in a package: a path its availability check forked
+            interp.shared.missing_imports.setdefault(ast.unparse(e.stmt), where)
     except (PathEnd, ReturnSignal, BreakSignal, ContinueSignal):
         pass
     except BudgetExceeded as b:

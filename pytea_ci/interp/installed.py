@@ -7,7 +7,7 @@ registries and model-hub configs are `pytea_ci/packages/`, which implements `Ins
 to the interpreter by the driver (through `Shared.installed`). Without it (no environment, library
 mode), every import the project and the models do not provide is unknown, as before.
 
-The interpreter calls it at import time (`find`, `importing` and `load`, `missing`), when a module
+The interpreter calls it at import time (`find`, `importing` and `load`, `missing`, `absent`), when a module
 attribute is not there (`module_attr`, `all_names`, `deferred`), and when a call enters code of a
 package (`entered` and `enter`, `overlay`, `class_method`); `tick`, `relocate` and `guard_side` keep a package's budget and its
 read-only lines. The per-path state (`interp/config.PackagePath`: `stack`, `used`, `entry`) stays on the interpreter,
@@ -71,6 +71,10 @@ class Installed(Protocol):
 
     def class_method(self, interp: "Interpreter", cls: "ClassVal", method: str, args: tuple, kwargs: dict) -> Any:
         """What a package's class method gives where its source cannot (MISSING: run its code)."""
+
+    def absent(self, interp: "Interpreter", top: str) -> bool:
+        """Whether the environment the user named has no top-level module `top` (nor the project, the
+        standard library or the models): an import of it raises ModuleNotFoundError."""
 
     def registered(self, interp: "Interpreter", package: str, decorator: str, key: str) -> Any:
         """The function registered under `key` by `@decorator` in `package`, read from source, or None."""

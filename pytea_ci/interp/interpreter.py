@@ -200,6 +200,9 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
     def registered(self, package: str, decorator: str, key: str) -> Any:
         return self.shared.installed.registered(self, package, decorator, key) if self.shared.installed is not None else None
 
+    def module_absent(self, top: str) -> bool:
+        return self.shared.installed is not None and self.shared.installed.absent(self, top)
+
     def relocate(self, span: Span, message: str) -> tuple[Span, str]:
         """Where a finding made at `span` is reported: the project's call when `span` is in an installed
         package (read-only), with the message naming the package line."""
@@ -487,6 +490,7 @@ class Shared:
         self.unmodeled: dict[str, int] = {}
         self.machine = MachineFindings()  # findings on paths that forked on facts about the machine
         self.budgets: dict[str, Span] = {}  # soft budgets reached, with where
+        self.missing_imports: dict[str, Span] = {}  # imports that ended paths: no such module in the environment
         self.max_file_bytes = 2_000_000
         self.checkpoints: dict[tuple[int, str], list[Any]] = {}  # import prefixes already run (snapshot.py)
         self.steps_done = 0  # steps of the paths already finished (the entry point's step budget)

@@ -25,6 +25,11 @@ class Scope:
     self_arg: Any = None
 
 
+# key of `FunctionVal.attrs`: the decorator not understood the function went through (its result may
+# take other arguments than the function's own)
+THROUGH_UNKNOWN = "__pytea_through_unknown_decorator__"
+
+
 @dataclass(eq=False)
 class FunctionVal:
     node: "ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda"
@@ -82,6 +87,7 @@ class BudgetExceeded(Exception):
         self.span = span
 
 
+MODULE_NOT_FOUND = "ModuleNotFoundError"  # an import the environment named with --python cannot satisfy
 SHAPE_ERROR = "ShapeError"  # what a failing tensor op raises: torch's RuntimeError, IndexError, ValueError, ...
 SHAPE_ERROR_BASES = frozenset({"RuntimeError", "IndexError", "ValueError", "TypeError", "LookupError"})
 

@@ -142,6 +142,36 @@ def _frozen(cls: type) -> bool:
     return any(getattr(c.__dict__.get("__dataclass_params__"), "frozen", False) for c in cls.__mro__)
 
 
+# how a value is copied, decided once per type (a copy visits every object of the state: hundreds of
+# thousands once an installed package is imported, once per path that restores a checkpoint)
+_ATOM, _HOLDER, _CLASS, _INTERP, _PASS, _DICT, _LIST, _IMMUTABLE, _DATACLASS, _OBJECT, _KEEP = range(11)
+_KINDS: dict[type, tuple[int, tuple[str, ...]]] = {}  # type -> (kind, its dataclass fields)
+
+
+def _kind_of(t: type) -> tuple[int, tuple[str, ...]]:
+    found = _KINDS.get(t)
+    if found is None:
+        found = _KINDS[t] = _classify(t)
+    return found
+
+
+def _classify(t: type) -> tuple[int, tuple[str, ...]]:
+    order = ((Unknown, _HOLDER), (_ATOMS, _ATOM), (ClassVal, _CLASS), (Interpreter, _INTERP), ((Shared, Decider), _PASS),
+             (dict, _DICT), ((list, set), _LIST), ((tuple, frozenset), _IMMUTABLE))
+    for types, kind in order:
+        if issubclass(t, types):  # type: ignore[arg-type]
+            return kind, _field_names(t) if kind == _CLASS else ()
+    if dataclasses.is_dataclass(t) and not _frozen(t):
+        return _DATACLASS, _field_names(t)
+    if "__dict__" in dir(t) and not any("__call__" in c.__dict__ for c in t.__mro__):  # instances have a
+        return _OBJECT, ()  # `__dict__` and are not callable
+    return _KEEP, ()  # frozen dataclasses, slotted values, functions: immutable or not ours to copy
+
+
+def _field_names(t: Any) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(t))
+
+
 class _Copier:
     """A deep copy that keeps identities (one copy per object) and shares what is immutable."""
 
@@ -151,50 +181,54 @@ class _Copier:
         self.seen: dict[int, Any] = {}
 
     def copy(self, x: Any) -> Any:
-        if isinstance(x, Unknown) and x.holds:
-            return self._copy_holder(x)
-        if isinstance(x, _ATOMS):
+        kind, fields = _KINDS.get(type(x)) or _kind_of(type(x))
+        if kind == _ATOM:
             return x
+        if kind == _HOLDER:
+            return self._copy_holder(x) if x.holds else x
         i = id(x)
         if i in self.seen:
             return self.seen[i]
-        if i in self.shared_ids or (isinstance(x, ClassVal) and x.native):
+        if i in self.shared_ids or (kind == _CLASS and x.native):
             return x
-        if isinstance(x, Interpreter):  # a value that holds the interpreter: this path's one
+        if kind == _INTERP:  # a value that holds the interpreter: this path's one
             return self.interp
-        if isinstance(x, (Shared, Decider)):
+        if kind == _PASS:
             return x
-        return self._copy_new(x, i)
+        return self._copy_new(x, i, kind, fields)
 
-    def _copy_new(self, x: Any, i: int) -> Any:
-        if isinstance(x, dict):
+    def _copy_new(self, x: Any, i: int, kind: int, fields: tuple[str, ...]) -> Any:
+        if kind == _DICT:
             new_d = copy.copy(x)
             self.seen[i] = new_d
             new_d.clear()
             for k, v in x.items():
                 new_d[self.copy(k)] = self.copy(v)
             return new_d
-        if isinstance(x, (list, set)):
+        if kind == _LIST:
             new_c = copy.copy(x)
             self.seen[i] = new_c
             new_c.clear()
             items = [self.copy(v) for v in x]
             new_c.extend(items) if isinstance(new_c, list) else new_c.update(items)
             return new_c
-        if isinstance(x, (tuple, frozenset)):
+        if kind == _IMMUTABLE:
             return self._copy_immutable(x, i)
-        if dataclasses.is_dataclass(x) and not _frozen(type(x)):
-            new_obj = copy.copy(x)
-            self.seen[i] = new_obj
-            for f in dataclasses.fields(x):
-                object.__setattr__(new_obj, f.name, self.copy(getattr(x, f.name)))
-            return new_obj
-        if hasattr(x, "__dict__") and not dataclasses.is_dataclass(x) and not callable(x):
+        if kind == _DATACLASS or kind == _CLASS:
+            return self._copy_fields(x, i, fields)
+        if kind == _OBJECT:
             new_p = copy.copy(x)
             self.seen[i] = new_p
             new_p.__dict__.update({k: self.copy(v) for k, v in vars(x).items()})
             return new_p
-        return x  # frozen dataclasses, slotted values, functions: immutable or not ours to copy
+        return x
+
+    def _copy_fields(self, x: Any, i: int, fields: tuple[str, ...]) -> Any:
+        new_obj = copy.copy(x)
+        self.seen[i] = new_obj
+        for name in fields:
+            object.__setattr__(new_obj, name, self.copy(getattr(x, name)))
+        return new_obj
 
     def _copy_holder(self, x: Unknown) -> Unknown:
         """An Unknown that refers to objects of the state (interp/escape.py) refers to their copies."""

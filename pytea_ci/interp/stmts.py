@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 from pytea_ci.interp.contexts import run_with
 from pytea_ci.interp.ops import BINOPS, on_machine
 from pytea_ci.interp.machine import ends_program
-from pytea_ci.interp.runtime import (SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal, FunctionVal,
-                                     PathEnd, ReturnSignal, Scope, UserException, same_value)
+from pytea_ci.interp.runtime import (MODULE_NOT_FOUND, SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal,
+                                     FunctionVal, PathEnd, ReturnSignal, Scope, UserException, same_value)
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import stand_in_base
 from pytea_ci.models.values import MISSING, Builtin, ClassVal, Instance, Unknown
@@ -540,6 +540,8 @@ def _builtin_subclass(kind: str, name: str) -> bool:
         return kind == "UnboundLocalError"
     if name == "OSError":
         return kind in {"FileNotFoundError", "PermissionError", "IOError"}
+    if name == "ImportError":
+        return kind == MODULE_NOT_FOUND
     return False
 
 

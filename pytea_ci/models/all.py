@@ -1,6 +1,7 @@
 """Importing this module registers every model."""
 
 from pytea_ci.models import argparse_, builtins, launchers, machine, pil, stdlib  # noqa: F401
+from pytea_ci.models import attributes  # noqa: F401
 from pytea_ci.models.torch import creation, data, elementwise, indexing, optim, reduction, tensor  # noqa: F401
 from pytea_ci.models.torch.nn import conv, layers, loss, module, norm  # noqa: F401
 from pytea_ci.models.torch.nn import attention, distance, rnn, vision  # noqa: F401
@@ -26,7 +27,7 @@ from pytea_ci.models import saved  # noqa: F401
 from pytea_ci.models import transformers_  # noqa: F401
 from pytea_ci.models import iterables, text  # noqa: F401
 from pytea_ci.models import operator_  # noqa: F401
-from pytea_ci.models import abc_mapping, contextvars_, inspect_  # noqa: F401
+from pytea_ci.models import abc_mapping, contextvars_, importlib_, inspect_  # noqa: F401
 from pytea_ci.models import asyncio_, min_max  # noqa: F401
 from pytea_ci.models import abc_sequence  # noqa: F401
 from pytea_ci.models import re_  # noqa: F401

@@ -7,10 +7,9 @@ import math
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.torch.tensor_attrs import TENSOR_ATTRS
 from pytea_ci.models.ranges import SCALAR
 from pytea_ci.models.registry import model, native_class, register
-from pytea_ci.models.values import (TENSOR_ATTRS_SET, lacks_attribute, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
+from pytea_ci.models.values import (BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
                                     Namespace, PropertyVal, RangeVal, StaticMethod, Unknown, is_concrete)
 from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Term, is_dim, mod, symbols
 from pytea_ci.shapes.pred import Pred
@@ -366,64 +365,6 @@ def issubclass_(ctx: Ctx, cls: Any, classinfo: Any) -> Any:
 @model("builtins.callable")
 def callable_(ctx: Ctx, obj: Any) -> Any:
     return not isinstance(obj, (int, float, str, list, tuple, dict, Tensor)) if not isinstance(obj, Unknown) else obj
-
-
-@model("builtins.getattr")
-def getattr_(ctx: Ctx, obj: Any, name: Any, *default: Any) -> Any:
-    if not isinstance(name, str):
-        return ctx.unknown("getattr with unknown name")
-    if default and _lacks(ctx, obj, name):
-        return default[0]
-    return ctx.getattr(obj, name)
-
-
-def _lacks(ctx: Ctx, obj: Any, name: str) -> bool:
-    """Whether an instance of a class the analyzer fully knows has no attribute `name` (its class
-    has no `__getattr__` fallback and no base the analyzer does not know); or whether a torch tensor has
-    no attribute `name` (torch's tensors lack it, and the program set no attribute of that name on a tensor)."""
-    if isinstance(obj, Tensor):
-        return obj.lib == "torch" and name not in TENSOR_ATTRS and name not in ctx.facts.get(TENSOR_ATTRS_SET, ())
-    if lacks_attribute(obj, name):
-        return True
-    if not isinstance(obj, Instance) or name in obj.attrs or obj.cls.lookup(name) is not _missing():
-        return False
-    return obj.cls.lookup("__getattr__") is _missing() and obj.cls.lookup("__opaque_base__") is _missing() \
-        and "__opaque__" not in obj.attrs
-
-
-@model("builtins.setattr")
-def setattr_(ctx: Ctx, obj: Any, name: Any, value: Any) -> Any:
-    if isinstance(name, str):
-        ctx.setattr(obj, name, value)
-    return None
-
-
-@model("builtins.hasattr")
-def hasattr_(ctx: Ctx, obj: Any, name: Any) -> Any:
-    """True when the attribute is found (in a modeled library too: `hasattr(F, "scaled_dot_product_attention")`),
-    False only where absence is certain, else a bool of unknown value."""
-    if not isinstance(name, str) or isinstance(obj, Unknown):
-        return Unknown("hasattr", pytype="bool")
-    if _lacks(ctx, obj, name):
-        return False
-    if type(obj) in (list, tuple, dict, set, str, int, float, bool, type(None)):
-        return hasattr(obj, name)  # the real built-in type answers
-    if isinstance(obj, (Instance, ClassVal, Namespace, Tensor)) or type(obj).__name__ == "ModuleVal":
-        try:
-            found = ctx.getattr(obj, name)
-        except Exception as e:  # a user `__getattr__` raising AttributeError: hasattr is False, as in Python
-            if getattr(e, "kind", None) == "AttributeError":
-                return False
-            raise
-        if not isinstance(found, Unknown):
-            return True
-    return Unknown("hasattr", pytype="bool")
-
-
-def _missing() -> Any:
-    from pytea_ci.models.values import MISSING
-
-    return MISSING
 
 
 @model("builtins.any")

@@ -36,6 +36,10 @@ class Ctx(Protocol):
         """The text of a small file of the project (`name` relative to `base`, default: the folder of
         the file running), read and never executed; None when outside the project, missing or large."""
 
+    def module_absent(self, top: str) -> bool:
+        """Whether CPython finds no top-level module `top` where the program runs: the environment the
+        user named (`--python`) lacks it, and the project, the standard library and the models too."""
+
     def registered(self, package: str, decorator: str, key: str) -> Any:
         """The function an installed package's registry holds under `key`: the top-level function
         `key` decorated by `@decorator` in the modules of `package`, found in their source and its

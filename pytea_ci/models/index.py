@@ -37,22 +37,21 @@ NAMES: dict[str, str] = {
         'builtins.enumerate builtins.zip builtins.reversed builtins.sorted builtins.list builtins.tuple '
         'builtins.set builtins.frozenset builtins.sum builtins.abs builtins.int builtins.float builtins.complex '
         'builtins.round builtins.divmod builtins.bool builtins.dict collections.abc.Iterable '
-        'builtins.isinstance builtins.issubclass builtins.callable builtins.getattr builtins.setattr '
-        'builtins.hasattr builtins.any builtins.all builtins.iter builtins.next builtins.map builtins.filter '
-        'builtins.vars builtins.id builtins.hash builtins.dir builtins.globals builtins.locals builtins.eval '
-        'builtins.exec builtins.compile builtins.__import__ builtins.memoryview builtins.bytearray '
-        'builtins.bytes builtins.pow builtins.object_new builtins.slice builtins.type builtins.staticmethod '
-        'builtins.classmethod builtins.property functools.cached_property builtins.object '
-        'builtins.BaseException builtins.Exception builtins.KeyboardInterrupt builtins.SystemExit '
-        'builtins.ArithmeticError builtins.ZeroDivisionError builtins.OverflowError builtins.LookupError '
-        'builtins.IndexError builtins.KeyError builtins.ValueError builtins.TypeError builtins.RuntimeError '
-        'builtins.NotImplementedError builtins.RecursionError builtins.AttributeError builtins.NameError '
-        'builtins.OSError builtins.IOError builtins.FileNotFoundError builtins.PermissionError '
-        'builtins.FileExistsError builtins.ImportError builtins.ModuleNotFoundError builtins.AssertionError '
-        'builtins.StopIteration builtins.UnicodeError builtins.UnicodeDecodeError builtins.Warning '
-        'builtins.UserWarning builtins.DeprecationWarning builtins.RuntimeWarning builtins.EOFError '
-        'builtins.TimeoutError builtins.ConnectionError builtins.StopAsyncIteration builtins.MemoryError '
-        'builtins.SystemError builtins.NotImplemented builtins.Ellipsis builtins.__debug__',
+        'builtins.isinstance builtins.issubclass builtins.callable builtins.any builtins.all builtins.iter '
+        'builtins.next builtins.map builtins.filter builtins.vars builtins.id builtins.hash builtins.dir '
+        'builtins.globals builtins.locals builtins.eval builtins.exec builtins.compile builtins.__import__ '
+        'builtins.memoryview builtins.bytearray builtins.bytes builtins.pow builtins.object_new builtins.slice '
+        'builtins.type builtins.staticmethod builtins.classmethod builtins.property functools.cached_property '
+        'builtins.object builtins.BaseException builtins.Exception builtins.KeyboardInterrupt '
+        'builtins.SystemExit builtins.ArithmeticError builtins.ZeroDivisionError builtins.OverflowError '
+        'builtins.LookupError builtins.IndexError builtins.KeyError builtins.ValueError builtins.TypeError '
+        'builtins.RuntimeError builtins.NotImplementedError builtins.RecursionError builtins.AttributeError '
+        'builtins.NameError builtins.OSError builtins.IOError builtins.FileNotFoundError '
+        'builtins.PermissionError builtins.FileExistsError builtins.ImportError builtins.ModuleNotFoundError '
+        'builtins.AssertionError builtins.StopIteration builtins.UnicodeError builtins.UnicodeDecodeError '
+        'builtins.Warning builtins.UserWarning builtins.DeprecationWarning builtins.RuntimeWarning '
+        'builtins.EOFError builtins.TimeoutError builtins.ConnectionError builtins.StopAsyncIteration '
+        'builtins.MemoryError builtins.SystemError builtins.NotImplemented builtins.Ellipsis builtins.__debug__',
     'pytea_ci.models.pil':
         'PIL.Image.Image PIL.Image.fromarray PIL.Image.open PIL.Image.new',
     'pytea_ci.models.stdlib':
@@ -79,6 +78,8 @@ NAMES: dict[str, str] = {
         'typing.Type typing.Literal typing.Generator typing.TypeVar_ typing.ClassVar typing.Final '
         'typing.Annotated dataclasses.InitVar typing.TYPE_CHECKING os.path.split urllib.parse.urlsplit '
         'urllib.parse.urlparse types.FunctionType itertools.repeat',
+    'pytea_ci.models.attributes':
+        'builtins.getattr builtins.setattr builtins.hasattr',
     'pytea_ci.models.torch.creation':
         'torch.float32 torch.float torch.float64 torch.double torch.float16 torch.half torch.bfloat16 '
         'torch.int64 torch.long torch.int32 torch.int torch.int16 torch.short torch.int8 torch.uint8 torch.bool '
@@ -284,7 +285,8 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.torch.nn.attention':
         'torch.nn.MultiheadAttention torch.nn.TransformerEncoderLayer torch.nn.TransformerDecoderLayer '
         'torch.nn.TransformerEncoder torch.nn.TransformerDecoder '
-        'torch.nn.functional.scaled_dot_product_attention torch.nn.functional.multi_head_attention_forward',
+        'torch.nn.functional.scaled_dot_product_attention torch.nn.functional.multi_head_attention_forward '
+        'torch.nn.attention.flex_attention.BlockMask',
     'pytea_ci.models.torch.nn.distance':
         'torch.nn.CosineSimilarity torch.nn.PairwiseDistance torch.nn.functional.cosine_similarity '
         'torch.cosine_similarity torch.nn.functional.pairwise_distance torch.pairwise_distance',
@@ -540,6 +542,8 @@ NAMES: dict[str, str] = {
         'collections.abc.Mapping collections.abc.MutableMapping',
     'pytea_ci.models.contextvars_':
         'contextvars.Token contextvars.ContextVar',
+    'pytea_ci.models.importlib_':
+        'importlib.machinery.ModuleSpec importlib.util.find_spec importlib.metadata.version',
     'pytea_ci.models.inspect_':
         'inspect._empty inspect.Parameter inspect.Signature inspect.signature',
     'pytea_ci.models.asyncio_':
@@ -573,15 +577,16 @@ PREFIXES = (
     'PIL PIL.Image abc accelerate argparse asyncio asyncio.runners builtins builtins.DType builtins.dict click '
     'collections collections.OrderedDict collections.abc contextlib contextvars copy csv dataclasses datetime '
     'datetime.datetime distutils distutils.version einops einops.layers einops.layers.torch enum fire functools '
-    'getpass glob hydra inspect io itertools itertools.chain json jsonargparse lightning lightning.fabric '
-    'lightning_fabric logging math matplotlib matplotlib.pyplot multiprocessing numpy numpy.ndarray '
-    'numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig operator os os.path packaging '
-    'packaging.version pathlib pickle platform random re shutil socket string sys sys.path time timm '
-    'timm.models timm.models._registry torch torch.Tensor torch._dynamo torch._dynamo.external_utils '
-    'torch._utils torch.amp torch.autograd torch.autograd.function torch.backends torch.backends.cuda '
-    'torch.backends.cudnn torch.backends.mps torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp '
-    'torch.distributed torch.fft torch.fx torch.fx._symbolic_trace torch.hub torch.jit torch.linalg '
-    'torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.functional torch.nn.init torch.nn.modules '
+    'getpass glob hydra importlib importlib.machinery importlib.metadata importlib.util inspect io itertools '
+    'itertools.chain json jsonargparse lightning lightning.fabric lightning_fabric logging math matplotlib '
+    'matplotlib.pyplot multiprocessing numpy numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf '
+    'omegaconf.dictconfig operator os os.path packaging packaging.version pathlib pickle platform random re '
+    'shutil socket string sys sys.path time timm timm.models timm.models._registry torch torch.Tensor '
+    'torch._dynamo torch._dynamo.external_utils torch._utils torch.amp torch.autograd torch.autograd.function '
+    'torch.backends torch.backends.cuda torch.backends.cudnn torch.backends.mps torch.compiler torch.cpu '
+    'torch.cpu.amp torch.cuda torch.cuda.amp torch.distributed torch.fft torch.fx torch.fx._symbolic_trace '
+    'torch.hub torch.jit torch.linalg torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.attention '
+    'torch.nn.attention.flex_attention torch.nn.functional torch.nn.init torch.nn.modules '
     'torch.nn.modules.module torch.nn.parallel torch.nn.parameter torch.nn.utils '
     'torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim torch.optim.lr_scheduler '
     'torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data torch.utils.data.dataloader '

@@ -35,7 +35,7 @@ MODELED_ROOTS = (
     "dataclasses", "pathlib", "builtins", "abc", "enum", "re", "datetime", "shutil", "glob",
     "tqdm", "matplotlib", "pickle", "csv", "string", "operator", "einops", "yaml", "socket", "platform",
     "packaging", "getpass", "types", "inspect", "urllib", "contextlib", "contextvars", "asyncio",
-    "fire", "jsonargparse", "typer", "click", "hydra", "accelerate", "lightning", "lightning_fabric",
+    "fire", "jsonargparse", "typer", "click", "hydra", "accelerate", "lightning", "lightning_fabric", "importlib",
 )
 
 

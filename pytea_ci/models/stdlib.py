@@ -136,8 +136,12 @@ def _logger_class() -> Any:
 _Logger = _logger_class()
 
 
+SYS_PATH_CHANGED = "sys.path changed"  # a fact: imports may now find what the environment does not have
+
+
 @model("sys.path.append", "sys.path.insert")
 def sys_path(ctx: Ctx, *args: Any) -> Any:
+    ctx.facts[SYS_PATH_CHANGED] = True
     return None
 
 

@@ -3,7 +3,8 @@ strings, None and tuples/lists of them whose items are all known are what CPytho
 CPython itself (`[int(c) for c in str(len(xs))]` has as many items as the number has digits); of
 anything else (a tensor, an object, a size not known, a list holding only some of its items) a string
 not known. `str(cls)`/`repr(cls)` of a class of the program or of a package read from source is CPython's
-`<class 'module.Qualname'>` (a registry keyed on `str(model.__class__)` finds what it stored)."""
+`<class 'module.Qualname'>` (a registry keyed on `str(model.__class__)` finds what it stored), also
+inside a tuple or list (`str(cls.__bases__)`)."""
 
 from __future__ import annotations
 
@@ -29,15 +30,37 @@ def plain(ctx: Ctx, v: Any) -> bool:
     return False
 
 
+class _Shown:
+    """Stands for a class read from source where CPython prints a value: `<class 'module.Qualname'>`."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _shown(ctx: Ctx, v: Any) -> Any:
+    """`v` with every class of the program or of a package read from source replaced by its stand-in
+    (`str(cls.__bases__)`), to be printed by CPython; None when it holds anything else not plain."""
+    if isinstance(v, ClassVal):
+        module, qual = v.ns.get("__module__"), v.ns.get("__qualname__")
+        ok = not v.native and isinstance(module, str) and isinstance(qual, str)
+        return _Shown(f"<class '{module}.{qual}'>") if ok else None
+    if type(v) in (tuple, list):
+        items = ctx.iterate(v)
+        parts = [_shown(ctx, x) for x in items] if items is not None else [None]
+        return None if any(p is None for p in parts) else type(v)(parts)
+    return v if plain(ctx, v) else None
+
+
 def _text(name: str) -> Any:
     fn = getattr(py, name)
 
     def run(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
-        if name in ("str", "repr") and len(args) == 1 and not kwargs and isinstance(args[0], ClassVal) \
-                and not args[0].native:
-            module, qual = args[0].ns.get("__module__"), args[0].ns.get("__qualname__")
-            if isinstance(module, str) and isinstance(qual, str):
-                return f"<class '{module}.{qual}'>"
+        if name in ("str", "repr") and len(args) == 1 and not kwargs and not plain(ctx, args[0]):
+            shown = _shown(ctx, args[0])
+            return ctx.unknown("string") if shown is None else fn(shown)
         if all(plain(ctx, a) for a in (*args, *kwargs.values())):
             try:
                 return fn(*args, **kwargs)

@@ -11,7 +11,9 @@ lines are never run). Nothing of the project or of a package is imported.
 What the interpreter gets (`site_options`) is plain data: the folders, the packages to follow and
 not to follow, the per-package step budget, and a fingerprint of the followed packages (their name,
 version and the hash of their `RECORD` file, which lists the hash of every installed file), which
-is part of each entry point's result-cache key. Files are read through `read`: the driver passes its
+is part of each entry point's result-cache key; with an interpreter the user named (`--python`,
+`python = ...`), also the top-level names an import can find there (`present`: an import of any other
+name raises ModuleNotFoundError, as in CPython; an active virtualenv may be a tool's own, so not then). Files are read through `read`: the driver passes its
 journaled `fs.read`, so a replayed run asks them again. A configured interpreter that cannot be used
 raises `Unusable`, which the driver reports as a configuration error.
 """
@@ -23,6 +25,7 @@ import glob
 import hashlib
 import json
 import os
+import re
 import subprocess
 from collections.abc import Callable
 from typing import Any
@@ -193,18 +196,47 @@ def _top_level(info: str, record: bytes, read: Read) -> list[str]:
 
 
 def site_options(python: str | None, follow: list[str] | None, skip: list[str], package_budget: float,
-                 cache: str | None = None, read: Read = _plain) -> dict[str, Any]:
+                 cache: str | None = None, read: Read = _plain, named: bool = False) -> dict[str, Any]:
     """What the interpreter is told about the environment ({} when there is none); `cache`: the cache
-    folder, where the interpreter's answer is kept."""
+    folder, where the interpreter's answer is kept. `named`: the user named the interpreter (`--python`,
+    `python = ...`), so its environment is the one the program runs in: the top-level names an import
+    can find there are listed (`present`), and an import of any other name raises as in CPython."""
     if python is None:
         return {}
     folders = site_folders(os.path.abspath(python), cache, read)
     names = list(DEFAULT_FOLLOW) if follow is None else list(follow)
     dists = distributions(folders, read)
     followed = sorted(n for n in dists if _follows(n, names, skip))
-    return {"folders": list(folders), "follow": names, "skip": sorted(set(skip) | set(NEVER_FOLLOW)),
-            "package_steps": steps_for(package_budget),
-            "packages": {n: list(dists[n]) for n in followed}}
+    out = {"folders": list(folders), "follow": names, "skip": sorted(set(skip) | set(NEVER_FOLLOW)),
+           "package_steps": steps_for(package_budget),
+           "packages": {n: list(dists[n]) for n in followed}}
+    if named:
+        out["present"] = present_names(folders, read)
+    return out
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_MODULE_FILE = (".py", ".pyc", ".pyw", ".so", ".pyd")
+
+
+def present_names(folders: tuple[str, ...], read: Read = _plain) -> list[str]:
+    """The top-level names an import can find in `folders`: packages (namespace ones too) and modules
+    (source or compiled), and, over-approximated, every word of the `.pth` files and of editable
+    installs' finder modules (an `import` line there may install a path hook, a line may name a zip)."""
+    out: set[str] = set()
+    for folder in folders:
+        try:
+            entries = os.listdir(folder)
+        except OSError:
+            continue
+        for name in entries:
+            path = os.path.join(folder, name)
+            if name.endswith(".pth") or (name.startswith("__editable__") and name.endswith(".py")):
+                out.update(_WORD.findall(_read(path, read).decode("utf-8", errors="replace")))
+            stem = name.split(".", 1)[0]
+            if stem.isidentifier() and (name.endswith(_MODULE_FILE) or (name == stem and os.path.isdir(path))):
+                out.add(stem)
+    return sorted(out)
 
 
 def _follows(name: str, follow: list[str], skip: list[str]) -> bool:

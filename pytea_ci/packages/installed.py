@@ -73,6 +73,9 @@ class Packages:
 
     # the rest are this package's functions as they are (no extra frame on the analyzer's stack)
     registered = staticmethod(registries.registered)
+
+    def absent(self, interp: "Interpreter", top: str) -> bool:
+        return self.site is not None and site.absent(interp, self.site, top)
     tick = staticmethod(site.tick)
     relocate = staticmethod(site.relocate)
     guard_side = staticmethod(site.guard_side)

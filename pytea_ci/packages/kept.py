@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from pytea_ci.interp.runtime import ModuleVal
 from pytea_ci.interp.snapshot import _ATOMS, _Copier
 from pytea_ci.models.registry import REGISTRY, get, load_all
+from pytea_ci.models.stdlib import SYS_PATH_CHANGED
 from pytea_ci.models.values import ClassVal, Instance
 from pytea_ci.packages.disk import DiskCache, values
 from pytea_ci.packages.site import Site, enter, site_of
@@ -143,7 +144,8 @@ def _key(interp: "Interpreter", dotted: str) -> str:
     loaded = sorted(n for n, m in interp.modules.items() if isinstance(m, ModuleVal))
     doc = [dotted, list(site.folders), sorted(site.follow), sorted(site.skip), site.steps, site.versions,
            interp.config.budget.recursion, interp.config.budget.unroll, interp.config.budget.build_unroll,
-           interp.config.budget.loop_iterations, loaded]
+           interp.config.budget.loop_iterations, loaded,
+           None if site.present is None else sorted(site.present), bool(interp.facts.get(SYS_PATH_CHANGED))]
     return json.dumps(doc, sort_keys=True, default=repr)
 
 

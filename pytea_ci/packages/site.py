@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -28,8 +29,10 @@ from typing import TYPE_CHECKING, Any
 from pytea_ci.diagnostics import Span
 from pytea_ci.interp.escape import escape
 from pytea_ci.interp.installed import PackageBudget
+from pytea_ci.interp.runtime import MODULE_NOT_FOUND, UserException
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import is_modeled_root
+from pytea_ci.models.stdlib import SYS_PATH_CHANGED
 from pytea_ci.models.values import Unknown
 from pytea_ci.packages.disk import DiskCache
 from pytea_ci.shapes.tensor import Origin
@@ -52,6 +55,7 @@ class Site:
     steps: int
     versions: dict[str, Any] = field(default_factory=dict)
     disk: DiskCache | None = None  # where kept imports are written (None: in the process only)
+    present: frozenset[str] | None = None  # top-level names the environment has (None: not known to be all)
     _of_path: dict[str, str | None] = field(default_factory=dict)
 
     @classmethod
@@ -61,7 +65,8 @@ class Site:
             return None
         return cls(tuple(os.path.realpath(f) for f in site["folders"]), frozenset(site.get("follow", ())),
                    frozenset(site.get("skip", ())), int(site.get("package_steps", 200_000)),
-                   dict(site.get("packages", {})), disk)
+                   dict(site.get("packages", {})), disk,
+                   frozenset(site["present"]) if isinstance(site.get("present"), list) else None)
 
     def follows(self, top: str) -> bool:
         if top in self.skip or is_modeled_root(top):
@@ -133,12 +138,36 @@ def package_origin(interp: "Interpreter", package: str, what: str) -> Unknown:
 
 
 def not_found(interp: "Interpreter", dotted: str) -> Unknown:
-    """An import neither the project, the models nor a followed package provide."""
+    """An import neither the project, the models nor a followed package provide. In an environment the
+    user named, a top-level name found nowhere raises ModuleNotFoundError, as CPython does there: a
+    `try: import apex ... except ImportError:` takes its handler."""
     top = dotted.split(".")[0]
     site = site_of(interp)
     if site is not None and site.follows(top) and site.compiled(dotted):
         return package_origin(interp, top, f"compiled extension {dotted} (not read)")
+    if site is not None and absent(interp, site, top):
+        raise UserException(MODULE_NOT_FOUND)
     return interp.not_found(dotted)
+
+
+# standard modules of the Pythons 3.8-3.14 that `sys.stdlib_module_names` of a newer one lacks
+_OLD_STDLIB = frozenset(("asynchat", "asyncore", "distutils", "imp", "smtpd", "audioop", "cgi", "cgitb", "chunk",
+                         "crypt", "imghdr", "mailcap", "msilib", "nis", "nntplib", "ossaudiodev", "pipes", "sndhdr",
+                         "spwd", "sunau", "telnetlib", "uu", "xdrlib", "lib2to3", "formatter", "parser", "symbol",
+                         "binhex", "macpath", "dummy_threading", "_dummy_thread", "_bootlocale", "__main__"))
+
+
+def absent(interp: "Interpreter", site: Site, top: str) -> bool:
+    """Whether CPython finds no module `top` in the environment: it is not among the names the named
+    environment has, not standard, not the project's, and the program changed no `sys.path` (then
+    anything may be found)."""
+    if site.present is None or top in site.present or top in _OLD_STDLIB or interp.facts.get(SYS_PATH_CHANGED) \
+            or is_modeled_root(top):
+        return False
+    if top in sys.stdlib_module_names or top in sys.builtin_module_names:
+        return False
+    return not any(os.path.isdir(os.path.join(root, top)) or os.path.isfile(os.path.join(root, top + ".py"))
+                   for root in interp.config.search_roots)
 
 
 def call_package(interp: "Interpreter", fn: "FunctionVal") -> str | None:

@@ -1,4 +1,5 @@
-"""Real `transformers` and `timm`, installed from PyPI (pinned, `--no-deps`) into a scratch virtualenv and
+"""Real `transformers` and `timm`, installed from PyPI (pinned, with their required dependencies but not
+torch's family: `bench.install`) into a scratch virtualenv and
 read from source, never imported (issue 21's Done-when): a BERT classifier with a 512-wide head on its
 768-wide pooler output is found at the head's line, its twin with `config.hidden_size` is clean, both
 checking at least 90% of the tensor operations they reach; a model built by `from_pretrained` of a
@@ -17,7 +18,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import venv
 from pathlib import Path
 
 import pytest
@@ -32,17 +32,12 @@ PINS = bench.PINS
 
 @pytest.fixture(scope="module")
 def python() -> str:
-    folder = os.path.join(tempfile.gettempdir(), "pytea-ci-hf-venv")
-    exe = os.path.join(folder, "bin", "python")
     try:
-        if not os.path.isfile(exe):
-            venv.EnvBuilder(with_pip=True).create(folder)
-        p = subprocess.run([exe, "-m", "pip", "install", "-q", "--no-deps", *PINS], capture_output=True, text=True,
-                           timeout=600)
-    except (OSError, subprocess.SubprocessError) as e:
+        exe = bench.make_env(os.path.join(tempfile.gettempdir(), "pytea-ci-hf-venv"))
+    except (OSError, ValueError, subprocess.SubprocessError) as e:
         pytest.skip(f"cannot install {PINS}: {e}")
-    if p.returncode != 0:
-        pytest.skip(f"cannot install {PINS}: {p.stderr.strip().splitlines()[-1:] or p.returncode}")
+    if exe is None:
+        pytest.skip(f"cannot install {PINS}")
     return exe
 
 

@@ -1,6 +1,8 @@
 """Real `transformers` in the versions users have today (issue 36): the latest 5.x release and 4.46.3,
-each installed from PyPI with `--no-deps` into its own scratch virtualenv (kept under the temporary
-folder and reused), read from source, never imported.
+each installed from PyPI with its required dependencies but not torch's family (`bench.install`: a
+user's environment has huggingface_hub, regex, safetensors, ..., and with `--python` an import of a
+module the environment lacks raises as in CPython) into its own scratch virtualenv (kept under the
+temporary folder and reused), read from source, never imported.
 
 `tests/data/hf_versions/` holds thirteen pairs of scripts over different architectures (BERT, RoBERTa,
 GPT-2, Llama, T5, BART, ViT, CLIP text and vision), each building its model from a small config in code,
@@ -9,7 +11,7 @@ hidden size, a loss's target shape, an input width) and a fixed twin. `labels.js
 transformers major version, the line of each script where torch 2.13 running the real transformers
 raised (null: ran clean); written by `python tests/data/hf_versions/label.py` in an environment that
 has torch and transformers. The tests: no error on any other line or twin; every labelled line found (an error at that line)
-— not yet (a strict xfail: it fails the day every bug is found, so the mark comes off). Skipped only when the package cannot be installed (no network to PyPI).
+but those `KNOWN_MISSES` lists. Skipped only when the package cannot be installed (no network to PyPI).
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import tempfile
 import sys
-import venv
 from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import installed_packages as bench  # noqa: E402  (the venvs of the version matrix)
 
 # 26 scripts through transformers' models at up to a minute each (the step budget, issue 36): far beyond
 # the CI's 20 minutes. Run them with PYTEA_HF_VERSIONS=1 (and benchmarks/installed_packages.py --matrix).
@@ -34,24 +37,20 @@ VERSIONS = {"5": "transformers>=5,<6", "4": "transformers==4.46.3"}
 
 
 def _venv(pin: str) -> str:
-    folder = os.path.join(tempfile.gettempdir(), "pytea-ci-hf-versions", pin.replace(">", "gt").replace("<", "lt")
-                          .replace("=", "").replace(",", "_"))
-    exe = os.path.join(folder, "bin", "python")
     try:
-        if not os.path.isfile(exe):
-            venv.EnvBuilder(with_pip=True).create(folder)
-        p = subprocess.run([exe, "-m", "pip", "install", "-q", "--no-deps", pin], capture_output=True, text=True,
-                           timeout=900)
-    except (OSError, subprocess.SubprocessError) as e:
+        exe = bench.pinned_env(pin)
+    except (OSError, ValueError, subprocess.SubprocessError) as e:
         pytest.skip(f"cannot install {pin}: {e}")
-    if p.returncode != 0:
-        pytest.skip(f"cannot install {pin}: {p.stderr.strip().splitlines()[-1:] or p.returncode}")
+    if exe is None:
+        pytest.skip(f"cannot install {pin}")
     return exe
 
 
 @pytest.fixture(scope="module", params=sorted(VERSIONS))
-def checked(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict, list[str]]:
-    """(the JSON report of every script checked with one transformers version, its labels, the scripts)."""
+def checked(request: pytest.FixtureRequest,
+            tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict, list[str], str]:
+    """(the JSON report of every script checked with one transformers version, its labels, the scripts,
+    the version); no run budget: 26 checks through a large package take longer than one CI run's."""
     python = _venv(VERSIONS[request.param])
     labels = json.loads((DATA / "labels.json").read_text())[request.param]
     scripts = sorted(p.name for p in DATA.glob("*.py") if p.name != "label.py")
@@ -60,27 +59,31 @@ def checked(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     for name in scripts:
         (root / name).write_text((DATA / name).read_text())
     out = subprocess.run([sys.executable, "-m", "pytea_ci", "check", "--root", str(root), "--cache-dir",
-                          str(root / "cache"), "--jobs", "1", "--python", python, "--format", "json",
+                          str(root / "cache"), "--run-budget", "0", "--jobs", "1", "--python", python, "--format", "json",
                           *(str(root / n) for n in scripts)], capture_output=True, text=True)
-    return json.loads(out.stdout), labels, scripts
+    return json.loads(out.stdout), labels, scripts, request.param
 
 
 def _errors(doc: dict) -> set[tuple[str, int]]:
     return {(d["entry"], d["line"]) for d in doc["diagnostics"] if d["severity"] == "error"}
 
 
-def test_no_false_alarm_twins_clean(checked: tuple[dict, dict, list[str]]) -> None:
-    doc, labels, scripts = checked
+def test_no_false_alarm_twins_clean(checked: tuple[dict, dict, list[str], str]) -> None:
+    doc, labels, scripts, _ = checked
     assert all(labels[n] is None for n in scripts if n.endswith("_good.py")), "the twins run clean under torch"
     wrong = sorted(f for f in _errors(doc) if labels.get(f[0]) != f[1])
     assert not wrong, wrong
     assert all(e["status"] != "internal-error" for e in doc["entries"])
 
 
-@pytest.mark.xfail(strict=True, reason="issue 36 open: Llama with transformers 5 spends the path budget on forks in "
-                   "transformers' forward wrappers; T5 with 4.46.3 takes apex (not installed) as imported, so "
-                   "`except ImportError` never runs and its layer norm is not understood")
-def test_every_boundary_bug_found_at_the_line(checked: tuple[dict, dict, list[str]]) -> None:
-    doc, labels, scripts = checked
+# issue 36 open: the bugs not found yet, per version — the test fails when one more is found (the entry
+# comes off) or one is lost. Llama with transformers 5: the entry point's step budget is spent building
+# and running the model (`DynamicCache(config=...)` is not understood, so `ModelOutput.__post_init__` and
+# `if cache is not None` fork on every forward).
+KNOWN_MISSES = {"5": [("llama_head_bad.py", 12)], "4": []}
+
+
+def test_every_boundary_bug_found_at_the_line(checked: tuple[dict, dict, list[str], str]) -> None:
+    doc, labels, scripts, version = checked
     missed = sorted((n, labels[n]) for n in scripts if labels[n] is not None and (n, labels[n]) not in _errors(doc))
-    assert not missed, missed
+    assert missed == KNOWN_MISSES[version], missed

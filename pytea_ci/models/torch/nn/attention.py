@@ -249,3 +249,10 @@ def f_multi_head_attention_forward(ctx: Ctx, query: Any, key: Any, value: Any, e
     if isinstance(out, Tensor) and known(out, out_proj_weight) and len(shape_of(out_proj_weight)) == 2:
         out = out.with_shape(shape_of(out)[:-1] + (shape_of(out_proj_weight)[0],))
     return out, weights
+
+
+@native_class("torch.nn.attention.flex_attention.BlockMask")
+class BlockMask:
+    """flex_attention's block-sparse mask, a class of its own (built by `create_block_mask`, not modeled):
+    `isinstance(None, (torch.Tensor, BlockMask))` is False (transformers' masking utilities ask it of
+    an attention mask not given)."""

@@ -1,0 +1,78 @@
+"""`getattr`, `setattr` and `hasattr`: whether a value has an attribute where the analyzer can be sure
+(an instance of a class it fully knows, a torch tensor or the class `nn.Module`, against the names torch
+gives them), and `hasattr` True for an attribute held whatever its value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.context import Ctx
+from pytea_ci.models.registry import model
+from pytea_ci.models.torch.tensor_attrs import MODULE_ATTRS, TENSOR_ATTRS
+from pytea_ci.models.values import (MISSING, TENSOR_ATTRS_SET, ClassVal, Instance, Namespace, PropertyVal, Unknown,
+                                    lacks_attribute)
+from pytea_ci.shapes.tensor import Tensor
+
+
+@model("builtins.getattr")
+def getattr_(ctx: Ctx, obj: Any, name: Any, *default: Any) -> Any:
+    if not isinstance(name, str):
+        return ctx.unknown("getattr with unknown name")
+    if default and _lacks(ctx, obj, name):
+        return default[0]
+    return ctx.getattr(obj, name)
+
+
+def _lacks(ctx: Ctx, obj: Any, name: str) -> bool:
+    """Whether an instance of a class the analyzer fully knows has no attribute `name` (its class
+    has no `__getattr__` fallback and no base the analyzer does not know); or whether a torch tensor has
+    no attribute `name` (torch's tensors lack it, and the program set no attribute of that name on a tensor);
+    or whether the class `torch.nn.Module` has none (torch's lacks it, and the program set none on it)."""
+    if isinstance(obj, Tensor):
+        return obj.lib == "torch" and name not in TENSOR_ATTRS and name not in ctx.facts.get(TENSOR_ATTRS_SET, ())
+    if lacks_attribute(obj, name):
+        return True
+    if isinstance(obj, ClassVal) and obj.native and obj.qualname == "torch.nn.Module":
+        return name not in MODULE_ATTRS and obj.lookup(name) is MISSING  # the class itself, as torch has it
+    if not isinstance(obj, Instance) or name in obj.attrs or obj.cls.lookup(name) is not MISSING:
+        return False
+    return obj.cls.lookup("__getattr__") is MISSING and obj.cls.lookup("__opaque_base__") is MISSING \
+        and "__opaque__" not in obj.attrs
+
+
+@model("builtins.setattr")
+def setattr_(ctx: Ctx, obj: Any, name: Any, value: Any) -> Any:
+    if isinstance(name, str):
+        ctx.setattr(obj, name, value)
+    return None
+
+
+@model("builtins.hasattr")
+def hasattr_(ctx: Ctx, obj: Any, name: Any) -> Any:
+    """True when the attribute is found (in a modeled library too: `hasattr(F, "scaled_dot_product_attention")`),
+    False only where absence is certain, else a bool of unknown value."""
+    if not isinstance(name, str) or isinstance(obj, Unknown):
+        return Unknown("hasattr", pytype="bool")
+    if _lacks(ctx, obj, name):
+        return False
+    if type(obj) in (list, tuple, dict, set, str, int, float, bool, type(None)):
+        return hasattr(obj, name)  # the real built-in type answers
+    if isinstance(obj, (Instance, ClassVal, Namespace, Tensor)) or type(obj).__name__ == "ModuleVal":
+        try:
+            found = ctx.getattr(obj, name)
+        except Exception as e:  # a user `__getattr__` raising AttributeError: hasattr is False, as in Python
+            if getattr(e, "kind", None) == "AttributeError":
+                return False
+            raise
+        if not isinstance(found, Unknown) or _stored(obj, name):
+            return True
+    return Unknown("hasattr", pytype="bool")
+
+
+def _stored(obj: Any, name: str) -> bool:
+    """Whether `name` is in an instance's own attributes or a plain attribute of its class (not a descriptor,
+    which may raise AttributeError): found, whatever its value (a value not known is still there)."""
+    if not isinstance(obj, Instance):
+        return False
+    found = obj.cls.lookup(name)
+    return (name in obj.attrs or found is not MISSING) and not isinstance(found, (PropertyVal, Instance))
