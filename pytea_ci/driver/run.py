@@ -48,6 +48,7 @@ class RunMeter:
     limit: int | None = None
     used: int = 0
     deadline: float | None = None
+    pending: int = 0  # the steps the entries still to come ask for (`expect`): what `share` divides among them
 
     @property
     def exhausted(self) -> bool:
@@ -59,6 +60,22 @@ class RunMeter:
 
     def charge(self, steps: int) -> None:
         self.used += steps
+
+    def expect(self, steps: int) -> None:
+        """The entries still to come ask for `steps` in all (each its per-entry budget)."""
+        self.pending = steps
+
+    def share(self, asked: int, count: int = 1) -> int:
+        """The step budget of each of the next `count` entries, which ask for `asked` steps each: all of
+        it while what is left covers every entry still to come, else the same part of what is left for
+        each, in proportion to what it asks for. They leave `pending`; what an entry does not use stays
+        for the ones after it. A function of steps only: never of the machine, nor of `jobs`."""
+        wanted = asked * count
+        pending, self.pending = max(self.pending, wanted), max(0, self.pending - wanted)
+        if self.limit is None:
+            return asked
+        left = max(0, self.limit - self.used)
+        return asked if left >= pending else left * asked // pending
 
     def admit(self, count: int, each: int) -> int:
         """How many of `count` jobs costing `each` steps may start (each is charged as it is admitted)."""
