@@ -100,16 +100,17 @@ def select_targets(mode: str, files: list[str], root: str, exclude: list[str], r
 
 def run_targets(targets: list[LibraryTarget], opts: Options,
                 seconds: float) -> list[tuple[ModuleShapes, EntryStats]]:
-    analyze = _analyzer(opts)
-    return [analyze(t, seconds) for t in targets]
+    analyze = _analyzer(opts, seconds)
+    return [analyze(t, None) for t in targets]
 
 
-def _analyzer(opts: Options) -> Callable[[LibraryTarget, float], tuple[ModuleShapes, EntryStats]]:
-    """Checks one target at a time, within `seconds` (reference seconds: its steps and solver units);
-    the interpreter, solver and installed packages load at the first."""
+def _analyzer(opts: Options, seconds: float) -> Callable[[LibraryTarget, int | None], tuple[ModuleShapes, EntryStats]]:
+    """Checks one target at a time, within `seconds` (reference seconds: its steps and solver units) or
+    the steps given (its share of the run budget); the interpreter, solver and installed packages load at
+    the first."""
     made: list[tuple[Decider, Installed]] = []
 
-    def analyze(t: LibraryTarget, seconds: float) -> tuple[ModuleShapes, EntryStats]:
+    def analyze(t: LibraryTarget, steps: int | None) -> tuple[ModuleShapes, EntryStats]:
         from pytea_ci.interp.observe import NO_EDITOR
         from pytea_ci.library.results import analyze_guarded  # the interpreter: loaded only when a module runs
 
@@ -117,7 +118,7 @@ def _analyzer(opts: Options) -> Callable[[LibraryTarget, float], tuple[ModuleSha
             made.append((make_decider(opts), installed_packages({}, opts.cache_dir)))
         decider, installed = made[0]
         return analyze_guarded(t, opts.root, decider, seconds, opts.strict, opts.editor or NO_EDITOR, installed,
-                               opts.meter.deadline)
+                               opts.meter.deadline, steps)
 
     return analyze
 
@@ -141,7 +142,7 @@ def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, g
 def _check_targets(targets: list[LibraryTarget], opts: Options, seconds: float,
                    graph: ImportGraph) -> list[EntryResult]:
     cache = ResultCache(opts.cache_dir, os.path.realpath(opts.root)) if opts.cache_dir else None
-    analyze = _analyzer(opts)
+    analyze = _analyzer(opts, seconds)
     out: list[EntryResult] = []
     asked = steps_for(seconds)
     opts.meter.expect(asked * len(targets))
@@ -149,16 +150,15 @@ def _check_targets(targets: list[LibraryTarget], opts: Options, seconds: float,
         share = opts.meter.share(asked)
         if opts.meter.exhausted or share <= 0:
             return out + [opts.meter.not_analyzed(_name(u, opts.root)) for u in targets[i:]]
-        mine = seconds * share / asked  # the same reference seconds while the run budget covers every module
         key = ""
         if cache is not None:
             key = entry_key(_name(t, opts.root), opts.root, graph.closure(t.via or t.path),
-                            _key_options(t, opts, mine))
+                            _key_options(t, opts, seconds, share))
         res = cache.get(key) if cache is not None else None
         if res is None:
             if opts.progress is not None:  # most of a whole-project run's time may be here
                 opts.progress(i + 1, len(targets), f"module {_name(t, opts.root)}")
-            res = _as_result(*analyze(t, mine))
+            res = _as_result(*analyze(t, share))
             if cache is not None and cacheable(res):
                 cache.put(key, res)
         opts.meter.charge(res.stats.steps)
@@ -166,9 +166,9 @@ def _check_targets(targets: list[LibraryTarget], opts: Options, seconds: float,
     return out
 
 
-def _key_options(t: LibraryTarget, opts: Options, seconds: float) -> dict[str, object]:
+def _key_options(t: LibraryTarget, opts: Options, seconds: float, steps: int) -> dict[str, object]:
     return {"library": [t.cls, t.construct, t.via, [dataclasses.astuple(i) for i in t.inputs],
-                        [dataclasses.astuple(c) for c in t.callers], list(t.unit_sizes)], "seconds": seconds,
+                        [dataclasses.astuple(c) for c in t.callers], list(t.unit_sizes)], "seconds": seconds, "steps": steps,
             "solver_timeout_ms": opts.solver_timeout_ms}
 
 
