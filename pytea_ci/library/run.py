@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span, sources
 from pytea_ci.diagnostics.budgets import steps_for
-from pytea_ci.diagnostics.rules import PARSE_ERROR
+from pytea_ci.diagnostics.rules import INCOMPLETE, PARSE_ERROR
 from pytea_ci.diagnostics.result import EntryResult, EntryStats, RunResult
 from pytea_ci.driver import discover as disc
 from pytea_ci.driver import fs
@@ -173,8 +173,13 @@ def _key_options(t: LibraryTarget, opts: Options, seconds: float, steps: int) ->
 
 
 def _as_result(s: ModuleShapes, stats: EntryStats) -> EntryResult:
-    status = "findings" if any(d.severity is not Severity.NOTE for d in s.diagnostics) else "ok"
-    return EntryResult(s.module, list(s.diagnostics), stats, status=status, shapes=s)
+    return EntryResult(s.module, list(s.diagnostics), stats, status=_status(s.diagnostics), shapes=s)
+
+
+def _status(diags: list[Diagnostic]) -> str:
+    """A module's status; like an entry point's, "incomplete" when a budget stopped it (clean means checked)."""
+    return ("findings" if any(d.severity is not Severity.NOTE for d in diags) else
+            "incomplete" if any(d.rule == INCOMPLETE.id for d in diags) else "ok")
 
 
 def without_reported(results: list[EntryResult], reported: list[EntryResult]) -> list[EntryResult]:
@@ -184,8 +189,8 @@ def without_reported(results: list[EntryResult], reported: list[EntryResult]) ->
     for r in results:
         diags = [d for d in r.diagnostics if d.key() not in seen]
         seen.update(d.key() for d in diags)
-        status = "findings" if any(d.severity is not Severity.NOTE for d in diags) else r.status
-        out.append(dataclasses.replace(r, diagnostics=diags, status=status if diags else "ok"))
+        status = _status(diags) if r.status in ("ok", "findings", "incomplete") else r.status
+        out.append(dataclasses.replace(r, diagnostics=diags, status=status))
     return out
 
 
