@@ -35,11 +35,13 @@ RUN_WALL_MIN = 60.0  # and never less than this (a small budget is about steps, 
 
 @dataclass
 class RunMeter:
-    """The budget of the whole invocation (`run-budget`), in interpreter steps. Entry points and then
-    library targets are charged in their deterministic order (entry points with the steps they ran,
-    cached ones with the steps they ran when computed, library targets likewise, one after the other),
-    and each starts only while steps are left, so where a run stops never depends on the machine or on
-    `jobs`: everything after it is reported as not analyzed (PT011).
+    """The budget of the whole invocation (`run-budget`), in interpreter steps, shared by its entries
+    (`share`): each gets what it asks for while what is left covers every entry still to come, else the
+    same part of what is left, in proportion. The entry points get one share, fixed before any runs, and
+    are charged in their deterministic order (with the steps they ran; cached ones with those they ran
+    when computed); the library targets, one after the other, each its share of what the ones before left.
+    So the run stays within its steps, and what each entry is given never depends on the machine or on
+    `jobs`; an entry that starts with nothing left (an overrun) is reported as not analyzed (PT011).
 
     `deadline` (monotonic seconds) is the run's wall-clock safety net, for a machine much slower than
     the reference one: past it nothing more starts and what runs is stopped (each analysis gets it as
