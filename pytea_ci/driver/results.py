@@ -89,11 +89,14 @@ def run_cached(entries: list[str], opts: Options, progress: Progress | None = No
 def with_share(entries: list[str], opts: Options) -> Options:
     """`opts` whose per-entry step budget is the entry points' share of the run budget (driver/run.py
     `RunMeter.share`): one share for all of them, fixed before any runs, so it depends neither on the order
-    they finish in (`jobs`) nor on the machine; it is part of each one's result-cache key."""
-    each = opts.meter.share(opts.budget.entry_steps, len(entries)) if entries else opts.budget.entry_steps
-    if each == opts.budget.entry_steps:
+    they finish in (`jobs`) nor on the machine; it is part of each one's result-cache key. With it, their
+    share of the real time before the run's safety net (`entry_seconds`)."""
+    if not entries:
         return opts
-    return dataclasses.replace(opts, budget=dataclasses.replace(opts.budget, entry_steps=max(1, each)))
+    each = opts.meter.share(opts.budget.entry_steps, len(entries))
+    budget = opts.budget if each.steps == opts.budget.entry_steps else dataclasses.replace(
+        opts.budget, entry_steps=max(1, each.steps))
+    return dataclasses.replace(opts, budget=budget, entry_seconds=each.seconds)  # the seconds: never in a cache key
 
 
 def _journal_inputs(results: list[EntryResult], root: str) -> None:

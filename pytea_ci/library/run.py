@@ -101,16 +101,18 @@ def select_targets(mode: str, files: list[str], root: str, exclude: list[str], r
 def run_targets(targets: list[LibraryTarget], opts: Options,
                 seconds: float) -> list[tuple[ModuleShapes, EntryStats]]:
     analyze = _analyzer(opts, seconds)
-    return [analyze(t, None) for t in targets]
+    return [analyze(t, None, opts.meter.deadline) for t in targets]
 
 
-def _analyzer(opts: Options, seconds: float) -> Callable[[LibraryTarget, int | None], tuple[ModuleShapes, EntryStats]]:
+def _analyzer(opts: Options,
+              seconds: float) -> Callable[[LibraryTarget, int | None, float | None], tuple[ModuleShapes, EntryStats]]:
     """Checks one target at a time, within `seconds` (reference seconds: its steps and solver units) or
-    the steps given (its share of the run budget); the interpreter, solver and installed packages load at
-    the first."""
+    the steps given (its share of the run budget), and before a deadline (monotonic seconds: the run's
+    safety net, or the target's share of the time before it); the interpreter, solver and installed
+    packages load at the first."""
     made: list[tuple[Decider, Installed]] = []
 
-    def analyze(t: LibraryTarget, steps: int | None) -> tuple[ModuleShapes, EntryStats]:
+    def analyze(t: LibraryTarget, steps: int | None, deadline: float | None) -> tuple[ModuleShapes, EntryStats]:
         from pytea_ci.interp.observe import NO_EDITOR
         from pytea_ci.library.results import analyze_guarded  # the interpreter: loaded only when a module runs
 
@@ -118,7 +120,7 @@ def _analyzer(opts: Options, seconds: float) -> Callable[[LibraryTarget, int | N
             made.append((make_decider(opts), installed_packages({}, opts.cache_dir)))
         decider, installed = made[0]
         return analyze_guarded(t, opts.root, decider, seconds, opts.strict, opts.editor or NO_EDITOR, installed,
-                               opts.meter.deadline, steps)
+                               deadline, steps)
 
     return analyze
 
@@ -148,17 +150,17 @@ def _check_targets(targets: list[LibraryTarget], opts: Options, seconds: float,
     opts.meter.expect(asked * len(targets))
     for i, t in enumerate(targets):
         share = opts.meter.share(asked)
-        if opts.meter.exhausted or share <= 0:
+        if opts.meter.exhausted or share.steps <= 0:
             return out + [opts.meter.not_analyzed(_name(u, opts.root)) for u in targets[i:]]
         key = ""
         if cache is not None:
             key = entry_key(_name(t, opts.root), opts.root, graph.closure(t.via or t.path),
-                            _key_options(t, opts, seconds, share))
+                            _key_options(t, opts, seconds, share.steps))
         res = cache.get(key) if cache is not None else None
         if res is None:
             if opts.progress is not None:  # most of a whole-project run's time may be here
                 opts.progress(i + 1, len(targets), f"module {_name(t, opts.root)}")
-            res = _as_result(*analyze(t, share))
+            res = _as_result(*analyze(t, share.steps, opts.meter.until(share.seconds)))
             if cache is not None and cacheable(res):
                 cache.put(key, res)
         opts.meter.charge(res.stats.steps)

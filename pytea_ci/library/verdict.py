@@ -251,8 +251,9 @@ def verdict(run: LibraryRun, rel: str, describe: Callable[[tuple[int, ...]], str
                                 f"(built with {target.label})", entry=rel))
     if run.wall_clock:
         notes.append(Diagnostic(INCOMPLETE.id, Severity.NOTE, Span(rel, target.line, 0),
-                                f"library mode: {target.cls} was stopped by the {WALL_CLOCK} (`wall-clock-limit`) "
-                                "before its step and solver budgets: where it stopped depends on the machine",
+                                f"library mode: {target.cls} was stopped by the {WALL_CLOCK} (`wall-clock-limit`, or its "
+                                "share of the run's) before its step and solver budgets: where it stopped depends on the "
+                                "machine",
                                 entry=rel))
     found = {d.key(): d for d in _symbolic(run, describe)}
     for d in _from_callers(run):

@@ -16,7 +16,7 @@ from pytea_ci.diagnostics.budgets import RUN, STEPS_PER_ENTRY, WALL_CLOCK, steps
 from pytea_ci.diagnostics.result import EntryResult
 from pytea_ci.driver.check import check
 from pytea_ci.driver.project import CheckRequest
-from pytea_ci.driver.run import Options, RunMeter, run
+from pytea_ci.driver.run import Options, RunMeter, Share, run
 
 # a module whose `forward` forks on its input's last size eight times (32 paths per rank: thousands of
 # steps), then three modules that need a few dozen steps each
@@ -102,12 +102,23 @@ def test_the_modules_to_come_keep_their_part_from_the_entry_points(tmp_path: Pat
 def test_the_meter_divides_what_is_left_in_proportion_and_gives_back_what_is_unused() -> None:
     meter = RunMeter(limit=1000)
     meter.expect(4 * 500)
-    assert meter.share(500) == 250  # 1000 left for 2000 asked: half of what each asks
+    assert meter.share(500).steps == 250  # 1000 left for 2000 asked: half of what each asks
     meter.charge(10)  # it needed 10
-    assert meter.share(500) == 990 * 500 // 1500  # the 240 it left are divided among the three to come
-    assert RunMeter(limit=10**6).share(500, 4) == 500  # enough for all: each gets what it asks
-    assert RunMeter().share(500, 4) == 500  # no limit
-    assert RunMeter(limit=100, used=100).share(500) == 0
+    assert meter.share(500).steps == 990 * 500 // 1500  # the 240 it left are divided among the three to come
+    assert RunMeter(limit=10**6).share(500, 4).steps == 500  # enough for all: each gets what it asks
+    assert RunMeter().share(500, 4) == Share(500, None)  # no limit, no safety net
+    assert RunMeter(limit=100, used=100).share(500).steps == 0
+
+
+def test_each_entry_gets_its_part_of_the_time_before_the_safety_net(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a machine too slow or too busy for the steps, the safety net cuts every entry a little (each
+    says where it stopped) rather than leaving the last ones not analyzed."""
+    monkeypatch.setattr(time, "monotonic", lambda: 100.0)
+    meter = RunMeter(limit=10**9, deadline=160.0)
+    meter.expect(2 * 400 + 4 * 100)
+    assert meter.share(400, 2).seconds == 60.0 * 400 / 1200  # each entry point
+    assert meter.share(100).seconds == 60.0 / 4  # each module, of what is left then
+    assert meter.until(15.0) == 115.0 and meter.until(None) == 160.0 and meter.until(100.0) == 160.0
 
 
 class _Clock:
