@@ -107,8 +107,8 @@ def _analysis_options(p: argparse.ArgumentParser) -> None:
                    help="budget of the whole invocation, in reference seconds (counted as steps), shared by its entry points and "
                         "modules: each gets its --time-budget (a module its library-time-budget) while the run budget covers "
                         "them all, else the same part of what is left, in proportion (PT011 names an entry its share "
-                        "stopped); twice as many real seconds, at least 60, is its wall-clock safety net; 0: no limit; "
-                        "default 240)")
+                        "stopped); twice as many real seconds, at least 60, is its wall-clock safety net, shared alike; "
+                        "0: no limit; default 240)")
     p.add_argument("--loop-unroll", type=_positive, default=None, metavar="N", help="loop iterations run one by one")
     _project_options(p)
     p.add_argument("--python", default=None, metavar="PATH",
