@@ -31,6 +31,11 @@ if TYPE_CHECKING:  # the interpreter, models and solver load only when an entry 
 Progress = Callable[[int, int, str], None]  # (done, total, entry being finished)
 RUN_WALL_FACTOR = 2.0  # the run's wall-clock safety net: this many real seconds per reference second of `run-budget`
 RUN_WALL_MIN = 60.0  # and never less than this (a small budget is about steps, not a fast machine)
+# an entry may run until this part of the real time left before the run's safety net, or its share if larger:
+# on a busy machine its share alone could not finish an import the entries after it reuse (a package's
+# first module imports the package, and a cut import is not kept), and one entry stuck in uncounted work
+# (asteroid's SuDORMRF: 498 s for 15,780 steps) still leaves time to those after it
+WALL_SHARE_FLOOR = 0.25
 
 
 @dataclass(frozen=True)
@@ -83,10 +88,11 @@ class RunMeter:
         `jobs`. They leave `pending`; what an entry does not use stays for the ones after it. Seconds: the
         same part of the real time left before the safety net, so that on a machine too slow (or too
         busy) for the steps every entry still gets its turn, cut where it stopped, instead of the first
-        ones taking all the time and the others none."""
+        ones taking all the time and the others none (at least `WALL_SHARE_FLOOR` of that time)."""
         wanted = asked * count
         pending, self.pending = max(self.pending, wanted, 1), max(0, self.pending - wanted)
-        seconds = None if self.deadline is None else max(0.0, self.deadline - time.monotonic()) * asked / pending
+        seconds = None if self.deadline is None else (max(0.0, self.deadline - time.monotonic())
+                                                      * max(asked / pending, WALL_SHARE_FLOOR))
         if self.limit is None:
             return Share(asked, seconds)
         left = max(0, self.limit - self.used)

@@ -16,7 +16,7 @@ from pytea_ci.diagnostics.budgets import RUN, STEPS_PER_ENTRY, WALL_CLOCK, steps
 from pytea_ci.diagnostics.result import EntryResult
 from pytea_ci.driver.check import check
 from pytea_ci.driver.project import CheckRequest
-from pytea_ci.driver.run import Options, RunMeter, Share, run
+from pytea_ci.driver.run import WALL_SHARE_FLOOR, Options, RunMeter, Share, run
 
 # a module whose `forward` forks on its input's last size eight times (32 paths per rank: thousands of
 # steps), then three modules that need a few dozen steps each
@@ -115,9 +115,11 @@ def test_each_entry_gets_its_part_of_the_time_before_the_safety_net(monkeypatch:
     says where it stopped) rather than leaving the last ones not analyzed."""
     monkeypatch.setattr(time, "monotonic", lambda: 100.0)
     meter = RunMeter(limit=10**9, deadline=160.0)
-    meter.expect(2 * 400 + 4 * 100)
-    assert meter.share(400, 2).seconds == 60.0 * 400 / 1200  # each entry point
-    assert meter.share(100).seconds == 60.0 / 4  # each module, of what is left then
+    meter.expect(2 * 400 + 1 * 100)
+    assert meter.share(400, 2).seconds == pytest.approx(60.0 * 400 / 900)  # each entry point: its part of the time left
+    assert meter.share(100).seconds == 60.0  # the last: all of it
+    meter.expect(100 * 100)  # many entries: each may take a quarter of what is left (WALL_SHARE_FLOOR)
+    assert meter.share(100).seconds == 60.0 * WALL_SHARE_FLOOR
     assert meter.until(15.0) == 115.0 and meter.until(None) == 160.0 and meter.until(100.0) == 160.0
 
 
