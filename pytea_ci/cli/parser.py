@@ -104,8 +104,10 @@ def _analysis_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--time-budget", type=_positive_float, default=None, metavar="S",
                    help="budget per entry point, in reference seconds (counted as interpreter steps: deterministic)")
     p.add_argument("--run-budget", type=_nonnegative_float, default=None, metavar="S",
-                   help="budget of the whole invocation, in reference seconds (counted as steps; what is past it is reported as "
-                        "not analyzed, PT011; twice as many real seconds, at least 60, is its wall-clock safety net; "
+                   help="budget of the whole invocation, in reference seconds (counted as steps), shared by its entry points and "
+                        "modules: each gets its --time-budget (a module its library-time-budget) while the run budget covers "
+                        "them all, else the same part of what is left, in proportion (PT011 names an entry its share "
+                        "stopped); twice as many real seconds, at least 60, is its wall-clock safety net, shared alike; "
                         "0: no limit; default 240)")
     p.add_argument("--loop-unroll", type=_positive, default=None, metavar="N", help="loop iterations run one by one")
     _project_options(p)

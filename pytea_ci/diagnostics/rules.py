@@ -261,8 +261,8 @@ def budget_reached(budget: str, entry: str) -> str:
     """The note (PT011) of an entry point whose analysis stopped at `budget`."""
     if budget != WALL_CLOCK:
         return f"analysis incomplete: the {budget} budget was reached; findings so far are reported"
-    return (f"analysis of {entry} stopped by the {WALL_CLOCK} (`wall-clock-limit`) before its step and "
-            "solver budgets: what it found is reported, but where it stopped depends on the machine")
+    return (f"analysis of {entry} stopped by the {WALL_CLOCK} (`wall-clock-limit`, or its share of the run's) "
+            "before its step and solver budgets: what it found is reported, but where it stopped depends on the machine")
 
 
 def module_missing(statement: str) -> str:

@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 
 from pytea_ci.diagnostics import Diagnostic
+from pytea_ci.diagnostics.budgets import steps_for
 from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.diagnostics.suppress import is_suppressed
@@ -61,9 +62,11 @@ def check(req: CheckRequest) -> CheckOutcome:
     if rejected:
         raise config_mod.ConfigError("; ".join(rejected))
     warnings += sanity.unknown_suppressions(sel.entries, graph, root)
-    result, figures = run_with_figures(library_run.entries_to_run(cfg.library_mode, sel.entries), opts,
-                                       req.progress, graph)
     changed = sel.changes.changed if sel.changes is not None and (req.staged or req.diff) else None
+    entries = library_run.entries_to_run(cfg.library_mode, sel.entries)
+    alone = library_run.expected(cfg.library_mode, req.paths, changed, cfg.exclude, root, graph, cfg.library_tests)
+    opts.meter.expect(len(entries) * opts.budget.entry_steps + alone * steps_for(cfg.library_time_budget))
+    result, figures = run_with_figures(entries, opts, req.progress, graph)
     library_run.extend(result, cfg.library_mode, cfg.library_time_budget, req.paths, changed, cfg.exclude,
                        sel.entries, opts, graph, cfg.library_tests)
     shapes = _changed_modules(result, sel, req, cfg, changed, opts, graph, warnings)

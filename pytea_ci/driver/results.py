@@ -54,6 +54,7 @@ def _lookup(entries: list[str], opts: Options, cache: ResultCache,
 
 def run_cached(entries: list[str], opts: Options, progress: Progress | None = None,
                graph: ImportGraph | None = None) -> tuple[list[EntryResult], RunFigures]:
+    opts = with_share(entries, opts)
     cache = ResultCache(opts.cache_dir, fs.realpath(opts.root)) if opts.cache_dir else None
     if cache is not None:
         out, keys = _lookup(entries, opts, cache, graph)
@@ -83,6 +84,19 @@ def run_cached(entries: list[str], opts: Options, progress: Progress | None = No
     if opts.cache_dir:
         write_last_run(opts.cache_dir, figures.as_dict())
     return final, figures
+
+
+def with_share(entries: list[str], opts: Options) -> Options:
+    """`opts` whose per-entry step budget is the entry points' share of the run budget (driver/run.py
+    `RunMeter.share`): one share for all of them, fixed before any runs, so it depends neither on the order
+    they finish in (`jobs`) nor on the machine; it is part of each one's result-cache key. With it, their
+    share of the real time before the run's safety net (`entry_seconds`)."""
+    if not entries:
+        return opts
+    each = opts.meter.share(opts.budget.entry_steps, len(entries))
+    budget = opts.budget if each.steps == opts.budget.entry_steps else dataclasses.replace(
+        opts.budget, entry_steps=max(1, each.steps))
+    return dataclasses.replace(opts, budget=budget, entry_seconds=each.seconds)  # the seconds: never in a cache key
 
 
 def _journal_inputs(results: list[EntryResult], root: str) -> None:

@@ -31,15 +31,31 @@ if TYPE_CHECKING:  # the interpreter, models and solver load only when an entry 
 Progress = Callable[[int, int, str], None]  # (done, total, entry being finished)
 RUN_WALL_FACTOR = 2.0  # the run's wall-clock safety net: this many real seconds per reference second of `run-budget`
 RUN_WALL_MIN = 60.0  # and never less than this (a small budget is about steps, not a fast machine)
+# an entry may run until this part of the real time left before the run's safety net, or its share if larger:
+# on a busy machine its share alone could not finish an import the entries after it reuse (a package's
+# first module imports the package, and a cut import is not kept), and one entry stuck in uncounted work
+# (asteroid's SuDORMRF: 498 s for 15,780 steps) still leaves time to those after it
+WALL_SHARE_FLOOR = 0.25
+
+
+@dataclass(frozen=True)
+class Share:
+    """An entry's part of the run budget: `steps`, and `seconds` before the run's wall-clock safety net
+    ends it (None: no safety net)."""
+
+    steps: int
+    seconds: float | None = None
 
 
 @dataclass
 class RunMeter:
-    """The budget of the whole invocation (`run-budget`), in interpreter steps. Entry points and then
-    library targets are charged in their deterministic order (entry points with the steps they ran,
-    cached ones with the steps they ran when computed, library targets likewise, one after the other),
-    and each starts only while steps are left, so where a run stops never depends on the machine or on
-    `jobs`: everything after it is reported as not analyzed (PT011).
+    """The budget of the whole invocation (`run-budget`), in interpreter steps, shared by its entries
+    (`share`): each gets what it asks for while what is left covers every entry still to come, else the
+    same part of what is left, in proportion. The entry points get one share, fixed before any runs, and
+    are charged in their deterministic order (with the steps they ran; cached ones with those they ran
+    when computed); the library targets, one after the other, each its share of what the ones before left.
+    So the run stays within its steps, and what each entry is given never depends on the machine or on
+    `jobs`; an entry that starts with nothing left (an overrun) is reported as not analyzed (PT011).
 
     `deadline` (monotonic seconds) is the run's wall-clock safety net, for a machine much slower than
     the reference one: past it nothing more starts and what runs is stopped (each analysis gets it as
@@ -48,6 +64,7 @@ class RunMeter:
     limit: int | None = None
     used: int = 0
     deadline: float | None = None
+    pending: int = 0  # the steps the entries still to come ask for (`expect`): what `share` divides among them
 
     @property
     def exhausted(self) -> bool:
@@ -60,6 +77,27 @@ class RunMeter:
     def charge(self, steps: int) -> None:
         self.used += steps
 
+    def expect(self, steps: int) -> None:
+        """The entries still to come ask for `steps` in all (each its per-entry budget)."""
+        self.pending = steps
+
+    def share(self, asked: int, count: int = 1) -> Share:
+        """The budget of each of the next `count` entries, which ask for `asked` steps each. Steps: all of
+        it while what is left covers every entry still to come, else the same part of what is left for
+        each, in proportion to what it asks for; a function of steps only, never of the machine nor of
+        `jobs`. They leave `pending`; what an entry does not use stays for the ones after it. Seconds: the
+        same part of the real time left before the safety net, so that on a machine too slow (or too
+        busy) for the steps every entry still gets its turn, cut where it stopped, instead of the first
+        ones taking all the time and the others none (at least `WALL_SHARE_FLOOR` of that time)."""
+        wanted = asked * count
+        pending, self.pending = max(self.pending, wanted, 1), max(0, self.pending - wanted)
+        seconds = None if self.deadline is None else (max(0.0, self.deadline - time.monotonic())
+                                                      * max(asked / pending, WALL_SHARE_FLOOR))
+        if self.limit is None:
+            return Share(asked, seconds)
+        left = max(0, self.limit - self.used)
+        return Share(asked if left >= pending else left * asked // pending, seconds)
+
     def admit(self, count: int, each: int) -> int:
         """How many of `count` jobs costing `each` steps may start (each is charged as it is admitted)."""
         n = 0
@@ -68,11 +106,20 @@ class RunMeter:
             n += 1
         return n
 
-    def bounded(self, budget: Budget) -> Budget:
-        """`budget` with the run's safety net as its `run_deadline` (the earlier one wins)."""
+    def bounded(self, budget: Budget, seconds: float | None = None) -> Budget:
+        """`budget` with the run's safety net as its `run_deadline` (the earlier one wins), and at most
+        `seconds` (an entry's share of the time before it) as its own safety net."""
+        if seconds is not None and seconds < budget.wall_seconds:
+            budget = dataclasses.replace(budget, wall_seconds=seconds)
         if self.deadline is None or (budget.run_deadline is not None and budget.run_deadline <= self.deadline):
             return budget
         return dataclasses.replace(budget, run_deadline=self.deadline)
+
+    def until(self, seconds: float | None) -> float | None:
+        """The deadline (monotonic seconds) of an entry starting now with `seconds` (its share), or the run's."""
+        if seconds is None or self.deadline is None:
+            return self.deadline
+        return min(self.deadline, time.monotonic() + seconds)
 
     @classmethod
     def for_budget(cls, seconds: float, started: float | None = None) -> RunMeter:
@@ -106,6 +153,7 @@ class Options:
     jobs: int = 1
     per_entry: dict[str, dict[str, Any]] = field(default_factory=dict)  # abs entry -> its options
     meter: RunMeter = field(default_factory=RunMeter)  # the invocation's budget (the parent process's copy counts)
+    entry_seconds: float | None = None  # each entry point's share of the real time before the run's safety net
     decider: Decider | None = None  # kept across runs by a long-lived process (driver/resident.py)
     editor: Editor | None = None  # an editor's buffers, shape recorder and cancel test (the language server)
     progress: Progress | None = None  # shown for the modules checked alone too (entry points get it passed)
@@ -208,7 +256,7 @@ def run_one(entry: str, opts: Options, decider: Decider) -> EntryResult:
     rel = os.path.relpath(os.path.abspath(entry), os.path.abspath(opts.root))
     options = entry_options(entry, opts)
     try:
-        result = analyze_entry(entry, opts.root, decider, opts.meter.bounded(opts.budget), options, opts.root, opts.strict,
+        result = analyze_entry(entry, opts.root, decider, opts.meter.bounded(opts.budget, opts.entry_seconds), options, opts.root, opts.strict,
                                installed=installed_packages(options, opts.cache_dir), editor=opts.editor or NO_EDITOR)
         return notebook.to_file(result, opts.root)  # notebook findings placed on the .ipynb file
     except Exception as e:  # an analyzer bug: report it for this entry point, keep going

@@ -33,10 +33,11 @@ def analyze_module(target: LibraryTarget, root: str, decider: Decider, seconds: 
 def module_result(target: LibraryTarget, root: str, decider: Decider, seconds: float = 5.0,
                   display_root: str | None = None, strict: bool = False,
                   editor: Editor = NO_EDITOR, installed: Installed | None = None,
-                  deadline: float | None = None) -> tuple[ModuleShapes, EntryStats]:
+                  deadline: float | None = None, steps: int | None = None) -> tuple[ModuleShapes, EntryStats]:
     """`analyze_module`, with the coverage of the module's runs (reached/checked ops, paths, unknowns);
-    `deadline`: the whole run's wall-clock safety net (monotonic seconds)."""
-    run = run_module(target, root, decider, seconds, display_root, strict, editor, installed, deadline)
+    `deadline`: the whole run's wall-clock safety net (monotonic seconds); `steps`: the module's share of
+    the run budget, when it is less than `seconds` stand for (`verdict.run_module`)."""
+    run = run_module(target, root, decider, seconds, display_root, strict, editor, installed, deadline, steps)
     return _shapes(run, target, root, decider, display_root), run.stats
 
 
@@ -152,11 +153,12 @@ def _op(op: str, args: list[int | None]) -> int | None:
 
 def analyze_guarded(target: LibraryTarget, root: str, decider: Decider, seconds: float,
                     strict: bool = False, editor: Editor = NO_EDITOR,
-                    installed: Installed | None = None, deadline: float | None = None) -> tuple[ModuleShapes, EntryStats]:
+                    installed: Installed | None = None, deadline: float | None = None,
+                    steps: int | None = None) -> tuple[ModuleShapes, EntryStats]:
     """`module_result`, with an analyzer bug turned into a PT011 note on the module (never a crash);
     `editor`: the language server's buffers, shape recorder and cancel test (interp/observe.py)."""
     try:
-        return module_result(target, root, decider, seconds, root, strict, editor, installed, deadline)
+        return module_result(target, root, decider, seconds, root, strict, editor, installed, deadline, steps)
     except Exception as e:  # an analyzer bug: report it for this module, keep going
         if strict:
             raise

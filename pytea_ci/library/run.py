@@ -16,7 +16,8 @@ import os
 from typing import TYPE_CHECKING
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span, sources
-from pytea_ci.diagnostics.rules import PARSE_ERROR
+from pytea_ci.diagnostics.budgets import steps_for
+from pytea_ci.diagnostics.rules import INCOMPLETE, PARSE_ERROR
 from pytea_ci.diagnostics.result import EntryResult, EntryStats, RunResult
 from pytea_ci.driver import discover as disc
 from pytea_ci.driver import fs
@@ -100,14 +101,18 @@ def select_targets(mode: str, files: list[str], root: str, exclude: list[str], r
 def run_targets(targets: list[LibraryTarget], opts: Options,
                 seconds: float) -> list[tuple[ModuleShapes, EntryStats]]:
     analyze = _analyzer(opts, seconds)
-    return [analyze(t) for t in targets]
+    return [analyze(t, None, opts.meter.deadline) for t in targets]
 
 
-def _analyzer(opts: Options, seconds: float) -> Callable[[LibraryTarget], tuple[ModuleShapes, EntryStats]]:
-    """Checks one target at a time; the interpreter, solver and installed packages load at the first."""
+def _analyzer(opts: Options,
+              seconds: float) -> Callable[[LibraryTarget, int | None, float | None], tuple[ModuleShapes, EntryStats]]:
+    """Checks one target at a time, within `seconds` (reference seconds: its steps and solver units) or
+    the steps given (its share of the run budget), and before a deadline (monotonic seconds: the run's
+    safety net, or the target's share of the time before it); the interpreter, solver and installed
+    packages load at the first."""
     made: list[tuple[Decider, Installed]] = []
 
-    def analyze(t: LibraryTarget) -> tuple[ModuleShapes, EntryStats]:
+    def analyze(t: LibraryTarget, steps: int | None, deadline: float | None) -> tuple[ModuleShapes, EntryStats]:
         from pytea_ci.interp.observe import NO_EDITOR
         from pytea_ci.library.results import analyze_guarded  # the interpreter: loaded only when a module runs
 
@@ -115,16 +120,18 @@ def _analyzer(opts: Options, seconds: float) -> Callable[[LibraryTarget], tuple[
             made.append((make_decider(opts), installed_packages({}, opts.cache_dir)))
         decider, installed = made[0]
         return analyze_guarded(t, opts.root, decider, seconds, opts.strict, opts.editor or NO_EDITOR, installed,
-                               opts.meter.deadline)
+                               deadline, steps)
 
     return analyze
 
 
 def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, graph: ImportGraph) -> list[EntryResult]:
     """One result per target, from the result cache when its file's closure and construction are unchanged
-    (a wall-clock cut-off depends on the machine: never cached). One after the other, in order, each is
-    charged to the run budget the steps it ran (a cached one: those it ran when computed); the targets
-    past that budget, or past the run's wall-clock safety net, are reported as not analyzed."""
+    (a wall-clock cut-off depends on the machine: never cached). One after the other, in order, each gets
+    its share of what is left of the run budget (`RunMeter.share`: `seconds` each while that covers them
+    all, else the same part of what is left for each, so what one leaves unused goes to the ones after it)
+    and is charged the steps it ran (a cached one: those it ran when computed); the targets past the run's
+    wall-clock safety net (or a budget overrun) are reported as not analyzed."""
     if sources.keeping_parsed():  # a resident process keeps them already
         return _check_targets(targets, opts, seconds, graph)
     sources.keep_parsed()  # the modules import the same files: parsing them again per module was most of the time
@@ -139,18 +146,21 @@ def _check_targets(targets: list[LibraryTarget], opts: Options, seconds: float,
     cache = ResultCache(opts.cache_dir, os.path.realpath(opts.root)) if opts.cache_dir else None
     analyze = _analyzer(opts, seconds)
     out: list[EntryResult] = []
+    asked = steps_for(seconds)
+    opts.meter.expect(asked * len(targets))
     for i, t in enumerate(targets):
-        if opts.meter.exhausted:
+        share = opts.meter.share(asked)
+        if opts.meter.exhausted or share.steps <= 0:
             return out + [opts.meter.not_analyzed(_name(u, opts.root)) for u in targets[i:]]
         key = ""
         if cache is not None:
             key = entry_key(_name(t, opts.root), opts.root, graph.closure(t.via or t.path),
-                            _key_options(t, opts, seconds))
+                            _key_options(t, opts, seconds, share.steps))
         res = cache.get(key) if cache is not None else None
         if res is None:
             if opts.progress is not None:  # most of a whole-project run's time may be here
                 opts.progress(i + 1, len(targets), f"module {_name(t, opts.root)}")
-            res = _as_result(*analyze(t))
+            res = _as_result(*analyze(t, share.steps, opts.meter.until(share.seconds)))
             if cache is not None and cacheable(res):
                 cache.put(key, res)
         opts.meter.charge(res.stats.steps)
@@ -158,15 +168,20 @@ def _check_targets(targets: list[LibraryTarget], opts: Options, seconds: float,
     return out
 
 
-def _key_options(t: LibraryTarget, opts: Options, seconds: float) -> dict[str, object]:
+def _key_options(t: LibraryTarget, opts: Options, seconds: float, steps: int) -> dict[str, object]:
     return {"library": [t.cls, t.construct, t.via, [dataclasses.astuple(i) for i in t.inputs],
-                        [dataclasses.astuple(c) for c in t.callers], list(t.unit_sizes)], "seconds": seconds,
+                        [dataclasses.astuple(c) for c in t.callers], list(t.unit_sizes)], "seconds": seconds, "steps": steps,
             "solver_timeout_ms": opts.solver_timeout_ms}
 
 
 def _as_result(s: ModuleShapes, stats: EntryStats) -> EntryResult:
-    status = "findings" if any(d.severity is not Severity.NOTE for d in s.diagnostics) else "ok"
-    return EntryResult(s.module, list(s.diagnostics), stats, status=status, shapes=s)
+    return EntryResult(s.module, list(s.diagnostics), stats, status=_status(s.diagnostics), shapes=s)
+
+
+def _status(diags: list[Diagnostic]) -> str:
+    """A module's status; like an entry point's, "incomplete" when a budget stopped it (clean means checked)."""
+    return ("findings" if any(d.severity is not Severity.NOTE for d in diags) else
+            "incomplete" if any(d.rule == INCOMPLETE.id for d in diags) else "ok")
 
 
 def without_reported(results: list[EntryResult], reported: list[EntryResult]) -> list[EntryResult]:
@@ -176,8 +191,8 @@ def without_reported(results: list[EntryResult], reported: list[EntryResult]) ->
     for r in results:
         diags = [d for d in r.diagnostics if d.key() not in seen]
         seen.update(d.key() for d in diags)
-        status = "findings" if any(d.severity is not Severity.NOTE for d in diags) else r.status
-        out.append(dataclasses.replace(r, diagnostics=diags, status=status if diags else "ok"))
+        status = _status(diags) if r.status in ("ok", "findings", "incomplete") else r.status
+        out.append(dataclasses.replace(r, diagnostics=diags, status=status))
     return out
 
 
@@ -197,6 +212,17 @@ def extend(result: RunResult, mode: str, seconds: float, paths: list[str], chang
     targets, late = select_targets(mode, files, root, exclude, result.entries, graph, changed is None, opts.meter)
     result.entries += without_reported(check_targets(targets, opts, seconds, graph), result.entries)
     result.entries += [opts.meter.not_analyzed(f"{os.path.relpath(path, root)}::{cls}") for path, cls in late]
+
+
+def expected(mode: str, paths: list[str], changed: set[str] | None, exclude: list[str], root: str,
+             graph: ImportGraph, tests: bool = False) -> int:
+    """How many modules library mode may check, known before the entry points run (which decide, in
+    `auto`, which of them remain): the nn.Module classes of its files. The entry points' share of the run
+    budget keeps theirs for them (`RunMeter.share`); what they turn out not to need goes to the others."""
+    if mode == "never":
+        return 0
+    files = files_for(paths, changed, os.path.abspath(root), exclude, graph, imported=mode != "auto", tests=tests)
+    return len(lib.module_classes(lib.classes_of(files, graph.cache.tree)))
 
 
 def changed_results(result: RunResult, mode: str, seconds: float, paths: list[str], changed: set[str] | None,

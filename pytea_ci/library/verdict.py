@@ -147,10 +147,12 @@ def prefix_store(path: str) -> _PrefixStore:
 
 def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: float = 5.0,
                display_root: str | None = None, strict: bool = False, editor: Editor = NO_EDITOR,
-               installed: Installed | None = None, deadline: float | None = None) -> LibraryRun:
+               installed: Installed | None = None, deadline: float | None = None,
+               steps: int | None = None) -> LibraryRun:
     """Explore every rank combination of `target` within the steps and solver units that `seconds`
-    stand for on the reference machine (`library-time-budget`), in total: deterministic. `deadline`:
-    the whole run's wall-clock safety net (monotonic seconds), which ends the module too."""
+    stand for on the reference machine (`library-time-budget`), in total: deterministic; `steps`, when
+    given, instead of those of `seconds` (the module's share of the run budget). `deadline`: the whole
+    run's wall-clock safety net (monotonic seconds), which ends the module too."""
     run = LibraryRun(target)
     t0 = time.monotonic()
     base = LibraryShared(display_root or root, editor=editor, installed=installed)
@@ -167,7 +169,7 @@ def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: floa
     if len(combos) > MAX_COMBOS:
         run.out_of_budget = True
         combos = combos[:MAX_COMBOS]
-    left = [steps_for(seconds), rlimit_for(seconds * 1000)]
+    left = [steps_for(seconds) if steps is None else steps, rlimit_for(seconds * 1000)]
     for caller in target.callers:  # concrete, so cheap: first
         if min(left) > 0:
             run.callers.append((caller, _one(target, program, tuple(len(s) for s in caller.shapes), root, decider,
@@ -246,8 +248,9 @@ def verdict(run: LibraryRun, rel: str, describe: Callable[[tuple[int, ...]], str
                                 f"(built with {target.label})", entry=rel))
     if run.wall_clock:
         notes.append(Diagnostic(INCOMPLETE.id, Severity.NOTE, Span(rel, target.line, 0),
-                                f"library mode: {target.cls} was stopped by the {WALL_CLOCK} (`wall-clock-limit`) "
-                                "before its step and solver budgets: where it stopped depends on the machine",
+                                f"library mode: {target.cls} was stopped by the {WALL_CLOCK} (`wall-clock-limit`, or its "
+                                "share of the run's) before its step and solver budgets: where it stopped depends on the "
+                                "machine",
                                 entry=rel))
     found = {d.key(): d for d in _symbolic(run, describe)}
     for d in _from_callers(run):
