@@ -21,7 +21,7 @@ from pytea_ci.driver.config import Config
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
 from pytea_ci.driver.project import CheckRequest, cache_dir, load_config, options, project_root
 from pytea_ci.driver.run import Options, RunFigures, run_with_figures
-from pytea_ci.driver.select import Request, Selection, no_entry_message, select
+from pytea_ci.driver.select import Request, Selection, no_entry_message, select, unselected_message
 from pytea_ci.library import contracts as library_contracts
 from pytea_ci.library import run as library_run
 
@@ -70,10 +70,12 @@ def check(req: CheckRequest) -> CheckOutcome:
     library_run.extend(result, cfg.library_mode, cfg.library_time_budget, req.paths, changed, cfg.exclude,
                        sel.entries, opts, graph, cfg.library_tests)
     shapes = _changed_modules(result, sel, req, cfg, changed, opts, graph, warnings)
-    if sel.no_entry:  # said after library mode: the modules it checked alone are part of the story
-        modules = sum(e.shapes is not None for e in result.entries)
+    modules = sum(e.shapes is not None for e in result.entries)  # said after library mode: part of the story
+    if sel.no_entry:
         where = ", ".join(sel.no_entry_in) if sel.no_entry_in else os.path.abspath(root)
         warnings.insert(len(misnamed), no_entry_message(where, modules))
+    if sel.unselected:
+        warnings.insert(len(misnamed), unselected_message(modules))
     result.seconds = figures.seconds = time.monotonic() - t0  # the whole run: selection and library mode too
     outcome = CheckOutcome(result, figures, cfg, root, warnings, shapes=shapes)
     outcome.verdict = _verdict(outcome, sel, req, cdir)

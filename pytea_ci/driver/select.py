@@ -52,6 +52,7 @@ class Selection:
     repo: Any = None  # the git repository, when git was asked
     no_entry: bool = False  # no entry point was found at the root or in the folders given (`no_entry_message`)
     no_entry_in: list[str] = field(default_factory=list)  # those folders, when folders were given
+    unselected: bool = False  # files were given, none of them an entry point or imported by one
 
 
 def no_entry_message(root: str, modules: int = 0) -> str:
@@ -63,6 +64,13 @@ def no_entry_message(root: str, modules: int = 0) -> str:
             f"torch script no other file imports): {end}; set entry-points in [tool.pytea-ci]")
 
 
+def unselected_message(modules: int = 0) -> str:
+    """The warning of a run given files none of which is an entry point or imported by one; `modules`:
+    how many of their modules library mode checked alone after all."""
+    end = f"only their {modules} module(s) were checked alone (library mode)" if modules else "nothing was checked"
+    return f"none of the given files is an entry point or imported by one: {end}"
+
+
 class Selector:
     def __init__(self, req: Request, cfg: Config, graph: ImportGraph) -> None:
         self.req, self.cfg, self.graph = req, cfg, graph
@@ -71,6 +79,7 @@ class Selector:
         self._all: list[str] | None = None
         self.messages: list[str] = []
         self.empty_folders: list[str] = []  # the paths given, all folders without an entry point
+        self.unselected = False  # files given, none an entry point or imported by one (`unselected_message`)
 
     def all_entries(self) -> list[str]:
         if self._all is None:
@@ -156,7 +165,7 @@ class Selector:
         elif self.data and not out and len(self.data) == len(paths):
             self.messages.append("no entry point reads or names the given data files: nothing was checked")
         elif not out:
-            self.messages.append("none of the given files is an entry point or imported by one: nothing was checked")
+            self.unselected = True  # said after library mode, which may check their modules alone
         return list(dict.fromkeys(out))
 
 
@@ -217,4 +226,5 @@ def select(req: Request, cfg: Config, graph: ImportGraph) -> Selection:
         changes = gitdiff.worktree(repo)
     entries = [e for e in entries if in_shard(e, req.root, req.shard)]
     no_entry = not candidates and (not req.paths or bool(sel.empty_folders))
-    return Selection(entries, changes, messages, repo, no_entry=no_entry, no_entry_in=sel.empty_folders)
+    return Selection(entries, changes, messages, repo, no_entry=no_entry, no_entry_in=sel.empty_folders,
+                     unselected=sel.unselected)

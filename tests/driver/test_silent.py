@@ -78,6 +78,28 @@ def test_a_folder_without_entry_points_has_its_modules_checked_alone(tmp_path: P
     assert code == 2 and len(err) == 1 and "no entry point in lib" in err[0]
 
 
+def test_given_files_no_entry_point_imports_say_what_library_mode_checked(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    # the warning said "nothing was checked" and then library mode checked the file's module alone
+    root = write_project(tmp_path / "p")
+    (root / "pyproject.toml").write_text('[tool.pytea-ci]\nentry-points = ["a.py"]\n')
+    (root / "net.py").write_text("import torch.nn as nn\n\n\nclass Net(nn.Module):\n"
+                                 "    def __init__(self):\n        super().__init__()\n"
+                                 "        self.fc = nn.Linear(4, 2)\n\n    def forward(self, x):\n"
+                                 "        return self.fc(x)\n")
+    (root / "util.py").write_text("def f():\n    return 1\n")
+    code, doc = run_json(root, "net.py", "--library-mode", "only")
+    err = _err_lines(capsys)
+    assert code == 0 and list(entries(doc)) == ["net.py::Net"]
+    assert [line for line in err if "none of the given files" in line] == [
+        "pytea-ci: warning: none of the given files is an entry point or imported by one: "
+        "only their 1 module(s) were checked alone (library mode)"]
+    code, doc = run_json(root, "util.py")
+    assert code == 0 and entries(doc) == {}
+    assert any(line.endswith("none of the given files is an entry point or imported by one: nothing was checked")
+               for line in _err_lines(capsys))
+
+
 def test_unknown_arg_name_warns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = tmp_path / "p"
     root.mkdir()
