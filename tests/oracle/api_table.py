@@ -849,6 +849,9 @@ EXEMPT.update({
     "torch.manual_seed": ("seeds the generator", "torch.manual_seed(0)"),
     "torch.Generator": ("random generator object", "gen = torch.Generator().manual_seed(0)"),
     "torch.device": ("device handle", "dev = torch.device('cpu')"),
+    "torch.nn.attention.flex_attention.BlockMask": (
+        "flex attention's block mask: a class programs test values against (no shape effect of its own)",
+        "from torch.nn.attention.flex_attention import BlockMask\nis_block_mask = isinstance(None, BlockMask)"),
     "torch.cuda.is_available": ("returns a bool", "has_cuda = torch.cuda.is_available()"),
     "torch.cuda.device_count": ("returns an int", "n_gpus = torch.cuda.device_count()"),
     **{name: ("a fact about the machine or the process group (no shape effect)", f"def fact_{k}():\n    return {name}({args})")
