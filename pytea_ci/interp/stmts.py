@@ -478,20 +478,21 @@ class StmtMixin:
         code = scope.func.node if scope.func is not None else self.shared.asts.get(scope.globals.get("__file__", ""))
         shapes = about_shapes(node.test) or (code is not None and self.sizes_named(node.test, shape_names(code), scope))
         with self.at(node):
-            if shapes:  # a shape assertion is a shape check the program makes
-                unknown = _undecidable(value, self.truth_of(value))
-                skipped = (value.origin if isinstance(value, Unknown) else None) or Origin(self.span, "a size not understood")
-                self.shared.coverage.op(self.span, skipped if unknown else None)
             self.raise_unless(value, "AssertionError", (lambda: self.report_assert(node)) if shapes else None)
 
     def raise_unless(self: "Interpreter", value: Any, kind: str, report: "Callable[[], None] | None" = None) -> None:
         """`if not value: raise kind()` as the program states it (an assert, `torch._assert`, `torch._check`):
         what it states is assumed from here on; when it can never hold, `report` (a finding, when the
         statement is about shapes and decided without machine facts) and then the program raises `kind`.
+        A statement about shapes (one with a `report`) is a shape check the program makes, counted as one.
         A value not understood is assumed, nothing learnt from it."""
         cond = self.truth_of(value)
         machine = on_machine(cond)
-        if _undecidable(value, cond):
+        unknown = _undecidable(value, cond)
+        if report is not None:
+            skipped = (value.origin if isinstance(value, Unknown) else None) or Origin(self.span, "a size not understood")
+            self.shared.coverage.op(self.span, skipped if unknown else None)
+        if unknown:
             return
         if isinstance(cond, Pred):
             can_true, can_false = self.config.decider.branch(cond, self.pc)
