@@ -1021,3 +1021,25 @@ def test_re_that_may_backtrack_long_or_on_unknown_text_is_not_known(analyzer: An
         p_argv = torch.zeros(len(re.split(',', sys.argv[0])) + 1)
     ''')
     assert set(got.values()) == {"symbolic"}, got  # a length not known
+
+
+def test_a_parameter_kind_is_an_int_and_a_singleton_as_cpythons_enum_member(analyzer: Analyzer) -> None:
+    """`p.kind is inspect.Parameter.VAR_KEYWORD` (a decorator placing an argument before `**kwargs`) is
+    decided, not a fact of the machine: enum members are singletons, never the same object as a plain
+    int; a kind is an int in arithmetic and comparisons all the same."""
+    exact(analyzer, """
+        import inspect
+        import torch
+
+        def f(a, *args, b=1, **kw):
+            return a
+
+        ps = list(inspect.signature(f).parameters.values())
+        four = 4
+        p_last = torch.zeros(2 if ps[-1].kind is inspect.Parameter.VAR_KEYWORD else 3)
+        p_first = torch.zeros(2 if ps[0].kind is inspect.Parameter.VAR_KEYWORD else 3)
+        p_not = torch.zeros(2 if ps[0].kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD else 3)
+        p_plain = torch.zeros(2 if ps[-1].kind is four else 3)
+        p_int = torch.zeros(ps[-1].kind + 1, int(ps[2].kind == inspect.Parameter.KEYWORD_ONLY) + 1)
+        p_order = torch.zeros(2 if ps[1].kind < inspect.Parameter.KEYWORD_ONLY else 3)
+    """)

@@ -13,7 +13,7 @@ from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_valu
 from pytea_ci.interp.unbound import check_bound
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import registry
-from pytea_ci.models.values import MISSING, ClassVal, DType, Instance, KeysView, Unknown
+from pytea_ci.models.values import MISSING, ClassVal, DType, EnumInt, Instance, KeysView, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, PInt, Sym, Term, is_dim
 from pytea_ci.shapes.pred import Pred
@@ -365,7 +365,10 @@ class ExprMixin:
     def identity(self: "Interpreter", a: Any, b: Any) -> Any:
         """`a is b`: decided for singletons and objects, but for equal strings, numbers, tuples and
         bytes Python leaves it to the implementation (interning, small-int caches): a fact of the
-        machine that runs it, named after the test's place, so no finding rests on its answer."""
+        machine that runs it, named after the test's place, so no finding rests on its answer. An enum
+        member is a singleton (never the same object as a plain int)."""
+        if isinstance(a, EnumInt) or isinstance(b, EnumInt):
+            return a is b
         if is_dim(a) and is_dim(b) and not isinstance(a, bool) and not isinstance(b, bool):
             return P.and_(P.eq(a, b), self.identity_fact())  # ints (concrete or symbolic): equal at least
         if isinstance(a, _VALUE_TYPES) and type(a) is type(b) and same_value(a, b):

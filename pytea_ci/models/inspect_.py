@@ -1,6 +1,7 @@
 """`inspect.signature` of a function read from source, as CPython builds it: an ordered mapping of
 `Parameter`s (name, kind, default) that a decorator reads to find or rename an argument
-(`set(inspect.signature(fn).parameters)`, `"self" in sig.parameters`). Annotations are not evaluated
+(`set(inspect.signature(fn).parameters)`, `"self" in sig.parameters`). A parameter's kind is an int
+that is also a singleton, as CPython's enum member is. Annotations are not evaluated
 (unknown); the signature of a modeled callable or of a value not understood is not known.
 """
 
@@ -11,9 +12,12 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, native_class
-from pytea_ci.models.values import BoundMethod, ClassVal, Instance
+from pytea_ci.models.values import BoundMethod, ClassVal, EnumInt, Instance
 
-POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, VAR_POSITIONAL, KEYWORD_ONLY, VAR_KEYWORD = range(5)
+# CPython's `inspect._ParameterKind` members: ints, and singletons (`p.kind is Parameter.VAR_KEYWORD`)
+POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, VAR_POSITIONAL, KEYWORD_ONLY, VAR_KEYWORD = (
+    EnumInt(i, name) for i, name in enumerate(("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD", "VAR_POSITIONAL",
+                                               "KEYWORD_ONLY", "VAR_KEYWORD")))
 
 
 def _parameters(args: ast.arguments, defaults: list[Any], kw_defaults: list[Any]) -> list[tuple[str, int, Any]]:

@@ -201,6 +201,29 @@ class PropertyVal:
     fset: Any = None  # `@name.setter` (called when the attribute is assigned)
 
 
+class EnumInt(int):
+    """A member of an int-valued enum of a model (`inspect.Parameter.VAR_KEYWORD`): an int wherever an
+    int goes, and a singleton, as CPython's enum members are (`kind is Parameter.VAR_KEYWORD` is
+    decided: the same member, never a plain int). One object per member in the process, also when read
+    back from the package cache (`__reduce__` names it)."""
+
+    name: str
+
+    def __new__(cls, value: int, name: str) -> "EnumInt":
+        key = f"{name}={value}"
+        found = _ENUM_MEMBERS.get(key)
+        if found is None:
+            found = _ENUM_MEMBERS[key] = int.__new__(cls, value)
+            found.name = name
+        return found
+
+    def __reduce__(self) -> tuple[Any, tuple[int, str]]:
+        return EnumInt, (int(self), self.name)
+
+
+_ENUM_MEMBERS: dict[str, EnumInt] = {}
+
+
 class ValuesIndices(tuple):  # type: ignore[type-arg]
     """`torch.return_types.max` and kin: a (values, indices) pair that also has those two fields."""
 
