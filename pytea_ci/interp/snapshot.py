@@ -145,14 +145,27 @@ def _frozen(cls: type) -> bool:
 # how a value is copied, decided once per type (a copy visits every object of the state: hundreds of
 # thousands once an installed package is imported, once per path that restores a checkpoint)
 _ATOM, _HOLDER, _CLASS, _INTERP, _PASS, _DICT, _LIST, _IMMUTABLE, _DATACLASS, _OBJECT, _KEEP = range(11)
-_KINDS: dict[type, tuple[int, tuple[str, ...]]] = {}  # type -> (kind, its dataclass fields)
+_KINDS: dict[type, tuple[int, tuple[str, ...], bool]] = {}  # type -> (kind, its dataclass fields, plain)
+# what makes `copy.copy` do more than `cls.__new__(cls)` and a copy of the instance `__dict__`
+_COPY_HOOKS = ("__copy__", "__reduce__", "__reduce_ex__", "__getstate__", "__setstate__", "__slots__", "__getnewargs__",
+               "__getnewargs_ex__")
 
 
-def _kind_of(t: type) -> tuple[int, tuple[str, ...]]:
+def _kind_of(t: type) -> tuple[int, tuple[str, ...], bool]:
     found = _KINDS.get(t)
     if found is None:
-        found = _KINDS[t] = _classify(t)
+        kind, fields = _classify(t)
+        found = _KINDS[t] = (kind, fields, _plain(t, kind))
     return found
+
+
+def _plain(t: type, kind: int) -> bool:
+    """Whether `copy.copy` of a `t` is `t.__new__(t)` with the instance dict copied (or an empty builtin
+    container): then the copier makes it so directly, not through `__reduce_ex__` (a third of a copy)."""
+    if kind in (_DICT, _LIST):
+        return t in (dict, list, set)
+    return kind in (_CLASS, _DATACLASS, _OBJECT) and not any(
+        h in c.__dict__ for c in t.__mro__ if c is not object for h in _COPY_HOOKS)
 
 
 def _classify(t: type) -> tuple[int, tuple[str, ...]]:
@@ -172,6 +185,14 @@ def _field_names(t: Any) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(t))
 
 
+def _shallow(x: Any) -> Any:
+    """`copy.copy(x)` of an instance whose class has no copy hooks (`_plain`), made directly."""
+    t: Any = type(x)
+    new = t.__new__(t)
+    new.__dict__.update(x.__dict__)
+    return new
+
+
 class _Copier:
     """A deep copy that keeps identities (one copy per object) and shares what is immutable."""
 
@@ -181,7 +202,7 @@ class _Copier:
         self.seen: dict[int, Any] = {}
 
     def copy(self, x: Any) -> Any:
-        kind, fields = _KINDS.get(type(x)) or _kind_of(type(x))
+        kind, fields, plain = _KINDS.get(type(x)) or _kind_of(type(x))
         if kind == _ATOM:
             return x
         if kind == _HOLDER:
@@ -195,18 +216,18 @@ class _Copier:
             return self.interp
         if kind == _PASS:
             return x
-        return self._copy_new(x, i, kind, fields)
+        return self._copy_new(x, i, kind, fields, plain)
 
-    def _copy_new(self, x: Any, i: int, kind: int, fields: tuple[str, ...]) -> Any:
+    def _copy_new(self, x: Any, i: int, kind: int, fields: tuple[str, ...], plain: bool) -> Any:
         if kind == _DICT:
-            new_d = copy.copy(x)
+            new_d = {} if plain else copy.copy(x)
             self.seen[i] = new_d
             new_d.clear()
             for k, v in x.items():
                 new_d[self.copy(k)] = self.copy(v)
             return new_d
         if kind == _LIST:
-            new_c = copy.copy(x)
+            new_c = type(x)() if plain else copy.copy(x)
             self.seen[i] = new_c
             new_c.clear()
             items = [self.copy(v) for v in x]
@@ -215,16 +236,16 @@ class _Copier:
         if kind == _IMMUTABLE:
             return self._copy_immutable(x, i)
         if kind == _DATACLASS or kind == _CLASS:
-            return self._copy_fields(x, i, fields)
+            return self._copy_fields(x, i, fields, plain)
         if kind == _OBJECT:
-            new_p = copy.copy(x)
+            new_p = _shallow(x) if plain else copy.copy(x)
             self.seen[i] = new_p
             new_p.__dict__.update({k: self.copy(v) for k, v in vars(x).items()})
             return new_p
         return x
 
-    def _copy_fields(self, x: Any, i: int, fields: tuple[str, ...]) -> Any:
-        new_obj = copy.copy(x)
+    def _copy_fields(self, x: Any, i: int, fields: tuple[str, ...], plain: bool) -> Any:
+        new_obj = _shallow(x) if plain else copy.copy(x)
         self.seen[i] = new_obj
         for name in fields:
             object.__setattr__(new_obj, name, self.copy(getattr(x, name)))

@@ -20,7 +20,7 @@ POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, VAR_POSITIONAL, KEYWORD_ONLY, VAR_KEYWOR
                                                "KEYWORD_ONLY", "VAR_KEYWORD")))
 
 
-def _parameters(args: ast.arguments, defaults: list[Any], kw_defaults: list[Any]) -> list[tuple[str, int, Any]]:
+def _parameters(args: ast.arguments, defaults: list[Any], kw_defaults: list[Any]) -> list[tuple[str, EnumInt, Any]]:
     """(name, kind, default or `Parameter.empty`) of each parameter, in order."""
     positional = [*args.posonlyargs, *args.args]
     pad: list[Any] = [EMPTY] * (len(positional) - len(defaults)) + list(defaults)

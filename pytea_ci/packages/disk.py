@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from pytea_ci.fsio import atomic_write_bytes, read_bytes
 from pytea_ci.interp.observe import Editor
 from pytea_ci.models.registry import PROPERTIES, REGISTRY, get, get_property
-from pytea_ci.models.values import MISSING
+from pytea_ci.models.values import MISSING, Builtin, ClassVal
 
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
@@ -202,6 +202,10 @@ def _model_names() -> dict[int, tuple[str, str]]:
     for name, v in REGISTRY.items():
         if not _by_value(v):
             out.setdefault(id(v), ("reg", name))
+    for name, v in REGISTRY.items():  # a method of a modeled class read as a value (`orig = nn.Module.cuda`)
+        if isinstance(v, ClassVal) and v.native:
+            out.update((id(m), ("member", f"{name}:{k}")) for k, m in v.ns.items()
+                       if isinstance(m, Builtin) and id(m) not in out)
     out[id(MISSING)] = ("missing", "")
     return out
 
@@ -359,6 +363,12 @@ class _Unpickler(pickle.Unpickler):
             return found
         if kind == "prop":
             return get_property(arg)
+        if kind == "member" and isinstance(arg, str):
+            cls = get(arg.rpartition(":")[0])
+            member = cls.ns.get(arg.rpartition(":")[2]) if isinstance(cls, ClassVal) else None
+            if not isinstance(member, Builtin):
+                raise pickle.UnpicklingError(f"no model {arg}")
+            return member
         if kind == "missing":
             return MISSING
         if kind == "interp":

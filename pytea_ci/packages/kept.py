@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
 
 _MAX_KEPT = 16
+_MAX_CHOICES = 4  # decisions an import may make and still be kept
 _ID_SETS = ("inexact", "escaped")
 _ID_KEYS = ("known_len", "rep_positions", "star_namespaces")
 
@@ -69,6 +70,21 @@ class Kept:
     pending: int  # symbolic work done since the import's last step, charged at the next step
     files: set[str]  # the source files it read (their hashes key its disk form, disk.py)
     natives: list[tuple[str, str, Any]]  # attributes it set on modeled classes: (registry name, name, value)
+    decided: Decided | None = None  # the branches it forked on (None: none)
+    grown: list[tuple[Any, Any]] = dataclasses.field(default_factory=list)  # (container of a module loaded
+    # before it, what the import added to it): a registry it filled, refilled by a restored import
+    new_facts: dict[str, Any] = dataclasses.field(default_factory=dict)  # facts of the path it set
+
+
+@dataclass
+class Decided:
+    """The decisions a kept import made (a fork on a fact about the machine, a guess): one kept form per
+    sequence of them, restored on a path whose replayed choices agree, as the cold import would go."""
+
+    choices: tuple[bool, ...]
+    pc: list[Any]  # the path-condition conjuncts they added
+    made: list[tuple[int, str, bool, frozenset[str]]]  # machine choices and guesses, at positions from the import's start
+    pc_before: list[str]  # the path condition they were decided under (another may decide them otherwise)
 
 
 _IMPORTS: dict[str, Kept] = {}
@@ -80,23 +96,40 @@ def enter_import(interp: "Interpreter", dotted: str, package: str, run: Callable
     key = _key(interp, dotted)
     disk = _site(interp).disk
     interp.work_seen = WORK[0]  # an import starts on a whole step, so a restored one ends as the cold one
-    kept = _IMPORTS.get(key)
-    if kept is not None and _fits(interp, _figures(kept), package):
-        seeds = _resolve(interp, _table(kept.refs))
-        if seeds is not None:
-            return _restore(interp, kept, package, {id(r[2]): s for r, s in zip(kept.refs, seeds)})
-    elif kept is None and disk is not None:
-        out = _from_disk(interp, disk, key, package)
-        if out is not None:
-            return out
+    for k in _candidates(interp, key):
+        kept = _IMPORTS.get(k)
+        if kept is not None:
+            if _fits(interp, _figures(kept), package):
+                seeds = _resolve(interp, _table(kept.refs))
+                if seeds is not None:
+                    return _restore(interp, kept, package, {id(r[2]): s for r, s in zip(kept.refs, seeds)})
+            break
+        if disk is not None:
+            out = _from_disk(interp, disk, k, package)
+            if out is not None:
+                return out
     before = _Before(interp)
     out = enter(interp, package, run, importing=dotted)
     if before.replayable(interp) and isinstance(out, ModuleVal) and len(_IMPORTS) < _MAX_KEPT:
-        _IMPORTS[key] = kept = before.keep(interp, out)
+        kept = before.keep(interp, out)
+        key = _with_choices(key, kept.decided.choices if kept.decided is not None else ())
+        _IMPORTS[key] = kept
         STATS["kept"] += 1
         if disk is not None and kept.result is not None:
             _to_disk(interp, disk, key, kept)
     return out
+
+
+def _with_choices(key: str, choices: tuple[bool, ...] | list[bool]) -> str:
+    return key if not choices else f"{key} {json.dumps(list(choices))}"
+
+
+def _candidates(interp: "Interpreter", key: str) -> list[str]:
+    """The keys of the kept forms this path could take: with no decision, then with the first 1, 2, ...
+    decisions the path makes from here (the replayed ones, then first sides, as `Interpreter.choose`)."""
+    forced, at = interp.config.forced, len(interp.trail)
+    ahead = [forced[j] if j < len(forced) else True for j in range(at, at + _MAX_CHOICES)]
+    return [_with_choices(key, ahead[:m]) for m in range(_MAX_CHOICES + 1)]
 
 
 def _site(interp: "Interpreter") -> Site:
@@ -108,7 +141,8 @@ def _site(interp: "Interpreter") -> Site:
 def _figures(kept: Kept) -> dict[str, Any]:
     """What `_fits` checks, as plain data (the disk form keeps it apart from the values)."""
     return {"steps": kept.steps, "sym_start": kept.sym_start, "sym_names": sorted(kept.sym_names),
-            "result": kept.result, "modules": sorted(kept.modules)}
+            "result": kept.result, "modules": sorted(kept.modules),
+            "pc_before": kept.decided.pc_before if kept.decided is not None else None}
 
 
 def _to_disk(interp: "Interpreter", disk: DiskCache, key: str, kept: Kept) -> None:
@@ -159,6 +193,9 @@ class _Before:
         self.sym = interp.sym_count
         self.names = set(interp.sym_names)
         self.trail = len(interp.trail)
+        self.pc = len(interp.pc)
+        self.per_run = (len(interp.per_run), len(interp.blind_cases))
+        self.made = list(interp.machine.choices)
         self.findings = len(sh.findings)
         self.budgets = dict(sh.budgets)
         self.ended = dict(sh.coverage.ended)
@@ -168,20 +205,29 @@ class _Before:
         self.ops = dict(sh.coverage.ops)
         self.skipped = dict(sh.coverage.skipped)
         self.checks = (sh.coverage.checks_decided, sh.coverage.checks_skipped)
-        self.machine = len(interp.machine.choices)
         self.parsed = set(sh.asts)
         self.natives = _natives()
         self.sizes = _sizes(interp)
+        self.containers = _containers(interp)
         self.refs = _refs(interp, self.modules)  # before the import: it binds its submodules in their packages
 
     def replayable(self, interp: "Interpreter") -> bool:
         sh = interp.shared
         new = set(interp.modules) - self.modules
-        return (_same(self.sizes, _sizes(interp, self.modules), {n.rpartition(".")[2] for n in new})
-                and len(interp.trail) == self.trail
-                and len(sh.findings) == self.findings and interp.facts == self.facts
-                and len(interp.machine.choices) == self.machine
+        return (_same(self.sizes, _sizes(interp, self.modules), {n.rpartition(".")[2] for n in new}, self.containers)
+                and len(interp.trail) - self.trail <= _MAX_CHOICES
+                and interp.machine.choices[:len(self.made)] == self.made
+                and (len(interp.per_run), len(interp.blind_cases)) == self.per_run
+                and len(sh.findings) == self.findings and all(interp.facts.get(k, _ABSENT) is v for k, v in self.facts.items())
                 and interp.budget_note is None and _native_changes(self.natives) is not None)
+
+    def decided(self, interp: "Interpreter") -> Decided | None:
+        """The decisions the import made (None: none)."""
+        if len(interp.trail) == self.trail:
+            return None
+        made = [(at - self.trail, text, side, facts) for at, text, side, facts in interp.machine.choices[len(self.made):]]
+        return Decided(tuple(d.choice for d in interp.trail[self.trail:]), list(interp.pc[self.pc:]),
+                       made, [repr(c) for c in interp.pc[:self.pc]])
 
     def keep(self, interp: "Interpreter", out: ModuleVal) -> Kept:
         sh = interp.shared
@@ -204,7 +250,9 @@ class _Before:
                     {k: v for k, v in sh.budgets.items() if k not in self.budgets},
                     {k: v - self.ended.get(k, 0) for k, v in cov.ended.items() if v != self.ended.get(k, 0)},
                     callbacks, WORK[0] - interp.work_seen, _files(new, set(sh.asts) - self.parsed),
-                    [(n, k, memo.copy(v)) for n, k, v in _native_changes(self.natives) or ()])
+                    [(n, k, memo.copy(v)) for n, k, v in _native_changes(self.natives) or ()], self.decided(interp),
+                    [(c, memo.copy(added)) for c, added in _additions(self.containers)],
+                    memo.copy({k: v for k, v in interp.facts.items() if k not in self.facts}))
 
 
 def _natives() -> list[tuple[str, Any, dict[str, Any]]]:
@@ -252,6 +300,9 @@ def _fits(interp: "Interpreter", kept: dict[str, Any], package: str) -> bool:
     site = _site(interp)
     b = interp.config.budget
     steps = kept["steps"]
+    pc_before = kept.get("pc_before")
+    if pc_before is not None and pc_before != [repr(c) for c in interp.pc]:
+        return False  # its decisions were made under another path condition
     return (interp.sym_count <= kept["sym_start"] and kept["result"] is not None
             and interp.steps + steps <= b.steps
             and interp.shared.steps_done + interp.steps + steps <= b.entry_steps
@@ -274,6 +325,11 @@ def _apply(interp: "Interpreter", kept: Kept, package: str, modules: dict[str, A
     """Give the path the modules of a kept import (`mine`: the path's object for one of the kept ones)
     and charge it what the cold import cost: steps, symbols, coverage records, unmodeled counts."""
     interp.callbacks.extend(callbacks)
+    if kept.decided is not None:
+        _replay(interp, kept.decided)
+    for container, added in kept.grown:
+        _grow(copy(container), copy(added))
+    interp.facts.update(copy(kept.new_facts))
     for name, attr, v in kept.natives:
         target = get(name)
         (target.ns if hasattr(target, "ns") else target.attrs)[attr] = copy(v)
@@ -294,6 +350,17 @@ def _apply(interp: "Interpreter", kept: Kept, package: str, modules: dict[str, A
     _charge(interp, kept)
     STATS["reused"] += 1
     return modules[kept.result] if kept.result is not None else None
+
+
+def _replay(interp: "Interpreter", d: Decided) -> None:
+    """The path makes the kept import's decisions: its trail (a side not replayed leaves the other to
+    follow, as `Interpreter.choose`), path condition and machine choices, as the cold import left them."""
+    from pytea_ci.interp.interpreter import Decision
+
+    at, n = len(interp.trail), len(interp.config.forced)
+    interp.trail.extend(Decision(c, at + i >= n) for i, c in enumerate(d.choices))
+    interp.pc.extend(d.pc)
+    interp.machine.choices.extend((at + i, text, side, facts) for i, text, side, facts in d.made)
 
 
 def _charge(interp: "Interpreter", kept: Kept) -> None:
@@ -369,13 +436,61 @@ def _sizes(interp: "Interpreter", names: set[str] | None = None) -> dict[str, An
     return out
 
 
-def _same(before: dict[str, Any], after: dict[str, Any], children: set[str]) -> bool:
-    """Equal but for the names of new submodules bound in their packages."""
+def _same(before: dict[str, Any], after: dict[str, Any], children: set[str],
+          containers: dict[str, tuple[Any, Any, dict[str, Any], str]] | None = None) -> bool:
+    """Equal but for the names of new submodules bound in their packages, and for containers that only
+    grew (`containers`: their contents before; a registry filled by a class of the import)."""
     for key in before.keys() | after.keys():
         a, b = before.get(key), after.get(key)
         if isinstance(a, set) and isinstance(b, set):
             if (a ^ b) - children:
                 return False
-        elif a != b:
+        elif a != b and (containers is None or key not in containers or _added(containers[key]) is None):
             return False
     return True
+
+
+def _containers(interp: "Interpreter") -> dict[str, tuple[Any, Any, dict[str, Any], str]]:
+    """The containers bound in the modules loaded, with a shallow copy of their contents and where they
+    are bound: what an import added to one (a registry) is replayed on restore."""
+    out: dict[str, tuple[Any, Any, dict[str, Any], str]] = {}
+    for n, m in interp.modules.items():
+        if isinstance(m, ModuleVal):
+            for k, v in m.globals.items():
+                if type(v) in (dict, list, set):
+                    out[f"{n}:{k}"] = (v, v.copy(), m.globals, k)
+    return out
+
+
+def _added(entry: tuple[Any, Any, dict[str, Any], str]) -> Any:
+    """What was added to a container since `entry` when it only grew and is still bound where it was
+    (old items kept, by identity; new ones after them); None otherwise."""
+    obj: Any = entry[0]
+    old: Any = entry[1]
+    home, name = entry[2], entry[3]
+    if len(obj) < len(old) or home.get(name) is not obj:
+        return None
+    if isinstance(obj, list):
+        return obj[len(old):] if all(a is b for a, b in zip(obj, old)) else None
+    if isinstance(obj, dict):
+        same = all(k in obj and obj[k] is v for k, v in old.items()) and list(obj)[:len(old)] == list(old)
+        return {k: v for k, v in obj.items() if k not in old} if same else None
+    return obj - old if old <= obj else None
+
+
+def _additions(containers: dict[str, tuple[Any, Any, dict[str, Any], str]]) -> list[tuple[Any, Any]]:
+    """(container, what was added) for every container of the modules loaded before that grew."""
+    out = []
+    for entry in containers.values():
+        if len(entry[0]) != len(entry[1]):
+            added = _added(entry)
+            if added:
+                out.append((entry[0], added))
+    return out
+
+
+def _grow(container: Any, added: Any) -> None:
+    if isinstance(container, list):
+        container.extend(added)
+    else:
+        container.update(added)
