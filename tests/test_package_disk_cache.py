@@ -85,6 +85,44 @@ head = nn.Linear(512, 10)
 x = torch.randn(8, 3, 32, 32)
 y = head(model(x))
 '''
+# an import that forks on a fact about the machine and fills a registry of a module loaded before it
+FORKS_REGISTRY = '''
+MODELS = []
+
+
+def register(cls):
+    MODELS.append(cls)
+    return cls
+'''
+FORKS_MODELS = '''
+import torch
+from torch import nn
+from .registry import register
+
+if torch.distributed.is_available():
+    BACKEND = "gloo"
+else:
+    BACKEND = None
+
+
+@register
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 512)
+
+    def forward(self, x):
+        return self.fc(x)
+'''
+FORKS_BAD = '''import torch
+from torch import nn
+import pkgforks.registry
+from pkgforks.models import Net
+
+net = pkgforks.registry.MODELS[0]()
+head = nn.Linear(256, 10)
+y = head(net(torch.randn(2, 8)))
+'''
 GOOD = BAD.replace("nn.Linear(512, 10)", "nn.Linear(model.num_features, 10)")
 OTHER = GOOD + "z = torch.randn(4, 5) @ torch.randn(5, 6)\n"
 
@@ -113,13 +151,21 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> str:
     info.mkdir()
     (info / "RECORD").write_text("pkgcached/__init__.py,,\npkgcached/core.py,,\n")
     (info / "top_level.txt").write_text("pkgcached\n")
+    forks = site / "pkgforks"
+    forks.mkdir()
+    for name, text in (("__init__.py", ""), ("registry.py", FORKS_REGISTRY), ("models.py", FORKS_MODELS)):
+        (forks / name).write_text(text)
+    info = site / "pkgforks-0.1.dist-info"
+    info.mkdir()
+    (info / "RECORD").write_text("pkgforks/__init__.py,,\npkgforks/registry.py,,\npkgforks/models.py,,\n")
+    (info / "top_level.txt").write_text("pkgforks\n")
     return python
 
 
 def _project(root: Path) -> Path:
     root.mkdir(parents=True, exist_ok=True)
-    (root / "pyproject.toml").write_text('[tool.pytea-ci]\nfollow-packages = ["pkgcached"]\n')
-    for name, text in (("bad.py", BAD), ("good.py", GOOD), ("other.py", OTHER)):
+    (root / "pyproject.toml").write_text('[tool.pytea-ci]\nfollow-packages = ["pkgcached", "pkgforks"]\n')
+    for name, text in (("bad.py", BAD), ("good.py", GOOD), ("other.py", OTHER), ("forks_bad.py", FORKS_BAD)):
         (root / name).write_text(text)
     return root
 
@@ -167,6 +213,20 @@ def test_a_new_process_restores_the_import_from_disk_with_the_same_report(env: s
     _fresh(cache)
     warm, did = _run(root, env, cache, "bad.py", "good.py")
     assert did["disk"]["loaded"] >= 1 and did["kept"]["kept"] == 0  # nothing imported cold
+    assert _strip(warm) == _strip(cold)
+
+
+def test_an_import_that_forks_and_fills_a_registry_is_restored_with_the_same_report(env: str, tmp_path: Path) -> None:
+    """`pkgforks.models` forks on `torch.distributed.is_available()` (a fact about the machine) and
+    registers its class in `pkgforks.registry.MODELS`, loaded before it: kept once per side, restored
+    with its decisions and the registry refilled (the model is read from the registry)."""
+    root, cache = _project(tmp_path / "p"), tmp_path / "cache"
+    cold, did = _run(root, env, cache, "forks_bad.py")
+    assert _lines(cold) == [("forks_bad.py", 8)] and cold["entries"][0]["stats"]["paths"] == 2
+    assert did["kept"]["kept"] == 3 and did["disk"]["saved"] == 3  # the registry, then the models once per side
+    _fresh(cache)
+    warm, did = _run(root, env, cache, "forks_bad.py")
+    assert did["disk"]["loaded"] >= 3 and did["kept"]["kept"] == 0  # nothing imported cold
     assert _strip(warm) == _strip(cold)
 
 

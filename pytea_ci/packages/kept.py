@@ -85,6 +85,7 @@ class Decided:
     pc: list[Any]  # the path-condition conjuncts they added
     made: list[tuple[int, str, bool, frozenset[str]]]  # machine choices and guesses, at positions from the import's start
     pc_before: list[str]  # the path condition they were decided under (another may decide them otherwise)
+    solver: tuple[int, ...] = ()  # the solver's counts spent deciding them (charged again, as coverage is)
 
 
 _IMPORTS: dict[str, Kept] = {}
@@ -196,6 +197,7 @@ class _Before:
         self.pc = len(interp.pc)
         self.per_run = (len(interp.per_run), len(interp.blind_cases))
         self.made = list(interp.machine.choices)
+        self.solver = _solver_counts(interp)
         self.findings = len(sh.findings)
         self.budgets = dict(sh.budgets)
         self.ended = dict(sh.coverage.ended)
@@ -227,7 +229,8 @@ class _Before:
             return None
         made = [(at - self.trail, text, side, facts) for at, text, side, facts in interp.machine.choices[len(self.made):]]
         return Decided(tuple(d.choice for d in interp.trail[self.trail:]), list(interp.pc[self.pc:]),
-                       made, [repr(c) for c in interp.pc[:self.pc]])
+                       made, [repr(c) for c in interp.pc[:self.pc]],
+                       tuple(x - y for x, y in zip(_solver_counts(interp), self.solver)))
 
     def keep(self, interp: "Interpreter", out: ModuleVal) -> Kept:
         sh = interp.shared
@@ -361,6 +364,16 @@ def _replay(interp: "Interpreter", d: Decided) -> None:
     interp.trail.extend(Decision(c, at + i >= n) for i, c in enumerate(d.choices))
     interp.pc.extend(d.pc)
     interp.machine.choices.extend((at + i, text, side, facts) for i, text, side, facts in d.made)
+    stats = interp.config.decider.stats
+    for name, n in zip(_SOLVER_COUNTS, d.solver):
+        setattr(stats, name, getattr(stats, name) + n)
+
+
+_SOLVER_COUNTS = ("concrete", "z3_calls", "cache_hits", "undecided", "unknown")
+
+
+def _solver_counts(interp: "Interpreter") -> tuple[int, ...]:
+    return tuple(getattr(interp.config.decider.stats, name) for name in _SOLVER_COUNTS)
 
 
 def _charge(interp: "Interpreter", kept: Kept) -> None:
