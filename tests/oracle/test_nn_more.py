@@ -67,6 +67,15 @@ CASES = [
      "F.scaled_dot_product_attention(q, k, v)"),
     ("q = torch.randn(2, 4, 5, 8)\nk = torch.randn(2, 4, 7, 8)\nv = torch.randn(2, 4, 7, 6)\nm = torch.ones(5, 6).bool()\n",
      "F.scaled_dot_product_attention(q, k, v, attn_mask=m)"),
+    # grouped-query attention: key/value heads repeated up to the query's, which they must divide
+    ("q = torch.randn(2, 4, 8, 16)\nk = torch.randn(2, 2, 8, 16)\nv = torch.randn(2, 2, 8, 32)\n",
+     "F.scaled_dot_product_attention(q, k, v, enable_gqa=True)"),
+    ("q = torch.randn(2, 4, 8, 16)\nk = torch.randn(2, 2, 8, 16)\nv = torch.randn(2, 1, 8, 32)\nm = torch.zeros(8, 8)\n",
+     "F.scaled_dot_product_attention(q, k, v, attn_mask=m, enable_gqa=True)"),
+    ("q = torch.randn(4, 8, 16)\nk = torch.randn(2, 8, 16)\n", "F.scaled_dot_product_attention(q, k, k, enable_gqa=True)"),
+    ("q = torch.randn(2, 4, 8, 16)\nk = torch.randn(2, 3, 8, 16)\n", "F.scaled_dot_product_attention(q, k, k, enable_gqa=True)"),
+    ("q = torch.randn(2, 4, 8, 16)\nk = torch.randn(2, 2, 8, 12)\n", "F.scaled_dot_product_attention(q, k, k, enable_gqa=True)"),
+    ("q = torch.randn(2, 4, 8, 16)\nk = torch.randn(2, 2, 8, 16)\n", "F.scaled_dot_product_attention(q, k, k)"),
     # interpolate / Upsample / PixelShuffle
     ("x = torch.randn(1, 3, 8, 9)\n", "F.interpolate(x, scale_factor=2)"),
     ("x = torch.randn(1, 3, 8, 9)\n", "F.interpolate(x, scale_factor=1.5, mode='bilinear')"),

@@ -213,7 +213,9 @@ def scaled_dot_product_attention(ctx: Ctx, query: Any, key: Any, value: Any, att
                                  dropout_p: Any = 0.0, is_causal: Any = False, scale: Any = None,
                                  enable_gqa: Any = False) -> Any:
     op = "scaled_dot_product_attention"
-    if not known(query, key, value) or enable_gqa is True:
+    if enable_gqa is True and known(query, key, value):
+        key, value = _grouped(ctx, query, key, value, op)
+    if not known(query, key, value):
         return ctx.unknown(f"{op} of unknown input")
     q, k, v = shape_of(query), shape_of(key), shape_of(value)
     if min(len(q), len(k), len(v)) < 2:
@@ -227,6 +229,21 @@ def scaled_dot_product_attention(ctx: Ctx, query: Any, key: Any, value: Any, att
     cpu_math = isinstance(dropout_p, (int, float)) and not isinstance(dropout_p, bool) and dropout_p > 0 \
         and OFF_CPU not in ctx.facts and out is not None
     return with_strides(query, out, contiguous_strides(out) if cpu_math else None)  # type: ignore[arg-type]
+
+
+def _grouped(ctx: Ctx, query: Tensor, key: Tensor, value: Tensor, op: str) -> tuple[Any, Any]:
+    """`enable_gqa=True`: key and value heads (dim -3) repeated up to the query's, which they must
+    divide (torch: "Number of heads in key and value must divide the number of heads in query");
+    not known when a head count is not, or an input has fewer than 3 dims (torch: IndexError)."""
+    q, k, v = shape_of(query), shape_of(key), shape_of(value)
+    if min(len(q), len(k), len(v)) < 3:
+        return None, None
+    hq, hk, hv = q[-3], k[-3], v[-3]
+    if not all(isinstance(h, int) and h > 0 for h in (hq, hk, hv)):
+        return (key, value) if hk is hq and hv is hq else (None, None)
+    ctx.require(hq % hk == 0 and hq % hv == 0, op, f"the number of heads in key ({hk}) and value ({hv}) must "
+                f"divide the number of heads in query ({hq})", INVALID_ARGUMENT)
+    return key.with_shape(k[:-3] + (hq,) + k[-2:]), value.with_shape(v[:-3] + (hq,) + v[-2:])
 
 
 @model("torch.nn.functional.multi_head_attention_forward")
