@@ -2,10 +2,14 @@
 (and, through `disk.py`, in the cache folder: a kept import not in the process is looked for there).
 
 See `site.py` for the budgets. An import entering a package from outside it is kept when
-its side effects are replayable: no finding, no decision recorded (a fork), no budget note, no model
-fact, and no change to the modules loaded before it (no name bound there, no
-container bound there grown or shrunk: a registry filled in another module could not be replayed)
-but the binding of a new submodule in its package. A kept import is reused when the same modules are
+its side effects are replayable: no finding, no budget note, no path fact changed (new ones are
+replayed), and no change to the modules loaded before it (no name bound there, no container bound
+there shrunk or changed) but the binding of a new submodule in its package and containers there that
+only grew (a registry its classes filled: what was added is added again on restore). An import that
+makes decisions (a fork on a fact about the machine, a guess; up to `_MAX_CHOICES`) is kept once per
+sequence of its choices, under the key with the choices, and restored on a path that would make the
+same ones (its replayed choices, then first sides) under the same path condition: the trail, the
+path-condition conjuncts, the machine choices and the solver counts are replayed. A kept import is reused when the same modules are
 loaded (by name), when everything the copy refers to in them is found at the same place on the path
 (module, name), when the path's symbol counter has not passed where the kept one started (its symbols
 cannot clash with the path's), and when the steps it ran fit in what is left of the path's, the
