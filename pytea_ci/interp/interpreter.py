@@ -48,7 +48,7 @@ from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import WORK as _DIM_WORK
 from pytea_ci.shapes.dim import INPUT, UNKNOWN, Dim, Sym, origin_of, symbols
 from pytea_ci.shapes.explain import fails_when, for_every
-from pytea_ci.shapes.pred import Cond, Pred
+from pytea_ci.shapes.pred import Cond, Pred, opaque
 from pytea_ci.shapes.tensor import Origin
 from pytea_ci.solver import Decider, Verdict
 
@@ -322,7 +322,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         if isinstance(t, bool):
             return t
         if isinstance(t, Pred):
-            if any(s.kind == UNKNOWN for s in symbols(t)):
+            if opaque(t):
                 # not understood: fork without learning, but never onto a side the path rules out
                 # (a length at least n from a summarised loop is not 1)
                 can_t, can_f = self.config.decider.branch(t, self.pc)
@@ -367,7 +367,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
     def is_opaque(self, cond: Any) -> bool:
         """A condition that depends on something not understood (no constraint to learn from it)."""
         t = self.truth_of(cond)
-        return isinstance(t, Unknown) or (isinstance(t, Pred) and any(s.kind == UNKNOWN for s in symbols(t)))
+        return isinstance(t, Unknown) or (isinstance(t, Pred) and opaque(t))
 
     def fork(self, cond: Cond, per_run: bool = False, blind: bool = False) -> bool:
         before = len(self.pc)
