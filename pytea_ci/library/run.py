@@ -132,13 +132,8 @@ def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, g
     all, else the same part of what is left for each, so what one leaves unused goes to the ones after it)
     and is charged the steps it ran (a cached one: those it ran when computed); the targets past the run's
     wall-clock safety net (or a budget overrun) are reported as not analyzed."""
-    if sources.keeping_parsed():  # a resident process keeps them already
+    with sources.parsed_kept():  # the modules import the same files: parsing them again per module was most of the time
         return _check_targets(targets, opts, seconds, graph)
-    sources.keep_parsed()  # the modules import the same files: parsing them again per module was most of the time
-    try:
-        return _check_targets(targets, opts, seconds, graph)
-    finally:
-        sources.keep_parsed(False)
 
 
 def _check_targets(targets: list[LibraryTarget], opts: Options, seconds: float,
