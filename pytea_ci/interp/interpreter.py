@@ -20,7 +20,7 @@ from pytea_ci.diagnostics.rules import (ASSERT_FAILS, PARSE_ERROR, POSSIBLE_SHAP
 from pytea_ci.diagnostics import sources
 from pytea_ci.diagnostics.notebook import is_notebook
 from pytea_ci.diagnostics.notebook import parse as parse_notebook
-from pytea_ci.diagnostics.budgets import CANCELLED, STEPS_PER_ENTRY, STEPS_PER_PATH, WALL_CLOCK
+from pytea_ci.diagnostics.budgets import CANCELLED, STEPS_PER_ENTRY, STEPS_PER_PATH, WALL_CLOCK, parse_steps
 from pytea_ci.interp.budget import Budget  # (defined apart; still importable from here)
 from pytea_ci.interp.config import PackagePath, PathConfig
 from pytea_ci.interp.coverage import Coverage, first_origin, opaque_origin
@@ -87,7 +87,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.frames: list[tuple[Span, Any, Any]] = []  # (call site, function, (args, kwargs))
         self.spans: list[Span] = [Span(self.rel(entry), 1, 0)]
         self.cur_path: str = entry
-        self.steps = 0
+        self.steps = shared.collect()  # files parsed for this entry before any path (the entry's own)
         self.work_seen = dim_work()  # (not per-path state: snapshots never copy it)
         self.sym_count = 0
         self.naming = None
@@ -164,6 +164,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
 
     def parse_file(self, path: str) -> ast.Module | None:
         tree = self.shared.parse(path)
+        self.steps += self.shared.collect()  # the first path to read a file pays its parse
         if isinstance(tree, SyntaxError):
             self.shared.add(Diagnostic(PARSE_ERROR.id, Severity.ERROR, Span(self.rel(path), tree.lineno or 1,
                                                                            max(0, (tree.offset or 1) - 1)),
@@ -497,6 +498,13 @@ class Shared:
         self.rel_paths: dict[str, str] = {}  # file path -> as findings show it (Interpreter.rel)
         self.inputs: dict[str, str] = {}  # data files of the project read (project_files.py): path -> hash
         self.command_steps: dict[str | None, int] = {}  # the same, per CLI command (None: paths that run none)
+        self.unpaid = 0  # steps of the files parsed (`parse`) not yet charged to a path (`collect`)
+
+    def collect(self) -> int:
+        """The steps of the files parsed since the last call (charged to the path that asks): a function
+        of the files' sizes, never of whether a process-wide cache had them (`sources.parse`)."""
+        out, self.unpaid = self.unpaid, 0
+        return out
 
     def pot(self, command: "tuple[str, int] | None") -> int:
         """Steps already spent by finished paths of `command` (None: of the paths that chose no command)."""
@@ -523,6 +531,7 @@ class Shared:
                         source = f.read()
                 if is_notebook(path):  # its code cells as one module (diagnostics/notebook.py)
                     source = parse_notebook(source).python.encode("utf-8")
+                self.unpaid += parse_steps(len(source))
                 self.asts[path] = sources.parse(source, path)  # kept between runs in a server
             except SyntaxError as e:
                 self.asts[path] = e

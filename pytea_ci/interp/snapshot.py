@@ -22,6 +22,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from pytea_ci.diagnostics.budgets import copy_steps
 from pytea_ci.interp.interpreter import Decision, Interpreter, Shared
 from pytea_ci.interp.runtime import Scope
 from pytea_ci.models.registry import REGISTRY
@@ -124,6 +125,7 @@ def copy_state(state: dict[str, Any], g: dict[str, Any], interp: Interpreter) ->
     for k in _ID_KEYS:
         if k in state:
             out[k] = {id(memo.seen[i]): memo.copy(v) for i, v in state[k].items() if i in memo.seen}
+    interp.steps += copy_steps(len(memo.seen))  # the copy's cost, in steps: its objects (deterministic)
     return out, globs
 
 

@@ -16,7 +16,7 @@ import os
 from typing import TYPE_CHECKING
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span, sources
-from pytea_ci.diagnostics.budgets import steps_for
+from pytea_ci.diagnostics.budgets import SELECTION_BYTES_PER_STEP, steps_for
 from pytea_ci.diagnostics.rules import INCOMPLETE, PARSE_ERROR
 from pytea_ci.diagnostics.result import EntryResult, EntryStats, RunResult
 from pytea_ci.driver import discover as disc
@@ -95,7 +95,31 @@ def select_targets(mode: str, files: list[str], root: str, exclude: list[str], r
             return False
         return True
 
-    return lib.targets(scope, project, root, parse=graph.cache.tree, context=context, keep=keep).targets, late
+    read = _Read(graph)
+    found = lib.targets(scope, project, root, parse=read.tree, context=context, keep=keep).targets
+    if meter is not None:  # reading the project is work of the run: charged to its budget, in steps
+        meter.charge(read.steps())
+    return found, late
+
+
+class _Read:
+    """The files target selection reads (their trees from the run's import graph), and what that cost in
+    steps: in proportion to their sizes, whether or not they were parsed already (deterministic)."""
+
+    def __init__(self, graph: ImportGraph) -> None:
+        self.graph = graph
+        self.sizes: dict[str, int] = {}
+
+    def tree(self, path: str) -> ast.Module | None:
+        if path not in self.sizes:
+            try:
+                self.sizes[path] = os.path.getsize(path)
+            except OSError:
+                self.sizes[path] = 0
+        return self.graph.cache.tree(path)
+
+    def steps(self) -> int:
+        return sum(self.sizes.values()) // SELECTION_BYTES_PER_STEP
 
 
 def run_targets(targets: list[LibraryTarget], opts: Options,
