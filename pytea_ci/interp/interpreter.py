@@ -87,7 +87,9 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.frames: list[tuple[Span, Any, Any]] = []  # (call site, function, (args, kwargs))
         self.spans: list[Span] = [Span(self.rel(entry), 1, 0)]
         self.cur_path: str = entry
-        self.steps = shared.collect()  # files parsed for this entry before any path (the entry's own)
+        # steps start with the files parsed for this entry before any path (the entry's own); `charged`: the
+        # steps of work outside statements (parses, state copies: `charge_work`), not per-path state
+        self.steps = self.charged = shared.collect()
         self.work_seen = dim_work()  # (not per-path state: snapshots never copy it)
         self.sym_count = 0
         self.naming = None
@@ -164,7 +166,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
 
     def parse_file(self, path: str) -> ast.Module | None:
         tree = self.shared.parse(path)
-        self.steps += self.shared.collect()  # the first path to read a file pays its parse
+        self.charge_work(self.shared.collect())  # the first path to read a file pays its parse
         if isinstance(tree, SyntaxError):
             self.shared.add(Diagnostic(PARSE_ERROR.id, Severity.ERROR, Span(self.rel(path), tree.lineno or 1,
                                                                            max(0, (tree.offset or 1) - 1)),
@@ -173,6 +175,12 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         return tree
 
     # ----- budgets and coverage -------------------------------------------------------------------
+    def charge_work(self, steps: int) -> None:
+        """Work outside the program's statements (a parse, a copy of the state), charged as steps: to the
+        step budgets, not to what counts statement work alone (library mode's import cut)."""
+        self.steps += steps
+        self.charged += steps
+
     def tick(self, node: ast.AST) -> None:
         work = dim_work()  # symbolic arithmetic since the last step, charged as steps too
         extra = (work - self.work_seen) // WORK_PER_STEP

@@ -109,3 +109,23 @@ def test_library_target_selection_is_charged_to_the_run(tmp_path: Path) -> None:
     files = files_for([], None, str(tmp_path), [], graph)
     select_targets("auto", files, str(tmp_path), [], [], graph, True, meter)
     assert meter.used >= len(BIG) // SELECTION_BYTES_PER_STEP  # notes.py, read for call sites of M
+
+
+def test_a_parse_does_not_cut_an_import_in_library_mode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Library mode cuts an imported module's top-level code after IMPORT_STEPS steps of its statements: the
+    steps charged for parsing its files (or copying state) are the budgets', not the cut's, so a package
+    whose files are long but quick to run is imported whole."""
+    from pytea_ci.library import interpreter as lib_interp
+
+    monkeypatch.setattr(lib_interp, "IMPORT_STEPS", len(BIG) // SOURCE_BYTES_PER_STEP // 2)
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(BIG)
+    (pkg / "layers.py").write_text("import torch\nfrom torch import nn\nfrom pkg import WIDTH\n\n\n"
+                                   "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                                   "        self.fc = nn.Linear(WIDTH, 8)\n\n    def forward(self, x):\n"
+                                   "        return self.fc(x)\n")
+    (entry,) = check(CheckRequest(root=str(tmp_path), no_cache=True)).result.entries
+    assert entry.entry == "pkg/layers.py::M"
+    assert not [w for w in entry.stats.unmodeled if "cut after" in w], entry.stats.unmodeled
+    assert entry.stats.ops_checked > 0
