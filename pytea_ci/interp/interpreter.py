@@ -177,7 +177,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
     # ----- budgets and coverage -------------------------------------------------------------------
     def charge_work(self, steps: int) -> None:
         """Work outside the program's statements (a parse, a copy of the state), charged as steps: to the
-        step budgets, not to what counts statement work alone (library mode's import cut)."""
+        step budgets, not to what counts statement work alone (a subclass's limit on an import's statements)."""
         self.steps += steps
         self.charged += steps
 
