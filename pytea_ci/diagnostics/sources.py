@@ -12,6 +12,8 @@ memoized by file name and content, so a run after an edit parses only what chang
 from __future__ import annotations
 
 import ast
+import contextlib
+from collections.abc import Iterator
 import os
 from collections import OrderedDict
 
@@ -59,6 +61,20 @@ def keep_parsed(on: bool = True) -> None:
     """Keep parsed files between runs (the language server); off: parse every time (a one-shot run)."""
     global _parsed
     _parsed = OrderedDict() if on else None
+
+
+@contextlib.contextmanager
+def parsed_kept() -> Iterator[None]:
+    """Keep parsed files while inside (nothing changes where a resident process keeps them already): one
+    run reads each file once, for selecting its entry points, each entry point and each module checked."""
+    if keeping_parsed():
+        yield
+        return
+    keep_parsed()
+    try:
+        yield
+    finally:
+        keep_parsed(False)
 
 
 def parse(source: bytes, filename: str) -> ast.Module:

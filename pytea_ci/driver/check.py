@@ -10,7 +10,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from pytea_ci.diagnostics import Diagnostic
+from pytea_ci.diagnostics import Diagnostic, sources
 from pytea_ci.diagnostics.budgets import steps_for
 from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.diagnostics.result import EntryResult, RunResult
@@ -43,6 +43,11 @@ class CheckOutcome:
 
 
 def check(req: CheckRequest) -> CheckOutcome:
+    with sources.parsed_kept():  # every entry point imports the project's files: each is parsed once per run
+        return _check(req)
+
+
+def _check(req: CheckRequest) -> CheckOutcome:
     t0 = time.monotonic()
     req = dataclasses.replace(req, started=t0) if req.started is None else req
     root = project_root(req.root, os.getcwd())

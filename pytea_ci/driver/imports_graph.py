@@ -23,7 +23,7 @@ from pytea_ci.diagnostics.notebook import parse as parse_notebook
 from pytea_ci.driver import fs
 from pytea_ci.fsio import atomic_write, read_json
 from pytea_ci.interp.search_path import search_roots
-from pytea_ci.diagnostics import grammar
+from pytea_ci.diagnostics import sources
 
 FORMAT = 3  # 3: a file whose only top-level calls warn is no program (`_is_script`)
 Import = tuple[int, str]  # (relative level, dotted name); level 0 = absolute
@@ -104,8 +104,8 @@ def facts_of(tree: ast.Module | None) -> tuple[list[Import], bool]:
 
 
 def _parse(source: bytes, path: str = "<unknown>") -> ast.Module | None:
-    try:
-        return grammar.parse(source, filename=path)
+    try:  # the interpreter's parse (kept for the run: the analyses of the files selected reuse it)
+        return sources.parse(source, path)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 

@@ -17,6 +17,7 @@ from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.result import EntryStats
 from pytea_ci.diagnostics.rules import NOTHING_CHECKED, nothing_checked_note
 from pytea_ci.shapes.dim import UNKNOWN, symbols
+from pytea_ci.shapes.pred import foreign_leaf, understood
 from pytea_ci.shapes.tensor import Origin, Tensor
 from pytea_ci.models.values import Unknown
 
@@ -39,7 +40,12 @@ def origin_of_value(v: Any, span: Span) -> Origin | None:
 
 def opaque_origin(cond: object, span: Span) -> Origin | None:
     """What keeps a check from being decided: its first size of unknown kind (sorted by name, so the
-    same check names the same origin on every run); None when it has none."""
+    same check names the same origin on every run), or the value not understood a model put in it; None
+    when it has none."""
+    leaf = foreign_leaf(cond) if not understood(cond) else None
+    if leaf is not None:
+        found = getattr(leaf, "origin", None)
+        return found if isinstance(found, Origin) else Origin(span, "a value not understood in a size check")
     opaque = sorted((s for s in symbols(cond) if s.kind == UNKNOWN), key=lambda s: s.name)
     if not opaque:
         return None

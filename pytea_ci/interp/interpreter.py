@@ -20,7 +20,7 @@ from pytea_ci.diagnostics.rules import (ASSERT_FAILS, PARSE_ERROR, POSSIBLE_SHAP
 from pytea_ci.diagnostics import sources
 from pytea_ci.diagnostics.notebook import is_notebook
 from pytea_ci.diagnostics.notebook import parse as parse_notebook
-from pytea_ci.diagnostics.budgets import CANCELLED, STEPS_PER_ENTRY, STEPS_PER_PATH, WALL_CLOCK
+from pytea_ci.diagnostics.budgets import CANCELLED, STEPS_PER_ENTRY, STEPS_PER_PATH, WALL_CLOCK, parse_steps
 from pytea_ci.interp.budget import Budget  # (defined apart; still importable from here)
 from pytea_ci.interp.config import PackagePath, PathConfig
 from pytea_ci.interp.coverage import Coverage, first_origin, opaque_origin
@@ -48,7 +48,7 @@ from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import WORK as _DIM_WORK
 from pytea_ci.shapes.dim import INPUT, UNKNOWN, Dim, Sym, origin_of, symbols
 from pytea_ci.shapes.explain import fails_when, for_every
-from pytea_ci.shapes.pred import Cond, Pred
+from pytea_ci.shapes.pred import Cond, Pred, opaque
 from pytea_ci.shapes.tensor import Origin
 from pytea_ci.solver import Decider, Verdict
 
@@ -87,7 +87,9 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.frames: list[tuple[Span, Any, Any]] = []  # (call site, function, (args, kwargs))
         self.spans: list[Span] = [Span(self.rel(entry), 1, 0)]
         self.cur_path: str = entry
-        self.steps = 0
+        # steps start with the files parsed for this entry before any path (the entry's own); `charged`: the
+        # steps of work outside statements (parses, state copies: `charge_work`), not per-path state
+        self.steps = self.charged = shared.collect()
         self.work_seen = dim_work()  # (not per-path state: snapshots never copy it)
         self.sym_count = 0
         self.naming = None
@@ -164,6 +166,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
 
     def parse_file(self, path: str) -> ast.Module | None:
         tree = self.shared.parse(path)
+        self.charge_work(self.shared.collect())  # the first path to read a file pays its parse
         if isinstance(tree, SyntaxError):
             self.shared.add(Diagnostic(PARSE_ERROR.id, Severity.ERROR, Span(self.rel(path), tree.lineno or 1,
                                                                            max(0, (tree.offset or 1) - 1)),
@@ -172,6 +175,12 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         return tree
 
     # ----- budgets and coverage -------------------------------------------------------------------
+    def charge_work(self, steps: int) -> None:
+        """Work outside the program's statements (a parse, a copy of the state), charged as steps: to the
+        step budgets, not to what counts statement work alone (a subclass's limit on an import's statements)."""
+        self.steps += steps
+        self.charged += steps
+
     def tick(self, node: ast.AST) -> None:
         work = dim_work()  # symbolic arithmetic since the last step, charged as steps too
         extra = (work - self.work_seen) // WORK_PER_STEP
@@ -322,7 +331,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         if isinstance(t, bool):
             return t
         if isinstance(t, Pred):
-            if any(s.kind == UNKNOWN for s in symbols(t)):
+            if opaque(t):
                 # not understood: fork without learning, but never onto a side the path rules out
                 # (a length at least n from a summarised loop is not 1)
                 can_t, can_f = self.config.decider.branch(t, self.pc)
@@ -367,7 +376,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
     def is_opaque(self, cond: Any) -> bool:
         """A condition that depends on something not understood (no constraint to learn from it)."""
         t = self.truth_of(cond)
-        return isinstance(t, Unknown) or (isinstance(t, Pred) and any(s.kind == UNKNOWN for s in symbols(t)))
+        return isinstance(t, Unknown) or (isinstance(t, Pred) and opaque(t))
 
     def fork(self, cond: Cond, per_run: bool = False, blind: bool = False) -> bool:
         before = len(self.pc)
@@ -497,6 +506,13 @@ class Shared:
         self.rel_paths: dict[str, str] = {}  # file path -> as findings show it (Interpreter.rel)
         self.inputs: dict[str, str] = {}  # data files of the project read (project_files.py): path -> hash
         self.command_steps: dict[str | None, int] = {}  # the same, per CLI command (None: paths that run none)
+        self.unpaid = 0  # steps of the files parsed (`parse`) not yet charged to a path (`collect`)
+
+    def collect(self) -> int:
+        """The steps of the files parsed since the last call (charged to the path that asks): a function
+        of the files' sizes, never of whether a process-wide cache had them (`sources.parse`)."""
+        out, self.unpaid = self.unpaid, 0
+        return out
 
     def pot(self, command: "tuple[str, int] | None") -> int:
         """Steps already spent by finished paths of `command` (None: of the paths that chose no command)."""
@@ -523,6 +539,7 @@ class Shared:
                         source = f.read()
                 if is_notebook(path):  # its code cells as one module (diagnostics/notebook.py)
                     source = parse_notebook(source).python.encode("utf-8")
+                self.unpaid += parse_steps(len(source))
                 self.asts[path] = sources.parse(source, path)  # kept between runs in a server
             except SyntaxError as e:
                 self.asts[path] = e

@@ -22,6 +22,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from pytea_ci.diagnostics.budgets import copy_steps
 from pytea_ci.interp.interpreter import Decision, Interpreter, Shared
 from pytea_ci.interp.runtime import Scope
 from pytea_ci.models.registry import REGISTRY
@@ -34,7 +35,7 @@ from pytea_ci.solver import Decider
 # interpreter attributes that are not per-path state (its configuration and what it shares with other
 # paths: interp/config.py), or handled apart (the trail is rebuilt from the recorded choices; steps
 # start from zero)
-_NOT_STATE = frozenset({"config", "shared", "trail", "steps", "budget_note", "path_id", "work_seen"})
+_NOT_STATE = frozenset({"config", "shared", "trail", "steps", "charged", "budget_note", "path_id", "work_seen"})
 _ID_SETS = ("inexact", "escaped")  # sets of ids of objects of the state
 _ID_KEYS = ("star_namespaces", "known_len", "rep_positions")  # dicts keyed by ids of objects of the state
 _ATOMS = (type(None), bool, int, float, complex, str, bytes, Term, Tensor, Pred, Unknown, Namespace, Builtin,
@@ -124,6 +125,7 @@ def copy_state(state: dict[str, Any], g: dict[str, Any], interp: Interpreter) ->
     for k in _ID_KEYS:
         if k in state:
             out[k] = {id(memo.seen[i]): memo.copy(v) for i, v in state[k].items() if i in memo.seen}
+    interp.charge_work(copy_steps(len(memo.seen)))  # the copy's cost, in steps: its objects (deterministic)
     return out, globs
 
 

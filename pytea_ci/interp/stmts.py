@@ -15,8 +15,8 @@ from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import stand_in_base
 from pytea_ci.models.values import MISSING, Builtin, ClassVal, Instance, Unknown
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import UNKNOWN, is_dim, symbols
-from pytea_ci.shapes.pred import Pred
+from pytea_ci.shapes.dim import is_dim
+from pytea_ci.shapes.pred import Pred, opaque
 from pytea_ci.shapes.tensor import Origin, Tensor
 
 if TYPE_CHECKING:
@@ -508,7 +508,7 @@ class StmtMixin:
 
 
 def _undecidable(value: Any, cond: Any) -> bool:
-    return isinstance(value, Unknown) or (isinstance(cond, Pred) and any(s.kind == UNKNOWN for s in symbols(cond)))
+    return isinstance(value, Unknown) or (isinstance(cond, Pred) and opaque(cond))
 
 
 _LOOKUP_ERRORS = {"IndexError", "KeyError"}

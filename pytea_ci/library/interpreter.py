@@ -150,7 +150,7 @@ class LibraryInterpreter(Interpreter):
         whose `__init__` imports every model of the package (timm's) would otherwise use the whole
         budget before the module checked is even defined."""
         outer = self.import_limits[-1] if self.import_limits else float("inf")
-        self.import_limits.append(min(outer, self.steps + IMPORT_STEPS))
+        self.import_limits.append(min(outer, self.steps - self.charged + IMPORT_STEPS))  # statement steps
         level = len(self.import_limits)
         try:
             return super().run_module(dotted, path)
@@ -165,9 +165,10 @@ class LibraryInterpreter(Interpreter):
 
     def tick(self, node: ast.AST) -> None:
         super().tick(node)
-        if self.import_limits and self.steps > self.import_limits[-1]:
+        ran = self.steps - self.charged  # parses and copies of the state do not cut an import: statements do
+        if self.import_limits and ran > self.import_limits[-1]:
             # the outermost import over its limit stops (an inner limit is never above an outer one)
-            raise ImportCut(next(i for i, lim in enumerate(self.import_limits, 1) if self.steps > lim))
+            raise ImportCut(next(i for i, lim in enumerate(self.import_limits, 1) if ran > lim))
 
     @property
     def live(self) -> bool:

@@ -16,7 +16,7 @@ import os
 from typing import TYPE_CHECKING
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span, sources
-from pytea_ci.diagnostics.budgets import steps_for
+from pytea_ci.diagnostics.budgets import SELECTION_BYTES_PER_STEP, steps_for
 from pytea_ci.diagnostics.rules import INCOMPLETE, PARSE_ERROR
 from pytea_ci.diagnostics.result import EntryResult, EntryStats, RunResult
 from pytea_ci.driver import discover as disc
@@ -95,7 +95,31 @@ def select_targets(mode: str, files: list[str], root: str, exclude: list[str], r
             return False
         return True
 
-    return lib.targets(scope, project, root, parse=graph.cache.tree, context=context, keep=keep).targets, late
+    read = _Read(graph)
+    found = lib.targets(scope, project, root, parse=read.tree, context=context, keep=keep).targets
+    if meter is not None:  # reading the project is work of the run: charged to its budget, in steps
+        meter.charge(read.steps())
+    return found, late
+
+
+class _Read:
+    """The files target selection reads (their trees from the run's import graph), and what that cost in
+    steps: in proportion to their sizes, whether or not they were parsed already (deterministic)."""
+
+    def __init__(self, graph: ImportGraph) -> None:
+        self.graph = graph
+        self.sizes: dict[str, int] = {}
+
+    def tree(self, path: str) -> ast.Module | None:
+        if path not in self.sizes:
+            try:
+                self.sizes[path] = os.path.getsize(path)
+            except OSError:
+                self.sizes[path] = 0
+        return self.graph.cache.tree(path)
+
+    def steps(self) -> int:
+        return sum(self.sizes.values()) // SELECTION_BYTES_PER_STEP
 
 
 def run_targets(targets: list[LibraryTarget], opts: Options,
@@ -132,13 +156,8 @@ def check_targets(targets: list[LibraryTarget], opts: Options, seconds: float, g
     all, else the same part of what is left for each, so what one leaves unused goes to the ones after it)
     and is charged the steps it ran (a cached one: those it ran when computed); the targets past the run's
     wall-clock safety net (or a budget overrun) are reported as not analyzed."""
-    if sources.keeping_parsed():  # a resident process keeps them already
+    with sources.parsed_kept():  # the modules import the same files: parsing them again per module was most of the time
         return _check_targets(targets, opts, seconds, graph)
-    sources.keep_parsed()  # the modules import the same files: parsing them again per module was most of the time
-    try:
-        return _check_targets(targets, opts, seconds, graph)
-    finally:
-        sources.keep_parsed(False)
 
 
 def _check_targets(targets: list[LibraryTarget], opts: Options, seconds: float,

@@ -197,6 +197,7 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
     shared.asts = base.asts  # parsed files are shared by all combinations
     shared.coverage = base.coverage  # and so is the coverage: an op checked in some combination is checked
     shared.built = base.built  # and so are the states where the module was built
+    shared.unpaid = base.collect()  # the module's file, parsed before any combination: the first pays
     options: dict[str, Any] = {"args": {}, "symbolic_args": {}}
     shared.checkpoints = store = prefix_store(target.via or target.path)  # type: ignore[assignment]
     if not store and not target.via:

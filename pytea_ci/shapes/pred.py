@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from pytea_ci.shapes.dim import Dim, Term, add, mul, stable_hash
+from pytea_ci.shapes.dim import UNKNOWN, Dim, Lin, Op, Sym, Term, add, mul, stable_hash, symbols
 
 
 @dataclass(frozen=True, repr=False)
@@ -114,3 +114,40 @@ def dims_of(p: Cond) -> list[Term]:
         elif isinstance(a, Term):
             out.append(a)
     return out
+
+
+def understood(c: object) -> bool:
+    """Whether every leaf of a predicate or dim is a size the solver reads (an int, a symbol). A model may
+    build a size check over a value it does not understand (`nn.LayerNorm(shape)` with `shape` an Unknown
+    becomes an atom of a sum): such a check is not understood, like one over a size of unknown kind, never
+    a solver error. Kept on the predicate or term once computed (as `dim.symbol_names`)."""
+    memo = getattr(c, "__dict__", None)
+    if memo is not None and "_understood" in memo:
+        return memo["_understood"]  # type: ignore[no-any-return]
+    out = foreign_leaf(c) is None
+    if memo is not None:
+        memo["_understood"] = out
+    return out
+
+
+def foreign_leaf(c: object) -> object | None:
+    """The first leaf of a predicate or dim that is no size the solver reads (None: there is none)."""
+    stack = [c]
+    seen: set[int] = set()  # shared sub-terms walked once
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (int, Sym)) or id(x) in seen:  # bool is an int
+            continue
+        seen.add(id(x))
+        if isinstance(x, Lin):
+            stack.extend(a for a, _ in reversed(x.terms))
+        elif isinstance(x, (Op, Pred)):
+            stack.extend(reversed(x.args))
+        else:
+            return x
+    return None
+
+
+def opaque(c: object) -> bool:
+    """A condition nothing can be learnt from: a value not understood in it, or a size of unknown kind."""
+    return not understood(c) or any(s.kind == UNKNOWN for s in symbols(c))

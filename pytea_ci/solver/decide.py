@@ -17,7 +17,7 @@ from typing import Protocol
 
 from pytea_ci.diagnostics.budgets import SOLVER, WALL_CLOCK, rlimit_for
 from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Lin, Op, Sym, symbol_names, symbols
-from pytea_ci.shapes.pred import Cond, Pred, and_, not_
+from pytea_ci.shapes.pred import Cond, Pred, and_, not_, understood
 from pytea_ci.solver.canon import query_key
 from pytea_ci.solver.presolve import presolve
 from pytea_ci.solver.witness import witness_queries
@@ -114,7 +114,8 @@ def query_size(conds: list[Cond]) -> int:
 def _relevant(cond: Cond, pc: list[Cond]) -> list[Cond]:
     """Path-condition conjuncts connected to `cond` through shared symbols."""
     wanted = set(symbol_names(cond))
-    pending = [(p, symbol_names(p)) for p in pc if not isinstance(p, bool)]
+    pending = [(p, symbol_names(p)) for p in pc if not isinstance(p, bool) and understood(p)]  # nothing learnt
+    # from a conjunct not understood (dropping it never makes an answer more definite)
     chosen: list[Cond] = []
     changed = True
     while changed:
@@ -194,7 +195,7 @@ class Decider:
         simple enough for `presolve` be answered without z3 (charged as z3's answer would be)."""
         if any(c is False for c in constraints):
             return "unsat", {}
-        constraints = [c for c in constraints if c is not True]
+        constraints = [c for c in constraints if c is not True and understood(c)]
         constraints += _nonzero_divisors(constraints)
         if not constraints:
             return "sat", {}
@@ -245,6 +246,9 @@ class Decider:
         if isinstance(cond, bool):
             self.stats.concrete += 1
             return Outcome(Verdict.HOLDS if cond else Verdict.FAILS)
+        if not understood(cond):  # a size check over a value a model did not understand
+            self.stats.unknown += 1
+            return Outcome(Verdict.UNKNOWN)
         syms = symbols(cond)
         if any(s.kind == UNKNOWN for s in syms):
             parts = _split_unknown(cond)
@@ -304,6 +308,8 @@ class Decider:
         if isinstance(cond, bool):
             self.stats.concrete += 1
             return cond, not cond
+        if not understood(cond):
+            return True, True
         ctx = _relevant(cond, pc)
         t, _ = self.sat(ctx + [cond], need_model=False)
         f, _ = self.sat(ctx + [not_(cond)], need_model=False)

@@ -7,8 +7,8 @@ resource limit (deterministic; the timeout is only the safety net).
 
 from __future__ import annotations
 
-from pytea_ci.shapes.dim import UNKNOWN, Sym, symbols
-from pytea_ci.shapes.pred import Cond
+from pytea_ci.shapes.dim import Sym
+from pytea_ci.shapes.pred import Cond, opaque
 from pytea_ci.solver.z3backend import Translator
 
 
@@ -17,8 +17,7 @@ def smallest(conditions: list[Cond], wanted: list[Sym], rlimit: int = 8_000_000,
     """A model of `conditions` minimising the sum of `wanted` (values for every symbol seen)."""
     if any(c is False for c in conditions):
         return None
-    preds = [c for c in conditions if not isinstance(c, bool)
-             and not any(s.kind == UNKNOWN for s in symbols(c))]
+    preds = [c for c in conditions if not isinstance(c, bool) and not opaque(c)]
     t = Translator()
     z3 = t.z3
     opt = z3.Optimize(ctx=t.ctx)

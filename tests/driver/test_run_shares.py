@@ -86,8 +86,9 @@ def test_entry_points_share_the_run_budget_with_the_modules_whatever_jobs_is(tmp
 def test_the_modules_to_come_keep_their_part_from_the_entry_points(tmp_path: Path) -> None:
     """Entry points run first, but the run's modules (known before the entry points run) keep their part:
     an entry point that could spend the whole budget no longer leaves the modules nothing."""
+    # three times the forks: the modules' part of its steps covers their copies of the state too (charged)
     (tmp_path / "train.py").write_text("if __name__ == \"__main__\":\n" + "".join(
-        "    " + line + "\n" for line in FORKING.splitlines()))
+        "    " + line + "\n" for line in (FORKING * 3).splitlines()))
     (tmp_path / "models.py").write_text("import torch\nfrom torch import nn\n\n\n" + CHEAP)
     whole = _run(tmp_path, 0)
     assert [e.entry for e in whole] == ["train.py", "models.py::M0", "models.py::M1", "models.py::M2"]
