@@ -1,7 +1,8 @@
 """Names a data-dependent branch binds for its own use only (`state = {...}; torch.save(state, path)`
 inside `if acc > best_acc:`): nothing outside the branch reads them, so their values cannot make the
 two sides of the branch differ for the rest of the program, and joining both sides on one path
-(`StmtMixin.join_branches`) loses nothing by not binding them.
+(`StmtMixin.join_branches`) loses nothing by not binding them. Which values join at all is
+`numbers_join`'s.
 
 A name only branches read (`i` in `if hours > 0 and i <= 2: f += ...; i += 1`, a formatting helper's
 counter) decides which branches run but reaches no value the program computes with: its value may
@@ -16,9 +17,40 @@ from __future__ import annotations
 
 import ast
 import weakref
+from typing import Any
+
+from pytea_ci.models.values import MISSING, Unknown
 
 _MEMO: "weakref.WeakKeyDictionary[ast.If, frozenset[str]]" = weakref.WeakKeyDictionary()
 _TESTS: "weakref.WeakKeyDictionary[ast.AST, frozenset[str]]" = weakref.WeakKeyDictionary()
+
+
+def _scalar(v: Any) -> bool:
+    """A value no shape depends on: a float, string, bool, None, or something already unknown."""
+    if isinstance(v, Unknown):
+        return v.pytype != "int"
+    return v is None or isinstance(v, (float, str, bool))
+
+
+def _float_or_int(a: Any, b: Any) -> bool:
+    """A float on one side, a literal int on the other (`best_acc = 0`, then `best_acc = acc`): a number
+    that is a float on some path, so no size: joined as a number of unknown value."""
+    def is_float(v: Any) -> bool:
+        return isinstance(v, float) or (isinstance(v, Unknown) and v.pytype == "float")
+
+    def is_int(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    return (is_float(a) and is_int(b)) or (is_float(b) and is_int(a))
+
+
+def numbers_join(a: Any, b: Any, tested_only: bool) -> bool:
+    """Whether a name's two values after the sides of a data-dependent branch join as a value not known:
+    scalars no shape depends on (or not bound on one side), an int and a float, or any ints when only
+    branch tests read the name (`tested_only`: `tests_only`)."""
+    if all(v is MISSING or _scalar(v) for v in (a, b)) or _float_or_int(a, b):
+        return True
+    return tested_only and all(isinstance(v, (int, Unknown)) for v in (a, b))
 
 
 def tests_only(func: ast.AST | None) -> frozenset[str]:

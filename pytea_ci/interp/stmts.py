@@ -6,7 +6,7 @@ import ast
 import functools
 from typing import TYPE_CHECKING, Any, Callable, cast
 
-from pytea_ci.interp.branch_locals import branch_locals, tests_only
+from pytea_ci.interp.branch_locals import branch_locals, numbers_join, tests_only
 from pytea_ci.interp.contexts import run_with
 from pytea_ci.interp.ops import BINOPS, on_machine
 from pytea_ci.interp.machine import ends_program
@@ -78,25 +78,6 @@ def bookkeeping(body: list[ast.stmt], own: frozenset[str] = frozenset()) -> bool
         elif not effect_free([stmt]):
             return False
     return True
-
-
-def _scalar(v: Any) -> bool:
-    """A value no shape depends on: a float, string, bool, None, or something already unknown."""
-    if isinstance(v, Unknown):
-        return v.pytype != "int"
-    return v is None or isinstance(v, (float, str, bool))
-
-
-def _float_or_int(a: Any, b: Any) -> bool:
-    """A float on one side, a literal int on the other (`best_acc = 0`, then `best_acc = acc`): a number
-    that is a float on some path, so no size: joined as a number of unknown value."""
-    def is_float(v: Any) -> bool:
-        return isinstance(v, float) or (isinstance(v, Unknown) and v.pytype == "float")
-
-    def is_int(v: Any) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool)
-
-    return (is_float(a) and is_int(b)) or (is_float(b) and is_int(a))
 
 
 def expects_error(expr: ast.expr) -> bool:
@@ -315,9 +296,7 @@ class StmtMixin:
                 continue  # nothing after the branch reads it
             if same_value(a[n], b[n]):
                 joined[n] = a[n]
-            elif all(v is MISSING or _scalar(v) for v in (a[n], b[n])) or _float_or_int(a[n], b[n]) \
-                    or (n in tests_only(scope.func.node if scope.func is not None else None)
-                        and all(isinstance(v, (int, Unknown)) for v in (a[n], b[n]))):
+            elif numbers_join(a[n], b[n], n in tests_only(scope.func.node if scope.func is not None else None)):
                 kinds = {"int" if isinstance(v, int) and not isinstance(v, bool) else type(v).__name__
                          for v in (a[n], b[n]) if v is not MISSING and not isinstance(v, Unknown)}
                 kinds |= {v.pytype or "" for v in (a[n], b[n]) if isinstance(v, Unknown)}  # "": of no known type

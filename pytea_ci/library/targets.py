@@ -67,6 +67,7 @@ class Sources:
         self._trees: dict[str, ast.Module | None] = {}
         self.facts: dict[str, FileFacts] = {}  # what construction sites read of each file (sites.py)
         self._words: dict[bytes, list[str]] | None = None  # word -> the files that have it, in file order
+        self.callers: dict[tuple[str, str, int], tuple[CallerInput, ...]] = {}  # (class, file, inputs) -> `_callers`
 
     @property
     def files(self) -> list[str]:
@@ -412,11 +413,14 @@ def _folder_callers(folder: str, n: int, classes: dict[str, list[ClassInfo]], so
 def _callers(name: str, path: str, own: ast.Module | None, n: int, sources: Sources,
              root: str) -> tuple[CallerInput, ...]:
     """The inputs of `n` tensors the project's call sites pass to `name` of `path`, in the files that
-    mention it or one of its file's factories."""
-    trees = sources.mentioning(name)
-    for f in sorted(factories_of(own, name)) if own is not None else []:
-        trees = {**sources.mentioning(f), **trees}
-    return caller_inputs(name, trees, root, n, path)
+    mention it or one of its file's factories (once per run: a folder's classes are read again as siblings)."""
+    key = (name, path, n)
+    if key not in sources.callers:
+        trees = sources.mentioning(name)
+        for f in sorted(factories_of(own, name)) if own is not None else []:
+            trees = {**sources.mentioning(f), **trees}
+        sources.callers[key] = caller_inputs(name, trees, root, n, path)
+    return sources.callers[key]
 
 
 def _called_first(configs: list[Config], callers: tuple[CallerInput, ...]) -> list[Config]:
