@@ -8,8 +8,10 @@ module that fails on it is reported, as a warning (the evidence is the folder's,
 Only when it is strong: a target of no call site's input of its own, built with a construction of the
 project or its literal defaults (no symbol: a generic block takes what its parent gives it), that no
 other module class builds (a part of a larger model takes its parent's sizes, not the data's), with as
-many tensor inputs as its siblings take; the siblings, at least `MIN_SIBLINGS` distinct top-level
-classes of the same folder, pass inputs that agree (the same rank and the same sizes but the batch).
+many tensor inputs as its siblings take; the siblings, at least `MIN_SIBLINGS` classes of the same
+folder defined in at least half of its files of module classes (a convention of the folder, not two
+1-D variants among sixty image models), are called with inputs that agree (the same rank and the same
+sizes but the batch).
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ from pytea_ci.library.inputs import CallerInput, LibraryTarget
 MIN_SIBLINGS = 2
 
 
-Called = Callable[[str, int], dict[str, CallerInput]]  # (folder, inputs) -> class -> an input a site passes it
+# (folder, inputs) -> ("file::class" -> an input a site passes it, the folder's files defining module classes)
+Called = Callable[[str, int], tuple[dict[str, CallerInput], int]]
 
 
 def with_siblings(targets: list[LibraryTarget], parts: set[str], called: Called) -> list[LibraryTarget]:
     """`targets`, each top-level one without callers given its folder's agreed input (see the module);
     `called(folder, n)`: the inputs of n tensors the project's call sites pass to the module classes of
-    the folder, by class."""
+    the folder, by class, and how many of its files define module classes."""
     has = {(t.path, t.cls) for t in targets if t.callers}
     memo: dict[tuple[str, int], CallerInput | None] = {}
     out = []
@@ -39,7 +42,7 @@ def with_siblings(targets: list[LibraryTarget], parts: set[str], called: Called)
             if key not in memo:
                 memo[key] = _agreed(called(*key))
             found = memo[key]
-            if found is not None and found.sibling != t.cls:
+            if found is not None:
                 t = dataclasses.replace(t, callers=(dataclasses.replace(found, construct=t.construct),))
         out.append(t)
     return out
@@ -54,12 +57,15 @@ def _concrete(t: LibraryTarget) -> bool:
     return "__pytea_" not in t.construct
 
 
-def _agreed(by_cls: dict[str, CallerInput]) -> CallerInput | None:
-    """One of the inputs, when at least `MIN_SIBLINGS` classes are called and every call agrees but for
-    the batch size."""
+def _agreed(called: tuple[dict[str, CallerInput], int]) -> CallerInput | None:
+    """One of the inputs, when at least `MIN_SIBLINGS` classes, defined in at least half of the folder's
+    files of module classes, are called, and every call agrees but for the batch size (a folder of many
+    models, two of which are called with 1-D signals, says nothing of the others' data)."""
+    by_cls, files = called
     shapes = {tuple(s[1:] for s in k.shapes) for k in by_cls.values()}
     ranks = {tuple(len(s) for s in k.shapes) for k in by_cls.values()}
-    if len(by_cls) < MIN_SIBLINGS or len(shapes) != 1 or len(ranks) != 1:
+    homes = {key.rsplit("::", 1)[0] for key in by_cls}
+    if len(by_cls) < MIN_SIBLINGS or 2 * len(homes) < files or len(shapes) != 1 or len(ranks) != 1:
         return None
-    cls, first = sorted(by_cls.items())[0]
-    return dataclasses.replace(first, sibling=cls)
+    key, first = sorted(by_cls.items())[0]
+    return dataclasses.replace(first, sibling=key.rsplit("::", 1)[1])

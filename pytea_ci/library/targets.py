@@ -389,25 +389,28 @@ def targets(files: list[str], project: "list[str] | Callable[[], list[str]]", ro
             continue
         out.targets.extend(_build(info, classes, sources, root, out, names))
     out.targets = siblings.with_siblings(out.targets, out.parts, lambda d, n: _folder_callers(d, n, classes, sources, root))
-    return out
+    return out  # file by file: the targets of a file share its import checkpoint (verdict.py)
 
 
 def _folder_callers(folder: str, n: int, classes: dict[str, list[ClassInfo]], sources: Sources,
-                    root: str) -> dict[str, CallerInput]:
-    """The module classes of `folder` whose `forward` takes `n` tensors, each with an input of `n` literal
-    shapes some project call site passes it (`library/siblings.py`)."""
+                    root: str) -> tuple[dict[str, CallerInput], int]:
+    """The module classes of `folder` whose `forward` takes `n` tensors, each ("file::class") with an
+    input of `n` literal shapes some project call site passes it; and how many files of the folder
+    define module classes (`library/siblings.py`)."""
     out: dict[str, CallerInput] = {}
     near = [p for p in sources.files if os.path.dirname(os.path.abspath(p)) == folder]
     known = {**classes_of(near, sources.parse), **classes}
+    defining: set[str] = set()
     for info in module_classes(known):
         fwd = _method(info, "forward", known) if os.path.dirname(info.path) == folder else None
+        defining |= {info.path} if os.path.dirname(info.path) == folder else set()
         specs = forward_inputs(fwd) if fwd is not None else ()
         if len(specs) != n or not all(s.kind == "tensor" for s in specs):
             continue
         found = _callers(info.node.name, info.path, sources.parse(info.path), n, sources, root)
         if found:
-            out.setdefault(info.node.name, found[0])
-    return out  # file by file: the targets of a file share its import checkpoint (verdict.py)
+            out.setdefault(f"{info.path}::{info.node.name}", found[0])
+    return out, len(defining)
 
 
 def _callers(name: str, path: str, own: ast.Module | None, n: int, sources: Sources,

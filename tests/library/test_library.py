@@ -409,16 +409,17 @@ _FLAT = ("import torch\nimport torch.nn as nn\n\n\nclass {cls}(nn.Module):\n    
     ({"a": "2, 1, 28, 28", "b": "4, 1, 28, 28"}, True),  # two other models of the folder fed 1x28x28 images
     ({"a": "2, 1, 28, 28"}, False),  # one is not the folder's data
     ({"a": "2, 1, 28, 28", "b": "2, 1, 32, 32"}, False),  # they disagree
+    ({"a": "2, 1, 28, 28", "b": "4, 1, 28, 28", "c": "", "d": "", "e": ""}, False),  # 2 of 7 files: no convention
 ])
 def test_the_inputs_of_the_folders_other_models_are_evidence_for_one_nobody_calls(
         tmp_path: object, siblings: dict[str, str], found: bool) -> None:
     """Net (max_pool2d(x, 1): valid for 16x16 images only) has no caller; the folder's other top-level
     models, each called by its file's test with the same 1x28x28 images, say what the project's data
-    is: a warning at the failing statement, the sibling's call related. Not with one sibling or when
-    they disagree; never for a model whose first check rejects that input (a model of other data)."""
+    is: a warning at the failing statement, the sibling's call related. Not with one sibling, when
+    they disagree or when the called ones are a minority of the folder's model files; never for a model
+    whose first check rejects that input (a model of other data)."""
     root = str(tmp_path)
-    models = {k: (_FLAT.format(cls=k.capitalize(), features=int(eval(s.split(", ", 1)[1].replace(", ", "*")))), s)
-              for k, s in siblings.items()}
+    models = {k: (_FLAT.format(cls=k.capitalize(), features=784), s) for k, s in siblings.items()}
     _folder(root, {**models, "net": (_MNIST.format(pool=1), ""), "rgb": (_MNIST.format(pool=1).replace(
         "Conv2d(1,", "Conv2d(3,").replace("class Net", "class Rgb"), "")})
     out = json.loads(_cli("check", "models/net.py", "models/rgb.py", "--no-cache", "--format", "json", cwd=root).stdout)
