@@ -69,3 +69,67 @@ def test_a_side_that_fails_is_not_joined(tmp_path: Path) -> None:
     assert r.stats.paths == 2
     # the failing side is reached only when a random draw says so: a warning naming that choice (issue 31 item 2)
     assert [(d.rule, d.span.line) for d in r.diagnostics] == [("PT002", 8)]
+
+
+def test_a_checkpoint_saved_on_improvement_stays_on_one_path(tmp_path: Path) -> None:
+    """kuangliu/pytorch-cifar's `test()`: the best accuracy starts as the int 0 and becomes a float, the
+    checkpoint dict is a name only the branch reads, the folder check binds nothing: one path, where
+    every epoch doubled the paths (64, the budget, and a PT011 note)."""
+    r = _analyze(tmp_path, """
+        import os
+        net = nn.Linear(4, 2)
+        best_acc = 0
+
+
+        def test(epoch):
+            global best_acc
+            correct = net(torch.randn(8, 4)).argmax(1).eq(torch.zeros(8, dtype=torch.long)).sum().item()
+            acc = 100. * correct / 8
+            if acc > best_acc:
+                state = {"net": net.state_dict(), "acc": acc, "epoch": epoch}
+                if not os.path.isdir("checkpoint"):
+                    os.mkdir("checkpoint")
+                torch.save(state, "./checkpoint/ckpt.pth")
+                best_acc = acc
+
+
+        for epoch in range(200):
+            test(epoch)
+        y = net(torch.randn(3, 5))
+    """)
+    assert r.stats.paths == 1
+    assert [(d.rule, d.span.line) for d in r.diagnostics] == [("PT001", 24)]
+
+
+def test_a_counter_only_branch_tests_read_is_joined(tmp_path: Path) -> None:
+    """A formatting helper's counter (`if hours > 0 and i <= 2: f += ...; i += 1`, kuangliu's
+    `format_time`) is read only by tests: its ints may differ at a join. An int read otherwise (a size
+    after the branch) still forks."""
+    r = _analyze(tmp_path, """
+        import time
+
+
+        def fmt(seconds):
+            hours, minutes = int(seconds / 3600), int(seconds / 60)
+            f, i = "", 1
+            if hours > 0:
+                f += str(hours) + "h"
+                i += 1
+            if minutes > 0 and i <= 2:
+                f += str(minutes) + "m"
+                i += 1
+            return f
+
+
+        def width(seconds):
+            n = 4
+            if int(seconds) > 0:
+                n += 1
+            return nn.Linear(n, 2)(torch.randn(3, 4))
+
+
+        s = fmt(time.time()) + fmt(time.time())
+        width(time.time())
+    """)
+    assert r.stats.paths == 2
+    assert [(d.rule, d.span.line) for d in r.diagnostics] == [("PT002", 24)]

@@ -6,6 +6,7 @@ import ast
 import functools
 from typing import TYPE_CHECKING, Any, Callable, cast
 
+from pytea_ci.interp.branch_locals import branch_locals, numbers_join, tests_only
 from pytea_ci.interp.contexts import run_with
 from pytea_ci.interp.ops import BINOPS, on_machine
 from pytea_ci.interp.machine import ends_program
@@ -55,14 +56,17 @@ def effect_free(body: list[ast.stmt]) -> bool:
 _PURE_CALLS = {"min", "max", "abs", "float", "int", "round", "str", "bool", "len", "item", "tolist"}
 
 
-def bookkeeping(body: list[ast.stmt]) -> bool:
+def bookkeeping(body: list[ast.stmt], own: frozenset[str] = frozenset()) -> bool:
     """A block of `name = expr` / `name += expr` (plain names, no calls but pure builtins and
-    `.item()`) and statements that bind nothing: what a training loop does to track its best loss."""
+    `.item()`; any value for a name only the block reads, `own`: `branch_locals`) and statements that
+    bind nothing: what a training loop does to track its best loss and save its best checkpoint."""
     for stmt in body:
         if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             if not all(isinstance(t, ast.Name) for t in targets) or stmt.value is None:
                 return False
+            if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) and t.id in own for t in targets):
+                continue
             for n in ast.walk(stmt.value):
                 if isinstance(n, ast.Call):
                     f = n.func
@@ -74,13 +78,6 @@ def bookkeeping(body: list[ast.stmt]) -> bool:
         elif not effect_free([stmt]):
             return False
     return True
-
-
-def _scalar(v: Any) -> bool:
-    """A value no shape depends on: a float, string, bool, None, or something already unknown."""
-    if isinstance(v, Unknown):
-        return v.pytype != "int"
-    return v is None or isinstance(v, (float, str, bool))
 
 
 def expects_error(expr: ast.expr) -> bool:
@@ -250,8 +247,10 @@ class StmtMixin:
                 self.exec_block(node.body, scope)
                 self.exec_block(node.orelse, scope)
             return
-        if self.is_opaque(cond) and bookkeeping(node.body) and bookkeeping(node.orelse) \
-                and self.join_branches(node, scope):
+        own = branch_locals(node, scope.func.node if scope.func is not None else None) \
+            if self.is_opaque(cond) else frozenset()
+        if self.is_opaque(cond) and bookkeeping(node.body, own) and bookkeeping(node.orelse, own) \
+                and self.join_branches(node, scope, own):
             return
         if self.pkg.stack and self.shared.installed is not None and self.is_opaque(cond):
             side = self.shared.installed.guard_side(node)  # inside an installed package: its guards are assumed to pass
@@ -262,10 +261,11 @@ class StmtMixin:
         with self.machine_side():
             self.exec_block(node.body if choice else node.orelse, scope)
 
-    def join_branches(self: "Interpreter", node: ast.If, scope: Scope) -> bool:
+    def join_branches(self: "Interpreter", node: ast.If, scope: Scope, own: frozenset[str] = frozenset()) -> bool:
         """Both sides of a data-dependent bookkeeping branch (`if loss < best: best = loss`) on this
-        path, their bindings joined: equal values stay, scalars that differ become unknown. When a
-        side binds an int, a tensor or an object differently, nothing is bound and the caller forks."""
+        path, their bindings joined: equal values stay, scalars that differ become unknown; the names
+        only the branch reads (`own`) are not bound after it. When a side binds an int, a tensor or an
+        object differently, nothing is bound and the caller forks."""
         names = sorted(assigned_names(node.body) | assigned_names(node.orelse))
         if any(n in scope.nonlocal_names for n in names):
             return False  # bound in an enclosing function: fork rather than track that scope here
@@ -292,12 +292,16 @@ class StmtMixin:
             return False
         joined: dict[str, Any] = {}
         for n in names:
+            if n in own:
+                continue  # nothing after the branch reads it
             if same_value(a[n], b[n]):
                 joined[n] = a[n]
-            elif all(v is MISSING or _scalar(v) for v in (a[n], b[n])):
-                kinds = {type(v).__name__ for v in (a[n], b[n]) if v is not MISSING and not isinstance(v, Unknown)}
+            elif numbers_join(a[n], b[n], n in tests_only(scope.func.node if scope.func is not None else None)):
+                kinds = {"int" if isinstance(v, int) and not isinstance(v, bool) else type(v).__name__
+                         for v in (a[n], b[n]) if v is not MISSING and not isinstance(v, Unknown)}
+                kinds |= {v.pytype or "" for v in (a[n], b[n]) if isinstance(v, Unknown)}  # "": of no known type
                 joined[n] = self.unknown(f"{n}: set on one side of a data-dependent branch",
-                                         pytype=kinds.pop() if len(kinds) == 1 else None)
+                                         pytype=(kinds.pop() or None) if len(kinds) == 1 else None)
             else:
                 return False
         for n, v in joined.items():

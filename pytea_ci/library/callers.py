@@ -60,6 +60,27 @@ class Names:
 
     bare: frozenset[str]
     modules: frozenset[str] = frozenset()
+    # (name, the factory of the class's file it is bound to, what calling it without arguments builds)
+    factories: tuple[tuple[str, str, str], ...] = ()
+
+
+def factories(tree: ast.Module, cls: str) -> dict[str, str]:
+    """The top-level functions of the class's own file whose every `return` builds `cls`
+    (`def ResNet18(): return ResNet(BasicBlock, [2, 2, 2, 2])`): an instance they return is one of `cls`;
+    each with what a call without arguments builds, as written: the construction it returns when it has
+    no parameters and one `return` (the same construction as that call site's, checked once), else the call."""
+    out = {}
+    for fn in tree.body:
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        returns = [r.value for r in ast.walk(fn) if isinstance(r, ast.Return)]
+        if returns and all(isinstance(v, ast.Call) and isinstance(v.func, (ast.Name, ast.Attribute))
+                           and ast.unparse(v.func).rsplit(".", 1)[-1] == cls for v in returns):
+            a = fn.args
+            bare = not (a.posonlyargs or a.args or a.kwonlyargs or a.vararg or a.kwarg) and len(returns) == 1 \
+                and isinstance(returns[0], ast.Call) and isinstance(returns[0].func, ast.Name)
+            out[fn.name] = ast.unparse(returns[0]) if bare and returns[0] is not None else f"{fn.name}()"
+    return out
 
 
 def _module_file(dotted: str, level: int, importer: str, root: str) -> str | None:
@@ -91,26 +112,32 @@ def _is_own(dotted: str, level: int, importer: str, root: str, own: str) -> bool
     return found == own or (found.endswith("__init__.py") and own.startswith(os.path.dirname(found) + os.sep))
 
 
-def names_for(tree: ast.Module, path: str, own: str, cls: str, root: str) -> Names:
-    """The names under which the file `path` refers to `cls` defined in `own`."""
+def names_for(tree: ast.Module, path: str, own: str, cls: str, root: str,
+              made: dict[str, str] | None = None) -> Names:
+    """The names under which the file `path` refers to `cls` defined in `own` (`made`: the factories
+    of `own` that build it, `factories`)."""
     if os.path.abspath(path) == own:
-        return Names(frozenset({cls}))
+        return Names(frozenset({cls}), factories=tuple((f, f, b) for f, b in sorted((made or {}).items())))
     if any(isinstance(n, ast.ClassDef) and n.name == cls for n in tree.body):
         return Names(frozenset())  # its own class of that name
     bare: set[str] = set()
     modules: set[str] = set()
+    built: set[tuple[str, str, str]] = set()
+    made = made or {}
     for node in ast_index.imports(tree):
         if isinstance(node, ast.ImportFrom):
             for a in node.names:
                 if a.name == cls and _is_own(node.module or "", node.level, path, root, own):
                     bare.add(a.asname or cls)
+                elif a.name in made and _is_own(node.module or "", node.level, path, root, own):
+                    built.add((a.asname or a.name, a.name, made[a.name]))
                 elif a.name != cls and _is_own(".".join(filter(None, [node.module, a.name])), node.level, path, root, own):
                     modules.add(a.asname or a.name)  # `from pkg import model`
         elif isinstance(node, ast.Import):
             for a in node.names:
                 if _is_own(a.name, 0, path, root, own):
                     modules.add(a.asname or a.name.split(".")[-1])
-    return Names(frozenset(bare), frozenset(modules))
+    return Names(frozenset(bare), frozenset(modules), tuple(sorted(built)))
 
 
 def _builds(node: ast.expr, cls: str, names: Names | None = None) -> str | None:
@@ -121,12 +148,26 @@ def _builds(node: ast.expr, cls: str, names: Names | None = None) -> str | None:
         return None
     f = node.func
     names = names if names is not None else Names(frozenset({cls}), frozenset({"*"}))
+    factory = next((f for f in names.factories if isinstance(node.func, ast.Name) and f[0] == node.func.id), None)
+    if factory is not None and _literal(node):  # `ResNet18()`, evaluated in the class's module as its factories are
+        return factory[2] if not (node.args or node.keywords) else ast.unparse(ast.Call(ast.Name(factory[1]),
+                                                                                        node.args, node.keywords))
     if not ((isinstance(f, ast.Name) and f.id in names.bare) or (
             isinstance(f, ast.Attribute) and f.attr == cls and ("*" in names.modules or (
                 isinstance(f.value, ast.Name) and f.value.id in names.modules)))):
         return None
     args = [ast.unparse(a) for a in node.args] + [f"{k.arg}={ast.unparse(k.value)}" for k in node.keywords]
     return f"{cls}({', '.join(args)})"
+
+
+def _literal(call: ast.Call) -> bool:
+    """Every argument a literal: the call means the same in the class's module."""
+    try:
+        for a in call.args + [k.value for k in call.keywords]:
+            ast.literal_eval(a)
+    except (ValueError, TypeError, SyntaxError, RecursionError):
+        return False
+    return not any(k.arg is None for k in call.keywords)
 
 
 def _unwrap(node: ast.expr) -> ast.expr:
@@ -218,11 +259,12 @@ def caller_inputs(cls: str, trees: dict[str, ast.Module], root: str, tensors: in
     only the calls that resolve to it; None: any class of that name), each with the construction of
     the instance called (evidence only for a module built that way)."""
     out: dict[tuple[str, tuple[tuple[int, ...], ...]], CallerInput] = {}
+    made = factories(trees[own], cls) if own is not None and own in trees else {}
+    defined = next((n for n in trees[own].body if isinstance(n, ast.ClassDef) and n.name == cls), None) \
+        if own is not None and own in trees else None
     for path, tree in sorted(trees.items()):
-        names = names_for(tree, path, os.path.abspath(own), cls, root) if own is not None else None
-        defined = next((n for n in trees[own].body if isinstance(n, ast.ClassDef) and n.name == cls), None) \
-            if own is not None and own in trees else None
-        if names is not None and not (names.bare or names.modules):
+        names = names_for(tree, path, os.path.abspath(own), cls, root, made) if own is not None else None
+        if names is not None and not (names.bare or names.modules or names.factories):
             continue
         for scope in ast_index.call_scopes(tree):
             for node in scope.calls:

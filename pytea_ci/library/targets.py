@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 
 from pytea_ci.driver import fs
 from pytea_ci.driver.pysource import FileFacts
-from pytea_ci.library import ast_index, protocol, sites
+from pytea_ci.library import ast_index, protocol, siblings, sites
 from pytea_ci.library.callers import MAX_CALLERS, caller_inputs
-from pytea_ci.library.inputs import InputSpec, LibraryTarget, dtype_of, parse_dims
+from pytea_ci.library.callers import factories as factories_of
+from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget, dtype_of, parse_dims
 from pytea_ci.diagnostics import grammar
 
 MODES = ("auto", "always", "only", "never")
@@ -66,6 +67,7 @@ class Sources:
         self._trees: dict[str, ast.Module | None] = {}
         self.facts: dict[str, FileFacts] = {}  # what construction sites read of each file (sites.py)
         self._words: dict[bytes, list[str]] | None = None  # word -> the files that have it, in file order
+        self.callers: dict[tuple[str, str, int], tuple[CallerInput, ...]] = {}  # (class, file, inputs) -> `_callers`
 
     @property
     def files(self) -> list[str]:
@@ -248,12 +250,13 @@ class Config:
 
 def call_sites(cls: str, own: str, trees: dict[str, ast.Module], root: str, init: ast.FunctionDef | None = None,
                modules: frozenset[str] = frozenset(), facts: dict[str, FileFacts] | None = None,
-               passed: set[str] | None = None) -> list[Config]:
+               passed: set[str] | None = None, owners: set[str] | None = None) -> list[Config]:
     """How the calls `cls(...)` in the class's file (`own`) and the project files importing it build it
     (`sites.py`), in file order, each distinct construction once. A site inside a module class
     (`modules`: their names) is its parent's business unless every argument is known; a site nothing
     of which is known, in a script, makes the script a way to build it. `passed` collects the
-    parameters some site gives (by keyword, or by position when `init` says which)."""
+    parameters some site gives (by keyword, or by position when `init` says which); `owners` the module
+    classes some site is inside."""
     facts = {} if facts is None else facts  # per file, shared by the classes of one `targets` call
 
     def of(path: str, tree: ast.Module) -> FileFacts:
@@ -272,6 +275,8 @@ def call_sites(cls: str, own: str, trees: dict[str, ast.Module], root: str, init
         for call, chain, owner in sorted(sites.calls(tree, _callee, cls), key=lambda c: (c[0].lineno, c[0].col_offset)):
             if passed is not None:
                 passed |= _given(call, init)
+            if owners is not None and owner in modules:
+                owners.add(owner)
             found = sites.site(call, cls, init, sites.Resolver(own_facts, here, chain, call), rel, _int_name)
             if found is not None and found.known == len(call.args) + len(call.keywords):
                 out.setdefault(found.construct, Config(found.construct, found.label, found.raw))
@@ -361,6 +366,7 @@ def _int_like(p: ast.arg) -> bool:
 class Targets:
     targets: list[LibraryTarget] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # "file.py::Cls: why"
+    parts: set[str] = field(default_factory=set)  # module classes some other module class builds
 
 
 def targets(files: list[str], project: "list[str] | Callable[[], list[str]]", root: str, only: set[str] | None = None,
@@ -382,7 +388,54 @@ def targets(files: list[str], project: "list[str] | Callable[[], list[str]]", ro
         if keep is not None and not keep(info.path, info.node.name):
             continue
         out.targets.extend(_build(info, classes, sources, root, out, names))
+    out.targets = siblings.with_siblings(out.targets, out.parts, lambda d, n: _folder_callers(d, n, classes, sources, root))
     return out  # file by file: the targets of a file share its import checkpoint (verdict.py)
+
+
+def _folder_callers(folder: str, n: int, classes: dict[str, list[ClassInfo]], sources: Sources,
+                    root: str) -> tuple[dict[str, CallerInput], int]:
+    """The module classes of `folder` whose `forward` takes `n` tensors, each ("file::class") with an
+    input of `n` literal shapes some project call site passes it; and how many files of the folder
+    define module classes (`library/siblings.py`)."""
+    out: dict[str, CallerInput] = {}
+    near = [p for p in sources.files if os.path.dirname(os.path.abspath(p)) == folder]
+    known = {**classes_of(near, sources.parse), **classes}
+    defining: set[str] = set()
+    for info in module_classes(known):
+        fwd = _method(info, "forward", known) if os.path.dirname(info.path) == folder else None
+        defining |= {info.path} if os.path.dirname(info.path) == folder else set()
+        specs = forward_inputs(fwd) if fwd is not None else ()
+        if len(specs) != n or not all(s.kind == "tensor" for s in specs):
+            continue
+        found = _callers(info.node.name, info.path, sources.parse(info.path), n, sources, root)
+        if found:
+            out.setdefault(f"{info.path}::{info.node.name}", found[0])
+    return out, len(defining)
+
+
+def _callers(name: str, path: str, own: ast.Module | None, n: int, sources: Sources,
+             root: str) -> tuple[CallerInput, ...]:
+    """The inputs of `n` tensors the project's call sites pass to `name` of `path`, in the files that
+    mention it or one of its file's factories (once per run: a folder's classes are read again as siblings)."""
+    key = (name, path, n)
+    if key not in sources.callers:
+        trees = sources.mentioning(name)
+        for f in sorted(factories_of(own, name)) if own is not None else []:
+            trees = {**sources.mentioning(f), **trees}
+        sources.callers[key] = caller_inputs(name, trees, root, n, path)
+    return sources.callers[key]
+
+
+def _called_first(configs: list[Config], callers: tuple[CallerInput, ...]) -> list[Config]:
+    """The constructions some project call site passes inputs to first (they are evidence, the others
+    contracts), with those built through a factory of the class's file (`net = ResNet18()`, which
+    builds what a site in the factory builds: a construction of its own, as written)."""
+    def called(c: Config) -> bool:
+        return any(k.construct in (c.construct, c.raw) for k in callers)
+
+    extra = {k.construct: Config(k.construct, f"{k.construct} at {k.rel}:{k.line}") for k in callers
+             if not any(k.construct in (c.construct, c.raw) for c in configs)}
+    return list(extra.values()) + [c for c in configs if called(c)] + [c for c in configs if not called(c)]
 
 
 def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Sources, root: str,
@@ -399,15 +452,19 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
     own = sources.parse(info.path)
     init = _method(info, "__init__", classes)
     given: set[str] = set()
-    found = call_sites(name, info.path, sources.mentioning(name), root, init, modules, sources.facts, given)
+    owners: set[str] = set()
+    found = call_sites(name, info.path, sources.mentioning(name), root, init, modules, sources.facts, given, owners)
+    if owners - {name}:
+        out.parts.add(f"{info.path}::{name}")
     known = frozenset(c.construct for c in found if not c.via and not c.partial)
     made = [Config(src, label) for src, label in (factories(name, own, rel, known) if own else [])]
     # sites whose every argument is known, the file's factories, then the sites with symbols in them
     configs = [c for c in found if not c.via and not c.partial] + made + [c for c in found if c.partial]
+    callers = _callers(name, info.path, own, len(inputs), sources, root) \
+        if inputs and all(i.kind == "tensor" for i in inputs) else ()
+    configs = _called_first(configs, callers)
     if not configs:  # else the scripts that build it, then the defaults (a script may not get that far)
         configs = [c for c in found if c.via] + [Config(*defaults(name, init, frozenset(given)))]
-    callers = (caller_inputs(name, sources.mentioning(name), root, len(inputs), info.path)
-               if inputs and all(i.kind == "tensor" for i in inputs) else ())
     units = tuple(sorted({(i, len(shape), p) for k in callers for i, shape in enumerate(k.shapes)
                           for p, size in enumerate(shape) if size == 1}))
     return [LibraryTarget(info.path, name, info.node.lineno, c.construct, c.label, inputs, c.via,

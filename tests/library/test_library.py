@@ -374,3 +374,54 @@ def test_a_factory_that_returns_a_call_site_of_its_own_is_one_construction(tmp_p
                 "    return SENet(Block, [2, 2], width)\n")
     built = [t.construct for t in targets(path, "SENet")]
     assert built[:2] == ["SENet(Block, [2, 2])", "senet_wide()"] and "senet18()" not in built, built
+
+
+def test_a_caller_building_the_module_through_its_files_factory_is_evidence(tmp_path: object) -> None:
+    """`net = mnist_net()` with `def mnist_net(): return Net()` in the class's file calls a Net: the
+    input it passes is evidence for Net as the factory builds it (kuangliu's `net = ResNet18()` in each
+    model file's test), from the file itself and from a file importing the factory."""
+    root = str(tmp_path)
+    with open(os.path.join(root, "model.py"), "w") as f:
+        f.write(_MNIST.format(pool=1) + "\n\ndef mnist_net():\n    return Net()\n")
+    with open(os.path.join(root, "test_model.py"), "w") as f:
+        f.write("import torch\nfrom model import mnist_net as make\n\n\ndef test_net():\n    net = make()\n"
+                "    x = torch.randn(2, 1, 28, 28)\n    assert net(x).shape == (2, 128)\n")
+    out = json.loads(_cli("check", "model.py", "--no-cache", "--format", "json", cwd=root).stdout)
+    (d,) = [d for d in out["diagnostics"] if d["rule"] == "PT001"]
+    assert d["line"] == 15 and d["severity"] == "error" and "Net() at model.py:19 fails on the input its caller passes, x: [2, 1, 28, 28] at test_model.py:8" in d["message"], d
+
+
+def _folder(root: str, models: dict[str, tuple[str, str]]) -> None:
+    """A folder of model files: name -> (class source, the shape its own test passes, or "")."""
+    os.makedirs(os.path.join(root, "models"), exist_ok=True)
+    for name, (source, shape) in models.items():
+        test = f"\n\ndef test():\n    net = {name.capitalize()}()\n    y = net(torch.randn({shape}))\n" if shape else ""
+        with open(os.path.join(root, "models", f"{name}.py"), "w") as f:
+            f.write(source + test)
+
+
+_FLAT = ("import torch\nimport torch.nn as nn\n\n\nclass {cls}(nn.Module):\n    def __init__(self):\n"
+         "        super().__init__()\n        self.fc = nn.Linear({features}, 10)\n\n    def forward(self, x):\n"
+         "        return self.fc(torch.flatten(x, 1))\n")
+
+
+@pytest.mark.parametrize("siblings,found", [
+    ({"a": "2, 1, 28, 28", "b": "4, 1, 28, 28"}, True),  # two other models of the folder fed 1x28x28 images
+    ({"a": "2, 1, 28, 28"}, False),  # one is not the folder's data
+    ({"a": "2, 1, 28, 28", "b": "2, 1, 32, 32"}, False),  # they disagree
+    ({"a": "2, 1, 28, 28", "b": "4, 1, 28, 28", "c": "", "d": "", "e": ""}, False),  # 2 of 7 files: no convention
+])
+def test_the_inputs_of_the_folders_other_models_are_evidence_for_one_nobody_calls(
+        tmp_path: object, siblings: dict[str, str], found: bool) -> None:
+    """Net (max_pool2d(x, 1): valid for 16x16 images only) has no caller; the folder's other top-level
+    models, each called by its file's test with the same 1x28x28 images, say what the project's data
+    is: a warning at the failing statement, the sibling's call related. Not with one sibling, when
+    they disagree or when the called ones are a minority of the folder's model files; never for a model
+    whose first check rejects that input (a model of other data)."""
+    root = str(tmp_path)
+    models = {k: (_FLAT.format(cls=k.capitalize(), features=784), s) for k, s in siblings.items()}
+    _folder(root, {**models, "net": (_MNIST.format(pool=1), ""), "rgb": (_MNIST.format(pool=1).replace(
+        "Conv2d(1,", "Conv2d(3,").replace("class Net", "class Rgb"), "")})
+    out = json.loads(_cli("check", "models/net.py", "models/rgb.py", "--no-cache", "--format", "json", cwd=root).stdout)
+    shape = [(d["path"], d["line"], d["severity"]) for d in out["diagnostics"] if d["rule"] == "PT001"]
+    assert shape == ([("models/net.py", 15, "warning")] if found else []), out["diagnostics"]
