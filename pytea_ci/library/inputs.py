@@ -48,7 +48,6 @@ class CallerInput:
     line: int
     col: int
     construct: str = ""  # how the call site built the instance it calls (`Net(4)`)
-    sibling: str = ""  # the project's other model the call site calls (`library.siblings`): weaker evidence
 
     def text(self, names: list[str]) -> str:
         return ", ".join(f"{n}: [{', '.join(map(str, s))}]" for n, s in zip(names, self.shapes))

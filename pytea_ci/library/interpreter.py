@@ -81,13 +81,9 @@ class LibraryShared(Shared):
         self.depth: dict[tuple, int] = {}  # finding key -> checks passed before it
         self.now = 0
         self.ended = -1  # most checks passed by a path that ended otherwise (an exception): -1 none
-        self.ops_now = 0
-        self.at_first_op: set[tuple] = set()  # findings no operation of `forward` completed before
 
     def add(self, d: Diagnostic) -> None:
         self.depth.setdefault(d.key(), self.now)
-        if self.ops_now == 0:
-            self.at_first_op.add(d.key())
         Shared.add(self, d)
 
 
@@ -201,7 +197,7 @@ class LibraryInterpreter(Interpreter):
         if outcome.verdict is Verdict.MAY_FAIL and isinstance(cond, Pred) and not self.expecting:
             only = plausible.degenerate(self, cond) if self.active else None
             if only is not None:  # a contract only degenerate inputs satisfy: a finding (plausible.py)
-                self.shared.now, self.shared.ops_now = self.passed, len(self.layers)
+                self.shared.now = self.passed
                 self.emit(rule, Severity.ERROR, plausible.message(self.target.cls, *only, op, message), operands,
                           dims, outcome.counterexample)
                 raise PathEnd()
@@ -217,7 +213,7 @@ class LibraryInterpreter(Interpreter):
             self.pc.append(cond)
             self.shared.undecided = True
         elif outcome.verdict is not Verdict.UNDECIDED:
-            self.shared.now, self.shared.ops_now = self.passed, len(self.layers)
+            self.shared.now = self.passed
             super().require(cond, op, message, rule, operands, dims)
         self.passed += 1
 
@@ -225,7 +221,7 @@ class LibraryInterpreter(Interpreter):
              dims: tuple[tuple[str, object], ...] = (), counterexample: dict[str, int] | None = None) -> None:
         if not self.live or rule in QUIET:
             return
-        self.shared.now, self.shared.ops_now = self.passed, len(self.layers)
+        self.shared.now = self.passed
         super().emit(rule, sev, message, operands, dims, counterexample)
 
     def report_assert(self, node: ast.Assert) -> None:

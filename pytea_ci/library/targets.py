@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from pytea_ci.driver import fs
 from pytea_ci.driver.pysource import FileFacts
-from pytea_ci.library import ast_index, protocol, siblings, sites
+from pytea_ci.library import ast_index, protocol, sites
 from pytea_ci.library.callers import MAX_CALLERS, caller_inputs
 from pytea_ci.library.callers import factories as factories_of
 from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget, dtype_of, parse_dims
@@ -388,35 +388,13 @@ def targets(files: list[str], project: "list[str] | Callable[[], list[str]]", ro
         if keep is not None and not keep(info.path, info.node.name):
             continue
         out.targets.extend(_build(info, classes, sources, root, out, names))
-    out.targets = siblings.with_siblings(out.targets, out.parts, lambda d, n: _folder_callers(d, n, classes, sources, root))
     return out  # file by file: the targets of a file share its import checkpoint (verdict.py)
-
-
-def _folder_callers(folder: str, n: int, classes: dict[str, list[ClassInfo]], sources: Sources,
-                    root: str) -> tuple[dict[str, CallerInput], int]:
-    """The module classes of `folder` whose `forward` takes `n` tensors, each ("file::class") with an
-    input of `n` literal shapes some project call site passes it; and how many files of the folder
-    define module classes (`library/siblings.py`)."""
-    out: dict[str, CallerInput] = {}
-    near = [p for p in sources.files if os.path.dirname(os.path.abspath(p)) == folder]
-    known = {**classes_of(near, sources.parse), **classes}
-    defining: set[str] = set()
-    for info in module_classes(known):
-        fwd = _method(info, "forward", known) if os.path.dirname(info.path) == folder else None
-        defining |= {info.path} if os.path.dirname(info.path) == folder else set()
-        specs = forward_inputs(fwd) if fwd is not None else ()
-        if len(specs) != n or not all(s.kind == "tensor" for s in specs):
-            continue
-        found = _callers(info.node.name, info.path, sources.parse(info.path), n, sources, root)
-        if found:
-            out.setdefault(f"{info.path}::{info.node.name}", found[0])
-    return out, len(defining)
 
 
 def _callers(name: str, path: str, own: ast.Module | None, n: int, sources: Sources,
              root: str) -> tuple[CallerInput, ...]:
     """The inputs of `n` tensors the project's call sites pass to `name` of `path`, in the files that
-    mention it or one of its file's factories (once per run: a folder's classes are read again as siblings)."""
+    mention it or one of its file's factories (once per run)."""
     key = (name, path, n)
     if key not in sources.callers:
         trees = sources.mentioning(name)

@@ -50,7 +50,6 @@ class ComboResult:
     incomplete: bool = False
     wall_clock: bool = False  # cut by the wall-clock safety net (a machine-dependent cut)
     ended: int = -1  # most checks passed by a path that raised (neither completed nor a finding)
-    at_first_op: set[tuple] = field(default_factory=set)  # findings at `forward`'s first operation
 
 
 @dataclass
@@ -219,7 +218,7 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
         stats.unmodeled[what] = stats.unmodeled.get(what, 0) + n
     res = ComboResult(ranks, shared.completed, incomplete=bool(incomplete or shared.budgets or shared.guessed
                                                                or shared.undecided),
-                      ended=shared.ended, at_first_op=shared.at_first_op, wall_clock=any(name == WALL_CLOCK for name, _ in incomplete))
+                      ended=shared.ended, wall_clock=any(name == WALL_CLOCK for name, _ in incomplete))
     for d in shared.findings.values():
         if d.severity is Severity.ERROR:
             res.failures.append((d, shared.depth.get(d.key(), 0)))
@@ -293,23 +292,13 @@ def _from_callers(run: LibraryRun) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for caller, c in runs:
         deepest = max(depth for _, depth in c.failures)
-        if c.ended >= deepest or (caller.sibling and any(d.key() in c.at_first_op for d, _ in c.failures)):
-            return []  # an input of the folder's other models rejected by the module's first operation: not its data
-        site = Related(Span(caller.rel, caller.line, caller.col), f"{caller.sibling or run.target.cls} called here "
-                       f"with {caller.text(names)}")
-        out += [_caller_finding(d, run.target, caller, names, site) for d, depth in c.failures if depth == deepest]
+        if c.ended >= deepest:
+            return []
+        site = Related(Span(caller.rel, caller.line, caller.col), f"{run.target.cls} called here with "
+                       f"{caller.text(names)}")
+        out += [dataclasses.replace(d, related=d.related + (site,), message=(
+                    f"{d.message} (library mode: {run.target.cls} built with {run.target.label} fails on the input "
+                    f"its caller passes, {caller.text(names)} at {caller.rel}:{caller.line})"))
+                for d, depth in c.failures if depth == deepest]
     return out
 
-
-def _caller_finding(d: Diagnostic, target: LibraryTarget, caller: CallerInput, names: list[str],
-                    site: Related) -> Diagnostic:
-    """A failure on a caller's input; a warning when the input is what the project passes to its other
-    models (`library/siblings.py`), not to this one."""
-    where = f"{caller.text(names)} at {caller.rel}:{caller.line}"
-    if caller.sibling:
-        return dataclasses.replace(d, severity=Severity.WARNING, related=d.related + (site,), message=(
-            f"{d.message} (library mode: {target.cls} built with {target.label} fails on the input the project "
-            f"passes to its other models in this folder, as to {caller.sibling}: {where})"))
-    return dataclasses.replace(d, related=d.related + (site,), message=(
-        f"{d.message} (library mode: {target.cls} built with {target.label} fails on the input its caller "
-        f"passes, {where})"))

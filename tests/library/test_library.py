@@ -405,23 +405,20 @@ _FLAT = ("import torch\nimport torch.nn as nn\n\n\nclass {cls}(nn.Module):\n    
          "        return self.fc(torch.flatten(x, 1))\n")
 
 
-@pytest.mark.parametrize("siblings,found", [
-    ({"a": "2, 1, 28, 28", "b": "4, 1, 28, 28"}, True),  # two other models of the folder fed 1x28x28 images
-    ({"a": "2, 1, 28, 28"}, False),  # one is not the folder's data
-    ({"a": "2, 1, 28, 28", "b": "2, 1, 32, 32"}, False),  # they disagree
-    ({"a": "2, 1, 28, 28", "b": "4, 1, 28, 28", "c": "", "d": "", "e": ""}, False),  # 2 of 7 files: no convention
+@pytest.mark.parametrize("siblings", [
+    {"a": "2, 1, 28, 28", "b": "4, 1, 28, 28"},  # two other models of the folder fed 1x28x28 images
+    {"a": "2, 1, 28, 28", "b": "4, 1, 28, 28", "c": "2, 1, 28, 28"},
 ])
-def test_the_inputs_of_the_folders_other_models_are_evidence_for_one_nobody_calls(
-        tmp_path: object, siblings: dict[str, str], found: bool) -> None:
-    """Net (max_pool2d(x, 1): valid for 16x16 images only) has no caller; the folder's other top-level
-    models, each called by its file's test with the same 1x28x28 images, say what the project's data
-    is: a warning at the failing statement, the sibling's call related. Not with one sibling, when
-    they disagree or when the called ones are a minority of the folder's model files; never for a model
-    whose first check rejects that input (a model of other data)."""
+def test_the_inputs_of_the_folders_other_models_are_no_evidence_for_one_nobody_calls(
+        tmp_path: object, siblings: dict[str, str]) -> None:
+    """Net (max_pool2d(x, 1): valid for 16x16 images only) has no caller; the folder's other models are
+    each called by their file's test with 1x28x28 images. That is a guess about Net's data, not evidence:
+    a model of other data beside them (a 64x64 model in a folder of 32x32 ones) is correct code, so a
+    finding from it would be a false alarm. Decision of stop 32 (a sibling-input warning was built and
+    withdrawn): nothing is reported for Net, and its own contracts are still checked."""
     root = str(tmp_path)
     models = {k: (_FLAT.format(cls=k.capitalize(), features=784), s) for k, s in siblings.items()}
-    _folder(root, {**models, "net": (_MNIST.format(pool=1), ""), "rgb": (_MNIST.format(pool=1).replace(
-        "Conv2d(1,", "Conv2d(3,").replace("class Net", "class Rgb"), "")})
-    out = json.loads(_cli("check", "models/net.py", "models/rgb.py", "--no-cache", "--format", "json", cwd=root).stdout)
-    shape = [(d["path"], d["line"], d["severity"]) for d in out["diagnostics"] if d["rule"] == "PT001"]
-    assert shape == ([("models/net.py", 15, "warning")] if found else []), out["diagnostics"]
+    _folder(root, {**models, "net": (_MNIST.format(pool=1), "")})
+    out = json.loads(_cli("check", "models/net.py", "--no-cache", "--format", "json", cwd=root).stdout)
+    assert [d for d in out["diagnostics"] if d["rule"] in ("PT001", "PT002")] == [], out["diagnostics"]
+    assert out["summary"]["coverage"]["checked"] > 0, out["summary"]
