@@ -29,7 +29,7 @@ from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
 from pytea_ci.interp.loops import LoopMixin
 from pytea_ci.interp.patterns import PatternMixin
-from pytea_ci.interp.machine import MachineFindings, PathMachine, guess_text
+from pytea_ci.interp.machine import MachineFindings, PathMachine, guess_text, side_going_on
 from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.installed import Installed
 from pytea_ci.interp.assign import AssignMixin
@@ -344,6 +344,14 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         a guess (`interp.machine`) no definite finding rests on."""
         at = len(self.trail)
         choice = self.choose(None)
+        if len(self.trail) == at:
+            # not forked (import-time code takes one side): of a guard (`if <not understood>: raise`),
+            # the side that goes on. A module imported by a program that works imports without
+            # raising, so the raising side is the one CPython does not take (torchdrug's registry:
+            # `if key in table: raise KeyError`, on a table holding keys not understood, ended the
+            # import of every registered model)
+            going_on = side_going_on(node)
+            return choice if going_on is None else going_on
         named = guess_text(cond, node, self.span) if len(self.trail) > at else None
         if named is not None:
             self.branch_inside = self.machine.guess(at, named[0], choice, named[1], node)
