@@ -58,9 +58,11 @@ class ObjectMixin:
                 raise
             return self.call(self.bind_member(obj, obj.cls, getter), name)
 
-    def plain_attr(self: "Interpreter", obj: Instance, name: str) -> Any:
-        """`object.__getattribute__(obj, name)`: the instance's attributes, then its class's (then the
-        class's `__getattr__`)."""
+    def plain_attr(self: "Interpreter", obj: Instance, name: str, fallback: bool = True) -> Any:
+        """The instance's attributes, then its class's, then (`fallback`: `obj.name` as CPython's slot
+        does it) the class's `__getattr__`. Without `fallback` it is `object.__getattribute__(obj, name)`,
+        which never calls `__getattr__`: a `__getattr__` ending in `super().__getattribute__(key)` (monai's
+        layer factories) recursed until the recursion budget for every name it did not hold."""
         found = obj.cls.lookup(name)
         get = descriptor_method(found, "__get__")
         if get is not None and (name not in obj.attrs or descriptor_method(found, "__set__") is not None):
@@ -73,7 +75,7 @@ class ObjectMixin:
             return obj.attrs
         if found is not MISSING:
             return self.bind_member(obj, obj.cls, found)
-        getter = obj.cls.lookup("__getattr__")
+        getter = obj.cls.lookup("__getattr__") if fallback else MISSING
         if getter is not MISSING:
             return self.call(getter, obj, name)
         out = self.unknown(f"attribute {obj.cls.name}.{name}", api=obj.cls.native)
