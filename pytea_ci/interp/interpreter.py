@@ -93,7 +93,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.naming = None
         self.sym_names: set[str] = set()
         self.inexact: set[int] = set()
-        self.escaped: set[int] = set()  # dicts handed to code not followed: any key may be there (escape.py)
+        self.escaped: set[int] = set()  # dicts and instances handed to code not followed: any key or attribute may be there (escape.py)
         self.callbacks: list[Any] = []  # functions handed to code not followed, which may call them later
         self.known_len: dict[int, Dim] = {}  # inexact lists whose length is known (their items are representatives)
         self.rep_positions: dict[int, tuple[int, ...]] = {}  # positions of those items in the list, when known

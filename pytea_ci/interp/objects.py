@@ -78,10 +78,20 @@ class ObjectMixin:
         getter = obj.cls.lookup("__getattr__") if fallback else MISSING
         if getter is not MISSING:
             return self.call(getter, obj, name)
+        if self.fully_known(obj):
+            raise UserException("AttributeError")  # as CPython: a `try: ... except AttributeError:` goes on there
         out = self.unknown(f"attribute {obj.cls.name}.{name}", api=obj.cls.native)
         if obj.cls.lookup("__opaque_base__") is True:
             out.holds = (obj,)  # a method inherited from a base not followed: calling it hands it `obj`
         return out
+
+    def fully_known(self: "Interpreter", obj: Instance) -> bool:
+        """Whether every attribute `obj` can have is known: its classes are all the program's (no base the
+        analyzer models or does not follow, which may hold attributes of its own), and it was never handed
+        to code not followed (which may have set attributes of any name)."""
+        return id(obj) not in self.escaped and "__opaque__" not in obj.attrs \
+            and all(not c.native or c.name == "object" for c in obj.cls.mro()) \
+            and obj.cls.lookup("__opaque_base__") is MISSING
 
     def attr_of_tensor(self: "Interpreter", obj: Tensor, name: str) -> Any:
         lib = "numpy.ndarray" if obj.lib == "numpy" else "torch.Tensor"

@@ -44,6 +44,8 @@ def _lacks(ctx: Ctx, obj: Any, name: str) -> bool:
 def setattr_(ctx: Ctx, obj: Any, name: Any, value: Any) -> Any:
     if isinstance(name, str):
         ctx.setattr(obj, name, value)
+    elif isinstance(obj, Instance):
+        obj.attrs["__opaque__"] = True  # an attribute of a name not known: any name may be there now
     return None
 
 
