@@ -78,8 +78,10 @@ class ObjectMixin:
         getter = obj.cls.lookup("__getattr__") if fallback else MISSING
         if getter is not MISSING:
             return self.call(getter, obj, name)
-        if self.fully_known(obj):
-            raise UserException("AttributeError")  # as CPython: a `try: ... except AttributeError:` goes on there
+        if self.fully_known(obj) and not (name.startswith("__") and name.endswith("__")):
+            # as CPython: a `try: ... except AttributeError:` goes on there (special names stay not known:
+            # the interpreter's own protocol probes, `__iter__`, `__len__`, ask for them here)
+            raise UserException("AttributeError")
         out = self.unknown(f"attribute {obj.cls.name}.{name}", api=obj.cls.native)
         if obj.cls.lookup("__opaque_base__") is True:
             out.holds = (obj,)  # a method inherited from a base not followed: calling it hands it `obj`
