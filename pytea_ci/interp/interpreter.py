@@ -392,7 +392,8 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         While a project module is imported, a branch on a value not understood (`cond` None: an
         installed package's version, a file's presence, a cache) is not forked: its first side is
         taken, as the first path would, so import-time code does not multiply the paths before the
-        program proper runs (facts about the machine still fork)."""
+        program proper runs (facts about the machine still fork; of a guard, `guess` takes the side
+        that goes on)."""
         if cond is None and self.importing:
             return True
         i = len(self.trail)
