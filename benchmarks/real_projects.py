@@ -64,6 +64,7 @@ class Project:
     small: bool = False  # part of the offline test-suite cut
     deps: tuple[str, ...] = ()  # pinned pure-Python dependencies, read from source (`--python`, issue 21)
     packages: bool = False  # uses timm/transformers: analyzed with them installed as source (`--python`)
+    python: str = ""  # download the wheel for this Python: the release's Requires-Python excludes ours (only read)
 
 
 PROJECTS = (
@@ -92,7 +93,7 @@ PROJECTS = (
     Project("rotary-embedding-torch", "0.9.1"),
     Project("stable-baselines3", "2.9.2", deps=("gymnasium==1.4.0",)),  # RL on gym environments
     Project("torchrl", "0.14.1"),
-    Project("cleanrl", "1.2.0", sdist=True),
+    Project("cleanrl", "0.4.8", sdist=True),  # PyPI's newest (the scripts live in cleanrl/)
     Project("audiocraft", "1.3.0", sdist=True),  # speech and audio (1.3.0 has no wheel on PyPI)
     Project("speechbrain", "1.1.2"),
     Project("asteroid", "0.7.0"),
@@ -104,12 +105,12 @@ PROJECTS = (
     Project("yolov5", "7.0.14"),
     Project("effdet", "0.4.1", packages=True),
     Project("segment-anything", "1.0", sdist=True),  # segmentation
-    Project("sam2", "1.1.0", sdist=True),
+    Project("segment-anything-hq", "0.3"),  # for sam2, whose sdist pip cannot download without building it
     Project("mmsegmentation", "1.2.2"),
     Project("lightly", "1.6.0"),  # self-supervised vision
     Project("solo-learn", "1.0.2", sdist=True),
     Project("byol-pytorch", "0.9.1"),
-    Project("torchdrug", "0.2.1"),  # graph networks
+    Project("torchdrug", "0.2.1", python="3.10"),  # graph networks (Requires-Python <3.11)
     Project("ogb", "1.3.6"),
     Project("d2l", "1.0.3"),  # tutorials and textbooks
     Project("vit-pytorch", "1.26.11"),  # paper-implementation collections
@@ -147,6 +148,8 @@ def fetch(p: Project, offline: bool) -> tuple[str | None, str]:
         cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", dl, f"{p.name}=={p.version}"]
         if p.sdist:
             cmd[5:5] = ["--no-binary", ":all:"]
+        if p.python:
+            cmd[5:5] = ["--only-binary", ":all:", "--python-version", p.python]
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
         archive = _archive(p, dl)
         if r.returncode != 0 or archive is None:

@@ -105,6 +105,7 @@ def _havoc_one(interp: "Interpreter", v: Any, origin: Origin) -> list[Any]:
     if isinstance(v, FunctionVal):
         return _function(interp, v, origin)
     if isinstance(v, Instance) and not v.cls.native:
+        interp.escaped.add(id(v))  # it may hold attributes of any name now (`Interpreter.fully_known`)
         for name in _changed_by_methods(v.cls):
             if name in v.attrs or _class_value(v.cls, name):
                 v.attrs[name] = Unknown(f"attribute {name} {ESCAPED}", None, origin)

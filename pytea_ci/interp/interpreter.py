@@ -29,7 +29,7 @@ from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
 from pytea_ci.interp.loops import LoopMixin
 from pytea_ci.interp.patterns import PatternMixin
-from pytea_ci.interp.machine import MachineFindings, PathMachine, guess_text
+from pytea_ci.interp.machine import MachineFindings, PathMachine, guess_text, side_going_on
 from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.installed import Installed
 from pytea_ci.interp.assign import AssignMixin
@@ -95,7 +95,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.naming = None
         self.sym_names: set[str] = set()
         self.inexact: set[int] = set()
-        self.escaped: set[int] = set()  # dicts handed to code not followed: any key may be there (escape.py)
+        self.escaped: set[int] = set()  # dicts and instances handed to code not followed: any key or attribute may be there (escape.py)
         self.callbacks: list[Any] = []  # functions handed to code not followed, which may call them later
         self.known_len: dict[int, Dim] = {}  # inexact lists whose length is known (their items are representatives)
         self.rep_positions: dict[int, tuple[int, ...]] = {}  # positions of those items in the list, when known
@@ -353,6 +353,14 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         a guess (`interp.machine`) no definite finding rests on."""
         at = len(self.trail)
         choice = self.choose(None)
+        if len(self.trail) == at:
+            # not forked (import-time code takes one side): of a guard (`if <not understood>: raise`),
+            # the side that goes on. A module imported by a program that works imports without
+            # raising, so the raising side is the one CPython does not take (torchdrug's registry:
+            # `if key in table: raise KeyError`, on a table holding keys not understood, ended the
+            # import of every registered model)
+            going_on = side_going_on(node)
+            return choice if going_on is None else going_on
         named = guess_text(cond, node, self.span) if len(self.trail) > at else None
         if named is not None:
             self.branch_inside = self.machine.guess(at, named[0], choice, named[1], node)
@@ -393,7 +401,8 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         While a project module is imported, a branch on a value not understood (`cond` None: an
         installed package's version, a file's presence, a cache) is not forked: its first side is
         taken, as the first path would, so import-time code does not multiply the paths before the
-        program proper runs (facts about the machine still fork)."""
+        program proper runs (facts about the machine still fork; of a guard, `guess` takes the side
+        that goes on)."""
         if cond is None and self.importing:
             return True
         i = len(self.trail)

@@ -75,6 +75,15 @@ def is_guard(node: ast.AST | None) -> bool:
     return isinstance(node, ast.If) and (ends_program(node.body) or ends_program(node.orelse))
 
 
+def side_going_on(node: ast.AST | None) -> bool | None:
+    """The side of an `if` that goes on when exactly one of its sides ends the program (None: neither
+    or both do, or not an `if`)."""
+    if not isinstance(node, ast.If):
+        return None
+    body, other = ends_program(node.body), ends_program(node.orelse)
+    return None if body == other else not body
+
+
 def guess_text(cond: Any, node: ast.AST | None, span: Span) -> tuple[str, bool] | None:
     """How a guess on `cond` (the test of `node`, at `span`) is named in a finding, with `{side}` for
     the side taken; and whether it is only whether a value not understood is None or of some type.

@@ -58,9 +58,11 @@ class ObjectMixin:
                 raise
             return self.call(self.bind_member(obj, obj.cls, getter), name)
 
-    def plain_attr(self: "Interpreter", obj: Instance, name: str) -> Any:
-        """`object.__getattribute__(obj, name)`: the instance's attributes, then its class's (then the
-        class's `__getattr__`)."""
+    def plain_attr(self: "Interpreter", obj: Instance, name: str, fallback: bool = True) -> Any:
+        """The instance's attributes, then its class's, then (`fallback`: `obj.name` as CPython's slot
+        does it) the class's `__getattr__`. Without `fallback` it is `object.__getattribute__(obj, name)`,
+        which never calls `__getattr__`: a `__getattr__` ending in `super().__getattribute__(key)` (monai's
+        layer factories) recursed until the recursion budget for every name it did not hold."""
         found = obj.cls.lookup(name)
         get = descriptor_method(found, "__get__")
         if get is not None and (name not in obj.attrs or descriptor_method(found, "__set__") is not None):
@@ -73,13 +75,25 @@ class ObjectMixin:
             return obj.attrs
         if found is not MISSING:
             return self.bind_member(obj, obj.cls, found)
-        getter = obj.cls.lookup("__getattr__")
+        getter = obj.cls.lookup("__getattr__") if fallback else MISSING
         if getter is not MISSING:
             return self.call(getter, obj, name)
+        if self.fully_known(obj) and not (name.startswith("__") and name.endswith("__")):
+            # as CPython: a `try: ... except AttributeError:` goes on there (special names stay not known:
+            # the interpreter's own protocol probes, `__iter__`, `__len__`, ask for them here)
+            raise UserException("AttributeError")
         out = self.unknown(f"attribute {obj.cls.name}.{name}", api=obj.cls.native)
         if obj.cls.lookup("__opaque_base__") is True:
             out.holds = (obj,)  # a method inherited from a base not followed: calling it hands it `obj`
         return out
+
+    def fully_known(self: "Interpreter", obj: Instance) -> bool:
+        """Whether every attribute `obj` can have is known: its classes are all the program's (no base the
+        analyzer models or does not follow, which may hold attributes of its own), and it was never handed
+        to code not followed (which may have set attributes of any name)."""
+        return id(obj) not in self.escaped and "__opaque__" not in obj.attrs \
+            and all(not c.native or c.name == "object" for c in obj.cls.mro()) \
+            and obj.cls.lookup("__opaque_base__") is MISSING
 
     def attr_of_tensor(self: "Interpreter", obj: Tensor, name: str) -> Any:
         lib = "numpy.ndarray" if obj.lib == "numpy" else "torch.Tensor"

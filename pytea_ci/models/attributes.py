@@ -20,7 +20,14 @@ def getattr_(ctx: Ctx, obj: Any, name: Any, *default: Any) -> Any:
         return ctx.unknown("getattr with unknown name")
     if default and _lacks(ctx, obj, name):
         return default[0]
-    return ctx.getattr(obj, name)
+    if not default:
+        return ctx.getattr(obj, name)
+    try:
+        return ctx.getattr(obj, name)
+    except Exception as e:  # AttributeError (a user `__getattr__`'s, or a miss): the default, as in Python
+        if getattr(e, "kind", None) == "AttributeError":
+            return default[0]
+        raise
 
 
 def _lacks(ctx: Ctx, obj: Any, name: str) -> bool:
@@ -44,6 +51,8 @@ def _lacks(ctx: Ctx, obj: Any, name: str) -> bool:
 def setattr_(ctx: Ctx, obj: Any, name: Any, value: Any) -> Any:
     if isinstance(name, str):
         ctx.setattr(obj, name, value)
+    elif isinstance(obj, Instance):
+        obj.attrs["__opaque__"] = True  # an attribute of a name not known: any name may be there now
     return None
 
 

@@ -497,11 +497,12 @@ class object_:
             self.attrs[name] = value
 
     def __getattribute__(ctx: Ctx, self: Any, name: Any) -> Any:  # type: ignore[override]  # noqa: N805
-        """`super().__getattribute__(name)` in a class that overrides it (transformers' configs): the
-        plain lookup, instance attributes then the class's."""
+        """`super().__getattribute__(name)` in a class that overrides it or `__getattr__` (transformers'
+        configs, monai's factories): the plain lookup, instance attributes then the class's, never
+        `__getattr__`."""
         if not isinstance(name, str):
             return ctx.unknown("attribute of a name not known")
-        return ctx.plain_attr(self, name) if isinstance(self, Instance) else ctx.getattr(self, name)
+        return ctx.plain_attr(self, name, fallback=False) if isinstance(self, Instance) else ctx.getattr(self, name)
 
 
 _EXC_TREE = {

@@ -108,7 +108,7 @@ class Ctx(Protocol):
 
     def unary_values(self, op: str, a: Any) -> Any:
         """`OP a` as the program's operator would compute it; op is "neg", "pos", "invert" or "not"."""
-    def plain_attr(self, obj: Any, name: str) -> Any:
+    def plain_attr(self, obj: Any, name: str, fallback: bool = True) -> Any:
         """`object.__getattribute__(obj, name)` of an instance: not through its class's `__getattribute__`."""
 
     def getitem(self, obj: Any, idx: Any) -> Any: ...

@@ -1,11 +1,12 @@
 """The standard-library modules training scripts touch: math, os, sys, random, time, functools,
-copy, collections, logging, warnings, json, typing, itertools. Pure functions on concrete values run
+copy, collections, logging, warnings, json, typing, itertools, keyword. Pure functions on concrete values run
 as Python would; anything with effects or unknown inputs is a no-op or Unknown."""
 
 from __future__ import annotations
 
 import builtins as py_builtins
 import dataclasses
+import keyword
 import math
 import posixpath
 from collections.abc import Callable
@@ -47,6 +48,23 @@ for _name in ("sqrt", "log", "log2", "log10", "exp", "sin", "cos", "tan", "atan"
     register(f"math.{_name}", Builtin(f"math.{_name}", _pure_math(_name)))
 for _name, _val in (("pi", math.pi), ("e", math.e), ("inf", math.inf), ("nan", math.nan), ("tau", math.tau)):
     register(f"math.{_name}", _val)
+
+
+def _pure_keyword(name: str) -> Any:
+    """`keyword.iskeyword`/`issoftkeyword` of a known string, as the running Python answers (a registry
+    checking that a name is an identifier, monai's `is_variable`, decides its guard)."""
+    fn = getattr(keyword, name)
+
+    def run(ctx: Ctx, s: Any) -> Any:
+        return fn(s) if isinstance(s, str) else ctx.unknown(f"keyword.{name}")
+
+    return run
+
+
+for _name in ("iskeyword", "issoftkeyword"):
+    register(f"keyword.{_name}", Builtin(f"keyword.{_name}", _pure_keyword(_name)))
+register("keyword.kwlist", list(keyword.kwlist))
+register("keyword.softkwlist", list(keyword.softkwlist))
 
 
 @model("math.ceil")
