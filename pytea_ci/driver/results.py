@@ -154,10 +154,8 @@ def analyze_many(entries: list[str], opts: Options) -> Iterator[tuple[int, Entry
 
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    if "fork" in methods:  # load the analyzer once, before forking: the workers share its pages
-        pass
-    with ProcessPoolExecutor(max_workers=min(jobs, len(entries)), mp_context=ctx,
-                             initializer=_init_worker, initargs=(dataclasses.replace(opts, progress=None),)) as pool:
+    with ProcessPoolExecutor(max_workers=min(jobs, len(entries)), mp_context=ctx, initializer=_init_worker,
+                             initargs=(dataclasses.replace(opts, progress=None), os.getpid())) as pool:
         futures: dict[Future[EntryResult], int] = {pool.submit(_work, e): i for i, e in enumerate(entries)}
         try:
             for fut in as_completed(futures):
@@ -167,9 +165,25 @@ def analyze_many(entries: list[str], opts: Options) -> Iterator[tuple[int, Entry
             raise
 
 
-def _init_worker(opts: Options) -> None:
+def _init_worker(opts: Options, parent: int) -> None:
     _WORKER["opts"] = opts
     _WORKER["decider"] = make_decider(opts)
+    import threading
+
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="pytea-ci parent watch").start()
+
+
+PARENT_POLL = 0.5  # seconds between a worker's looks at its parent
+
+
+def _exit_with(parent: int) -> None:
+    """A worker ends when the run that started it is gone: a run killed from outside (a CI timeout, a
+    CPU limit, SIGKILL) cannot shut its pool down, and its workers would wait for work forever."""
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL)
+    os._exit(3)
 
 
 def _work(entry: str) -> EntryResult:
