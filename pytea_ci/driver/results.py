@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import threading
+import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -168,8 +170,6 @@ def analyze_many(entries: list[str], opts: Options) -> Iterator[tuple[int, Entry
 def _init_worker(opts: Options, parent: int) -> None:
     _WORKER["opts"] = opts
     _WORKER["decider"] = make_decider(opts)
-    import threading
-
     threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="pytea-ci parent watch").start()
 
 
@@ -179,8 +179,6 @@ PARENT_POLL = 0.5  # seconds between a worker's looks at its parent
 def _exit_with(parent: int) -> None:
     """A worker ends when the run that started it is gone: a run killed from outside (a CI timeout, a
     CPU limit, SIGKILL) cannot shut its pool down, and its workers would wait for work forever."""
-    import time
-
     while os.getppid() == parent:
         time.sleep(PARENT_POLL)
     os._exit(3)

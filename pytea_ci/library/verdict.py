@@ -301,4 +301,3 @@ def _from_callers(run: LibraryRun) -> list[Diagnostic]:
                     f"its caller passes, {caller.text(names)} at {caller.rel}:{caller.line})"))
                 for d, depth in c.failures if depth == deepest]
     return out
-
