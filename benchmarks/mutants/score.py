@@ -145,8 +145,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         with open(args.out) as f:
             out = json.load(f)
     modes = set(args.modes.split(","))
+    sources = set(args.sources.split(",")) if args.sources else None
     todo = [j for j in jobs if j[0] not in out and j[2].removesuffix("-never") in modes
             and (args.sample >= 1 or _sampled(j[0], args.sample))
+            and (sources is None or SUBJECTS[j[1]].source in sources)
+            and (not args.only or re.search(args.only, j[0]))
             and (not args.pairs or j[2].endswith("-never") or f"{j[0]}-never" in {k for k, *_ in jobs})]
     # the slow library checks last, in a fixed shuffled order (a partial run covers both halves alike)
     todo.sort(key=lambda j: (j[2] == "library", hashlib.sha256(j[0].encode()).hexdigest() if j[2] == "library" else ""))
@@ -211,6 +214,25 @@ def _table(title: str, rows: dict[str, Fig]) -> str:
     return "\n".join(lines)
 
 
+def _print_misses(res: dict, by_id: dict, half: dict, h: str) -> None:
+    """Each always/some-failing mutant not found at its raising line, and each error on a never-failing
+    mutant or an original: key, operator, label, and what pytea-ci reported instead."""
+    print(f"\n{h}: misses and false alarms\n")
+    for key in sorted(res):
+        r = res[key]
+        if half[SUBJECTS[r["subject"]].source] != h or r["mode"].endswith("never"):
+            continue
+        m = by_id.get(r["id"]) if r["id"] else None
+        label = m["label"] if m else {"label": "never"}
+        got = [f"{d['rule']} {d['severity']} {d['path']}:{d['line']}" for d in _finding(r)]
+        state = "TIMEOUT " if r.get("timeout") else ""
+        if label["label"] in ("always", "some") and not _at(r, label):
+            print(f"- miss {key} [{m['op'] if m else ''}] {label['label']} at {label.get('file')}:{label.get('line')}"
+                  f" ({label.get('exception', '')}: {str(label.get('message', ''))[:80]}): {state}got {got or 'nothing'}, checked {r.get('checked')}")
+        elif label["label"] == "never" and _finding(r, ("error",)):
+            print(f"- false alarm {key} [{m['op'] if m else 'original'}]: {state}got {got}")
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     doc = load_mutants()
     by_id = {m["id"]: m for m in doc["mutants"]}
@@ -250,6 +272,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(_table("group", groups))
         print("\nOriginals (false alarms: errors / warnings):",
               ", ".join(f"{k}: {v[1]}/{v[0]} errors, {v[2]}/{v[0]} warnings" for k, v in sorted(origs.items())))
+        if args.misses:
+            _print_misses(res, by_id, half, h)
         if args.detail:
             for mode in sorted(per_op):
                 print(f"\n{h}, {mode}, per operator\n")
@@ -288,12 +312,16 @@ def main() -> int:
     r.add_argument("--halves", default="dev,test")
     r.add_argument("--modes", default="driver,script,library")
     r.add_argument("--sample", type=float, default=1.0, help="a fixed share of the checks (by a hash of their key)")
+    r.add_argument("--sources", default="", help="only these sources (comma-separated names of sources.json)")
+    r.add_argument("--only", default="", help="only the checks whose key matches this regular expression")
     r.add_argument("--pairs", action="store_true", help="only the checks item 6 times twice (default and never)")
     r.add_argument("--out", default=os.path.join(CACHE, "scores.json"))
     p = sub.add_parser("report")
     p.add_argument("out")
     p.add_argument("--half", default="dev,test")
     p.add_argument("--detail", action="store_true")
+    p.add_argument("--misses", action="store_true", help="list each always-failing mutant not found at its line,"
+                   " and each false alarm (development use: never on a sealed half)")
     args = ap.parse_args()
     return cmd_run(args) if args.cmd == "run" else cmd_report(args)
 
