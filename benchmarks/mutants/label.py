@@ -5,6 +5,9 @@ are run with the `meta` emulation of a second device (oracle.py) and only device
 
     python benchmarks/mutants/label.py --shard 0/2 --out A.json   # two shards in parallel
     python benchmarks/mutants/label.py --merge A.json B.json [--check]  # write (or compare) labels
+
+`--missing` labels only the mutants that have no label yet (those of subjects added later, see mutate.py);
+`--merge` writes the labels it is given and keeps every other one; `--check` compares those it is given.
 """
 from __future__ import annotations
 
@@ -43,7 +46,7 @@ def _runs(m: dict, originals: dict) -> list[dict]:
         if device:
             key = f"{m['subject']}/{i}"
             if key not in _META_ORIG:
-                ow = make_workdir(subject, f"label-orig-{i}", None)
+                ow = make_workdir(subject, f"label-orig{os.getpid()}-{i}", None)  # one per shard
                 _META_ORIG[key] = oracle.run(subject, ow, subject.variants[i], device=device,
                                              timeout=subject.timeout).get("results") or {}
             o = _META_ORIG[key]
@@ -77,6 +80,7 @@ def main() -> int:
     ap.add_argument("--out")
     ap.add_argument("--merge", nargs="*")
     ap.add_argument("--check", action="store_true", help="compare the merged labels with mutants.json")
+    ap.add_argument("--missing", action="store_true", help="only the mutants without a label")
     args = ap.parse_args()
     doc = load_mutants()
     if args.merge is not None:
@@ -84,24 +88,31 @@ def main() -> int:
         for p in args.merge:
             with open(p) as f:
                 labels.update(json.load(f))
+        given = [m for m in doc["mutants"] if m["id"] in labels]
         if args.check:
-            diff = [m["id"] for m in doc["mutants"] if m.get("label") != labels.get(m["id"])]
-            print(f"{len(doc['mutants']) - len(diff)}/{len(doc['mutants'])} labels identical; differing: {diff[:20]}")
+            diff = [m["id"] for m in given if m.get("label") != labels[m["id"]]]
+            print(f"{len(given) - len(diff)}/{len(given)} labels identical; differing: {diff[:20]}")
             return 1 if diff else 0
-        for m in doc["mutants"]:
+        for m in given:
             m["label"] = labels[m["id"]]
         with open(os.path.join(CACHE, "originals.json")) as f:
             originals = json.load(f)
-        doc["inputs"] = {n: originals[n]["inputs"] for n in sorted({m["subject"] for m in doc["mutants"]})}
+        inputs = doc.get("inputs", {})  # the inputs of subjects labelled before stay as they were
+        inputs.update({n: originals[n]["inputs"] for n in {m["subject"] for m in given}})
+        doc["inputs"] = dict(sorted(inputs.items()))
+        missing = [m["id"] for m in doc["mutants"] if "label" not in m]
+        if missing:
+            print(f"{len(missing)} mutants still without a label: {missing[:10]}")
         save_json(MUTANTS_JSON, doc)
-        print(Counter(m["label"]["label"] for m in doc["mutants"]))
+        print(Counter(m["label"]["label"] for m in given))
         return 0
     k, n = map(int, args.shard.split("/"))
     with open(os.path.join(CACHE, "originals.json")) as f:
         originals = json.load(f)
     oracle.warm_up()
     out: dict[str, dict] = {}
-    for i, m in enumerate(doc["mutants"]):
+    todo = [m for m in doc["mutants"] if not args.missing or "label" not in m]
+    for i, m in enumerate(todo):
         if i % n != k:
             continue
         t0 = time.time()
