@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -81,6 +82,7 @@ def main() -> int:
     ap.add_argument("--merge", nargs="*")
     ap.add_argument("--check", action="store_true", help="compare the merged labels with mutants.json")
     ap.add_argument("--missing", action="store_true", help="only the mutants without a label")
+    ap.add_argument("--only", default="", help="only the mutants whose id matches this regular expression")
     args = ap.parse_args()
     doc = load_mutants()
     if args.merge is not None:
@@ -111,7 +113,8 @@ def main() -> int:
         originals = json.load(f)
     oracle.warm_up()
     out: dict[str, dict] = {}
-    todo = [m for m in doc["mutants"] if not args.missing or "label" not in m]
+    todo = [m for m in doc["mutants"] if (not args.missing or "label" not in m)
+            and (not args.only or re.search(args.only, m["id"]))]
     for i, m in enumerate(todo):
         if i % n != k:
             continue

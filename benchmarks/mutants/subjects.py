@@ -323,6 +323,7 @@ _LOCAL = ("local_attention/*.py",)
 _TAB = ("tab_transformer_pytorch/tab_transformer_pytorch.py",)
 _FT = ("tab_transformer_pytorch/ft_transformer.py",)
 _SIREN = ("siren_pytorch/siren_pytorch.py",)
+_VQ = ("vector_quantize_pytorch/*.py",)
 _QKV = "model(torch.randn({b}, 2, {s}, 16), torch.randn({b}, 2, {s}, 16), torch.randn({b}, 2, {s}, 16))"
 _TAB_CALL = "model(torch.randint(0, 3, ({b}, 3)), torch.randn({b}, {s}))"
 
@@ -411,6 +412,25 @@ NEW_MODULES: list[Module] = [
     _lucid("siren-wrapper-latent", "siren-pytorch", _SIREN, "from siren_pytorch import SirenNet, SirenWrapper",
            "model = SirenWrapper(SirenNet(dim_in=2, dim_hidden=32, dim_out=3, num_layers=3), image_width=16, "
            "image_height=8, latent_dim=8)", "model(latent=torch.randn(8))", sizes=(8,), batches=(1,)),
+    # --- vector-quantize-pytorch (codebooks updated by EMA in training mode, k-means init, residual quantizers)
+    _lucid("vq", "vector-quantize-pytorch", _VQ, "from vector_quantize_pytorch import VectorQuantize",
+           "model = VectorQuantize(dim=16, codebook_size=32, decay=0.8, commitment_weight=1.)",
+           "model(torch.randn({b}, {s}, 16))"),
+    _lucid("vq-cosine-heads", "vector-quantize-pytorch", _VQ, "from vector_quantize_pytorch import VectorQuantize",
+           "model = VectorQuantize(dim=16, codebook_size=32, codebook_dim=8, heads=2, separate_codebook_per_head=True, "
+           "use_cosine_sim=True, kmeans_init=True, kmeans_iters=2)", "model(torch.randn({b}, {s}, 16))"),
+    _lucid("vq-image-fmap", "vector-quantize-pytorch", _VQ, "from vector_quantize_pytorch import VectorQuantize",
+           "model = VectorQuantize(dim=16, codebook_size=32, accept_image_fmap=True, orthogonal_reg_weight=0.1)",
+           "model(torch.randn({b}, 16, {s}, {s}))", sizes=(4, 8)),
+    _lucid("residual-vq", "vector-quantize-pytorch", _VQ, "from vector_quantize_pytorch import ResidualVQ",
+           "model = ResidualVQ(dim=16, num_quantizers=3, codebook_size=32)", "model(torch.randn({b}, {s}, 16))"),
+    _lucid("grouped-residual-vq", "vector-quantize-pytorch", _VQ, "from vector_quantize_pytorch import GroupedResidualVQ",
+           "model = GroupedResidualVQ(dim=16, num_quantizers=2, groups=2, codebook_size=32)",
+           "model(torch.randn({b}, {s}, 16))"),
+    _lucid("random-projection-quantizer", "vector-quantize-pytorch", _VQ,
+           "from vector_quantize_pytorch import RandomProjectionQuantizer",
+           "model = RandomProjectionQuantizer(dim=16, codebook_size=32, codebook_dim=8, num_codebooks=2)",
+           "model(torch.randn({b}, {s}, 16))"),
     # --- eriklindernoren/PyTorch-GAN (the models.py of its image-to-image GANs)
     _gan_model("cyclegan", "GeneratorResNet", "GeneratorResNet((3, 32, 32), 2)", IMG),
     _gan_model("cyclegan", "Discriminator", "Discriminator((3, 32, 32))", IMG),
