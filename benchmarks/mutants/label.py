@@ -5,6 +5,7 @@ are run with the `meta` emulation of a second device (oracle.py) and only device
 
     python benchmarks/mutants/label.py --shard 0/2 --out A.json   # two shards in parallel
     python benchmarks/mutants/label.py --merge A.json B.json [--check]  # write (or compare) labels
+    python benchmarks/mutants/label.py --summary [test]                  # counts per source and operator
 
 `--missing` labels only the mutants that have no label yet (those of subjects added later, see mutate.py);
 `--merge` writes the labels it is given and keeps every other one; `--check` compares those it is given.
@@ -75,16 +76,46 @@ def label(runs: list[dict]) -> dict[str, Any]:
             "failing_inputs": [i for i, r in enumerate(runs) if r["status"] == "error"]}
 
 
+def summary(doc: dict, half: str | None) -> None:
+    """Label counts per source and per operator (of one half of split.json, or all), as Markdown tables."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "split.json")) as f:
+        sources = set(json.load(f)[half]) if half else None
+    kinds = ("always", "some", "never", "unlabelled")
+    rows: dict[str, dict[str, Counter]] = {"source": {}, "operator": {}}
+    subjects: dict[str, set[str]] = {}
+    for m in doc["mutants"]:
+        src = SUBJECTS[m["subject"]].source
+        if sources is not None and src not in sources:
+            continue
+        lab = m.get("label", {}).get("label", "no label")
+        subjects.setdefault(src, set()).add(m["subject"])
+        for by, key in (("source", src), ("operator", m["op"])):
+            rows[by].setdefault(key, Counter())[lab] += 1
+    for by, table in rows.items():
+        extra = " | subjects with mutants" if by == "source" else ""
+        print(f"\n| {by}{extra} | mutants | " + " | ".join(kinds) + " |")
+        print("|---" * (len(kinds) + 2 + bool(extra)) + "|")
+        for key in [*sorted(table), "all"]:
+            c = sum(table.values(), Counter()) if key == "all" else table[key]
+            n = (f" | {len(subjects[key])}" if key != "all" else f" | {sum(map(len, subjects.values()))}") if extra else ""
+            print(f"| {key}{n} | {sum(c.values())} | " + " | ".join(str(c[k]) for k in kinds) + " |")
+
+
 def main() -> int:
+    oracle.fixed_hash_seed()
     ap = argparse.ArgumentParser()
     ap.add_argument("--shard", default="0/1")
     ap.add_argument("--out")
     ap.add_argument("--merge", nargs="*")
     ap.add_argument("--check", action="store_true", help="compare the merged labels with mutants.json")
     ap.add_argument("--missing", action="store_true", help="only the mutants without a label")
+    ap.add_argument("--summary", nargs="?", const="", help="label counts per source and operator (of a half)")
     ap.add_argument("--only", default="", help="only the mutants whose id matches this regular expression")
     args = ap.parse_args()
     doc = load_mutants()
+    if args.summary is not None:
+        summary(doc, args.summary or None)
+        return 0
     if args.merge is not None:
         labels: dict[str, dict] = {}
         for p in args.merge:
