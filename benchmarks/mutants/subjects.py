@@ -453,7 +453,7 @@ def _gan(folder: str, entry: str, argv: tuple[str, ...] = ()) -> Script:
 
 def _nlp(folder: str, entry: str) -> Script:
     return Script(f"nlp-tutorial-{entry.split('.')[0].lower().replace('(', '-').replace(')', '')}",
-                  "nlp-tutorial-graykode", folder, entry, (entry,), variants=_NOVAR, timeout=240)
+                  "nlp-tutorial-graykode", folder, entry, (entry,), variants=_NOVAR, timeout=600)
 
 
 def _morvan(entry: str, variants: tuple = _NOVAR) -> Script:
