@@ -5,12 +5,17 @@ are run with the `meta` emulation of a second device (oracle.py) and only device
 
     python benchmarks/mutants/label.py --shard 0/2 --out A.json   # two shards in parallel
     python benchmarks/mutants/label.py --merge A.json B.json [--check]  # write (or compare) labels
+    python benchmarks/mutants/label.py --summary [test]                  # counts per source and operator
+
+`--missing` labels only the mutants that have no label yet (those of subjects added later, see mutate.py);
+`--merge` writes the labels it is given and keeps every other one; `--check` compares those it is given.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -43,7 +48,7 @@ def _runs(m: dict, originals: dict) -> list[dict]:
         if device:
             key = f"{m['subject']}/{i}"
             if key not in _META_ORIG:
-                ow = make_workdir(subject, f"label-orig-{i}", None)
+                ow = make_workdir(subject, f"label-orig{os.getpid()}-{i}", None)  # one per shard
                 _META_ORIG[key] = oracle.run(subject, ow, subject.variants[i], device=device,
                                              timeout=subject.timeout).get("results") or {}
             o = _META_ORIG[key]
@@ -71,37 +76,77 @@ def label(runs: list[dict]) -> dict[str, Any]:
             "failing_inputs": [i for i, r in enumerate(runs) if r["status"] == "error"]}
 
 
+def summary(doc: dict, half: str | None) -> None:
+    """Label counts per source and per operator (of one half of split.json, or all), as Markdown tables."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "split.json")) as f:
+        sources = set(json.load(f)[half]) if half else None
+    kinds = ("always", "some", "never", "unlabelled")
+    rows: dict[str, dict[str, Counter]] = {"source": {}, "operator": {}}
+    subjects: dict[str, set[str]] = {}
+    for m in doc["mutants"]:
+        src = SUBJECTS[m["subject"]].source
+        if sources is not None and src not in sources:
+            continue
+        lab = m.get("label", {}).get("label", "no label")
+        subjects.setdefault(src, set()).add(m["subject"])
+        for by, key in (("source", src), ("operator", m["op"])):
+            rows[by].setdefault(key, Counter())[lab] += 1
+    for by, table in rows.items():
+        extra = " | subjects with mutants" if by == "source" else ""
+        print(f"\n| {by}{extra} | mutants | " + " | ".join(kinds) + " |")
+        print("|---" * (len(kinds) + 2 + bool(extra)) + "|")
+        for key in [*sorted(table), "all"]:
+            c = sum(table.values(), Counter()) if key == "all" else table[key]
+            n = (f" | {len(subjects[key])}" if key != "all" else f" | {sum(map(len, subjects.values()))}") if extra else ""
+            print(f"| {key}{n} | {sum(c.values())} | " + " | ".join(str(c[k]) for k in kinds) + " |")
+
+
 def main() -> int:
+    oracle.fixed_hash_seed()
     ap = argparse.ArgumentParser()
     ap.add_argument("--shard", default="0/1")
     ap.add_argument("--out")
     ap.add_argument("--merge", nargs="*")
     ap.add_argument("--check", action="store_true", help="compare the merged labels with mutants.json")
+    ap.add_argument("--missing", action="store_true", help="only the mutants without a label")
+    ap.add_argument("--summary", nargs="?", const="", help="label counts per source and operator (of a half)")
+    ap.add_argument("--only", default="", help="only the mutants whose id matches this regular expression")
     args = ap.parse_args()
     doc = load_mutants()
+    if args.summary is not None:
+        summary(doc, args.summary or None)
+        return 0
     if args.merge is not None:
         labels: dict[str, dict] = {}
         for p in args.merge:
             with open(p) as f:
                 labels.update(json.load(f))
+        given = [m for m in doc["mutants"] if m["id"] in labels]
         if args.check:
-            diff = [m["id"] for m in doc["mutants"] if m.get("label") != labels.get(m["id"])]
-            print(f"{len(doc['mutants']) - len(diff)}/{len(doc['mutants'])} labels identical; differing: {diff[:20]}")
+            diff = [m["id"] for m in given if m.get("label") != labels[m["id"]]]
+            print(f"{len(given) - len(diff)}/{len(given)} labels identical; differing: {diff[:20]}")
             return 1 if diff else 0
-        for m in doc["mutants"]:
+        for m in given:
             m["label"] = labels[m["id"]]
         with open(os.path.join(CACHE, "originals.json")) as f:
             originals = json.load(f)
-        doc["inputs"] = {n: originals[n]["inputs"] for n in sorted({m["subject"] for m in doc["mutants"]})}
+        inputs = doc.get("inputs", {})  # the inputs of subjects labelled before stay as they were
+        inputs.update({n: originals[n]["inputs"] for n in {m["subject"] for m in given}})
+        doc["inputs"] = dict(sorted(inputs.items()))
+        missing = [m["id"] for m in doc["mutants"] if "label" not in m]
+        if missing:
+            print(f"{len(missing)} mutants still without a label: {missing[:10]}")
         save_json(MUTANTS_JSON, doc)
-        print(Counter(m["label"]["label"] for m in doc["mutants"]))
+        print(Counter(m["label"]["label"] for m in given))
         return 0
     k, n = map(int, args.shard.split("/"))
     with open(os.path.join(CACHE, "originals.json")) as f:
         originals = json.load(f)
     oracle.warm_up()
     out: dict[str, dict] = {}
-    for i, m in enumerate(doc["mutants"]):
+    todo = [m for m in doc["mutants"] if (not args.missing or "label" not in m)
+            and (not args.only or re.search(args.only, m["id"]))]
+    for i, m in enumerate(todo):
         if i % n != k:
             continue
         t0 = time.time()

@@ -5,7 +5,8 @@ their replacement); only nodes whose enclosing statement's first line was execut
 original run (originals.py) are candidates. A recipe keeps the operator, the file, the edits
 (line/col spans, old/new text); a recipe whose result does not compile is dropped.
 
-    python benchmarks/mutants/mutate.py          # writes mutants.json (labels empty)
+    python benchmarks/mutants/mutate.py             # (re)writes mutants.json; a new mutant has no label
+    python benchmarks/mutants/mutate.py SUBJECT ...  # redraw only these subjects added after stop 32
 """
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ import random
 import sys
 from collections.abc import Callable, Iterator
 
-from common import CACHE, MUTANTS_JSON, SUBJECTS, apply_edits, save_json, subject_root
+from common import CACHE, MUTANTS_JSON, SUBJECTS, apply_edits, load_mutants, save_json, subject_root
+from subjects import MODULES, SCRIPTS
 
 SEED = 3206
+STOP32 = {s.name for s in [*MODULES, *SCRIPTS]}  # drawn from one stream, in this order
 PER_OP = 2  # mutants per (subject, operator), drawn at random from the candidates
 PER_SUBJECT = 6
 
@@ -378,37 +381,70 @@ def candidates(subject_name: str, executed: dict[str, list[int]]) -> list[dict]:
     return out
 
 
-def main() -> int:
+def _draw(rng: random.Random, name: str, lines: dict[str, list[int]]) -> list[dict]:
+    """At most PER_OP mutants per operator and PER_SUBJECT in all, every operator with candidates first."""
+    cands = candidates(name, lines)
+    by_op: dict[str, list[dict]] = {}
+    for c in cands:
+        by_op.setdefault(c["op"], []).append(c)
+    picked = []
+    for op in sorted(by_op):
+        picked += rng.sample(by_op[op], min(PER_OP, len(by_op[op])))
+    rng.shuffle(picked)
+    # keep every operator that has candidates before a second mutant of any operator
+    firsts = {}
+    for m in picked:
+        firsts.setdefault(m["op"], m)
+    rest = [m for m in picked if firsts[m["op"]] is not m]
+    chosen = list(firsts.values())[:PER_SUBJECT] + rest[:max(0, PER_SUBJECT - len(firsts))]
+    out = []
+    for i, m in enumerate(sorted(chosen, key=lambda m: (m["op"], m["file"], m["edits"][0]["line"]))):
+        m["id"] = f"{name}#{i}"
+        out.append(m)
+    print(f"{name:36} candidates={len(cands):4} ops={len(by_op):2} chosen={len(chosen)}")
+    return out
+
+
+def _recipe(m: dict) -> dict:
+    return {k: v for k, v in m.items() if k != "label"}
+
+
+def main(argv: list[str]) -> int:
+    """No argument: draw every subject (the stop-32 subjects from one stream seeded SEED, in their order, as
+    at stop 32; each later subject from its own stream seeded `SEED/name`, so adding subjects changes no
+    earlier mutant). With subject names (later subjects only): redraw those, keep every other mutant as it is.
+    A mutant whose recipe is unchanged keeps its label."""
     with open(os.path.join(CACHE, "originals.json")) as f:
         originals = json.load(f)
+    old = load_mutants() if os.path.exists(MUTANTS_JSON) else {"mutants": []}
+    bad = [n for n in argv if n not in SUBJECTS or n in STOP32]
+    if bad:
+        raise SystemExit(f"not a subject added after stop 32: {', '.join(bad)}")
+    kept: dict[str, list[dict]] = {}
+    for m in old["mutants"]:
+        kept.setdefault(m["subject"], []).append(m)
+    labels = {m["id"]: (_recipe(m), m["label"]) for m in old["mutants"] if "label" in m}
     rng = random.Random(SEED)
     mutants = []
     for name in SUBJECTS:
+        if argv and name not in argv:
+            mutants += kept.get(name, [])
+            continue
         orig = originals[name]
         if not orig["inputs"]:
             continue
-        cands = candidates(name, orig["lines"])
-        by_op: dict[str, list[dict]] = {}
-        for c in cands:
-            by_op.setdefault(c["op"], []).append(c)
-        picked = []
-        for op in sorted(by_op):
-            picked += rng.sample(by_op[op], min(PER_OP, len(by_op[op])))
-        rng.shuffle(picked)
-        # keep every operator that has candidates before a second mutant of any operator
-        firsts = {}
-        for m in picked:
-            firsts.setdefault(m["op"], m)
-        rest = [m for m in picked if firsts[m["op"]] is not m]
-        chosen = list(firsts.values())[:PER_SUBJECT] + rest[:max(0, PER_SUBJECT - len(firsts))]
-        for i, m in enumerate(sorted(chosen, key=lambda m: (m["op"], m["file"], m["edits"][0]["line"]))):
-            m["id"] = f"{name}#{i}"
-            mutants.append(m)
-        print(f"{name:36} candidates={len(cands):4} ops={len(by_op):2} chosen={len(chosen)}")
-    save_json(MUTANTS_JSON, {"seed": SEED, "per_op": PER_OP, "per_subject": PER_SUBJECT, "mutants": mutants})
-    print(len(mutants), "mutants")
+        drawn = _draw(rng if name in STOP32 else random.Random(f"{SEED}/{name}"), name, orig["lines"])
+        for m in drawn:
+            recipe, label = labels.get(m["id"], (None, None))
+            if recipe == m:
+                m["label"] = label
+        mutants += drawn
+    doc = {k: v for k, v in old.items() if k != "mutants"}
+    doc.update({"seed": SEED, "per_op": PER_OP, "per_subject": PER_SUBJECT, "mutants": mutants})
+    save_json(MUTANTS_JSON, doc)
+    print(len(mutants), "mutants,", sum("label" not in m for m in mutants), "without a label")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -34,6 +34,14 @@ class _StopRun(BaseException):
     """A script finished one epoch and one evaluation pass."""
 
 
+def fixed_hash_seed() -> None:
+    """Re-run this process with PYTHONHASHSEED=0 (once, at the start of a command): a script that numbers
+    its vocabulary in the order of a `set` of words numbers it in hash order, which changes from one
+    interpreter to the next, and so would its labels."""
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
+
+
 def warm_up() -> None:
     import numpy  # noqa: F401
     import torch

@@ -45,6 +45,7 @@ def run_original(name: str) -> dict:
 
 
 def main(argv: list[str]) -> int:
+    oracle.fixed_hash_seed()
     oracle.warm_up()
     path = os.path.join(CACHE, "originals.json")
     doc = {}

@@ -15,7 +15,7 @@ operation or checked none ("checked nothing"), and timeouts.
 
     python benchmarks/mutants/score.py run [--jobs 2] [--timeout 60] [--halves dev,test] [--modes ...]
                                            [--sample 0.25] [--pairs] [--out FILE]
-    python benchmarks/mutants/score.py report FILE [--half dev]
+    python benchmarks/mutants/score.py report FILE [--half dev] [--split 32]
 """
 from __future__ import annotations
 
@@ -42,9 +42,16 @@ PYTHON = os.environ.get("PYTEA_PYTHON", "/work/venv/bin/python")
 RULES = re.compile(r"PT00[1-7]")  # shapes, arguments, asserts, dtypes (PT006) and devices (PT007)
 
 
-def split() -> dict[str, str]:
+def split(stop: int | None = None) -> dict[str, str]:
+    """Source -> half: the current split, or (`stop`) the one made at that stop, from split.json's history
+    (a source it did not hold is in no half)."""
     with open(os.path.join(HERE, "split.json")) as f:
         doc = json.load(f)
+    if stop is not None:
+        made = [h for h in doc.get("history", []) if h.get("stop") == stop and "dev" in h and "test" in h]
+        if not made:
+            raise SystemExit(f"split.json: no split made at stop {stop}")
+        doc = made[0]
     return {s: h for h in ("dev", "test") for s in doc[h]}
 
 
@@ -220,7 +227,7 @@ def _print_misses(res: dict, by_id: dict, half: dict, h: str) -> None:
     print(f"\n{h}: misses and false alarms\n")
     for key in sorted(res):
         r = res[key]
-        if half[SUBJECTS[r["subject"]].source] != h or r["mode"].endswith("never"):
+        if half.get(SUBJECTS[r["subject"]].source) != h or r["mode"].endswith("never"):
             continue
         m = by_id.get(r["id"]) if r["id"] else None
         label = m["label"] if m else {"label": "never"}
@@ -238,7 +245,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     by_id = {m["id"]: m for m in doc["mutants"]}
     with open(args.out) as f:
         res = json.load(f)
-    half = split()
+    half = split(args.split)
     halves = args.half.split(",")
     for h in halves:
         print(f"\n### {h} half\n")
@@ -251,7 +258,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         origs: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
         for r in res.values():
             subject = SUBJECTS[r["subject"]]
-            if half[subject.source] != h or r["mode"].endswith("never"):
+            if half.get(subject.source) != h or r["mode"].endswith("never"):
                 continue
             if r["id"] is None:
                 o = origs[r["mode"]]
@@ -286,7 +293,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         for what in ("originals", "mutants (fixed sample)"):
             pairs = []
             for r in res.values():
-                if r["mode"] not in ("driver", "script") or half[SUBJECTS[r["subject"]].source] != h:
+                if r["mode"] not in ("driver", "script") or half.get(SUBJECTS[r["subject"]].source) != h:
                     continue
                 if (r["id"] is None) != (what == "originals"):
                     continue
@@ -320,6 +327,8 @@ def main() -> int:
     p.add_argument("out")
     p.add_argument("--half", default="dev,test")
     p.add_argument("--detail", action="store_true")
+    p.add_argument("--split", type=int, help="the halves of the split made at this stop (split.json's history), e.g."
+                   " 32 for a score file of stop 32")
     p.add_argument("--misses", action="store_true", help="list each always-failing mutant not found at its line,"
                    " and each false alarm (development use: never on a sealed half)")
     args = ap.parse_args()

@@ -291,4 +291,196 @@ SCRIPTS: list[Script] = [
            variants=(((), ()), (("--data.block_size=24",), ()))),
 ]
 
-SUBJECTS: dict[str, Module | Script] = {s.name: s for s in [*MODULES, *SCRIPTS]}
+# --- stop 33: the sources of the new test half (split.json); appended, so the stop-32 subjects keep their order
+
+_ESM = "from esm.data import Alphabet\n"
+_ESM_FILES = ("esm/model/*.py", "esm/modules.py", "esm/multihead_attention.py", "esm/rotary_embedding.py",
+              "esm/axial_attention.py")
+_ESM_ARGS = ("import argparse\nargs = argparse.Namespace(arch='{arch}', layers=2, embed_dim=32, ffn_embed_dim=64, "
+             "attention_heads=4, max_positions=64, dropout=0.0, attention_dropout=0.0, activation_dropout=0.0, "
+             "max_tokens_per_msa=2 ** 14, max_tokens=2 ** 14, embed_positions_msa=True, final_bias=True, emb_layer_norm_before=True)\n")
+_SEQ = "model(torch.randn({b}, {s}, 32))"
+
+
+def _esm(name: str, imports: str, build: str, call: str, sizes: tuple[int, ...] = (8, 16)) -> Module:
+    return Module(f"esm-{name}", "fair-esm", ".", _ESM_FILES, _ESM + imports, build, call, sizes=sizes)
+
+
+def _lucid(name: str, source: str, files: tuple[str, ...], imports: str, build: str, call: str,
+           sizes: tuple[int, ...] = (8, 16), batches: tuple[int, ...] = (1, 2, 4)) -> Module:
+    return Module(name, source, ".", files, imports, build, call, sizes=sizes, batches=batches)
+
+
+def _gan_model(folder: str, cls: str, build: str, call: str, sizes: tuple[int, ...] = (32,)) -> Module:
+    return Module(f"pytorch-gan-{folder}-{cls.lower()}", "pytorch-gan", f"implementations/{folder}", ("models.py",),
+                  f"from models import {cls}", f"model = {build}", call, sizes=sizes)
+
+
+_AX = ("axial_attention/axial_attention.py", "axial_attention/reversible.py")
+_LAMBDA = ("lambda_networks/lambda_networks.py",)
+_BOT = ("bottleneck_transformer_pytorch/bottleneck_transformer_pytorch.py",)
+_LOCAL = ("local_attention/*.py",)
+_TAB = ("tab_transformer_pytorch/tab_transformer_pytorch.py",)
+_FT = ("tab_transformer_pytorch/ft_transformer.py",)
+_SIREN = ("siren_pytorch/siren_pytorch.py",)
+_VQ = ("vector_quantize_pytorch/*.py",)
+_QKV = "model(torch.randn({b}, 2, {s}, 16), torch.randn({b}, 2, {s}, 16), torch.randn({b}, 2, {s}, 16))"
+_TAB_CALL = "model(torch.randint(0, 3, ({b}, 3)), torch.randn({b}, {s}))"
+
+NEW_MODULES: list[Module] = [
+    # --- fair-esm (protein language models: ESM-2, ESM-1b, the MSA Transformer and their layers)
+    _esm("esm2", "from esm.model.esm2 import ESM2",
+         "model = ESM2(num_layers=2, embed_dim=32, attention_heads=4, alphabet=Alphabet.from_architecture('ESM-1b'))",
+         "model(torch.randint(4, 24, ({b}, {s})))"),
+    _esm("esm2-contacts", "from esm.model.esm2 import ESM2",
+         "model = ESM2(num_layers=2, embed_dim=32, attention_heads=4, alphabet=Alphabet.from_architecture('ESM-1b'))",
+         "model(torch.randint(4, 24, ({b}, {s})), repr_layers=[1, 2], return_contacts=True)"),
+    _esm("esm1b", "from esm.model.esm1 import ProteinBertModel",
+         _ESM_ARGS.format(arch="roberta_large") + "model = ProteinBertModel(args, Alphabet.from_architecture('ESM-1b'))",
+         "model(torch.randint(4, 24, ({b}, {s})), repr_layers=[2], return_contacts=True)"),
+    _esm("esm1", "from esm.model.esm1 import ProteinBertModel",
+         _ESM_ARGS.format(arch="protein_bert_base") + "model = ProteinBertModel(args, Alphabet.from_architecture('ESM-1'))",
+         "model(torch.randint(4, 24, ({b}, {s})))"),
+    _esm("msa-transformer", "from esm.model.msa_transformer import MSATransformer",
+         _ESM_ARGS.format(arch="msa_transformer") + "model = MSATransformer(args, Alphabet.from_architecture('msa_transformer'))",
+         "model(torch.randint(4, 24, ({b}, 3, {s})), return_contacts=True)"),
+    _esm("transformer-layer", "from esm.modules import TransformerLayer",
+         "model = TransformerLayer(32, 64, 4, use_rotary_embeddings=True)",
+         "model(torch.randn({s}, {b}, 32))"),
+    _esm("axial-layer", "from esm.modules import AxialTransformerLayer",
+         "model = AxialTransformerLayer(embedding_dim=32, ffn_embedding_dim=64, num_attention_heads=4)",
+         "model(torch.randn(3, {s}, {b}, 32))"),
+    # --- axial-attention
+    _lucid("axial-attention-channels", "axial-attention", _AX, "from axial_attention import AxialAttention",
+           "model = AxialAttention(dim=16, dim_index=1, heads=4, num_dimensions=2)", "model(torch.randn({b}, 16, {s}, {s}))"),
+    _lucid("axial-attention-3d", "axial-attention", _AX, "from axial_attention import AxialAttention",
+           "model = AxialAttention(dim=16, dim_index=-1, heads=2, dim_heads=8, num_dimensions=3, sum_axial_out=False)",
+           "model(torch.randn({b}, 4, {s}, {s}, 16))"),
+    _lucid("axial-image-transformer", "axial-attention", _AX, "from axial_attention import AxialImageTransformer",
+           "model = AxialImageTransformer(dim=16, depth=2, heads=4, reversible=True)",
+           "model(torch.randn({b}, 16, {s}, {s}))"),
+    _lucid("axial-image-transformer-posemb", "axial-attention", _AX, "from axial_attention import AxialImageTransformer",
+           "model = AxialImageTransformer(dim=16, depth=1, heads=4, reversible=False, axial_pos_emb_shape=(16, 16))",
+           "model(torch.randn({b}, 16, {s}, {s}))", sizes=(16,)),
+    # --- lambda-networks
+    _lucid("lambda-global", "lambda-networks", _LAMBDA, "from lambda_networks import LambdaLayer",
+           "model = LambdaLayer(dim=16, dim_out=32, n=16, dim_k=8, heads=4, dim_u=1)", "model(torch.randn({b}, 16, {s}, {s}))",
+           sizes=(16,)),
+    _lucid("lambda-local", "lambda-networks", _LAMBDA, "from lambda_networks import LambdaLayer",
+           "model = LambdaLayer(dim=16, dim_out=32, r=3, dim_k=8, heads=4, dim_u=4)", "model(torch.randn({b}, 16, {s}, {s}))"),
+    _lucid("lambda-positional", "lambda-networks", _LAMBDA, "from lambda_networks import LambdaLayer",
+           "model = LambdaLayer(dim=8, dim_out=16, n=8, dim_k=4, heads=2, dim_u=2)", "model(torch.randn({b}, 8, {s}, {s}))",
+           sizes=(8,)),
+    # --- bottleneck-transformer-pytorch
+    _lucid("botnet-stack", "bottleneck-transformer-pytorch", _BOT, "from bottleneck_transformer_pytorch import BottleStack",
+           "model = BottleStack(dim=16, fmap_size=16, dim_out=32, proj_factor=2, downsample=True, heads=2, dim_head=8, "
+           "num_layers=2)", "model(torch.randn({b}, 16, {s}, {s}))", sizes=(16,)),
+    _lucid("botnet-stack-relpos", "bottleneck-transformer-pytorch", _BOT,
+           "from bottleneck_transformer_pytorch import BottleStack",
+           "model = BottleStack(dim=8, fmap_size=8, dim_out=16, proj_factor=2, downsample=False, heads=2, dim_head=8, "
+           "num_layers=1, rel_pos_emb=True)", "model(torch.randn({b}, 8, {s}, {s}))", sizes=(8,)),
+    # --- local-attention
+    _lucid("local-attention-causal", "local-attention", _LOCAL, "from local_attention import LocalAttention",
+           "model = LocalAttention(dim=16, window_size=4, causal=True, autopad=True)", _QKV, sizes=(8, 14)),
+    _lucid("local-attention-bidirectional", "local-attention", _LOCAL, "from local_attention import LocalAttention",
+           "model = LocalAttention(window_size=4, causal=False, look_backward=1, look_forward=1, "
+           "use_rotary_pos_emb=False)", _QKV, sizes=(8, 16)),
+    _lucid("local-transformer", "local-attention", _LOCAL, "from local_attention import LocalTransformer",
+           "model = LocalTransformer(num_tokens=100, max_seq_len=32, dim=32, depth=2, causal=True, "
+           "local_attn_window_size=4, dim_head=8, heads=4)", TOK),
+    _lucid("local-transformer-dynpos", "local-attention", _LOCAL, "from local_attention import LocalTransformer",
+           "model = LocalTransformer(num_tokens=100, max_seq_len=32, dim=32, depth=1, causal=True, "
+           "local_attn_window_size=4, dim_head=8, heads=2, use_dynamic_pos_bias=True)", TOK),
+    _lucid("local-mha", "local-attention", _LOCAL, "from local_attention.transformer import LocalMHA",
+           "model = LocalMHA(dim=32, window_size=4, dim_head=8, heads=4, causal=False, prenorm=True)", _SEQ),
+    # --- tab-transformer-pytorch (tabular: categorical ids and continuous columns; {s} = continuous columns)
+    _lucid("tab-transformer", "tab-transformer-pytorch", _TAB, "from tab_transformer_pytorch import TabTransformer",
+           "model = TabTransformer(categories=(3, 4, 5), num_continuous=4, dim=16, depth=2, heads=4, dim_head=8, "
+           "dim_out=1, mlp_hidden_mults=(2, 1))", _TAB_CALL, sizes=(4,)),
+    _lucid("tab-transformer-meanstd", "tab-transformer-pytorch", _TAB, "from tab_transformer_pytorch import TabTransformer",
+           "model = TabTransformer(categories=(3, 4, 5), num_continuous=2, dim=16, depth=1, heads=2, dim_head=8, "
+           "dim_out=3, continuous_mean_std=torch.randn(2, 2))", _TAB_CALL, sizes=(2,)),
+    _lucid("ft-transformer", "tab-transformer-pytorch", _FT, "from tab_transformer_pytorch import FTTransformer",
+           "model = FTTransformer(categories=(3, 4, 5), num_continuous=4, dim=16, depth=2, heads=4, dim_head=8, "
+           "dim_out=2)", _TAB_CALL, sizes=(4,)),
+    # --- siren-pytorch (coordinate MLPs)
+    _lucid("siren-net", "siren-pytorch", _SIREN, "from siren_pytorch import SirenNet",
+           "model = SirenNet(dim_in=2, dim_hidden=32, dim_out=3, num_layers=3)", "model(torch.randn({b}, {s}, 2))"),
+    _lucid("siren-wrapper", "siren-pytorch", _SIREN, "from siren_pytorch import SirenNet, SirenWrapper",
+           "model = SirenWrapper(SirenNet(dim_in=2, dim_hidden=32, dim_out=3, num_layers=3), image_width=16, "
+           "image_height=16)", "model(torch.randn({b}, 3, {s}, {s}))", sizes=(16,), batches=(1,)),
+    _lucid("siren-wrapper-latent", "siren-pytorch", _SIREN, "from siren_pytorch import SirenNet, SirenWrapper",
+           "model = SirenWrapper(SirenNet(dim_in=2, dim_hidden=32, dim_out=3, num_layers=3), image_width=16, "
+           "image_height=8, latent_dim=8)", "model(latent=torch.randn(8))", sizes=(8,), batches=(1,)),
+    # --- vector-quantize-pytorch (codebooks updated by EMA in training mode, k-means init, residual quantizers)
+    _lucid("vq", "vector-quantize-pytorch", _VQ, "from vector_quantize_pytorch import VectorQuantize",
+           "model = VectorQuantize(dim=16, codebook_size=32, decay=0.8, commitment_weight=1.)",
+           "model(torch.randn({b}, {s}, 16))"),
+    _lucid("vq-cosine-heads", "vector-quantize-pytorch", _VQ, "from vector_quantize_pytorch import VectorQuantize",
+           "model = VectorQuantize(dim=16, codebook_size=32, codebook_dim=8, heads=2, separate_codebook_per_head=True, "
+           "use_cosine_sim=True, kmeans_init=True, kmeans_iters=2)", "model(torch.randn({b}, {s}, 16))"),
+    _lucid("vq-image-fmap", "vector-quantize-pytorch", _VQ, "from vector_quantize_pytorch import VectorQuantize",
+           "model = VectorQuantize(dim=16, codebook_size=32, accept_image_fmap=True, orthogonal_reg_weight=0.1)",
+           "model(torch.randn({b}, 16, {s}, {s}))", sizes=(4, 8)),
+    _lucid("residual-vq", "vector-quantize-pytorch", _VQ, "from vector_quantize_pytorch import ResidualVQ",
+           "model = ResidualVQ(dim=16, num_quantizers=3, codebook_size=32)", "model(torch.randn({b}, {s}, 16))"),
+    _lucid("grouped-residual-vq", "vector-quantize-pytorch", _VQ, "from vector_quantize_pytorch import GroupedResidualVQ",
+           "model = GroupedResidualVQ(dim=16, num_quantizers=2, groups=2, codebook_size=32)",
+           "model(torch.randn({b}, {s}, 16))"),
+    _lucid("random-projection-quantizer", "vector-quantize-pytorch", _VQ,
+           "from vector_quantize_pytorch import RandomProjectionQuantizer",
+           "model = RandomProjectionQuantizer(dim=16, codebook_size=32, codebook_dim=8, num_codebooks=2)",
+           "model(torch.randn({b}, {s}, 16))"),
+    # --- eriklindernoren/PyTorch-GAN (the models.py of its image-to-image GANs)
+    _gan_model("cyclegan", "GeneratorResNet", "GeneratorResNet((3, 32, 32), 2)", IMG),
+    _gan_model("cyclegan", "Discriminator", "Discriminator((3, 32, 32))", IMG),
+    _gan_model("pix2pix", "Discriminator", "Discriminator(in_channels=3)",
+               "model(torch.randn({b}, 3, {s}, {s}), torch.randn({b}, 3, {s}, {s}))", sizes=(32, 64)),
+    _gan_model("context_encoder", "Generator", "Generator(channels=3)", IMG, sizes=(32, 64)),
+    _gan_model("context_encoder", "Discriminator", "Discriminator(channels=3)", IMG, sizes=(32, 64)),
+    _gan_model("discogan", "GeneratorUNet", "GeneratorUNet((3, 64, 64))", IMG, sizes=(64,)),
+]
+
+_GAN_ARGV = ("--n_epochs", "1", "--batch_size", "16", "--sample_interval", "100000")
+
+
+def _gan(folder: str, entry: str, argv: tuple[str, ...] = ()) -> Script:
+    return Script(f"pytorch-gan-{folder}", "pytorch-gan", f"implementations/{folder}", entry, (entry,),
+                  argv=_GAN_ARGV + argv,
+                  variants=(((), (("TV_STANDIN_LEN_MOD", "160"),)), (("--batch_size", "12"),
+                                                                   (("TV_STANDIN_LEN_MOD", "100"),))))
+
+
+def _nlp(folder: str, entry: str) -> Script:
+    return Script(f"nlp-tutorial-{entry.split('.')[0].lower().replace('(', '-').replace(')', '')}",
+                  "nlp-tutorial-graykode", folder, entry, (entry,), variants=_NOVAR, timeout=600)
+
+
+def _morvan(entry: str, variants: tuple = _NOVAR) -> Script:
+    return Script(f"morvan-{entry.split('_')[0]}", "pytorch-tutorial-morvan", "tutorial-contents", entry, (entry,),
+                  variants=variants)
+
+
+NEW_SCRIPTS: list[Script] = [
+    # --- graykode/nlp-tutorial (toy sentences in the script; fixed, so one input each)
+    _nlp("1-1.NNLM", "NNLM.py"),
+    _nlp("2-1.TextCNN", "TextCNN.py"),
+    _nlp("3-2.TextLSTM", "TextLSTM.py"),
+    _nlp("4-1.Seq2Seq", "Seq2Seq.py"),
+    _nlp("1-2.Word2Vec", "Word2Vec-Skipgram(Softmax).py"),
+    _nlp("3-1.TextRNN", "TextRNN.py"),
+    # --- MorvanZhou/PyTorch-Tutorial
+    _morvan("301_regression.py"),
+    _morvan("302_classification.py"),
+    _morvan("305_batch_train.py"),
+    _morvan("306_optimizer.py"),
+    _morvan("403_RNN_regressor.py"),
+    _morvan("503_dropout.py"),
+    # --- eriklindernoren/PyTorch-GAN (MNIST through the torchvision stand-in)
+    _gan("gan", "gan.py"),
+    _gan("dcgan", "dcgan.py"),
+    _gan("cgan", "cgan.py"),
+    _gan("lsgan", "lsgan.py"),
+]
+
+SUBJECTS: dict[str, Module | Script] = {s.name: s for s in [*MODULES, *SCRIPTS, *NEW_MODULES, *NEW_SCRIPTS]}
