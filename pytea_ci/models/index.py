@@ -32,6 +32,11 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.argparse_':
         'argparse.ArgumentParser argparse._SubParsersAction argparse.Namespace argparse.ArgumentTypeError '
         'argparse.FileType',
+    'pytea_ci.models.abc_kinds':
+        'collections.abc.Hashable typing.Hashable collections.abc.Sized typing.Sized collections.abc.Container '
+        'typing.Container collections.abc.Collection typing.Collection collections.abc.Reversible '
+        'typing.Reversible collections.abc.Callable collections.abc.MutableSequence typing.MutableSequence '
+        'collections.abc.Set collections.abc.MutableSet typing.MutableSet enum.EnumMeta enum.EnumType',
     'pytea_ci.models.builtins':
         'builtins.print builtins.input builtins.breakpoint builtins.help builtins.len builtins.range '
         'builtins.enumerate builtins.zip builtins.reversed builtins.sorted builtins.list builtins.tuple '
