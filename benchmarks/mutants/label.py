@@ -5,12 +5,16 @@ are run with the `meta` emulation of a second device (oracle.py) and only device
 
     python benchmarks/mutants/label.py --shard 0/2 --out A.json   # two shards in parallel
     python benchmarks/mutants/label.py --merge A.json B.json [--check]  # write (or compare) labels
+
+`--only REGEX` (with both) relabels, writes or compares only the mutants whose id matches, the
+others keep their committed labels: a change of the oracle that concerns a few mutants.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -77,18 +81,20 @@ def main() -> int:
     ap.add_argument("--out")
     ap.add_argument("--merge", nargs="*")
     ap.add_argument("--check", action="store_true", help="compare the merged labels with mutants.json")
+    ap.add_argument("--only", help="only the mutants whose id matches this regular expression")
     args = ap.parse_args()
     doc = load_mutants()
+    chosen = [m for m in doc["mutants"] if args.only is None or re.search(args.only, m["id"])]
     if args.merge is not None:
         labels: dict[str, dict] = {}
         for p in args.merge:
             with open(p) as f:
                 labels.update(json.load(f))
         if args.check:
-            diff = [m["id"] for m in doc["mutants"] if m.get("label") != labels.get(m["id"])]
-            print(f"{len(doc['mutants']) - len(diff)}/{len(doc['mutants'])} labels identical; differing: {diff[:20]}")
+            diff = [m["id"] for m in chosen if m.get("label") != labels.get(m["id"])]
+            print(f"{len(chosen) - len(diff)}/{len(chosen)} labels identical; differing: {diff[:20]}")
             return 1 if diff else 0
-        for m in doc["mutants"]:
+        for m in chosen:
             m["label"] = labels[m["id"]]
         with open(os.path.join(CACHE, "originals.json")) as f:
             originals = json.load(f)
@@ -101,7 +107,7 @@ def main() -> int:
         originals = json.load(f)
     oracle.warm_up()
     out: dict[str, dict] = {}
-    for i, m in enumerate(doc["mutants"]):
+    for i, m in enumerate(chosen):
         if i % n != k:
             continue
         t0 = time.time()
