@@ -24,12 +24,12 @@ _ABC = "collections.abc."
 # the ABCs each built-in kind is an instance of (as `_collections_abc.py` registers and hooks them)
 _SEQ = {"Sized", "Container", "Iterable", "Reversible", "Collection", "Sequence"}
 _KINDS: list[tuple[type | tuple[type, ...], frozenset[str]]] = [
-    ((str, tuple, RangeVal), frozenset(_SEQ | {"Hashable"})),
+    ((str, bytes, tuple, RangeVal), frozenset(_SEQ | {"Hashable"})),
     (list, frozenset(_SEQ | {"MutableSequence"})),
     (dict, frozenset({"Sized", "Container", "Iterable", "Reversible", "Collection", "Mapping", "MutableMapping"})),
     (set, frozenset({"Sized", "Container", "Iterable", "Collection", "Set", "MutableSet"})),
     (frozenset, frozenset({"Sized", "Container", "Iterable", "Collection", "Set", "Hashable"})),
-    ((bool, int, float, complex, bytes, type(None)), frozenset({"Hashable"})),
+    ((bool, int, float, complex, type(None)), frozenset({"Hashable"})),
 ]
 # torch.Tensor defines __hash__, __len__, __iter__, __contains__ and __reversed__; numpy's ndarray no
 # __hash__ (None) and no __reversed__

@@ -339,7 +339,7 @@ for _name in _ABCS:
         register(_name, Builtin(_name, _abc_class))
 
 
-@model("builtins.isinstance")
+@model("builtins.isinstance", "torch.jit.isinstance")  # (TorchScript's refinement: isinstance when run eagerly)
 def isinstance_(ctx: Ctx, obj: Any, classinfo: Any) -> Any:
     r = _type_matches(obj, classinfo)
     return ctx.unknown("isinstance") if r is None else r
