@@ -139,12 +139,12 @@ def collate(ctx: Ctx, item: Any, b: Any) -> Any:
     if isinstance(item, Tensor):
         batch = item.with_shape(None if item.shape is None else (b,) + tuple(item.shape), item.dtype)
         return replace(batch, vrange=item.vrange)  # a batch holds items' values
-    if isinstance(item, bool):
-        return Tensor((b,), "bool")
+    if isinstance(item, bool):  # Python numbers become tensors on the CPU
+        return Tensor((b,), "bool", device="cpu")
     if is_dim(item):
-        return Tensor((b,), "int64", vrange=_int_range(item))
+        return Tensor((b,), "int64", vrange=_int_range(item), device="cpu")
     if isinstance(item, float):
-        return Tensor((b,), "float64")
+        return Tensor((b,), "float64", device="cpu")
     if isinstance(item, tuple):
         return tuple(collate(ctx, x, b) for x in item)
     if isinstance(item, list):
