@@ -112,7 +112,9 @@ NAMES: dict[str, str] = {
         'torch.utils.data.TensorDataset torch.utils.data.Subset torch.utils.data.random_split '
         'torch.utils.data.DataLoader torch.utils.data.dataloader.DataLoader torch.utils.data.ConcatDataset '
         'torch.utils.data.dataset.ConcatDataset torch.utils.data.distributed.DistributedSampler '
-        'torch.utils.data.DistributedSampler',
+        'torch.utils.data.DistributedSampler torch.utils.data.RandomSampler '
+        'torch.utils.data.sampler.RandomSampler torch.utils.data.SequentialSampler '
+        'torch.utils.data.sampler.SequentialSampler',
     'pytea_ci.models.torch.elementwise':
         'torch.add torch.Tensor.add torch.Tensor.add_ torch.sub torch.Tensor.sub torch.Tensor.sub_ torch.mul '
         'torch.Tensor.mul torch.Tensor.mul_ torch.div torch.Tensor.div torch.Tensor.div_ torch.true_divide '
@@ -597,11 +599,12 @@ PREFIXES = (
     'torch.nn.modules torch.nn.modules.module torch.nn.parallel torch.nn.parameter torch.nn.utils '
     'torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim torch.optim.lr_scheduler '
     'torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data torch.utils.data.dataloader '
-    'torch.utils.data.dataset torch.utils.data.distributed torchvision torchvision.datasets torchvision.io '
-    'torchvision.io.ImageReadMode torchvision.models torchvision.models.alexnet torchvision.models.mobilenetv2 '
-    'torchvision.models.resnet torchvision.models.vgg torchvision.transforms torchvision.transforms.v2 '
-    'torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std transformers transformers.generation '
-    'transformers.generation.configuration_utils transformers.generation.configuration_utils.GenerationConfig '
-    'transformers.utils transformers.utils.auto_docstring transformers.utils.doc typer types typing urllib '
-    'urllib.parse warnings yaml'
+    'torch.utils.data.dataset torch.utils.data.distributed torch.utils.data.sampler torchvision '
+    'torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
+    'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
+    'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
+    'transformers transformers.generation transformers.generation.configuration_utils '
+    'transformers.generation.configuration_utils.GenerationConfig transformers.utils '
+    'transformers.utils.auto_docstring transformers.utils.doc typer types typing urllib urllib.parse warnings '
+    'yaml'
 )
