@@ -64,3 +64,17 @@ def test_an_unknown_that_holds_objects_holds_their_copies() -> None:
     new = copier.copy(state)
     assert new["b"] is not holder and new["b"].holds[0] is new["a"] and new["a"] is not kept
     assert copier.copy(Unknown("plain")).holds == ()
+
+
+def test_a_named_tuple_holding_a_list_is_copied_with_its_class() -> None:
+    """A named tuple of the program (a `NamedTupleVal`: its class is an attribute, not a constructor
+    argument) copied because a list inside it is: the copy keeps the class, so `t.field` still reads."""
+    from pytea_ci.models.values import ClassVal, NamedTupleVal
+
+    cls = ClassVal("Stage", (), {"_fields": ("widths", "depth")})
+    widths = [4, 8]
+    t = NamedTupleVal.of(cls, [widths, 2])
+    copier = snapshot._Copier.__new__(snapshot._Copier)
+    copier.interp, copier.shared_ids, copier.seen = None, {}, {}  # type: ignore[assignment]
+    new = copier.copy(t)
+    assert isinstance(new, NamedTupleVal) and new.cls is cls and new[0] == widths and new[0] is not widths

@@ -9,6 +9,7 @@ are run with the `meta` emulation of a second device (oracle.py) and only device
 
 `--missing` labels only the mutants that have no label yet (those of subjects added later, see mutate.py);
 `--merge` writes the labels it is given and keeps every other one; `--check` compares those it is given.
+`--only REGEX` labels only the mutants whose id matches (a change of the oracle that concerns a few mutants).
 """
 from __future__ import annotations
 

@@ -5,7 +5,10 @@ one thread, an alarm as timeout) that reports JSON through a pipe. A Module subj
 model once per input (so a failing input does not poison the next) and calls it; a Script runs
 as `__main__` with its variant's argv and environment and stops, as a success, when any
 DataLoader is iterated a second time. The raising statement is the innermost traceback frame
-inside the work folder (the generated driver excluded). With `trace`, the child also returns the
+inside the work folder outside the generated driver; when there is none (a model that is an
+`nn.Sequential` of torch layers built by functions raises inside torch only), the driver's own
+statement: the call of the failing input, at its line in `mutant_driver.py` (or the build's line,
+when the constructor raises). With `trace`, the child also returns the
 lines executed in the subject's files (sys.settrace), which is where mutants may go.
 
 `device="meta"` emulates a second device: `torch.accelerator` / `torch.cuda.is_available()` say
@@ -25,7 +28,7 @@ import traceback
 import types
 from typing import Any
 
-from common import DRIVER, STANDIN, Module, Script, call_text
+from common import DRIVER, STANDIN, Module, Script, call_text, driver_text
 
 DEVICE_WORDS = ("expected device", "same device", "device type", "Expected all tensors")
 
@@ -78,11 +81,16 @@ def _seed() -> None:
 
 def _where(exc: BaseException, work: str) -> tuple[str | None, int | None]:
     inner: tuple[str | None, int | None] = (None, None)
+    driver: tuple[str | None, int | None] = (None, None)
     for fr in traceback.extract_tb(exc.__traceback__):
         fn = os.path.realpath(fr.filename)
-        if fn.startswith(work + os.sep) and os.path.basename(fn) != DRIVER:
+        if not fn.startswith(work + os.sep):
+            continue
+        if os.path.basename(fn) != DRIVER:
             inner = (os.path.relpath(fn, work), fr.lineno)
-    return inner
+        elif driver == (None, None):  # the driver's statement that called into the model
+            driver = (DRIVER, fr.lineno)
+    return inner if inner != (None, None) else driver
 
 
 def _outcome(exc: BaseException | None, work: str) -> dict[str, Any]:
@@ -166,14 +174,18 @@ def _tracer(work: str, files: set[str], hits: dict[str, set[int]]) -> Any:
 
 
 def _run_module(subject: Module, work: str, ins: list) -> list[dict]:
+    """Each input on a fresh build; the build and the call compiled at their lines of the generated
+    driver (`driver_text` of the same inputs), so a frame in the driver is a line of that file."""
     results = []
-    for b, s in ins:
+    head = "import torch\n" + subject.imports + "\n" + subject.build
+    first_call = len(driver_text(subject, []).splitlines())  # the lines before the first call
+    for j, (b, s) in enumerate(ins):
         _seed()
         env: dict[str, Any] = {"__name__": "mutant_driver"}
         try:
-            exec(compile("import torch\n" + subject.imports + "\n" + subject.build, os.path.join(work, DRIVER),
-                         "exec"), env)  # noqa: S102 (the oracle runs torch)
-            exec(compile(call_text(subject, b, s), os.path.join(work, DRIVER), "exec"), env)  # noqa: S102
+            exec(compile(head, os.path.join(work, DRIVER), "exec"), env)  # noqa: S102 (the oracle runs torch)
+            exec(compile("\n" * (first_call + j) + call_text(subject, b, s), os.path.join(work, DRIVER),  # noqa: S102
+                         "exec"), env)
             results.append(_outcome(None, work))
         except Exception as e:  # noqa: BLE001 (every exception is a label)
             results.append(_outcome(e, work))

@@ -196,10 +196,10 @@ class LoopMixin:
             self.known_len[lst] = start + trips * step if step is not None and start is not None else \
                 self.fresh("len", kind=UNKNOWN, lo=0, note="items of a list grown in a while loop")
 
-    def widened(self: "Interpreter", name: str, seen: list[Any], trips: Sym) -> Any:
+    def widened(self: "Interpreter", name: str, seen: list[Any], trips: Sym | None) -> Any:
         """What a loop variable holding `seen` (from the start, one value per iteration) may hold
-        after any number of iterations."""
-        if seen and all(_int(v) for v in seen):
+        after any number of iterations (`trips`: their count; None: a size that moved is fresh)."""
+        if seen and all(_int(v) for v in seen) and trips is not None:
             step = _step(seen)
             return seen[0] + trips * step if step is not None else self.fresh(name, kind=UNKNOWN, lo=None)
         if seen and all(isinstance(v, Tensor) and v.shape is not None and len(v.shape) == len(seen[0].shape)
@@ -207,7 +207,10 @@ class LoopMixin:
             dims = []
             for column in zip(*(v.shape for v in seen)):
                 step = _step(list(column))
-                dims.append(column[0] + trips * step if step is not None else self.fresh(name, kind=UNKNOWN))
+                if step is not None and (trips is not None or step == 0):
+                    dims.append(column[0] + trips * step if trips is not None else column[0])
+                else:
+                    dims.append(self.fresh(name, kind=UNKNOWN))
             dtypes = {v.dtype for v in seen}
             return seen[-1].with_shape(tuple(dims), dtypes.pop() if len(dtypes) == 1 else None)
         return self.unknown(f"loop variable {name} widened (changes across iterations)")
@@ -284,7 +287,7 @@ class LoopMixin:
         names = assigned_names(node.body) if truncated else set()
         if truncated:
             self.note_representatives()
-        start = {n: scope.locals.get(n) for n in names}
+        start = {n: scope.locals.get(n, MISSING) for n in names}
         before: dict[str, Any] = {}
         items = list(items)
         self.loop_mutations.append(set())
@@ -297,7 +300,7 @@ class LoopMixin:
                 if truncated and k >= consecutive:
                     with self.at(node):  # the loop is where its variables change, not the enclosing statement
                         self.widen_changed(names, (start, before), scope)
-                before = {n: scope.locals.get(n) for n in names}
+                before = {n: scope.locals.get(n, MISSING) for n in names}
                 if bind is not None:
                     bind(item)
                 try:
@@ -324,10 +327,19 @@ class LoopMixin:
             self.exec_block(node.orelse, scope)
 
     def widen_changed(self: "Interpreter", names: set[str], earlier: tuple[dict[str, Any], ...], scope: Scope) -> None:
-        """Names whose value differs from one they had earlier become unknown."""
+        """Names whose value differs from one they had earlier (MISSING: not bound then) become unknown;
+        a tensor of the same rank in every state it was bound in keeps that rank, its sizes that differ
+        fresh (of the unknown kind): the batch a loader loop leaves, full or the short last one."""
         for n in names:
-            if n in scope.locals and not all(same_value(e.get(n), scope.locals[n]) for e in earlier):
-                scope.locals[n] = self.unknown(f"loop variable {n} widened (changes across iterations)")
+            now = scope.locals.get(n, MISSING)
+            was = [e.get(n, MISSING) for e in earlier]
+            if now is MISSING or all(same_value(None if v is MISSING else v, now) for v in was):
+                continue
+            seen = [v for v in (*was, now) if v is not MISSING]
+            same_rank = isinstance(now, Tensor) and now.shape is not None and all(
+                isinstance(v, Tensor) and v.shape is not None and len(v.shape) == len(now.shape) for v in seen)
+            scope.locals[n] = self.widened(n, seen, None) if same_rank else \
+                self.unknown(f"loop variable {n} widened (changes across iterations)")
 
 
 def _leading_run(positions: tuple[int, ...]) -> int:

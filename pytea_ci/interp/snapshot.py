@@ -26,7 +26,7 @@ from pytea_ci.diagnostics.budgets import copy_steps
 from pytea_ci.interp.interpreter import Decision, Interpreter, Shared
 from pytea_ci.interp.runtime import Scope
 from pytea_ci.models.registry import REGISTRY
-from pytea_ci.models.values import Builtin, ClassVal, Namespace, Unknown
+from pytea_ci.models.values import Builtin, ClassVal, NamedTupleVal, Namespace, Unknown
 from pytea_ci.shapes.dim import Term
 from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.tensor import Tensor
@@ -268,6 +268,8 @@ class _Copier:
             new: Any = x
         elif type(x) in (tuple, frozenset):
             new = type(x)(items)
+        elif isinstance(x, NamedTupleVal):  # its class is an attribute, not a constructor argument
+            new = NamedTupleVal.of(x.cls, items)
         elif hasattr(type(x), "_make"):
             new = type(x)._make(items)  # type: ignore[attr-defined]
         else:

@@ -31,3 +31,4 @@ from pytea_ci.models import abc_mapping, contextvars_, importlib_, inspect_  # n
 from pytea_ci.models import asyncio_, min_max  # noqa: F401
 from pytea_ci.models import abc_sequence  # noqa: F401
 from pytea_ci.models import re_  # noqa: F401
+from pytea_ci.models.numpy_ import known as np_known  # noqa: F401

@@ -11,6 +11,7 @@ from pytea_ci.models.registry import model
 from pytea_ci.models.torch.tensor_attrs import MODULE_ATTRS, TENSOR_ATTRS
 from pytea_ci.models.values import (MISSING, TENSOR_ATTRS_SET, ClassVal, Instance, Namespace, PropertyVal, Unknown,
                                     lacks_attribute)
+from pytea_ci.shapes.dim import PInt
 from pytea_ci.shapes.tensor import Tensor
 
 
@@ -64,8 +65,8 @@ def hasattr_(ctx: Ctx, obj: Any, name: Any) -> Any:
         return Unknown("hasattr", pytype="bool")
     if _lacks(ctx, obj, name):
         return False
-    if type(obj) in (list, tuple, dict, set, str, int, float, bool, type(None)):
-        return hasattr(obj, name)  # the real built-in type answers
+    if type(obj) in (list, tuple, dict, set, str, int, float, bool, type(None), PInt):
+        return hasattr(int if type(obj) is PInt else obj, name)  # the real built-in type answers
     if isinstance(obj, (Instance, ClassVal, Namespace, Tensor)) or type(obj).__name__ == "ModuleVal":
         try:
             found = ctx.getattr(obj, name)

@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.abc_kinds import abc_matches, enum_meta_matches
 from pytea_ci.models.ranges import SCALAR
 from pytea_ci.models.registry import model, native_class, register
 from pytea_ci.models.values import (BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
@@ -286,7 +287,7 @@ def _type_matches(value: Any, t: Any) -> Any:
             return True if t in value.cls.mro() else None
         if t.qualname.endswith("MutableMapping") and isinstance(value, dict):
             return True
-        return _abc_matches(value, "collections.abc.Mapping" if "Mapping" in t.qualname else t.qualname)
+        return abc_matches(value, t.qualname.rsplit(".", 1)[-1])
     if isinstance(t, ClassVal):
         if isinstance(value, NamedTupleVal) and t in value.cls.mro():
             return True
@@ -296,8 +297,10 @@ def _type_matches(value: Any, t: Any) -> Any:
                 isinstance(value, (bool, int, float, str, tuple, list)) or is_dim(value))):
             return False  # None, or a plain Python value tested against a torch class (`nn.Module`)
         return False if not t.native else None
-    if isinstance(t, Builtin) and t.name in _ABCS:
-        return _abc_matches(value, t.name)
+    if isinstance(t, Builtin) and t.name.startswith("collections.abc."):  # models/abc_kinds.py
+        return abc_matches(value, t.name.rsplit(".", 1)[-1])
+    if isinstance(t, Builtin) and t.name == "enum.EnumMeta":
+        return enum_meta_matches(value)
     if isinstance(t, Builtin) and t.name in _CALLABLE_TYPES and isinstance(value, (ClassVal, Builtin)):
         # a class is an instance of `type` only; a modeled `functools.partial` object is a Builtin of that name
         if isinstance(value, ClassVal):
@@ -306,7 +309,7 @@ def _type_matches(value: Any, t: Any) -> Any:
     if isinstance(t, Builtin):
         py = {"builtins.int": int, "builtins.float": float, "builtins.str": str, "builtins.list": list,
               "builtins.tuple": tuple, "builtins.dict": dict, "builtins.bool": bool, "builtins.set": set,
-              "builtins.frozenset": frozenset, "builtins.slice": slice}.get(t.name)
+              "builtins.frozenset": frozenset, "builtins.slice": slice, "builtins.bytes": bytes}.get(t.name)
         if py is None:
             return None
         if is_dim(value):
@@ -314,29 +317,17 @@ def _type_matches(value: Any, t: Any) -> Any:
         if py is dict and isinstance(value, Instance) and value.cls.is_subclass_of("builtins.dict.__base__"):
             return True  # a class of the program deriving from dict (models/dict_subclass.py)
         return isinstance(value, py)
-    if isinstance(t, Namespace) and t.qualname == "torch.Tensor":
-        return isinstance(value, Tensor)
+    if isinstance(t, Namespace) and t.qualname in ("torch.Tensor", "numpy.ndarray"):
+        if isinstance(value, Tensor):  # an ndarray is not a torch.Tensor, nor the other way round
+            return value.lib == ("numpy" if t.qualname == "numpy.ndarray" else "torch")
+        return t.qualname == "numpy.ndarray" and isinstance(value, Instance) and value.cls.qualname == \
+            "numpy.ndarray.known"  # a small array of known numbers (models/numpy_/known.py)
     return None
 
 
 _CALLABLE_TYPES = ("builtins.type", "functools.partial", "types.FunctionType", "types.MethodType",
                    "types.LambdaType", "types.BuiltinFunctionType")
 _ABCS = ("collections.abc.Iterable", "collections.abc.Sequence", "collections.abc.Mapping")
-
-
-def _abc_matches(value: Any, abc: str) -> Any:
-    """`isinstance(x, collections.abc.Iterable)` (timm's `to_2tuple`), for the values whose answer is known."""
-    kinds = {"collections.abc.Iterable": (list, tuple, dict, set, frozenset, str, RangeVal, Tensor),
-             "collections.abc.Sequence": (list, tuple, str, RangeVal),
-             "collections.abc.Mapping": (dict,)}[abc]
-    if isinstance(value, kinds) or (abc == "collections.abc.Iterable" and isinstance(value, Tensor)):
-        return True
-    if value is None or isinstance(value, (bool, int, float, list, tuple, dict, set, frozenset, str, Tensor,
-                                           RangeVal)) or is_dim(value):
-        return False
-    if isinstance(value, ClassVal) and not any(c.qualname.startswith("enum.") for c in value.mro()):
-        return False  # a class object (not an Enum class, which iterates its members)
-    return None
 
 
 def _abc_class(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
@@ -349,7 +340,7 @@ for _name in _ABCS:
         register(_name, Builtin(_name, _abc_class))
 
 
-@model("builtins.isinstance")
+@model("builtins.isinstance", "torch.jit.isinstance")  # (TorchScript's refinement: isinstance when run eagerly)
 def isinstance_(ctx: Ctx, obj: Any, classinfo: Any) -> Any:
     r = _type_matches(obj, classinfo)
     return ctx.unknown("isinstance") if r is None else r
@@ -452,8 +443,13 @@ def vars_(ctx: Ctx, *obj: Any) -> Any:
 
 @model("builtins.id", "builtins.hash", "builtins.dir", "builtins.globals", "builtins.locals",
        "builtins.eval", "builtins.exec", "builtins.compile", "builtins.__import__", "builtins.memoryview",
-       "builtins.bytearray", "builtins.bytes", "builtins.pow", "builtins.object_new")
+       "builtins.bytearray", "builtins.pow", "builtins.object_new")
 def opaque(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    return ctx.unknown("opaque builtin")
+
+
+@model("builtins.bytes")  # a name of its own: `isinstance(x, (str, bytes))` tests it
+def bytes_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("opaque builtin")
 
 

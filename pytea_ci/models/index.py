@@ -32,26 +32,32 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.argparse_':
         'argparse.ArgumentParser argparse._SubParsersAction argparse.Namespace argparse.ArgumentTypeError '
         'argparse.FileType',
+    'pytea_ci.models.abc_kinds':
+        'collections.abc.Hashable typing.Hashable collections.abc.Sized typing.Sized collections.abc.Container '
+        'typing.Container collections.abc.Collection typing.Collection collections.abc.Reversible '
+        'typing.Reversible collections.abc.Callable collections.abc.MutableSequence typing.MutableSequence '
+        'collections.abc.Set collections.abc.MutableSet typing.MutableSet enum.EnumMeta enum.EnumType',
     'pytea_ci.models.builtins':
         'builtins.print builtins.input builtins.breakpoint builtins.help builtins.len builtins.range '
         'builtins.enumerate builtins.zip builtins.reversed builtins.sorted builtins.list builtins.tuple '
         'builtins.set builtins.frozenset builtins.sum builtins.abs builtins.int builtins.float builtins.complex '
         'builtins.round builtins.divmod builtins.bool builtins.dict collections.abc.Iterable '
-        'builtins.isinstance builtins.issubclass builtins.callable builtins.any builtins.all builtins.iter '
-        'builtins.next builtins.map builtins.filter builtins.vars builtins.id builtins.hash builtins.dir '
-        'builtins.globals builtins.locals builtins.eval builtins.exec builtins.compile builtins.__import__ '
-        'builtins.memoryview builtins.bytearray builtins.bytes builtins.pow builtins.object_new builtins.slice '
-        'builtins.type builtins.staticmethod builtins.classmethod builtins.property functools.cached_property '
-        'builtins.object builtins.BaseException builtins.Exception builtins.KeyboardInterrupt '
-        'builtins.SystemExit builtins.ArithmeticError builtins.ZeroDivisionError builtins.OverflowError '
-        'builtins.LookupError builtins.IndexError builtins.KeyError builtins.ValueError builtins.TypeError '
-        'builtins.RuntimeError builtins.NotImplementedError builtins.RecursionError builtins.AttributeError '
-        'builtins.NameError builtins.OSError builtins.IOError builtins.FileNotFoundError '
-        'builtins.PermissionError builtins.FileExistsError builtins.ImportError builtins.ModuleNotFoundError '
-        'builtins.AssertionError builtins.StopIteration builtins.UnicodeError builtins.UnicodeDecodeError '
-        'builtins.Warning builtins.UserWarning builtins.DeprecationWarning builtins.RuntimeWarning '
-        'builtins.EOFError builtins.TimeoutError builtins.ConnectionError builtins.StopAsyncIteration '
-        'builtins.MemoryError builtins.SystemError builtins.NotImplemented builtins.Ellipsis builtins.__debug__',
+        'builtins.isinstance torch.jit.isinstance builtins.issubclass builtins.callable builtins.any '
+        'builtins.all builtins.iter builtins.next builtins.map builtins.filter builtins.vars builtins.id '
+        'builtins.hash builtins.dir builtins.globals builtins.locals builtins.eval builtins.exec '
+        'builtins.compile builtins.__import__ builtins.memoryview builtins.bytearray builtins.pow '
+        'builtins.object_new builtins.bytes builtins.slice builtins.type builtins.staticmethod '
+        'builtins.classmethod builtins.property functools.cached_property builtins.object '
+        'builtins.BaseException builtins.Exception builtins.KeyboardInterrupt builtins.SystemExit '
+        'builtins.ArithmeticError builtins.ZeroDivisionError builtins.OverflowError builtins.LookupError '
+        'builtins.IndexError builtins.KeyError builtins.ValueError builtins.TypeError builtins.RuntimeError '
+        'builtins.NotImplementedError builtins.RecursionError builtins.AttributeError builtins.NameError '
+        'builtins.OSError builtins.IOError builtins.FileNotFoundError builtins.PermissionError '
+        'builtins.FileExistsError builtins.ImportError builtins.ModuleNotFoundError builtins.AssertionError '
+        'builtins.StopIteration builtins.UnicodeError builtins.UnicodeDecodeError builtins.Warning '
+        'builtins.UserWarning builtins.DeprecationWarning builtins.RuntimeWarning builtins.EOFError '
+        'builtins.TimeoutError builtins.ConnectionError builtins.StopAsyncIteration builtins.MemoryError '
+        'builtins.SystemError builtins.NotImplemented builtins.Ellipsis builtins.__debug__',
     'pytea_ci.models.pil':
         'PIL.Image.Image PIL.Image.fromarray PIL.Image.open PIL.Image.new',
     'pytea_ci.models.stdlib':
@@ -106,7 +112,9 @@ NAMES: dict[str, str] = {
         'torch.utils.data.TensorDataset torch.utils.data.Subset torch.utils.data.random_split '
         'torch.utils.data.DataLoader torch.utils.data.dataloader.DataLoader torch.utils.data.ConcatDataset '
         'torch.utils.data.dataset.ConcatDataset torch.utils.data.distributed.DistributedSampler '
-        'torch.utils.data.DistributedSampler',
+        'torch.utils.data.DistributedSampler torch.utils.data.RandomSampler '
+        'torch.utils.data.sampler.RandomSampler torch.utils.data.SequentialSampler '
+        'torch.utils.data.sampler.SequentialSampler',
     'pytea_ci.models.torch.elementwise':
         'torch.add torch.Tensor.add torch.Tensor.add_ torch.sub torch.Tensor.sub torch.Tensor.sub_ torch.mul '
         'torch.Tensor.mul torch.Tensor.mul_ torch.div torch.Tensor.div torch.Tensor.div_ torch.true_divide '
@@ -558,6 +566,8 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.re_':
         're.I re.IGNORECASE re.M re.MULTILINE re.S re.DOTALL re.X re.VERBOSE re.A re.ASCII re.U re.UNICODE '
         're.split re.findall re.sub re.subn re.escape',
+    'pytea_ci.models.numpy_.known':
+        'numpy.ndarray.known numpy.atleast_1d numpy.any numpy.all',
 }
 
 # model module -> the computed attributes it registers
@@ -591,11 +601,12 @@ PREFIXES = (
     'torch.nn.modules torch.nn.modules.module torch.nn.parallel torch.nn.parameter torch.nn.utils '
     'torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim torch.optim.lr_scheduler '
     'torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data torch.utils.data.dataloader '
-    'torch.utils.data.dataset torch.utils.data.distributed torchvision torchvision.datasets torchvision.io '
-    'torchvision.io.ImageReadMode torchvision.models torchvision.models.alexnet torchvision.models.mobilenetv2 '
-    'torchvision.models.resnet torchvision.models.vgg torchvision.transforms torchvision.transforms.v2 '
-    'torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std transformers transformers.generation '
-    'transformers.generation.configuration_utils transformers.generation.configuration_utils.GenerationConfig '
-    'transformers.utils transformers.utils.auto_docstring transformers.utils.doc typer types typing urllib '
-    'urllib.parse warnings yaml'
+    'torch.utils.data.dataset torch.utils.data.distributed torch.utils.data.sampler torchvision '
+    'torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
+    'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
+    'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
+    'transformers transformers.generation transformers.generation.configuration_utils '
+    'transformers.generation.configuration_utils.GenerationConfig transformers.utils '
+    'transformers.utils.auto_docstring transformers.utils.doc typer types typing urllib urllib.parse warnings '
+    'yaml'
 )

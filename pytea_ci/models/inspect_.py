@@ -2,7 +2,8 @@
 `Parameter`s (name, kind, default) that a decorator reads to find or rename an argument
 (`set(inspect.signature(fn).parameters)`, `"self" in sig.parameters`). A parameter's kind is an int
 that is also a singleton, as CPython's enum member is. Annotations are not evaluated
-(unknown); the signature of a modeled callable or of a value not understood is not known.
+(unknown); the signature of a modeled torch.nn class is torch's (parameter names and kinds, the
+defaults' values unknown); of another modeled callable or of a value not understood, not known.
 """
 
 from __future__ import annotations
@@ -60,10 +61,37 @@ class Signature:
     empty = EMPTY
 
 
+def _native_rows(ctx: Ctx, cls: ClassVal) -> list[tuple[str, EnumInt, Any]] | None:
+    """The constructor's parameters of a modeled torch.nn class, as the installed torch declared them
+    (models/torch/nn/signatures.py); their defaults' values are not recorded (unknown)."""
+    from pytea_ci.models.torch.nn.signatures import INIT_PARAMETERS
+
+    row = INIT_PARAMETERS.get(cls.qualname)
+    if row is None:
+        return None
+    kinds = {"**": VAR_KEYWORD, "*": VAR_POSITIONAL, "/": POSITIONAL_ONLY, "!": KEYWORD_ONLY}
+    out = []
+    for word in row.split():
+        mark = next((m for m in kinds if word.startswith(m)), "")
+        name = word[len(mark):].rstrip("=")
+        out.append((name, kinds.get(mark, POSITIONAL_OR_KEYWORD), ctx.unknown("a default of torch") if
+                    word.endswith("=") else EMPTY))
+    return out
+
+
+def _signature_of(ctx: Ctx, rows: list[tuple[str, EnumInt, Any]]) -> Instance:
+    params = {name: Instance(Parameter, {"name": name, "kind": kind, "default": default,  # type: ignore[arg-type]
+                                         "annotation": ctx.unknown("annotation")}) for name, kind, default in rows}
+    return Instance(Signature, {"parameters": params, "return_annotation": ctx.unknown("annotation")})  # type: ignore[arg-type]
+
+
 @model("inspect.signature")
 def signature(ctx: Ctx, obj: Any, *args: Any, **kwargs: Any) -> Any:
     """The signature of a function of the program or of a package read from source (of a bound method:
-    without its first parameter); anything else is not known."""
+    without its first parameter), or of a modeled torch.nn class; anything else is not known."""
+    if isinstance(obj, ClassVal) and obj.native and not args and not kwargs:
+        native = _native_rows(ctx, obj)
+        return _signature_of(ctx, native) if native is not None else ctx.unknown("introspection")
     fn, bound = (obj.func, True) if isinstance(obj, BoundMethod) else (obj, False)
     node = getattr(fn, "node", None)
     if type(fn).__name__ != "FunctionVal" or args or kwargs or not isinstance(node, (ast.FunctionDef,
@@ -74,6 +102,4 @@ def signature(ctx: Ctx, obj: Any, *args: Any, **kwargs: Any) -> Any:
         if not rows or rows[0][1] not in (POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD):
             return ctx.unknown("introspection")
         rows = rows[1:]
-    params = {name: Instance(Parameter, {"name": name, "kind": kind, "default": default,  # type: ignore[arg-type]
-                                         "annotation": ctx.unknown("annotation")}) for name, kind, default in rows}
-    return Instance(Signature, {"parameters": params, "return_annotation": ctx.unknown("annotation")})  # type: ignore[arg-type]
+    return _signature_of(ctx, rows)

@@ -23,7 +23,8 @@ from pytea_ci.shapes.vrange import ValueRange, clamp, hull, keep_draws, plus, sc
 _SAME_VALUES = frozenset(
     "view reshape view_as reshape_as unsqueeze unsqueeze_ squeeze squeeze_ flatten unflatten permute transpose "
     "swapaxes t contiguous clone detach cpu cuda to type long int short type_as expand expand_as repeat flip "
-    "roll pin_memory movedim moveaxis ravel broadcast_to tile numpy from_numpy as_tensor asarray copy".split())
+    "roll pin_memory movedim moveaxis ravel broadcast_to tile numpy from_numpy as_tensor asarray copy "
+    "rearrange".split())  # (einops.rearrange: a view, einops.repeat: copies, as torch's repeat)
 # Operations whose result holds some of the values of their first operand.
 _SUBSET = frozenset("__getitem__ narrow select masked_select take chunk_item".split())
 _COMPARE = frozenset("eq ne lt le gt ge greater less greater_equal less_equal not_equal isnan isinf isfinite "
@@ -243,8 +244,12 @@ def _subset(r: ValueRange, src: Tensor, out: Tensor, args: tuple) -> ValueRange:
 
 
 def _arith(op: str, r: ValueRange, k: Any, reflected: bool) -> ValueRange | None:
-    if isinstance(k, Tensor):
-        return plus(r, k.vrange) if op == "add" and k.vrange is not None else None
+    if isinstance(k, Tensor):  # of two ranged tensors: the bounds (`i - j` of two aranges: relative positions)
+        if k.vrange is None or op not in ("add", "sub"):
+            return None
+        if op == "add":
+            return plus(r, k.vrange)
+        return plus(scale(k.vrange, -1), r) if reflected else plus(r, scale(k.vrange, -1))
     if not _ints(k):
         return _symbolic_arith(op, r, k, reflected)
     if op in ("add", "sub"):

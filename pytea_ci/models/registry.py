@@ -226,7 +226,8 @@ def _public(qualname: str) -> str | None:
     for prefix, package, nested in _REEXPORTED:
         if qualname.startswith(prefix):
             rest = qualname[len(prefix):].split(".")
-            name = rest[1:] if nested else rest
+            # `torch.nn.modules.ReLU` too: the package re-exports its classes (its submodules are lower case)
+            name = rest[1:] if nested and not rest[0][:1].isupper() else rest
             return ".".join([package, *name]) if name and name != [""] else None
     return None
 

@@ -139,12 +139,12 @@ def collate(ctx: Ctx, item: Any, b: Any) -> Any:
     if isinstance(item, Tensor):
         batch = item.with_shape(None if item.shape is None else (b,) + tuple(item.shape), item.dtype)
         return replace(batch, vrange=item.vrange)  # a batch holds items' values
-    if isinstance(item, bool):
-        return Tensor((b,), "bool")
+    if isinstance(item, bool):  # Python numbers become tensors on the CPU
+        return Tensor((b,), "bool", device="cpu")
     if is_dim(item):
-        return Tensor((b,), "int64", vrange=_int_range(item))
+        return Tensor((b,), "int64", vrange=_int_range(item), device="cpu")
     if isinstance(item, float):
-        return Tensor((b,), "float64")
+        return Tensor((b,), "float64", device="cpu")
     if isinstance(item, tuple):
         return tuple(collate(ctx, x, b) for x in item)
     if isinstance(item, list):
@@ -258,6 +258,7 @@ class DataLoader:
         n = sampled_len(ctx, a)
         size = n if a["sampler"] is None else dataset_len(ctx, ds)  # a sampler draws indices of the whole dataset
         every = not (a["drop_last"] is True and (a.get("shuffle") is not False or a["sampler"] is not None))
+        every = every and not (isinstance(a["sampler"], Instance) and a["sampler"].attrs.get("draws") is True)
         if a["drop_last"] is True and every and is_dim(size) and is_dim(bs) and bs:
             size = floordiv(size, bs) * bs  # in order, dropping the last batch: the indices of the full batches
         item = sample_item(ctx, ds, size, every)
@@ -357,3 +358,22 @@ class DistributedSampler:
 
     def set_epoch(ctx: Ctx, self: Instance, epoch: Any) -> None:
         return None
+
+
+@native_class("torch.utils.data.RandomSampler", "torch.utils.data.sampler.RandomSampler",
+              "torch.utils.data.SequentialSampler", "torch.utils.data.sampler.SequentialSampler", identity_eq=True)
+class RandomSampler:
+    """The indices of the whole dataset, in order or shuffled (`len(dataset)` of them), or `num_samples`
+    indices: drawn with replacement (`draws`: some index may never be drawn) or cycled through."""
+
+    def init(ctx: Ctx, self: Instance, data_source: Any, replacement: Any = False, num_samples: Any = None,
+             generator: Any = None) -> None:
+        n = dataset_len(ctx, data_source) if num_samples is None else num_samples
+        self.attrs.update(dataset=data_source, num_samples=n, draws=replacement is not False)
+        if is_dim(num_samples):
+            ctx.require(P.lt(0, num_samples), "RandomSampler", f"num_samples should be a positive integer value, "
+                        f"but got num_samples={num_samples!r}", INVALID_ARGUMENT)
+
+    def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+        n = self.attrs["num_samples"]
+        return n if is_dim(n) else ctx.unknown("number of samples")

@@ -36,7 +36,7 @@ def _raw_arrays(name: str, mode: str, n: Any, h: int, w: int) -> dict[str, Any]:
     [N, H, W] and a label tensor (also under their legacy names `train_data`/`test_data` and
     `train_labels`/`test_labels`), CIFAR/SVHN/STL keep a uint8 ndarray [N, H, W, C] and a list."""
     if mode == "L":
-        data, targets = Tensor((n, h, w), "uint8"), Tensor((n,), "int64")
+        data, targets = Tensor((n, h, w), "uint8", device="cpu"), Tensor((n,), "int64", device="cpu")
         return {"data": data, "targets": targets, "train_data": data, "test_data": data, "train_labels": targets,
                 "test_labels": targets}
     if name.startswith("CIFAR"):

@@ -23,4 +23,4 @@ def read_image(ctx: Ctx, path: Any, mode: Any = "ImageReadMode.UNCHANGED", *args
     channels = c if c is not None else ctx.fresh("channels", lo=1, hi=4)
     h = ctx.fresh("height", kind=INPUT, lo=1, note="height of an image file read by torchvision.io")
     w = ctx.fresh("width", kind=INPUT, lo=1, note="width of an image file read by torchvision.io")
-    return Tensor((channels, h, w), "uint8")
+    return Tensor((channels, h, w), "uint8", device="cpu")  # (decoded on the CPU)

@@ -73,10 +73,11 @@ def to_tensor(ctx: Ctx, a: dict[str, Any], x: Any) -> Any:
     if isinstance(x, Instance) and x.cls is Image:
         mode = x.attrs["mode"]
         c = CHANNELS.get(mode) if isinstance(mode, str) else None
-        return Tensor((c if c is not None else ctx.fresh("channels"), x.attrs["height"], x.attrs["width"]), "float32")
+        return Tensor((c if c is not None else ctx.fresh("channels"), x.attrs["height"], x.attrs["width"]), "float32",
+                      device="cpu")  # (a new tensor: on the CPU)
     if isinstance(x, Tensor) and x.lib == "numpy" and x.shape is not None:
         s = x.shape
-        return Tensor((s[2], s[0], s[1]) if len(s) == 3 else (1,) + tuple(s), "float32")
+        return Tensor((s[2], s[0], s[1]) if len(s) == 3 else (1,) + tuple(s), "float32", device="cpu")
     return x if isinstance(x, Tensor) else ctx.unknown("ToTensor of unknown input")
 
 

@@ -50,6 +50,9 @@ def conv_forward(ctx: Ctx, x: Any, n: int, cfg: dict[str, Any], op: str, transpo
                 operands=(f"input: {fmt(s)}",), dims=(("input channels", c_in), ("in_channels", want)))
     spatial = s[-n:]
     k, st, pd, dl = (tuple_arg(cfg[key], n) for key in ("kernel_size", "stride", "padding", "dilation"))
+    if not all(is_dim(v) for v in k + st + dl + tuple(tuple_arg(cfg.get("output_padding", 0), n))) or \
+            not all(is_dim(v) or v in ("same", "valid") for v in pd):
+        return ctx.unknown(f"{op} with a window argument not known")  # (the channels were checked above)
     out: list[Any] = []
     for i, size in enumerate(spatial):
         if transposed:

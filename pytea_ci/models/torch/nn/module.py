@@ -7,7 +7,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import ALWAYS, BY_ARGUMENTS, KEEPS, facets, model, native_class
 from pytea_ci.models.dtype_device import cast, device_of, placed
-from pytea_ci.models.values import DType, IterVal, Instance, Unknown
+from pytea_ci.models.values import Builtin, DType, IterVal, Instance, PropertyVal, Unknown
 from pytea_ci.shapes.tensor import Tensor, category
 
 
@@ -30,7 +30,7 @@ def _named_children(ctx: Ctx, m: Instance) -> tuple[list[tuple[Any, Instance]], 
     out: list[tuple[Any, Instance]] = []
     truncated = bool(m.attrs.get("_opaque"))
     for k, v in m.attrs.items():
-        if k == "_modules" and isinstance(v, list):
+        if k == "__layers__" and isinstance(v, list):
             items, cut = ctx.loop_items(v)
             truncated = truncated or cut
             out.extend((str(i) if not cut else ctx.unknown("position of a layer"), x)
@@ -116,8 +116,19 @@ def _set_training(m: Instance, mode: bool, seen: set[int]) -> None:
         _set_training(sub, mode, seen)
 
 
+def _modules_view(ctx: Ctx, self: Instance) -> Any:
+    """`m._modules`: its children by name, in registration order (a container's items by position; the
+    model keeps them under `__layers__`); not known when some were left out."""
+    children, truncated = _named_children(ctx, self)
+    if truncated or not all(isinstance(k, str) for k, _ in children):
+        return ctx.unknown(f"{self.cls.name}._modules")
+    return dict(children)
+
+
 @native_class("torch.nn.Module", "torch.nn.modules.module.Module", identity_eq=True)
 class Module:
+    _modules = PropertyVal(Builtin("torch.nn.Module._modules", _modules_view))
+
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
         self.attrs.setdefault("training", True)
 
@@ -252,7 +263,7 @@ class Sequential:
         if len(args) == 1 and isinstance(args[0], dict):
             for k, v in args[0].items():
                 self.attrs[str(k)] = v
-        self.attrs["_modules"] = layers
+        self.attrs["__layers__"] = layers
         if len(args) == 1 and not is_module(args[0]) and ctx.iterate(args[0]) is None and not isinstance(args[0], dict):
             self.attrs["_opaque"] = True
 
@@ -260,7 +271,7 @@ class Sequential:
     def forward(ctx: Ctx, self: Instance, input: Any, *rest: Any) -> Any:
         if self.attrs.get("_opaque"):
             return ctx.unknown("Sequential of unknown layers")
-        layers = ctx.iterate(self.attrs["_modules"])
+        layers = ctx.iterate(self.attrs["__layers__"])
         if layers is None:  # representatives of layers appended in a loop not followed one by one
             return ctx.unknown("Sequential of layers built in a loop")
         x = input
@@ -269,35 +280,35 @@ class Sequential:
         return x
 
     def __getitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:  # noqa: N805
-        layers = self.attrs["_modules"]
+        layers = self.attrs["__layers__"]
         if self.attrs.get("_opaque"):
             return ctx.unknown(f"{self.cls.name}[...] of unknown layers")
         if isinstance(idx, slice):
-            new = Instance(self.cls, {"training": self.attrs.get("training", True), "_modules": ctx.getitem(layers, idx)})
+            new = Instance(self.cls, {"training": self.attrs.get("training", True), "__layers__": ctx.getitem(layers, idx)})
             return new
         if isinstance(idx, int):
             return ctx.getitem(layers, idx)  # an IndexError past the end; unknown in an inexact list
         return ctx.unknown("Sequential[?]")
 
     def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
-        n = None if self.attrs.get("_opaque") else ctx.known_length(self.attrs["_modules"])
+        n = None if self.attrs.get("_opaque") else ctx.known_length(self.attrs["__layers__"])
         return n if n is not None else ctx.unknown(f"len of {self.cls.name}")
 
     def __iter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
         if self.attrs.get("_opaque"):
             return IterVal([ctx.unknown(f"{self.cls.name} item")], truncated=True)
-        items, truncated = ctx.loop_items(self.attrs["_modules"])
-        at = ctx.positions(self.attrs["_modules"]) if truncated else None
+        items, truncated = ctx.loop_items(self.attrs["__layers__"])
+        at = ctx.positions(self.attrs["__layers__"]) if truncated else None
         return IterVal(list(items), truncated=truncated, indices=list(at) if at is not None else None)
 
     def append(ctx: Ctx, self: Instance, module: Any) -> Any:
-        self.attrs["_modules"].append(module)
-        ctx.note_mutation(self.attrs["_modules"])
+        self.attrs["__layers__"].append(module)
+        ctx.note_mutation(self.attrs["__layers__"])
         return self
 
     def add_module(ctx: Ctx, self: Instance, name: Any, module: Any) -> Any:
-        self.attrs["_modules"].append(module)
-        ctx.note_mutation(self.attrs["_modules"])
+        self.attrs["__layers__"].append(module)
+        ctx.note_mutation(self.attrs["__layers__"])
         if isinstance(name, str):
             self.attrs[name] = module
         return None
@@ -308,10 +319,10 @@ class ModuleList:
     def init(ctx: Ctx, self: Instance, modules: Any = None) -> None:
         self.attrs["training"] = True
         if isinstance(modules, (list, tuple)):  # representatives when built in a loop not followed one by one
-            self.attrs["_modules"] = ctx.same_items(modules, list(modules))
+            self.attrs["__layers__"] = ctx.same_items(modules, list(modules))
             return
         items = [] if modules is None else ctx.iterate(modules)
-        self.attrs["_modules"] = list(items) if items is not None else []
+        self.attrs["__layers__"] = list(items) if items is not None else []
         if items is None:
             self.attrs["_opaque"] = True
 
@@ -330,9 +341,9 @@ class ModuleList:
     def insert(ctx: Ctx, self: Instance, index: Any, module: Any) -> Any:
         """Insert before position `index`; torch's own insert mishandles negative positions and
         positions past the end (a KeyError, a gap): those make the list unknown."""
-        if isinstance(index, int) and 0 <= index <= len(self.attrs["_modules"]):
-            self.attrs["_modules"].insert(index, module)
-            ctx.note_mutation(self.attrs["_modules"])
+        if isinstance(index, int) and 0 <= index <= len(self.attrs["__layers__"]):
+            self.attrs["__layers__"].insert(index, module)
+            ctx.note_mutation(self.attrs["__layers__"])
         else:
             self.attrs["_opaque"] = True
         return None
@@ -342,8 +353,8 @@ class ModuleList:
         if items is None:
             self.attrs["_opaque"] = True
         else:
-            self.attrs["_modules"].extend(items)
-            ctx.note_mutation(self.attrs["_modules"])
+            self.attrs["__layers__"].extend(items)
+            ctx.note_mutation(self.attrs["__layers__"])
         return self
 
 
