@@ -32,6 +32,8 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.argparse_':
         'argparse.ArgumentParser argparse._SubParsersAction argparse.Namespace argparse.ArgumentTypeError '
         'argparse.FileType',
+    'pytea_ci.models.value_types':
+        'types.NoneType',
     'pytea_ci.models.builtins':
         'builtins.print builtins.input builtins.breakpoint builtins.help builtins.len builtins.range '
         'builtins.enumerate builtins.zip builtins.reversed builtins.sorted builtins.list builtins.tuple '
@@ -559,7 +561,8 @@ NAMES: dict[str, str] = {
         'collections.abc.Sequence',
     'pytea_ci.models.re_':
         're.I re.IGNORECASE re.M re.MULTILINE re.S re.DOTALL re.X re.VERBOSE re.A re.ASCII re.U re.UNICODE '
-        're.split re.findall re.sub re.subn re.escape',
+        're.split re.findall re.sub re.subn re.escape re.search re.match re.fullmatch re.Match re.compile '
+        're.Pattern',
 }
 
 # model module -> the computed attributes it registers

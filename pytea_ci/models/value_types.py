@@ -1,7 +1,7 @@
 """What CPython's `type(v)` is for the values the analyzer holds, and how those classes print.
 
 `class_of(v)` is the qualified name of `v`'s class where the analyzer knows it exactly: `bool`, `int`
-(a size not known too), `float`, `str`, `list`, `slice`, `range`; a tensor is exactly `torch.Tensor` or a
+(a size not known too), `float`, `str`, `list`, `slice`, `range`, `NoneType`; a tensor is exactly `torch.Tensor` or a
 `torch.nn.Parameter` as `Tensor.param` says; a NumPy array is a `numpy.ndarray`. Otherwise None (the
 caller answers "not known"): a tuple may be a `torch.Size`, a dict an `OrderedDict` or a `defaultdict`,
 a frozenset shares `set`'s model, a tensor made from a Parameter by an op may be that Parameter.
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytea_ci.models.registry import lookup
-from pytea_ci.models.values import MISSING, Builtin, Namespace, RangeVal
+from pytea_ci.models.registry import lookup, native_class
+from pytea_ci.models.values import MISSING, Builtin, ClassVal, Namespace, RangeVal
 from pytea_ci.shapes.dim import PInt, Term, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
@@ -25,6 +25,7 @@ _CLASSES: dict[str, tuple[str, str]] = {
     "builtins.list": ("builtins", "list"), "builtins.slice": ("builtins", "slice"),
     "builtins.range": ("builtins", "range"), "torch.Tensor": ("torch", "Tensor"),
     "torch.nn.Parameter": ("torch.nn.parameter", "Parameter"), "numpy.ndarray": ("numpy", "ndarray"),
+    "types.NoneType": ("builtins", "NoneType"),
 }
 # exact Python classes of plain values (bool before int: `type(True)` is bool)
 _PLAIN = ((bool, "builtins.bool"), (int, "builtins.int"), (float, "builtins.float"), (str, "builtins.str"),
@@ -41,6 +42,8 @@ def class_of(v: Any) -> str | None:
         return "builtins.int"  # a size not known is an int
     if isinstance(v, RangeVal):
         return "builtins.range"
+    if v is None:
+        return "types.NoneType"
     for py, name in _PLAIN:
         if type(v) is py or py is int and type(v) is PInt:  # an int that remembers where it was born
             return name
@@ -57,8 +60,13 @@ def type_of(v: Any) -> Any:
 
 def printed(cls: Any) -> str | None:
     """CPython's `str(cls)` of a class `type_of` gives, else None."""
-    name = cls.name if isinstance(cls, Builtin) else cls.qualname if isinstance(cls, Namespace) else None
+    name = cls.name if isinstance(cls, Builtin) else cls.qualname if isinstance(cls, (Namespace, ClassVal)) else None
     if name not in _CLASSES or lookup(name) is not cls and lookup(name) != cls:
         return None
     module, qual = _CLASSES[name]
     return f"<class '{qual}'>" if module == "builtins" else f"<class '{module}.{qual}'>"
+
+
+@native_class("types.NoneType", identity_eq=True)
+class NoneType:
+    """`type(None)` (`types.NoneType` since Python 3.10): `type(x) is type(None)` is decided."""
