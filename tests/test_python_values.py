@@ -1043,3 +1043,82 @@ def test_a_parameter_kind_is_an_int_and_a_singleton_as_cpythons_enum_member(anal
         p_int = torch.zeros(ps[-1].kind + 1, int(ps[2].kind == inspect.Parameter.KEYWORD_ONLY) + 1)
         p_order = torch.zeros(2 if ps[1].kind < inspect.Parameter.KEYWORD_ONLY else 3)
     """)
+
+
+def test_type_of_plain_values_and_how_classes_print(analyzer: Analyzer) -> None:
+    """`type(v)` of ints (a literal remembers its place: still an `int`), bools, strings, lists, ranges,
+    None; `str(type(v))` as CPython prints it (transformers' framework inference)."""
+    exact(analyzer, '''
+        import types
+        import torch
+
+        n = 3
+        p_int = torch.zeros(2 if type(n) is int and type(True) is not int and type(True) is bool else 3)
+        p_str = torch.zeros(len(str(type("a"))))
+        p_none = torch.zeros(2 if type(None) is types.NoneType and str(type(None)) == "<class 'NoneType'>" else 3)
+        p_list = torch.zeros(2 if type([1]) is list and type(range(2)) is range and type(2.5) is float else 3)
+        p_text = torch.zeros(len(repr(type(1.0))) + len(str(type(n))))
+    ''')
+
+
+def test_a_property_subclass_keeps_its_accessors(analyzer: Analyzer) -> None:
+    """`class classproperty(property)`: the base keeps `fget`/`fset` as CPython's `property.__init__`;
+    a subclass's own `__get__` reads them; without one it is a property (instance reads call `fget`,
+    the setter made by `.setter` keeps the subclass)."""
+    exact(analyzer, '''
+        import torch
+
+        class classproperty(property):
+            def __get__(self, owner_self, owner_cls):
+                return self.fget(owner_cls)
+
+        class plainprop(property):
+            pass
+
+        class Config:
+            width = 4
+
+            @classproperty
+            def doubled(cls):
+                return cls.width * 2
+
+            def __init__(self):
+                self._h = 1
+
+            @plainprop
+            def h(self):
+                return self._h
+
+            @h.setter
+            def h(self, v):
+                self._h = v + 1
+
+        c = Config()
+        c.h = 5
+        p_cls = torch.zeros(Config.doubled)
+        p_inst = torch.zeros(c.doubled + c.h)
+        p_kind = torch.zeros(2 if isinstance(Config.__dict__["h"], property) and type(Config.__dict__["h"]) is plainprop
+                             else 3)
+        p_fget = torch.zeros(2 if Config.__dict__["h"].fget is not None else 3)
+    ''')
+
+
+def test_re_search_match_and_compiled_patterns(analyzer: Analyzer) -> None:
+    """`re.search`/`match`/`fullmatch` and `re.compile(...)`'s methods on known text: None or a match
+    with CPython's groups and spans (transformers' `is_kernel("sdpa")`)."""
+    exact(analyzer, '''
+        import re
+        import torch
+
+        kernel = r"^[^/:]+/[^/:]+(?:@[^/:]+)?(?::[^/:]+)?$"
+        p_none = torch.zeros(2 if re.search(kernel, "sdpa") is None else 3)
+        p_hit = torch.zeros(2 if re.search(kernel, "kernels-community/flash-attn") is not None else 3)
+        m = re.match(r"(?P<kind>[a-z]+)_(\\d+)", "layer_12_x")
+        p_group = torch.zeros(int(m.group(2)), len(m.group("kind")), len(m.groups()), m.end())
+        p_span = torch.zeros(m.span(1)[1] + 1, m.start(2), len(m[0]))
+        pat = re.compile(r"blocks\\.(\\d+)\\.", re.I)
+        found = pat.search("model.BLOCKS.7.attn")
+        p_compiled = torch.zeros(int(found.group(1)), 2 if pat.fullmatch("blocks.1.") else 3)
+        p_subs = torch.zeros(len(pat.sub("b.", "blocks.3.x")), len(pat.findall("blocks.1.blocks.22.")))
+        p_missing = torch.zeros(2 if re.fullmatch(r"\\d+", "12a") is None else 3)
+    ''')

@@ -13,7 +13,7 @@ from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_valu
 from pytea_ci.interp.unbound import check_bound
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import registry
-from pytea_ci.models.values import MISSING, ClassVal, DType, EnumInt, Instance, KeysView, Unknown
+from pytea_ci.models.values import MISSING, ClassVal, DType, EnumInt, Instance, KeysView, Namespace, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, PInt, Sym, Term, is_dim
 from pytea_ci.shapes.pred import Pred
@@ -330,7 +330,7 @@ class ExprMixin:
             except TypeError:
                 raise UserException("TypeError") from None
         if name in ("eq", "ne") and _by_identity(a) and _by_identity(b):
-            same = a is b
+            same = a is b or (isinstance(a, Namespace) and a == b)  # a module, a modeled class: one object
             return same if name == "eq" else not same
         if name in ("eq", "ne") and None is not _family(a) != _family(b) is not None:
             return name == "ne"  # a list is never equal to a number, whatever their items
@@ -373,7 +373,8 @@ class ExprMixin:
             return P.and_(P.eq(a, b), self.identity_fact())  # ints (concrete or symbolic): equal at least
         if isinstance(a, _VALUE_TYPES) and type(a) is type(b) and same_value(a, b):
             return self.identity_fact()
-        return a is b or (a is None and b is None) or (isinstance(a, DType) and a == b)  # dtypes are singletons
+        # dtypes, modules and modeled classes (`torch.Tensor`) are singletons
+        return a is b or (a is None and b is None) or (isinstance(a, (DType, Namespace)) and a == b)
 
     def identity_fact(self: "Interpreter") -> Pred:
         where = self.span
@@ -527,7 +528,7 @@ def _by_identity(v: Any) -> bool:
 
     if isinstance(v, Instance):  # a native class's rule is its own (models/registry.py, native_class)
         return v.cls.lookup("__eq__") is MISSING and v.cls.lookup(IDENTITY_EQ) is not False
-    return isinstance(v, (ClassVal, FunctionVal, ModuleVal)) or v is None
+    return isinstance(v, (ClassVal, FunctionVal, ModuleVal, Namespace)) or v is None
 
 
 _FAMILIES = {list: "list", tuple: "tuple", dict: "dict", set: "set", frozenset: "set", str: "str", bytes: "bytes",

@@ -375,7 +375,7 @@ def descriptor_method(found: Any, name: str) -> Any:
     if not isinstance(found, Instance) or found.cls.native:
         return None
     method = found.cls.lookup(name)
-    return method if isinstance(method, FunctionVal) else None
+    return method if isinstance(method, (FunctionVal, Builtin)) else None  # (Builtin: a modeled base's, `property`'s)
 
 
 _ATTR_HANDLERS: list[tuple[type, Any]] = [

@@ -343,6 +343,8 @@ class StmtMixin:
             v = self.eval(b, scope)
             if isinstance(v, Builtin) and v.name in ("builtins.dict", "collections.OrderedDict"):
                 v = registry_get("builtins.dict.__base__", v)  # `class Output(OrderedDict)` keeps items
+            elif isinstance(v, Builtin) and v.name == "builtins.property":
+                v = registry_get("builtins.property.__base__", v)  # `class classproperty(property)`
             if _names_api(v):
                 v = stand_in_base(v.reason) or v  # `class M(nn.Transformer)`: an nn.Module all the same
             if isinstance(v, ClassVal):

@@ -23,6 +23,8 @@ from pytea_ci.models import hydra_  # noqa: F401
 from pytea_ci.models import timm_  # noqa: F401
 from pytea_ci.models import deque_  # noqa: F401
 from pytea_ci.models import dict_subclass  # noqa: F401
+from pytea_ci.models import property_base  # noqa: F401
+from pytea_ci.models import value_types  # noqa: F401
 from pytea_ci.models import saved  # noqa: F401
 from pytea_ci.models import transformers_  # noqa: F401
 from pytea_ci.models import iterables, text  # noqa: F401

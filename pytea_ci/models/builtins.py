@@ -9,7 +9,8 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.abc_kinds import abc_matches, enum_meta_matches
 from pytea_ci.models.ranges import SCALAR
-from pytea_ci.models.registry import model, native_class, register
+from pytea_ci.models.registry import get, model, native_class, register
+from pytea_ci.models.value_types import type_of
 from pytea_ci.models.values import (BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
                                     Namespace, PropertyVal, RangeVal, StaticMethod, Unknown, is_concrete)
 from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Term, is_dim, mod, symbols
@@ -301,6 +302,13 @@ def _type_matches(value: Any, t: Any) -> Any:
         return abc_matches(value, t.name.rsplit(".", 1)[-1])
     if isinstance(t, Builtin) and t.name == "enum.EnumMeta":
         return enum_meta_matches(value)
+    if isinstance(t, Builtin) and t.name == "builtins.property" and isinstance(value, PropertyVal):
+        return True
+    base = get(f"{t.name}.__base__") if isinstance(t, Builtin) else None  # `class C(property)`, `(dict)`
+    if isinstance(base, ClassVal) and isinstance(value, Instance) and base in value.cls.mro():
+        return True
+    if isinstance(t, Builtin) and t.name == "torch.nn.Parameter":
+        return value.param if isinstance(value, Tensor) else None
     if isinstance(t, Builtin) and t.name in _CALLABLE_TYPES and isinstance(value, (ClassVal, Builtin)):
         # a class is an instance of `type` only; a modeled `functools.partial` object is a Builtin of that name
         if isinstance(value, ClassVal):
@@ -464,7 +472,14 @@ def slice_(ctx: Ctx, *args: Any) -> Any:
 
 @model("builtins.type")
 def type_(ctx: Ctx, obj: Any, *args: Any) -> Any:
-    return obj.cls if isinstance(obj, (Instance, NamedTupleVal)) and not args else ctx.unknown("type()")
+    """`type(obj)`: an object's class, or a plain value's or a tensor's where it is known exactly
+    (`models/value_types.py`); the three-argument form makes a class not followed."""
+    if args:
+        return ctx.unknown("type()")
+    if isinstance(obj, (Instance, NamedTupleVal)):
+        return obj.cls
+    found = type_of(obj)
+    return ctx.unknown("type()") if found is None else found
 
 
 @model("builtins.staticmethod")

@@ -469,7 +469,6 @@ def ismethod(ctx: Ctx, obj: Any) -> Any:
     return False
 
 
-@model("inspect.getfullargspec", "inspect.getmembers", "inspect.getsource",
-       "inspect.getfile", "inspect.stack", "inspect.currentframe")
+@model("inspect.getfullargspec", "inspect.getmembers", "inspect.getfile", "inspect.stack", "inspect.currentframe")
 def introspection(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("introspection")

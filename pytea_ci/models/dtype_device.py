@@ -58,7 +58,7 @@ def placed(ctx: Ctx, t: Any, device: str | None, what: str) -> Any:
 
 def _replace(t: Tensor, **changes: Any) -> Tensor:
     fields = dict(shape=t.shape, dtype=t.dtype, lib=t.lib, strides=t.strides, origin=t.origin, vrange=t.vrange,
-                  dtype_from=t.dtype_from, device=t.device, device_from=t.device_from)
+                  dtype_from=t.dtype_from, device=t.device, device_from=t.device_from, param=t.param)
     fields.update(changes)
     return Tensor(**fields)
 
@@ -98,7 +98,7 @@ def parameter(ctx: Ctx, t: Tensor, kwargs: dict[str, Any]) -> Tensor:
     default device (or `device=`), set where the layer is built."""
     dt = kwargs.get("dtype")
     t = cast(ctx, t, dt.name if isinstance(dt, DType) else ("float32" if dt is None else None), "layer construction")
-    return placed(ctx, t, creation_device(ctx, kwargs), "layer construction")
+    return placed(ctx, t, creation_device(ctx, kwargs), "layer construction").as_parameter()
 
 
 def dtype_arg(v: Any) -> str | None:

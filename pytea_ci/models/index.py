@@ -37,6 +37,8 @@ NAMES: dict[str, str] = {
         'typing.Container collections.abc.Collection typing.Collection collections.abc.Reversible '
         'typing.Reversible collections.abc.Callable collections.abc.MutableSequence typing.MutableSequence '
         'collections.abc.Set collections.abc.MutableSet typing.MutableSet enum.EnumMeta enum.EnumType',
+    'pytea_ci.models.value_types':
+        'types.NoneType',
     'pytea_ci.models.builtins':
         'builtins.print builtins.input builtins.breakpoint builtins.help builtins.len builtins.range '
         'builtins.enumerate builtins.zip builtins.reversed builtins.sorted builtins.list builtins.tuple '
@@ -401,7 +403,7 @@ NAMES: dict[str, str] = {
         'dataclasses.is_dataclass dataclasses.replace dataclasses.asdict dataclasses.astuple typing.NamedTuple '
         'collections.namedtuple types.SimpleNamespace enum.auto enum.Enum enum.IntEnum enum.StrEnum enum.Flag '
         'enum.IntFlag enum.unique inspect.isclass inspect.isfunction inspect.ismethod inspect.getfullargspec '
-        'inspect.getmembers inspect.getsource inspect.getfile inspect.stack inspect.currentframe',
+        'inspect.getmembers inspect.getfile inspect.stack inspect.currentframe',
     'pytea_ci.models.einops_':
         'einops.rearrange einops.repeat einops.reduce einops.parse_shape einops.einsum einops.pack '
         'einops.unpack einops.layers.torch.Rearrange einops.layers.torch.Reduce einops.layers.torch.Repeat',
@@ -527,6 +529,8 @@ NAMES: dict[str, str] = {
         'collections.deque',
     'pytea_ci.models.dict_subclass':
         'builtins.dict.__base__ collections.defaultdict',
+    'pytea_ci.models.property_base':
+        'builtins.property.__base__',
     'pytea_ci.models.saved':
         'os.path.join numpy.save numpy.load torch.save torch.load',
     'pytea_ci.models.transformers_':
@@ -554,7 +558,7 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.importlib_':
         'importlib.machinery.ModuleSpec importlib.util.find_spec importlib.metadata.version',
     'pytea_ci.models.inspect_':
-        'inspect._empty inspect.Parameter inspect.Signature inspect.signature',
+        'inspect._empty inspect.Parameter inspect.Signature inspect.signature inspect.getsource',
     'pytea_ci.models.asyncio_':
         'asyncio.run asyncio.runners.run asyncio.gather asyncio.sleep asyncio.wait_for '
         'asyncio.AbstractEventLoop asyncio.get_event_loop asyncio.new_event_loop asyncio.get_running_loop '
@@ -565,7 +569,8 @@ NAMES: dict[str, str] = {
         'collections.abc.Sequence',
     'pytea_ci.models.re_':
         're.I re.IGNORECASE re.M re.MULTILINE re.S re.DOTALL re.X re.VERBOSE re.A re.ASCII re.U re.UNICODE '
-        're.split re.findall re.sub re.subn re.escape',
+        're.split re.findall re.sub re.subn re.escape re.search re.match re.fullmatch re.Match re.compile '
+        're.Pattern',
     'pytea_ci.models.numpy_.known':
         'numpy.ndarray.known numpy.atleast_1d numpy.any numpy.all',
 }
@@ -585,27 +590,27 @@ PROPERTIES: dict[str, str] = {
 
 # every package prefix of a registered name (a `Namespace` when looked up)
 PREFIXES = (
-    'PIL PIL.Image abc accelerate argparse asyncio asyncio.runners builtins builtins.DType builtins.dict click '
-    'collections collections.OrderedDict collections.abc contextlib contextvars copy csv dataclasses datetime '
-    'datetime.datetime distutils distutils.version einops einops.layers einops.layers.torch enum fire functools '
-    'getpass glob hydra importlib importlib.machinery importlib.metadata importlib.util inspect io itertools '
-    'itertools.chain json jsonargparse keyword lightning lightning.fabric lightning_fabric logging math '
-    'matplotlib matplotlib.pyplot multiprocessing numpy numpy.ndarray numpy.random omegaconf '
-    'omegaconf.OmegaConf omegaconf.dictconfig operator os os.path packaging packaging.version pathlib pickle '
-    'platform random re shutil socket string sys sys.path time timm timm.models timm.models._registry torch '
-    'torch.Tensor torch._dynamo torch._dynamo.external_utils torch._utils torch.amp torch.autograd '
-    'torch.autograd.function torch.backends torch.backends.cuda torch.backends.cudnn torch.backends.mps '
-    'torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.distributed torch.fft torch.fx '
-    'torch.fx._symbolic_trace torch.hub torch.jit torch.linalg torch.multiprocessing torch.nn '
-    'torch.nn.Embedding torch.nn.attention torch.nn.attention.flex_attention torch.nn.functional torch.nn.init '
-    'torch.nn.modules torch.nn.modules.module torch.nn.parallel torch.nn.parameter torch.nn.utils '
-    'torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim torch.optim.lr_scheduler '
-    'torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data torch.utils.data.dataloader '
-    'torch.utils.data.dataset torch.utils.data.distributed torch.utils.data.sampler torchvision '
-    'torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
-    'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
-    'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
-    'transformers transformers.generation transformers.generation.configuration_utils '
+    'PIL PIL.Image abc accelerate argparse asyncio asyncio.runners builtins builtins.DType builtins.dict '
+    'builtins.property click collections collections.OrderedDict collections.abc contextlib contextvars copy '
+    'csv dataclasses datetime datetime.datetime distutils distutils.version einops einops.layers '
+    'einops.layers.torch enum fire functools getpass glob hydra importlib importlib.machinery '
+    'importlib.metadata importlib.util inspect io itertools itertools.chain json jsonargparse keyword lightning '
+    'lightning.fabric lightning_fabric logging math matplotlib matplotlib.pyplot multiprocessing numpy '
+    'numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig operator os os.path '
+    'packaging packaging.version pathlib pickle platform random re shutil socket string sys sys.path time timm '
+    'timm.models timm.models._registry torch torch.Tensor torch._dynamo torch._dynamo.external_utils '
+    'torch._utils torch.amp torch.autograd torch.autograd.function torch.backends torch.backends.cuda '
+    'torch.backends.cudnn torch.backends.mps torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp '
+    'torch.distributed torch.fft torch.fx torch.fx._symbolic_trace torch.hub torch.jit torch.linalg '
+    'torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.attention torch.nn.attention.flex_attention '
+    'torch.nn.functional torch.nn.init torch.nn.modules torch.nn.modules.module torch.nn.parallel '
+    'torch.nn.parameter torch.nn.utils torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx '
+    'torch.optim torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree '
+    'torch.utils.data torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed '
+    'torch.utils.data.sampler torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode '
+    'torchvision.models torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet '
+    'torchvision.models.vgg torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto '
+    'tqdm.notebook tqdm.std transformers transformers.generation transformers.generation.configuration_utils '
     'transformers.generation.configuration_utils.GenerationConfig transformers.utils '
     'transformers.utils.auto_docstring transformers.utils.doc typer types typing urllib urllib.parse warnings '
     'yaml'

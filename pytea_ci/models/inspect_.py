@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from pytea_ci.fsio import read_source
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.values import BoundMethod, ClassVal, EnumInt, Instance
@@ -103,3 +104,25 @@ def signature(ctx: Ctx, obj: Any, *args: Any, **kwargs: Any) -> Any:
             return ctx.unknown("introspection")
         rows = rows[1:]
     return _signature_of(ctx, rows)
+
+
+@model("inspect.getsource")
+def getsource(ctx: Ctx, obj: Any) -> Any:
+    """The source text CPython reads back: of a module read from source, its whole file; of a function
+    of the program or of a package read from source, its lines from the first decorator to the end
+    (indented as written). Anything else (a class, a modeled callable, a value not understood): not known."""
+    kind = type(obj).__name__
+    path = getattr(obj, "path", None)
+    if kind not in ("ModuleVal", "FunctionVal") or not isinstance(path, str) or not path.endswith(".py"):
+        return ctx.unknown("introspection")
+    text = read_source(path)
+    if text is None:
+        return ctx.unknown("introspection")
+    if kind == "ModuleVal":
+        return text
+    node = obj.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.end_lineno is None:
+        return ctx.unknown("introspection")  # a lambda: CPython gives its whole line(s)
+    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    lines = text.splitlines(keepends=True)
+    return "".join(lines[first - 1:node.end_lineno])

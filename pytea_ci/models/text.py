@@ -13,6 +13,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import register
+from pytea_ci.models.value_types import printed
 from pytea_ci.models.values import Builtin, ClassVal
 from pytea_ci.shapes.dim import Term
 
@@ -43,6 +44,8 @@ class _Shown:
 def _shown(ctx: Ctx, v: Any) -> Any:
     """`v` with every class of the program or of a package read from source replaced by its stand-in
     (`str(cls.__bases__)`), to be printed by CPython; None when it holds anything else not plain."""
+    if (text := printed(v)) is not None:
+        return _Shown(text)  # `str(type(x))` of a tensor, of an int
     if isinstance(v, ClassVal):
         module, qual = v.ns.get("__module__"), v.ns.get("__qualname__")
         ok = not v.native and isinstance(module, str) and isinstance(qual, str)

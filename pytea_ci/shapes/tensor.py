@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from pytea_ci.diagnostics import Span
@@ -41,6 +41,10 @@ class Tensor:
     # set. Like the dtype's origin, no part in equality: a device never changes a shape.
     device: str | None = field(default=None, compare=False)
     device_from: Origin | None = field(default=None, compare=False)
+    # Its class: exactly `torch.Tensor` (False), a `torch.nn.Parameter` (True: `nn.Parameter(t)`, a modeled
+    # layer's weight) or not known (None: an op's result on a Parameter may be the Parameter itself, as
+    # `p.float()` of a float parameter is). No part in equality.
+    param: bool | None = field(default=False, compare=False)
 
     @property
     def rank(self) -> int | None:
@@ -53,7 +57,12 @@ class Tensor:
         """A result of `shape` on this tensor's device, of its dtype unless `dtype` is given."""
         same = dtype == "" or dtype == self.dtype
         return Tensor(shape, self.dtype if dtype == "" else dtype, self.lib,
-                      dtype_from=self.dtype_from if same else None, device=self.device, device_from=self.device_from)
+                      dtype_from=self.dtype_from if same else None, device=self.device, device_from=self.device_from,
+                      param=False if self.param is False else None)
+
+    def as_parameter(self) -> "Tensor":
+        """This tensor made a `torch.nn.Parameter` (what `type()` and `isinstance` answer for it)."""
+        return replace(self, param=True)
 
     def is_float(self) -> bool:
         return self.dtype in FLOAT_DTYPES

@@ -193,7 +193,7 @@ class Embedding:
             ctx.require(P.and_(P.lt(padding_idx, num_embeddings), P.le(-num_embeddings, padding_idx)), "Embedding",
                         f"padding_idx ({padding_idx!r}) must be within num_embeddings ({num_embeddings!r})", INVALID_ARGUMENT)
         self.attrs.update(training=True, num_embeddings=num_embeddings, embedding_dim=embedding_dim,
-                          weight=Tensor((num_embeddings, tag(embedding_dim, ctx, "embedding_dim"))))
+                          weight=Tensor((num_embeddings, tag(embedding_dim, ctx, "embedding_dim"))).as_parameter())
         if padding_idx is None or isinstance(padding_idx, int) and (padding_idx >= 0 or isinstance(num_embeddings, int)):
             # torch keeps a negative padding_idx as its position from the start
             self.attrs["padding_idx"] = padding_idx if padding_idx is None or padding_idx >= 0 \
@@ -276,8 +276,8 @@ class Bilinear:
     def init(ctx: Ctx, self: Instance, in1_features: Any, in2_features: Any, out_features: Any, bias: Any = True,
              **kw: Any) -> None:
         self.attrs.update(training=True, in1_features=in1_features, in2_features=in2_features,
-                          out_features=out_features, weight=Tensor((out_features, in1_features, in2_features)),
-                          bias=Tensor((out_features,)) if flag(bias) is not False else None)
+                          out_features=out_features, weight=Tensor((out_features, in1_features, in2_features)).as_parameter(),
+                          bias=Tensor((out_features,)).as_parameter() if flag(bias) is not False else None)
         if flag(bias) is None:
             self.attrs[UNSURE] = True
 
@@ -359,7 +359,7 @@ class EmbeddingBag:
              _weight: Any = None, include_last_offset: Any = False, padding_idx: Any = None, **kw: Any) -> None:
         self.attrs.update(training=True, num_embeddings=num_embeddings, embedding_dim=embedding_dim,
                           include_last_offset=include_last_offset is True,
-                          weight=Tensor((num_embeddings, embedding_dim)))
+                          weight=Tensor((num_embeddings, embedding_dim)).as_parameter())
 
     def forward(ctx: Ctx, self: Instance, input: Any, offsets: Any = None, per_sample_weights: Any = None) -> Any:
         return embedding_bag_forward(ctx, self, input, offsets)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import Any
 
 from pytea_ci.models.context import Ctx
@@ -210,12 +212,15 @@ class Module:
     def parameters(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
         params = _parameters(self, set())
         # the real weights when the layers are modeled; else one tensor of unknown shape
-        return IterVal(params or [Tensor(None, None)], truncated=True)
+        return IterVal(params or [Tensor(None, None, param=True)], truncated=True)
 
-    buffers = parameters
+    def buffers(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        # the same stand-ins as `parameters` (a model does not tell buffers apart), of a class not known
+        return IterVal([replace(p, param=None) for p in _parameters(self, set())] or [Tensor(None, None, param=None)],
+                       truncated=True)
 
     def named_parameters(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
-        return IterVal([(ctx.unknown("parameter name"), Tensor(None, None))], truncated=True)
+        return IterVal([(ctx.unknown("parameter name"), Tensor(None, None, param=None))], truncated=True)
 
     def state_dict(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
         return ctx.unknown("state dict")
@@ -401,9 +406,9 @@ class ModuleDict:
 
 @model("torch.nn.Parameter", "torch.nn.parameter.Parameter", layout=KEEPS)  # the tensor it was given
 def parameter(ctx: Ctx, data: Any = None, requires_grad: Any = True) -> Any:
-    return data if isinstance(data, Tensor) else ctx.unknown("Parameter")
+    return data.as_parameter() if isinstance(data, Tensor) else ctx.unknown("Parameter")
 
 
 @model("torch.nn.Buffer", "torch.nn.parameter.Buffer", layout=KEEPS)  # the tensor it was given (torch >= 2.5)
 def buffer(ctx: Ctx, data: Any = None, *, persistent: Any = True) -> Any:
-    return data if isinstance(data, Tensor) else ctx.unknown("Buffer")
+    return replace(data, param=None) if isinstance(data, Tensor) else ctx.unknown("Buffer")  # a Buffer object

@@ -1,0 +1,72 @@
+"""What CPython's `type(v)` is for the values the analyzer holds, and how those classes print.
+
+`class_of(v)` is the qualified name of `v`'s class where the analyzer knows it exactly: `bool`, `int`
+(a size not known too), `float`, `str`, `list`, `slice`, `range`, `NoneType`; a tensor is exactly `torch.Tensor` or a
+`torch.nn.Parameter` as `Tensor.param` says; a NumPy array is a `numpy.ndarray`. Otherwise None (the
+caller answers "not known"): a tuple may be a `torch.Size`, a dict an `OrderedDict` or a `defaultdict`,
+a frozenset shares `set`'s model, a tensor made from a Parameter by an op may be that Parameter.
+
+`printed(cls)` is CPython's `str(cls)` of those classes (`<class 'torch.Tensor'>`, `<class 'int'>`):
+code that tells tensors apart by `str(type(x))` (transformers' framework inference) is decided."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytea_ci.models.registry import lookup, native_class
+from pytea_ci.models.values import MISSING, Builtin, ClassVal, Namespace, RangeVal
+from pytea_ci.shapes.dim import PInt, Term, is_dim
+from pytea_ci.shapes.tensor import Tensor
+
+# the registry's name of a class -> CPython's `cls.__module__`, `cls.__qualname__`
+_CLASSES: dict[str, tuple[str, str]] = {
+    "builtins.bool": ("builtins", "bool"), "builtins.int": ("builtins", "int"),
+    "builtins.float": ("builtins", "float"), "builtins.str": ("builtins", "str"),
+    "builtins.list": ("builtins", "list"), "builtins.slice": ("builtins", "slice"),
+    "builtins.range": ("builtins", "range"), "torch.Tensor": ("torch", "Tensor"),
+    "torch.nn.Parameter": ("torch.nn.parameter", "Parameter"), "numpy.ndarray": ("numpy", "ndarray"),
+    "types.NoneType": ("builtins", "NoneType"),
+}
+# exact Python classes of plain values (bool before int: `type(True)` is bool)
+_PLAIN = ((bool, "builtins.bool"), (int, "builtins.int"), (float, "builtins.float"), (str, "builtins.str"),
+          (list, "builtins.list"), (slice, "builtins.slice"))
+
+
+def class_of(v: Any) -> str | None:
+    """The registry name of `v`'s class when known exactly, else None."""
+    if isinstance(v, Tensor):
+        if v.lib == "numpy":
+            return "numpy.ndarray"
+        return None if v.param is None else ("torch.nn.Parameter" if v.param else "torch.Tensor")
+    if isinstance(v, Term) and is_dim(v):
+        return "builtins.int"  # a size not known is an int
+    if isinstance(v, RangeVal):
+        return "builtins.range"
+    if v is None:
+        return "types.NoneType"
+    for py, name in _PLAIN:
+        if type(v) is py or py is int and type(v) is PInt:  # an int that remembers where it was born
+            return name
+    return None
+
+
+def type_of(v: Any) -> Any:
+    """The value the program's `type(v)` evaluates to (the one its name `int`, `torch.Tensor` resolves
+    to), or None when not known."""
+    name = class_of(v)
+    found = None if name is None else lookup(name)
+    return None if found is None or found is MISSING else found
+
+
+def printed(cls: Any) -> str | None:
+    """CPython's `str(cls)` of a class `type_of` gives, else None."""
+    name = cls.name if isinstance(cls, Builtin) else cls.qualname if isinstance(cls, (Namespace, ClassVal)) else None
+    if name not in _CLASSES or lookup(name) is not cls and lookup(name) != cls:
+        return None
+    module, qual = _CLASSES[name]
+    return f"<class '{qual}'>" if module == "builtins" else f"<class '{module}.{qual}'>"
+
+
+@native_class("types.NoneType", identity_eq=True)
+class NoneType:
+    """`type(None)` (`types.NoneType` since Python 3.10): `type(x) is type(None)` is decided."""
