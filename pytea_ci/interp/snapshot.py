@@ -75,8 +75,8 @@ def _run_shared(interp: Interpreter, prefix: list[ast.stmt], g: dict[str, Any], 
     """The prefix of a run whose checkpoint other runs will restore (`checkpoint_first`: library mode's
     targets and rank combinations of one file), run once for all of them: within the path's own step
     budget rather than its share of the entry's, and paid as shared work (`Shared.shared_steps`, which the
-    run's budget is charged) rather than by this path, which is charged the copy it restores like every
-    run after it. So what a run is charged for the imports never depends on which run came first (nor on
+    run's budget is charged) rather than by this path, which goes on with the state and is charged a copy of
+    it, as every run after it is charged the copy it restores. So what a run is charged for the imports never depends on which run came first (nor on
     the result cache), and a module whose share is smaller than its project's import still gets to run."""
     s0, c0, config = interp.steps, interp.charged, interp.config
     budget = dataclasses.replace(config.budget, entry_steps=interp.shared.pot(interp.command) + config.budget.steps)
@@ -87,11 +87,12 @@ def _run_shared(interp: Interpreter, prefix: list[ast.stmt], g: dict[str, Any], 
         interp.config = config
     if interp.steps - s0 < MIN_STEPS:
         return g
-    cp = take(interp, g)
-    store.append(cp)
-    interp.shared.shared_steps += interp.steps - s0
-    interp.steps, interp.charged = s0, c0
-    return restore(interp, cp)
+    ran = interp.steps
+    store.append(take(interp, g))
+    copied = interp.steps - ran  # what a restore of it costs (as many objects): this path goes on with the original
+    interp.shared.shared_steps += ran - s0
+    interp.steps, interp.charged = s0 + copied, c0 + copied
+    return g
 
 
 def import_prefix(body: list[ast.stmt]) -> int:
