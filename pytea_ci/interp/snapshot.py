@@ -72,8 +72,8 @@ def run_prefix(interp: Interpreter, body: list[ast.stmt], g: dict[str, Any], nam
 
 
 def _run_shared(interp: Interpreter, prefix: list[ast.stmt], g: dict[str, Any], store: list[Checkpoint]) -> dict[str, Any]:
-    """The prefix of a run whose checkpoint other runs will restore (`checkpoint_first`: library mode's
-    targets and rank combinations of one file), run once for all of them: within the path's own step
+    """The prefix of a run whose checkpoint other runs will restore (`checkpoint_first`: a subclass whose
+    runs of one file share their imports), run once for all of them: within the path's own step
     budget rather than its share of the entry's, and paid as shared work (`Shared.shared_steps`, which the
     run's budget is charged) rather than by this path, which goes on with the state and is charged a copy of
     it, as every run after it is charged the copy it restores. So what a run is charged for the imports never depends on which run came first (nor on
