@@ -62,3 +62,20 @@ def test_what_a_module_is_charged_does_not_depend_on_which_run_imported_first(tm
     assert first.stats.shared_steps > 0 and second.stats.shared_steps == 0
     assert first.stats.steps == second.stats.steps  # the second restores what the first imported
     assert [d.rule for d in first.diagnostics] == [d.rule for d in second.diagnostics] == ["PT001"]
+
+
+def test_the_same_with_entry_points_in_parallel(tmp_path: Path) -> None:
+    """Library mode runs in the parent process, after the entry points: `jobs` changes none of its figures."""
+    def run(jobs: int) -> list[tuple[str, int, int, list[str]]]:
+        root = tmp_path / f"jobs{jobs}"  # a project of its own: the process keeps a file's imports (verdict.py)
+        root.mkdir()
+        _project(root, 2)
+        (root / "train.py").write_text("import torch\nfrom pkg.model0 import Net\n\nif __name__ == '__main__':\n"
+                                       "    print(torch.randn(2, 8).sum())\n")
+        entries = check(CheckRequest(root=str(root), no_cache=True, overrides={
+            "library_mode": "always", "run_budget": 0.5, "jobs": jobs})).result.entries
+        return [(e.entry, e.stats.steps, e.stats.shared_steps, [d.message for d in e.diagnostics]) for e in entries]
+
+    one = run(1)
+    assert any(shared for _, _, shared, _ in one) and len(one) == 3
+    assert run(2) == one
