@@ -37,6 +37,9 @@ class EntryStats:
     undecided: int = 0
     seconds: float = 0.0
     z3_seconds: float = 0.0
+    # steps of work done for the other entries of the run too (library mode: a file's import prefix, which its
+    # targets restore): charged to the run's budget, not to the entry's own (interp/snapshot.py `_run_shared`)
+    shared_steps: int = 0
 
     @property
     def coverage(self) -> float | None:

@@ -512,6 +512,7 @@ class Shared:
         self.max_file_bytes = 2_000_000
         self.checkpoints: dict[tuple[int, str], list[Any]] = {}  # import prefixes already run (snapshot.py)
         self.steps_done = 0  # steps of the paths already finished (the entry point's step budget)
+        self.shared_steps = 0  # steps of work this entry did for the others of its run too (snapshot.py `_run_shared`)
         self.rel_paths: dict[str, str] = {}  # file path -> as findings show it (Interpreter.rel)
         self.inputs: dict[str, str] = {}  # data files of the project read (project_files.py): path -> hash
         self.command_steps: dict[str | None, int] = {}  # the same, per CLI command (None: paths that run none)

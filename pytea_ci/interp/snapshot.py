@@ -61,12 +61,38 @@ def run_prefix(interp: Interpreter, body: list[ast.stmt], g: dict[str, Any], nam
     cp = find(store, interp.config.forced)
     if cp is not None:
         return restore(interp, cp), n
+    if interp.checkpoint_first and len(store) < MAX_CHECKPOINTS:
+        return _run_shared(interp, body[:n], g, store), n
     steps = interp.steps
     interp.exec_block(body[:n], Scope(g, g))
     if (interp.config.forced or interp.checkpoint_first) and interp.steps - steps >= MIN_STEPS and len(store) < MAX_CHECKPOINTS:
         # taken by the first path that replays (the first path cannot know whether another follows)
         store.append(take(interp, g))
     return g, n
+
+
+def _run_shared(interp: Interpreter, prefix: list[ast.stmt], g: dict[str, Any], store: list[Checkpoint]) -> dict[str, Any]:
+    """The prefix of a run whose checkpoint other runs will restore (`checkpoint_first`: a subclass whose
+    runs of one file share their imports), run once for all of them: within the path's own step
+    budget rather than its share of the entry's, and paid as shared work (`Shared.shared_steps`, which the
+    run's budget is charged) rather than by this path, which goes on with the state and is charged a copy of
+    it, as every run after it is charged the copy it restores. So what a run is charged for the imports never depends on which run came first (nor on
+    the result cache), and a module whose share is smaller than its project's import still gets to run."""
+    s0, c0, config = interp.steps, interp.charged, interp.config
+    budget = dataclasses.replace(config.budget, entry_steps=interp.shared.pot(interp.command) + config.budget.steps)
+    interp.config = dataclasses.replace(config, budget=budget)
+    try:
+        interp.exec_block(prefix, Scope(g, g))
+    finally:
+        interp.config = config
+    if interp.steps - s0 < MIN_STEPS:
+        return g
+    ran = interp.steps
+    store.append(take(interp, g))
+    copied = interp.steps - ran  # what a restore of it costs (as many objects): this path goes on with the original
+    interp.shared.shared_steps += ran - s0
+    interp.steps, interp.charged = s0 + copied, c0 + copied
+    return g
 
 
 def import_prefix(body: list[ast.stmt]) -> int:

@@ -182,7 +182,7 @@ def _check_targets(targets: list[LibraryTarget], opts: Options, seconds: float,
             res = _as_result(*analyze(t, share.steps, opts.meter.until(share.seconds)))
             if cache is not None and cacheable(res):
                 cache.put(key, res)
-        opts.meter.charge(res.stats.steps)
+        opts.meter.charge(res.stats.steps + res.stats.shared_steps)  # its file's imports, when it ran them
         out.append(res)
     return out
 

@@ -214,6 +214,7 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
     incomplete += [(name, None) for name in spent.reached]
     stats.paths += paths
     stats.steps += steps
+    stats.shared_steps += shared.shared_steps
     for what, n in shared.unmodeled.items():
         stats.unmodeled[what] = stats.unmodeled.get(what, 0) + n
     res = ComboResult(ranks, shared.completed, incomplete=bool(incomplete or shared.budgets or shared.guessed
