@@ -196,6 +196,18 @@ class Module:
 
     register_module = add_module
 
+    def __delattr__(ctx: Ctx, self: Instance, name: Any) -> Any:  # noqa: N805
+        """`del module.name`: the attribute goes, and with it a container's layer of that name."""
+        gone = self.attrs.pop(name, None) if isinstance(name, str) else None
+        layers = self.attrs.get("_modules")
+        if gone is not None and isinstance(layers, list) and any(x is gone for x in layers):
+            if ctx.iterate(layers) is None:
+                self.attrs["_opaque"] = True  # representatives of layers: which position went is not known
+            else:
+                layers[:] = [x for x in layers if x is not gone]
+                ctx.note_mutation(layers)
+        return None
+
     def parameters(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
         params = _parameters(self, set())
         # the real weights when the layers are modeled; else one tensor of unknown shape
@@ -279,6 +291,24 @@ class Sequential:
             return ctx.getitem(layers, idx)  # an IndexError past the end; unknown in an inexact list
         return ctx.unknown("Sequential[?]")
 
+    def __delitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:  # noqa: N805
+        """`del seq[i]` / `del seq[a:b]`: the layers go (their names too); at a position not known, or
+        among layers built in a loop not followed one by one, what is left is not known."""
+        layers = self.attrs["_modules"]
+        exact = not self.attrs.get("_opaque") and ctx.iterate(layers) is not None
+        if not exact or not (isinstance(idx, int) and not isinstance(idx, bool) or isinstance(idx, slice) and
+                             all(isinstance(x, (int, type(None))) for x in (idx.start, idx.stop, idx.step))):
+            self.attrs["_opaque"] = True
+            return None
+        if isinstance(idx, int) and not -len(layers) <= idx < len(layers):
+            ctx.user_error("IndexError", f"index {idx} is out of range")
+        gone = layers[idx] if isinstance(idx, slice) else [layers[idx]]
+        del layers[idx]
+        ctx.note_mutation(layers)
+        for k in [k for k, v in self.attrs.items() if k != "_modules" and any(v is g for g in gone)]:
+            del self.attrs[k]
+        return None
+
     def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
         n = None if self.attrs.get("_opaque") else ctx.known_length(self.attrs["_modules"])
         return n if n is not None else ctx.unknown(f"len of {self.cls.name}")
@@ -323,6 +353,9 @@ class ModuleList:
 
     def __iter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
         return Sequential.ns["__iter__"].fn(ctx, self)  # type: ignore[attr-defined]
+
+    def __delitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:  # noqa: N805
+        return Sequential.ns["__delitem__"].fn(ctx, self, idx)  # type: ignore[attr-defined]
 
     def append(ctx: Ctx, self: Instance, module: Any) -> Any:
         return Sequential.ns["append"].fn(ctx, self, module)  # type: ignore[attr-defined]
@@ -371,6 +404,13 @@ class ModuleDict:
 
     def __setitem__(ctx: Ctx, self: Instance, key: Any, value: Any) -> Any:  # noqa: N805
         self.attrs["_dict"][key] = value
+
+    def __delitem__(ctx: Ctx, self: Instance, key: Any) -> Any:  # noqa: N805
+        if isinstance(key, str) and key in self.attrs["_dict"]:
+            del self.attrs["_dict"][key]
+        else:
+            self.attrs["_opaque"] = True
+        return None
 
     def __iter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
         return IterVal(list(self.attrs["_dict"]))
