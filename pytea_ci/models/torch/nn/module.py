@@ -196,7 +196,7 @@ class Module:
 
     register_module = add_module
 
-    def __delattr__(ctx: Ctx, self: Instance, name: Any) -> Any:  # noqa: N805
+    def delattr(ctx: Ctx, self: Instance, name: Any) -> Any:
         """`del module.name`: the attribute goes, and with it a container's layer of that name."""
         gone = self.attrs.pop(name, None) if isinstance(name, str) else None
         layers = self.attrs.get("_modules")
