@@ -13,7 +13,7 @@ from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_valu
 from pytea_ci.interp.unbound import check_bound
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import registry
-from pytea_ci.models.values import MISSING, ClassVal, DType, EnumInt, Instance, KeysView, Unknown
+from pytea_ci.models.values import MISSING, SPREAD, ClassVal, DType, EnumInt, Instance, KeysView, Spread, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, PInt, Sym, Term, is_dim
 from pytea_ci.shapes.pred import Pred
@@ -90,11 +90,17 @@ class ExprMixin:
             self.mark_inexact(made)
         return made
 
-    def eval_elts(self: "Interpreter", elts: list[ast.expr], scope: Scope) -> list[Any]:
+    def eval_elts(self: "Interpreter", elts: list[ast.expr], scope: Scope, spread: bool = False) -> list[Any]:
+        """The items of a display or the positional arguments of a call; a starred iterable whose items
+        are not known ends them with an unknown, or (`spread`, a callee that takes them) gives a `Spread`
+        of the representatives of a list built in a loop not followed one by one."""
         out: list[Any] = []
         for e in elts:
             if isinstance(e, ast.Starred):
-                items = self.iterate(self.eval(e.value, scope))
+                items = self.iterate(v := self.eval(e.value, scope))
+                if items is None and spread and isinstance(v, (list, tuple)) and v:
+                    out.append(Spread(list(v), self.known_length(v)))
+                    continue
                 if items is None:
                     return out + [self.unknown("starred unknown iterable")]
                 out.extend(items)
@@ -384,7 +390,7 @@ class ExprMixin:
 
     def ev_Call(self: "Interpreter", node: ast.Call, scope: Scope) -> Any:
         fn = self.eval(node.func, scope)
-        args = self.eval_elts(node.args, scope)
+        args = self.eval_elts(node.args, scope, isinstance(fn, ClassVal) and fn.lookup(SPREAD) is True)
         kwargs: dict[str, Any] = {}
         for kw in node.keywords:
             v = self.eval(kw.value, scope)

@@ -459,6 +459,10 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         mine.update(*(symbols(d) for _, d in dims))
         return any(symbols(p) & mine for p in self.blind_cases)
 
+    def holds(self, cond: Cond) -> bool:
+        """Whether `cond` holds on this path for every input (what the path assumes implies it)."""
+        return cond is True or isinstance(cond, Pred) and self.config.decider.check(cond, self.pc).verdict is Verdict.HOLDS
+
     def _holds_in_other_cases(self, cond: Cond) -> bool:
         """Whether `cond` can hold on this path without its per-run fork conditions."""
         rest = [p for p in self.pc if not any(p is q for q in self.per_run)]

@@ -27,7 +27,7 @@ from pytea_ci.interp.runtime import PathEnd
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
 from pytea_ci.library import plausible
 from pytea_ci.library.inputs import CallerInput, LibraryTarget, make_input, positive
-from pytea_ci.library.protocol import DEFINED, DIM, RESUMED, RUN, UNKNOWN_ARG, resume_source
+from pytea_ci.library.protocol import DEFINED, DIM, RESUMED, RUN, UNKNOWN_ARG, at_line, resume_source
 from pytea_ci.models.torch.nn.module import is_module
 from pytea_ci.models.torch.nn.parameters import parameter_count
 from pytea_ci.models.values import Builtin, ClassVal, Instance, Unknown
@@ -355,9 +355,6 @@ def param_text(m: Instance, inexact: Collection[int] = ()) -> str:
     return "" if n is None or isinstance(n, Unknown) or "Unknown(" in repr(n) else repr(n)
 
 
-_RESUME = ast.parse(resume_source())
-
-
 def resume(interp: Interpreter, tree: ast.Module, name: str) -> None:
     """Run one path: from a copy of the state where the module was built when a rank combination
     already got there with the same choices (only the inputs differ), else the whole program."""
@@ -371,7 +368,7 @@ def resume(interp: Interpreter, tree: ast.Module, name: str) -> None:
         saved = restore(interp, cp)
         interp.resumed = saved["model"]
         shared.guessed = shared.guessed or saved["guessed"]
-        run_path(interp, _RESUME, name)
+        run_path(interp, ast.Module(at_line(resume_source(), interp.target.line), []), name)
     if (interp.passed or interp.called) and before == (len(shared.completed), len(shared.findings)) \
             and interp.budget_note is None:
         shared.ended = max(shared.ended, interp.passed)  # called, neither completed nor a finding: raised

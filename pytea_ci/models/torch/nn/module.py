@@ -7,7 +7,9 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import ALWAYS, BY_ARGUMENTS, KEEPS, facets, model, native_class
 from pytea_ci.models.dtype_device import cast, device_of, placed
-from pytea_ci.models.values import DType, IterVal, Instance, Unknown
+from pytea_ci.models.values import SPREAD, DType, IterVal, Instance, Spread, Unknown
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import Sym
 from pytea_ci.shapes.tensor import Tensor, category
 
 
@@ -256,10 +258,59 @@ def _items(ctx: Ctx, args: tuple[Any, ...]) -> list[Any]:
     return list(args)
 
 
+def _spread_layers(ctx: Ctx, self: Instance, args: tuple[Any, ...]) -> None:
+    """`Sequential(a, *blocks, b)` with `blocks` built in a loop not followed one by one: the layers,
+    with the representatives of `blocks` in their place, of known length when the count is known; where
+    the representatives sit (`_spread`: start, end, count). Two such runs of layers are not followed."""
+    layers: list[Any] = []
+    spread: tuple[int, int, Any] | None = None
+    for a in args:
+        if isinstance(a, Spread) and spread is not None:
+            self.attrs["_opaque"] = True
+            return
+        if isinstance(a, Spread):
+            spread = (len(layers), len(layers) + len(a.items), a.length)
+            layers.extend(a.items)
+        else:
+            layers.append(a)
+    assert spread is not None
+    count = spread[2]
+    self.attrs["_modules"] = ctx.sized_items(layers, len(args) - 1 + count) if count is not None else layers
+    if count is None:
+        ctx.mark_inexact(layers)
+    self.attrs["_spread"] = spread
+
+
+def _run_spread(ctx: Ctx, self: Instance, x: Any) -> Any:
+    """`forward` of a Sequential with a run of representative layers (`_spread_layers`): the layers before
+    it, each representative once, the layers after it; when the run has at least one layer and every
+    representative keeps the shape it is given (a stack of equal blocks), any number of them gives that
+    shape; else what comes out is not known."""
+    start, end, count = self.attrs["_spread"]
+    layers = self.attrs["_modules"]
+    for layer in layers[:start]:
+        x = ctx.call(layer, x)
+    at_least_one = isinstance(count, int) and count >= 1 or isinstance(count, Sym) and (count.lo or 0) >= 1
+    if not at_least_one or not isinstance(x, Tensor) or x.shape is None:
+        return ctx.unknown("Sequential of layers built in a loop")
+    for layer in layers[start:end]:
+        y = ctx.call(layer, x)
+        if not isinstance(y, Tensor) or y.shape is None or len(y.shape) != len(x.shape) or not all(
+                a is b or a == b or ctx.holds(P.eq(a, b)) for a, b in zip(x.shape, y.shape)):
+            return ctx.unknown("Sequential of layers built in a loop, which change the shape")
+        x = y.with_shape(x.shape)  # the same sizes, as the path knows them
+    for layer in layers[end:]:
+        x = ctx.call(layer, x)
+    return x
+
+
 @native_class("torch.nn.Sequential", bases=(Module,))
 class Sequential:
     def init(ctx: Ctx, self: Instance, *args: Any) -> None:
         self.attrs["training"] = True
+        if any(isinstance(a, Spread) for a in args):
+            _spread_layers(ctx, self, args)
+            return
         layers = _items(ctx, args)
         if len(args) == 1 and isinstance(args[0], dict):
             for k, v in args[0].items():
@@ -272,6 +323,8 @@ class Sequential:
     def forward(ctx: Ctx, self: Instance, input: Any, *rest: Any) -> Any:
         if self.attrs.get("_opaque"):
             return ctx.unknown("Sequential of unknown layers")
+        if "_spread" in self.attrs:
+            return _run_spread(ctx, self, input)
         layers = ctx.iterate(self.attrs["_modules"])
         if layers is None:  # representatives of layers appended in a loop not followed one by one
             return ctx.unknown("Sequential of layers built in a loop")
@@ -331,6 +384,9 @@ class Sequential:
         if isinstance(name, str):
             self.attrs[name] = module
         return None
+
+
+Sequential.ns[SPREAD] = True  # type: ignore[attr-defined]  # its layers may come as `*blocks` of a loop not followed
 
 
 @native_class("torch.nn.ModuleList", "torch.nn.ParameterList", bases=(Module,))
