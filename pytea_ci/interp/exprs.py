@@ -77,17 +77,20 @@ class ExprMixin:
         if not any(isinstance(e, ast.Starred) for e in elts):
             return kind(self.eval_elts(elts, scope))
         out: list[Any] = []
-        exact = True
+        prefix: int | None = None  # how many items come before the first starred iterable not known
         for e in elts:
             if isinstance(e, ast.Starred):
                 items = self.iterate(v := self.eval(e.value, scope))
-                exact &= items is not None
+                if items is None and prefix is None:
+                    prefix = len(out)
                 out.extend(items if items is not None else [self.derived("starred unknown iterable", v)])
             else:
                 out.append(self.eval(e, scope))
         made = kind(out)
-        if not exact:
+        if prefix is not None:
             self.mark_inexact(made)
+            if kind is tuple and prefix:  # immutable: its first items stay where they are
+                self.exact_prefix[id(made)] = prefix
         return made
 
     def eval_elts(self: "Interpreter", elts: list[ast.expr], scope: Scope, spread: bool = False) -> list[Any]:
