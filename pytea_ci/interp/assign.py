@@ -53,7 +53,7 @@ class AssignMixin:
         if items is None:
             known = self.exact_prefix.get(id(value), 0) if isinstance(value, tuple) else 0
             n = min(known, len(elts) if star is None else star)
-            for e, v in zip(elts[:n], value[:n]):
+            for e, v in zip(elts[:n], value[:n] if n else ()):
                 self.assign(e, v, scope)  # `q, k, v = (q, *pieces)`: q is known whatever the pieces
             for e in elts[n:]:
                 rest: list[Any] = []

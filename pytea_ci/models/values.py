@@ -256,6 +256,12 @@ def return_type(*fields: str) -> type[ValuesIndices]:
     return _RETURN_TYPES[fields]
 
 
+class Layers(list):  # type: ignore[type-arg]
+    """A container module's layers in order (`Sequential`, `ModuleList`), which torch keeps in
+    `module._modules`, an ordered dict of name to layer: code of a subclass reads
+    `self._modules.values()` (models/torch/nn/module.py gives it `values`, `keys` and `items`)."""
+
+
 class KeysView(list):  # type: ignore[type-arg]
     """`d.keys()`, `d.items()`: the keys (pairs) in order, a list, with a view's set operators:
     `d.keys() & e.keys()`, `d.keys() - {"head"}` are sets."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.registry import ALWAYS, BY_ARGUMENTS, KEEPS, facets, model, native_class
+from pytea_ci.models.registry import ALWAYS, BY_ARGUMENTS, KEEPS, facets, model, native_class, prop
 from pytea_ci.models.dtype_device import cast, device_of, placed
-from pytea_ci.models.values import SPREAD, DType, IterVal, Instance, Spread, Unknown
+from pytea_ci.models.values import SPREAD, Builtin, DType, IterVal, Instance, Layers, Spread, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Sym
 from pytea_ci.shapes.tensor import Tensor, category
@@ -262,7 +262,7 @@ def _spread_layers(ctx: Ctx, self: Instance, args: tuple[Any, ...]) -> None:
     """`Sequential(a, *blocks, b)` with `blocks` built in a loop not followed one by one: the layers,
     with the representatives of `blocks` in their place, of known length when the count is known; where
     the representatives sit (`_spread`: start, end, count). Two such runs of layers are not followed."""
-    layers: list[Any] = []
+    layers: list[Any] = Layers()
     spread: tuple[int, int, Any] | None = None
     for a in args:
         if isinstance(a, Spread) and spread is not None:
@@ -315,7 +315,7 @@ class Sequential:
         if len(args) == 1 and isinstance(args[0], dict):
             for k, v in args[0].items():
                 self.attrs[str(k)] = v
-        self.attrs["_modules"] = layers
+        self.attrs["_modules"] = Layers(layers)
         if len(args) == 1 and not is_module(args[0]) and ctx.iterate(args[0]) is None and not isinstance(args[0], dict):
             self.attrs["_opaque"] = True
 
@@ -394,10 +394,10 @@ class ModuleList:
     def init(ctx: Ctx, self: Instance, modules: Any = None) -> None:
         self.attrs["training"] = True
         if isinstance(modules, (list, tuple)):  # representatives when built in a loop not followed one by one
-            self.attrs["_modules"] = ctx.same_items(modules, list(modules))
+            self.attrs["_modules"] = ctx.same_items(modules, Layers(modules))
             return
         items = [] if modules is None else ctx.iterate(modules)
-        self.attrs["_modules"] = list(items) if items is not None else []
+        self.attrs["_modules"] = Layers(items if items is not None else [])
         if items is None:
             self.attrs["_opaque"] = True
 
@@ -492,3 +492,21 @@ def parameter(ctx: Ctx, data: Any = None, requires_grad: Any = True) -> Any:
 @model("torch.nn.Buffer", "torch.nn.parameter.Buffer", layout=KEEPS)  # the tensor it was given (torch >= 2.5)
 def buffer(ctx: Ctx, data: Any = None, *, persistent: Any = True) -> Any:
     return data if isinstance(data, Tensor) else ctx.unknown("Buffer")
+
+
+@prop("builtins.Layers.values")
+def _layers_values(ctx: Ctx, layers: Any) -> Any:
+    """`module._modules.values()`: the layers in order (representatives when they are)."""
+    return Builtin("Layers.values", lambda c: c.same_items(layers, list(layers)))
+
+
+@prop("builtins.Layers.keys")
+def _layers_keys(ctx: Ctx, layers: Any) -> Any:
+    """`module._modules.keys()`: one name per layer, not known here."""
+    return Builtin("Layers.keys", lambda c: c.same_items(layers, [c.unknown("name of a layer") for _ in layers]))
+
+
+@prop("builtins.Layers.items")
+def _layers_items(ctx: Ctx, layers: Any) -> Any:
+    """`module._modules.items()`: (name, layer) pairs, the names not known here."""
+    return Builtin("Layers.items", lambda c: c.same_items(layers, [(c.unknown("name of a layer"), x) for x in layers]))
