@@ -4,13 +4,14 @@ iteration and the tracking of list lengths `sequences.py`'s."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.escape import escape
 from pytea_ci.interp.ops import is_concrete, tensor_method
 from pytea_ci.interp.function_attrs import attr_of_bound_method, attr_of_function, attr_of_property
-from pytea_ci.interp.runtime import (FunctionVal, ModuleVal, PathEnd, SuperVal,
+from pytea_ci.interp.runtime import (FunctionVal, ModuleVal, PathEnd, Scope, SuperVal,
                                      UserException)
 from pytea_ci.interp.join import one_of
 from pytea_ci.models import read_keys
@@ -288,6 +289,20 @@ class ObjectMixin:
         if values and all(_same_value(values[0], v) for v in values):
             return values[0]
         return self.unknown(what)
+
+    def delete(self: "Interpreter", target: ast.expr, scope: Scope) -> None:
+        """`del target`: a name is unbound; an item or an attribute goes as below; each of a tuple of them."""
+        if isinstance(target, ast.Name):
+            scope.locals.pop(target.id, None)
+        elif isinstance(target, ast.Subscript):
+            obj, idx = self.eval(target.value, scope), self.eval(target.slice, scope)
+            with self.at(target):
+                self.delitem(obj, idx)
+        elif isinstance(target, ast.Attribute):
+            self.delattr(self.eval(target.value, scope), target.attr)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for t in target.elts:
+                self.delete(t, scope)
 
     def delitem(self: "Interpreter", obj: Any, idx: Any) -> None:
         """`del obj[idx]`: a list or dict loses the item (CPython's IndexError / KeyError where it is known

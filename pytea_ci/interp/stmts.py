@@ -229,16 +229,7 @@ class StmtMixin:
 
     def ex_Delete(self: "Interpreter", node: ast.Delete, scope: Scope) -> None:
         for t in node.targets:
-            if isinstance(t, ast.Name):
-                scope.locals.pop(t.id, None)
-            elif isinstance(t, ast.Subscript):
-                obj, idx = self.eval(t.value, scope), self.eval(t.slice, scope)
-                with self.at(t):
-                    self.delitem(obj, idx)
-            elif isinstance(t, ast.Attribute):
-                self.delattr(self.eval(t.value, scope), t.attr)
-            elif isinstance(t, (ast.Tuple, ast.List)):
-                self.ex_Delete(ast.Delete(targets=t.elts), scope)
+            self.delete(t, scope)
 
     def ex_Global(self: "Interpreter", node: ast.Global, scope: Scope) -> None:
         scope.global_names.update(node.names)
