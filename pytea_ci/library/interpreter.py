@@ -307,8 +307,10 @@ def _dim(ctx: LibraryInterpreter, name: Any) -> Any:
 
 
 def _run(ctx: LibraryInterpreter, model: Any) -> None:
-    """The driver's call: name the submodules, build the inputs, call the module, keep the outcome."""
-    if not is_module(model):
+    """The driver's call: name the submodules, build the inputs, call the module, keep the outcome. A
+    container (a `Sequential` or `ModuleList` subclass) its construction leaves empty is not run: the
+    project fills it afterwards (`block.add_module(...)`), which the construction alone does not show."""
+    if not is_module(model) or _built_empty(model):
         return None
     built = ctx.shared.built
     if ctx.resumed is None and len(built) < MAX_CHECKPOINTS and not any(cp.choices == ctx.decisions() for cp in built):
@@ -329,6 +331,11 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
     ctx.shared.completed.append(PathOutcome(list(ctx.pc), inputs, out, list(ctx.layers), model,
                                                  param_count(model, ctx.inexact)))
     return None
+
+
+def _built_empty(model: Instance) -> bool:
+    layers = model.attrs.get("_modules")
+    return isinstance(layers, list) and not layers and not model.cls.native
 
 
 def submodule_names(root: Instance) -> dict[int, str]:
