@@ -13,7 +13,7 @@ from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_valu
 from pytea_ci.interp.unbound import check_bound
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import registry
-from pytea_ci.models.values import MISSING, SPREAD, ClassVal, DType, EnumInt, Instance, KeysView, Spread, Unknown
+from pytea_ci.models.values import MISSING, SPREAD, Builtin, ClassVal, DType, EnumInt, Instance, KeysView, Namespace, Spread, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, PInt, Sym, Term, is_dim
 from pytea_ci.shapes.pred import Pred
@@ -341,6 +341,9 @@ class ExprMixin:
         if name in ("eq", "ne") and _by_identity(a) and _by_identity(b):
             same = a is b
             return same if name == "eq" else not same
+        if name in ("eq", "ne") and isinstance(a, _NAMED) and isinstance(b, _NAMED):
+            same = a is b or a == b  # classes, modeled types and functions, namespaces: the same one or not
+            return same if name == "eq" else not same
         if name in ("eq", "ne") and None is not _family(a) != _family(b) is not None:
             return name == "ne"  # a list is never equal to a number, whatever their items
         return self.derived("comparison of unknown values", a, b)
@@ -382,7 +385,8 @@ class ExprMixin:
             return P.and_(P.eq(a, b), self.identity_fact())  # ints (concrete or symbolic): equal at least
         if isinstance(a, _VALUE_TYPES) and type(a) is type(b) and same_value(a, b):
             return self.identity_fact()
-        return a is b or (a is None and b is None) or (isinstance(a, DType) and a == b)  # dtypes are singletons
+        # dtypes are singletons, and so is what a namespace names (`type(x) is torch.Tensor`)
+        return a is b or (a is None and b is None) or (isinstance(a, (DType, Namespace)) and a == b)
 
     def identity_fact(self: "Interpreter") -> Pred:
         where = self.span
@@ -525,6 +529,9 @@ SUPER_MARK = _SuperMark()
 
 # values whose identity Python does not define (`'a' is 'a'`, `() is ()` depend on the implementation)
 _VALUE_TYPES = (str, bytes, float, complex, tuple, frozenset)
+
+
+_NAMED = (ClassVal, Builtin, Namespace)  # `type(out) == tuple`, `type(x) == torch.Tensor`
 
 
 def _by_identity(v: Any) -> bool:

@@ -8,8 +8,8 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.ranges import SCALAR
-from pytea_ci.models.registry import model, native_class, register
-from pytea_ci.models.values import (BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
+from pytea_ci.models.registry import lookup, model, native_class, register
+from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
                                     Namespace, PropertyVal, RangeVal, StaticMethod, Unknown, is_concrete)
 from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Term, is_dim, mod, symbols
 from pytea_ci.shapes.pred import Pred
@@ -466,9 +466,24 @@ def slice_(ctx: Ctx, *args: Any) -> Any:
     return slice(*args)
 
 
+_EXACT_TYPES = {bool: "builtins.bool", int: "builtins.int", float: "builtins.float", str: "builtins.str",
+                tuple: "builtins.tuple", list: "builtins.list", dict: "builtins.dict", set: "builtins.set"}
+
+
 @model("builtins.type")
 def type_(ctx: Ctx, obj: Any, *args: Any) -> Any:
-    return obj.cls if isinstance(obj, (Instance, NamedTupleVal)) and not args else ctx.unknown("type()")
+    """`type(obj)`: an object's class; of a plain Python value, its builtin type (the value `tuple` names,
+    so `type(out) == tuple` decides); of a tensor, `torch.Tensor` (`numpy.ndarray`). Subclasses the
+    models use for other types (torch.Size, dict views, enum members) stay unknown."""
+    if args:
+        return ctx.unknown("type() of three arguments")
+    if isinstance(obj, (Instance, NamedTupleVal)):
+        return obj.cls
+    name = "builtins.int" if isinstance(obj, Term) else _EXACT_TYPES.get(type(obj))
+    if isinstance(obj, Tensor) and obj.lib in ("torch", "numpy"):
+        name = "torch.Tensor" if obj.lib == "torch" else "numpy.ndarray"
+    found = lookup(name) if name is not None else MISSING
+    return found if found is not MISSING else ctx.unknown("type()")
 
 
 @model("builtins.staticmethod")
