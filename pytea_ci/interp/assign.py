@@ -51,7 +51,11 @@ class AssignMixin:
                         self.assign(e, rows if k == star else items[0], scope)
                     return
         if items is None:
-            for e in elts:
+            known = self.exact_prefix.get(id(value), 0) if isinstance(value, tuple) else 0
+            n = min(known, len(elts) if star is None else star)
+            for e, v in zip(elts[:n], value[:n] if n else ()):
+                self.assign(e, v, scope)  # `q, k, v = (q, *pieces)`: q is known whatever the pieces
+            for e in elts[n:]:
                 rest: list[Any] = []
                 if isinstance(e, ast.Starred):
                     self.mark_inexact(rest)  # some items, how many is not known

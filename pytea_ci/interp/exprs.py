@@ -13,7 +13,7 @@ from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_valu
 from pytea_ci.interp.unbound import check_bound
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import registry
-from pytea_ci.models.values import MISSING, ClassVal, DType, EnumInt, Instance, KeysView, Namespace, Unknown
+from pytea_ci.models.values import MISSING, SPREAD, Builtin, ClassVal, DType, EnumInt, Instance, KeysView, Namespace, Spread, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, PInt, Sym, Term, is_dim
 from pytea_ci.shapes.pred import Pred
@@ -77,24 +77,33 @@ class ExprMixin:
         if not any(isinstance(e, ast.Starred) for e in elts):
             return kind(self.eval_elts(elts, scope))
         out: list[Any] = []
-        exact = True
+        prefix: int | None = None  # how many items come before the first starred iterable not known
         for e in elts:
             if isinstance(e, ast.Starred):
                 items = self.iterate(v := self.eval(e.value, scope))
-                exact &= items is not None
+                if items is None and prefix is None:
+                    prefix = len(out)
                 out.extend(items if items is not None else [self.derived("starred unknown iterable", v)])
             else:
                 out.append(self.eval(e, scope))
         made = kind(out)
-        if not exact:
+        if prefix is not None:
             self.mark_inexact(made)
+            if kind is tuple and prefix:  # immutable: its first items stay where they are
+                self.exact_prefix[id(made)] = prefix
         return made
 
-    def eval_elts(self: "Interpreter", elts: list[ast.expr], scope: Scope) -> list[Any]:
+    def eval_elts(self: "Interpreter", elts: list[ast.expr], scope: Scope, spread: bool = False) -> list[Any]:
+        """The items of a display or the positional arguments of a call; a starred iterable whose items
+        are not known ends them with an unknown, or (`spread`, a callee that takes them) gives a `Spread`
+        of the representatives of a list built in a loop not followed one by one."""
         out: list[Any] = []
         for e in elts:
             if isinstance(e, ast.Starred):
-                items = self.iterate(self.eval(e.value, scope))
+                items = self.iterate(v := self.eval(e.value, scope))
+                if items is None and spread and isinstance(v, (list, tuple)) and v:
+                    out.append(Spread(list(v), self.known_length(v)))
+                    continue
                 if items is None:
                     return out + [self.unknown("starred unknown iterable")]
                 out.extend(items)
@@ -332,6 +341,9 @@ class ExprMixin:
         if name in ("eq", "ne") and _by_identity(a) and _by_identity(b):
             same = a is b or (isinstance(a, Namespace) and a == b)  # a module, a modeled class: one object
             return same if name == "eq" else not same
+        if name in ("eq", "ne") and isinstance(a, _NAMED) and isinstance(b, _NAMED):
+            same = a is b or a == b  # classes, modeled types and functions, namespaces: the same one or not
+            return same if name == "eq" else not same
         if name in ("eq", "ne") and None is not _family(a) != _family(b) is not None:
             return name == "ne"  # a list is never equal to a number, whatever their items
         return self.derived("comparison of unknown values", a, b)
@@ -373,7 +385,7 @@ class ExprMixin:
             return P.and_(P.eq(a, b), self.identity_fact())  # ints (concrete or symbolic): equal at least
         if isinstance(a, _VALUE_TYPES) and type(a) is type(b) and same_value(a, b):
             return self.identity_fact()
-        # dtypes, modules and modeled classes (`torch.Tensor`) are singletons
+        # dtypes are singletons, and so is what a namespace names (`type(x) is torch.Tensor`)
         return a is b or (a is None and b is None) or (isinstance(a, (DType, Namespace)) and a == b)
 
     def identity_fact(self: "Interpreter") -> Pred:
@@ -385,7 +397,7 @@ class ExprMixin:
 
     def ev_Call(self: "Interpreter", node: ast.Call, scope: Scope) -> Any:
         fn = self.eval(node.func, scope)
-        args = self.eval_elts(node.args, scope)
+        args = self.eval_elts(node.args, scope, isinstance(fn, ClassVal) and fn.lookup(SPREAD) is True)
         kwargs: dict[str, Any] = {}
         for kw in node.keywords:
             v = self.eval(kw.value, scope)
@@ -517,6 +529,9 @@ SUPER_MARK = _SuperMark()
 
 # values whose identity Python does not define (`'a' is 'a'`, `() is ()` depend on the implementation)
 _VALUE_TYPES = (str, bytes, float, complex, tuple, frozenset)
+
+
+_NAMED = (ClassVal, Builtin, Namespace)  # `type(out) == tuple`, `type(x) == torch.Tensor`
 
 
 def _by_identity(v: Any) -> bool:

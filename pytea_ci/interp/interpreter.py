@@ -99,6 +99,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.callbacks: list[Any] = []  # functions handed to code not followed, which may call them later
         self.known_len: dict[int, Dim] = {}  # inexact lists whose length is known (their items are representatives)
         self.rep_positions: dict[int, tuple[int, ...]] = {}  # positions of those items in the list, when known
+        self.exact_prefix: dict[int, int] = {}  # inexact tuples whose first items are known: how many (`(q, *xs)`)
         self.keepalive: list[Any] = []
         self.loop_mutations: list[set[int]] = []
         self.yields: list[list[Any]] = []
@@ -458,6 +459,10 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         mine = set(symbols(cond)) if isinstance(cond, Pred) else set()
         mine.update(*(symbols(d) for _, d in dims))
         return any(symbols(p) & mine for p in self.blind_cases)
+
+    def holds(self, cond: Cond) -> bool:
+        """Whether `cond` holds on this path for every input (what the path assumes implies it)."""
+        return cond is True or isinstance(cond, Pred) and self.config.decider.check(cond, self.pc).verdict is Verdict.HOLDS
 
     def _holds_in_other_cases(self, cond: Cond) -> bool:
         """Whether `cond` can hold on this path without its per-run fork conditions."""

@@ -4,11 +4,14 @@ iteration and the tracking of list lengths `sequences.py`'s."""
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
+from pytea_ci.interp.escape import escape
 from pytea_ci.interp.ops import is_concrete, tensor_method
 from pytea_ci.interp.function_attrs import attr_of_bound_method, attr_of_function, attr_of_property
-from pytea_ci.interp.runtime import (FunctionVal, ModuleVal, PathEnd, SuperVal,
+from pytea_ci.interp.runtime import (FunctionVal, ModuleVal, PathEnd, Scope, SuperVal,
                                      UserException)
 from pytea_ci.interp.join import one_of
 from pytea_ci.models import read_keys
@@ -286,6 +289,62 @@ class ObjectMixin:
         if values and all(_same_value(values[0], v) for v in values):
             return values[0]
         return self.unknown(what)
+
+    def delete(self: "Interpreter", target: ast.expr, scope: Scope) -> None:
+        """`del target`: a name is unbound; an item or an attribute goes as below; each of a tuple of them."""
+        if isinstance(target, ast.Name):
+            scope.locals.pop(target.id, None)
+        elif isinstance(target, ast.Subscript):
+            obj, idx = self.eval(target.value, scope), self.eval(target.slice, scope)
+            with self.at(target):
+                self.delitem(obj, idx)
+        elif isinstance(target, ast.Attribute):
+            self.delattr(self.eval(target.value, scope), target.attr)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for t in target.elts:
+                self.delete(t, scope)
+
+    def delitem(self: "Interpreter", obj: Any, idx: Any) -> None:
+        """`del obj[idx]`: a list or dict loses the item (CPython's IndexError / KeyError where it is known
+        to be missing); an object's own `__delitem__` runs. A position or key not known, or a list holding
+        only representatives of its items, leaves the container of unknown length and content."""
+        if isinstance(obj, list):
+            if id(obj) not in self.inexact and (isinstance(idx, int) and not isinstance(idx, bool) or
+                                                isinstance(idx, slice) and is_concrete((idx.start, idx.stop, idx.step))):
+                try:
+                    del obj[idx]
+                except (IndexError, TypeError) as e:
+                    raise UserException(type(e).__name__) from None
+            else:
+                self.mark_inexact(obj)
+            self.note_mutation(obj)
+        elif isinstance(obj, dict):
+            if is_concrete(idx) and isinstance(idx, Hashable) and idx in obj:
+                del obj[idx]
+            elif is_concrete(idx) and is_concrete(list(obj.keys())) and id(obj) not in self.inexact:
+                raise UserException("KeyError")
+            else:
+                self.mark_inexact(obj)
+            self.note_mutation(obj)
+        elif isinstance(obj, Instance):
+            m = obj.cls.lookup("__delitem__")
+            if m is not MISSING:
+                self.call(self.bind_member(obj, obj.cls, m), idx)
+            else:
+                escape(self, (obj,), "`del` of an item")
+
+    def delattr(self: "Interpreter", obj: Any, name: str) -> None:
+        """`del obj.name`: the attribute goes (the class's own `__delattr__` when it has one)."""
+        if isinstance(obj, Instance):
+            m = obj.cls.lookup("__delattr__")
+            if m is not MISSING:
+                self.call(self.bind_member(obj, obj.cls, m), name)
+            else:
+                obj.attrs.pop(name, None)
+        elif isinstance(obj, (ClassVal, ModuleVal)):
+            (obj.ns if isinstance(obj, ClassVal) else obj.globals).pop(name, None)
+        elif isinstance(obj, FunctionVal):
+            obj.attrs.pop(name, None)
 
     def setitem(self: "Interpreter", obj: Any, idx: Any, value: Any) -> None:
         if isinstance(obj, Tensor):

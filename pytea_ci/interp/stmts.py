@@ -229,8 +229,7 @@ class StmtMixin:
 
     def ex_Delete(self: "Interpreter", node: ast.Delete, scope: Scope) -> None:
         for t in node.targets:
-            if isinstance(t, ast.Name):
-                scope.locals.pop(t.id, None)
+            self.delete(t, scope)
 
     def ex_Global(self: "Interpreter", node: ast.Global, scope: Scope) -> None:
         scope.global_names.update(node.names)

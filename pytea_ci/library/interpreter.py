@@ -27,7 +27,7 @@ from pytea_ci.interp.runtime import PathEnd
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
 from pytea_ci.library import plausible
 from pytea_ci.library.inputs import CallerInput, LibraryTarget, make_input, positive
-from pytea_ci.library.protocol import DEFINED, DIM, RESUMED, RUN, UNKNOWN_ARG, resume_source
+from pytea_ci.library.protocol import DEFINED, DIM, RESUMED, RUN, UNKNOWN_ARG, at_line, resume_source
 from pytea_ci.models.torch.nn.module import is_module
 from pytea_ci.models.torch.nn.parameters import parameter_count
 from pytea_ci.models.values import Builtin, ClassVal, Instance, Unknown
@@ -187,6 +187,16 @@ class LibraryInterpreter(Interpreter):
             return True
         return super().choose(cond)
 
+    def fork(self, cond: Cond, per_run: bool = False, blind: bool = False) -> bool:
+        """A model's case whose other side it does not follow (`blind`: `chunk(2)` of a size not known gives
+        fewer pieces for a size of 1) is not a case of the module's inputs when only degenerate inputs
+        reach that side: the path assumes the side every plausible input takes (a failure after it then
+        fails for every non-degenerate input, as a check that only degenerate inputs pass does)."""
+        if blind and self.active and plausible.plausibly_holds(self, cond):
+            self.pc.append(cond)
+            return True
+        return super().fork(cond, per_run, blind)
+
     def require(self, cond: Cond, op: str, message: str, rule: Rule = SHAPE_MISMATCH,
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
         if not self.live:  # top-level code of the file: not what is checked here
@@ -297,8 +307,10 @@ def _dim(ctx: LibraryInterpreter, name: Any) -> Any:
 
 
 def _run(ctx: LibraryInterpreter, model: Any) -> None:
-    """The driver's call: name the submodules, build the inputs, call the module, keep the outcome."""
-    if not is_module(model):
+    """The driver's call: name the submodules, build the inputs, call the module, keep the outcome. A
+    container (a `Sequential` or `ModuleList` subclass) its construction leaves empty is not run: the
+    project fills it afterwards (`block.add_module(...)`), which the construction alone does not show."""
+    if not is_module(model) or _built_empty(model):
         return None
     built = ctx.shared.built
     if ctx.resumed is None and len(built) < MAX_CHECKPOINTS and not any(cp.choices == ctx.decisions() for cp in built):
@@ -319,6 +331,11 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
     ctx.shared.completed.append(PathOutcome(list(ctx.pc), inputs, out, list(ctx.layers), model,
                                                  param_count(model, ctx.inexact)))
     return None
+
+
+def _built_empty(model: Instance) -> bool:
+    layers = model.attrs.get("__layers__")
+    return isinstance(layers, list) and not layers and not model.cls.native
 
 
 def submodule_names(root: Instance) -> dict[int, str]:
@@ -355,9 +372,6 @@ def param_text(m: Instance, inexact: Collection[int] = ()) -> str:
     return "" if n is None or isinstance(n, Unknown) or "Unknown(" in repr(n) else repr(n)
 
 
-_RESUME = ast.parse(resume_source())
-
-
 def resume(interp: Interpreter, tree: ast.Module, name: str) -> None:
     """Run one path: from a copy of the state where the module was built when a rank combination
     already got there with the same choices (only the inputs differ), else the whole program."""
@@ -371,7 +385,7 @@ def resume(interp: Interpreter, tree: ast.Module, name: str) -> None:
         saved = restore(interp, cp)
         interp.resumed = saved["model"]
         shared.guessed = shared.guessed or saved["guessed"]
-        run_path(interp, _RESUME, name)
+        run_path(interp, ast.Module(at_line(resume_source(), interp.target.line), []), name)
     if (interp.passed or interp.called) and before == (len(shared.completed), len(shared.findings)) \
             and interp.budget_note is None:
         shared.ended = max(shared.ended, interp.passed)  # called, neither completed nor a finding: raised

@@ -92,6 +92,14 @@ def degenerate(ctx: LibraryInterpreter, cond: Cond) -> tuple[list[Sym], bool] | 
     return (pinned, True) if pinned else (involved, False)
 
 
+def plausibly_holds(ctx: LibraryInterpreter, cond: Cond) -> bool:
+    """Whether `cond` holds for every non-degenerate input under the path condition, though not for every
+    input (some degenerate one fails it)."""
+    if not isinstance(cond, Pred) or not ctx.free_sizes or not set(symbols(cond)) & set(ctx.free_sizes):
+        return False
+    return ctx.decider.check(cond, ctx.pc + [ge(s, 2) for s in ctx.free_sizes]).verdict is Verdict.HOLDS
+
+
 def _nonempty(ctx: LibraryInterpreter, cond: Pred) -> Pred:
     """`cond` without the alternatives no input of sizes at least 1 meets: BatchNorm's `numel == 0 or
     C == 1` (an empty input passes torch's channel check) is `C == 1` for every input with elements."""

@@ -4,6 +4,8 @@ them for the program it runs. One declaration, so the two cannot drift apart."""
 
 from __future__ import annotations
 
+import ast
+
 DIM = "__pytea_dim__"  # `__pytea_dim__("dim")`: a positive symbolic integer named `dim`
 UNKNOWN_ARG = "__pytea_unknown__"  # `__pytea_unknown__("cfg")`: a constructor argument not known
 RUN = "__pytea_run__"  # `__pytea_run__(model)`: build the inputs, call the module, keep the outcome
@@ -29,3 +31,16 @@ def driver_source(construct: str) -> str:
 def resume_source() -> str:
     """The driver program of a path resumed from a construction checkpoint."""
     return f"{RUN}({RESUMED})"
+
+
+def at_line(source: str, line: int) -> list[ast.stmt]:
+    """The statements of a driver program, placed at `line` of the module's file (the target's
+    definition): a finding at the driver's call, inside a layer that has no source of its own (a
+    factory's `nn.Sequential`), points there."""
+    body = ast.parse(source).body
+    for node in body:
+        for sub in ast.walk(node):
+            if hasattr(sub, "lineno"):
+                sub.lineno = sub.end_lineno = line  # type: ignore[attr-defined]
+                sub.col_offset = sub.end_col_offset = 0  # type: ignore[attr-defined]
+    return body

@@ -26,6 +26,7 @@ from pytea_ci.diagnostics import grammar
 
 MODES = ("auto", "always", "only", "never")
 MAX_CONFIGS = 3  # constructions per module
+_SEQUENTIAL = {"Sequential", "nn.Sequential", "torch.nn.Sequential"}
 _MODULE_BASES = {"Module", "nn.Module", "torch.nn.Module", "Sequential", "nn.Sequential", "torch.nn.Sequential"}
 _INT_HINTS = ("dim", "size", "num", "head", "channel", "feature", "class", "hidden", "depth", "width", "len",
               "ch", "vocab", "embed", "stride", "patch", "kernel", "planes", "n_", "d_", "inp", "out")
@@ -327,15 +328,17 @@ def factories(cls: str, tree: ast.Module, rel: str, sites_: frozenset[str] = fro
     return out
 
 
-def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = frozenset()) -> tuple[str, str]:
+def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = frozenset(),
+             first_self: bool = True) -> tuple[str, str]:
     """`cls(...)` with its defaults; required parameters, and those defaulting to None that some site
     of the project gives (`given`: `Interpolate2d(scale_factor=scale)` in a parent's `__init__`, not a
     construction library mode can rebuild, still says that None, "not given", is not how the project
-    builds it), become symbols (integer-like) or unknown."""
+    builds it), become symbols (integer-like) or unknown. `first_self`: `init` is a method (its first
+    parameter is not passed), not a factory function."""
     if init is None:
         return f"{cls}()", "defaults"
     a = init.args
-    params = (a.posonlyargs + a.args)[1:]
+    params = (a.posonlyargs + a.args)[1 if first_self else 0:]
     required = params[:len(params) - len(a.defaults)] if a.defaults else params
     required += [p for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
     optional = list(zip(params[len(params) - len(a.defaults):], a.defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
@@ -388,7 +391,34 @@ def targets(files: list[str], project: "list[str] | Callable[[], list[str]]", ro
         if keep is not None and not keep(info.path, info.node.name):
             continue
         out.targets.extend(_build(info, classes, sources, root, out, names))
+    for path in sorted(wanted):
+        tree = sources.parse(path)
+        for fn in sequential_factories(tree) if tree is not None else []:
+            if (only is None or fn.name in only) and (keep is None or keep(path, fn.name)) \
+                    and not _called(fn.name, sources.mentioning(fn.name)):
+                construct, label = defaults(fn.name, fn, first_self=False)
+                out.targets.append(LibraryTarget(path, fn.name, fn.lineno, construct, f"{fn.name}() with {label}",
+                                                 (InputSpec("input"),)))
     return out  # file by file: the targets of a file share its import checkpoint (verdict.py)
+
+
+def sequential_factories(tree: ast.Module) -> list[ast.FunctionDef]:
+    """Top-level functions of a file that build the model it defines as an `nn.Sequential` and return it
+    (`def MLPMixer(*, dim, depth, ...): return nn.Sequential(...)`): a module without a class of its own,
+    checked alone like one (its parameters are the constructor's)."""
+    out = []
+    for fn in tree.body:
+        if not isinstance(fn, ast.FunctionDef) or fn.name.startswith("_") or fn.decorator_list:
+            continue
+        returns = [n.value for n in ast.walk(fn) if isinstance(n, ast.Return)]
+        if returns and all(isinstance(r, ast.Call) and _name(r.func) in _SEQUENTIAL for r in returns):
+            out.append(fn)
+    return out
+
+
+def _called(name: str, trees: dict[str, ast.Module]) -> bool:
+    """Whether some file of the project calls `name` (then a caller builds it: not a model nobody uses)."""
+    return any(True for tree in trees.values() for _ in sites.calls(tree, _callee, name))
 
 
 def _callers(name: str, path: str, own: ast.Module | None, n: int, sources: Sources,

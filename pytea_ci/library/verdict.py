@@ -112,12 +112,7 @@ def _method_call_on(st: ast.stmt, names: set[str]) -> bool:
 
 
 def driver_tree(tree: ast.Module, target: LibraryTarget) -> ast.Module:
-    call = ast.parse(protocol.driver_source(target.construct)).body
-    for node in call:
-        for sub in ast.walk(node):
-            if hasattr(sub, "lineno"):
-                sub.lineno = sub.end_lineno = target.line  # type: ignore[attr-defined]
-                sub.col_offset = sub.end_col_offset = 0  # type: ignore[attr-defined]
+    call = protocol.at_line(protocol.driver_source(target.construct), target.line)
     return ast.Module(body=_definitions(tree.body) + call, type_ignores=[])
 
 

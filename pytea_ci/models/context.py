@@ -26,6 +26,9 @@ class Ctx(Protocol):
         `blind`: the model gives an unknown value on the false side, so a check on the sizes of the true
         side that fails there is a warning too (it may hold for the inputs of the other case)."""
 
+    def holds(self, cond: Cond) -> bool:
+        """Whether `cond` holds on this path for every input (no finding, no fork: a question)."""
+
     def enter_command(self, label: str) -> None:
         """This path runs the CLI command `label` from here on (its own budgets, named in notes)."""
 

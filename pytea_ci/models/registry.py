@@ -134,7 +134,8 @@ def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = (),
                  identity_eq: bool = False) -> Callable[[type], ClassVal]:
     """Turn a Python class body of functions `(ctx, self, ...)` into a registered native class.
 
-    A function named `init` becomes `__init__`; `call` becomes `__call__`. `identity_eq`: the real
+    A function named `init` becomes `__init__`; `call` becomes `__call__`; `delattr` becomes `__delattr__`
+    (a body that defined it would change the model class itself). `identity_eq`: the real
     class compares its instances by identity (it inherits `object.__eq__`, as `nn.Module` does, and so
     do its subclasses). A native class that neither says so, nor inherits it, nor models `__eq__`
     compares by a rule not modeled: `==` on its instances is not known (`torch.device("cpu") ==
@@ -149,7 +150,7 @@ def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = (),
             if not callable(val):
                 ns[key] = val
                 continue
-            name = {"init": "__init__", "call": "__call__"}.get(key, key)
+            name = {"init": "__init__", "call": "__call__", "delattr": "__delattr__"}.get(key, key)
             ns[name] = Builtin(f"{qualname}.{name}", val)
             declare(f"{qualname}.{name}", getattr(val, "__facets__", NO_FACETS))
         if identity_eq or all(b.lookup(IDENTITY_EQ) is MISSING for b in bases):

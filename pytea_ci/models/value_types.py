@@ -1,10 +1,11 @@
 """What CPython's `type(v)` is for the values the analyzer holds, and how those classes print.
 
 `class_of(v)` is the qualified name of `v`'s class where the analyzer knows it exactly: `bool`, `int`
-(a size not known too), `float`, `str`, `list`, `slice`, `range`, `NoneType`; a tensor is exactly `torch.Tensor` or a
+(a size not known too), `float`, `str`, `list`, `tuple`, `set`, `slice`, `range`, `NoneType` (exact
+types only: a `torch.Size` is a tuple subclass of its own); a tensor is exactly `torch.Tensor` or a
 `torch.nn.Parameter` as `Tensor.param` says; a NumPy array is a `numpy.ndarray`. Otherwise None (the
-caller answers "not known"): a tuple may be a `torch.Size`, a dict an `OrderedDict` or a `defaultdict`,
-a frozenset shares `set`'s model, a tensor made from a Parameter by an op may be that Parameter.
+caller answers "not known"): a dict may be an `OrderedDict` (the models build a plain one), a
+frozenset shares `set`'s model, a tensor made from a Parameter by an op may be that Parameter.
 
 `printed(cls)` is CPython's `str(cls)` of those classes (`<class 'torch.Tensor'>`, `<class 'int'>`):
 code that tells tensors apart by `str(type(x))` (transformers' framework inference) is decided."""
@@ -23,13 +24,14 @@ _CLASSES: dict[str, tuple[str, str]] = {
     "builtins.bool": ("builtins", "bool"), "builtins.int": ("builtins", "int"),
     "builtins.float": ("builtins", "float"), "builtins.str": ("builtins", "str"),
     "builtins.list": ("builtins", "list"), "builtins.slice": ("builtins", "slice"),
+    "builtins.tuple": ("builtins", "tuple"), "builtins.set": ("builtins", "set"),
     "builtins.range": ("builtins", "range"), "torch.Tensor": ("torch", "Tensor"),
     "torch.nn.Parameter": ("torch.nn.parameter", "Parameter"), "numpy.ndarray": ("numpy", "ndarray"),
     "types.NoneType": ("builtins", "NoneType"),
 }
 # exact Python classes of plain values (bool before int: `type(True)` is bool)
 _PLAIN = ((bool, "builtins.bool"), (int, "builtins.int"), (float, "builtins.float"), (str, "builtins.str"),
-          (list, "builtins.list"), (slice, "builtins.slice"))
+          (list, "builtins.list"), (tuple, "builtins.tuple"), (set, "builtins.set"), (slice, "builtins.slice"))
 
 
 def class_of(v: Any) -> str | None:

@@ -157,6 +157,20 @@ class IterVal:
     indices: list[Any] | None = None  # position of each representative item, when known
 
 
+@dataclass(eq=False)
+class Spread:
+    """`*items` in the arguments of a call, of a list holding only representatives of its items (built
+    in a loop not followed one by one): `items` are those, `length` how many there are (None: not known).
+    Only a native class that declares `SPREAD` in its namespace gets one (its arguments are a sequence of
+    layers, where positions do not matter); any other call sees an unknown from there on."""
+
+    items: list[Any]
+    length: Any = None
+
+
+SPREAD = "__takes_spread__"  # in a native class's namespace: `*representatives` reach it as a `Spread`
+
+
 @dataclass(frozen=True)
 class RangeVal:
     start: Any

@@ -26,6 +26,11 @@ def _dim_kw(dim: Any, kwargs: dict[str, Any]) -> Any:
     return kwargs.get("axis", dim)
 
 
+def _keep(keepdim: Any, kwargs: dict[str, Any]) -> Any:
+    """`keepdim`, or NumPy's spelling `keepdims`, which torch's argument parser takes as an alias of it."""
+    return keepdim or kwargs.get("keepdims", False)
+
+
 def _nonempty(ctx: Ctx, op: str, input: Any, dim: Any, whole: bool = True) -> None:
     """max/min/argmax and their kin have no identity: torch rejects reducing a dim of size 0, and
     (`whole`) reducing a tensor of no elements without a dim. Only sizes known to be 0 are checked."""
@@ -46,7 +51,7 @@ def _nonempty(ctx: Ctx, op: str, input: Any, dim: Any, whole: bool = True) -> No
 @model("torch.mean", "torch.Tensor.mean", "torch.nanmean", "torch.Tensor.nanmean", "torch.logsumexp",
        "torch.Tensor.logsumexp")
 def mean(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
-    return _reduce(ctx, "sum", input, _dim_kw(dim, kwargs), keepdim or kwargs.get("keepdims", False),
+    return _reduce(ctx, "sum", input, _dim_kw(dim, kwargs), _keep(keepdim, kwargs),
                    dtype_name(kwargs.get("dtype")) or "")
 
 
@@ -56,7 +61,7 @@ def amax(ctx: Ctx, input: Any, dim: Any = (), keepdim: Any = False, **kwargs: An
     dim = _dim_kw(dim, kwargs)
     dim = None if dim == () else dim
     _nonempty(ctx, "amax", input, dim)
-    return _reduce(ctx, "amax", input, dim, keepdim or kwargs.get("keepdims", False))
+    return _reduce(ctx, "amax", input, dim, _keep(keepdim, kwargs))
 
 
 @model("torch.sum", "torch.Tensor.sum", "torch.prod", "torch.Tensor.prod", "torch.nansum", "torch.Tensor.nansum")
@@ -64,7 +69,7 @@ def sum_(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs: 
     """Sums of bools and integers are int64, as in torch (`(pred == y).sum()`)."""
     dtype = dtype_name(kwargs.get("dtype")) or ("int64" if isinstance(input, Tensor) and category(input.dtype) in (0, 1)
                                                 else "")
-    return _reduce(ctx, "sum", input, _dim_kw(dim, kwargs), keepdim or kwargs.get("keepdims", False), dtype)
+    return _reduce(ctx, "sum", input, _dim_kw(dim, kwargs), _keep(keepdim, kwargs), dtype)
 
 
 @model("torch.count_nonzero", "torch.Tensor.count_nonzero")
@@ -76,7 +81,7 @@ def count_nonzero(ctx: Ctx, input: Any, dim: Any = None) -> Any:
 def std(ctx: Ctx, input: Any, dim: Any = None, unbiased: Any = True, keepdim: Any = False, **kwargs: Any) -> Any:
     if isinstance(unbiased, (int, tuple, list)) and not isinstance(unbiased, bool) and dim is None:
         dim, unbiased = unbiased, True
-    return _reduce(ctx, "std", input, dim, keepdim)
+    return _reduce(ctx, "std", input, dim, _keep(keepdim, kwargs))
 
 
 @model("torch.quantile", "torch.Tensor.quantile", "torch.nanquantile", "torch.Tensor.nanquantile")
@@ -84,21 +89,21 @@ def quantile(ctx: Ctx, input: Any, q: Any, dim: Any = None, keepdim: Any = False
     """A reduction over `dim` (all elements when None) with one more leading dim of len(q) for a 1-D `q`."""
     if isinstance(q, Tensor) and q.shape is not None:
         ctx.require(len(q.shape) <= 1, "quantile", f"q must be a scalar or 1D tensor (got shape {list(q.shape)})", INVALID_ARGUMENT)
-    out = _reduce(ctx, "quantile", input, dim, keepdim)
+    out = _reduce(ctx, "quantile", input, dim, _keep(keepdim, kwargs))
     if not isinstance(out, Tensor) or not isinstance(q, Tensor) or not q.shape:
         return out
     return out.with_shape(None if out.shape is None else (q.shape[0],) + out.shape)
 
 
 @model("torch.all", "torch.Tensor.all", "torch.any", "torch.Tensor.any")
-def all_(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False) -> Any:
-    return _reduce(ctx, "all", input, dim, keepdim, "bool")
+def all_(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, *, keepdims: Any = False) -> Any:
+    return _reduce(ctx, "all", input, dim, keepdim or keepdims, "bool")
 
 
 @model("torch.argmax", "torch.Tensor.argmax", "torch.argmin", "torch.Tensor.argmin", values=argmax_values)
-def argmax(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False) -> Any:
+def argmax(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, *, keepdims: Any = False) -> Any:
     _nonempty(ctx, "argmax", input, dim)
-    return _reduce(ctx, "argmax", input, dim, keepdim if dim is not None else False, "int64")
+    return _reduce(ctx, "argmax", input, dim, (keepdim or keepdims) if dim is not None else False, "int64")
 
 
 @model("torch.max", "torch.Tensor.max", "torch.min", "torch.Tensor.min", values=Indices(1, None, False))
@@ -115,7 +120,7 @@ def median(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs
     _nonempty(ctx, "median", input, dim, whole=False)  # median() of no elements is nan
     if dim is None:
         return _reduce(ctx, "max", input, None, False)
-    values = _reduce(ctx, "max", input, dim, keepdim)
+    values = _reduce(ctx, "max", input, dim, _keep(keepdim, kwargs))
     if not isinstance(values, Tensor):
         return values
     return ValuesIndices((values, values.with_shape(values.shape, "int64")))

@@ -9,7 +9,9 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import ALWAYS, BY_ARGUMENTS, KEEPS, facets, model, native_class
 from pytea_ci.models.dtype_device import cast, device_of, placed
-from pytea_ci.models.values import Builtin, DType, IterVal, Instance, PropertyVal, Unknown
+from pytea_ci.models.values import SPREAD, Builtin, DType, IterVal, Instance, PropertyVal, Spread, Unknown
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import Sym
 from pytea_ci.shapes.tensor import Tensor, category
 
 
@@ -209,6 +211,18 @@ class Module:
 
     register_module = add_module
 
+    def delattr(ctx: Ctx, self: Instance, name: Any) -> Any:
+        """`del module.name`: the attribute goes, and with it a container's layer of that name."""
+        gone = self.attrs.pop(name, None) if isinstance(name, str) else None
+        layers = self.attrs.get("__layers__")
+        if gone is not None and isinstance(layers, list) and any(x is gone for x in layers):
+            if ctx.iterate(layers) is None:
+                self.attrs["_opaque"] = True  # representatives of layers: which position went is not known
+            else:
+                layers[:] = [x for x in layers if x is not gone]
+                ctx.note_mutation(layers)
+        return None
+
     def parameters(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
         params = _parameters(self, set())
         # the real weights when the layers are modeled; else one tensor of unknown shape
@@ -260,10 +274,59 @@ def _items(ctx: Ctx, args: tuple[Any, ...]) -> list[Any]:
     return list(args)
 
 
+def _spread_layers(ctx: Ctx, self: Instance, args: tuple[Any, ...]) -> None:
+    """`Sequential(a, *blocks, b)` with `blocks` built in a loop not followed one by one: the layers,
+    with the representatives of `blocks` in their place, of known length when the count is known; where
+    the representatives sit (`_spread`: start, end, count). Two such runs of layers are not followed."""
+    layers: list[Any] = []
+    spread: tuple[int, int, Any] | None = None
+    for a in args:
+        if isinstance(a, Spread) and spread is not None:
+            self.attrs["_opaque"] = True
+            return
+        if isinstance(a, Spread):
+            spread = (len(layers), len(layers) + len(a.items), a.length)
+            layers.extend(a.items)
+        else:
+            layers.append(a)
+    assert spread is not None
+    count = spread[2]
+    self.attrs["__layers__"] = ctx.sized_items(layers, len(args) - 1 + count) if count is not None else layers
+    if count is None:
+        ctx.mark_inexact(layers)
+    self.attrs["_spread"] = spread
+
+
+def _run_spread(ctx: Ctx, self: Instance, x: Any) -> Any:
+    """`forward` of a Sequential with a run of representative layers (`_spread_layers`): the layers before
+    it, each representative once, the layers after it; when the run has at least one layer and every
+    representative keeps the shape it is given (a stack of equal blocks), any number of them gives that
+    shape; else what comes out is not known."""
+    start, end, count = self.attrs["_spread"]
+    layers = self.attrs["__layers__"]
+    for layer in layers[:start]:
+        x = ctx.call(layer, x)
+    at_least_one = isinstance(count, int) and count >= 1 or isinstance(count, Sym) and (count.lo or 0) >= 1
+    if not at_least_one or not isinstance(x, Tensor) or x.shape is None:
+        return ctx.unknown("Sequential of layers built in a loop")
+    for layer in layers[start:end]:
+        y = ctx.call(layer, x)
+        if not isinstance(y, Tensor) or y.shape is None or len(y.shape) != len(x.shape) or not all(
+                a is b or a == b or ctx.holds(P.eq(a, b)) for a, b in zip(x.shape, y.shape)):
+            return ctx.unknown("Sequential of layers built in a loop, which change the shape")
+        x = y.with_shape(x.shape)  # the same sizes, as the path knows them
+    for layer in layers[end:]:
+        x = ctx.call(layer, x)
+    return x
+
+
 @native_class("torch.nn.Sequential", bases=(Module,))
 class Sequential:
     def init(ctx: Ctx, self: Instance, *args: Any) -> None:
         self.attrs["training"] = True
+        if any(isinstance(a, Spread) for a in args):
+            _spread_layers(ctx, self, args)
+            return
         layers = _items(ctx, args)
         if len(args) == 1 and isinstance(args[0], dict):
             for k, v in args[0].items():
@@ -276,6 +339,8 @@ class Sequential:
     def forward(ctx: Ctx, self: Instance, input: Any, *rest: Any) -> Any:
         if self.attrs.get("_opaque"):
             return ctx.unknown("Sequential of unknown layers")
+        if "_spread" in self.attrs:
+            return _run_spread(ctx, self, input)
         layers = ctx.iterate(self.attrs["__layers__"])
         if layers is None:  # representatives of layers appended in a loop not followed one by one
             return ctx.unknown("Sequential of layers built in a loop")
@@ -294,6 +359,24 @@ class Sequential:
         if isinstance(idx, int):
             return ctx.getitem(layers, idx)  # an IndexError past the end; unknown in an inexact list
         return ctx.unknown("Sequential[?]")
+
+    def __delitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:  # noqa: N805
+        """`del seq[i]` / `del seq[a:b]`: the layers go (their names too); at a position not known, or
+        among layers built in a loop not followed one by one, what is left is not known."""
+        layers = self.attrs["__layers__"]
+        exact = not self.attrs.get("_opaque") and ctx.iterate(layers) is not None
+        if not exact or not (isinstance(idx, int) and not isinstance(idx, bool) or isinstance(idx, slice) and
+                             all(isinstance(x, (int, type(None))) for x in (idx.start, idx.stop, idx.step))):
+            self.attrs["_opaque"] = True
+            return None
+        if isinstance(idx, int) and not -len(layers) <= idx < len(layers):
+            ctx.user_error("IndexError", f"index {idx} is out of range")
+        gone = layers[idx] if isinstance(idx, slice) else [layers[idx]]
+        del layers[idx]
+        ctx.note_mutation(layers)
+        for k in [k for k, v in self.attrs.items() if k != "__layers__" and any(v is g for g in gone)]:
+            del self.attrs[k]
+        return None
 
     def __len__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
         n = None if self.attrs.get("_opaque") else ctx.known_length(self.attrs["__layers__"])
@@ -319,6 +402,9 @@ class Sequential:
         return None
 
 
+Sequential.ns[SPREAD] = True  # type: ignore[attr-defined]  # its layers may come as `*blocks` of a loop not followed
+
+
 @native_class("torch.nn.ModuleList", "torch.nn.ParameterList", bases=(Module,))
 class ModuleList:
     def init(ctx: Ctx, self: Instance, modules: Any = None) -> None:
@@ -339,6 +425,9 @@ class ModuleList:
 
     def __iter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
         return Sequential.ns["__iter__"].fn(ctx, self)  # type: ignore[attr-defined]
+
+    def __delitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:  # noqa: N805
+        return Sequential.ns["__delitem__"].fn(ctx, self, idx)  # type: ignore[attr-defined]
 
     def append(ctx: Ctx, self: Instance, module: Any) -> Any:
         return Sequential.ns["append"].fn(ctx, self, module)  # type: ignore[attr-defined]
@@ -387,6 +476,13 @@ class ModuleDict:
 
     def __setitem__(ctx: Ctx, self: Instance, key: Any, value: Any) -> Any:  # noqa: N805
         self.attrs["_dict"][key] = value
+
+    def __delitem__(ctx: Ctx, self: Instance, key: Any) -> Any:  # noqa: N805
+        if isinstance(key, str) and key in self.attrs["_dict"]:
+            del self.attrs["_dict"][key]
+        else:
+            self.attrs["_opaque"] = True
+        return None
 
     def __iter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
         return IterVal(list(self.attrs["_dict"]))
