@@ -329,7 +329,7 @@ def _type_matches(value: Any, t: Any) -> Any:
         if isinstance(value, Tensor):  # an ndarray is not a torch.Tensor, nor the other way round
             return value.lib == ("numpy" if t.qualname == "numpy.ndarray" else "torch")
         return t.qualname == "numpy.ndarray" and isinstance(value, Instance) and value.cls.qualname == \
-            "numpy.ndarray.known"  # a small array of known numbers (models/numpy_/known.py)
+            "builtins.KnownArray"  # a small array of known numbers (models/numpy_/known.py)
     return None
 
 

@@ -571,7 +571,7 @@ NAMES: dict[str, str] = {
         're.I re.IGNORECASE re.M re.MULTILINE re.S re.DOTALL re.X re.VERBOSE re.A re.ASCII re.U re.UNICODE '
         're.split re.findall re.sub re.subn re.escape',
     'pytea_ci.models.numpy_.known':
-        'numpy.ndarray.known numpy.atleast_1d numpy.any numpy.all',
+        'builtins.KnownArray numpy.atleast_1d numpy.any numpy.all',
 }
 
 # model module -> the computed attributes it registers

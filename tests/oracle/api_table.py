@@ -708,6 +708,21 @@ add("torch.utils.data.distributed.DistributedSampler", _DS, "torch.zeros(len(Dis
     "[b[0] @ torch.randn(3, 2) for b in DataLoader(ds, batch_size=2, sampler=DistributedSampler(ds, num_replicas=2, rank=1))]",
     "[b[0] @ torch.randn(2, 2) for b in DataLoader(ds, batch_size=2, sampler=DistributedSampler(ds, num_replicas=2, rank=1))]")
 
+_RS = "from torch.utils.data import RandomSampler, TensorDataset, DataLoader\nds = TensorDataset(torch.randn(5, 3))\n"
+add("torch.utils.data.RandomSampler", _RS, "torch.zeros(len(RandomSampler(ds))) + torch.zeros(5)",
+    "torch.zeros(len(RandomSampler(ds, replacement=True, num_samples=7))) + torch.zeros(5)",
+    "[b[0] @ torch.randn(3, 2) for b in DataLoader(ds, batch_size=2, sampler=RandomSampler(ds))]",
+    "[b[0] @ torch.randn(2, 2) for b in DataLoader(ds, batch_size=2, sampler=RandomSampler(ds))]")
+add("torch.jit.isinstance", "", "torch.zeros(2 if torch.jit.isinstance(torch.zeros(1), torch.Tensor) else 3) + torch.zeros(2)",
+    "torch.zeros(3 if torch.jit.isinstance(torch.zeros(1), torch.Tensor) else 2) + torch.zeros(2)")
+# small arrays of known numbers (models/numpy_/known.py): padding arithmetic that decides sizes
+add("numpy.atleast_1d", "", "torch.zeros(int(np.atleast_1d(3)[0])) + torch.zeros(3)",
+    "torch.zeros(int(np.atleast_1d((2, 4))[1])) + torch.zeros(3)")
+add("numpy.any", "", "torch.zeros(2 if np.any(np.atleast_1d((1, 3)) > 2) else 3) + torch.zeros(2)",
+    "torch.zeros(2 if np.any(np.atleast_1d((1, 3)) > 5) else 3) + torch.zeros(2)")
+add("numpy.all", "", "torch.zeros(2 if np.all(np.atleast_1d((1, 3)) > 0) else 3) + torch.zeros(2)",
+    "torch.zeros(2 if np.all(np.atleast_1d((1, 3)) > 2) else 3) + torch.zeros(2)")
+
 # ----- eager-mode predicates and buffers (models/torch/eager.py, the nn.Buffer wrapper) ------------------------
 add("torch.compiler.is_compiling", "", "torch.zeros(3 if torch.compiler.is_compiling() else 2) + torch.zeros(2)",
     "torch.zeros(2 if torch.compiler.is_compiling() else 3) + torch.zeros(2)")

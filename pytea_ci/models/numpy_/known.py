@@ -96,7 +96,7 @@ for _name, _fn in {**_OPS, **_COMPARE}.items():
     if _name in _OPS:
         setattr(_Body, f"__r{_name}__", _binary(_fn, _name, reflected=True))
 
-KnownArray = native_class("numpy.ndarray.known", identity_eq=False)(_Body)
+KnownArray = native_class("builtins.KnownArray", identity_eq=False)(_Body)
 
 
 @model("numpy.atleast_1d")
