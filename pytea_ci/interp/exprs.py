@@ -338,11 +338,8 @@ class ExprMixin:
                 return bool(pyop(a, b))
             except TypeError:
                 raise UserException("TypeError") from None
-        if name in ("eq", "ne") and _by_identity(a) and _by_identity(b):
+        if name in ("eq", "ne") and (_by_identity(a) and _by_identity(b) or isinstance(a, _NAMED) and isinstance(b, _NAMED)):
             same = a is b or (isinstance(a, Namespace) and a == b)  # a module, a modeled class: one object
-            return same if name == "eq" else not same
-        if name in ("eq", "ne") and isinstance(a, _NAMED) and isinstance(b, _NAMED):
-            same = a is b or a == b  # classes, modeled types and functions, namespaces: the same one or not
             return same if name == "eq" else not same
         if name in ("eq", "ne") and None is not _family(a) != _family(b) is not None:
             return name == "ne"  # a list is never equal to a number, whatever their items

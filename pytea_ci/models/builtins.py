@@ -304,7 +304,8 @@ def _type_matches(value: Any, t: Any) -> Any:
         return enum_meta_matches(value)
     if isinstance(t, Builtin) and t.name == "builtins.property" and isinstance(value, PropertyVal):
         return True
-    base = get(f"{t.name}.__base__") if isinstance(t, Builtin) else None  # `class C(property)`, `(dict)`
+    # a program class deriving from `dict`/`OrderedDict` or `property` (models/dict_subclass.py, property_base.py)
+    base = get(f"{t.name}.__base__") if isinstance(t, Builtin) else None
     if isinstance(base, ClassVal) and isinstance(value, Instance) and base in value.cls.mro():
         return True
     if isinstance(t, Builtin) and t.name == "torch.nn.Parameter":
@@ -322,8 +323,6 @@ def _type_matches(value: Any, t: Any) -> Any:
             return None
         if is_dim(value):
             return py is int or (py is float and False)
-        if py is dict and isinstance(value, Instance) and value.cls.is_subclass_of("builtins.dict.__base__"):
-            return True  # a class of the program deriving from dict (models/dict_subclass.py)
         return isinstance(value, py)
     if isinstance(t, Namespace) and t.qualname in ("torch.Tensor", "numpy.ndarray"):
         if isinstance(value, Tensor):  # an ndarray is not a torch.Tensor, nor the other way round
