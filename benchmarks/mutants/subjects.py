@@ -483,4 +483,83 @@ NEW_SCRIPTS: list[Script] = [
     _gan("lsgan", "lsgan.py"),
 ]
 
-SUBJECTS: dict[str, Module | Script] = {s.name: s for s in [*MODULES, *SCRIPTS, *NEW_MODULES, *NEW_SCRIPTS]}
+# --- stop 34: development sources of training scripts chosen for their data paths (datasets that build labels
+# and lengths, files read at run time, NumPy preprocessing, loaders); appended, so no earlier subject changes.
+# Stand-in data files are written by `setup` (the mirrors hold the .py files only); the sizes are the real ones'
+# order of magnitude, small enough for a quick run.
+
+_MAKEMORE_SETUP = """
+import random, sys, types
+rng = random.Random(0)
+for name, n, longest in (('names.txt', 400, 9), ('names_short.txt', 123, 6)):
+    with open(name, 'w') as f:
+        for _ in range(n):
+            f.write(''.join(rng.choice('abcdefghijklmnopqrstuvwxyz') for _ in range(rng.randint(2, longest))) + '\\n')
+tb = types.ModuleType('torch.utils.tensorboard')  # the oracle has no tensorboard: logging is no part of a label
+tb.SummaryWriter = lambda *a, **k: types.SimpleNamespace(add_scalar=lambda *a, **k: None, flush=lambda: None)
+sys.modules['torch.utils.tensorboard'] = tb
+"""
+
+_ZERO_TO_ALL_SETUP = """
+import csv, gzip, os, random
+rng = random.Random(0)
+os.makedirs('data', exist_ok=True)
+with gzip.open('data/diabetes.csv.gz', 'wt') as f:
+    for _ in range(759):
+        f.write(','.join('%.4f' % rng.uniform(-1, 1) for _ in range(8)) + ',%d\\n' % rng.randint(0, 1))
+countries = ['Arabic', 'Chinese', 'Czech', 'Dutch', 'English', 'French', 'German', 'Greek', 'Irish', 'Italian',
+             'Japanese', 'Korean', 'Polish', 'Portuguese', 'Russian', 'Scottish', 'Spanish', 'Vietnamese']
+for name, n in (('names_train', 600), ('names_test', 170)):
+    with gzip.open('data/%s.csv.gz' % name, 'wt') as f:
+        w = csv.writer(f)
+        for i in range(n):
+            w.writerow([''.join(rng.choice('abcdefghijklmnop') for _ in range(rng.randint(2, 9))).title(),
+                        countries[i % len(countries)]])
+"""
+
+_NG_SETUP = _CHAR_SETUP
+
+
+def _makemore(kind: str) -> Script:
+    return Script(f"makemore-{kind}", "makemore", ".", "makemore.py", ("makemore.py",),
+                  argv=("--type", kind, "--max-steps", "3", "--num-workers", "0", "--n-layer", "2", "--n-head", "2",
+                        "--n-embd", "16", "--n-embd2", "16", "--work-dir", "out"),
+                  setup=_MAKEMORE_SETUP, variants=(((), ()), (("-i", "names_short.txt", "-b", "5"), ())))
+
+
+def _zero(entry: str, variants: tuple = _NOVAR) -> Script:
+    return Script(f"zero-to-all-{entry[:-3].replace('_', '-')}", "pytorch-zero-to-all", ".", entry,
+                  (entry, "name_dataset.py") if "rnn_classification" in entry else (entry,),
+                  setup=_ZERO_TO_ALL_SETUP, variants=variants)
+
+
+def _jcj(folder: str, entry: str) -> Script:
+    return Script(f"jcjohnson-{entry[:-3].replace('_', '-')}", "pytorch-examples-jcjohnson", folder, entry, (entry,),
+                  variants=_NOVAR)
+
+
+_MNIST_VARIANTS = (((), (("TV_STANDIN_LEN_MOD", "640"),)), ((), (("TV_STANDIN_LEN_MOD", "130"),)))
+
+STOP34_SCRIPTS: list[Script] = [
+    # --- karpathy/makemore: one script, six model types (a file of words -> CharDataset -> loader)
+    *(_makemore(kind) for kind in ("transformer", "bigram", "mlp", "rnn", "gru", "bow")),
+    # --- hunkim/PyTorchZeroToAll (data files written by setup; MNIST through the torchvision stand-in)
+    _zero("07_diabets_logistic.py"),
+    _zero("08_2_dataset_loade_logistic.py"),
+    _zero("09_2_softmax_mnist.py", _MNIST_VARIANTS),
+    _zero("10_1_cnn_mnist.py", _MNIST_VARIANTS),
+    _zero("12_4_hello_rnn_emb.py"),
+    _zero("13_1_rnn_classification_basics.py"),
+    _zero("13_4_pack_pad.py"),
+    # --- karpathy/ng-video-lecture: the bigram language model on a text file
+    Script("ng-video-bigram", "ng-video-lecture", ".", "bigram.py", ("bigram.py",), setup=_NG_SETUP, variants=_NOVAR),
+    # --- jcjohnson/pytorch-examples (random data)
+    _jcj("nn", "two_layer_net_module.py"),
+    _jcj("nn", "two_layer_net_optim.py"),
+    _jcj("nn", "dynamic_net.py"),
+    _jcj("autograd", "two_layer_net_custom_function.py"),
+    _jcj("tensor", "two_layer_net_tensor.py"),
+]
+
+SUBJECTS: dict[str, Module | Script] = {s.name: s for s in [*MODULES, *SCRIPTS, *NEW_MODULES, *NEW_SCRIPTS,
+                                                            *STOP34_SCRIPTS]}
