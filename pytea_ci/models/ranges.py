@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.values import ValuesIndices
+from pytea_ci.models.values import SizeVal, ValuesIndices
 from pytea_ci.shapes.dim import INPUT, ITERATION, Op, Sym, Term, is_dim, symbols
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import ValueRange, clamp, hull, keep_draws, plus, scale, shift
@@ -135,6 +135,16 @@ def literal_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRan
     values = _literal_ints(args[0]) if args else None
     return made(ctx, min(values), max(values), "torch.tensor of literals", _every_item_known(ctx, args[0])) \
         if values else None
+
+
+def legacy_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+    """`torch.LongTensor([1, 2])` (a list or tuple of data, as `torch.tensor`): its literal integers;
+    `torch.LongTensor(2, 3)` (sizes) holds uninitialized values, no range. A float constructor makes floats
+    of them, which are no index."""
+    data = args[0] if len(args) == 1 else None
+    if not isinstance(data, (list, tuple)) or isinstance(data, SizeVal) or not out.is_int():
+        return None
+    return literal_values(ctx, out, args, kwargs)
 
 
 def full_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:

@@ -10,8 +10,8 @@ from pytea_ci.models.context import Ctx
 from pytea_ci.models.dtype_device import (AUTOCAST, CREATES, CREATES_LIKE_DATA, DEFAULT_DEVICE_SET, DEFAULT_DTYPE_SET,
                                          require_castable)
 from pytea_ci.models.prim import as_int, fmt, known, norm_dim, shape_of, sizes_arg
-from pytea_ci.models.ranges import (arange_values, full_values, joined_values, literal_values, randint_values,
-                                    randperm_values)
+from pytea_ci.models.ranges import (arange_values, full_values, joined_values, legacy_values, literal_values,
+                                    randint_values, randperm_values)
 from pytea_ci.models.registry import ALWAYS, BY_ARGUMENTS, CONTIGUOUS, facets, model, native_class, register
 from pytea_ci.models.values import Builtin, DType, Instance, SizeVal, Unknown
 from pytea_ci.shapes import pred as P
@@ -77,7 +77,7 @@ def float_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     return _legacy(ctx, size, kwargs, "float32")
 
 
-@model("torch.LongTensor", "torch.cuda.LongTensor", layout=CONTIGUOUS, device=CREATES)
+@model("torch.LongTensor", "torch.cuda.LongTensor", layout=CONTIGUOUS, device=CREATES, values=legacy_values)
 def long_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     return _legacy(ctx, size, kwargs, "int64")
 
@@ -91,7 +91,7 @@ def _legacy_model(dtype: str) -> Any:
 
 for _kind, _dt in (("Double", "float64"), ("Half", "float16"), ("BFloat16", "bfloat16"), ("Int", "int32"),
                    ("Short", "int16"), ("Char", "int8"), ("Byte", "uint8"), ("Bool", "bool")):
-    model(f"torch.{_kind}Tensor", f"torch.cuda.{_kind}Tensor", device=CREATES)(_legacy_model(_dt))
+    model(f"torch.{_kind}Tensor", f"torch.cuda.{_kind}Tensor", device=CREATES, values=legacy_values)(_legacy_model(_dt))
 
 
 @model("torch.full", layout=CONTIGUOUS, device=CREATES, values=full_values)
