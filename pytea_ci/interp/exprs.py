@@ -15,7 +15,7 @@ from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import registry
 from pytea_ci.models.values import MISSING, SPREAD, Builtin, ClassVal, DType, EnumInt, Instance, KeysView, Namespace, Spread, Unknown
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import MACHINE, PInt, Sym, Term, is_dim
+from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, MACHINE, PInt, Sym, Term, is_dim, is_input_size
 from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.tensor import Tensor
 
@@ -456,7 +456,7 @@ class ExprMixin:
             g = gens[i]
             source = self.eval(g.iter, scope if i == 0 else inner)
             if i == 0:
-                count.append(self.known_length(source))
+                count.append(self.source_count(source))
             with self.at(g.iter):
                 items, truncated = self.loop_items(source)
             if i == 0:
@@ -482,6 +482,10 @@ class ExprMixin:
                 self.known_len[id(results)] = count[0]  # one item per iteration; only the items are representatives
                 if first and first[0] is not None and len(first[0]) == len(results):
                     self.rep_positions[id(results)] = first[0]
+            elif len(gens) == 1 and count and count[0] is not None and is_input_size(count[0]):
+                # the items of data the filter keeps: how many is as much an input of the run as the data's count
+                self.known_len[id(results)] = self.fresh("len", kind=INPUT, lo=0, note="items a filter keeps of "
+                                                         f"data read at run time {ASSUMED_SIZE}")
         return results
 
     def ev_Starred(self: "Interpreter", node: ast.Starred, scope: Scope) -> Any:

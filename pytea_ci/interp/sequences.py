@@ -8,10 +8,13 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.ops import compare_dims, is_concrete, truth
+from pytea_ci.models import registry
+from pytea_ci.models.random_ import _READ
 from pytea_ci.models.values import MISSING, ClassVal, Instance, IterVal, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import ITERATION, Dim, PInt, Sym, dmax, is_dim
 from pytea_ci.shapes.tensor import Tensor
+
 
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
@@ -120,6 +123,15 @@ class SequenceMixin:
         if isinstance(v, (list, tuple)):
             return self.known_len.get(id(v)) if id(v) in self.inexact else len(v)
         return None
+
+    def source_count(self: "Interpreter", source: Any) -> "Dim | None":
+        """How many items iterating `source` yields, when known: a list's or range's length, and the number
+        of entries of data read at run time (an input symbol, as `len()` of it)."""
+        n = self.known_length(source)
+        if n is None and isinstance(source, Unknown) and source.origin is not None \
+                and source.origin.what.startswith(_READ):
+            return self.call(registry.get("builtins.len"), source)  # as `len()` of it: an input symbol
+        return n
 
     def length_of(self: "Interpreter", lst: "list[Any] | tuple[Any, ...]") -> Dim:
         """The length of a list or tuple; of one built over iterations left out, a symbol (at least
@@ -271,3 +283,4 @@ def _by_index(cls: ClassVal) -> bool:
     class of its order is the program's own (a base not followed or a modeled class may iterate)."""
     return cls.lookup("__getitem__") is not MISSING and all(
         not c.native and "__opaque_base__" not in c.ns for c in cls.mro())
+

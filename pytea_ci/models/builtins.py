@@ -123,7 +123,8 @@ def sorted_(ctx: Ctx, iterable: Any, key: Any = None, reverse: Any = False) -> A
     when a comparison is not decided, the same items in an order not known (never the given one)."""
     items, truncated, _ = _seq_items(ctx, iterable)
     if truncated:
-        return ctx.unknown("sorted of unknown values")
+        n = ctx.source_count(iterable)  # data read at run time: the same items (representatives), reordered
+        return ctx.sized_items(list(items), n) if n is not None and items else ctx.unknown("sorted of unknown values")
     if key is None and _concrete(items) and isinstance(reverse, bool):
         try:
             return sorted(items, reverse=reverse)
@@ -162,6 +163,9 @@ def list_(ctx: Ctx, iterable: Any = ()) -> Any:
         n = ctx.known_length(iterable)  # `list(range(w, 4))`: max(4 - w, 0) items
         if n is not None:
             return ctx.sized_items(out, n)
+        n = ctx.source_count(iterable)  # data read at run time: an input count of items, represented by one
+        if n is not None:
+            return ctx.sized_items(out or ctx.loop_items(iterable)[0], n)
         ctx.mark_inexact(out)
     return out
 

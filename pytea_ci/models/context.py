@@ -80,6 +80,10 @@ class Ctx(Protocol):
         computed (a comprehension over a long range, a list grown in a summarised loop: maybe a
         symbol); None when not known."""
 
+    def source_count(self, value: Any) -> "Dim | None":
+        """How many items iterating `value` yields, when known: `known_length`, and the number of entries
+        of data read at run time (an input symbol)."""
+
     def length_of(self, lst: "list[Any] | tuple[Any, ...]") -> "Dim":
         """The length of a list or tuple: known, else a symbol kept until the list changes."""
 

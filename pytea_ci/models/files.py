@@ -27,6 +27,7 @@ from pytea_ci.models.context import Ctx
 from pytea_ci.models.random_ import _READ
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.values import Instance, IterVal, Unknown
+from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT
 from pytea_ci.shapes.tensor import Origin
 
 
@@ -120,8 +121,10 @@ def _readline(ctx: Ctx, self: Any, *args: Any) -> Any:
 
 def _readlines(ctx: Ctx, self: Any, *args: Any) -> Any:
     text = None if args else text_of(ctx, self)
-    if text is None:
-        return _some(ctx, _read(ctx, self, "a line"))
+    if text is None:  # how many lines a file read at run time holds is an input of the run, like a listing's count
+        line = _read(ctx, self, "a line")
+        what = line.origin.what.rsplit(":", 1)[0] if line.origin is not None else "a file"
+        return ctx.sized_items([line], ctx.fresh("len", kind=INPUT, lo=1, note=f"number of lines {what} {ASSUMED_SIZE}"))
     lines = text.splitlines(keepends=True)
     if len(lines) > EXACT_ITEMS:  # how many is known; which, not: one representative line
         return ctx.sized_items([_read(ctx, self, "a line")], len(lines))

@@ -9,15 +9,29 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model
 from pytea_ci.models.values import is_concrete
-from pytea_ci.shapes.dim import dmax, dmin, is_dim
+from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, Sym, dmax, dmin, is_dim, is_input_size
 
 
 def _concrete(*vals: Any) -> bool:
     return all(is_concrete(v) for v in vals)
 
 
+def _of_data(ctx: Ctx, iterable: Any, big: bool) -> Any:
+    """`max(len(w) for w in words)` over data read at run time: the items seen represent all of them, so
+    the largest (smallest) is not one of them but a size of its own, as much an input of the run as they
+    are, and at least as large as their lower bounds; not known when an item is not such a size."""
+    items, truncated = ctx.loop_items(iterable)
+    if not truncated or not items or not all(is_dim(x) and is_input_size(x) for x in items):
+        return ctx.unknown("min/max of unknown")
+    lows = [x if isinstance(x, int) else x.lo if isinstance(x, Sym) and x.lo is not None else 0 for x in items]
+    return ctx.fresh("max" if big else "min", kind=INPUT, lo=min(lows),
+                     note=f"the {'largest' if big else 'smallest'} of sizes of data read at run time {ASSUMED_SIZE}")
+
+
 def _pick(ctx: Ctx, args: tuple[Any, ...], big: bool) -> Any:
     items = list(args) if len(args) > 1 else (ctx.iterate(args[0]) if args else None)
+    if items is None and len(args) == 1:
+        return _of_data(ctx, args[0], big)
     if not items:
         return ctx.unknown("min/max of unknown")
     if all(is_dim(x) for x in items):

@@ -154,6 +154,6 @@ def length_of_read(ctx: Ctx, obj: Any) -> Any:
         return ctx.fresh("len", kind=INPUT, lo=1, note="number of command-line arguments")
     if what.startswith(_READ) or what.startswith("YAML document"):
         # a count of files or records: used as a size it is taken to be positive
-        return ctx.fresh("len", kind=INPUT, lo=1, note=f"number of entries {what}")
+        return ctx.fresh("len", kind=INPUT, lo=1, note=f"number of entries {what} {ASSUMED_SIZE}")
     return ctx.fresh("len")
 

@@ -357,6 +357,13 @@ def symbols(d: object) -> set[Sym]:
     return out
 
 
+def is_input_size(d: object) -> bool:
+    """Whether `d` is a symbolic size made of input symbols only (data read at run time, the command
+    line, ...): one value per run."""
+    syms = symbols(d) if is_dim(d) else set()
+    return bool(syms) and all(s.kind == INPUT for s in syms)
+
+
 def symbol_names(d: object) -> frozenset[str]:
     """The names of the symbols in a dim or predicate, kept on the term or predicate once computed: the
     solver asks for those of every path-condition conjunct at every check (`solver/decide.py`
