@@ -147,6 +147,14 @@ def legacy_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRang
     return literal_values(ctx, out, args, kwargs)
 
 
+def array_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+    """`np.array([0, 1, 2], dtype=int)`: the literal integers of an integer array made of data (a tensor's
+    or an array's range as it is); an array of floats holds no index."""
+    if args and isinstance(args[0], Tensor):
+        return args[0].vrange
+    return literal_values(ctx, out, args[:1], kwargs) if args and isinstance(out, Tensor) and out.is_int() else None
+
+
 def full_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
     v = kwargs.get("fill_value", args[1] if len(args) > 1 else None)
     return made(ctx, v, v, f"torch.full(..., {v!r})", True) if is_dim(v) and not isinstance(v, bool) else None

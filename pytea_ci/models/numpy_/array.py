@@ -12,8 +12,10 @@ from pytea_ci.models.registry import model, register
 from pytea_ci.models.torch import creation as tc
 from pytea_ci.models.torch import tensor as tt
 from pytea_ci.models.torch.elementwise import DUNDERS, binary, where
+from pytea_ci.models.numpy_.known import items_of
 from pytea_ci.models.values import Builtin, DType
 from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import add, dmax, dmin, is_dim, mul
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
@@ -150,10 +152,34 @@ def mean(ctx: Ctx, a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
     return res.with_shape(res.shape, "float64") if isinstance(res, Tensor) and not res.is_float() else res
 
 
-@model("numpy.sum", "numpy.ndarray.sum", "numpy.prod", "numpy.ndarray.prod", "numpy.max", "numpy.ndarray.max",
-       "numpy.min", "numpy.ndarray.min", "numpy.amax", "numpy.amin")
-def sum_(ctx: Ctx, a: Any, axis: Any = None, *args: Any, keepdims: Any = False, **kwargs: Any) -> Any:
-    return _reduce(ctx, a, axis, keepdims, "sum")
+_FOLDS = {"sum": add, "prod": mul, "max": dmax, "min": dmin}
+
+
+def _fold(ctx: Ctx, a: Any, op: str) -> Any:
+    """`np.prod(img_shape)` of a tuple, list or known array of sizes (concrete or symbolic): the number
+    numpy computes, a size; None when an item is not a size (a float, a value not known) or there is none."""
+    items = items_of(a)
+    if items is None and isinstance(a, (tuple, list)) and ctx.known_length(a) == len(a):
+        items = tuple(a)
+    if not items or not all(is_dim(x) and not isinstance(x, bool) for x in items):
+        return None
+    out = items[0]
+    for x in items[1:]:
+        out = _FOLDS[op](out, x)
+    return out
+
+
+def _reducer(op: str) -> Any:
+    def run(ctx: Ctx, a: Any, axis: Any = None, *args: Any, keepdims: Any = False, **kwargs: Any) -> Any:
+        folded = _fold(ctx, a, op) if axis is None and not args and not kwargs else None
+        return folded if folded is not None else _reduce(ctx, a, axis, keepdims, "sum")
+
+    return run
+
+
+for _op in _FOLDS:
+    model(f"numpy.{_op}", f"numpy.ndarray.{_op}", *{"max": ["numpy.amax"], "min": ["numpy.amin"]}.get(_op, []))(
+        _reducer(_op))
 
 
 @model("numpy.argmax", "numpy.ndarray.argmax", "numpy.argmin", "numpy.ndarray.argmin")

@@ -8,7 +8,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.pil import array_of_image
 from pytea_ci.models.prim import sizes_arg
-from pytea_ci.models.ranges import randint_values
+from pytea_ci.models.ranges import array_values, randint_values
 from pytea_ci.models.registry import model, register
 from pytea_ci.models.torch.creation import infer_data
 from pytea_ci.models.torch.creation import arange as torch_arange
@@ -40,7 +40,7 @@ def _dtype(kwargs: dict[str, Any], default: str | None) -> str | None:
     return None  # object, structured or otherwise unknown dtypes
 
 
-@model("numpy.array", "numpy.asarray", "numpy.ascontiguousarray", "numpy.asfarray", "numpy.copy")
+@model("numpy.array", "numpy.asarray", "numpy.ascontiguousarray", "numpy.asfarray", "numpy.copy", values=array_values)
 def array(ctx: Ctx, data: Any, dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
     out = _array(ctx, data, dtype, kwargs)
     ndmin = kwargs.get("ndmin", 0)
