@@ -49,9 +49,15 @@ def sizes_arg(args: Sequence[Any], ctx: Ctx | None = None) -> list[Any] | None:
         from pytea_ci.models.read_keys import as_size
 
         out = [as_size(ctx, a) for a in out]
+        # a 0-d integer tensor is a size as torch takes it (`zeros(n, lengths.max())`): its value is data's
+        out = [ctx.fresh("size", note="a size given by a tensor's value") if _scalar_int(a) else a for a in out]
     if not all(is_dim(a) for a in out):
         return None
     return out
+
+
+def _scalar_int(v: Any) -> bool:
+    return isinstance(v, Tensor) and v.shape == () and v.is_int()
 
 
 def dim_arg(ctx: Ctx, v: Any, hint: str = "size") -> Dim:
