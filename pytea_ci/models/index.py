@@ -369,6 +369,8 @@ NAMES: dict[str, str] = {
         'torch.vdot torch.Tensor.vdot torch.cross torch.Tensor.cross torch.linalg.cross torch.addmm '
         'torch.Tensor.addmm torch.baddbmm torch.Tensor.baddbmm torch.addmv torch.Tensor.addmv torch.cdist '
         'torch.dist torch.Tensor.dist torch.einsum torch.mv torch.Tensor.mv',
+    'pytea_ci.models.numpy_.known':
+        'builtins.KnownArray numpy.atleast_1d numpy.any numpy.all',
     'pytea_ci.models.numpy_.array':
         'numpy.ndarray.__add__ numpy.ndarray.__radd__ numpy.ndarray.__sub__ numpy.ndarray.__rsub__ '
         'numpy.ndarray.__mul__ numpy.ndarray.__rmul__ numpy.ndarray.__truediv__ numpy.ndarray.__rtruediv__ '
@@ -384,16 +386,21 @@ NAMES: dict[str, str] = {
         'numpy.squeeze numpy.ndarray.squeeze numpy.ravel numpy.ndarray.ravel numpy.ndarray.flatten '
         'numpy.concatenate numpy.stack numpy.vstack numpy.hstack numpy.mean numpy.ndarray.mean numpy.std '
         'numpy.ndarray.std numpy.var numpy.ndarray.var numpy.sum numpy.ndarray.sum numpy.prod '
-        'numpy.ndarray.prod numpy.max numpy.ndarray.max numpy.min numpy.ndarray.min numpy.amax numpy.amin '
+        'numpy.ndarray.prod numpy.max numpy.ndarray.max numpy.amax numpy.min numpy.ndarray.min numpy.amin '
         'numpy.argmax numpy.ndarray.argmax numpy.argmin numpy.ndarray.argmin numpy.ndarray.astype '
         'numpy.ndarray.copy numpy.where numpy.inf numpy.nan numpy.pi numpy.e numpy.newaxis',
+    'pytea_ci.models.random_':
+        'random.randint random.randrange random.choice random.sample random.choices random.random '
+        'random.uniform random.gauss random.normalvariate random.betavariate random.expovariate '
+        'random.triangular random.seed random.shuffle random.setstate os.listdir os.walk os.scandir glob.glob '
+        'glob.iglob json.loads pickle.load',
     'pytea_ci.models.numpy_.creation':
         'numpy.float32 numpy.float64 numpy.float16 numpy.int64 numpy.int32 numpy.int16 numpy.int8 numpy.uint8 '
         'numpy.bool_ numpy.float_ numpy.int_ numpy.double numpy.array numpy.asarray numpy.ascontiguousarray '
-        'numpy.asfarray numpy.copy numpy.zeros numpy.ones numpy.empty numpy.full numpy.zeros_like '
-        'numpy.ones_like numpy.empty_like numpy.full_like numpy.arange numpy.linspace numpy.random.rand '
-        'numpy.random.randn numpy.random.random numpy.random.random_sample numpy.random.normal '
-        'numpy.random.uniform numpy.random.randint numpy.random.seed numpy.random.shuffle '
+        'numpy.asfarray numpy.copy numpy.loadtxt numpy.genfromtxt numpy.zeros numpy.ones numpy.empty numpy.full '
+        'numpy.zeros_like numpy.ones_like numpy.empty_like numpy.full_like numpy.arange numpy.linspace '
+        'numpy.random.rand numpy.random.randn numpy.random.random numpy.random.random_sample '
+        'numpy.random.normal numpy.random.uniform numpy.random.randint numpy.random.seed numpy.random.shuffle '
         'numpy.set_printoptions numpy.savez',
     'pytea_ci.models.numpy_.rng':
         'numpy.random.Generator numpy.random.default_rng',
@@ -410,11 +417,6 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.tqdm_':
         'tqdm.tqdm tqdm.auto.tqdm tqdm.notebook.tqdm tqdm.std.tqdm tqdm.tqdm_notebook tqdm.trange '
         'tqdm.auto.trange tqdm.notebook.trange',
-    'pytea_ci.models.random_':
-        'random.randint random.randrange random.choice random.sample random.choices random.random '
-        'random.uniform random.gauss random.normalvariate random.betavariate random.expovariate '
-        'random.triangular random.seed random.shuffle random.setstate os.listdir os.walk os.scandir glob.glob '
-        'glob.iglob json.loads pickle.load',
     'pytea_ci.models.files':
         'builtins.TextIOWrapper builtins.open io.open json.load csv.reader csv.DictReaderRow csv.DictReader',
     'pytea_ci.models.yaml_':
@@ -570,8 +572,6 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.re_':
         're.I re.IGNORECASE re.M re.MULTILINE re.S re.DOTALL re.X re.VERBOSE re.A re.ASCII re.U re.UNICODE '
         're.split re.findall re.sub re.subn re.escape',
-    'pytea_ci.models.numpy_.known':
-        'builtins.KnownArray numpy.atleast_1d numpy.any numpy.all',
 }
 
 # model module -> the computed attributes it registers

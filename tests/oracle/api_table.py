@@ -549,6 +549,15 @@ add("numpy.full", "", "np.full((2, 3), 7.0)")
 add("numpy.linspace", "", "np.linspace(0, 1, 7)")
 add("numpy.mean", A23, "np.mean(a, axis=1)", "np.mean(a, axis=2)")
 add("numpy.sum", A23, "np.sum(a, axis=0)", "np.sum(a, axis=2)")
+add("numpy.prod", A23, "np.prod(a, axis=1)", "np.prod(a, axis=2)", "np.zeros(np.prod((2, 3))).reshape(3, 2)",
+    "np.zeros(np.prod((2, 3))).reshape(5)")
+add("numpy.max", A23, "np.max(a, axis=0)", "np.zeros(np.max((2, 3))).reshape(3)", "np.zeros(np.max([2, 3])).reshape(2)")
+add("numpy.min", A23, "np.min(a, axis=1)", "np.zeros(np.min((2, 3))).reshape(2)", "np.zeros(np.min([2, 3])).reshape(3)")
+add("numpy.loadtxt", "import os\nimport tempfile\np = os.path.join(tempfile.mkdtemp(), 't.csv')\n"
+    "open(p, 'w').write('1,2,3\\n4,5,6\\n')\n",
+    "np.loadtxt(p, delimiter=',').transpose(1, 0)", "np.swapaxes(np.loadtxt(p, delimiter=','), 0, 2)",
+    "torch.from_numpy(np.loadtxt(p, delimiter=',', dtype=np.float32)) @ torch.randn(3, 2)",
+    "torch.from_numpy(np.loadtxt(p, delimiter=',', usecols=(0, 2), unpack=True)).view(2, -1)")
 add("numpy.argmax", A23, "np.argmax(a, axis=1)", "np.argmax(a, axis=2)")
 add("numpy.ndarray.astype", A23, "a.astype(np.float32).reshape(3, 2)", "a.astype(np.int64).reshape(4, 2)")
 add("numpy.ndarray.copy", A23, "a.copy().reshape(6)", "a.copy().reshape(4)")

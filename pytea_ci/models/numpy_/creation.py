@@ -13,7 +13,8 @@ from pytea_ci.models.registry import model, register
 from pytea_ci.models.torch.creation import infer_data
 from pytea_ci.models.torch.creation import arange as torch_arange
 from pytea_ci.models.values import Builtin, DType
-from pytea_ci.shapes.dim import is_dim
+from pytea_ci.models.random_ import _READ
+from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, is_dim
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
@@ -65,6 +66,25 @@ def _array(ctx: Ctx, data: Any, dtype: Any, kwargs: dict[str, Any]) -> Any:
     if shape is None:
         return array_of(None, _dtype(kwargs, None))
     return array_of(shape, _dtype(kwargs, "float64" if dt == "float32" else dt))
+
+
+@model("numpy.loadtxt", "numpy.genfromtxt")
+def loadtxt(ctx: Ctx, fname: Any, dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """A table read at run time: one row per record, how many is an input of the run (as a listing's
+    count); how many columns is the file's, which the program assumes without saying (a size of unknown
+    kind: a layer sized for 8 features is not checked against it). `usecols` of an int gives one column
+    (a vector), of a sequence that many; `unpack=True` transposes; the dtype is `dtype=`'s, else float64."""
+    what = f"{_READ}{'numpy.loadtxt(' + repr(fname) + ')' if isinstance(fname, str) else 'numpy.loadtxt'}"
+    rows = ctx.fresh("rows", kind=INPUT, lo=1, note=f"number of rows {what} {ASSUMED_SIZE}")
+    cols = kwargs.get("usecols")
+    if isinstance(cols, int) and not isinstance(cols, bool):
+        shape: tuple[Any, ...] = (rows,)
+    else:
+        n = len(cols) if isinstance(cols, (tuple, list)) else ctx.fresh("columns", note=f"number of columns {what}")
+        shape = (n, rows) if kwargs.get("unpack") is True else (rows, n)
+    if dtype is not None:
+        kwargs["dtype"] = dtype
+    return array_of(shape, _dtype(kwargs, "float64"))
 
 
 def _make(ctx: Ctx, shape: Any, kwargs: dict[str, Any], default: str = "float64") -> Any:
