@@ -552,7 +552,8 @@ STOP34_SCRIPTS: list[Script] = [
     _zero("13_1_rnn_classification_basics.py"),
     _zero("13_4_pack_pad.py"),
     # --- karpathy/ng-video-lecture: the bigram language model on a text file
-    Script("ng-video-bigram", "ng-video-lecture", ".", "bigram.py", ("bigram.py",), setup=_NG_SETUP, variants=_NOVAR),
+    Script("ng-video-bigram", "ng-video-lecture", ".", "bigram.py", ("bigram.py",), setup=_NG_SETUP, variants=_NOVAR,
+           timeout=400),  # 3000 steps: 30 s alone, 90 s on a loaded machine
     # --- jcjohnson/pytorch-examples (random data)
     _jcj("nn", "two_layer_net_module.py"),
     _jcj("nn", "two_layer_net_optim.py"),
