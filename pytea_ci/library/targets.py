@@ -169,6 +169,52 @@ def forward_inputs(fwd: ast.FunctionDef) -> tuple[InputSpec, ...]:
     return tuple(specs)
 
 
+def optional_inputs(fwd: ast.FunctionDef, first: int) -> tuple[InputSpec, ...]:
+    """`forward`'s parameters that default to None and that it uses as tensors: annotated as a tensor
+    (`Optional[Tensor]`, `Tensor | None`), or unannotated with an attribute of `torch.Tensor` read on
+    them (`targets.view(-1)`), never tested with `isinstance` nor used as a sequence. `first`: the
+    index the first of them has among the tensor inputs."""
+    a = fwd.args
+    params = a.posonlyargs + a.args
+    with_default = list(zip(params[len(params) - len(a.defaults):], a.defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
+    skip = _isinstance_checked(fwd) | _containers(fwd)
+    attrs: dict[str, set[str]] = {}
+    for n in ast.walk(fwd):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name):
+            attrs.setdefault(n.value.id, set()).add(n.attr)
+    out: list[InputSpec] = []
+    for p, d in with_default:
+        if not (isinstance(d, ast.Constant) and d.value is None) or p.arg in skip:
+            continue
+        ann = _optional_of(p.annotation)
+        kind, dims, dtype = _annotation(ann)
+        if kind != "tensor" or (ann is None and not any(_tensor_attr(x) for x in attrs.get(p.arg, ()))):
+            continue
+        out.append(InputSpec(p.arg, kind, dims, dtype, first + len(out)))
+    return tuple(out)
+
+
+def _optional_of(ann: ast.expr | None) -> ast.expr | None:
+    """`T` of `Optional[T]` / `T | None` / `Union[T, None]`; other annotations as they are."""
+    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+        sides = [ann.left, ann.right]
+        rest = [x for x in sides if not (isinstance(x, ast.Constant) and x.value is None)]
+        return rest[0] if len(rest) == 1 else ann
+    if isinstance(ann, ast.Subscript) and _name(ann.value).rsplit(".", 1)[-1] in ("Optional", "Union"):
+        parts = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+        rest = [x for x in parts if not (isinstance(x, ast.Constant) and x.value is None)]
+        return rest[0] if len(rest) == 1 else ann
+    return ann
+
+
+def _tensor_attr(name: str) -> bool:
+    """Whether `torch.Tensor` has this attribute or method (as the models declare it)."""
+    from pytea_ci.models import registry
+
+    qual = f"torch.Tensor.{name}"
+    return not name.startswith("_") and (registry.get(qual) is not None or registry.get_property(qual) is not None)
+
+
 def _static(fn: ast.FunctionDef) -> bool:
     """Declared `@staticmethod` (yolov5's activations): no `self` among its parameters."""
     return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list)
@@ -450,8 +496,10 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
            out: Targets, modules: frozenset[str] = frozenset()) -> list[LibraryTarget]:
     name, rel = info.node.name, os.path.relpath(info.path, root)
     fwd = _method(info, "forward", classes)
+    optional: tuple[InputSpec, ...] = ()
     if fwd is not None:
         inputs = forward_inputs(fwd)
+        optional = optional_inputs(fwd, sum(s.kind == "tensor" for s in inputs))
     elif _is_sequential(info, classes):
         inputs = (InputSpec("input"),)
     else:
@@ -476,5 +524,6 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
     units = tuple(sorted({(i, len(shape), p) for k in callers for i, shape in enumerate(k.shapes)
                           for p, size in enumerate(shape) if size == 1}))
     return [LibraryTarget(info.path, name, info.node.lineno, c.construct, c.label, inputs, c.via,
-                          tuple(k for k in callers if k.construct in (c.construct, c.raw))[:MAX_CALLERS], units)
+                          tuple(k for k in callers if k.construct in (c.construct, c.raw))[:MAX_CALLERS], units,
+                          optional)
             for c in configs[:MAX_CONFIGS]]
