@@ -27,7 +27,8 @@ from pytea_ci.interp.runtime import PathEnd
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
 from pytea_ci.library import plausible
 from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget, make_input, positive
-from pytea_ci.library.protocol import DEFINED, DIM, RESUMED, RUN, UNKNOWN_ARG, at_line, resume_source
+from pytea_ci.library.protocol import ATTR, DEFINED, DIM, RESUMED, RUN, UNKNOWN_ARG, at_line, resume_source
+from pytea_ci.library.targets import size_attribute
 from pytea_ci.models.torch.nn.module import is_module
 from pytea_ci.models.torch.nn.parameters import parameter_count
 from pytea_ci.models.values import Builtin, ClassVal, Instance, Unknown
@@ -99,6 +100,7 @@ class LibraryInterpreter(Interpreter):
         RESUMED: lambda it: it.resumed,
         DEFINED: lambda it: Builtin(DEFINED, _defined),
         UNKNOWN_ARG: lambda it: Builtin(UNKNOWN_ARG, _unknown_arg),
+        ATTR: lambda it: Builtin(ATTR, _config_attr),
     }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -297,6 +299,14 @@ def _promised(cond: Pred) -> bool:
     (which allows any value); bounds such as "at least the kernel size" are the contract's."""
     syms = symbols(cond)
     return cond.op in ("eq", "ne") and bool(syms) and all(s.note.startswith("annotated") for s in syms)
+
+
+def _config_attr(ctx: LibraryInterpreter, name: Any, attr: Any) -> Any:
+    """An attribute of a configuration object nobody built (`protocol.CONFIG`): a positive symbol when
+    named as a size, else unknown."""
+    if isinstance(attr, str) and size_attribute(attr):
+        return positive(ctx, f"{name}.{attr}", f"constructor argument {name}.{attr}")
+    return ctx.unknown(f"constructor argument {name}.{attr}")
 
 
 def _defined(ctx: LibraryInterpreter) -> None:
