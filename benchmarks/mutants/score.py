@@ -8,10 +8,17 @@ Modes, each a fresh `pytea-ci check --no-cache --format json` in the mutant's wo
 Item 6: every subject's original, driver / script entry, default vs `--library-mode never`.
 
 Figures per mode, per half (split.json), per operator and per source: mutants that fail always /
-for some inputs; found (an error or warning PT001-PT007 anywhere: dtype and device findings are PT006 and PT007), found as an error, found at the
+for some inputs; found (an error or warning PT001-PT007 on the subject's path: dtype and device findings are PT006 and PT007), found as an error, found at the
 raising statement (a finding on the labelled file:line); false alarms (errors; warnings counted
 apart) on never-failing mutants and on the originals; share whose check reached no tensor
-operation or checked none ("checked nothing"), and timeouts.
+operation or checked none ("checked nothing"), timeouts, and mutants with errors outside the subject.
+
+A mutant's label covers the subject's runs only. In library mode `check FILE` reaches more than the
+subject: the file's other modules, and the entry points importing it (its own `__main__` self-test,
+another model's `_test()`), with inputs that are not the subject's. Such a finding (`on_path`) is
+outside the subject: neither a find (unless at the labelled raising statement) nor a false alarm, and
+counted in its own column so it stays visible. The originals count every error anywhere (their code
+outside the subject is the authors', unmutated: an error there is a false alarm).
 
     python benchmarks/mutants/score.py run [--jobs 2] [--timeout 60] [--halves dev,test] [--modes ...]
                                            [--sample 0.25] [--pairs] [--out FILE]
@@ -40,6 +47,7 @@ from common import CACHE, DRIVER, HERE, SUBJECTS, Module, load_mutants, make_wor
 PYTEA = os.environ.get("PYTEA_TREE", "/work/main")
 PYTHON = os.environ.get("PYTEA_PYTHON", "/work/venv/bin/python")
 RULES = re.compile(r"PT00[1-7]")  # shapes, arguments, asserts, dtypes (PT006) and devices (PT007)
+LIBRARY_MARK = "(library mode: "  # in the message of a finding of a module checked alone (library/verdict.py)
 
 
 def split(stop: int | None = None) -> dict[str, str]:
@@ -76,7 +84,8 @@ def check(work: str, target: str, timeout: int, extra: tuple[str, ...] = ()) -> 
     return {"wall": wall, "cpu": cpu, "seconds": doc["summary"]["seconds"], "reached": cov.get("reached", 0),
             "checked": cov.get("checked", 0), "entries": len(doc["entries"]),
             "findings": [{"rule": d["rule"], "severity": d["severity"], "path": d["path"], "line": d["line"],
-                          "message": d["message"][:200]} for d in doc["diagnostics"]],
+                          "message": d["message"][:200], "library": LIBRARY_MARK in d["message"]}
+                         for d in doc["diagnostics"]],
             "notes": sorted({d["rule"] for d in doc["diagnostics"] if d["severity"] == "note"})}
 
 
@@ -175,6 +184,52 @@ def _finding(r: dict, severities: tuple[str, ...] = ("error", "warning")) -> lis
     return [d for d in r.get("findings", []) if RULES.fullmatch(d["rule"]) and d["severity"] in severities]
 
 
+_EXECUTED: dict[str, dict[str, set[int]]] = {}
+
+
+def executed(subject: str) -> dict[str, set[int]] | None:
+    """The lines of its files the subject's original runs execute (originals.py), None when not recorded."""
+    if not _EXECUTED:
+        path = os.path.join(CACHE, "originals.json")
+        if os.path.exists(path):
+            with open(path) as f:
+                _EXECUTED.update({k: {f: set(ls) for f, ls in v.get("lines", {}).items()}
+                                  for k, v in json.load(f).items()})
+    return _EXECUTED.get(subject)
+
+
+def on_path(d: dict, label: dict, lines: dict[str, set[int]] | None) -> bool:
+    """Whether a library-mode check's finding speaks of the subject, where its label does: the labelled
+    raising statement, or a finding of a module checked alone (`library`) on a line the subject's runs
+    execute (`lines`, the original's). Elsewhere it is outside the subject, which the label does not
+    cover: a module of the file the subject never runs, or an entry point `check FILE` runs as well
+    (the file's own `__main__` self-test, a script or test importing it), whose inputs are not the
+    subject's even where it goes through the subject's lines. `lines` None (not recorded) and findings
+    of older score files, which do not say whether they are library mode's: by their line only."""
+    if d["path"] == label.get("file") and d["line"] == label.get("line"):
+        return True
+    if lines is None:
+        return True
+    return d.get("library", True) and d["line"] in lines.get(d["path"], ())
+
+
+def own(r: dict, label: dict, severities: tuple[str, ...] = ("error", "warning")) -> list[dict]:
+    """The findings of a mutant's check that count for it: every one in driver and script mode (the
+    entry is the subject), those on the subject's path (`on_path`) in library mode."""
+    if r["mode"] != "library":
+        return _finding(r, severities)
+    lines = executed(r["subject"])
+    return [d for d in _finding(r, severities) if on_path(d, label, lines)]
+
+
+def outside(r: dict, label: dict) -> list[dict]:
+    """The errors of a library-mode check of a mutant outside the subject (`on_path`): counted apart."""
+    if r["mode"] != "library":
+        return []
+    lines = executed(r["subject"])
+    return [d for d in _finding(r, ("error",)) if not on_path(d, label, lines)]
+
+
 def _at(r: dict, label: dict) -> bool:
     return any(d["path"] == label.get("file") and d["line"] == label.get("line") for d in _finding(r))
 
@@ -193,12 +248,13 @@ class Fig:
         if not r.get("timeout") and not r.get("crash") and (r.get("checked", 0) == 0):
             c["nothing"] += 1
         if lab in ("always", "some"):
-            c[f"{lab}_found"] += bool(_finding(r))
-            c[f"{lab}_error"] += bool(_finding(r, ("error",)))
+            c[f"{lab}_found"] += bool(own(r, label))
+            c[f"{lab}_error"] += bool(own(r, label, ("error",)))
             c[f"{lab}_at"] += _at(r, label)
         else:
-            c["fa_error"] += bool(_finding(r, ("error",)))
-            c["fa_warning"] += bool(_finding(r, ("warning",)))
+            c["fa_error"] += bool(own(r, label, ("error",)))
+            c["fa_warning"] += bool(own(r, label, ("warning",)))
+        c["outside"] += bool(outside(r, label))
 
     def row(self) -> list[str]:
         c = self.c
@@ -207,11 +263,12 @@ class Fig:
             return f"{c[a]}/{c[b]}" + (f" ({100 * c[a] / c[b]:.0f}%)" if c[b] else "")
         return [str(c["n"]), pct("always_found", "always"), pct("always_at", "always"), pct("always_error", "always"),
                 pct("some_found", "some"), f"{c['fa_error']}/{c['never']}", f"{c['fa_warning']}/{c['never']}",
-                pct("nothing", "n"), str(c["timeout"])]
+                pct("nothing", "n"), str(c["timeout"]), str(c["outside"])]
 
 
 HEAD = ["mutants", "always: found", "always: at the raising line", "always: as error", "some: found",
-        "false alarms (errors) on never", "warnings on never", "checked nothing", "timeouts"]
+        "false alarms (errors) on never", "warnings on never", "checked nothing", "timeouts",
+        "errors outside the subject"]
 
 
 def _table(title: str, rows: dict[str, Fig]) -> str:
@@ -236,8 +293,10 @@ def _print_misses(res: dict, by_id: dict, half: dict, h: str) -> None:
         if label["label"] in ("always", "some") and not _at(r, label):
             print(f"- miss {key} [{m['op'] if m else ''}] {label['label']} at {label.get('file')}:{label.get('line')}"
                   f" ({label.get('exception', '')}: {str(label.get('message', ''))[:80]}): {state}got {got or 'nothing'}, checked {r.get('checked')}")
-        elif label["label"] == "never" and _finding(r, ("error",)):
+        elif label["label"] == "never" and (own(r, label, ("error",)) if m else _finding(r, ("error",))):
             print(f"- false alarm {key} [{m['op'] if m else 'original'}]: {state}got {got}")
+        elif m and outside(r, label):
+            print(f"- outside the subject {key} [{m['op']}] {label['label']}: {state}got {got}")
 
 
 def cmd_report(args: argparse.Namespace) -> int:

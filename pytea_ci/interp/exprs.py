@@ -170,6 +170,8 @@ class ExprMixin:
             can_t, can_f = self.config.decider.branch(c, self.pc)
             if can_t != can_f:
                 return self.eval(node.body if can_t else node.orelse, scope)
+            if can_t:  # both sides possible: each on its own path, as the statement `if` would
+                return self.eval(node.body if self.decide(c, node) else node.orelse, scope)
         a = self.eval(node.body, scope)
         b = self.eval(node.orelse, scope)
         if a is b or (type(a) is type(b) and _safe_eq(a, b)):

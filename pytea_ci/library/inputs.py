@@ -68,6 +68,9 @@ class LibraryTarget:
     # (input, rank, position) of the sizes some project call site passes as 1, however it builds the
     # module: size 1 is plausible there (`plausible.free_sizes`)
     unit_sizes: tuple[tuple[int, int, int], ...] = ()
+    # `forward`'s parameters that default to None and that it uses as tensors (`targets=None`, then
+    # `targets.view(-1)` under `if targets is not None`): the module is also run with each given
+    optional: tuple[InputSpec, ...] = ()
 
 
 def choices(spec: InputSpec) -> tuple[int, ...]:

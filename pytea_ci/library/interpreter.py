@@ -26,8 +26,9 @@ from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.runtime import PathEnd
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
 from pytea_ci.library import plausible
-from pytea_ci.library.inputs import CallerInput, LibraryTarget, make_input, positive
-from pytea_ci.library.protocol import DEFINED, DIM, RESUMED, RUN, UNKNOWN_ARG, at_line, resume_source
+from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget, make_input, positive
+from pytea_ci.library.protocol import ATTR, DEFINED, DIM, RESUMED, RUN, UNKNOWN_ARG, at_line, resume_source
+from pytea_ci.library.targets import size_attribute
 from pytea_ci.models.torch.nn.module import is_module
 from pytea_ci.models.torch.nn.parameters import parameter_count
 from pytea_ci.models.values import Builtin, ClassVal, Instance, Unknown
@@ -70,9 +71,10 @@ class LibraryShared(Shared):
 
     def __init__(self, display_root: str, target: LibraryTarget | None = None, ranks: tuple[int, ...] = (),
                  caller: CallerInput | None = None, seed: Checkpoint | None = None, editor: Editor = NO_EDITOR,
-                 installed: Installed | None = None) -> None:
+                 installed: Installed | None = None, given: "tuple[InputSpec, int] | None" = None) -> None:
         super().__init__(display_root, installed, editor=editor)
         self.target, self.ranks, self.caller, self.seed = target, ranks, caller, seed
+        self.given = given  # an optional input of `forward` passed too (`LibraryTarget.optional`), with its choice
         self.rels: dict[str, str] = {}
         self.built: list[Checkpoint] = []  # the state where the module was built, per sequence of choices
         self.guessed = False  # the construction took a side of a branch on a value not understood
@@ -98,6 +100,7 @@ class LibraryInterpreter(Interpreter):
         RESUMED: lambda it: it.resumed,
         DEFINED: lambda it: Builtin(DEFINED, _defined),
         UNKNOWN_ARG: lambda it: Builtin(UNKNOWN_ARG, _unknown_arg),
+        ATTR: lambda it: Builtin(ATTR, _config_attr),
     }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -298,6 +301,14 @@ def _promised(cond: Pred) -> bool:
     return cond.op in ("eq", "ne") and bool(syms) and all(s.note.startswith("annotated") for s in syms)
 
 
+def _config_attr(ctx: LibraryInterpreter, name: Any, attr: Any) -> Any:
+    """An attribute of a configuration object nobody built (`protocol.CONFIG`): a positive symbol when
+    named as a size, else unknown."""
+    if isinstance(attr, str) and size_attribute(attr):
+        return positive(ctx, f"{name}.{attr}", f"constructor argument {name}.{attr}")
+    return ctx.unknown(f"constructor argument {name}.{attr}")
+
+
 def _defined(ctx: LibraryInterpreter) -> None:
     ctx.defining = False
 
@@ -321,11 +332,13 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
         inputs: list[Any] = [Tensor(shape, spec.dtype) for spec, shape in zip(ctx.target.inputs, caller.shapes)]
     else:
         inputs = [make_input(ctx, spec, rank) for spec, rank in zip(ctx.target.inputs, ctx.ranks)]
-    ctx.free_sizes = plausible.free_sizes(inputs, ctx.named, ctx.target.unit_sizes)
+    given = ctx.shared.given
+    extra = {given[0].name: make_input(ctx, *given)} if given is not None else {}
+    ctx.free_sizes = plausible.free_sizes(inputs + list(extra.values()), ctx.named, ctx.target.unit_sizes)
     ctx.active = ctx.called = True
     ctx.stack = []
     try:
-        out = ctx.call(model, *inputs)
+        out = ctx.call(model, *inputs, **extra)
     finally:
         ctx.active = False
     ctx.shared.completed.append(PathOutcome(list(ctx.pc), inputs, out, list(ctx.layers), model,

@@ -11,6 +11,19 @@ UNKNOWN_ARG = "__pytea_unknown__"  # `__pytea_unknown__("cfg")`: a constructor a
 RUN = "__pytea_run__"  # `__pytea_run__(model)`: build the inputs, call the module, keep the outcome
 RESUMED = "__pytea_model__"  # the module restored from a construction checkpoint
 DEFINED = "__pytea_defined__"  # called once the file's definitions ran, before the construction
+CONFIG = "__pytea_config__"  # `__pytea_config__("config")`: a constructor argument read by its attributes
+ATTR = "__pytea_attr__"  # `__pytea_attr__("config", "n_embd")`: what such an attribute is, first read
+# the class of a configuration object nobody built: each attribute, when first read, is what `ATTR` says
+# (a positive symbol for a size, else unknown) and stays that
+_CONFIG_CLASS = f"""class {CONFIG}:
+    def __init__(self, name):
+        self.pytea_name = name
+
+    def __getattr__(self, attr):
+        value = {ATTR}(self.pytea_name, attr)
+        setattr(self, attr, value)
+        return value
+"""
 
 
 def dim(name: str) -> str:
@@ -23,9 +36,15 @@ def unknown(name: str) -> str:
     return f"{UNKNOWN_ARG}({name!r})"
 
 
+def config(name: str) -> str:
+    """The source text of a configuration object named `name` whose attributes nobody set."""
+    return f"{CONFIG}({name!r})"
+
+
 def driver_source(construct: str) -> str:
     """The driver program run after the module's definitions: mark them done, build, run."""
-    return f"{DEFINED}()\n{RUN}({construct})"
+    head = _CONFIG_CLASS if CONFIG in construct else ""
+    return f"{head}{DEFINED}()\n{RUN}({construct})"
 
 
 def resume_source() -> str:

@@ -45,7 +45,7 @@ def _shapes(run: LibraryRun, target: LibraryTarget, root: str, decider: Decider,
             display_root: str | None) -> ModuleShapes:
     rel = os.path.relpath(target.path, display_root or root)
     shapes = ModuleShapes(f"{rel}::{target.cls}", rel, target.line, target.label, "skipped")
-    shapes.diagnostics = verdict(run, rel, lambda ranks: _inputs_text(target, ranks))
+    shapes.diagnostics = verdict(run, rel, lambda combo: _inputs_text(target, combo))
     chosen = prefer(run.accepted) if run.accepted else None
     if chosen is None:
         shapes.status = "incomplete" if run.out_of_budget else "rejected" if run.combos else "skipped"
@@ -54,8 +54,9 @@ def _shapes(run: LibraryRun, target: LibraryTarget, root: str, decider: Decider,
     return shapes
 
 
-def _inputs_text(target: LibraryTarget, ranks: tuple[int, ...]) -> str:
-    return ", ".join(f"{s.name}: {shape_text(s, r)}" for s, r in zip(target.inputs, ranks)) or "(no input)"
+def _inputs_text(target: LibraryTarget, combo: ComboResult) -> str:
+    specs = target.inputs + ((combo.given,) if combo.given is not None else ())
+    return ", ".join(f"{s.name}: {shape_text(s, r)}" for s, r in zip(specs, combo.ranks)) or "(no input)"
 
 
 def _best_path(combo: ComboResult) -> PathOutcome:

@@ -169,6 +169,73 @@ def forward_inputs(fwd: ast.FunctionDef) -> tuple[InputSpec, ...]:
     return tuple(specs)
 
 
+def optional_inputs(fwd: ast.FunctionDef, first: int, tree: ast.Module | None = None) -> tuple[InputSpec, ...]:
+    """`forward`'s parameters that default to None and that it uses as tensors: annotated as a tensor
+    (`Optional[Tensor]`, `Tensor | None`), or unannotated with an attribute of `torch.Tensor` read on
+    them (`targets.view(-1)`) or passed to a function of torch (`F.cross_entropy(logits, targets)`:
+    `tree`, the file, says which names are torch's), never tested with `isinstance` nor used as a
+    sequence. `first`: the index the first of them has among the tensor inputs."""
+    a = fwd.args
+    params = a.posonlyargs + a.args
+    with_default = list(zip(params[len(params) - len(a.defaults):], a.defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
+    skip = _isinstance_checked(fwd) | _containers(fwd)
+    used = _tensor_uses(fwd, _torch_names(tree) if tree is not None else {"torch"})
+    out: list[InputSpec] = []
+    for p, d in with_default:
+        if not (isinstance(d, ast.Constant) and d.value is None) or p.arg in skip:
+            continue
+        ann = _optional_of(p.annotation)
+        kind, dims, dtype = _annotation(ann)
+        if kind != "tensor" or (ann is None and p.arg not in used):
+            continue
+        out.append(InputSpec(p.arg, kind, dims, dtype, first + len(out)))
+    return tuple(out)
+
+
+def _torch_names(tree: ast.Module) -> set[str]:
+    """The names a file binds to torch or one of its modules (`torch`, `F`, `nn`)."""
+    out = set()
+    for node in ast_index.imports(tree):
+        if isinstance(node, ast.Import):
+            out |= {(al.asname or al.name).split(".")[0] for al in node.names if al.name.split(".")[0] == "torch"}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torch" and not node.level:
+            out |= {al.asname or al.name for al in node.names}
+    return out
+
+
+def _tensor_uses(fwd: ast.FunctionDef, torch_names: set[str]) -> set[str]:
+    """Names `forward` uses as tensors: an attribute of `torch.Tensor` read on them, or passed to a
+    function of torch."""
+    out = set()
+    for n in ast.walk(fwd):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and _tensor_attr(n.attr):
+            out.add(n.value.id)
+        elif isinstance(n, ast.Call) and _name(n.func).split(".")[0] in torch_names:
+            out |= {x.id for x in n.args + [k.value for k in n.keywords] if isinstance(x, ast.Name)}
+    return out
+
+
+def _optional_of(ann: ast.expr | None) -> ast.expr | None:
+    """`T` of `Optional[T]` / `T | None` / `Union[T, None]`; other annotations as they are."""
+    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+        sides = [ann.left, ann.right]
+        rest = [x for x in sides if not (isinstance(x, ast.Constant) and x.value is None)]
+        return rest[0] if len(rest) == 1 else ann
+    if isinstance(ann, ast.Subscript) and _name(ann.value).rsplit(".", 1)[-1] in ("Optional", "Union"):
+        parts = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+        rest = [x for x in parts if not (isinstance(x, ast.Constant) and x.value is None)]
+        return rest[0] if len(rest) == 1 else ann
+    return ann
+
+
+def _tensor_attr(name: str) -> bool:
+    """Whether `torch.Tensor` has this attribute or method (as the models declare it)."""
+    from pytea_ci.models import registry
+
+    qual = f"torch.Tensor.{name}"
+    return not name.startswith("_") and (registry.get(qual) is not None or registry.get_property(qual) is not None)
+
+
 def _static(fn: ast.FunctionDef) -> bool:
     """Declared `@staticmethod` (yolov5's activations): no `self` among its parameters."""
     return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list)
@@ -344,10 +411,14 @@ def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = fro
     optional = list(zip(params[len(params) - len(a.defaults):], a.defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
     required += [p for p, d in optional if p.arg in given and isinstance(d, ast.Constant) and d.value is None]
     args, syms = [], []
+    read = {n.value.id for n in ast.walk(init) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
     for p in required:
         if _int_like(p):
             args.append(f"{p.arg}={protocol.dim(p.arg)}")
             syms.append(p.arg)
+        elif p.annotation is None and p.arg in read:  # `config.n_embd`: a configuration object, its sizes symbols
+            args.append(f"{p.arg}={protocol.config(p.arg)}")
+            syms.append(f"{p.arg}.*")
         else:
             args.append(f"{p.arg}={protocol.unknown(p.arg)}")
     label = f"symbolic {', '.join(syms)}" if syms else "defaults"
@@ -356,6 +427,16 @@ def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = fro
 
 def _int_name(name: str) -> bool:
     return _int_like(ast.arg(name))
+
+
+_NOT_SIZES = ("drop", "rate", "prob", "eps", "std", "scale", "momentum", "temp", "init", "bias")
+
+
+def size_attribute(name: str) -> bool:
+    """Whether an attribute of a configuration object is named as a size (`n_embd`, `vocab_size`), not
+    as a probability, a scale or a flag (`dropout`, `layer_norm_eps`, `bias`)."""
+    low = name.lower()
+    return not name.startswith("_") and _int_name(name) and not any(w in low for w in _NOT_SIZES)
 
 
 def _int_like(p: ast.arg) -> bool:
@@ -450,8 +531,10 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
            out: Targets, modules: frozenset[str] = frozenset()) -> list[LibraryTarget]:
     name, rel = info.node.name, os.path.relpath(info.path, root)
     fwd = _method(info, "forward", classes)
+    optional: tuple[InputSpec, ...] = ()
     if fwd is not None:
         inputs = forward_inputs(fwd)
+        optional = optional_inputs(fwd, sum(s.kind == "tensor" for s in inputs), sources.parse(info.path))
     elif _is_sequential(info, classes):
         inputs = (InputSpec("input"),)
     else:
@@ -476,5 +559,6 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
     units = tuple(sorted({(i, len(shape), p) for k in callers for i, shape in enumerate(k.shapes)
                           for p, size in enumerate(shape) if size == 1}))
     return [LibraryTarget(info.path, name, info.node.lineno, c.construct, c.label, inputs, c.via,
-                          tuple(k for k in callers if k.construct in (c.construct, c.raw))[:MAX_CALLERS], units)
+                          tuple(k for k in callers if k.construct in (c.construct, c.raw))[:MAX_CALLERS], units,
+                          optional)
             for c in configs[:MAX_CONFIGS]]

@@ -30,7 +30,7 @@ from pytea_ci.interp.explore import explore
 from pytea_ci.interp.installed import Installed
 from pytea_ci.library import plausible, protocol
 from pytea_ci.library.interpreter import LibraryInterpreter, LibraryShared, PathOutcome, resume
-from pytea_ci.library.inputs import CallerInput, LibraryTarget
+from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget
 from pytea_ci.library.inputs import choices
 from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.search_path import module_name
@@ -38,6 +38,7 @@ from pytea_ci.interp.snapshot import Checkpoint
 from pytea_ci.solver import Decider
 
 MAX_COMBOS = 40  # beyond this many rank combinations, the module is not decided (PT011)
+MAX_OPTIONAL = 2  # optional inputs of `forward` each given in runs of their own
 LIBRARY_WALL_SECONDS = 600.0  # the safety net of one module (its step and solver budgets end it far sooner)
 
 
@@ -50,6 +51,7 @@ class ComboResult:
     incomplete: bool = False
     wall_clock: bool = False  # cut by the wall-clock safety net (a machine-dependent cut)
     ended: int = -1  # most checks passed by a path that raised (neither completed nor a finding)
+    given: InputSpec | None = None  # an optional input passed as well, its choice the last of `ranks`
 
 
 @dataclass
@@ -64,6 +66,9 @@ class LibraryRun:
     seconds: float = 0.0
     stats: EntryStats = field(default_factory=EntryStats)  # coverage over every combination, like an entry point's
     callers: list[tuple[CallerInput, ComboResult]] = field(default_factory=list)  # runs on the callers' inputs
+    # per optional input (`LibraryTarget.optional`): the accepted combinations run with it given, and
+    # whether they were all run within the budget
+    variants: list[tuple[list[ComboResult], bool]] = field(default_factory=list)
 
     @property
     def accepted(self) -> list[ComboResult]:
@@ -178,17 +183,38 @@ def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: floa
         run.combos.append(_one(target, program, ranks, root, decider, left, display_root, strict, base, run.stats,
                                deadline=deadline))
         run.wall_clock = run.wall_clock or run.combos[-1].wall_clock
+    for spec in target.optional[:MAX_OPTIONAL] if not run.out_of_budget else ():
+        run.variants.append(_given(run, spec, lambda ranks, given: _one(
+            target, program, ranks, root, decider, left, display_root, strict, base, run.stats, deadline=deadline,
+            given=given), left, min(t0 + LIBRARY_WALL_SECONDS, deadline or float("inf"))))
     run.seconds = run.stats.seconds = time.monotonic() - t0
     base.coverage.fill(run.stats)
     return run
 
 
+def _given(run: LibraryRun, spec: InputSpec, one: Callable[[tuple[int, ...], tuple[InputSpec, int]], ComboResult],
+           left: list[int], until: float) -> tuple[list[ComboResult], bool]:
+    """The accepted combinations run again with the optional input `spec` given, of each of its choices
+    (its rank); complete when every one of them ran within the budget."""
+    todo = [(c.ranks, r) for c in run.accepted for r in choices(spec)]
+    out: list[ComboResult] = []
+    for ranks, r in todo[:MAX_COMBOS]:
+        if min(left) <= 0 or time.monotonic() > until:
+            break
+        res = one(ranks, (spec, r))
+        out.append(dataclasses.replace(res, ranks=ranks + (r,), given=spec))
+        run.wall_clock = run.wall_clock or res.wall_clock
+    return out, len(out) == len(todo)
+
+
 def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], root: str, decider: Decider,
          left: list[int], display_root: str | None, strict: bool, base: LibraryShared,
-         stats: EntryStats, caller: CallerInput | None = None, deadline: float | None = None) -> ComboResult:
+         stats: EntryStats, caller: CallerInput | None = None, deadline: float | None = None,
+         given: tuple[InputSpec, int] | None = None) -> ComboResult:
     """One rank combination (or a caller's shapes); `left` ([steps, solver units] of the module's budget)
-    is charged."""
-    shared = LibraryShared(display_root or root, target, ranks, caller, editor=base.editor, installed=base.installed)
+    is charged; `given`: an optional input passed too."""
+    shared = LibraryShared(display_root or root, target, ranks, caller, editor=base.editor, installed=base.installed,
+                           given=given)
     shared.asts = base.asts  # parsed files are shared by all combinations
     shared.coverage = base.coverage  # and so is the coverage: an op checked in some combination is checked
     shared.built = base.built  # and so are the states where the module was built
@@ -235,7 +261,7 @@ def prefer(combos: list[ComboResult]) -> ComboResult:
     return min(combos, key=lambda c: (sum(abs(a - b) for a, b in zip(c.ranks, want)), c.ranks))
 
 
-def verdict(run: LibraryRun, rel: str, describe: Callable[[tuple[int, ...]], str]) -> list[Diagnostic]:
+def verdict(run: LibraryRun, rel: str, describe: Callable[[ComboResult], str]) -> list[Diagnostic]:
     """The findings of one module (`rel`: its file as shown): see the module docstring."""
     target = run.target
     notes: list[Diagnostic] = []
@@ -249,31 +275,34 @@ def verdict(run: LibraryRun, rel: str, describe: Callable[[tuple[int, ...]], str
                                 "share of the run's) before its step and solver budgets: where it stopped depends on the "
                                 "machine",
                                 entry=rel))
-    found = {d.key(): d for d in _symbolic(run, describe)}
+    found = {d.key(): d for d in _symbolic(run.target, run.combos, run.out_of_budget, describe)}
+    for combos, complete in run.variants:  # a failure with an optional input given fails every such input
+        for d in _symbolic(run.target, combos, not complete, describe):
+            found.setdefault(d.key(), d)
     for d in _from_callers(run):
         found.setdefault(d.key(), d)
     return list(found.values()) + notes
 
 
-def _symbolic(run: LibraryRun, describe: Callable[[tuple[int, ...]], str]) -> list[Diagnostic]:
-    target = run.target
-    accepted = run.accepted
+def _symbolic(target: LibraryTarget, combos: list[ComboResult], cut: bool,
+              describe: Callable[[ComboResult], str]) -> list[Diagnostic]:
+    accepted = [c for c in combos if c.completed]
     if accepted:
         warnings = {d.key(): d for c in accepted for d in c.warnings}
         return list(warnings.values())
-    if run.out_of_budget or any(c.incomplete for c in run.combos):
+    if cut or any(c.incomplete for c in combos):
         return []
-    failing = [c for c in run.combos if c.failures]
+    failing = [c for c in combos if c.failures]
     if not failing:
         return []
     deepest = max(depth for c in failing for _, depth in c.failures)
-    if any(c.ended >= deepest for c in run.combos):
+    if any(c.ended >= deepest for c in combos):
         return []  # some input got as far and raised something else: the failures are the contract's
     shown = prefer([c for c in failing if any(depth == deepest for _, depth in c.failures)])
 
     def suffix(d: Diagnostic) -> str:
         every = "every non-degenerate input" if plausible.MARK in d.message else "every input"
-        return f" (library mode: {target.cls} built with {target.label}; fails for {every} {describe(shown.ranks)})"
+        return f" (library mode: {target.cls} built with {target.label}; fails for {every} {describe(shown)})"
 
     return [dataclasses.replace(d, message=d.message + suffix(d)) for d, depth in shown.failures if depth == deepest]
 

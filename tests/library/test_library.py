@@ -15,7 +15,7 @@ from pytea_ci.solver import Decider
 from tests.library.helpers import FIXTURES, expectations, targets
 
 FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py", "verdicts.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py"),
-         os.path.join("sites", "models.py"), "broadcast.py", "rnn_tutorial.py", "own_asserts.py", "factories.py", "pieces.py", "filled_later.py"]
+         os.path.join("sites", "models.py"), "broadcast.py", "rnn_tutorial.py", "own_asserts.py", "factories.py", "pieces.py", "filled_later.py", "optional_inputs.py", "conditional_layers.py", "config_objects.py"]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
@@ -422,3 +422,11 @@ def test_the_inputs_of_the_folders_other_models_are_no_evidence_for_one_nobody_c
     out = json.loads(_cli("check", "models/net.py", "--no-cache", "--format", "json", cwd=root).stdout)
     assert [d for d in out["diagnostics"] if d["rule"] in ("PT001", "PT002")] == [], out["diagnostics"]
     assert out["summary"]["coverage"]["checked"] > 0, out["summary"]
+
+
+def test_optional_forward_inputs_are_those_used_as_tensors() -> None:
+    """Defaults of None used as tensors are given in runs of their own; flags, lists tested with
+    isinstance and values never read as tensors are left at their defaults."""
+    got = {t.cls: [s.name for s in t.optional] for t in targets(os.path.join(FIXTURES, "optional_inputs.py"))}
+    assert got == {"LossNotFlattened": ["targets"], "LossFlattened": ["targets"], "AnnotatedMask": ["mask"],
+                   "MaskBroadcast": ["mask"], "NotATensor": []}

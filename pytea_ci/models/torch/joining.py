@@ -66,10 +66,25 @@ def split(ctx: Ctx, tensor: Any, split_size_or_sections: Any, dim: Any = 0) -> A
     size, n = as_int(split_size_or_sections), as_int(s[d])
     if size is not None and size > 0 and n is None and is_dim(s[d]) and ctx.fork(P.le(s[d], size)):
         return (tensor,)  # a symbolic size no larger than the split size: one piece, the whole tensor
+    if n is None and is_dim(split_size_or_sections) and is_dim(s[d]):
+        pieces = _multiple(ctx, s[d], split_size_or_sections)
+        if pieces is not None:  # `split(n_embd)` of `3 * n_embd` features: three pieces of n_embd
+            return tuple(tensor.with_shape(_replace(s, d, split_size_or_sections)) for _ in range(pieces))
     if size is None or n is None:
         return ctx.unknown("split with symbolic sizes")
     ctx.require(size > 0 or n == 0, "split", f"split_size can only be 0 if dimension size is 0, but got {size}", INVALID_ARGUMENT)
     return tuple(tensor.with_shape(_replace(s, d, min(size, n - i))) for i in range(0, n, max(size, 1)))
+
+
+_MAX_PIECES = 16  # the most pieces of a symbolic split size a size is tried as a multiple of
+
+
+def _multiple(ctx: Ctx, total: Dim, size: Dim) -> int | None:
+    """k when this path proves `total == k * size` with `size >= 1` for some k up to _MAX_PIECES: the
+    size splits into exactly k pieces of `size`, whatever the symbols are."""
+    if not ctx.holds(P.ge(size, 1)):
+        return None
+    return next((k for k in range(1, _MAX_PIECES + 1) if ctx.holds(P.eq(total, k * size))), None)
 
 
 @model("torch.chunk", "torch.Tensor.chunk")

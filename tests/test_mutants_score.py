@@ -1,0 +1,76 @@
+"""The mutation benchmark's scorer (benchmarks/mutants/score.py): which findings of a library-mode check
+count for the mutated subject. `check FILE` reaches more than the subject (the file's own `__main__`
+self-test, other models' `_test()` functions, other modules of the file): a finding there is outside
+the subject, neither a find nor a false alarm, and counted apart; driver and script modes count every
+finding (their entry is the subject)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from types import ModuleType
+
+HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks", "mutants")
+
+
+def _score() -> ModuleType:
+    sys.path.insert(0, HERE)  # score.py imports its siblings (common, fetch, subjects)
+    try:
+        spec = importlib.util.spec_from_file_location("mutants_score", os.path.join(HERE, "score.py"))
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(HERE)
+
+
+def _finding(path: str, line: int, library: bool, severity: str = "error") -> dict:
+    return {"rule": "PT001", "severity": severity, "path": path, "line": line, "message": "m", "library": library}
+
+
+def _result(mode: str, *findings: dict) -> dict:
+    return {"key": "k", "subject": "subj", "mode": mode, "id": "subj#0", "checked": 3, "findings": list(findings)}
+
+
+def test_library_findings_count_only_on_the_subjects_path() -> None:
+    score = _score()
+    score._EXECUTED["subj"] = {"model.py": {10, 11, 12}}  # the lines the subject's runs execute
+    never = {"label": "never"}
+    forward = _finding("model.py", 11, library=True)  # the module checked alone, on the subject's lines
+    self_test = _finding("model.py", 40, library=False)  # the file's __main__ block, never run for the subject
+    script_through = _finding("model.py", 12, library=False)  # an entry point's inputs through forward
+    other_module = _finding("model.py", 30, library=True)  # a module of the file the subject never runs
+    fig = score.Fig()
+    fig.add(_result("library", self_test, script_through, other_module), never)
+    assert (fig.c["fa_error"], fig.c["outside"]) == (0, 1)
+    fig.add(_result("library", forward, self_test), never)
+    assert (fig.c["fa_error"], fig.c["outside"]) == (1, 2)
+
+
+def test_a_find_outside_the_subject_is_no_find_but_the_raising_statement_is() -> None:
+    score = _score()
+    score._EXECUTED["subj"] = {"model.py": {10, 11, 12}}
+    always = {"label": "always", "file": "model.py", "line": 12}
+    fig = score.Fig()
+    fig.add(_result("library", _finding("model.py", 40, library=False)), always)
+    assert (fig.c["always_found"], fig.c["always_at"]) == (0, 0)
+    fig.add(_result("library", _finding("model.py", 12, library=False)), always)  # an entry point at the raise
+    assert (fig.c["always_found"], fig.c["always_at"]) == (1, 1)
+
+
+def test_driver_and_script_modes_count_every_finding() -> None:
+    score = _score()
+    score._EXECUTED["subj"] = {"model.py": {10}}
+    fig = score.Fig()
+    fig.add(_result("driver", _finding("model.py", 40, library=False)), {"label": "never"})
+    assert (fig.c["fa_error"], fig.c["outside"]) == (1, 0)
+
+
+def test_older_score_files_are_judged_by_line() -> None:
+    score = _score()
+    score._EXECUTED["subj"] = {"model.py": {10}}
+    old = {"rule": "PT001", "severity": "error", "path": "model.py", "line": 10, "message": "m"}  # no "library"
+    assert score.on_path(old, {"label": "never"}, score.executed("subj"))
+    assert not score.on_path({**old, "line": 40}, {"label": "never"}, score.executed("subj"))
