@@ -1101,3 +1101,30 @@ def test_a_property_subclass_keeps_its_accessors(analyzer: Analyzer) -> None:
                              else 3)
         p_fget = torch.zeros(2 if Config.__dict__["h"].fget is not None else 3)
     ''')
+
+
+def test_get_annotations_of_a_class_and_class_attributes_absent_as_cpython(analyzer: Analyzer) -> None:
+    exact(analyzer, '''
+        import inspect
+        import torch
+
+        class A:
+            x: int
+            y: "str" = "a"
+
+        class B(A):
+            z: float = 1.0
+
+            @classmethod
+            def cached(cls):
+                found = getattr(cls, "_cached", None)
+                if found is None:
+                    cls._cached = 2
+                    return 5
+                return found
+
+        own_a, own_b = inspect.get_annotations(A), inspect.get_annotations(B)
+        p_ann = torch.zeros(len(own_a), len(own_b), 3 if "x" in own_a and "x" not in own_b else 4)
+        p_absent = torch.zeros(7 if hasattr(B, "_cached") or hasattr(A, "w") else 6, getattr(A, "v", 8))
+        p_cached = torch.zeros(B.cached(), B.cached(), 4 if hasattr(B, "_cached") and not hasattr(A, "_cached") else 1)
+    ''')
