@@ -1103,9 +1103,10 @@ def test_a_property_subclass_keeps_its_accessors(analyzer: Analyzer) -> None:
     ''')
 
 
-def test_get_annotations_of_a_class_and_class_attributes_absent_as_cpython(analyzer: Analyzer) -> None:
+def test_annotations_read_of_a_class_and_class_attributes_absent_as_cpython(analyzer: Analyzer) -> None:
     exact(analyzer, '''
         import inspect
+        import typing
         import torch
 
         class A:
@@ -1124,6 +1125,7 @@ def test_get_annotations_of_a_class_and_class_attributes_absent_as_cpython(analy
                 return found
 
         own_a, own_b = inspect.get_annotations(A), inspect.get_annotations(B)
+        hints = typing.get_type_hints(B)  # a read: B is not handed to code that may give it attributes
         p_ann = torch.zeros(len(own_a), len(own_b), 3 if "x" in own_a and "x" not in own_b else 4)
         p_absent = torch.zeros(7 if hasattr(B, "_cached") or hasattr(A, "w") else 6, getattr(A, "v", 8))
         p_cached = torch.zeros(B.cached(), B.cached(), 4 if hasattr(B, "_cached") and not hasattr(A, "_cached") else 1)
