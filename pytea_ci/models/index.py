@@ -570,7 +570,8 @@ NAMES: dict[str, str] = {
         'collections.abc.Sequence',
     'pytea_ci.models.re_':
         're.I re.IGNORECASE re.M re.MULTILINE re.S re.DOTALL re.X re.VERBOSE re.A re.ASCII re.U re.UNICODE '
-        're.split re.findall re.sub re.subn re.escape',
+        're.split re.findall re.sub re.subn re.escape re.search re.match re.fullmatch re.Match re.compile '
+        're.Pattern',
     'pytea_ci.models.numpy_.known':
         'builtins.KnownArray numpy.atleast_1d numpy.any numpy.all',
 }
