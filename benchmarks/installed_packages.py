@@ -30,7 +30,8 @@ Exits 1 when a bug is missed on the `*_bad` entry points marked as expected, or 
 With `--matrix`: the version matrix of issue 36. Each package version in its own virtualenv (`install`,
 kept under the temporary folder and reused): transformers' latest release and 4.46.3 over the labelled
 scripts of `tests/data/hf_versions/` (thirteen architectures, a boundary bug and a fixed twin each, the
-lines torch raised at in `labels.json`), timm's latest release over the timm entry points above. A table
+lines torch raised at in `labels.json`), x-transformers' latest release over `tests/data/xt_versions/`
+(three pairs), timm's latest release over the timm entry points above. A table
 of package x version x bugs found at the line / false alarms / mean coverage / cold and warm seconds per
 script (cold: a fresh cache folder; warm: new processes, results forgotten, package imports restored).
 
@@ -265,8 +266,10 @@ def disk_cache(root: str, python: str, runs: int = 5) -> str:
 
 # ----- the version matrix (issue 36) -------------------------------------------------------------------------
 HF_DATA = os.path.join(os.path.dirname(HERE), "tests", "data", "hf_versions")
+XT_DATA = os.path.join(os.path.dirname(HERE), "tests", "data", "xt_versions")
 MATRIX = (("transformers", "transformers>=5,<6", "5"), ("transformers", "transformers==4.46.3", "4"),
-          ("timm", "timm", "timm"))
+          ("x-transformers", "x-transformers", "xt"), ("timm", "timm", "timm"))
+LABELLED = {"5": (HF_DATA, "5"), "4": (HF_DATA, "4"), "xt": (XT_DATA, "2")}  # row -> (scripts, labels.json key)
 
 
 def pinned_env(pin: str) -> str | None:
@@ -281,11 +284,12 @@ def _scripts(key: str, root: str) -> dict[str, int | None]:
         names = [n for n in FILES if n.startswith("timm_")]
         make_project(root)
         return {n: EXPECTED.get(n) or KNOWN_GAPS.get(n) for n in names}
-    with open(os.path.join(HF_DATA, "labels.json")) as f:
-        labels = json.load(f)[key]
-    names = sorted(n for n in os.listdir(HF_DATA) if n.endswith(".py") and n != "label.py")
+    data, major = LABELLED[key]
+    with open(os.path.join(data, "labels.json")) as f:
+        labels = json.load(f)[major]
+    names = sorted(n for n in os.listdir(data) if n.endswith(".py") and n != "label.py")
     for n in names:
-        shutil.copy(os.path.join(HF_DATA, n), os.path.join(root, n))
+        shutil.copy(os.path.join(data, n), os.path.join(root, n))
     return {n: labels[n] for n in names}
 
 

@@ -62,6 +62,18 @@ else:
     sys.modules[__name__] = object()  # a lazy module object (transformers' _LazyModule)
 '''
 
+HEAVY = '''
+from fakelib.models import Backbone, spin
+
+TABLE = [spin(9) for _ in range(2)]  # work at import time (transformers rewrites docstrings there)
+
+
+def build(width):
+    spin(9)
+    spin(9)
+    return Backbone(width)
+'''
+
 BAD = '''import torch
 from torch import nn
 import fakelib
@@ -97,10 +109,11 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> str:
     pkg.mkdir()
     (pkg / "__init__.py").write_text(LAZY_INIT)
     (pkg / "models.py").write_text(BACKBONE)
+    (pkg / "heavy.py").write_text(HEAVY)
     (pkg / "_speedups.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\x7fELF not really")
     info = site / "fakelib-1.2.3.dist-info"
     info.mkdir()
-    (info / "RECORD").write_text("fakelib/__init__.py,,\nfakelib/models.py,,\n")
+    (info / "RECORD").write_text("fakelib/__init__.py,,\nfakelib/models.py,,\nfakelib/heavy.py,,\n")
     (info / "top_level.txt").write_text("fakelib\n")
     environment.site_folders.cache_clear()
     return python
@@ -191,6 +204,18 @@ def test_package_budget_cuts_to_an_unknown_naming_the_package(env: str, tmp_path
     assert ("PT001", "main.py", 7) in rules and ("PT001", "main.py", 6) not in rules  # line 6: unknown, no alarm
     notes = [d["message"] for d in _diagnostics(doc) if d["rule"] == "PT011"]
     assert any("fakelib" in n and "package-budget" in n for n in notes), notes
+
+
+def test_an_import_and_the_calls_after_it_each_have_the_package_budget(env: str, tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """An import running most of the package budget (work at import time) leaves the calls that build the
+    model their own budget: the head's mismatch is found, with no budget note."""
+    src = ("import torch\nfrom torch import nn\nimport fakelib.heavy\n\nm = fakelib.heavy.build(768)\n"
+           "y = nn.Linear(512, 2)(m(torch.randn(2, 3, 8, 8)))\n")
+    root = _project(tmp_path, {"main.py": src}, config='follow-packages = ["fakelib"]\npackage-budget = 0.25\n')
+    code, doc = _check(root, env, "main.py", capsys=capsys)
+    assert _findings(doc) == [("PT001", "main.py", 6)], _diagnostics(doc)
+    assert code == 1
 
 
 def test_compiled_extension_is_unknown_naming_the_package(env: str, tmp_path: Path,

@@ -1101,3 +1101,53 @@ def test_a_property_subclass_keeps_its_accessors(analyzer: Analyzer) -> None:
                              else 3)
         p_fget = torch.zeros(2 if Config.__dict__["h"].fget is not None else 3)
     ''')
+
+
+def test_annotations_read_of_a_class_and_class_attributes_absent_as_cpython(analyzer: Analyzer) -> None:
+    exact(analyzer, '''
+        import inspect
+        import typing
+        import torch
+
+        class A:
+            x: int
+            y: "str" = "a"
+
+        class B(A):
+            z: float = 1.0
+
+            @classmethod
+            def cached(cls):
+                found = getattr(cls, "_cached", None)
+                if found is None:
+                    cls._cached = 2
+                    return 5
+                return found
+
+        own_a, own_b = inspect.get_annotations(A), inspect.get_annotations(B)
+        hints = typing.get_type_hints(B)  # a read: B is not handed to code that may give it attributes
+        p_ann = torch.zeros(len(own_a), len(own_b), 3 if "x" in own_a and "x" not in own_b else 4)
+        p_absent = torch.zeros(7 if hasattr(B, "_cached") or hasattr(A, "w") else 6, getattr(A, "v", 8))
+        p_cached = torch.zeros(B.cached(), B.cached(), 4 if hasattr(B, "_cached") and not hasattr(A, "_cached") else 1)
+    ''')
+
+
+def test_re_search_match_and_compiled_patterns(analyzer: Analyzer) -> None:
+    """`re.search`/`match`/`fullmatch` and `re.compile(...)`'s methods on known text: None or a match
+    with CPython's groups and spans (transformers' `is_kernel("sdpa")`)."""
+    exact(analyzer, '''
+        import re
+        import torch
+
+        kernel = r"^[^/:]+/[^/:]+(?:@[^/:]+)?(?::[^/:]+)?$"
+        p_none = torch.zeros(2 if re.search(kernel, "sdpa") is None else 3)
+        p_hit = torch.zeros(2 if re.search(kernel, "kernels-community/flash-attn") is not None else 3)
+        m = re.match(r"(?P<kind>[a-z]+)_(\\d+)", "layer_12_x")
+        p_group = torch.zeros(int(m.group(2)), len(m.group("kind")), len(m.groups()), m.end())
+        p_span = torch.zeros(m.span(1)[1] + 1, m.start(2), len(m[0]))
+        pat = re.compile(r"blocks\\.(\\d+)\\.", re.I)
+        found = pat.search("model.BLOCKS.7.attn")
+        p_compiled = torch.zeros(int(found.group(1)), 2 if pat.fullmatch("blocks.1.") else 3)
+        p_subs = torch.zeros(len(pat.sub("b.", "blocks.3.x")), len(pat.findall("blocks.1.blocks.22.")))
+        p_missing = torch.zeros(2 if re.fullmatch(r"\\d+", "12a") is None else 3)
+    ''')

@@ -43,6 +43,7 @@ class PathConfig:
 class PackagePath:
     """The installed packages one path is inside (packages/site.py charges their steps)."""
 
-    stack: list[tuple[str, int]] = field(default_factory=list)  # packages entered: (name, steps when entered)
+    # packages entered: (name, steps when entered, the counter of `used` charged: packages/site.py)
+    stack: list[tuple[str, int, str]] = field(default_factory=list)
     entry: Span | None = None  # where the project last called into an installed package
-    used: dict[str, int] = field(default_factory=dict)  # steps run inside each package on this path
+    used: dict[str, int] = field(default_factory=dict)  # steps run inside each package (imports, calls) on this path

@@ -11,6 +11,8 @@ a callback or a thread target, a call cut by the recursion budget — may be cha
 * a dict may hold keys the analysis does not know (a missing key is not an error any more);
 * an instance of a class of the program: each attribute its class's own methods assign outside
   `__init__` becomes unknown (the code not followed may call those methods: callbacks, RPC);
+* a class of the program handed over itself: it may have attributes of any name now
+  (`models.attributes.class_lacks` decides absence no more);
 * a function: the containers and instances its free names refer to are reached, and the names it
   rebinds (`global`, `nonlocal`) become unknown.
 
@@ -31,7 +33,7 @@ import functools
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.runtime import FunctionVal, Scope
-from pytea_ci.models.values import MISSING, BoundMethod, ClassMethod, ClassVal, Instance, PropertyVal, StaticMethod, Unknown
+from pytea_ci.models.values import MISSING, OPAQUE, BoundMethod, ClassMethod, ClassVal, Instance, PropertyVal, StaticMethod, Unknown
 from pytea_ci.shapes.dim import UNKNOWN
 from pytea_ci.shapes.tensor import Origin
 
@@ -65,6 +67,9 @@ def escape(interp: "Interpreter", values: tuple[Any, ...], what: str) -> None:
     """Everything reachable from `values` was handed to `what`, code not followed: forget what it may
     change. Functions handed over stay registered (`interp.callbacks`): code not followed may call
     them later (`@trainer.on(...)` then `trainer.run()`), so every later escape reaches them again."""
+    for v in values:
+        if isinstance(v, ClassVal) and not v.native:
+            v.ns[OPAQUE] = True  # a class handed over may be given attributes of any name there
     if not any(_holdable(v) for v in values) and not interp.callbacks:
         return
     origin = Origin(interp.span, f"may be changed by {what}, which is not followed")

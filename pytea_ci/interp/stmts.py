@@ -14,7 +14,7 @@ from pytea_ci.interp.runtime import (MODULE_NOT_FOUND, SHAPE_ERROR, SHAPE_ERROR_
                                      FunctionVal, PathEnd, ReturnSignal, Scope, UserException, same_value)
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import stand_in_base
-from pytea_ci.models.values import MISSING, Builtin, ClassVal, Instance, Unknown
+from pytea_ci.models.values import MISSING, OPAQUE, Builtin, ClassVal, Instance, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import is_dim
 from pytea_ci.shapes.pred import Pred, opaque
@@ -358,6 +358,9 @@ class StmtMixin:
         cls = ClassVal(node.name, tuple(bases), ns, qual)
         if opaque:
             ns["__opaque_base__"] = True
+        if any(k.arg == "metaclass" and not (isinstance(k.value, ast.Name) and k.value.id == "type")
+               for k in node.keywords):
+            ns[OPAQUE] = True  # a metaclass not followed may give the class attributes of any name
         for v in ns.values():
             target = getattr(v, "func", v) if not isinstance(v, FunctionVal) else v
             if isinstance(target, FunctionVal):

@@ -1,6 +1,7 @@
 """`getattr`, `setattr` and `hasattr`: whether a value has an attribute where the analyzer can be sure
 (an instance of a class it fully knows, a torch tensor or the class `nn.Module`, against the names torch
-gives them), and `hasattr` True for an attribute held whatever its value."""
+gives them; a class whose bases are the program's, `object` and `nn.Module`, made by `type`), and
+`hasattr` True for an attribute held whatever its value."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model
 from pytea_ci.models.torch.tensor_attrs import MODULE_ATTRS, TENSOR_ATTRS
-from pytea_ci.models.values import (MISSING, TENSOR_ATTRS_SET, ClassVal, Instance, Namespace, PropertyVal, Unknown,
-                                    lacks_attribute)
+from pytea_ci.models.values import (MISSING, OPAQUE, TENSOR_ATTRS_SET, ClassVal, Instance, Namespace, PropertyVal,
+                                    Unknown, lacks_attribute)
 from pytea_ci.shapes.dim import PInt
 from pytea_ci.shapes.tensor import Tensor
 
@@ -40,12 +41,34 @@ def _lacks(ctx: Ctx, obj: Any, name: str) -> bool:
         return obj.lib == "torch" and name not in TENSOR_ATTRS and name not in ctx.facts.get(TENSOR_ATTRS_SET, ())
     if lacks_attribute(obj, name):
         return True
-    if isinstance(obj, ClassVal) and obj.native and obj.qualname == "torch.nn.Module":
-        return name not in MODULE_ATTRS and obj.lookup(name) is MISSING  # the class itself, as torch has it
+    if isinstance(obj, ClassVal):
+        return class_lacks(obj, name)
     if not isinstance(obj, Instance) or name in obj.attrs or obj.cls.lookup(name) is not MISSING:
         return False
     return obj.cls.lookup("__getattr__") is MISSING and obj.cls.lookup("__opaque_base__") is MISSING \
-        and "__opaque__" not in obj.attrs
+        and OPAQUE not in obj.attrs
+
+
+_TYPE_NAMES = frozenset(dir(type))  # what every class made by `type` has (its metaclass's: `mro`, ...)
+
+
+def class_lacks(cls: ClassVal, name: str) -> bool:
+    """Whether the class `cls` has no attribute `name`, as CPython's `type.__getattribute__` finds none:
+    not in the namespace of a class of its MRO, each of them the program's or one whose attributes are
+    known (`object`; `torch.nn.Module`, against torch's names), its metaclass `type` (no `metaclass=`),
+    and no attribute set on it that the analysis does not know (a name not known, code not followed:
+    `OPAQUE`). Special names (`__x__`) are never decided: the interpreter probes them for protocols."""
+    if (name.startswith("__") and name.endswith("__")) or name in _TYPE_NAMES:
+        return False
+    for c in cls.mro():
+        if name in c.ns or OPAQUE in c.ns or "__opaque_base__" in c.ns:
+            return False
+        if c.native and c.qualname == "torch.nn.Module":
+            if name in MODULE_ATTRS:
+                return False
+        elif c.native and c.name != "object":
+            return False  # a modeled class whose attributes are not listed
+    return True
 
 
 @model("builtins.setattr")
@@ -53,7 +76,9 @@ def setattr_(ctx: Ctx, obj: Any, name: Any, value: Any) -> Any:
     if isinstance(name, str):
         ctx.setattr(obj, name, value)
     elif isinstance(obj, Instance):
-        obj.attrs["__opaque__"] = True  # an attribute of a name not known: any name may be there now
+        obj.attrs[OPAQUE] = True  # an attribute of a name not known: any name may be there now
+    elif isinstance(obj, ClassVal) and not obj.native:
+        obj.ns[OPAQUE] = True
     return None
 
 

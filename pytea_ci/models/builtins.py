@@ -10,7 +10,7 @@ from pytea_ci.models.context import Ctx
 from pytea_ci.models.abc_kinds import abc_matches, enum_meta_matches
 from pytea_ci.models.ranges import SCALAR
 from pytea_ci.models.registry import get, model, native_class, register
-from pytea_ci.models.value_types import type_of
+from pytea_ci.models.value_types import class_of, type_of
 from pytea_ci.models.values import (BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
                                     Namespace, PropertyVal, RangeVal, StaticMethod, Unknown, is_concrete)
 from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Term, is_dim, mod, symbols
@@ -301,6 +301,8 @@ def _type_matches(value: Any, t: Any) -> Any:
         if value is None or (t.qualname.startswith("torch.") and (
                 isinstance(value, (bool, int, float, str, tuple, list)) or is_dim(value))):
             return False  # None, or a plain Python value tested against a torch class (`nn.Module`)
+        if t.native and t.qualname.startswith("torch.") and isinstance(value, Tensor) and class_of(value) is not None:
+            return False  # a tensor of a class known exactly (`torch.Tensor`): no modeled torch class is its base
         return False if not t.native else None
     if isinstance(t, Builtin) and t.name.startswith("collections.abc."):  # models/abc_kinds.py
         return abc_matches(value, t.name.rsplit(".", 1)[-1])

@@ -433,7 +433,8 @@ NAMES: dict[str, str] = {
         'torch.compiler.is_compiling torch.compiler.is_dynamo_compiling torch.compiler.is_exporting '
         'torch._dynamo.is_compiling torch._dynamo.external_utils.is_compiling torch.jit.is_tracing '
         'torch.jit.is_scripting torch._utils.is_compiling torch.fx._symbolic_trace.is_fx_tracing '
-        'torch.onnx.is_in_onnx_export',
+        'torch.onnx.is_in_onnx_export torch.fx.Proxy torch.fx.proxy.Proxy torch._subclasses.FakeTensor '
+        'torch._subclasses.fake_tensor.FakeTensor',
     'pytea_ci.models.torch.nn.fold':
         'torch.nn.functional.unfold torch.nn.functional.fold torch.nn.Unfold torch.nn.Fold',
     'pytea_ci.models.torch.nn.init':
@@ -560,7 +561,8 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.importlib_':
         'importlib.machinery.ModuleSpec importlib.util.find_spec importlib.metadata.version',
     'pytea_ci.models.inspect_':
-        'inspect._empty inspect.Parameter inspect.Signature inspect.signature inspect.getsource',
+        'inspect._empty inspect.Parameter inspect.Signature inspect.signature inspect.getsource '
+        'inspect.get_annotations typing.get_type_hints',
     'pytea_ci.models.asyncio_':
         'asyncio.run asyncio.runners.run asyncio.gather asyncio.sleep asyncio.wait_for '
         'asyncio.AbstractEventLoop asyncio.get_event_loop asyncio.new_event_loop asyncio.get_running_loop '
@@ -571,7 +573,8 @@ NAMES: dict[str, str] = {
         'collections.abc.Sequence',
     'pytea_ci.models.re_':
         're.I re.IGNORECASE re.M re.MULTILINE re.S re.DOTALL re.X re.VERBOSE re.A re.ASCII re.U re.UNICODE '
-        're.split re.findall re.sub re.subn re.escape',
+        're.split re.findall re.sub re.subn re.escape re.search re.match re.fullmatch re.Match re.compile '
+        're.Pattern',
 }
 
 # model module -> the computed attributes it registers
@@ -598,18 +601,19 @@ PREFIXES = (
     'numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig operator os os.path '
     'packaging packaging.version pathlib pickle platform random re shutil socket string sys sys.path time timm '
     'timm.models timm.models._registry torch torch.Tensor torch._dynamo torch._dynamo.external_utils '
-    'torch._utils torch.amp torch.autograd torch.autograd.function torch.backends torch.backends.cuda '
-    'torch.backends.cudnn torch.backends.mps torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp '
-    'torch.distributed torch.fft torch.fx torch.fx._symbolic_trace torch.hub torch.jit torch.linalg '
-    'torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.attention torch.nn.attention.flex_attention '
-    'torch.nn.functional torch.nn.init torch.nn.modules torch.nn.modules.module torch.nn.parallel '
-    'torch.nn.parameter torch.nn.utils torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx '
-    'torch.optim torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree '
-    'torch.utils.data torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed '
-    'torch.utils.data.sampler torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode '
-    'torchvision.models torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet '
-    'torchvision.models.vgg torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto '
-    'tqdm.notebook tqdm.std transformers transformers.generation transformers.generation.configuration_utils '
+    'torch._subclasses torch._subclasses.fake_tensor torch._utils torch.amp torch.autograd '
+    'torch.autograd.function torch.backends torch.backends.cuda torch.backends.cudnn torch.backends.mps '
+    'torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.distributed torch.fft torch.fx '
+    'torch.fx._symbolic_trace torch.fx.proxy torch.hub torch.jit torch.linalg torch.multiprocessing torch.nn '
+    'torch.nn.Embedding torch.nn.attention torch.nn.attention.flex_attention torch.nn.functional torch.nn.init '
+    'torch.nn.modules torch.nn.modules.module torch.nn.parallel torch.nn.parameter torch.nn.utils '
+    'torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim torch.optim.lr_scheduler '
+    'torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data torch.utils.data.dataloader '
+    'torch.utils.data.dataset torch.utils.data.distributed torch.utils.data.sampler torchvision '
+    'torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
+    'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
+    'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
+    'transformers transformers.generation transformers.generation.configuration_utils '
     'transformers.generation.configuration_utils.GenerationConfig transformers.utils '
     'transformers.utils.auto_docstring transformers.utils.doc typer types typing urllib urllib.parse warnings '
     'yaml'

@@ -4,6 +4,8 @@
 that is also a singleton, as CPython's enum member is. Annotations are not evaluated
 (unknown); the signature of a modeled torch.nn class is torch's (parameter names and kinds, the
 defaults' values unknown); of another modeled callable or of a value not understood, not known.
+`inspect.getsource` of a module or function read from source is its text; `inspect.get_annotations` of a
+class of the program, the names its body annotates; `typing.get_type_hints` reads (not known).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 from pytea_ci.fsio import read_source
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, native_class
-from pytea_ci.models.values import BoundMethod, ClassVal, EnumInt, Instance
+from pytea_ci.models.values import OPAQUE, BoundMethod, ClassVal, EnumInt, Instance
 
 # CPython's `inspect._ParameterKind` members: ints, and singletons (`p.kind is Parameter.VAR_KEYWORD`)
 POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, VAR_POSITIONAL, KEYWORD_ONLY, VAR_KEYWORD = (
@@ -126,3 +128,27 @@ def getsource(ctx: Ctx, obj: Any) -> Any:
     first = min([node.lineno] + [d.lineno for d in node.decorator_list])
     lines = text.splitlines(keepends=True)
     return "".join(lines[first - 1:node.end_lineno])
+
+
+def _own_annotations(cls: Any) -> dict[str, Any] | None:
+    """The names a class of the program annotates in its own body; None when not known (not a class of the
+    program, or one that may have been given attributes of any name)."""
+    own = cls.ns.get("__annotations__", {}) if isinstance(cls, ClassVal) and not cls.native \
+        and OPAQUE not in cls.ns else None
+    return own if isinstance(own, dict) else None
+
+
+@model("inspect.get_annotations")
+def get_annotations(ctx: Ctx, obj: Any, *, globals: Any = None, locals: Any = None, eval_str: Any = False) -> Any:
+    """Of a class of the program: a new dict of the names its own body annotates (not its bases'), as
+    CPython's `inspect.get_annotations(cls)`, each value not known (annotations are not evaluated here). A
+    read: the class is not handed to code not followed. Of anything else: not known."""
+    own = _own_annotations(obj)
+    return ctx.unknown("introspection") if own is None else {name: ctx.unknown("annotation") for name in own}
+
+
+@model("typing.get_type_hints")
+def get_type_hints(ctx: Ctx, obj: Any, globalns: Any = None, localns: Any = None, include_extras: Any = False) -> Any:
+    """Not known (CPython evaluates each annotation, and raises NameError for one it cannot resolve), but a
+    read: what it is given is not handed to code not followed."""
+    return ctx.unknown("introspection")

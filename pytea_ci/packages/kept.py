@@ -41,7 +41,7 @@ from pytea_ci.models.registry import REGISTRY, get, load_all
 from pytea_ci.models.stdlib import SYS_PATH_CHANGED
 from pytea_ci.models.values import ClassVal, Instance
 from pytea_ci.packages.disk import DiskCache, values
-from pytea_ci.packages.site import Site, enter, site_of
+from pytea_ci.packages.site import Site, charged, enter, site_of
 from pytea_ci.shapes.dim import WORK
 
 if TYPE_CHECKING:
@@ -313,7 +313,7 @@ def _fits(interp: "Interpreter", kept: dict[str, Any], package: str) -> bool:
     return (interp.sym_count <= kept["sym_start"] and kept["result"] is not None
             and interp.steps + steps <= b.steps
             and interp.shared.steps_done + interp.steps + steps <= b.entry_steps
-            and interp.pkg.used.get(package, 0) + steps <= site.steps
+            and interp.pkg.used.get(charged(package, "import"), 0) + steps <= site.steps
             and not interp.sym_names.intersection(kept["sym_names"])
             and not any(n in interp.modules for n in kept["modules"]))
 
@@ -351,7 +351,8 @@ def _apply(interp: "Interpreter", kept: Kept, package: str, modules: dict[str, A
             parent.globals.setdefault(name.rpartition(".")[2], mod)
     interp.steps += kept.steps
     interp.work_seen = WORK[0] - kept.pending
-    interp.pkg.used[package] = interp.pkg.used.get(package, 0) + kept.steps
+    key = charged(package, "import")
+    interp.pkg.used[key] = interp.pkg.used.get(key, 0) + kept.steps
     interp.sym_count = kept.sym_end
     interp.sym_names |= kept.sym_names
     _charge(interp, kept)

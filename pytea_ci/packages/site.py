@@ -10,7 +10,9 @@ the package named.
 
 Budgets (deterministic, in interpreter steps): every entry into a package from outside it (an
 import, a call of one of its functions or classes) runs under the package's budget, `package-budget`
-per path in total. Past it the entry is cut: an import leaves the package unknown, a call returns an
+per path in total for its imports and as much again for its calls: what an import runs (registries,
+docstrings rewritten at import time) does not take the budget of the model the program then builds, and
+a kept import (`kept.py`) is charged to the imports as its cold run was. Past it the entry is cut: an import leaves the package unknown, a call returns an
 unknown value naming the package (what it was handed may have been changed there), and later
 entries on the path are unknown at once. The cut is a PT011 note naming the package.
 
@@ -190,26 +192,32 @@ def class_package(interp: "Interpreter", module: Any) -> str | None:
     return None if pkg is None or inside(interp, pkg) else pkg
 
 
+def charged(package: str, importing: str | None) -> str:
+    """The step counter an entry into `package` is charged to: its imports share one, its calls another."""
+    return package if importing is None else f"{package} imports"
+
+
 def enter(interp: "Interpreter", package: str, run: Callable[[], Any], handed: tuple[Any, ...] = (),
           importing: str | None = None) -> Any:
     """Run `run` inside `package` under its budget; the unknown result of a cut entry otherwise."""
     site = site_of(interp)
     assert site is not None
-    if interp.pkg.used.get(package, 0) >= site.steps:
+    key = charged(package, importing)
+    if interp.pkg.used.get(key, 0) >= site.steps:
         return _cut(interp, package, handed, importing)
     if not interp.pkg.stack:
         interp.pkg.entry = interp.span
-    interp.pkg.stack.append((package, interp.steps))
+    interp.pkg.stack.append((package, interp.steps, key))
     try:
         return run()
     except PackageBudget as e:
         if e.package != package:
             raise
-        interp.pkg.used[package] = site.steps
+        interp.pkg.used[key] = site.steps
         return _cut(interp, package, handed, importing)
     finally:
-        _, start = interp.pkg.stack.pop()
-        interp.pkg.used[package] = interp.pkg.used.get(package, 0) + interp.steps - start
+        _, start, _ = interp.pkg.stack.pop()
+        interp.pkg.used[key] = interp.pkg.used.get(key, 0) + interp.steps - start
 
 
 def _cut(interp: "Interpreter", package: str, handed: tuple[Any, ...], importing: str | None) -> Unknown:
@@ -227,9 +235,9 @@ def _cut(interp: "Interpreter", package: str, handed: tuple[Any, ...], importing
 
 def tick(interp: "Interpreter") -> None:
     """Called on every step inside a package: raise when its budget is spent."""
-    package, start = interp.pkg.stack[-1]
+    package, start, key = interp.pkg.stack[-1]
     site = site_of(interp)
-    if site is not None and interp.pkg.used.get(package, 0) + interp.steps - start > site.steps:
+    if site is not None and interp.pkg.used.get(key, 0) + interp.steps - start > site.steps:
         raise PackageBudget(package)
 
 

@@ -878,6 +878,10 @@ EXEMPT.update({
     "torch.manual_seed": ("seeds the generator", "torch.manual_seed(0)"),
     "torch.Generator": ("random generator object", "gen = torch.Generator().manual_seed(0)"),
     "torch.device": ("device handle", "dev = torch.device('cpu')"),
+    "torch.fx.Proxy": ("a tracer's value: a class programs test tensors against (no shape effect of its own)",
+                       "import torch.fx\nis_proxy = isinstance(torch.randn(2), torch.fx.Proxy)"),
+    "torch._subclasses.FakeTensor": ("fake mode's tensor class: programs test tensors against it (no shape effect)",
+                                     "is_fake = isinstance(torch.randn(2), torch._subclasses.FakeTensor)"),
     "torch.nn.attention.flex_attention.BlockMask": (
         "flex attention's block mask: a class programs test values against (no shape effect of its own)",
         "from torch.nn.attention.flex_attention import BlockMask\nis_block_mask = isinstance(None, BlockMask)"),

@@ -1,14 +1,16 @@
 """The analyzed program runs eagerly: not compiled by `torch.compile`, exported, traced or scripted.
 Code that asks (`torch.compiler.is_compiling()`, `torch.jit.is_tracing()`, in the forward passes of
 model libraries that keep a second code path for compilers) takes the eager side, as a run of the
-program does."""
+program does. The tensors of a tracer
+(`torch.fx.Proxy`, not a tensor) and of fake mode (`FakeTensor`) are classes no tensor the program makes
+belongs to (`isinstance(x, torch.fx.Proxy)` is False: `models/builtins.py`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.registry import model
+from pytea_ci.models.registry import model, native_class
 
 
 @model("torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling", "torch.compiler.is_exporting",
@@ -17,3 +19,13 @@ from pytea_ci.models.registry import model
        "torch.onnx.is_in_onnx_export")
 def not_compiling(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return False
+
+
+@native_class("torch.fx.Proxy", "torch.fx.proxy.Proxy")
+class Proxy:
+    pass
+
+
+@native_class("torch._subclasses.FakeTensor", "torch._subclasses.fake_tensor.FakeTensor")
+class FakeTensor:
+    pass
