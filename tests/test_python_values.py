@@ -529,6 +529,64 @@ def test_a_str_mixin_enum_member_equal_to_its_value_is_never_unequal(analyzer: A
     ''')
 
 
+def test_members_of_int_and_str_valued_enums_are_their_values_and_their_class(analyzer: Analyzer) -> None:
+    """IntEnum, IntFlag, StrEnum and `(str, Enum)` members: an int or str wherever one goes, and a
+    member of their class (`isinstance`, `type`, `is`, `.name`, `.value`, `str()`); an Enum class's
+    `len` and iteration skip aliases, a Flag's its multi-bit members. On main: `isinstance(H.A, H)` was
+    False, `len(E)` and `m is E.X` of an IntEnum not known, `m == "bcd"` of a `(str, Enum)` not known."""
+    exact(analyzer, '''
+        import enum
+        import torch
+
+        class H(enum.IntEnum):
+            A = 1
+            B = 2
+            C = 1  # an alias of A
+
+        class G(str, enum.Enum):
+            A = "ab"
+            B = "bcd"
+
+        class S(enum.StrEnum):
+            LOW = enum.auto()
+
+        class F(enum.Flag):
+            R = 1
+            W = 2
+            RW = 3  # multi-bit: not iterated
+
+        class M(int, enum.Enum):
+            X = 4
+
+            def twice(self):
+                return self * 2
+
+        m = H.A
+        p_isinstance = torch.zeros(3 if isinstance(m, H) and isinstance(m, int) and isinstance(m, enum.Enum) else 5)
+        p_is = torch.zeros(2 if m is H.A and m is H.C and m is not H.B and H(2) is H.B else 7)
+        p_len = torch.zeros(len(H), len(G), len(F), len(list(F)))
+        p_values = torch.zeros(*[e.value for e in H])
+        p_names = torch.zeros(*[len(e.name) for e in G])
+        p_str_eq = torch.zeros(4 if G.B == "bcd" and G("ab") is G.A and {"bcd": 1}[G.B] == 1 else 6)
+        p_len_str = torch.zeros(len(G.B), len(G.B.value), len(G.B.upper()))
+        p_text = torch.zeros(len(str(G.B)), len(str(S.LOW)), len(str(H.B)), len(str(M.X)))
+        p_type = torch.zeros(8 if type(G.A) is G and type(H.B) is H else 9)
+        p_method = torch.zeros(M.X.twice(), M.X + 1)
+        p_sorted = torch.zeros(sorted(H)[-1].value)
+    ''')
+
+
+def test_operator_index_and_contains(analyzer: Analyzer) -> None:
+    exact(analyzer, '''
+        import operator
+        import torch
+
+        n = operator.index(3) + operator.index(True)
+        p_index = torch.zeros(n, operator.index(len(range(6, 5, 1))) + 1)
+        p_contains = torch.zeros(2 if operator.contains([1, 2], 2) and not operator.contains("ab", "c") else 5)
+    ''')
+
+
 def test_text_of_known_values_is_cpythons(analyzer: Analyzer) -> None:
     """`str`/`repr`/`format`/`hex`/`chr`/`ord` of known numbers, strings and tuples print what CPython
     prints (the fuzzer's `[int(c) for c in str(len(...))]` padding lists were a guessed one item)."""

@@ -13,7 +13,7 @@ from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_valu
 from pytea_ci.interp.unbound import check_bound
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import registry
-from pytea_ci.models.values import MISSING, SPREAD, Builtin, ClassVal, DType, EnumInt, Instance, KeysView, Namespace, Spread, Unknown
+from pytea_ci.models.values import MISSING, SPREAD, Builtin, ClassVal, DType, EnumMember, Instance, KeysView, Namespace, Spread, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, PInt, Sym, Term, is_dim
 from pytea_ci.shapes.pred import Pred
@@ -375,9 +375,12 @@ class ExprMixin:
         """`a is b`: decided for singletons and objects, but for equal strings, numbers, tuples and
         bytes Python leaves it to the implementation (interning, small-int caches): a fact of the
         machine that runs it, named after the test's place, so no finding rests on its answer. An enum
-        member is a singleton (never the same object as a plain int)."""
-        if isinstance(a, EnumInt) or isinstance(b, EnumInt):
-            return a is b
+        member is a singleton (never the same object as a plain int or str; one member read back from
+        two caches is two objects here, so not decided)."""
+        if isinstance(a, EnumMember) or isinstance(b, EnumMember):
+            if a is b or not (isinstance(a, EnumMember) and isinstance(b, EnumMember)):
+                return a is b
+            return self.identity_fact() if a.identity_key() == b.identity_key() else False
         if is_dim(a) and is_dim(b) and not isinstance(a, bool) and not isinstance(b, bool):
             return P.and_(P.eq(a, b), self.identity_fact())  # ints (concrete or symbolic): equal at least
         if isinstance(a, _VALUE_TYPES) and type(a) is type(b) and same_value(a, b):

@@ -50,8 +50,8 @@ class SequenceMixin:
             return [], True  # iteration over an object without `__iter__`: its items are not known
         if isinstance(v, Tensor):
             return self.iteration_of(self.call_tensor_op(v, "__iter__", ()))
-        if isinstance(v, ClassVal) and isinstance(members := v.lookup("__members__"), dict):
-            return list(members.values()), False  # the members of an Enum
+        if isinstance(v, ClassVal) and isinstance(members := v.lookup("__member_list__"), list):
+            return list(members), False  # the members an Enum class iterates (no alias twice)
         return [], True  # an iteration not followed: not one item known (a loop runs a placeholder)
 
     def index_items(self: "Interpreter", v: Instance, stop: tuple[str, ...] = ("IndexError",)) -> tuple[list[Any], bool]:

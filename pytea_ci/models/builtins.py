@@ -11,7 +11,7 @@ from pytea_ci.models.abc_kinds import abc_matches, enum_meta_matches
 from pytea_ci.models.ranges import SCALAR
 from pytea_ci.models.registry import get, model, native_class, register
 from pytea_ci.models.value_types import type_of
-from pytea_ci.models.values import (BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
+from pytea_ci.models.values import (BoundMethod, Builtin, ClassMethod, ClassVal, EnumMember, Instance, IterVal, NamedTupleVal,
                                     Namespace, PropertyVal, RangeVal, StaticMethod, Unknown, is_concrete)
 from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Term, is_dim, mod, symbols
 from pytea_ci.shapes.pred import Pred
@@ -49,6 +49,8 @@ def len_(ctx: Ctx, obj: Any) -> Any:
     if isinstance(obj, Instance):
         fn = ctx.getattr(obj, "__len__")
         return ctx.call(fn) if not isinstance(fn, Unknown) else fn
+    if isinstance(obj, ClassVal) and (members := ctx.iterate(obj)) is not None:
+        return len(members)  # an Enum class: its metaclass counts what it iterates
     from pytea_ci.models.random_ import length_of_read
 
     return length_of_read(ctx, obj)  # some int: len() always gives one
@@ -289,6 +291,8 @@ def _type_matches(value: Any, t: Any) -> Any:
         if t.qualname.endswith("MutableMapping") and isinstance(value, dict):
             return True
         return abc_matches(value, t.qualname.rsplit(".", 1)[-1])
+    if isinstance(t, ClassVal) and isinstance(value, EnumMember) and value.owner is not None:
+        return t in value.owner.mro()  # `isinstance(Kind.SDPA, Kind)` of an int- or str-valued enum
     if isinstance(t, ClassVal):
         if isinstance(value, NamedTupleVal) and t in value.cls.mro():
             return True

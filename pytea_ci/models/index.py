@@ -550,7 +550,7 @@ NAMES: dict[str, str] = {
         'operator.add operator.sub operator.mul operator.truediv operator.floordiv operator.mod operator.pow '
         'operator.matmul operator.and_ operator.or_ operator.xor operator.lshift operator.rshift operator.eq '
         'operator.ne operator.lt operator.le operator.gt operator.ge operator.neg operator.pos operator.invert '
-        'operator.inv operator.not_ operator.getitem',
+        'operator.inv operator.not_ operator.getitem operator.index operator.contains',
     'pytea_ci.models.abc_mapping':
         'collections.abc.Mapping collections.abc.MutableMapping',
     'pytea_ci.models.contextvars_':
