@@ -8,6 +8,8 @@ not raise)."""
 
 from __future__ import annotations
 
+import importlib.util
+import subprocess
 import sys
 import textwrap
 import types
@@ -585,6 +587,39 @@ def test_operator_index_and_contains(analyzer: Analyzer) -> None:
         p_index = torch.zeros(n, operator.index(len(range(6, 5, 1))) + 1)
         p_contains = torch.zeros(2 if operator.contains([1, 2], 2) and not operator.contains("ab", "c") else 5)
     ''')
+
+
+def test_a_generators_items_from_loops_not_followed_may_be_none(analyzer: Analyzer) -> None:
+    """A generator yielding inside a loop over a range of a length not known: the representative
+    iteration's item is not one every run yields (the range may be empty), so `list(gen)` has at least
+    the items yielded outside it. On main its length was at least 2 here, and the Linear below an
+    error that CPython and torch do not raise (fuzz_python seed 400316)."""
+    source = textwrap.dedent('''
+        import torch
+        import torch.nn as nn
+
+        class Reg:
+            pass
+
+        class Sub(Reg):
+            pass
+
+        k = len(Reg.__subclasses__())
+
+        def gen(n):
+            for i in range(n):
+                if i % 2 == 0:
+                    yield i
+            yield 7
+
+        v = len(list(gen(k - 3)))
+        y = nn.Linear(v, 2)(torch.zeros(1, 1))
+    ''')
+    seen = analyzer.analyze(source)
+    assert seen.crash is None and not seen.errors, (seen.crash, seen.errors)
+    if importlib.util.find_spec("torch") is not None:  # the oracle: it runs
+        run = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
 
 
 def test_text_of_known_values_is_cpythons(analyzer: Analyzer) -> None:

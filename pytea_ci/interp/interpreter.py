@@ -103,7 +103,9 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.keepalive: list[Any] = []
         self.loop_mutations: list[set[int]] = []
         self.yields: list[list[Any]] = []
-        self.gen_reps: list[list[Any]] = []  # per generator running: [its frame depth, ran representatives]
+        # per generator running: [its frame depth, ran representatives, yields every run makes, rep_depth at its start]
+        self.gen_reps: list[list[Any]] = []
+        self.rep_depth = 0  # loops whose body is running representatives of their iterations
         self.cm_hooks: list[tuple[int, Any]] = []  # contextmanager generators running a `with` (contexts.py)
         self.star_namespaces: dict[int, list[Namespace]] = {}
         self.budget_note: tuple[str, Span | None] | None = None

@@ -130,12 +130,15 @@ class LoopMixin:
                     self.budget_hit("loop iterations", node)
                 history.append(_state(scope, names))
                 lengths.append(_list_lengths(scope))
+                self.rep_depth += assumed  # an iteration run as if its condition held: some runs have none
                 try:
                     self.exec_block(node.body, scope)
                 except ContinueSignal:
                     pass
                 except BreakSignal:
                     break
+                finally:
+                    self.rep_depth -= assumed
         finally:
             mutated = self.loop_mutations.pop()
         if not cut:
@@ -292,6 +295,8 @@ class LoopMixin:
         items = list(items)
         self.loop_mutations.append(set())
         broke = False
+        representatives = bool(truncated)  # (`truncated` may end inside: every later iteration followed)
+        self.rep_depth += representatives
         try:
             for k, item in enumerate(items):
                 if truncated and k == consecutive and rest is not None and self.shapes_grew(names, before, scope):
@@ -312,6 +317,7 @@ class LoopMixin:
                     break
         finally:
             mutated = self.loop_mutations.pop()
+            self.rep_depth -= representatives
         if truncated:
             with self.at(node):
                 self.widen_changed(names, (start, before), scope)

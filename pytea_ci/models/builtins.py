@@ -162,6 +162,9 @@ def list_(ctx: Ctx, iterable: Any = ()) -> Any:
     out = list(items)
     if truncated:
         n = ctx.known_length(iterable)  # `list(range(w, 4))`: max(4 - w, 0) items
+        if n is None and isinstance(iterable, IterVal) and iterable.certain is not None:
+            # a generator's: at least what it yields outside its loops' representative iterations
+            n = ctx.fresh("len", lo=iterable.certain, note="items of a generator whose loops were not followed to their end")
         if n is not None:
             return ctx.sized_items(out, n)
         ctx.mark_inexact(out)

@@ -155,6 +155,7 @@ class IterVal:
     items: list[Any]
     truncated: bool = False
     indices: list[Any] | None = None  # position of each representative item, when known
+    certain: int | None = None  # how many of the items every run has (the rest may stand for no iteration)
 
 
 @dataclass(eq=False)
