@@ -622,6 +622,34 @@ def test_a_generators_items_from_loops_not_followed_may_be_none(analyzer: Analyz
         assert run.returncode == 0, run.stderr
 
 
+def test_next_takes_the_next_item_of_an_iterator(analyzer: Analyzer) -> None:
+    """`next()` moves through an iterator (of a list, of a generator) as CPython does; a loop over it
+    runs the rest; an empty one gives next's default. On main every `next(it)` was the first item."""
+    exact(analyzer, '''
+        import torch
+
+        def gen():
+            yield 3
+            yield 4
+
+        it = iter([1, 2, 3])
+        a = next(it)
+        b = next(it)
+        rest = list(it)
+        g = gen()
+        c = next(g)
+        d = next(g)
+        rows = iter([[1, 2], [3, 4], [5, 6]])
+        header = next(rows)
+        n = 0
+        for r in rows:
+            n += len(r) + r[0]
+        p_next = torch.zeros(a, b, len(rest), c, d)
+        p_loop = torch.zeros(n, len(header))
+        p_default = torch.zeros(next(iter([]), 9), next(g, 2))
+    ''')
+
+
 def test_text_of_known_values_is_cpythons(analyzer: Analyzer) -> None:
     """`str`/`repr`/`format`/`hex`/`chr`/`ord` of known numbers, strings and tuples print what CPython
     prints (the fuzzer's `[int(c) for c in str(len(...))]` padding lists were a guessed one item)."""

@@ -250,6 +250,8 @@ class LoopMixin:
         rest = self.later_indices(source) if consecutive == 2 and isinstance(source, RangeVal) else None
         self.run_loop(node, scope, items, truncated, lambda item: self.assign(node.target, item, scope), consecutive,
                       rest)
+        if id(view) in self.cursors:  # an iterator `next()` took from: the loop used up what it had left, or
+            self.cursors[id(view)] = -1  # broke out somewhere (its position is no longer followed)
         for name, (lst, length) in grown.items():
             if scope.locals.get(name) is lst and id(lst) in self.inexact:
                 self.known_len[id(lst)] = length  # one item per iteration: only the items are representatives

@@ -11,7 +11,7 @@ from pytea_ci.models.abc_kinds import abc_matches, enum_meta_matches
 from pytea_ci.models.ranges import SCALAR
 from pytea_ci.models.registry import get, model, native_class, register
 from pytea_ci.models.value_types import type_of
-from pytea_ci.models.values import (BoundMethod, Builtin, ClassMethod, ClassVal, EnumMember, Instance, IterVal, NamedTupleVal,
+from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, EnumMember, Instance, IterVal, NamedTupleVal,
                                     Namespace, PropertyVal, RangeVal, StaticMethod, Unknown, is_concrete)
 from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Term, is_dim, mod, symbols
 from pytea_ci.shapes.pred import Pred
@@ -406,6 +406,9 @@ def iter_(ctx: Ctx, obj: Any, *args: Any) -> Any:
 
 @model("builtins.next")
 def next_(ctx: Ctx, it: Any, *default: Any) -> Any:
+    followed, item = ctx.next_item(it)
+    if followed:
+        return item if item is not MISSING else (default[0] if default else ctx.user_error("StopIteration", "next"))
     items, truncated, _ = _seq_items(ctx, it)
     if truncated and (not items or isinstance(items[0], Term) and any(s.kind == ITERATION for s in symbols(items[0]))):
         # not one item known, or a number that stands for every iteration's (a loop index): not the first
