@@ -351,7 +351,7 @@ NAMES: dict[str, str] = {
         'torchvision.transforms.v2.AugMix torchvision.transforms.ElasticTransform '
         'torchvision.transforms.v2.ElasticTransform',
     'pytea_ci.models.torch.joining':
-        'torch.split torch.Tensor.split torch.chunk torch.Tensor.chunk torch.unbind torch.Tensor.unbind '
+        'torch.Tensor.split torch.split torch.chunk torch.Tensor.chunk torch.unbind torch.Tensor.unbind '
         'torch.narrow torch.Tensor.narrow torch.select torch.Tensor.select torch.gather torch.Tensor.gather '
         'torch.take_along_dim torch.scatter torch.Tensor.scatter torch.Tensor.scatter_ torch.scatter_add '
         'torch.Tensor.scatter_add torch.Tensor.scatter_add_ torch.scatter_reduce torch.Tensor.scatter_reduce '

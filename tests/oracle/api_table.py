@@ -231,6 +231,8 @@ add("torch.vstack", "a = torch.randn(2, 3)\nb = torch.randn(4, 3)\nc = torch.ran
     "torch.vstack([a, c])")
 add("torch.chunk", "x = torch.randn(7, 3)\n", "torch.chunk(x, 3)[2]", "torch.chunk(x, 3, dim=2)[0]")
 add("torch.split", "x = torch.randn(7, 3)\n", "torch.split(x, 3)[2]", "torch.split(x, [3, 4])[1]", "torch.split(x, [3, 3])[1]")
+add("torch.Tensor.split", "x = torch.randn(7, 3)\n", "x.split(3)[2]", "x.split(split_size=[3, 4], dim=0)[1]",
+    "x.split([3, 3])[1]", "x.split(split_size=2, dim=1)[1]")
 add("torch.unbind", X234, "torch.unbind(x, 1)[0]", "torch.unbind(x, 3)[0]")
 add("torch.gather", X23 + "i = torch.zeros(2, 2, dtype=torch.long)\nj = torch.zeros(2, 2, 2, dtype=torch.long)\n",
     "torch.gather(x, 1, i)", "torch.gather(x, 1, j)")
