@@ -583,6 +583,8 @@ PROPERTIES: dict[str, str] = {
         'numpy.ndarray.dtype torch.Tensor.T numpy.ndarray.T torch.Tensor.mT torch.Tensor.mH torch.Tensor.H '
         'torch.Tensor.data torch.Tensor.grad torch.Tensor.device torch.Tensor.is_cuda '
         'torch.Tensor.requires_grad torch.Tensor.grad_fn numpy.ndarray.size',
+    'pytea_ci.models.torch.fft':
+        'torch.Tensor.real torch.Tensor.imag',
     'pytea_ci.models.iterables':
         'itertools.chain.from_iterable builtins.dict.fromkeys collections.OrderedDict.fromkeys',
 }
