@@ -217,7 +217,12 @@ class ExprMixin:
             except Exception as e:
                 raise UserException(type(e).__name__) from None
             return PInt(r, self.span, "computed") if isinstance(r, int) and not isinstance(r, bool) else r
-        return self.derived("unary operation", v)
+        out = self.derived("unary operation", v)
+        if isinstance(v, Unknown) and v.pytype in ("int", "float") and isinstance(out, Unknown):
+            out.pytype = v.pytype  # `-x` of a number of unknown value: a number of the same kind
+        elif isinstance(v, Unknown) and v.pytype == "bool" and op is not ast.Invert and isinstance(out, Unknown):
+            out.pytype = "int"  # `-flag`: an int
+        return out
 
     def unary_values(self: "Interpreter", op: str, a: Any) -> Any:
         return self.unary(_UNARY_NODES[op], a)
