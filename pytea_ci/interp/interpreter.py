@@ -123,6 +123,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         # inside `with pytest.raises(...)`, or a `try` with a handler that catches what a failing tensor
         # op raises: a failure is the program's business (it raises SHAPE_ERROR), not a finding
         self.expecting = 0
+        self.catching_import = 0  # enclosing `try` bodies whose handlers catch a module's absence
         self.importing = 0  # > 0 while a project module's import-time code runs (imports.py)
         self.pkg = PackagePath()  # installed packages this path is inside
 

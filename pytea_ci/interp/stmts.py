@@ -422,13 +422,16 @@ class StmtMixin:
 
     def ex_Try(self: "Interpreter", node: ast.Try, scope: Scope) -> None:
         catches = any(self.handler_matches(h, UserException(SHAPE_ERROR), scope) for h in node.handlers)
+        imports = any(self.handler_matches(h, UserException(MODULE_NOT_FOUND), scope) for h in node.handlers)
         try:
             try:
                 self.expecting += catches
+                self.catching_import += imports
                 try:
                     self.exec_block(node.body, scope)
                 finally:
                     self.expecting -= catches
+                    self.catching_import -= imports
             except UserException as e:
                 for h in node.handlers:
                     if self.handler_matches(h, e, scope):
