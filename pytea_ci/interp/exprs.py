@@ -251,7 +251,10 @@ class ExprMixin:
                 return dim_binop(name, a, b)
             if name == "mul" and isinstance(a, (tuple, list)) and isinstance(b, Term):
                 return self.unknown("sequence repeated a symbolic number of times")
-            return self.unknown(f"{name} on a symbolic value")
+            out = self.unknown(f"{name} on a symbolic value")
+            if name == "truediv" and is_dim(a) and is_dim(b) and isinstance(out, Unknown):
+                out.pytype, out.ratio = "float", (a, b)  # `math.ceil(d_model / 16)`: a size again
+            return out
         if isinstance(a, Pred) or isinstance(b, Pred):
             return self.unknown("arithmetic on a condition")
         if any(isinstance(v, KeysView) and id(v) in self.inexact for v in (a, b)):
