@@ -208,7 +208,7 @@ NAMES: dict[str, str] = {
         'torch.argsort torch.Tensor.argsort',
     'pytea_ci.models.torch.dtypes':
         'torch.Tensor.is_floating_point torch.is_floating_point torch.Tensor.is_complex torch.is_complex '
-        'torch.Tensor.is_signed torch.finfo',
+        'torch.Tensor.is_signed torch.pi torch.e torch.inf torch.nan torch.finfo',
     'pytea_ci.models.torch.tensor':
         'torch.Tensor.size torch.Tensor.dim torch.Tensor.ndimension torch.Tensor.numel torch.numel '
         'torch.Tensor.nelement torch.Tensor.__len__ numpy.ndarray.__len__ torch.Tensor.__iter__ '

@@ -875,6 +875,8 @@ EXEMPT.update({
     "torch.manual_seed": ("seeds the generator", "torch.manual_seed(0)"),
     "torch.Generator": ("random generator object", "gen = torch.Generator().manual_seed(0)"),
     "torch.device": ("device handle", "dev = torch.device('cpu')"),
+    **{f"torch.{c}": ("a Python float, as torch's own", f"x = torch.zeros(2, 3).masked_fill(torch.ones(3, dtype=torch.bool), "
+                      f"-torch.{c})\ny = x @ torch.zeros(3, 4)") for c in ("pi", "e", "inf", "nan")},
     "torch.nn.attention.flex_attention.BlockMask": (
         "flex attention's block mask: a class programs test values against (no shape effect of its own)",
         "from torch.nn.attention.flex_attention import BlockMask\nis_block_mask = isinstance(None, BlockMask)"),
