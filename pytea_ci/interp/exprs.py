@@ -26,6 +26,16 @@ _REFLECTED = {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul"
 _ARITH = {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow"}
 
 
+def _arith_kind(name: str, a: Any, b: Any) -> "str | None":
+    """The Python type of `a OP b` of two numbers (not both known): a float for `/` or a float operand,
+    an int otherwise, but `int ** e` is a float for a negative `e` (not known when `e` is not known)."""
+    if name == "truediv" or "float" in (number_kind(a), number_kind(b)):
+        return "float"
+    if name == "pow":
+        return ("int" if b >= 0 else "float") if isinstance(b, int) and not isinstance(b, Term) else None
+    return "int"
+
+
 class ExprMixin:
     def eval(self: "Interpreter", node: ast.expr, scope: Scope) -> Any:
         self.tick(node)
@@ -244,7 +254,7 @@ class ExprMixin:
                 return decided  # `flag | (not exists(m))`: True or'ed with any bool is True
             out = self.derived("operation on unknown", a, b)
             if name in _ARITH and is_number(a) and is_number(b):  # a number of unknown value stays a number
-                out.pytype = "float" if name == "truediv" or "float" in (number_kind(a), number_kind(b)) else "int"
+                out.pytype = _arith_kind(name, a, b)
             return out
         if (isinstance(a, Term) or isinstance(b, Term)):
             if is_dim(a) and is_dim(b) and name in {"add", "sub", "mul", "floordiv", "mod"}:
@@ -252,8 +262,10 @@ class ExprMixin:
             if name == "mul" and isinstance(a, (tuple, list)) and isinstance(b, Term):
                 return self.unknown("sequence repeated a symbolic number of times")
             out = self.unknown(f"{name} on a symbolic value")
-            if name == "truediv" and is_dim(a) and is_dim(b) and isinstance(out, Unknown):
-                out.pytype, out.ratio = "float", (a, b)  # `math.ceil(d_model / 16)`: a size again
+            if isinstance(out, Unknown) and name in _ARITH and is_number(a) and is_number(b):
+                out.pytype = _arith_kind(name, a, b)  # `dim_head ** -0.5`: a float of unknown value, still a number
+                if name == "truediv" and is_dim(a) and is_dim(b):
+                    out.ratio = (a, b)  # `math.ceil(d_model / 16)`: a size again
             return out
         if isinstance(a, Pred) or isinstance(b, Pred):
             return self.unknown("arithmetic on a condition")
