@@ -1,8 +1,9 @@
 """Imports of modules the environment does not have (issue 36, transformers 4's T5 and apex): with an
 environment the user named (`--python`), a top-level module found neither there, nor in the project,
 nor in the standard library, nor among the models raises ModuleNotFoundError as CPython does, so
-`try: import apex ... except ImportError:` takes its handler; without a named environment the import
-stays unknown. An uncaught one ends the path with a PT011 note, never a finding."""
+`try: import apex ... except ImportError:` takes its handler; without a named environment whether the
+package is installed is a fact of the machine (both sides followed, what only some machines meet not
+reported). An uncaught one ends the path with a PT011 note, never a finding."""
 
 from __future__ import annotations
 
@@ -84,10 +85,24 @@ def test_named_environment_takes_the_import_error_handler(env: str, tmp_path: Pa
     assert code == 1 and _lines(doc, "error") == [("PT001", 8)]  # LayerNorm(8) on [4, 16]
 
 
-def test_without_a_named_environment_the_import_stays_unknown(tmp_path: Path,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_without_a_named_environment_the_import_is_a_fact_of_the_machine(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Some machines have the package and some do not: the handler's side is followed too (first), and
+    what only the machines without it meet is not reported (the package's `FusedLayerNorm` is not known)."""
     code, doc = _check(tmp_path, {"main.py": FALLBACK}, None, capsys)
     assert code == 0 and not _lines(doc, "error")
+    assert doc["entries"][0]["coverage"]["checked"] == 2  # LayerNorm(8) on the handler's side: checked
+
+
+def test_without_a_named_environment_a_bug_every_machine_meets_is_found(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """The fallback (`nn.LayerNorm`) is checked, and a mismatch after it that machines with the package
+    meet as well is still an error. On main only the side with the package was followed: its `Norm` not
+    known, the fallback's LayerNorm never checked (3 operations checked)."""
+    program = FALLBACK.replace("y = Norm(8)(x)", "y = Norm(16)(x)") + "z = x @ torch.randn(8, 2)\n"
+    code, doc = _check(tmp_path, {"main.py": program}, None, capsys)
+    assert code == 1 and _lines(doc, "error") == [("PT001", 9)]
+    assert doc["entries"][0]["coverage"]["checked"] == 4
 
 
 @pytest.mark.parametrize("module", ["present", "speedy", "hooked", "distutils", "json", "helpers"])

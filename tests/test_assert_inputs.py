@@ -64,3 +64,25 @@ def test_assert_on_a_name_that_holds_no_size_there_is_no_finding(tmp_path: Path)
             return n
         width(torch.zeros(2, 3))
         """) == [(4, "PT004")]
+
+
+def test_a_guard_requiring_an_option_without_a_default_lets_the_run_go_on(tmp_path: Path) -> None:
+    """An option without a default (or `default=None`) is None unless the user gives it: a guard that ends
+    the program without it (`if not opt.output_dir: raise`) is the program requiring it, and the run that
+    gets anywhere gives it, so the bug after it is found. On main the option was None, every path ended at
+    the `raise` and nothing was checked (attention-is-all-you-need-pytorch's train.py)."""
+    assert rules(tmp_path, """\
+        import argparse
+        import torch
+        parser = argparse.ArgumentParser()
+        parser.add_argument("-output_dir", type=str, default=None)
+        parser.add_argument("--resume")
+        opt = parser.parse_args()
+        if not opt.output_dir:
+            print("No experiment result will be saved.")
+            raise
+        start = 0
+        if opt.resume:
+            start = 1
+        y = torch.zeros(4, 8) @ torch.zeros(7, 2)
+        """) == [(13, "PT001")]

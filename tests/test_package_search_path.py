@@ -87,6 +87,29 @@ def test_the_search_path_of_files_in_and_out_of_packages(tmp_path: Path) -> None
     root = str(tmp_path)
     assert search_path.module_name(str(tmp_path / "a/b/m.py"), root) == "a.b.m"
     assert search_path.module_name(str(tmp_path / "a/b/__init__.py"), root) == "a.b"
-    assert search_path.search_roots(str(tmp_path / "a/b/m.py"), root) == (root,)  # the root's own __init__ aside
+    src = str(tmp_path / "src")  # last, where a project in the src layout keeps its package
+    assert search_path.search_roots(str(tmp_path / "a/b/m.py"), root) == (root, src)  # the root's own __init__ aside
     assert search_path.package_of(str(tmp_path / "a/not-a-name/n.py"), root) == ""
-    assert search_path.search_roots(str(tmp_path / "s/t.py"), root) == (str(tmp_path / "s"), root)
+    assert search_path.search_roots(str(tmp_path / "s/t.py"), root) == (str(tmp_path / "s"), root, src)
+
+
+def test_a_project_in_the_src_layout_imports_its_package_from_src(tmp_path: Path) -> None:
+    """A script at the root of a project whose package lives in `src/` (`pip install -e .` puts `src/` on
+    the path, as the project's users and CI run it) imports that package: the model's call is followed
+    and its bug found, and the import graph sees the script depend on the package's file. On main the
+    package was a third-party module not followed: nothing after the import was checked."""
+    _write(tmp_path, {
+        "src/mylib/__init__.py": "",
+        "src/mylib/model.py": FFN,
+        "demo.py": """\
+            import torch
+            from mylib.model import FFN
+
+            y = FFN()(torch.randn(2, 9))
+            """,
+    })
+    entries, findings = _check(tmp_path, "demo.py", mode="never")
+    assert findings == {("src/mylib/model.py", 11)}
+    graph = ImportGraph(str(tmp_path), ImportCache(None))
+    assert str(tmp_path / "src/mylib/model.py") in graph.closure(str(tmp_path / "demo.py")).files
+    assert search_path.search_roots(str(tmp_path / "demo.py"), str(tmp_path)) == (str(tmp_path), str(tmp_path / "src"))

@@ -289,7 +289,7 @@ class CallMixin:
         self.cur_path = fn.path
         if fn.is_generator:
             self.yields.append([])
-            self.gen_reps.append([len(self.frames), False])
+            self.gen_reps.append([len(self.frames), False, 0, self.rep_depth])
         depth = len(self.gen_reps)
         try:
             if isinstance(node, ast.Lambda):
@@ -313,14 +313,16 @@ class CallMixin:
         """What a generator yielded, collected eagerly; when a loop of its body ran representative
         iterations (a long range, a loader, a value not understood), its items are representatives too."""
         items = self.yields.pop()
-        _, reps = self.gen_reps.pop()
-        return IterVal(items, truncated=True) if reps else items
+        _, reps, certain, _ = self.gen_reps.pop()
+        return IterVal(items, truncated=True, certain=certain) if reps else items
 
     def yield_value(self: "Interpreter", value: Any) -> None:
         if cm_yield(self, value):  # a contextmanager's yield: the `with` body runs there
             return
         if self.yields:
             self.yields[-1].append(value)
+            if self.gen_reps and self.gen_reps[-1][3] == self.rep_depth:
+                self.gen_reps[-1][2] += 1  # not inside a loop's representative iteration: every run yields it
 
     def note_representatives(self: "Interpreter") -> None:
         """A loop ran representatives of its iterations: if it is a generator's own, so are its items."""

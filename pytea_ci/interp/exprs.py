@@ -13,7 +13,7 @@ from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_valu
 from pytea_ci.interp.unbound import check_bound
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import registry
-from pytea_ci.models.values import MISSING, SPREAD, Builtin, ClassVal, DType, EnumInt, Instance, KeysView, Namespace, Spread, Unknown
+from pytea_ci.models.values import MISSING, SPREAD, Builtin, ClassVal, DType, EnumMember, Instance, KeysView, Namespace, Spread, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, MACHINE, PInt, Sym, Term, is_dim, is_input_size
 from pytea_ci.shapes.pred import Pred
@@ -24,6 +24,16 @@ if TYPE_CHECKING:
 
 _REFLECTED = {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor"}
 _ARITH = {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow"}
+
+
+def _arith_kind(name: str, a: Any, b: Any) -> "str | None":
+    """The Python type of `a OP b` of two numbers (not both known): a float for `/` or a float operand,
+    an int otherwise, but `int ** e` is a float for a negative `e` (not known when `e` is not known)."""
+    if name == "truediv" or "float" in (number_kind(a), number_kind(b)):
+        return "float"
+    if name == "pow":
+        return ("int" if b >= 0 else "float") if isinstance(b, int) and not isinstance(b, Term) else None
+    return "int"
 
 
 class ExprMixin:
@@ -219,7 +229,12 @@ class ExprMixin:
             except Exception as e:
                 raise UserException(type(e).__name__) from None
             return PInt(r, self.span, "computed") if isinstance(r, int) and not isinstance(r, bool) else r
-        return self.derived("unary operation", v)
+        out = self.derived("unary operation", v)
+        if isinstance(v, Unknown) and v.pytype in ("int", "float") and isinstance(out, Unknown):
+            out.pytype = v.pytype  # `-x` of a number of unknown value: a number of the same kind
+        elif isinstance(v, Unknown) and v.pytype == "bool" and op is not ast.Invert and isinstance(out, Unknown):
+            out.pytype = "int"  # `-flag`: an int
+        return out
 
     def unary_values(self: "Interpreter", op: str, a: Any) -> Any:
         return self.unary(_UNARY_NODES[op], a)
@@ -241,14 +256,19 @@ class ExprMixin:
                 return decided  # `flag | (not exists(m))`: True or'ed with any bool is True
             out = self.derived("operation on unknown", a, b)
             if name in _ARITH and is_number(a) and is_number(b):  # a number of unknown value stays a number
-                out.pytype = "float" if name == "truediv" or "float" in (number_kind(a), number_kind(b)) else "int"
+                out.pytype = _arith_kind(name, a, b)
             return out
         if (isinstance(a, Term) or isinstance(b, Term)):
             if is_dim(a) and is_dim(b) and name in {"add", "sub", "mul", "floordiv", "mod"}:
                 return dim_binop(name, a, b)
             if name == "mul" and isinstance(a, (tuple, list)) and isinstance(b, Term):
                 return self.unknown("sequence repeated a symbolic number of times")
-            return self.unknown(f"{name} on a symbolic value")
+            out = self.unknown(f"{name} on a symbolic value")
+            if isinstance(out, Unknown) and name in _ARITH and is_number(a) and is_number(b):
+                out.pytype = _arith_kind(name, a, b)  # `dim_head ** -0.5`: a float of unknown value, still a number
+                if name == "truediv" and is_dim(a) and is_dim(b):
+                    out.ratio = (a, b)  # `math.ceil(d_model / 16)`: a size again
+            return out
         if isinstance(a, Pred) or isinstance(b, Pred):
             return self.unknown("arithmetic on a condition")
         if any(isinstance(v, KeysView) and id(v) in self.inexact for v in (a, b)):
@@ -377,9 +397,12 @@ class ExprMixin:
         """`a is b`: decided for singletons and objects, but for equal strings, numbers, tuples and
         bytes Python leaves it to the implementation (interning, small-int caches): a fact of the
         machine that runs it, named after the test's place, so no finding rests on its answer. An enum
-        member is a singleton (never the same object as a plain int)."""
-        if isinstance(a, EnumInt) or isinstance(b, EnumInt):
-            return a is b
+        member is a singleton (never the same object as a plain int or str; one member read back from
+        two caches is two objects here, so not decided)."""
+        if isinstance(a, EnumMember) or isinstance(b, EnumMember):
+            if a is b or not (isinstance(a, EnumMember) and isinstance(b, EnumMember)):
+                return a is b
+            return self.identity_fact() if a.identity_key() == b.identity_key() else False
         if is_dim(a) and is_dim(b) and not isinstance(a, bool) and not isinstance(b, bool):
             return P.and_(P.eq(a, b), self.identity_fact())  # ints (concrete or symbolic): equal at least
         if isinstance(a, _VALUE_TYPES) and type(a) is type(b) and same_value(a, b):

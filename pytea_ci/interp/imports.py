@@ -8,10 +8,12 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.interp.runtime import BudgetExceeded, ModuleVal, Scope, UserException
+from pytea_ci.interp.runtime import MODULE_NOT_FOUND, BudgetExceeded, ModuleVal, Scope, UserException
 from pytea_ci.models.call_facets import of_tensor_library
 from pytea_ci.models.registry import is_modeled_root, lookup
 from pytea_ci.models.values import MISSING, Namespace, Unknown
+from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.dim import MACHINE, Sym
 
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
@@ -51,9 +53,17 @@ class ImportMixin:
         return self.import_path(dotted, path, scope, node)
 
     def not_found(self: "Interpreter", dotted: str) -> Any:
-        """An import neither the project nor the models provide (nor an installed package)."""
+        """An import neither the project nor the models provide (nor an installed package). A
+        third-party package imported where a handler catches its absence (`try: from xformers.ops import
+        ...` / `except ImportError:`) is installed on some machines and not on others: a fact of the
+        machine, one per package, so the program's fallback (pure torch, often) is followed too."""
         top = dotted.split(".")[0]
         kind = "standard library module" if top in sys.stdlib_module_names else "third-party module"
+        if kind == "third-party module" and self.catching_import:
+            installed = Sym(f"installed_{top}", MACHINE, 0, 1, self.span, f"a fact about the machine: whether {top} "
+                            f"is installed")
+            if self.decide(P.eq(installed, 0)):  # first the machine without it: the fallback is the program's own
+                raise UserException(MODULE_NOT_FOUND)
         return self.unknown(f"{kind} '{top}' (import {dotted})", api=True)
 
     def import_path(self: "Interpreter", dotted: str, path: str, scope: Scope, node: ast.AST) -> Any:

@@ -98,12 +98,15 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.escaped: set[int] = set()  # dicts and instances handed to code not followed: any key or attribute may be there (escape.py)
         self.callbacks: list[Any] = []  # functions handed to code not followed, which may call them later
         self.known_len: dict[int, Dim] = {}  # inexact lists whose length is known (their items are representatives)
+        self.cursors: dict[int, int] = {}  # iterators `next()` took items from: how many (-1: not known)
         self.rep_positions: dict[int, tuple[int, ...]] = {}  # positions of those items in the list, when known
         self.exact_prefix: dict[int, int] = {}  # inexact tuples whose first items are known: how many (`(q, *xs)`)
         self.keepalive: list[Any] = []
         self.loop_mutations: list[set[int]] = []
         self.yields: list[list[Any]] = []
-        self.gen_reps: list[list[Any]] = []  # per generator running: [its frame depth, ran representatives]
+        # per generator running: [its frame depth, ran representatives, yields every run makes, rep_depth at its start]
+        self.gen_reps: list[list[Any]] = []
+        self.rep_depth = 0  # loops whose body is running representatives of their iterations
         self.cm_hooks: list[tuple[int, Any]] = []  # contextmanager generators running a `with` (contexts.py)
         self.star_namespaces: dict[int, list[Namespace]] = {}
         self.budget_note: tuple[str, Span | None] | None = None
@@ -120,6 +123,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         # inside `with pytest.raises(...)`, or a `try` with a handler that catches what a failing tensor
         # op raises: a failure is the program's business (it raises SHAPE_ERROR), not a finding
         self.expecting = 0
+        self.catching_import = 0  # enclosing `try` bodies whose handlers catch a module's absence
         self.importing = 0  # > 0 while a project module's import-time code runs (imports.py)
         self.pkg = PackagePath()  # installed packages this path is inside
 

@@ -130,12 +130,15 @@ class LoopMixin:
                     self.budget_hit("loop iterations", node)
                 history.append(_state(scope, names))
                 lengths.append(_list_lengths(scope))
+                self.rep_depth += assumed  # an iteration run as if its condition held: some runs have none
                 try:
                     self.exec_block(node.body, scope)
                 except ContinueSignal:
                     pass
                 except BreakSignal:
                     break
+                finally:
+                    self.rep_depth -= assumed
         finally:
             mutated = self.loop_mutations.pop()
         if not cut:
@@ -247,6 +250,8 @@ class LoopMixin:
         rest = self.later_indices(source) if consecutive == 2 and isinstance(source, RangeVal) else None
         self.run_loop(node, scope, items, truncated, lambda item: self.assign(node.target, item, scope), consecutive,
                       rest)
+        if id(view) in self.cursors:  # an iterator `next()` took from: the loop used up what it had left, or
+            self.cursors[id(view)] = -1  # broke out somewhere (its position is no longer followed)
         for name, (lst, length) in grown.items():
             if scope.locals.get(name) is lst and id(lst) in self.inexact:
                 self.known_len[id(lst)] = length  # one item per iteration: only the items are representatives
@@ -292,6 +297,8 @@ class LoopMixin:
         items = list(items)
         self.loop_mutations.append(set())
         broke = False
+        representatives = bool(truncated)  # (`truncated` may end inside: every later iteration followed)
+        self.rep_depth += representatives
         try:
             for k, item in enumerate(items):
                 if truncated and k == consecutive and rest is not None and self.shapes_grew(names, before, scope):
@@ -312,6 +319,7 @@ class LoopMixin:
                     break
         finally:
             mutated = self.loop_mutations.pop()
+            self.rep_depth -= representatives
         if truncated:
             with self.at(node):
                 self.widen_changed(names, (start, before), scope)

@@ -17,7 +17,7 @@ from pytea_ci.interp.join import one_of
 from pytea_ci.models import read_keys
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import get_property, lookup
-from pytea_ci.models.values import (MISSING, lacks_attribute, TENSOR_ATTRS_SET, BoundMethod, Builtin, ClassMethod, ClassVal, DType, Instance, KeysView, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
+from pytea_ci.models.values import (MISSING, lacks_attribute, plain_member, TENSOR_ATTRS_SET, BoundMethod, Builtin, ClassMethod, ClassVal, DType, EnumMember, Instance, KeysView, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
                                     ValuesIndices)
 from pytea_ci.shapes.dim import Term, is_dim
 from pytea_ci.shapes.tensor import Origin, Tensor
@@ -45,6 +45,21 @@ class ObjectMixin:
         if isinstance(obj, DType) and (dp := get_property(f"builtins.DType.{name}")) is not None:
             return dp.fn(self, obj)  # `x.dtype.is_floating_point`
         return self.derived(f"attribute {name}", obj)
+
+    def attr_of_enum_member(self: "Interpreter", obj: EnumMember, name: str) -> Any:
+        """A member of an int- or str-valued enum (`Kind.SDPA.value`): its name and value, what its
+        class defines (methods, properties), else what the int or str has (`.upper()`)."""
+        if name in ("name", "_name_"):
+            return obj.name
+        if name in ("value", "_value_"):
+            return plain_member(obj)
+        if obj.owner is not None:
+            if name == "__class__":
+                return obj.owner
+            found = obj.owner.lookup(name)
+            if found is not MISSING and (not name.startswith("__") or isinstance(found, FunctionVal)):
+                return self.bind_member(obj, obj.owner, found)
+        return self.attr_of_python_value(plain_member(obj), name)
 
     def attr_of_instance(self: "Interpreter", obj: Instance, name: str) -> Any:
         """`obj.name`: through the class's own `__getattribute__` when it defines one in Python (a
@@ -438,7 +453,7 @@ def descriptor_method(found: Any, name: str) -> Any:
 
 
 _ATTR_HANDLERS: list[tuple[type, Any]] = [
-    (Instance, ObjectMixin.attr_of_instance), (Tensor, ObjectMixin.attr_of_tensor),
+    (EnumMember, ObjectMixin.attr_of_enum_member), (Instance, ObjectMixin.attr_of_instance), (Tensor, ObjectMixin.attr_of_tensor),
     (ClassVal, ObjectMixin.attr_of_class), (ModuleVal, ObjectMixin.attr_of_module),
     (Namespace, ObjectMixin.attr_of_namespace), (SuperVal, ObjectMixin.attr_of_super),
     (Builtin, ObjectMixin.attr_of_builtin), (ValuesIndices, ObjectMixin.attr_of_values_indices),

@@ -40,9 +40,13 @@ def home(path: str, root: str, isfile: Callable[[str], bool] = os.path.isfile) -
 
 
 def search_roots(path: str, root: str, isfile: Callable[[str], bool] = os.path.isfile) -> tuple[str, ...]:
-    """Where absolute imports of a program started at `path` are looked up: its home, then the root."""
+    """Where absolute imports of a program started at `path` are looked up: its home, then the root,
+    then the root's `src/` (a project in the src layout, installed into its environment as its users
+    and its CI install it: `pip install -e .` puts `src/` on the path, as ruff's default `src` setting
+    looks there too)."""
     first = home(path, root, isfile)
-    return (first, root) if first != root else (root,)
+    src = os.path.join(root, "src")
+    return tuple(dict.fromkeys((first, root, src)))
 
 
 def package_of(path: str, root: str, isfile: Callable[[str], bool] = os.path.isfile) -> str:

@@ -31,6 +31,8 @@ class SequenceMixin:
         return items, truncated
 
     def iteration_of(self: "Interpreter", v: Any) -> tuple[list[Any], bool]:
+        if id(v) in self.cursors:
+            return self.rest_of(v)
         if isinstance(v, IterVal):
             return v.items, v.truncated
         if isinstance(v, RangeVal):
@@ -53,9 +55,36 @@ class SequenceMixin:
             return [], True  # iteration over an object without `__iter__`: its items are not known
         if isinstance(v, Tensor):
             return self.iteration_of(self.call_tensor_op(v, "__iter__", ()))
-        if isinstance(v, ClassVal) and isinstance(members := v.lookup("__members__"), dict):
-            return list(members.values()), False  # the members of an Enum
+        if isinstance(v, ClassVal) and isinstance(members := v.lookup("__member_list__"), list):
+            return list(members), False  # the members an Enum class iterates (no alias twice)
         return [], True  # an iteration not followed: not one item known (a loop runs a placeholder)
+
+    def rest_of(self: "Interpreter", v: Any) -> tuple[list[Any], bool]:
+        """What an iterator `next()` took items from has left (the analyzer's iterators are lists)."""
+        taken = self.cursors[id(v)]
+        items = list(v.items) if isinstance(v, IterVal) else list(v)
+        if taken < 0:
+            return [], True
+        return items[taken:], False
+
+    def next_item(self: "Interpreter", it: Any) -> "tuple[bool, Any]":
+        """`next(it)` of an iterator whose items are all known: (True, the item) or (True, MISSING) when
+        it has none left, as CPython's position in it says; (False, None) where the position is not
+        followed (an iterator of representative items, or taken from inside a loop run with
+        representatives of its iterations)."""
+        exact = isinstance(it, (list, tuple)) and id(it) not in self.inexact or \
+            isinstance(it, IterVal) and not it.truncated
+        if not exact or self.cursors.get(id(it), 0) < 0:
+            return False, None
+        if self.rep_depth:  # one iteration stands for many: which item this is, is not known
+            if id(it) in self.cursors:
+                self.cursors[id(it)] = -1
+                return True, self.derived("next of an iterator inside a loop not followed one by one", it)
+            return False, None
+        items, _ = self.rest_of(it) if id(it) in self.cursors else self.iteration_of(it)
+        self.cursors[id(it)] = self.cursors.get(id(it), 0) + 1
+        self.keepalive.append(it)
+        return True, items[0] if items else MISSING
 
     def index_items(self: "Interpreter", v: Instance, stop: tuple[str, ...] = ("IndexError",)) -> tuple[list[Any], bool]:
         """`v[0]`, `v[1]`, ... until `__getitem__` raises one of `stop`: CPython's iteration of an object

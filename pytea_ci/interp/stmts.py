@@ -337,7 +337,7 @@ class StmtMixin:
 
     def ex_ClassDef(self: "Interpreter", node: ast.ClassDef, scope: Scope) -> None:
         bases = []
-        opaque = False
+        opaque: list[str] = []  # the bases not followed (`str` in `class Kind(str, Enum)`), by name when known
         for b in node.bases:
             v = self.eval(b, scope)
             if isinstance(v, Builtin) and v.name in ("builtins.dict", "collections.OrderedDict"):
@@ -349,7 +349,7 @@ class StmtMixin:
             if isinstance(v, ClassVal):
                 bases.append(v)
             else:
-                opaque = True
+                opaque.append(v.name if isinstance(v, Builtin) else "")
         ns: dict[str, Any] = {"__module__": scope.globals.get("__name__"), "__qualname__": node.name}
         body = Scope(scope.globals, ns, scope if not scope.is_class and scope.locals is not scope.globals else None,
                      is_class=True)
@@ -358,6 +358,7 @@ class StmtMixin:
         cls = ClassVal(node.name, tuple(bases), ns, qual)
         if opaque:
             ns["__opaque_base__"] = True
+            ns["__opaque_bases__"] = tuple(opaque)
         if any(k.arg == "metaclass" and not (isinstance(k.value, ast.Name) and k.value.id == "type")
                for k in node.keywords):
             ns[OPAQUE] = True  # a metaclass not followed may give the class attributes of any name
@@ -424,13 +425,16 @@ class StmtMixin:
 
     def ex_Try(self: "Interpreter", node: ast.Try, scope: Scope) -> None:
         catches = any(self.handler_matches(h, UserException(SHAPE_ERROR), scope) for h in node.handlers)
+        imports = any(self.handler_matches(h, UserException(MODULE_NOT_FOUND), scope) for h in node.handlers)
         try:
             try:
                 self.expecting += catches
+                self.catching_import += imports
                 try:
                     self.exec_block(node.body, scope)
                 finally:
                     self.expecting -= catches
+                    self.catching_import -= imports
             except UserException as e:
                 for h in node.handlers:
                     if self.handler_matches(h, e, scope):

@@ -396,12 +396,14 @@ def factories(cls: str, tree: ast.Module, rel: str, sites_: frozenset[str] = fro
 
 
 def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = frozenset(),
-             first_self: bool = True) -> tuple[str, str]:
+             first_self: bool = True, config: "Callable[[str], ast.ClassDef | None] | None" = None) -> tuple[str, str]:
     """`cls(...)` with its defaults; required parameters, and those defaulting to None that some site
     of the project gives (`given`: `Interpolate2d(scale_factor=scale)` in a parent's `__init__`, not a
     construction library mode can rebuild, still says that None, "not given", is not how the project
     builds it), become symbols (integer-like) or unknown. `first_self`: `init` is a method (its first
-    parameter is not passed), not a factory function."""
+    parameter is not passed), not a factory function. `config(name)`: the project's dataclass of that
+    name, when a required parameter is annotated with one (`args: ModelArgs`): it is built with its own
+    defaults, its required fields symbols or unknown in turn."""
     if init is None:
         return f"{cls}()", "defaults"
     a = init.args
@@ -413,7 +415,11 @@ def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = fro
     args, syms = [], []
     read = {n.value.id for n in ast.walk(init) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
     for p in required:
-        if _int_like(p):
+        made = _config_value(p, config)
+        if made is not None:
+            args.append(f"{p.arg}={made[0]}")
+            syms += made[1]
+        elif _int_like(p):
             args.append(f"{p.arg}={protocol.dim(p.arg)}")
             syms.append(p.arg)
         elif p.annotation is None and p.arg in read:  # `config.n_embd`: a configuration object, its sizes symbols
@@ -423,6 +429,40 @@ def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = fro
             args.append(f"{p.arg}={protocol.unknown(p.arg)}")
     label = f"symbolic {', '.join(syms)}" if syms else "defaults"
     return f"{cls}({', '.join(args)})", label
+
+
+def _config_value(p: ast.arg, config: "Callable[[str], ast.ClassDef | None] | None") -> tuple[str, list[str]] | None:
+    """`ModelArgs(d_model=<symbol>, ...)` for a parameter annotated with the project's dataclass: its
+    fields without a default, as `defaults` builds a constructor's required parameters; None otherwise."""
+    ann = p.annotation
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str) and ann.value.isidentifier():
+        ann = ast.Name(ann.value)
+    node = config(ann.id) if config is not None and isinstance(ann, ast.Name) else None
+    if node is None or node.bases:  # (a base's fields would come first, not read here)
+        return None
+    args, syms = [], []
+    for f in node.body:
+        if isinstance(f, ast.AnnAssign) and isinstance(f.target, ast.Name) and f.value is None \
+                and not _name(f.annotation).startswith(("ClassVar", "typing.ClassVar")):
+            name = f.target.id
+            if _int_like(ast.arg(name, f.annotation)):
+                args.append(f"{name}={protocol.dim(name)}")
+                syms.append(name)
+            else:
+                args.append(f"{name}={protocol.unknown(name)}")
+    return f"{node.name}({', '.join(args)})", syms
+
+
+def dataclass_named(classes: dict[str, list[ClassInfo]], path: str) -> "Callable[[str], ast.ClassDef | None]":
+    """The project's `@dataclass` class of a name, as the file at `path` sees it: its own, else the only one."""
+    def find(name: str) -> ast.ClassDef | None:
+        found = [i for i in classes.get(name, []) if any(_name(d).split("(")[0].endswith("dataclass")
+                                                        for d in i.node.decorator_list)]
+        own = [i for i in found if i.path == path]
+        pick = own or (found if len(found) == 1 else [])
+        return pick[0].node if pick else None
+
+    return find
 
 
 def _int_name(name: str) -> bool:
@@ -555,7 +595,8 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
         if inputs and all(i.kind == "tensor" for i in inputs) else ()
     configs = _called_first(configs, callers)
     if not configs:  # else the scripts that build it, then the defaults (a script may not get that far)
-        configs = [c for c in found if c.via] + [Config(*defaults(name, init, frozenset(given)))]
+        configs = [c for c in found if c.via] + [Config(*defaults(name, init, frozenset(given),
+                                                                  config=dataclass_named(classes, info.path)))]
     units = tuple(sorted({(i, len(shape), p) for k in callers for i, shape in enumerate(k.shapes)
                           for p, size in enumerate(shape) if size == 1}))
     return [LibraryTarget(info.path, name, info.node.lineno, c.construct, c.label, inputs, c.via,

@@ -1,5 +1,6 @@
 """argparse: arguments take their defaults (converted by `type`), unless the configuration
-overrides them (`args`) or declares them symbolic. With subparsers, each subcommand is a run of its
+overrides them (`args`) or declares them symbolic; an option without a default is None unless the
+user gives it (also with `default=None`), so it is a value not known (a guard requiring it takes the side that goes on). With subparsers, each subcommand is a run of its
 own (one path per subcommand, with its arguments' defaults), unless the configuration names one
 (`--arg command=train` for `add_subparsers(dest="command")`). Unknown actions are Unknown."""
 
@@ -42,10 +43,12 @@ def _value(ctx: Ctx, dest: str, kwargs: dict[str, Any], positional: bool) -> Any
         return kwargs.get("default")
     if action not in (None, "store"):
         return ctx.unknown(f"argparse action {action}")
-    if "default" not in kwargs:
+    if kwargs.get("default") is None:
         if positional or kwargs.get("required") is True:
             return ctx.unknown(f"required argument {dest}")
-        return None
+        # None unless the user gives it, which a run may do: `if not opt.output_dir: raise` is the program
+        # requiring it (the run that gets anywhere gives it), `if opt.resume:` two runs, neither a guess of ours
+        return ctx.unknown(f"command-line option --{dest} without a default (None unless given)")
     default = kwargs["default"]
     conv = kwargs.get("type")
     if isinstance(default, str) and isinstance(conv, Builtin) and conv.name in ("builtins.int", "builtins.float"):

@@ -11,8 +11,8 @@ from pytea_ci.models.abc_kinds import abc_matches, enum_meta_matches
 from pytea_ci.models.ranges import SCALAR
 from pytea_ci.models.registry import get, model, native_class, register
 from pytea_ci.models.value_types import class_of, type_of
-from pytea_ci.models.values import (BoundMethod, Builtin, ClassMethod, ClassVal, Instance, IterVal, NamedTupleVal,
-                                    Namespace, PropertyVal, RangeVal, StaticMethod, Unknown, is_concrete)
+from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, EnumMember, Instance, IterVal,
+                                    NamedTupleVal, Namespace, PropertyVal, RangeVal, StaticMethod, Unknown, is_concrete)
 from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Term, is_dim, mod, symbols
 from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.tensor import Tensor
@@ -49,6 +49,8 @@ def len_(ctx: Ctx, obj: Any) -> Any:
     if isinstance(obj, Instance):
         fn = ctx.getattr(obj, "__len__")
         return ctx.call(fn) if not isinstance(fn, Unknown) else fn
+    if isinstance(obj, ClassVal) and (members := ctx.iterate(obj)) is not None:
+        return len(members)  # an Enum class: its metaclass counts what it iterates
     from pytea_ci.models.random_ import length_of_read
 
     return length_of_read(ctx, obj)  # some int: len() always gives one
@@ -161,6 +163,9 @@ def list_(ctx: Ctx, iterable: Any = ()) -> Any:
     out = list(items)
     if truncated:
         n = ctx.known_length(iterable)  # `list(range(w, 4))`: max(4 - w, 0) items
+        if n is None and isinstance(iterable, IterVal) and iterable.certain is not None:
+            # a generator's: at least what it yields outside its loops' representative iterations
+            n = ctx.fresh("len", lo=iterable.certain, note="items of a generator whose loops were not followed to their end")
         if n is not None:
             return ctx.sized_items(out, n)
         n = ctx.source_count(iterable)  # data read at run time: an input count of items, represented by one
@@ -293,6 +298,8 @@ def _type_matches(value: Any, t: Any) -> Any:
         if t.qualname.endswith("MutableMapping") and isinstance(value, dict):
             return True
         return abc_matches(value, t.qualname.rsplit(".", 1)[-1])
+    if isinstance(t, ClassVal) and isinstance(value, EnumMember) and value.owner is not None:
+        return t in value.owner.mro()  # `isinstance(Kind.SDPA, Kind)` of an int- or str-valued enum
     if isinstance(t, ClassVal):
         if isinstance(value, NamedTupleVal) and t in value.cls.mro():
             return True
@@ -405,6 +412,9 @@ def iter_(ctx: Ctx, obj: Any, *args: Any) -> Any:
 
 @model("builtins.next")
 def next_(ctx: Ctx, it: Any, *default: Any) -> Any:
+    followed, item = ctx.next_item(it)
+    if followed:
+        return item if item is not MISSING else (default[0] if default else ctx.user_error("StopIteration", "next"))
     items, truncated, _ = _seq_items(ctx, it)
     if truncated and (not items or isinstance(items[0], Term) and any(s.kind == ITERATION for s in symbols(items[0]))):
         # not one item known, or a number that stands for every iteration's (a loop index): not the first

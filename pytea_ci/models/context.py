@@ -75,6 +75,10 @@ class Ctx(Protocol):
     def iteration_of(self, value: Any) -> "tuple[list[Any], bool]":
         """The items of an iteration and whether some were left out; of one not followed, none."""
 
+    def next_item(self, it: Any) -> "tuple[bool, Any]":
+        """`next(it)` where the iterator's position is followed: (True, item or MISSING when it has
+        none left); (False, None) where it is not (then a model answers as for a first item)."""
+
     def known_length(self, value: Any) -> "Dim | None":
         """The number of items of a list/tuple/range, also when only representatives of them were
         computed (a comprehension over a long range, a list grown in a summarised loop: maybe a

@@ -13,8 +13,9 @@ from typing import Any, Callable
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import REGISTRY, model, native_class, register
-from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, Instance, NamedTupleVal,
-                                    PropertyVal, StaticMethod, Unknown, is_concrete)
+from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, EnumInt, EnumMember, EnumStr, Instance,
+                                    NamedTupleVal, PropertyVal, StaticMethod, Unknown, is_concrete, plain_member)
+from pytea_ci.shapes.dim import PInt
 
 
 # ----- dataclasses --------------------------------------------------------------------------------
@@ -317,9 +318,11 @@ def _is_member(name: str, v: Any) -> bool:
 
 def enum_hook(ctx: Ctx, cls: ClassVal, **kwargs: Any) -> Any:
     """`class Color(Enum): RED = 1`: each plain class attribute becomes a member with `.name` and
-    `.value`; `Color(1)`, `Color["RED"]` and iteration find them. IntEnum members stay ints."""
+    `.value`; `Color(1)`, `Color["RED"]` and iteration find them. A member of an enum mixing in `int` or
+    `str` (`IntEnum`, `IntFlag`, `StrEnum`, `class Kind(str, Enum)`) is that int or str (values.EnumInt,
+    EnumStr). A name whose value an earlier member has is an alias of that member, as in CPython."""
     kinds = {c.qualname for c in cls.mro()}
-    int_like = bool(kinds & {"enum.IntEnum", "enum.IntFlag"})
+    mixin = _mixin(cls, kinds)
     members: dict[str, Any] = {}
     counter = 0
     for name, v in list(cls.ns.items()):
@@ -329,12 +332,55 @@ def enum_hook(ctx: Ctx, cls: ClassVal, **kwargs: Any) -> Any:
             v = _next_value(kinds, name, counter)
         if isinstance(v, int) and not isinstance(v, bool):
             counter = v
-        member = v if int_like and isinstance(v, int) else Instance(cls, {"name": name, "value": v,
-                                                                          "_name_": name, "_value_": v})
+        alias = next((m for m in members.values() if _equal(_value_of(m), v)), None)
+        member = alias if alias is not None else _make_member(cls, kinds, mixin, name, v)
         cls.ns[name] = members[name] = member
     cls.ns["__members__"] = members
+    canonical = list(dict.fromkeys(members.values()))  # aliases once (dict keys by identity for Instances)
+    if kinds & {"enum.Flag", "enum.IntFlag"}:  # Python 3.11+: a Flag class iterates its one-bit members
+        canonical = [m for m in canonical if _is_bit(_value_of(m))]
+    if all(is_concrete(_value_of(m)) for m in canonical):  # else which names are aliases is not known
+        cls.ns["__member_list__"] = canonical
     cls.ns["__new_value__"] = Builtin(f"{cls.qualname}.__new__", lambda c, value: _enum_by_value(c, cls, value))
     return cls
+
+
+def _mixin(cls: ClassVal, kinds: set[str]) -> type | None:
+    """The data type an enum mixes in: `int` (IntEnum, IntFlag, `class E(int, Enum)`), `str` (StrEnum,
+    `class E(str, Enum)`), else None (members are plain objects holding their value)."""
+    opaque = cls.lookup("__opaque_bases__")
+    bases = set(opaque) if isinstance(opaque, tuple) else set()
+    if kinds & {"enum.IntEnum", "enum.IntFlag"} or "builtins.int" in bases:
+        return int
+    if "enum.StrEnum" in kinds or "builtins.str" in bases:
+        return str
+    return None
+
+
+def _make_member(cls: ClassVal, kinds: set[str], mixin: type | None, name: str, v: Any) -> Any:
+    own_str = any("__str__" in c.ns for c in cls.mro() if not c.native)  # then str() runs the program's
+    if mixin is int and type(v) in (int, PInt):
+        # str(): int's own text for IntEnum/IntFlag (3.11+), `Cls.NAME` for a plain `(int, Enum)` mixin
+        shown = str(int(v)) if kinds & {"enum.IntEnum", "enum.IntFlag"} else f"{cls.name}.{name}"
+        return EnumInt(int(v), name, cls, None if own_str else shown)
+    if mixin is str and type(v) is str:
+        shown = v if "enum.StrEnum" in kinds else f"{cls.name}.{name}"
+        return EnumStr(v, name, cls, None if own_str else shown)
+    return Instance(cls, {"name": name, "value": v, "_name_": name, "_value_": v})
+
+
+def _value_of(member: Any) -> Any:
+    if isinstance(member, Instance):
+        return member.attrs.get("value")
+    return plain_member(member) if isinstance(member, EnumMember) else member
+
+
+def _equal(a: Any, b: Any) -> bool:
+    return is_concrete(a) and is_concrete(b) and a == b
+
+
+def _is_bit(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v > 0 and v & (v - 1) == 0
 
 
 def _next_value(kinds: set[str], name: str, last: int) -> Any:
@@ -350,7 +396,7 @@ def _next_value(kinds: set[str], name: str, last: int) -> Any:
 def _enum_by_value(ctx: Ctx, cls: ClassVal, value: Any) -> Any:
     members = cls.lookup("__members__")
     for m in (members.values() if isinstance(members, dict) else ()):
-        v = m.attrs["value"] if isinstance(m, Instance) else m
+        v = _value_of(m)
         if is_concrete(value) and is_concrete(v) and v == value:
             return m
     if is_concrete(value):

@@ -208,7 +208,7 @@ NAMES: dict[str, str] = {
         'torch.argsort torch.Tensor.argsort',
     'pytea_ci.models.torch.dtypes':
         'torch.Tensor.is_floating_point torch.is_floating_point torch.Tensor.is_complex torch.is_complex '
-        'torch.Tensor.is_signed torch.finfo',
+        'torch.Tensor.is_signed torch.pi torch.e torch.inf torch.nan torch.finfo',
     'pytea_ci.models.torch.tensor':
         'torch.Tensor.size torch.Tensor.dim torch.Tensor.ndimension torch.Tensor.numel torch.numel '
         'torch.Tensor.nelement torch.Tensor.__len__ numpy.ndarray.__len__ torch.Tensor.__iter__ '
@@ -351,7 +351,7 @@ NAMES: dict[str, str] = {
         'torchvision.transforms.v2.AugMix torchvision.transforms.ElasticTransform '
         'torchvision.transforms.v2.ElasticTransform',
     'pytea_ci.models.torch.joining':
-        'torch.split torch.Tensor.split torch.chunk torch.Tensor.chunk torch.unbind torch.Tensor.unbind '
+        'torch.Tensor.split torch.split torch.chunk torch.Tensor.chunk torch.unbind torch.Tensor.unbind '
         'torch.narrow torch.Tensor.narrow torch.select torch.Tensor.select torch.gather torch.Tensor.gather '
         'torch.take_along_dim torch.scatter torch.Tensor.scatter torch.Tensor.scatter_ torch.scatter_add '
         'torch.Tensor.scatter_add torch.Tensor.scatter_add_ torch.scatter_reduce torch.Tensor.scatter_reduce '
@@ -553,7 +553,7 @@ NAMES: dict[str, str] = {
         'operator.add operator.sub operator.mul operator.truediv operator.floordiv operator.mod operator.pow '
         'operator.matmul operator.and_ operator.or_ operator.xor operator.lshift operator.rshift operator.eq '
         'operator.ne operator.lt operator.le operator.gt operator.ge operator.neg operator.pos operator.invert '
-        'operator.inv operator.not_ operator.getitem',
+        'operator.inv operator.not_ operator.getitem operator.index operator.contains',
     'pytea_ci.models.abc_mapping':
         'collections.abc.Mapping collections.abc.MutableMapping',
     'pytea_ci.models.contextvars_':
@@ -586,6 +586,8 @@ PROPERTIES: dict[str, str] = {
         'numpy.ndarray.dtype torch.Tensor.T numpy.ndarray.T torch.Tensor.mT torch.Tensor.mH torch.Tensor.H '
         'torch.Tensor.data torch.Tensor.grad torch.Tensor.device torch.Tensor.is_cuda '
         'torch.Tensor.requires_grad torch.Tensor.grad_fn numpy.ndarray.size',
+    'pytea_ci.models.torch.fft':
+        'torch.Tensor.real torch.Tensor.imag',
     'pytea_ci.models.iterables':
         'itertools.chain.from_iterable builtins.dict.fromkeys collections.OrderedDict.fromkeys',
 }

@@ -67,17 +67,29 @@ register("keyword.kwlist", list(keyword.kwlist))
 register("keyword.softkwlist", list(keyword.softkwlist))
 
 
+def _ratio(x: Any) -> tuple[Any, Any] | None:
+    """(a, b) of `x = a / b`, two ints of which `b` is a positive constant, when `x` is one."""
+    r = x.ratio if isinstance(x, Unknown) else None
+    return r if r is not None and isinstance(r[1], int) and not isinstance(r[1], bool) and r[1] > 0 else None
+
+
 @model("math.ceil")
 def ceil(ctx: Ctx, x: Any) -> Any:
+    """Of a number; of `a / b` of sizes (`math.ceil(d_model / 16)`) the size `ceildiv(a, b)`, exactly."""
     if isinstance(x, (int, float)) and not hasattr(x, "op"):
         return math.ceil(x)
+    if (r := _ratio(x)) is not None:
+        return ceildiv(*r)
     return ctx.unknown("math.ceil")
 
 
 @model("math.floor")
 def floor(ctx: Ctx, x: Any) -> Any:
+    """Of a number; of `a / b` of sizes the size `a // b`, exactly."""
     if isinstance(x, (int, float)) and not hasattr(x, "op"):
         return math.floor(x)
+    if (r := _ratio(x)) is not None:
+        return floordiv(*r)
     return x if is_dim(x) else ctx.unknown("math.floor")
 
 

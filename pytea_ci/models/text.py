@@ -14,7 +14,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import register
 from pytea_ci.models.value_types import printed
-from pytea_ci.models.values import Builtin, ClassVal
+from pytea_ci.models.values import Builtin, ClassVal, EnumMember
 from pytea_ci.shapes.dim import Term
 
 _SCALARS = (bool, int, float, complex, str, bytes, type(None))
@@ -24,7 +24,7 @@ def plain(ctx: Ctx, v: Any) -> bool:
     """A value CPython prints the same as the analyzer holds it: a scalar, or a tuple/list of them
     whose items are all known."""
     if isinstance(v, _SCALARS):
-        return not isinstance(v, Term)
+        return not isinstance(v, (Term, EnumMember))
     if isinstance(v, (tuple, list)):
         items = ctx.iterate(v)
         return items is not None and all(plain(ctx, x) for x in items)
@@ -41,9 +41,13 @@ class _Shown:
         return self.text
 
 
-def _shown(ctx: Ctx, v: Any) -> Any:
+def _shown(ctx: Ctx, v: Any, how: str = "repr") -> Any:
     """`v` with every class of the program or of a package read from source replaced by its stand-in
-    (`str(cls.__bases__)`), to be printed by CPython; None when it holds anything else not plain."""
+    (`str(cls.__bases__)`), to be printed by CPython (`how`: "str" of `v` itself, else repr); None when it
+    holds anything else not plain. `str()` of an enum member is its class's text (`Kind.SDPA`, or the
+    value of a StrEnum/IntEnum), its repr not known here."""
+    if isinstance(v, EnumMember):
+        return _Shown(v.shown) if how == "str" and v.shown is not None else None
     if (text := printed(v)) is not None:
         return _Shown(text)  # `str(type(x))` of a tensor, of an int
     if isinstance(v, ClassVal):
@@ -62,7 +66,7 @@ def _text(name: str) -> Any:
 
     def run(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
         if name in ("str", "repr") and len(args) == 1 and not kwargs and not plain(ctx, args[0]):
-            shown = _shown(ctx, args[0])
+            shown = _shown(ctx, args[0], name)
             return ctx.unknown("string") if shown is None else fn(shown)
         if all(plain(ctx, a) for a in (*args, *kwargs.values())):
             try:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.registry import lookup, native_class
-from pytea_ci.models.values import MISSING, Builtin, ClassVal, Namespace, RangeVal
+from pytea_ci.models.values import MISSING, Builtin, ClassVal, EnumMember, Namespace, RangeVal
 from pytea_ci.shapes.dim import PInt, Term, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
@@ -55,6 +55,8 @@ def class_of(v: Any) -> str | None:
 def type_of(v: Any) -> Any:
     """The value the program's `type(v)` evaluates to (the one its name `int`, `torch.Tensor` resolves
     to), or None when not known."""
+    if isinstance(v, EnumMember):
+        return v.owner  # a member of the program's enum: its class (a model's member: not known)
     name = class_of(v)
     found = None if name is None else lookup(name)
     return None if found is None or found is MISSING else found

@@ -25,7 +25,7 @@ class Unknown:
     that made it: `RRef(self)`, `Thread(target=self.run)`); handing it on hands them on (interp/escape.py).
     """
 
-    __slots__ = ("reason", "pytype", "origin", "holds")
+    __slots__ = ("reason", "pytype", "origin", "holds", "ratio")
 
     def __init__(self, reason: str = "", pytype: str | None = None, origin: Origin | None = None,
                  holds: tuple[Any, ...] = ()) -> None:
@@ -33,6 +33,7 @@ class Unknown:
         self.pytype = pytype  # "int", "float", "bool", "str" when the Python type is known
         self.origin = origin
         self.holds = holds
+        self.ratio: tuple[Any, Any] | None = None  # `a / b` of two ints: what math.ceil/floor make of it
 
     def __repr__(self) -> str:
         return f"Unknown({self.reason})" if self.reason else "Unknown"
@@ -156,6 +157,7 @@ class IterVal:
     items: list[Any]
     truncated: bool = False
     indices: list[Any] | None = None  # position of each representative item, when known
+    certain: int | None = None  # how many of the items every run has (the rest may stand for no iteration)
 
 
 @dataclass(eq=False)
@@ -216,24 +218,68 @@ class PropertyVal:
     fset: Any = None  # `@name.setter` (called when the attribute is assigned)
 
 
-class EnumInt(int):
-    """A member of an int-valued enum of a model (`inspect.Parameter.VAR_KEYWORD`): an int wherever an
-    int goes, and a singleton, as CPython's enum members are (`kind is Parameter.VAR_KEYWORD` is
-    decided: the same member, never a plain int). One object per member in the process, also when read
-    back from the package cache (`__reduce__` names it)."""
+class EnumMember:
+    """What an enum member whose class mixes in `int` or `str` (`IntEnum`, `IntFlag`, `StrEnum`,
+    `class Kind(str, Enum)`, a model's `inspect.Parameter.VAR_KEYWORD`) is besides its value: its
+    `name`, its class (`owner`, a program's ClassVal; None for a model's member) and what `str()` prints
+    (`shown`; None where that depends on the Python version). The value itself is the int or str: such a
+    member is an int or a str wherever one goes, as in CPython."""
 
     name: str
+    owner: Any
+    shown: "str | None"
 
-    def __new__(cls, value: int, name: str) -> "EnumInt":
+    def __str__(self) -> str:  # what CPython's str() prints where a model or Python itself asks for it
+        return self.shown if self.shown is not None else plain_member(self)
+
+    def identity_key(self) -> tuple[str, str]:
+        """Members read back from two caches are one member when their class and name are."""
+        owner = getattr(self.owner, "qualname", "")
+        return owner, self.name
+
+
+class EnumInt(EnumMember, int):
+    """A member of an int-valued enum: an int wherever an int goes, and a singleton, as CPython's enum
+    members are (`kind is Parameter.VAR_KEYWORD` is decided: the same member, never a plain int). A
+    model's members are one object per member in the process, also when read back from the package
+    cache (`__reduce__` names it); a program's are made once, by its class statement."""
+
+    def __new__(cls, value: int, name: str, owner: Any = None, shown: "str | None" = None) -> "EnumInt":
+        if owner is not None:
+            return _member(cls, value, name, owner, shown)
         key = f"{name}={value}"
         found = _ENUM_MEMBERS.get(key)
         if found is None:
-            found = _ENUM_MEMBERS[key] = int.__new__(cls, value)
-            found.name = name
+            found = _ENUM_MEMBERS[key] = _member(cls, value, name, None, name)
         return found
 
-    def __reduce__(self) -> tuple[Any, tuple[int, str]]:
-        return EnumInt, (int(self), self.name)
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return EnumInt, (int(self), self.name, self.owner, self.shown)
+
+
+class EnumStr(EnumMember, str):
+    """A member of a str-valued enum of the program (`StrEnum`, `class Kind(str, Enum)`): a str
+    wherever a str goes (`kind == "sdpa"`, a dict key), with its name and class."""
+
+    def __new__(cls, value: str, name: str, owner: Any = None, shown: "str | None" = None) -> "EnumStr":
+        return _member(cls, value, name, owner, shown)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return EnumStr, (str(self), self.name, self.owner, self.shown)
+
+
+def plain_member(m: EnumMember) -> Any:
+    """The int or str a member of a mixed-in enum holds (its `.value`)."""
+    if isinstance(m, int):
+        return int(m)
+    assert isinstance(m, str)
+    return "".join(c for c in m)  # noqa: C416 (an exact str, not the member)
+
+
+def _member(cls: Any, value: Any, name: str, owner: Any, shown: "str | None") -> Any:
+    obj = (int if issubclass(cls, int) else str).__new__(cls, value)
+    obj.name, obj.owner, obj.shown = name, owner, shown
+    return obj
 
 
 _ENUM_MEMBERS: dict[str, EnumInt] = {}

@@ -194,9 +194,9 @@ def test_a_construction_on_a_guessed_branch_is_never_reported() -> None:
 
 def test_module_level_partial_and_constructor_checks() -> None:
     stages = _shapes("construction.py", "Stages")
-    assert [f["line"] for f in stages["findings"]] == [24]  # conv3x3 = partial(nn.Conv2d, ...) was defined
+    assert [f["line"] for f in stages["findings"]] == [27]  # conv3x3 = partial(nn.Conv2d, ...) was defined
     heads = _shapes("construction.py", "Heads")
-    assert [(f["rule"], f["line"]) for f in heads["findings"]] == [("PT003", 35)]  # in __init__
+    assert [(f["rule"], f["line"]) for f in heads["findings"]] == [("PT003", 38)]  # in __init__
 
 
 _MNIST = """import torch

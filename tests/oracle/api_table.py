@@ -231,6 +231,12 @@ add("torch.vstack", "a = torch.randn(2, 3)\nb = torch.randn(4, 3)\nc = torch.ran
     "torch.vstack([a, c])")
 add("torch.chunk", "x = torch.randn(7, 3)\n", "torch.chunk(x, 3)[2]", "torch.chunk(x, 3, dim=2)[0]")
 add("torch.split", "x = torch.randn(7, 3)\n", "torch.split(x, 3)[2]", "torch.split(x, [3, 4])[1]", "torch.split(x, [3, 3])[1]")
+add("torch.Tensor.real", "z = torch.polar(torch.ones(2, 3), torch.zeros(2, 3))\n", "z.real", "z.real.view(6)",
+    "z.real.view(5)", "torch.zeros(2, 3).real.view(6)", "torch.stack([z.real, z.imag], dim=-1).view(2, 6)")
+add("torch.Tensor.imag", "z = torch.polar(torch.ones(2, 3), torch.zeros(2, 3))\n", "z.imag", "z.imag.view(3, 2)",
+    "z.imag.view(4)")
+add("torch.Tensor.split", "x = torch.randn(7, 3)\n", "x.split(3)[2]", "x.split(split_size=[3, 4], dim=0)[1]",
+    "x.split([3, 3])[1]", "x.split(split_size=2, dim=1)[1]")
 add("torch.unbind", X234, "torch.unbind(x, 1)[0]", "torch.unbind(x, 3)[0]")
 add("torch.gather", X23 + "i = torch.zeros(2, 2, dtype=torch.long)\nj = torch.zeros(2, 2, 2, dtype=torch.long)\n",
     "torch.gather(x, 1, i)", "torch.gather(x, 1, j)")
@@ -882,6 +888,8 @@ EXEMPT.update({
                        "import torch.fx\nis_proxy = isinstance(torch.randn(2), torch.fx.Proxy)"),
     "torch._subclasses.FakeTensor": ("fake mode's tensor class: programs test tensors against it (no shape effect)",
                                      "is_fake = isinstance(torch.randn(2), torch._subclasses.FakeTensor)"),
+    **{f"torch.{c}": ("a Python float, as torch's own", f"x = torch.zeros(2, 3).masked_fill(torch.ones(3, dtype=torch.bool), "
+                      f"-torch.{c})\ny = x @ torch.zeros(3, 4)") for c in ("pi", "e", "inf", "nan")},
     "torch.nn.attention.flex_attention.BlockMask": (
         "flex attention's block mask: a class programs test values against (no shape effect of its own)",
         "from torch.nn.attention.flex_attention import BlockMask\nis_block_mask = isinstance(None, BlockMask)"),

@@ -1,13 +1,16 @@
 """dtype questions a program asks to choose a branch: `x.is_floating_point()`, `x.is_complex()`,
 `x.dtype.is_floating_point`, `torch.is_floating_point(x)`, and the dtype of a scalar read from a
-tensor (`.item()`). An unknown dtype gives a bool of unknown value (the branch forks)."""
+tensor (`.item()`). An unknown dtype gives a bool of unknown value (the branch forks). Also the
+floating-point facts torch publishes: `torch.finfo` and the constants `torch.pi`, `torch.e`,
+`torch.inf`, `torch.nan` (Python floats, as torch's own)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.registry import model, native_class, prop
+from pytea_ci.models.registry import model, native_class, prop, register
 from pytea_ci.models.values import DType, Instance, Unknown
 from pytea_ci.shapes.tensor import Tensor, category
 
@@ -53,6 +56,10 @@ def dtype_itemsize(ctx: Ctx, d: DType) -> Any:
 def scalar_of(dtype: str | None) -> str | None:
     """The Python type of one element: what `.item()` gives."""
     return {0: "bool", 1: "int", 2: "float"}.get(category(dtype))  # type: ignore[arg-type]
+
+
+for _name, _value in (("pi", math.pi), ("e", math.e), ("inf", math.inf), ("nan", math.nan)):
+    register(f"torch.{_name}", _value)  # `scores.masked_fill(mask, -torch.inf)`
 
 
 # torch.finfo(dtype): IEEE limits, public facts of each floating format (the same on every machine)

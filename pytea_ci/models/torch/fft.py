@@ -1,6 +1,6 @@
 """`torch.fft` (fft/ifft/rfft/irfft and their 2-D and n-D forms with `n`/`s`/`dim`/`norm`, the
 frequency helpers and shifts) and the complex views it is used with: `torch.polar`, `torch.complex`,
-`torch.view_as_real`, `torch.view_as_complex`. Results carry complex dtypes; values are not tracked."""
+`torch.view_as_real`, `torch.view_as_complex`, `x.real`, `x.imag`. Results carry complex dtypes; values are not tracked."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import broadcast_shapes, fmt, known, norm_dim, shape_of, sizes_arg
-from pytea_ci.models.registry import model
+from pytea_ci.models.registry import model, prop
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Dim, floordiv, is_dim
 from pytea_ci.shapes.tensor import Tensor
-from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
+from pytea_ci.diagnostics.rules import DTYPE_MISMATCH, INVALID_ARGUMENT
 
 _TO_COMPLEX = {"float64": "complex128", "complex128": "complex128", "float16": "complex32"}
 _TO_REAL = {"complex128": "float64", "complex32": "float16"}
@@ -144,6 +144,25 @@ def polar(ctx: Ctx, abs: Any, angle: Any, **kwargs: Any) -> Any:
     if not known(abs, angle):
         return ctx.unknown("polar of unknown tensors")
     return Tensor(broadcast_shapes(ctx, shape_of(abs), shape_of(angle), "polar", ("abs", "angle")), complex_of(abs.dtype))
+
+
+@prop("torch.Tensor.real")
+def real(ctx: Ctx, t: Tensor) -> Any:
+    """`x.real`: of a complex tensor its real part (the same shape, the real dtype); of a real tensor
+    the tensor itself; of a dtype not known, the shape with a dtype not known."""
+    if t.is_complex():
+        return t.with_shape(t.shape, real_of(t.dtype))
+    return t if t.dtype is not None else t.with_shape(t.shape, None)
+
+
+@prop("torch.Tensor.imag")
+def imag(ctx: Ctx, t: Tensor) -> Any:
+    """`x.imag`: of a complex tensor its imaginary part; of a real one torch's RuntimeError."""
+    if t.dtype is not None and not t.is_complex():
+        ctx.require(False, "imag", "imag is not implemented for tensors with non-complex dtypes.", DTYPE_MISMATCH,
+                    operands=(f"input dtype: {t.dtype}",))
+        return None
+    return t.with_shape(t.shape, real_of(t.dtype) if t.dtype is not None else None)
 
 
 @model("torch.view_as_real")

@@ -48,7 +48,14 @@ def _replace(s: Shape, d: int, size: Dim) -> Shape:
     return s[:d] + (size,) + s[d + 1:]
 
 
-@model("torch.split", "torch.Tensor.split")
+@model("torch.Tensor.split")
+def split_method(ctx: Ctx, tensor: Any, split_size: Any, dim: Any = 0) -> Any:
+    """`x.split(split_size, dim)`: the method names its sizes `split_size` (`torch.split`'s keyword
+    `split_size_or_sections` is a TypeError there, and the other way round)."""
+    return split(ctx, tensor, split_size, dim)
+
+
+@model("torch.split")
 def split(ctx: Ctx, tensor: Any, split_size_or_sections: Any, dim: Any = 0) -> Any:
     sd = _dim_of(ctx, tensor, dim, "split", "split expects at least a 1-dimensional tensor")
     if sd is None:
