@@ -1,12 +1,12 @@
 """Restores of a checkpoint restored often, made by unpickling (issue 31 item 9).
 
-A checkpoint (`snapshot.py`) is restored once per path or rank combination that starts from it: in
-library mode every module of a file and each of its input-rank combinations restores the state of the
+A checkpoint (`snapshot.py`) is restored once per path that starts from it: when its runs share their
+imports (`checkpoint_first`), every run of a file restores the state of the
 file's imports (a whole package's modules, classes and functions: hundreds of thousands of objects).
 `snapshot._Copier` makes each copy in Python, object by object. A checkpoint never changes once taken,
 so the copier's walk is the same every time: this module records it once as a pickle stream and later
 restores load it (the C unpickler). A recording costs about two copies and a load
-about half of one (measured on monai), so `snapshot.RECORD_AT` says after how many restores it is made.
+about half of one (measured on a big project), so `snapshot.RECORD_AT` says after how many restores it is made.
 The copy is the copier's:
 
 - what the copier shares (atoms, the registry, native classes, frozen or callable values, the solver,
