@@ -7,6 +7,8 @@ few seconds, each time walking every tree again: measured on monai's library mod
 (`benchmarks/RESULTS.md`). So the run's long-lived objects (what discovery and selection built: the
 trees, the import graph) are moved out of the collector's reach once built (`settle`), and young
 collections run less often (`tune`). Neither changes what is computed: only when cyclic garbage is freed.
+Only a one-shot run does it (the command line, the Action): a language server's process lives on, and what
+one check froze could never be freed by the next.
 """
 
 from __future__ import annotations

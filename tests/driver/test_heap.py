@@ -22,3 +22,12 @@ def test_a_check_freezes_what_selection_built(tmp_path: Path) -> None:
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+def test_a_language_servers_check_leaves_the_collector_alone(tmp_path: Path) -> None:
+    from pytea_ci.driver.resident import Resident
+
+    (tmp_path / "train.py").write_text("import torch\nx = torch.zeros(2, 3)\ny = x.view(3, 2)\n")
+    gc.unfreeze()
+    check(CheckRequest(root=str(tmp_path), no_cache=True, resident=Resident()))
+    assert gc.get_freeze_count() == 0
