@@ -16,7 +16,7 @@ from pytea_ci.diagnostics.modshapes import ModuleShapes
 from pytea_ci.diagnostics.result import EntryResult, RunResult
 from pytea_ci.diagnostics.suppress import is_suppressed
 from pytea_ci.driver import config as config_mod
-from pytea_ci.driver import fs, sanity
+from pytea_ci.driver import fs, heap, sanity
 from pytea_ci.driver.config import Config
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
 from pytea_ci.driver.project import CheckRequest, cache_dir, load_config, options, project_root
@@ -71,7 +71,13 @@ def _check(req: CheckRequest) -> CheckOutcome:
     entries = library_run.entries_to_run(cfg.library_mode, sel.entries)
     alone = library_run.expected(cfg.library_mode, req.paths, changed, cfg.exclude, root, graph, cfg.library_tests)
     opts.meter.expect(len(entries) * opts.budget.entry_steps + alone * steps_for(cfg.library_time_budget))
+    one_shot = req.resident is None  # a language server's process lives on: its garbage must stay collectable
+    if one_shot:
+        heap.tune()
+        heap.settle()  # the trees and tables of selection live until the end: out of the collector's way
     result, figures = run_with_figures(entries, opts, req.progress, graph)
+    if one_shot:
+        heap.settle()
     library_run.extend(result, cfg.library_mode, cfg.library_time_budget, req.paths, changed, cfg.exclude,
                        sel.entries, opts, graph, cfg.library_tests)
     shapes = _changed_modules(result, sel, req, cfg, changed, opts, graph, warnings)

@@ -24,6 +24,9 @@ from typing import Any
 
 from pytea_ci.diagnostics.budgets import copy_steps
 from pytea_ci.interp.interpreter import Decision, Interpreter, Shared
+from pytea_ci.interp.replica import (BY_VALUE, IMMUTABLE, INTERP, KEEP, Copying, Making, Replica, Unrecordable,
+                                     emptied, fill_dict, fill_list, raw, record, replay, set_fields, set_holds,
+                                     update_dict)
 from pytea_ci.interp.runtime import Scope
 from pytea_ci.models.registry import REGISTRY
 from pytea_ci.models.values import Builtin, ClassVal, NamedTupleVal, Namespace, Unknown
@@ -41,6 +44,8 @@ _ID_KEYS = ("star_namespaces", "known_len", "rep_positions", "exact_prefix")  # 
 _ATOMS = (type(None), bool, int, float, complex, str, bytes, Term, Tensor, Pred, Unknown, Namespace, Builtin,
           ast.AST, type, range, slice)
 MIN_STEPS = 500  # a prefix cheaper than this is simply re-run
+# a recording costs about two copies and a load half of one (monai): worth it for a checkpoint restored often
+RECORD_AT = 4
 MAX_CHECKPOINTS = 8  # per entry point (one per sequence of choices made inside the prefix)
 
 
@@ -49,6 +54,10 @@ class Checkpoint:
     choices: tuple[bool, ...]
     state: dict[str, Any]  # the interpreter's per-path attributes, copied
     globals: dict[str, Any]  # the entry module's globals, copied together with the state
+    objects: int = -1  # how many objects a copy of it makes (-1: not restored yet)
+    restores: int = 0
+    replica: Replica | None = None  # its copy recorded once it is restored often (replica.py)
+    copier_only: bool = False  # a value of it cannot be recorded: restores use the copier
 
 
 def run_prefix(interp: Interpreter, body: list[ast.stmt], g: dict[str, Any], name: str) -> tuple[dict[str, Any], int]:
@@ -132,7 +141,7 @@ def take(interp: Interpreter, g: dict[str, Any]) -> Checkpoint:
 def restore(interp: Interpreter, cp: Checkpoint) -> dict[str, Any]:
     """Give `interp` a fresh copy of `cp` (its trail made of the recorded choices); return the
     entry's globals to run the rest of the module in."""
-    state, globs = copy_state(cp.state, cp.globals, interp)
+    state, globs = _copy_checkpoint(cp, interp)
     for k, v in state.items():
         setattr(interp, k, v)
     n = len(interp.config.forced)
@@ -140,9 +149,39 @@ def restore(interp: Interpreter, cp: Checkpoint) -> dict[str, Any]:
     return globs
 
 
+def _copy_checkpoint(cp: Checkpoint, interp: Interpreter) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A fresh copy of `cp`'s state and globals: the first restores copy it object by object (the first
+    counts them); the `RECORD_AT`th records that copy (replica.py) and it and every later one load the
+    record. Each is charged the same steps, those of the copier's objects."""
+    cp.restores += 1
+    if cp.replica is None and cp.restores >= RECORD_AT and not cp.copier_only:
+        try:
+            cp.replica = _record(cp)
+        except Unrecordable:
+            cp.copier_only = True
+    if cp.replica is None:
+        memo = _Copier(interp)
+        out = _copy_with(memo, cp.state, cp.globals, interp)
+        cp.objects = len(memo.seen)
+        return out
+    state, globs = replay(cp.replica, interp)
+    interp.charge_work(copy_steps(cp.objects))
+    return state, globs
+
+
+def _record(cp: Checkpoint) -> Replica:
+    rest = {k: v for k, v in cp.state.items() if k not in _ID_SETS + _ID_KEYS}
+    return record(rest, cp.globals, {k: cp.state[k] for k in _ID_SETS if k in cp.state},
+                  {k: cp.state[k] for k in _ID_KEYS if k in cp.state}, _copying())
+
+
 def copy_state(state: dict[str, Any], g: dict[str, Any], interp: Interpreter) -> tuple[dict[str, Any], dict[str, Any]]:
     """A fresh copy of per-path attributes `state` and globals `g`, for `interp` (one copy per object)."""
-    memo = _Copier(interp)
+    return _copy_with(_Copier(interp), state, g, interp)
+
+
+def _copy_with(memo: _Copier, state: dict[str, Any], g: dict[str, Any],
+               interp: Interpreter) -> tuple[dict[str, Any], dict[str, Any]]:
     out = {k: memo.copy(v) for k, v in state.items() if k not in _ID_SETS + _ID_KEYS}
     globs = memo.copy(g)
     for k in _ID_SETS:
@@ -305,3 +344,42 @@ class _Copier:
                 new = x
         self.seen[i] = new
         return new
+
+
+def _share(x: Any, registry: dict[int, Any]) -> int:
+    """What `_Copier.copy` does with `x` (replica.py records the same copy): gives it itself, the
+    interpreter, a copy, or (a tuple) itself when nothing inside is copied."""
+    kind, _, _ = _KINDS.get(type(x)) or _kind_of(type(x))
+    if kind == _ATOM or kind == _PASS or kind == _KEEP or (kind == _HOLDER and not x.holds):
+        return KEEP
+    if kind == _INTERP:
+        return INTERP
+    if id(x) in registry or (kind == _CLASS and x.native):
+        return KEEP
+    return IMMUTABLE if kind == _IMMUTABLE else BY_VALUE
+
+
+def _make(x: Any) -> Making | None:
+    """How `_Copier._copy_new` makes the copy of `x`, as a reduction (None: a plain dict, list or set)."""
+    kind, fields, plain = _KINDS.get(type(x)) or _kind_of(type(x))
+    shallow = _shallow if plain else copy.copy
+    if kind == _HOLDER:
+        return Unknown, (x.reason, x.pytype, x.origin), tuple(x.holds), set_holds
+    if kind == _DICT or kind == _LIST:
+        if plain:
+            return None
+        return emptied, (raw(x),), list(x.items()) if kind == _DICT else list(x), fill_dict if kind == _DICT else fill_list
+    if kind == _DATACLASS or kind == _CLASS:
+        return shallow, (raw(x),), {name: getattr(x, name) for name in fields}, set_fields
+    if kind == _OBJECT:
+        return shallow, (raw(x),), dict(vars(x)), update_dict
+    if kind == _IMMUTABLE and type(x) not in (tuple, frozenset):
+        if isinstance(x, NamedTupleVal):
+            return NamedTupleVal.of, (raw(x.cls), list(x)), None, None
+        raise Unrecordable(type(x).__name__)  # made by `_make` or its constructor, perhaps failing: the copier
+    return None
+
+
+def _copying() -> Copying:
+    registry = _registry_ids()  # once per recording (it is rebuilt when the registry grew)
+    return Copying(lambda x: _share(x, registry), _make)
