@@ -433,7 +433,8 @@ def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = fro
 
 def _config_value(p: ast.arg, config: "Callable[[str], ast.ClassDef | None] | None") -> tuple[str, list[str]] | None:
     """`ModelArgs(d_model=<symbol>, ...)` for a parameter annotated with the project's dataclass: its
-    fields without a default, as `defaults` builds a constructor's required parameters; None otherwise."""
+    fields without a default (or with a placeholder default, `_later`), as `defaults` builds a
+    constructor's required parameters; None otherwise."""
     ann = p.annotation
     if isinstance(ann, ast.Constant) and isinstance(ann.value, str) and ann.value.isidentifier():
         ann = ast.Name(ann.value)
@@ -442,7 +443,7 @@ def _config_value(p: ast.arg, config: "Callable[[str], ast.ClassDef | None] | No
         return None
     args, syms = [], []
     for f in node.body:
-        if isinstance(f, ast.AnnAssign) and isinstance(f.target, ast.Name) and f.value is None \
+        if isinstance(f, ast.AnnAssign) and isinstance(f.target, ast.Name) and (f.value is None or _later(f)) \
                 and not _name(f.annotation).startswith(("ClassVar", "typing.ClassVar")):
             name = f.target.id
             if _int_like(ast.arg(name, f.annotation)):
@@ -451,6 +452,14 @@ def _config_value(p: ast.arg, config: "Callable[[str], ast.ClassDef | None] | No
             else:
                 args.append(f"{name}={protocol.unknown(name)}")
     return f"{node.name}({', '.join(args)})", syms
+
+
+def _later(f: ast.AnnAssign) -> bool:
+    """An int field whose default is a negative literal (`vocab_size: int = -1  # defined later by the
+    tokenizer`): a placeholder the program replaces before building, never a size it builds with."""
+    v = f.value
+    return _name(f.annotation) == "int" and isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) \
+        and isinstance(v.operand, ast.Constant) and isinstance(v.operand.value, int)
 
 
 def dataclass_named(classes: dict[str, list[ClassInfo]], path: str) -> "Callable[[str], ast.ClassDef | None]":

@@ -31,6 +31,7 @@ from pytea_ci.shapes.pred import Cond, Pred, eq, ge, lt, not_
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.solver import Decider
 from pytea_ci.solver.example import smallest
+from tests.library.helpers import rebuildable, too_big_to_build
 from tests.library.test_library_acceptance_oracle import CASES, CORPUS, SECONDS, _first_shape, _importable, _load, _run
 
 torch = pytest.importorskip("torch")
@@ -47,7 +48,7 @@ def _determined(folder: str) -> list[tuple[LibraryTarget, ModuleShapes, ComboRes
     out = []
     files = python_files(folder, folder, [])
     for t in lib.targets(files, files, folder).targets:
-        if t.via or "__pytea_unknown__" in t.construct:
+        if t.via or not rebuildable(t.construct):
             continue
         run = run_module(t, folder, Decider(), SECONDS)
         if not run.accepted:
@@ -56,6 +57,10 @@ def _determined(folder: str) -> list[tuple[LibraryTarget, ModuleShapes, ComboRes
         s = ModuleShapes(t.cls, t.path, t.line, t.label, "skipped")
         _fill(s, _best_path(combo), Decider(), [i.name for i in t.inputs])
         if s.status == "determined" and all(i.example is not None for i in s.inputs):
+            with _importable(folder):
+                env = dict(vars(_load(t.path)), __pytea_dim__=lambda name, v=s.symbols: v.get(name, 4))
+                if too_big_to_build(t.construct, env):
+                    continue  # the project's full-size default configuration: more than a CI machine holds
             out.append((t, s, combo, run.combos))
     return out
 
