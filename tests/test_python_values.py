@@ -650,6 +650,38 @@ def test_next_takes_the_next_item_of_an_iterator(analyzer: Analyzer) -> None:
     ''')
 
 
+def test_a_loop_over_a_range_of_a_length_not_understood_may_not_run(analyzer: Analyzer) -> None:
+    """`for i in range(k - 3)` with `k` a length not understood: its representative iteration put
+    `0 <= i < k - 3` on the path, so every path assumed the loop ran (`k >= 4`), and `nn.Linear(k, 2)` fed
+    2 features was an error that CPython and torch (`k` is 2) do not raise (fuzz_python seed 400316, the
+    second cause). Whether the loop runs is now a choice of its own."""
+    source = textwrap.dedent('''
+        import torch
+        import torch.nn as nn
+
+        class Reg:
+            pass
+
+        class A(Reg):
+            pass
+
+        class B(Reg):
+            pass
+
+        k = len(Reg.__subclasses__())
+        total = 0
+        for i in range(k - 3):
+            if i % 2 == 0:
+                total += i
+        y = nn.Linear(k, 2)(torch.zeros(1, 2))
+    ''')
+    seen = analyzer.analyze(source)
+    assert seen.crash is None and not seen.errors, (seen.crash, seen.errors)
+    if importlib.util.find_spec("torch") is not None:  # the oracle: it runs
+        run = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+
+
 def test_text_of_known_values_is_cpythons(analyzer: Analyzer) -> None:
     """`str`/`repr`/`format`/`hex`/`chr`/`ord` of known numbers, strings and tuples print what CPython
     prints (the fuzzer's `[int(c) for c in str(len(...))]` padding lists were a guessed one item)."""

@@ -12,6 +12,7 @@ from pytea_ci.models import registry
 from pytea_ci.models.random_ import _READ
 from pytea_ci.models.values import MISSING, ClassVal, Instance, IterVal, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.pred import Pred, opaque
 from pytea_ci.shapes.dim import ITERATION, Dim, PInt, Sym, dmax, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
@@ -112,6 +113,11 @@ class SequenceMixin:
                 return [PInt(i, self.span, "loop index") for i in rng], False
             return [PInt(rng[0], self.span, "loop index"), PInt(rng[1], self.span, "loop index"),
                     PInt(rng[-1], self.span, "loop index")], True
+        entry = _lt(r.start, r.stop)
+        if isinstance(entry, Pred) and opaque(entry) and not self.decide(entry):
+            # a length not understood (`range(len(obj.__subclasses__()) - 3)`): whether the loop runs at all
+            # is a choice of its own, not assumed by its representative below (which puts start < stop on the path)
+            return [], False
         i = self.fresh("i", kind=ITERATION, lo=None, note="loop index")
         self.pc.append(_le(r.start, i))
         self.pc.append(_lt(i, r.stop))
