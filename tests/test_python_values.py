@@ -62,6 +62,16 @@ def never_wrong(analyzer: Analyzer, source: str) -> dict[str, str]:
     return got
 
 
+def no_error_and_runs(analyzer: Analyzer, source: str) -> None:
+    """A program that feeds real tensor operations: no error from the analyzer, and (the oracle, where
+    torch is installed) CPython and torch run it to its end."""
+    seen = analyzer.analyze(source)
+    assert seen.crash is None and not seen.errors, (seen.crash, seen.errors)
+    if importlib.util.find_spec("torch") is not None:
+        run = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+
+
 def test_wraps_copies_name_qualname_doc_and_wrapped(analyzer: Analyzer) -> None:
     exact(analyzer, '''
         import functools
@@ -615,11 +625,7 @@ def test_a_generators_items_from_loops_not_followed_may_be_none(analyzer: Analyz
         v = len(list(gen(k - 3)))
         y = nn.Linear(v, 2)(torch.zeros(1, 1))
     ''')
-    seen = analyzer.analyze(source)
-    assert seen.crash is None and not seen.errors, (seen.crash, seen.errors)
-    if importlib.util.find_spec("torch") is not None:  # the oracle: it runs
-        run = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=120)
-        assert run.returncode == 0, run.stderr
+    no_error_and_runs(analyzer, source)
 
 
 def test_next_takes_the_next_item_of_an_iterator(analyzer: Analyzer) -> None:
@@ -675,11 +681,7 @@ def test_a_loop_over_a_range_of_a_length_not_understood_may_not_run(analyzer: An
                 total += i
         y = nn.Linear(k, 2)(torch.zeros(1, 2))
     ''')
-    seen = analyzer.analyze(source)
-    assert seen.crash is None and not seen.errors, (seen.crash, seen.errors)
-    if importlib.util.find_spec("torch") is not None:  # the oracle: it runs
-        run = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=120)
-        assert run.returncode == 0, run.stderr
+    no_error_and_runs(analyzer, source)
 
 
 def test_text_of_known_values_is_cpythons(analyzer: Analyzer) -> None:
