@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 _MAX_KEPT = 16
 _MAX_CHOICES = 4  # decisions an import may make and still be kept
 _ID_SETS = ("inexact", "escaped")
-_ID_KEYS = ("known_len", "rep_positions", "star_namespaces")
+_ID_KEYS = ("known_len", "rep_positions", "star_namespaces", "cursors")
 
 
 @dataclass
