@@ -178,7 +178,9 @@ class CallMixin:
         """A model's result not understood gets an origin: the operands' first, else born here (also
         inside the tuples and lists it returns or iterates, `depth` levels down)."""
         if isinstance(out, Unknown) and out.origin is None:
-            return Unknown(out.reason, out.pytype, inherited or Origin(self.span, f"{name}: {out.reason}"))
+            made = Unknown(out.reason, out.pytype, inherited or Origin(self.span, f"{name}: {out.reason}"))
+            made.bounds, made.ratio = out.bounds, out.ratio
+            return made
         if isinstance(out, Tensor) and out.shape is None and out.origin is None:
             return dataclasses.replace(out, origin=inherited or Origin(self.span, f"{name} result of unknown shape"))
         items = out.items if isinstance(out, IterVal) else out

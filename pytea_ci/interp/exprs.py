@@ -12,7 +12,7 @@ from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, cont
 from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_value
 from pytea_ci.interp.unbound import check_bound
 from pytea_ci.models.prim import is_number, number_kind
-from pytea_ci.models import registry
+from pytea_ci.models import contents, registry
 from pytea_ci.models.values import MISSING, SPREAD, Builtin, ClassVal, DType, EnumMember, Instance, KeysView, Namespace, Spread, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, MACHINE, PInt, Sym, Term, is_dim, is_input_size
@@ -254,6 +254,8 @@ class ExprMixin:
         if isinstance(a, Unknown) or isinstance(b, Unknown):
             if name in ("or", "and") and (decided := _bool_bitop(name, a, b)) is not None:
                 return decided  # `flag | (not exists(m))`: True or'ed with any bool is True
+            if (bounded := contents.arith(name, a, b)) is not None:
+                return bounded
             out = self.derived("operation on unknown", a, b)
             if name in _ARITH and is_number(a) and is_number(b):  # a number of unknown value stays a number
                 out.pytype = _arith_kind(name, a, b)
@@ -355,6 +357,8 @@ class ExprMixin:
             return compare_dims(name, a, b)
         if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and (contains_term(a) or contains_term(b)):
             return compare_seq(name, tuple(a), tuple(b))
+        if (decided := contents.compare(name, a, b)) is not None:
+            return decided  # a float known within bounds (an element of `torch.linspace`)
         if is_concrete(a) and is_concrete(b):
             try:
                 return bool(pyop(a, b))

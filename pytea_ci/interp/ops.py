@@ -7,7 +7,7 @@ import ast
 import operator
 from typing import Any
 
-from pytea_ci.models import registry
+from pytea_ci.models import contents, registry
 from pytea_ci.models.values import Unknown, is_concrete
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import MACHINE, Term, is_dim, symbols
@@ -69,6 +69,8 @@ def truth(v: Any) -> Any:
         return v
     if isinstance(v, Term):
         return P.ne(v, 0)
+    if isinstance(v, Unknown) and (bounded := contents.truth(v)) is not None:
+        return bounded
     if isinstance(v, (Unknown, Tensor)):
         return Unknown("truth value")
     if is_concrete(v):

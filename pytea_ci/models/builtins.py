@@ -246,6 +246,8 @@ def float_(ctx: Ctx, x: Any = 0.0) -> Any:
             return float(x)
         except (ValueError, TypeError):
             ctx.user_error("ValueError", "float()")
+    if isinstance(x, Unknown) and x.bounds is not None and x.pytype == "float":
+        return x  # a float known within bounds stays one
     return Unknown("float value", pytype="float")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from pytea_ci.models import contents
 from pytea_ci.models.dtype_device import after_model
 from pytea_ci.models.prim import contiguous_strides, is_dense
 from pytea_ci.models.ranges import values_after
@@ -49,7 +50,7 @@ def after_call(ctx: Any, name: str, out: Any, args: tuple, kwargs: dict) -> Any:
     out = after_model(ctx, name, f.device, out, args, kwargs)
     if isinstance(out, Tensor) and f.layout != KEEPS:
         out = _layout_after(f.layout, out, args)
-    return values_after(ctx, name, f.values, out, args, kwargs)
+    return contents.after(name, values_after(ctx, name, f.values, out, args, kwargs), args, kwargs)
 
 
 def _layout_after(layout: str | None, out: Tensor, args: tuple) -> Tensor:

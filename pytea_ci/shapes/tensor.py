@@ -45,6 +45,9 @@ class Tensor:
     # layer's weight) or not known (None: an op's result on a Parameter may be the Parameter itself, as
     # `p.float()` of a float parameter is). No part in equality.
     param: bool | None = field(default=False, compare=False)
+    # The elements of a small tensor of rank 0 or 1 whose every value the program fixes (`torch.linspace(0,
+    # 0.1, 12)`): pairs (lo, hi), exact when equal (see models/contents.py). No part in equality.
+    known: "tuple[tuple[float, float], ...] | None" = field(default=None, compare=False)
 
     @property
     def rank(self) -> int | None:
@@ -62,7 +65,7 @@ class Tensor:
 
     def as_parameter(self) -> "Tensor":
         """This tensor made a `torch.nn.Parameter` (what `type()` and `isinstance` answer for it)."""
-        return replace(self, param=True)
+        return replace(self, param=True, known=None)  # trained between forward passes: values not fixed
 
     def is_float(self) -> bool:
         return self.dtype in FLOAT_DTYPES

@@ -1,0 +1,234 @@
+"""The contents of small tensors made of known numbers, and floats known within bounds (DESIGN §3).
+
+`Tensor.known` holds the elements of a tensor of rank 0 or 1 with at most `MAX` elements whose every
+value the program fixes: `torch.linspace` and `torch.arange` of known numbers, `torch.tensor` of a
+list of literal numbers. Each element is a pair `(lo, hi)`: the number itself when `lo == hi` (an
+integer tensor's elements; a float the dtype holds exactly where the kernel computes it exactly), else
+bounds the element lies within whatever floating-point kernel the machine runs (a few units in the
+last place of the dtype, taken wide). Reading elements out (`t[i]`, iteration, `.item()`, `float()`,
+`.tolist()`) gives the number, or a float `Unknown` carrying `bounds`; a comparison of such a float
+with a number is decided when the bounds decide it (`drop_path > 0.` over
+`[x.item() for x in torch.linspace(0, 0.1, depth)]`: 0.0 for the first block, positive after).
+
+Only what is certain is kept: any operation not listed here forgets the contents, an in-place one
+forgets them on the tensor it writes, and a parameter (trained between forward passes) has none.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from dataclasses import replace
+from typing import Any
+
+from pytea_ci.models.values import IterVal, Unknown
+from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.shapes.vrange import ValueRange
+
+MAX = 256
+Element = tuple[float, float]
+# Slack of a computed float element, relative to the largest magnitude that made it: float32's unit in
+# the last place is 2**-23; the kernels (vectorized, fused multiply-add or not) are within a few.
+_SLACK = {"float64": 2.0 ** -44, "float32": 2.0 ** -18, "float16": 2.0 ** -7, "bfloat16": 2.0 ** -4}
+_INT_DTYPES = frozenset("int64 int32 int16 int8 uint8".split())
+_SAME = frozenset("clone detach contiguous cpu to type float double view reshape flatten ravel __pos__".split())
+
+
+def _exact(x: float, dtype: str) -> float | None:
+    """`x` as the dtype holds it (IEEE round to nearest, as a cast does on any machine), None when not computed."""
+    try:
+        if dtype == "float64":
+            return float(x)
+        if dtype == "float32":
+            return float(struct.unpack("f", struct.pack("f", x))[0])
+        if dtype == "float16":
+            return float(struct.unpack("e", struct.pack("e", x))[0])
+    except (OverflowError, struct.error):
+        return None
+    return None
+
+
+def _num(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def linspace(start: Any, end: Any, steps: Any, dtype: str | None) -> tuple[Element, ...] | None:
+    """torch.linspace's elements: the first is `start` and the last `end` exactly (the kernel computes
+    `start + step * i` below the middle and `end - step * (steps - 1 - i)` above it), the others within
+    the dtype's slack of `start + i * (end - start) / (steps - 1)`."""
+    if not (_num(start) and _num(end) and isinstance(steps, int) and not isinstance(steps, bool)) \
+            or dtype not in _SLACK or not 0 < steps <= MAX:
+        return None
+    first, last = _exact(start, dtype), _exact(end, dtype)
+    slack = _SLACK[dtype] * max(abs(start), abs(end), 1e-300)
+    out: list[Element] = []
+    for i in range(steps):
+        if i == 0 and first is not None:
+            out.append((first, first))
+        elif i == steps - 1 and last is not None:
+            out.append((last, last))
+        else:
+            v = start + i * (end - start) / (steps - 1) if steps > 1 else start
+            out.append((v - slack, v + slack))
+    return tuple(out)
+
+
+def arange(args: tuple, dtype: str | None) -> tuple[Element, ...] | None:
+    """torch.arange of ints into an integer tensor: every element exactly."""
+    start, end, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) > 2 else 1)
+    if dtype not in _INT_DTYPES or not all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end, step)) \
+            or not step:
+        return None
+    values = range(start, end, step)
+    return tuple((v, v) for v in values) if len(values) <= MAX else None
+
+
+def literal(data: Any, dtype: str | None) -> tuple[Element, ...] | None:
+    """torch.tensor of a literal number or flat list of numbers: each as the dtype holds it."""
+    items = [data] if _num(data) else list(data) if isinstance(data, (list, tuple)) else None
+    if items is None or len(items) > MAX or not all(_num(v) for v in items) or dtype is None:
+        return None
+    if dtype in _INT_DTYPES:
+        return tuple((v, v) for v in items) if all(isinstance(v, int) for v in items) else None
+    held = [_exact(float(v), dtype) for v in items]
+    return None if any(h is None for h in held) else tuple((h, h) for h in held)  # type: ignore[misc]
+
+
+def number(e: Element, dtype: str | None, reason: str) -> Any:
+    """The Python number an element reads out as (`.item()`): exact, or a float known within bounds."""
+    lo, hi = e
+    if dtype in _INT_DTYPES:
+        return int(lo)
+    if lo == hi:
+        return float(lo)
+    out = Unknown(reason, "float")
+    out.bounds = (lo, hi)
+    return out
+
+
+def sources(name: str, out: Tensor, args: tuple, kwargs: dict) -> tuple[Element, ...] | None:
+    """The contents a creation call gives its result, when every number is known."""
+    last = name.rsplit(".", 1)[-1]
+    if name == "torch.linspace" and len(args) >= 3:
+        return linspace(args[0], args[1], args[2], out.dtype)
+    if name == "torch.linspace" and len(args) == 2 and "steps" in kwargs:
+        return linspace(args[0], args[1], kwargs["steps"], out.dtype)
+    if name == "torch.arange" and args:
+        return arange(args, out.dtype)
+    if name in ("torch.tensor", "torch.as_tensor") and args and last in ("tensor", "as_tensor"):
+        return literal(args[0], out.dtype)
+    return None
+
+
+def _element_index(idx: Any, n: int) -> int | None:
+    if isinstance(idx, int) and not isinstance(idx, bool) and -n <= idx < n:
+        return idx % n
+    return None
+
+
+def after(name: str, out: Any, args: tuple, kwargs: dict) -> Any:
+    """`out` of the operation `name` with the contents it certainly has, and none otherwise."""
+    src = args[0] if args and isinstance(args[0], Tensor) else None
+    last = name.rsplit(".", 1)[-1]
+    if src is not None and src.known is not None and _writes(last):
+        object.__setattr__(src, "known", None)  # every alias of the written tensor sees the new values
+    if src is not None and src.known is not None and len(src.known) == 1 and name in _READS:
+        return _read(name, src, out)
+    if src is not None and src.known is not None and src.shape is not None and len(src.shape) == 1:
+        if last == "tolist":  # (after `.tolist()` read the data: exactly its numbers)
+            return [number(e, src.dtype, "value from tensor data (.tolist())") for e in src.known]
+        if last == "__iter__" and isinstance(out, IterVal):
+            return IterVal([_element(src, e) for e in src.known])
+    if not isinstance(out, Tensor):
+        return out
+    made = sources(name, out, args, kwargs) if name.startswith("torch.") and not name.startswith("torch.Tensor.") \
+        else _carried(last, out, src, args)
+    if made is not None and out.shape is not None and len(out.shape) <= 1:
+        return replace(out, known=made) if out.known != made else out
+    return replace(out, known=None) if out.known is not None else out
+
+
+_READS = frozenset(("torch.Tensor.item", "builtins.float", "builtins.int"))
+
+
+def _read(name: str, src: Tensor, out: Any) -> Any:
+    """`t.item()`, `float(t)`, `int(t)` of a one-element tensor whose value is known."""
+    v = number(src.known[0], src.dtype, "value from tensor data (.item())")  # type: ignore[index]
+    if name == "builtins.int":
+        return int(v) if isinstance(v, (int, float)) else out  # (a float known within bounds: int() not decided)
+    return float(v) if name == "builtins.float" and isinstance(v, int) else v
+
+
+def _element(src: Tensor, e: Element) -> Tensor:
+    """One element of a 1-D tensor of known contents, as iteration yields it (a 0-d tensor)."""
+    item = replace(src.with_shape(()), known=(e,))
+    if src.dtype in _INT_DTYPES:
+        item = replace(item, vrange=ValueRange(int(e[0]), int(e[0]), attained=True, note="an element of known value"))
+    return item
+
+
+def _writes(last: str) -> bool:
+    return last == "__setitem__" or (last.endswith("_") and not last.startswith("__")) \
+        or (last.startswith("__i") and last not in ("__index__", "__int__", "__invert__", "__iter__"))
+
+
+def _carried(last: str, out: Tensor, src: Tensor | None, args: tuple) -> tuple[Element, ...] | None:
+    if src is None or src.known is None or out is src:
+        return None
+    if last in ("__getitem__", "select") and src.shape is not None and len(src.shape) == 1:
+        idx = args[-1] if last == "select" else args[1] if len(args) > 1 else None
+        i = _element_index(idx, len(src.known))
+        return (src.known[i],) if i is not None and out.shape == () else None
+    if last in _SAME and out.shape is not None and out.numel() == len(src.known):
+        if out.dtype == src.dtype or (src.dtype in _INT_DTYPES and out.dtype in ("float32", "float64")
+                                      and all(abs(lo) < 2 ** 24 for lo, _ in src.known)):
+            return src.known
+    return None
+
+
+# ----- floats known within bounds ------------------------------------------------------------------
+def bounds_of(v: Any) -> Element | None:
+    """[lo, hi] of a number known exactly or within bounds; None for anything else."""
+    if isinstance(v, Unknown):
+        return v.bounds
+    return (float(v), float(v)) if _num(v) else None
+
+
+def compare(name: str, a: Any, b: Any) -> bool | None:
+    """`a < b` (`lt le gt ge eq ne`) where one side is a float known within bounds: decided when the
+    bounds decide it, else None."""
+    if not (isinstance(a, Unknown) and a.bounds or isinstance(b, Unknown) and b.bounds):
+        return None
+    x, y = bounds_of(a), bounds_of(b)
+    if x is None or y is None:
+        return None
+    if x[1] < y[0]:  # every a below every b
+        return {"lt": True, "le": True, "gt": False, "ge": False, "eq": False, "ne": True}.get(name)
+    if x[0] > y[1]:
+        return {"lt": False, "le": False, "gt": True, "ge": True, "eq": False, "ne": True}.get(name)
+    return None
+
+
+def arith(name: str, a: Any, b: Any) -> Unknown | None:
+    """`a + b`, `a - b`, `a * b` of floats known within bounds (one side may be exact): bounds widened
+    outward by a unit in the last place, so rounding never leaves them."""
+    x, y = bounds_of(a), bounds_of(b)
+    if x is None or y is None or name not in ("add", "sub", "mul"):
+        return None
+    if name == "add":
+        lo, hi = x[0] + y[0], x[1] + y[1]
+    elif name == "sub":
+        lo, hi = x[0] - y[1], x[1] - y[0]
+    else:
+        corners = [p * q for p in x for q in y]
+        lo, hi = min(corners), max(corners)
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return None
+    out = Unknown("arithmetic on a float known within bounds", "float")
+    out.bounds = (math.nextafter(lo, -math.inf), math.nextafter(hi, math.inf))
+    return out
+
+
+def truth(v: Unknown) -> bool | None:
+    """`bool(x)` of a float known within bounds: True when 0 is outside them."""
+    return True if v.bounds is not None and (v.bounds[0] > 0 or v.bounds[1] < 0) else None
