@@ -66,7 +66,9 @@ NAMES: dict[str, str] = {
         'math.sqrt math.log math.log2 math.log10 math.exp math.sin math.cos math.tan math.atan math.atan2 '
         'math.pow math.fabs math.prod math.gcd math.isqrt math.factorial math.trunc math.hypot math.isclose '
         'math.isfinite math.isnan math.isinf math.radians math.degrees math.comb math.perm math.lcm math.fsum '
-        'math.pi math.e math.inf math.nan math.tau keyword.iskeyword keyword.issoftkeyword keyword.kwlist '
+        'math.erf math.erfc math.gamma math.lgamma math.asin math.acos math.sinh math.cosh math.tanh math.asinh '
+        'math.acosh math.atanh math.expm1 math.log1p math.copysign math.fmod math.remainder math.ldexp math.pi '
+        'math.e math.inf math.nan math.tau keyword.iskeyword keyword.issoftkeyword keyword.kwlist '
         'keyword.softkwlist math.ceil math.floor os.path.abspath os.path.expanduser os.path.realpath os.getcwd '
         'time.strftime json.dumps os.path.basename os.path.dirname os.path.splitext os.path.exists '
         'os.path.isdir os.path.isfile time.time time.perf_counter time.monotonic time.process_time '
@@ -175,8 +177,12 @@ NAMES: dict[str, str] = {
         'torch.Tensor.clamp_ torch.Tensor.abs_ torch.Tensor.neg_ torch.Tensor.exp_ torch.Tensor.log_ '
         'torch.Tensor.sqrt_ torch.Tensor.tanh_ torch.Tensor.round_ torch.Tensor.floor_ torch.Tensor.ceil_ '
         'torch.Tensor.sign_ torch.Tensor.add_noise torch.Tensor.retain_grad torch.Tensor.coalesce '
-        'torch.Tensor.__neg__ torch.Tensor.__pos__ torch.Tensor.__invert__ torch.Tensor.__abs__ torch.where '
-        'torch.Tensor.where',
+        'torch.Tensor.erfinv_ torch.Tensor.erf_ torch.Tensor.erfc_ torch.Tensor.log1p_ torch.Tensor.expm1_ '
+        'torch.Tensor.sin_ torch.Tensor.cos_ torch.Tensor.reciprocal_ torch.Tensor.square_ torch.Tensor.trunc_ '
+        'torch.Tensor.frac_ torch.Tensor.log2_ torch.Tensor.log10_ torch.Tensor.rsqrt_ torch.Tensor.exp2_ '
+        'torch.Tensor.atan_ torch.Tensor.tan_ torch.Tensor.asin_ torch.Tensor.acos_ torch.Tensor.sinh_ '
+        'torch.Tensor.cosh_ torch.Tensor.__neg__ torch.Tensor.__pos__ torch.Tensor.__invert__ '
+        'torch.Tensor.__abs__ torch.where torch.Tensor.where',
     'pytea_ci.models.torch.indexing':
         'torch.Tensor.__getitem__ numpy.ndarray.__getitem__ torch.Tensor.__setitem__ numpy.ndarray.__setitem__ '
         'torch.index_select torch.Tensor.index_select torch.masked_fill torch.Tensor.masked_fill '
@@ -399,7 +405,7 @@ NAMES: dict[str, str] = {
         'numpy.bool_ numpy.float_ numpy.int_ numpy.double numpy.array numpy.asarray numpy.ascontiguousarray '
         'numpy.asfarray numpy.copy numpy.loadtxt numpy.genfromtxt numpy.zeros numpy.ones numpy.empty numpy.full '
         'numpy.zeros_like numpy.ones_like numpy.empty_like numpy.full_like numpy.arange numpy.linspace '
-        'numpy.random.rand numpy.random.randn numpy.random.random numpy.random.random_sample '
+        'numpy.meshgrid numpy.random.rand numpy.random.randn numpy.random.random numpy.random.random_sample '
         'numpy.random.normal numpy.random.uniform numpy.random.randint numpy.random.seed numpy.random.shuffle '
         'numpy.set_printoptions numpy.savez',
     'pytea_ci.models.numpy_.rng':

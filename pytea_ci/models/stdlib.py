@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.prim import is_number
 from pytea_ci.models.registry import model, native_class, register
 from pytea_ci.models.values import Builtin, ClassVal, GeneratorCM, Instance, Unknown
 from pytea_ci.shapes.dim import ceildiv, floordiv, is_dim
@@ -20,6 +21,10 @@ from pytea_ci.shapes.dim import ceildiv, floordiv, is_dim
 
 def _concrete(*vals: Any) -> bool:
     return all(isinstance(v, (int, float)) and not hasattr(v, "op") for v in vals)
+
+
+_KIND = {"gcd": "int", "isqrt": "int", "factorial": "int", "comb": "int", "perm": "int", "lcm": "int", "trunc": "int",
+         "isclose": "bool", "isfinite": "bool", "isnan": "bool", "isinf": "bool"}
 
 
 def _pure_math(name: str) -> Any:
@@ -32,7 +37,10 @@ def _pure_math(name: str) -> Any:
                 return ctx.unknown(f"math.{name} of items not known")
             args = (items, *args[1:])
         elif not all(isinstance(a, (int, float)) for a in args) or any(isinstance(a, bool) for a in args):
-            return ctx.unknown(f"math.{name}")
+            out = ctx.unknown(f"math.{name}")
+            if isinstance(out, Unknown) and args and all(is_number(a) for a in args):  # `math.sqrt(d_head)`: still a number
+                out.pytype = _KIND.get(name, "float")
+            return out
         try:
             return fn(*args)
         except (ValueError, OverflowError, TypeError) as e:
@@ -44,7 +52,9 @@ def _pure_math(name: str) -> Any:
 
 for _name in ("sqrt", "log", "log2", "log10", "exp", "sin", "cos", "tan", "atan", "atan2", "pow", "fabs",
               "prod", "gcd", "isqrt", "factorial", "trunc", "hypot", "isclose", "isfinite", "isnan", "isinf",
-              "radians", "degrees", "comb", "perm", "lcm", "fsum"):
+              "radians", "degrees", "comb", "perm", "lcm", "fsum", "erf", "erfc", "gamma", "lgamma", "asin",
+              "acos", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "expm1", "log1p", "copysign", "fmod",
+              "remainder", "ldexp"):
     register(f"math.{_name}", Builtin(f"math.{_name}", _pure_math(_name)))
 for _name, _val in (("pi", math.pi), ("e", math.e), ("inf", math.inf), ("nan", math.nan), ("tau", math.tau)):
     register(f"math.{_name}", _val)

@@ -559,6 +559,10 @@ add("numpy.prod", A23, "np.prod(a, axis=1)", "np.prod(a, axis=2)", "np.zeros(np.
     "np.zeros(np.prod((2, 3))).reshape(5)")
 add("numpy.max", A23, "np.max(a, axis=0)", "np.zeros(np.max((2, 3))).reshape(3)", "np.zeros(np.max([2, 3])).reshape(2)")
 add("numpy.min", A23, "np.min(a, axis=1)", "np.zeros(np.min((2, 3))).reshape(2)", "np.zeros(np.min([2, 3])).reshape(3)")
+add("numpy.meshgrid", "x = np.arange(3, dtype=np.float32)\ny = np.arange(5)\nz = np.zeros((2, 2))\n",
+    "np.stack(np.meshgrid(x, y), axis=0).reshape(2, 5, 3)", "np.meshgrid(x, y)[0] @ np.zeros((5, 2))",
+    "np.meshgrid(x, y, z, indexing='ij')[2].reshape(3, 5, 4)", "np.meshgrid(x, y, sparse=True)[1] + np.zeros((5, 3))",
+    "np.meshgrid(x, y, sparse=True)[0] + np.zeros((5, 2))")
 add("numpy.loadtxt", "import os\nimport tempfile\np = os.path.join(tempfile.mkdtemp(), 't.csv')\n"
     "open(p, 'w').write('1,2,3\\n4,5,6\\n')\n",
     "np.loadtxt(p, delimiter=',').transpose(1, 0)", "np.swapaxes(np.loadtxt(p, delimiter=','), 0, 2)",

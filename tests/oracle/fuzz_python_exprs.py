@@ -118,6 +118,8 @@ class Gen:
             ("math", lambda: f"math.prod({self.list_expr(0)})"),
             ("math", lambda: f"int(math.log2(2 ** {b()}))"),
             ("math", lambda: f"int(math.sqrt({a()}))"),
+            ("math", lambda: f"int(10 * math.{rng.choice(['erf', 'tanh', 'atan', 'log1p', 'expm1'])}({a()} / {b()}))"),
+            ("math", lambda: f"int(math.copysign({a()}, {rng.choice([-1, 1])}))"),
             ("math", lambda: f"math.lcm({b()}, {rng.randint(1, 4)})"),
             ("math", lambda: f"int(math.pi * {b()})"),
             ("operator", lambda: f"operator.{rng.choice(['add', 'mul', 'sub', 'floordiv'])}({a()}, {rng.randint(1, 3)})"),

@@ -10,11 +10,11 @@ from pytea_ci.models.pil import array_of_image
 from pytea_ci.models.prim import sizes_arg
 from pytea_ci.models.ranges import array_values, randint_values
 from pytea_ci.models.registry import model, register
-from pytea_ci.models.torch.creation import infer_data
+from pytea_ci.models.torch.creation import grids, infer_data
 from pytea_ci.models.torch.creation import arange as torch_arange
 from pytea_ci.models.values import Builtin, DType
 from pytea_ci.models.random_ import _READ
-from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, is_dim
+from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, is_dim, prod
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
@@ -123,6 +123,17 @@ def arange(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 @model("numpy.linspace")
 def linspace(ctx: Ctx, start: Any, stop: Any, num: Any = 50, **kwargs: Any) -> Any:
     return array_of((num,) if is_dim(num) else (ctx.fresh("num"),), _dtype(kwargs, "float64"))
+
+
+@model("numpy.meshgrid")
+def meshgrid(ctx: Ctx, *xi: Any, indexing: Any = "xy", sparse: Any = False, copy: Any = True) -> Any:
+    """numpy.meshgrid: each input flattened (`reshape(-1)`), grids of their sizes ("xy" by default)."""
+    items = [x if isinstance(x, Tensor) else None for x in xi]
+    if indexing not in ("xy", "ij") or not isinstance(sparse, bool) \
+            or not all(t is not None and t.shape is not None for t in items):
+        return ctx.unknown("numpy.meshgrid of arrays not known")
+    sizes = [prod(t.shape) for t in items]  # type: ignore[union-attr]
+    return grids([array_of(t.shape, t.dtype) for t in items], sizes, indexing, sparse)  # type: ignore[union-attr]
 
 
 @model("numpy.random.rand", "numpy.random.randn")

@@ -460,10 +460,19 @@ def meshgrid(ctx: Ctx, *tensors: Any, indexing: Any = "ij") -> Any:
     items = list(tensors[0]) if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else list(tensors)
     if not all(known(t) and len(shape_of(t)) <= 1 for t in items):
         return ctx.unknown("meshgrid of unknown tensors")
-    sizes = [shape_of(t)[0] if shape_of(t) else 1 for t in items]
+    return grids(items, [shape_of(t)[0] if shape_of(t) else 1 for t in items], indexing, False)
+
+
+def grids(items: list[Tensor], sizes: list[Any], indexing: Any, sparse: Any) -> tuple[Tensor, ...]:
+    """The coordinate grids of `meshgrid` over 1-D inputs of `sizes`: with "xy" indexing the first two
+    sizes trade places; sparse grids keep only their own input's axis."""
+    order = list(range(len(sizes)))
     if indexing == "xy" and len(sizes) >= 2:
-        sizes[0], sizes[1] = sizes[1], sizes[0]
-    return tuple(t.with_shape(tuple(sizes)) for t in items)
+        order[0], order[1] = 1, 0
+    full = tuple(sizes[k] for k in order)
+    if sparse is True:
+        return tuple(t.with_shape(tuple(s if k == i else 1 for k, s in zip(order, full))) for i, t in enumerate(items))
+    return tuple(t.with_shape(full) for t in items)
 
 
 @model("torch.multinomial", "torch.Tensor.multinomial")

@@ -50,7 +50,8 @@ UNARY = (
     "softplus mish hardswish hardsigmoid relu6 elu selu celu leaky_relu logit sigmoid_ deg2rad rad2deg "
     "positive conj detach clone contiguous cpu cuda requires_grad_ pin_memory share_memory_ fill_ zero_ "
     "normal_ uniform_ bernoulli bernoulli_ exponential_ random_ relu_ clamp_ abs_ neg_ exp_ log_ sqrt_ tanh_ "
-    "round_ floor_ ceil_ sign_ add_noise retain_grad coalesce"
+    "round_ floor_ ceil_ sign_ add_noise retain_grad coalesce erfinv_ erf_ erfc_ log1p_ expm1_ sin_ cos_ "
+    "reciprocal_ square_ trunc_ frac_ log2_ log10_ rsqrt_ exp2_ atan_ tan_ asin_ acos_ sinh_ cosh_"
 ).split()
 
 BOOL_UNARY = {"logical_not", "isnan", "isinf", "isfinite"}
