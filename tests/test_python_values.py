@@ -1306,3 +1306,19 @@ def test_re_search_match_and_compiled_patterns(analyzer: Analyzer) -> None:
         p_subs = torch.zeros(len(pat.sub("b.", "blocks.3.x")), len(pat.findall("blocks.1.blocks.22.")))
         p_missing = torch.zeros(2 if re.fullmatch(r"\\d+", "12a") is None else 3)
     ''')
+
+
+def test_endless_iterators_cut_by_islice_and_zip(analyzer: Analyzer) -> None:
+    """`zip(range(depth), islice(cycle(attn_types), depth), cycle(range(depth)))` (DALLE-pytorch's
+    transformer): the rows CPython makes, so the layer built per row is known."""
+    exact(analyzer, '''
+        from itertools import count, cycle, islice
+        import torch
+
+        depth = 3
+        rows = list(zip(range(depth), islice(cycle(('full', 'axial')), depth), cycle(range(2))))
+        p_rows = torch.zeros(len(rows), rows[2][2] + 1, 2 if rows[1][1] == 'axial' else 3)
+        p_count = torch.zeros(list(islice(count(5, 2), 1, 4))[-1])
+        p_empty = torch.zeros(len(list(zip([1, 2], cycle([])))) + 1)
+        p_skip = torch.zeros(len(list(islice(cycle('ab'), 2, 7, 2))))
+    ''')

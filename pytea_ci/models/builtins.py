@@ -105,6 +105,12 @@ def enumerate_(ctx: Ctx, iterable: Any, start: Any = 0) -> Any:
 
 @model("builtins.zip")
 def zip_(ctx: Ctx, *iterables: Any, **kwargs: Any) -> Any:
+    from pytea_ci.models.iterables import Endless
+
+    finite = [_seq_items(ctx, it) for it in iterables if not isinstance(it, Endless)]
+    if finite and len(finite) < len(iterables) and not any(p[1] for p in finite):
+        n = min(len(p[0]) for p in finite)  # an endless iterator beside finite ones: as many rows as the shortest
+        iterables = tuple(it.first(n) if isinstance(it, Endless) else it for it in iterables)
     parts = [_seq_items(ctx, it) for it in iterables]
     if not any(p[1] for p in parts):
         return list(zip(*[p[0] for p in parts]))

@@ -72,23 +72,22 @@ NAMES: dict[str, str] = {
         'keyword.softkwlist math.ceil math.floor os.path.abspath os.path.expanduser os.path.realpath os.getcwd '
         'time.strftime json.dumps os.path.basename os.path.dirname os.path.splitext os.path.exists '
         'os.path.isdir os.path.isfile time.time time.perf_counter time.monotonic time.process_time '
-        'datetime.datetime.now os.path.getsize shutil.copy pathlib.Path itertools.count itertools.cycle '
-        'operator.itemgetter os.makedirs os.mkdir os.remove os.chdir time.sleep warnings.warn '
-        'warnings.filterwarnings warnings.simplefilter logging.basicConfig logging.info logging.debug '
-        'logging.warning logging.error logging.critical logging.exception json.dump pickle.dump shutil.rmtree '
-        'matplotlib.pyplot.plot matplotlib.pyplot.savefig matplotlib.pyplot.show matplotlib.pyplot.figure '
-        'matplotlib.pyplot.close matplotlib.use matplotlib.pyplot.imshow matplotlib.pyplot.title '
-        'matplotlib.pyplot.subplot logging.getLogger logging.Logger sys.path.append sys.path.insert sys.stdout '
-        'sys.stderr string.ascii_letters os.sep sys.version_info sys.maxsize functools.update_wrapper '
-        'functools.wraps contextlib.contextmanager contextlib.suppress contextlib.nullcontext functools.partial '
-        'functools.lru_cache functools.cache typing.final typing.overload abc.abstractmethod torch.jit.script '
-        'torch.jit.unused torch.compile typing.no_type_check torch.jit.ignore torch.jit.export '
-        'torch.jit._overload_method functools.reduce copy.deepcopy copy.copy collections.OrderedDict '
-        'collections.defaultdict_plain typing.List typing.Dict typing.Tuple typing.Optional typing.Union '
-        'typing.Any typing.Callable typing.Iterable typing.Iterator typing.Sequence typing.Mapping typing.Set '
-        'typing.Type typing.Literal typing.Generator typing.TypeVar_ typing.ClassVar typing.Final '
-        'typing.Annotated dataclasses.InitVar typing.TYPE_CHECKING os.path.split urllib.parse.urlsplit '
-        'urllib.parse.urlparse types.FunctionType itertools.repeat',
+        'datetime.datetime.now os.path.getsize shutil.copy pathlib.Path operator.itemgetter os.makedirs '
+        'os.mkdir os.remove os.chdir time.sleep warnings.warn warnings.filterwarnings warnings.simplefilter '
+        'logging.basicConfig logging.info logging.debug logging.warning logging.error logging.critical '
+        'logging.exception json.dump pickle.dump shutil.rmtree matplotlib.pyplot.plot matplotlib.pyplot.savefig '
+        'matplotlib.pyplot.show matplotlib.pyplot.figure matplotlib.pyplot.close matplotlib.use '
+        'matplotlib.pyplot.imshow matplotlib.pyplot.title matplotlib.pyplot.subplot logging.getLogger '
+        'logging.Logger sys.path.append sys.path.insert sys.stdout sys.stderr string.ascii_letters os.sep '
+        'sys.version_info sys.maxsize functools.update_wrapper functools.wraps contextlib.contextmanager '
+        'contextlib.suppress contextlib.nullcontext functools.partial functools.lru_cache functools.cache '
+        'typing.final typing.overload abc.abstractmethod torch.jit.script torch.jit.unused torch.compile '
+        'typing.no_type_check torch.jit.ignore torch.jit.export torch.jit._overload_method functools.reduce '
+        'copy.deepcopy copy.copy collections.OrderedDict collections.defaultdict_plain typing.List typing.Dict '
+        'typing.Tuple typing.Optional typing.Union typing.Any typing.Callable typing.Iterable typing.Iterator '
+        'typing.Sequence typing.Mapping typing.Set typing.Type typing.Literal typing.Generator typing.TypeVar_ '
+        'typing.ClassVar typing.Final typing.Annotated dataclasses.InitVar typing.TYPE_CHECKING os.path.split '
+        'urllib.parse.urlsplit urllib.parse.urlparse types.FunctionType itertools.repeat',
     'pytea_ci.models.attributes':
         'builtins.getattr builtins.setattr builtins.hasattr',
     'pytea_ci.models.torch.creation':
@@ -551,7 +550,7 @@ NAMES: dict[str, str] = {
         'builtins.str builtins.repr builtins.format builtins.chr builtins.ord builtins.hex builtins.bin '
         'builtins.oct builtins.ascii',
     'pytea_ci.models.iterables':
-        'itertools.product itertools.permutations itertools.combinations '
+        'itertools.cycle itertools.count itertools.product itertools.permutations itertools.combinations '
         'itertools.combinations_with_replacement itertools.chain itertools.islice itertools.zip_longest '
         'itertools.pairwise itertools.compress itertools.groupby itertools.accumulate itertools.starmap '
         'collections.Counter',

@@ -5,8 +5,9 @@ pairwise) never look at them, so any items do; starmap calls its function on eac
 would; compress, groupby and accumulate read them, so theirs
 must be plain values. groupby gives its keys; a group's items depend on when it is read (CPython empties
 it once the groupby moves on) and are not followed. An iterable whose items are not all known, a key or function argument, a result
-past `_MAX_ITEMS` or an infinite iterator (`count`, `cycle`: models/stdlib.py) gives items not known —
-never a guess. A Counter of plain items is CPython's own (a dict: its methods and operators are
+past `_MAX_ITEMS` gives items not known — never a guess. The infinite iterators `count` and `cycle` (of known
+items) are `Endless` values: `islice` of one and `zip` with one beside a finite iterable take its first items as
+CPython does; anything else treats it as a value not understood (a loop over `count()` runs as over one). A Counter of plain items is CPython's own (a dict: its methods and operators are
 CPython's). As every iterator of the analyzer, the result is a list (iterated twice, it gives its
 items twice)."""
 
@@ -19,9 +20,59 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, prop, register
 from pytea_ci.models.text import plain
-from pytea_ci.models.values import Builtin
+from pytea_ci.models.values import Builtin, Unknown
+from pytea_ci.shapes.dim import is_dim
+from pytea_ci.shapes.tensor import Origin
 
 _MAX_ITEMS = 4096
+
+
+class Endless(Unknown):
+    """`itertools.cycle(items)` (items known, at least one) or `itertools.count(start, step)`: its i-th item
+    is known. Otherwise it is what it was before: an Unknown, so any use not listed stays not understood."""
+
+    __slots__ = ("items", "start", "step")
+
+    def __init__(self, reason: str, origin: Origin | None, items: tuple[Any, ...] | None, start: Any = 0,
+                 step: Any = 1) -> None:
+        super().__init__(reason, None, origin)
+        self.items, self.start, self.step = items, start, step
+
+    def at(self, i: int) -> Any:
+        return self.items[i % len(self.items)] if self.items is not None else self.start + i * self.step
+
+    def first(self, n: int) -> list[Any]:
+        return [self.at(i) for i in range(n)]
+
+
+def endless(ctx: Ctx, reason: str, items: tuple[Any, ...] | None, start: Any = 0, step: Any = 1) -> Endless:
+    made = ctx.unknown(reason)
+    return Endless(made.reason, made.origin, items, start, step)
+
+
+@model("itertools.cycle")
+def cycle(ctx: Ctx, iterable: Any) -> Any:
+    items = ctx.iterate(iterable)
+    if items is not None and not items:
+        return []  # cycle of nothing is empty
+    return endless(ctx, "itertools.cycle", tuple(items)) if items is not None else ctx.unknown("itertools.cycle")
+
+
+@model("itertools.count")
+def count(ctx: Ctx, start: Any = 0, step: Any = 1) -> Any:
+    if not all((is_dim(v) and not isinstance(v, bool)) or type(v) is float for v in (start, step)):
+        return ctx.unknown("itertools.count")
+    return endless(ctx, "itertools.count", None, start, step)
+
+
+def islice_endless(ctx: Ctx, it: Endless, *args: Any) -> Any:
+    """`islice(endless, stop)` / `(start, stop[, step])`: CPython's selection of its first items."""
+    if not all(v is None or (isinstance(v, int) and not isinstance(v, bool) and v >= 0) for v in args) \
+            or not 1 <= len(args) <= 3 or (args[1] if len(args) > 1 else args[0]) is None:
+        return ctx.unknown("itertools.islice of an endless iterator")
+    bounds = [None if v is None else int(v) for v in args]
+    sel = range(*(slice(*bounds).indices(bounds[1] if len(bounds) > 1 else bounds[0])))  # type: ignore[arg-type]
+    return [it.at(i) for i in sel] if len(sel) <= _MAX_ITEMS else ctx.unknown("itertools.islice: too many items")
 _UNKNOWN = object()
 
 
@@ -39,6 +90,8 @@ def _arranger(name: str, reads: tuple[int, ...] = (), counts: tuple[str, ...] = 
     fn = getattr(itertools, name)
 
     def run(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+        if name == "islice" and args and isinstance(args[0], Endless) and not kwargs:
+            return islice_endless(ctx, args[0], *args[1:])
         iterables = 1 if name in _INT_TAIL else len(args)
         tail = (*args[iterables:], *kwargs.values())
         lists = [_items(ctx, a, i in reads) for i, a in enumerate(args[:iterables])]

@@ -139,7 +139,6 @@ def a_float(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 
 @model("datetime.datetime.now",
        "os.path.getsize", "shutil.copy", "pathlib.Path",
-       "itertools.count", "itertools.cycle",
        "operator.itemgetter")
 def effect(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("standard library value")
