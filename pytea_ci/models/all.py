@@ -10,7 +10,7 @@ from pytea_ci.models.torch import joining, products  # noqa: F401
 from pytea_ci.models.numpy_ import array, creation as np_creation, rng  # noqa: F401
 from pytea_ci.models import datamodel, einops_, tqdm_, yaml_  # noqa: F401
 from pytea_ci.models.torch import autograd, checks, dtypes, eager  # noqa: F401
-from pytea_ci.models.torch.nn import fold, init, parallel, reparam  # noqa: F401
+from pytea_ci.models.torch.nn import fold, init, parallel, reparam, utils_tuples  # noqa: F401
 from pytea_ci.models.torchvision import models, utils  # noqa: F401
 from pytea_ci.models.torch import sparse  # noqa: F401
 from pytea_ci.models.numpy_ import math as np_math  # noqa: F401

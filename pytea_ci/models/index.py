@@ -459,6 +459,9 @@ NAMES: dict[str, str] = {
         'torch.nn.utils.weight_norm torch.nn.utils.spectral_norm torch.nn.utils.parametrizations.weight_norm '
         'torch.nn.utils.parametrizations.spectral_norm torch.nn.utils.parametrizations.orthogonal '
         'torch.nn.utils.remove_weight_norm torch.nn.utils.remove_spectral_norm',
+    'pytea_ci.models.torch.nn.utils_tuples':
+        'torch.nn.modules.utils._single torch.nn.modules.utils._pair torch.nn.modules.utils._triple '
+        'torch.nn.modules.utils._quadruple torch.nn.modules.utils._ntuple',
     'pytea_ci.models.torchvision.models':
         'torchvision.models._Stage torchvision.models.ResNet torchvision.models.resnet.ResNet '
         'torchvision.models.resnet18 torchvision.models.resnet.resnet18 torchvision.models.resnet34 '
@@ -613,11 +616,11 @@ PREFIXES = (
     'torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.distributed torch.fft torch.fx '
     'torch.fx._symbolic_trace torch.fx.proxy torch.hub torch.jit torch.linalg torch.multiprocessing torch.nn '
     'torch.nn.Embedding torch.nn.attention torch.nn.attention.flex_attention torch.nn.functional torch.nn.init '
-    'torch.nn.modules torch.nn.modules.module torch.nn.parallel torch.nn.parameter torch.nn.utils '
-    'torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim torch.optim.lr_scheduler '
-    'torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data torch.utils.data.dataloader '
-    'torch.utils.data.dataset torch.utils.data.distributed torch.utils.data.sampler torchvision '
-    'torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
+    'torch.nn.modules torch.nn.modules.module torch.nn.modules.utils torch.nn.parallel torch.nn.parameter '
+    'torch.nn.utils torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim '
+    'torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data '
+    'torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed torch.utils.data.sampler '
+    'torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
     'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
     'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
     'transformers transformers.generation transformers.generation.configuration_utils '

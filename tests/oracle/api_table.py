@@ -559,6 +559,14 @@ add("numpy.prod", A23, "np.prod(a, axis=1)", "np.prod(a, axis=2)", "np.zeros(np.
     "np.zeros(np.prod((2, 3))).reshape(5)")
 add("numpy.max", A23, "np.max(a, axis=0)", "np.zeros(np.max((2, 3))).reshape(3)", "np.zeros(np.max([2, 3])).reshape(2)")
 add("numpy.min", A23, "np.min(a, axis=1)", "np.zeros(np.min((2, 3))).reshape(2)", "np.zeros(np.min([2, 3])).reshape(3)")
+_TUPLES = "from torch.nn.modules.utils import _single, _pair, _triple, _quadruple, _ntuple\nx = torch.randn(2, 3, 8, 8)\n"
+add("torch.nn.modules.utils._pair", _TUPLES, "torch.nn.Conv2d(3, 4, _pair(3), padding=_pair(1))(x).view(2, 4, 8, 8)",
+    "torch.nn.Conv2d(3, 4, _pair((3, 1)))(x).view(2, 4, 6, 8)", "torch.nn.Conv2d(3, 4, _pair(3))(x).view(2, 4, 8, 8)")
+add("torch.nn.modules.utils._single", _TUPLES, "torch.zeros(_single(5)).view(5)", "torch.zeros(_single([2, 3])).view(5)")
+add("torch.nn.modules.utils._triple", _TUPLES, "torch.zeros(_triple(2)).view(8)", "torch.zeros(_triple(2)).view(6)")
+add("torch.nn.modules.utils._quadruple", _TUPLES, "torch.nn.functional.pad(x, _quadruple(1)).view(2, 3, 10, 10)",
+    "torch.nn.functional.pad(x, _quadruple(1)).view(2, 3, 8, 8)")
+add("torch.nn.modules.utils._ntuple", _TUPLES, "torch.zeros(_ntuple(3)(2)).view(8)", "torch.zeros(_ntuple(2)(3)).view(5)")
 add("numpy.meshgrid", "x = np.arange(3, dtype=np.float32)\ny = np.arange(5)\nz = np.zeros((2, 2))\n",
     "np.stack(np.meshgrid(x, y), axis=0).reshape(2, 5, 3)", "np.meshgrid(x, y)[0] @ np.zeros((5, 2))",
     "np.meshgrid(x, y, z, indexing='ij')[2].reshape(3, 5, 4)", "np.meshgrid(x, y, sparse=True)[1] + np.zeros((5, 3))",
