@@ -91,6 +91,8 @@ class Ctx(Protocol):
     def length_of(self, lst: "list[Any] | tuple[Any, ...]") -> "Dim":
         """The length of a list or tuple: known, else a symbol kept until the list changes."""
 
+    inexact: "set[int]"  # ids of the lists, tuples, dicts and sets that hold only some of their items
+
     def mark_inexact(self, lst: list[Any]) -> None:
         """Record that a list's length is not known (built in a loop that was not fully followed)."""
 

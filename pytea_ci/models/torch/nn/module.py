@@ -224,6 +224,11 @@ class Module:
         return None
 
     def parameters(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        from pytea_ci.models.torch.nn.parameters import parameter_tensors
+
+        exact = parameter_tensors(self, ctx.inexact) if kwargs.get("recurse", args[0] if args else True) is True else None
+        if exact is not None:
+            return IterVal(exact)  # every parameter known: exactly these (`tuple(self.parameters())` has a length)
         params = _parameters(self, set())
         # the real weights when the layers are modeled; else one tensor of unknown shape
         return IterVal(params or [Tensor(None, None, param=True)], truncated=True)

@@ -186,3 +186,35 @@ def _numel(t: Tensor) -> Dim | None:
 
 def _is_module(v: Any) -> bool:
     return isinstance(v, Instance) and v.cls.is_subclass_of("torch.nn.Module")
+
+
+def parameter_tensors(m: Instance, inexact: Collection[int] = ()) -> list[Tensor] | None:
+    """`m.parameters()` in torch's order (each module's own, then its children's, depth first, each once)
+    when every one is known: the count is known and every module's parameters are its declared `weight` and
+    `bias` (no recurrent or attention layer with its own names, no parameter list); else None."""
+    if parameter_count(m, inexact) is None:
+        return None
+    out: list[Tensor] = []
+    seen: set[int] = set()
+
+    def walk(x: Instance) -> bool:
+        if id(x) in seen:
+            return True
+        seen.add(id(x))
+        model = next((c for c in x.cls.mro() if c.native), None)
+        declared = DECLARED.get(model.qualname) if model is not None else None
+        if not isinstance(declared, tuple) or (model is not None and model.qualname in _CONTAINERS
+                                               and any(isinstance(v, Tensor) for v in _values(x))):
+            return False
+        out.extend(v for name in declared if isinstance(v := x.attrs.get(name), Tensor))
+        return all(walk(v) for v in _values(x) if _is_module(v))
+
+    return out if walk(m) else None
+
+
+def _values(m: Instance) -> list[Any]:
+    """What a module holds, items of its lists and dicts flattened, in registration order."""
+    out: list[Any] = []
+    for v in m.attrs.values():
+        out.extend(v.values() if isinstance(v, dict) else v if isinstance(v, (list, tuple)) else (v,))
+    return out
