@@ -174,3 +174,23 @@ if importlib.util.find_spec("torch") is not None and importlib.metadata.version(
 '''
     code, doc = _check(tmp_path, {"main.py": program}, None, capsys)
     assert _lines(doc, "error") == [("PT001", 5)], doc["diagnostics"]
+
+
+def test_a_project_module_whose_import_stops_says_why(env: str, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A module of the project importing a package the environment lacks raises while it is imported;
+    what it defined before stays usable, the rest is code not followed (kind `import`, the path goes on),
+    and a name defined after the failing line is a value not understood that names the cause — on main
+    the rest of the module was dropped silently (an origin `layers.Later` and no line about it)."""
+    (tmp_path / "layers.py").write_text("import torch\n\nclass Early(torch.nn.Linear):\n    pass\n\n"
+                                        "import fastnorm\n\nclass Later(torch.nn.Linear):\n    pass\n")
+    (tmp_path / "main.py").write_text("import torch\nfrom layers import Early, Later\nx = torch.randn(4, 16)\n"
+                                      "y = Early(16, 2)(x)\nz = Later(16, 2)(x)\n")
+    code = main(["check", "--root", str(tmp_path), "--no-cache", "--format", "json", "--library-mode", "never",
+                 "--python", env, str(tmp_path / "main.py")])
+    doc = json.loads(capsys.readouterr().out)
+    entry = doc["entries"][0]
+    assert code == 0 and entry["coverage"]["checked"] == 2
+    assert [(e["kind"], e["path"], e["line"]) for e in entry["ended_paths"]] == [("import", "layers.py", 6)]
+    assert "ModuleNotFoundError raised by `import fastnorm`" in entry["ended_paths"][0]["reason"]
+    assert any("layers.Later, not defined: its import stopped" in o["what"] for o in entry["unknown_origins"])

@@ -24,8 +24,9 @@ class EntryStats:
     checks_skipped: int = 0  # shape checks skipped because a symbol had no usable kind
     # {"location": [path, line, col], "what": str, "ops": n}: what made the values not understood, by ops disabled
     unknown_origins: list[dict[str, Any]] = field(default_factory=list)
-    # {"kind": "exception" | "budget" | "launcher", "location": [...], "reason": str, "module": str | None,
-    #  "paths": n}: paths that ended before the program's end (kind exception: the program raised)
+    # {"kind": "exception" | "budget" | "launcher" | "import", "location": [...], "reason": str, "module": str | None,
+    #  "paths": n}: paths that ended before the program's end (kind exception: the program raised; import: the
+    #  rest of a project module whose import raised, not followed while the path went on)
     ended_paths: list[dict[str, Any]] = field(default_factory=list)
     # [file, class] of the project's nn.Module classes built / whose `forward` returned with known inputs
     # (library mode, `auto`: the ones built or defined in the files asked about but never run are checked alone)

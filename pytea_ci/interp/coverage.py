@@ -115,7 +115,8 @@ class Coverage:
         return out
 
     def end(self, kind: str, span: Span, reason: str, module: str | None = None) -> None:
-        """A path ended before the program's end: `kind` exception | budget | launcher."""
+        """A path ended before the program's end: `kind` exception | budget | launcher; or `import`: the rest
+        of a project module whose import raised was not followed (the path went on without it)."""
         key = (kind, span, reason, module)
         self.ended[key] = self.ended.get(key, 0) + 1
 
@@ -162,10 +163,11 @@ def nothing_checked(stats: EntryStats, entry: str, library_used: bool) -> Diagno
 
 def _first_reason(stats: EntryStats, library_used: bool, entry: str) -> tuple[list[Any], str] | None:
     launchers = [p for p in stats.ended_paths if p["kind"] == "launcher"]
-    early = [p for p in stats.ended_paths if p["kind"] != "launcher"]
+    early = [p for p in stats.ended_paths if p["kind"] in ("exception", "budget")]
+    early += [p for p in stats.ended_paths if p["kind"] == "import"]  # the path went on: never "every path ended"
     if launchers:
         return launchers[0]["location"], f"{launchers[0]['reason']} ({_where(launchers[0]['location'])})"
-    if early and sum(p["paths"] for p in early) >= stats.paths:
+    if early and sum(p["paths"] for p in early if p["kind"] != "import") >= stats.paths:
         first = early[0]
         module = f" while importing {first['module']}" if first.get("module") else ""
         return first["location"], (f"every path ended early; the first at {_where(first['location'])}{module}: "

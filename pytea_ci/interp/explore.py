@@ -24,8 +24,8 @@ from pytea_ci.interp.installed import Installed
 from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.interpreter import Budget, Decision, Interpreter, Shared
 from pytea_ci.interp.machine import Ran
-from pytea_ci.interp.runtime import (MODULE_NOT_FOUND, SHAPE_ERROR, BreakSignal, BudgetExceeded, ContinueSignal, ModuleVal, PathEnd,
-                                     ReturnSignal, Scope, UserException)
+from pytea_ci.interp.runtime import (MODULE_NOT_FOUND, BreakSignal, BudgetExceeded, ContinueSignal, ModuleVal, PathEnd,
+                                     ReturnSignal, Scope, UserException, raised_text)
 from pytea_ci.interp.snapshot import run_prefix
 from pytea_ci.solver import Decider
 from pytea_ci.solver.decide import Stats
@@ -217,11 +217,4 @@ def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> N
         cov.end("budget", where, "the recursion depth budget was reached")
 
 
-def _raised(e: UserException) -> str:
-    """`AssertionError at `assert torch.cuda.is_available()``: what the program raised, and the statement."""
-    kind = "a shape error" if e.kind == SHAPE_ERROR else e.kind
-    if e.stmt is None:
-        return f"{kind} was raised"
-    text = ast.unparse(e.stmt).splitlines()[0] if e.stmt is not None else ""
-    text = text if len(text) <= 80 else text[:77] + "..."
-    return f"{kind} raised by `{text}`"
+_raised = raised_text  # (the name this module's callers use)

@@ -8,7 +8,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.interp.runtime import MODULE_NOT_FOUND, BudgetExceeded, ModuleVal, Scope, UserException
+from pytea_ci.interp.runtime import MODULE_NOT_FOUND, BudgetExceeded, ModuleVal, Scope, UserException, raised_text
 from pytea_ci.models.call_facets import of_tensor_library
 from pytea_ci.models.registry import is_modeled_root, lookup
 from pytea_ci.models.values import MISSING, Namespace, Unknown
@@ -88,8 +88,12 @@ class ImportMixin:
         self.importing += 1
         try:
             self.exec_block(tree.body, Scope(g, g))
-        except UserException:
-            pass  # the module raised while importing; what it defined so far stays usable
+        except UserException as e:  # the module raised while importing; what it defined so far stays usable
+            mod.stopped = f"its import stopped: {raised_text(e)}"
+            where = e.span or self.span
+            if self.project_span(where) == where:  # the project's own module: the rest of it is code not followed
+                self.shared.coverage.end("import", where, f"the rest of {dotted} is not followed: {raised_text(e)} "
+                                         "while importing it")
         except BudgetExceeded as b:
             b.module = b.module or dotted
             raise

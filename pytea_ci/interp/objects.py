@@ -168,6 +168,8 @@ class ObjectMixin:
         sub = self.try_submodule(obj, name)
         if sub is None and self.shared.installed is not None:  # an installed package's lazy exports
             sub = self.shared.installed.module_attr(self, obj, name)
+        if sub is None and obj.stopped:  # not defined because the module's import stopped before it
+            return self.unknown(f"{obj.name}.{name}, not defined: {obj.stopped}")
         return sub if sub is not None else self.unknown(f"{obj.name}.{name}")
 
     def attr_of_namespace(self: "Interpreter", obj: Namespace, name: str) -> Any:

@@ -53,6 +53,7 @@ class ModuleVal:
     name: str
     path: str
     globals: dict[str, Any]
+    stopped: str = ""  # why its import stopped early (an exception it raised), when it did
 
 
 @dataclass(eq=False)
@@ -104,6 +105,16 @@ class UserException(Exception):
         super().__init__(kind)
         self.kind = kind
         self.value = value
+
+
+def raised_text(e: UserException) -> str:
+    """`AssertionError raised by `assert torch.cuda.is_available()``: what the program raised, and the statement."""
+    kind = "a shape error" if e.kind == SHAPE_ERROR else e.kind
+    if e.stmt is None:
+        return f"{kind} was raised"
+    text = ast.unparse(e.stmt).splitlines()[0]
+    text = text if len(text) <= 80 else text[:77] + "..."
+    return f"{kind} raised by `{text}`"
 
 
 def same_value(a: Any, b: Any) -> bool:
