@@ -10,15 +10,17 @@ last place of the dtype, taken wide). Reading elements out (`t[i]`, iteration, `
 with a number is decided when the bounds decide it (`drop_path > 0.` over
 `[x.item() for x in torch.linspace(0, 0.1, depth)]`: 0.0 for the first block, positive after).
 
-Only what is certain is kept: any operation not listed here forgets the contents, an in-place one
-forgets them on the tensor it writes, and a parameter (trained between forward passes) has none.
+Only what is certain is kept: any operation not listed here forgets the contents; an in-place write
+(`mul_`, `t[i] = v`, `out=`) to a tensor forgets them on every tensor that may share its memory (the
+views, slices, items and split pieces made from one tensor are one family); a parameter (trained between
+forward passes) has none.
 """
 
 from __future__ import annotations
 
 import math
 import struct
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pytea_ci.models.values import IterVal, Unknown
@@ -60,6 +62,8 @@ def linspace(start: Any, end: Any, steps: Any, dtype: str | None) -> tuple[Eleme
             or dtype not in _SLACK or not 0 < steps <= MAX:
         return None
     first, last = _exact(start, dtype), _exact(end, dtype)
+    if start == end and first is not None:  # a step of 0: every element is the start
+        return ((first, first),) * steps
     slack = _SLACK[dtype] * max(abs(start), abs(end), 1e-300)
     out: list[Element] = []
     for i in range(steps):
@@ -106,6 +110,25 @@ def number(e: Element, dtype: str | None, reason: str) -> Any:
     return out
 
 
+@dataclass(eq=False)
+class Known:
+    """The elements of a tensor, and the family of tensors that may share its memory (views, slices,
+    iteration items, pieces of a split, the tensor they came from): an in-place write to any member ends
+    what every member knows (`alive[0]` False), as writing through a view changes the base."""
+
+    elements: tuple[Element, ...]
+    alive: list[bool] = field(default_factory=lambda: [True])
+
+    def derived(self, elements: tuple[Element, ...]) -> "Known":
+        return Known(elements, self.alive)
+
+
+def elements(t: Any) -> tuple[Element, ...] | None:
+    """The known elements of a tensor (None: not known, or written since)."""
+    k = t.known if isinstance(t, Tensor) else None
+    return k.elements if isinstance(k, Known) and k.alive[0] else None
+
+
 def sources(name: str, out: Tensor, args: tuple, kwargs: dict) -> tuple[Element, ...] | None:
     """The contents a creation call gives its result, when every number is known."""
     last = name.rsplit(".", 1)[-1]
@@ -120,69 +143,103 @@ def sources(name: str, out: Tensor, args: tuple, kwargs: dict) -> tuple[Element,
     return None
 
 
+def after(name: str, out: Any, args: tuple, kwargs: dict) -> Any:
+    """`out` of the operation `name` with the contents it certainly has, and none otherwise."""
+    src = args[0] if args and isinstance(args[0], Tensor) else None
+    last = name.rsplit(".", 1)[-1]
+    if src is not None and isinstance(src.known, Known) and _writes(last, kwargs):
+        src.known.alive[0] = False  # every tensor that may share its memory sees the new values
+    have = elements(src)
+    if src is not None and have is not None:
+        read = _read_out(name, last, src, have, out)
+        if read is not MISSING_READ:
+            return read
+    if not isinstance(out, Tensor):
+        return out
+    if name.startswith("torch.") and not name.startswith("torch.Tensor."):
+        made = sources(name, out, args, kwargs)
+        known = Known(made) if made is not None else None
+    else:
+        kept = _carried(last, out, src, have, args) if src is not None and have is not None else None
+        known = src.known.derived(kept) if kept is not None and src is not None else None
+    if known is not None and out.shape is not None and len(out.shape) <= 1:
+        return replace(out, known=known)
+    return replace(out, known=None) if out.known is not None else out
+
+
+MISSING_READ = object()
+_READS = frozenset(("torch.Tensor.item", "builtins.float", "builtins.int"))
+_PIECES = frozenset(("split", "chunk", "unbind", "tensor_split"))
+
+
+def _read_out(name: str, last: str, src: Tensor, have: tuple[Element, ...], out: Any) -> Any:
+    """What reading a tensor of known contents gives: a number, a list, items, pieces (else MISSING_READ)."""
+    if len(have) == 1 and name in _READS:
+        v = number(have[0], src.dtype, "value from tensor data (.item())")
+        if name == "builtins.int":
+            return int(v) if isinstance(v, (int, float)) else out  # (a float known within bounds: int() not decided)
+        return float(v) if name == "builtins.float" and isinstance(v, int) else v
+    one_d = src.shape is not None and len(src.shape) == 1
+    if one_d and last == "tolist":  # (after `.tolist()` read the data: exactly its numbers)
+        return [number(e, src.dtype, "value from tensor data (.tolist())") for e in have]
+    if one_d and last == "__iter__" and isinstance(out, IterVal):
+        return IterVal([_element(src, e) for e in have])
+    if one_d and last in _PIECES and isinstance(out, (tuple, list)):
+        return _pieces(out, src, have)
+    return MISSING_READ
+
+
+def _pieces(out: Any, src: Tensor, have: tuple[Element, ...]) -> Any:
+    """`split`/`chunk`/`unbind` of a 1-D tensor of known contents: consecutive pieces (views), each with its
+    elements."""
+    if not all(isinstance(t, Tensor) and t.shape is not None and len(t.shape) <= 1 for t in out):
+        return out
+    sizes = [1 if not t.shape else t.shape[0] for t in out]
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in sizes) or sum(sizes) != len(have):
+        return out
+    made, at = [], 0
+    for t, n in zip(out, sizes):
+        made.append(replace(t, known=src.known.derived(have[at:at + n])))  # type: ignore[union-attr]
+        at += n
+    return type(out)(made)
+
+
+def _element(src: Tensor, e: Element) -> Tensor:
+    """One element of a 1-D tensor of known contents, as iteration yields it (a 0-d view)."""
+    item = replace(src.with_shape(()), known=src.known.derived((e,)))  # type: ignore[union-attr]
+    if src.dtype in _INT_DTYPES:
+        item = replace(item, vrange=ValueRange(int(e[0]), int(e[0]), attained=True, note="an element of known value"))
+    return item
+
+
+def _writes(last: str, kwargs: dict) -> bool:
+    return last == "__setitem__" or (last.endswith("_") and not last.startswith("__")) or "out" in kwargs \
+        or (last.startswith("__i") and last not in ("__index__", "__int__", "__invert__", "__iter__"))
+
+
 def _element_index(idx: Any, n: int) -> int | None:
     if isinstance(idx, int) and not isinstance(idx, bool) and -n <= idx < n:
         return idx % n
     return None
 
 
-def after(name: str, out: Any, args: tuple, kwargs: dict) -> Any:
-    """`out` of the operation `name` with the contents it certainly has, and none otherwise."""
-    src = args[0] if args and isinstance(args[0], Tensor) else None
-    last = name.rsplit(".", 1)[-1]
-    if src is not None and src.known is not None and _writes(last):
-        object.__setattr__(src, "known", None)  # every alias of the written tensor sees the new values
-    if src is not None and src.known is not None and len(src.known) == 1 and name in _READS:
-        return _read(name, src, out)
-    if src is not None and src.known is not None and src.shape is not None and len(src.shape) == 1:
-        if last == "tolist":  # (after `.tolist()` read the data: exactly its numbers)
-            return [number(e, src.dtype, "value from tensor data (.tolist())") for e in src.known]
-        if last == "__iter__" and isinstance(out, IterVal):
-            return IterVal([_element(src, e) for e in src.known])
-    if not isinstance(out, Tensor):
-        return out
-    made = sources(name, out, args, kwargs) if name.startswith("torch.") and not name.startswith("torch.Tensor.") \
-        else _carried(last, out, src, args)
-    if made is not None and out.shape is not None and len(out.shape) <= 1:
-        return replace(out, known=made) if out.known != made else out
-    return replace(out, known=None) if out.known is not None else out
-
-
-_READS = frozenset(("torch.Tensor.item", "builtins.float", "builtins.int"))
-
-
-def _read(name: str, src: Tensor, out: Any) -> Any:
-    """`t.item()`, `float(t)`, `int(t)` of a one-element tensor whose value is known."""
-    v = number(src.known[0], src.dtype, "value from tensor data (.item())")  # type: ignore[index]
-    if name == "builtins.int":
-        return int(v) if isinstance(v, (int, float)) else out  # (a float known within bounds: int() not decided)
-    return float(v) if name == "builtins.float" and isinstance(v, int) else v
-
-
-def _element(src: Tensor, e: Element) -> Tensor:
-    """One element of a 1-D tensor of known contents, as iteration yields it (a 0-d tensor)."""
-    item = replace(src.with_shape(()), known=(e,))
-    if src.dtype in _INT_DTYPES:
-        item = replace(item, vrange=ValueRange(int(e[0]), int(e[0]), attained=True, note="an element of known value"))
-    return item
-
-
-def _writes(last: str) -> bool:
-    return last == "__setitem__" or (last.endswith("_") and not last.startswith("__")) \
-        or (last.startswith("__i") and last not in ("__index__", "__int__", "__invert__", "__iter__"))
-
-
-def _carried(last: str, out: Tensor, src: Tensor | None, args: tuple) -> tuple[Element, ...] | None:
-    if src is None or src.known is None or out is src:
-        return None
+def _carried(last: str, out: Tensor, src: Tensor, have: tuple[Element, ...], args: tuple) -> tuple[Element, ...] | None:
+    """The elements an operation on a tensor of known contents keeps: an element or a slice it selects, or
+    all of them through a view or a copy of the same values."""
+    if out is src:
+        return have
     if last in ("__getitem__", "select") and src.shape is not None and len(src.shape) == 1:
         idx = args[-1] if last == "select" else args[1] if len(args) > 1 else None
-        i = _element_index(idx, len(src.known))
-        return (src.known[i],) if i is not None and out.shape == () else None
-    if last in _SAME and out.shape is not None and out.numel() == len(src.known):
+        if isinstance(idx, slice) and last == "__getitem__" and all(
+                v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in (idx.start, idx.stop, idx.step)):
+            kept = have[idx]  # `t[1:3]`: those elements
+            return kept if out.shape == (len(kept),) else None
+        i = _element_index(idx, len(have))
+        return (have[i],) if i is not None and out.shape == () else None
+    if last in _SAME and out.shape is not None and out.numel() == len(have):
         if out.dtype == src.dtype or (src.dtype in _INT_DTYPES and out.dtype in ("float32", "float64")
-                                      and all(abs(lo) < 2 ** 24 for lo, _ in src.known)):
-            return src.known
+                                      and all(abs(lo) < 2 ** 24 for lo, _ in have)):
+            return have
     return None
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from pytea_ci.diagnostics import Span
 from pytea_ci.shapes.dim import Dim, prod
@@ -46,8 +46,8 @@ class Tensor:
     # `p.float()` of a float parameter is). No part in equality.
     param: bool | None = field(default=False, compare=False)
     # The elements of a small tensor of rank 0 or 1 whose every value the program fixes (`torch.linspace(0,
-    # 0.1, 12)`): pairs (lo, hi), exact when equal (see models/contents.py). No part in equality.
-    known: "tuple[tuple[float, float], ...] | None" = field(default=None, compare=False)
+    # 0.1, 12)`), with the family of tensors sharing its memory: a `models.contents.Known`. No part in equality.
+    known: Any = field(default=None, compare=False)
 
     @property
     def rank(self) -> int | None:
