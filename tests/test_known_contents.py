@@ -1,6 +1,7 @@
 """Small tensors of known contents and floats known within bounds (models/contents.py).
 
-Each program in tests/data/known_contents/ (also `tuple(m.parameters())` of modeled layers) holds probes `p_NAME = torch.zeros(...)` whose sizes are
+Each program in tests/data/known_contents/ (also `tuple(m.parameters())` of modeled layers, `dir()` of a
+modeled library) holds probes `p_NAME = torch.zeros(...)` whose sizes are
 values read out of tensors, with the shape CPython gives written after `# ->` (`?`: the values were
 changed in a way the analyzer does not follow, so it must not claim a shape). The analyzer must give
 exactly that shape, and with torch installed the programs run to check the comments themselves.

@@ -9,7 +9,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.abc_kinds import abc_matches, enum_meta_matches
 from pytea_ci.models.ranges import SCALAR
-from pytea_ci.models.registry import get, model, native_class, register
+from pytea_ci.models.registry import get, members, model, native_class, register
 from pytea_ci.models.value_types import class_of, type_of
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, EnumMember, Instance, IterVal,
                                     NamedTupleVal, Namespace, PropertyVal, RangeVal, StaticMethod, Unknown, is_concrete)
@@ -472,7 +472,18 @@ def vars_(ctx: Ctx, *obj: Any) -> Any:
     return found if isinstance(found, dict) else ctx.unknown("vars of a value without a known __dict__")
 
 
-@model("builtins.id", "builtins.hash", "builtins.dir", "builtins.globals", "builtins.locals",
+@model("builtins.dir")
+def dir_(ctx: Ctx, *args: Any) -> Any:
+    """`dir(module)` of a modeled library: the names the models know under it, a list holding only some
+    of its items (`'silu' in dir(torch.nn.functional)` is True; a name not modeled is not known)."""
+    if len(args) == 1 and isinstance(args[0], Namespace):
+        names = members(args[0].qualname)
+        ctx.mark_inexact(names)
+        return names
+    return ctx.unknown("opaque builtin")
+
+
+@model("builtins.id", "builtins.hash", "builtins.globals", "builtins.locals",
        "builtins.eval", "builtins.exec", "builtins.compile", "builtins.__import__", "builtins.memoryview",
        "builtins.bytearray", "builtins.pow", "builtins.object_new")
 def opaque(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:

@@ -211,6 +211,16 @@ def get_property(qualname: str) -> Property | None:
     return PROPERTIES.get(qualname)
 
 
+def members(qualname: str) -> list[str]:
+    """The names directly under a modeled namespace (`torch.nn.functional` -> `silu`, ...), sorted: the
+    ones the models know of, so only some of what the library has."""
+    _owners()
+    head = qualname + "."
+    names = {q[len(head):].split(".")[0] for table in (REGISTRY, _OWNERS, _ALL_PREFIXES, _PREFIXES)
+             for q in table if q.startswith(head)}
+    return sorted(n for n in names if n)
+
+
 def load_all() -> None:
     """Import every model module (the catalogue, the docs and the tests list them all)."""
     for module in dict.fromkeys(list(_owners().values()) + list(_PROPERTY_OWNERS.values())):
