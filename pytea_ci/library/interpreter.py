@@ -25,7 +25,7 @@ from pytea_ci.interp.interpreter import Interpreter, Shared
 from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.runtime import PathEnd
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
-from pytea_ci.library import plausible
+from pytea_ci.library import coincide, plausible
 from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget, make_input, positive
 from pytea_ci.library.protocol import ATTR, DEFINED, DIM, RESUMED, RUN, UNKNOWN_ARG, at_line, resume_source
 from pytea_ci.library.targets import size_attribute
@@ -214,7 +214,12 @@ class LibraryInterpreter(Interpreter):
                 self.emit(rule, Severity.ERROR, plausible.message(self.target.cls, *only, op, message), operands,
                           dims, outcome.counterexample)
                 raise PathEnd()
-            if _promised(cond):
+            example = coincide.coincidence(self, cond, op, outcome.counterexample)
+            if example is not None:  # only a coincidence of constructor arguments meets it (coincide.py)
+                self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING,
+                          coincide.message(self.target.cls, op, message, example), operands, dims,
+                          outcome.counterexample)
+            elif _promised(cond):
                 self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING, f"{op}: {message} although the annotation allows any "
                           f"{', '.join(sorted(s.name for s in symbols(cond)))}", operands, dims,
                           outcome.counterexample)

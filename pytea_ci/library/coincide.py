@@ -1,0 +1,98 @@
+"""Library mode's general position (DESIGN §3 "Library mode", docs/shapes.md "Plausible inputs").
+
+A module checked alone is built with its required integer parameters as symbols: independent
+hyperparameters. A check of `forward` that fails for some inputs normally joins the module's input
+contract. One kind of check is no contract on the input: a layer's declared size (a Linear's
+`in_features`, a conv's `in_channels`, a norm's `normalized_shape`, an RNN's `input_size`) compared
+with a size that the contract so far already fixes to *other* constructor parameters, so that
+whether it holds no longer depends on the input at all. `nn.Linear(dim, patch_dim)` fed the
+`patch_dim` features a `LayerNorm(patch_dim)` declared works only when `dim == patch_dim`: for any
+other choice of the two, every input fails. That is a warning (PT002) naming the coincidence, and
+the check joins the contract as before (so the rest of `forward` is still checked).
+
+What stays silent: the first layer that declares a size of an input (the input's own size joins
+the contract), sizes tied by the code (an assert, a branch, a residual `x + f(x)`, a `cat`: those
+are not declarations of a layer with weights), divisibility (`dim % heads == 0` is a constraint on
+hyperparameters, not a coincidence), modules built with concrete sizes (defaults, the project's
+construction sites), and any check over a value library mode did not make itself.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from pytea_ci.library.inputs import is_own
+from pytea_ci.shapes.dim import Dim, Op, Sym, Term, symbols
+from pytea_ci.shapes.pred import Cond, Pred, eq, understood
+from pytea_ci.solver import Verdict
+from pytea_ci.solver.witness import subst_cond
+
+if TYPE_CHECKING:
+    from pytea_ci.library.interpreter import LibraryInterpreter
+
+# the checks of a layer with weights comparing an input size with the size its constructor declared
+DECLARED = re.compile(r"(Lazy)?(Linear|Bilinear|Conv(Transpose)?[123]d|LayerNorm|RMSNorm|BatchNorm[123]d|"
+                      r"InstanceNorm[123]d|GroupNorm|LSTM|GRU|RNN|LSTMCell|GRUCell|RNNCell|MultiheadAttention|PReLU)"
+                      r"|linear|bilinear|conv(_transpose)?[123]d|layer_norm|rms_norm|batch_norm|instance_norm|"
+                      r"group_norm")
+_CTOR = "constructor argument "
+
+
+def constructor_size(s: Sym) -> bool:
+    """A positive symbol library mode made for a constructor argument (`inputs.positive`)."""
+    return is_own(s) and s.note.startswith(_CTOR)
+
+
+def coincidence(ctx: LibraryInterpreter, cond: Cond, op: str, counterexample: dict[str, int]) -> str | None:
+    """The coincidence of constructor arguments `cond` (a check that may fail, under the path condition)
+    needs, as text ("dim == 3*(patch_size * patch_size); with dim = 2, patch_size = 1 every input fails
+    here"), when it is a declared size that only a coincidence
+    of constructor arguments meets (see the module docstring); else None."""
+    if not ctx.active or ctx.shared.guessed or not DECLARED.fullmatch(op) or not isinstance(cond, Pred) \
+            or cond.op != "eq" or _divisibility(cond):
+        return None
+    syms = symbols(cond)
+    ctor = [s for s in syms if constructor_size(s)]
+    if not ctor or not all(is_own(s) for s in syms) or not understood(cond):
+        return None
+    pc = [c for c in ctx.pc if isinstance(c, Pred) and understood(c)]
+    others = {s for c in pc + [cond] for s in symbols(c) if not constructor_size(s)}
+    primed: dict[Term, Dim] = {s: Sym(s.name + "'", s.kind, s.lo, s.hi, values=s.values) for s in others}
+    again = [subst_cond(c, primed) for c in pc]  # another input of the same module, under the same contract
+    if ctx.decider.check(subst_cond(cond, primed), pc + again + [cond]).verdict is not Verdict.HOLDS:
+        return None  # some input decides whether it holds: the input's contract
+    return _named(ctx, cond, pc, counterexample)
+
+
+def _named(ctx: LibraryInterpreter, cond: Pred, pc: list[Pred], counterexample: dict[str, int]) -> str:
+    """The coincidence in constructor arguments alone when the contract pins the input sizes of `cond`
+    (`C * p * p == dim` with `C == 3`: "dim == 3*(p * p)"), and constructor sizes that fail it."""
+    pinned: dict[Term, Dim] = {}
+    for s in symbols(cond):
+        v = counterexample.get(s.name)
+        if not constructor_size(s) and v is not None and ctx.decider.check(eq(s, v), list(pc)).verdict is Verdict.HOLDS:
+            pinned[s] = v
+    named = subst_cond(cond, pinned) if pinned else cond
+    ctor = {s.name for s in symbols(named)} if all(constructor_size(s) for s in symbols(named)) else \
+        {s.name for c in pc + [cond] for s in symbols(c) if constructor_size(s)}
+    example = ", ".join(f"{n} = {counterexample[n]}" for n in sorted(ctor) if n in counterexample)
+    return f"{named!r}" + (f"; with {example} every input fails here" if example else "")
+
+
+def _divisibility(cond: Pred) -> bool:
+    stack: list[object] = list(cond.args)
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Op) and x.op == "mod":
+            return True
+        if isinstance(x, (Op, Pred)):
+            stack.extend(x.args)
+        elif hasattr(x, "terms"):
+            stack.extend(a for a, _ in x.terms)  # type: ignore[attr-defined]
+    return False
+
+
+def message(cls: str, op: str, text: str, named: str) -> str:
+    """`Linear: ... (ViT works only when its constructor arguments coincide, dim == 3*(p * p), ...)`."""
+    return f"{op}: {text} ({cls} works only when its constructor arguments coincide, whatever the input: {named})"
