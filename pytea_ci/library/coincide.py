@@ -22,9 +22,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from pytea_ci.library import plausible
 from pytea_ci.library.inputs import is_own
 from pytea_ci.shapes.dim import Dim, Op, Sym, Term, symbols
-from pytea_ci.shapes.pred import Cond, Pred, eq, understood
+from pytea_ci.shapes.pred import Cond, Pred, eq, ge, understood
 from pytea_ci.solver import Verdict
 from pytea_ci.solver.witness import subst_cond
 
@@ -44,17 +45,15 @@ def constructor_size(s: Sym) -> bool:
     return is_own(s) and s.note.startswith(_CTOR)
 
 
-def coincidence(ctx: LibraryInterpreter, cond: Cond, op: str, counterexample: dict[str, int]) -> str | None:
+def coincidence(ctx: LibraryInterpreter, cond: Cond, op: str) -> str | None:
     """The coincidence of constructor arguments `cond` (a check that may fail, under the path condition)
     needs, as text ("dim == 3*(patch_size * patch_size); with dim = 2, patch_size = 1 every input fails
     here"), when it is a declared size that only a coincidence
     of constructor arguments meets (see the module docstring); else None."""
-    if not ctx.active or ctx.shared.guessed or not DECLARED.fullmatch(op) or not isinstance(cond, Pred) \
-            or cond.op != "eq" or _divisibility(cond):
+    if not ctx.active or ctx.shared.guessed or not DECLARED.fullmatch(op) or not isinstance(cond, Pred):
         return None
-    syms = symbols(cond)
-    ctor = [s for s in syms if constructor_size(s)]
-    if not ctor or not all(is_own(s) for s in syms) or not understood(cond):
+    cond = plausible.nonempty(ctx, cond)  # BatchNorm's `numel == 0 or C == num_features`: C == num_features
+    if cond.op != "eq" or _divisibility(cond) or not understood(cond) or not all(is_own(s) for s in symbols(cond)):
         return None
     pc = [c for c in ctx.pc if isinstance(c, Pred) and understood(c)]
     others = {s for c in pc + [cond] for s in symbols(c) if not constructor_size(s)}
@@ -62,7 +61,12 @@ def coincidence(ctx: LibraryInterpreter, cond: Cond, op: str, counterexample: di
     again = [subst_cond(c, primed) for c in pc]  # another input of the same module, under the same contract
     if ctx.decider.check(subst_cond(cond, primed), pc + again + [cond]).verdict is not Verdict.HOLDS:
         return None  # some input decides whether it holds: the input's contract
-    return _named(ctx, cond, pc, counterexample)
+    ctor = {s for c in pc + [cond] for s in symbols(c) if constructor_size(s)}
+    sizes: list[Cond] = [ge(s, 2) for s in sorted(ctor, key=repr) + ctx.free_sizes]
+    failing = ctx.decider.check(cond, [*pc, *sizes])  # by constructor sizes that are not degenerate either
+    if failing.verdict not in (Verdict.MAY_FAIL, Verdict.FAILS):
+        return None  # only a width of 1 fails it (a broadcast's other case): no coincidence of real sizes
+    return _named(ctx, cond, pc, failing.counterexample)
 
 
 def _named(ctx: LibraryInterpreter, cond: Pred, pc: list[Pred], counterexample: dict[str, int]) -> str:
@@ -70,7 +74,7 @@ def _named(ctx: LibraryInterpreter, cond: Pred, pc: list[Pred], counterexample: 
     (`C * p * p == dim` with `C == 3`: "dim == 3*(p * p)"), and constructor sizes that fail it."""
     pinned: dict[Term, Dim] = {}
     for s in symbols(cond):
-        v = counterexample.get(s.name)
+        v = next((_other(c, s) for c in pc if _other(c, s) is not None), counterexample.get(s.name))
         if not constructor_size(s) and v is not None and ctx.decider.check(eq(s, v), list(pc)).verdict is Verdict.HOLDS:
             pinned[s] = v
     named = subst_cond(cond, pinned) if pinned else cond
@@ -78,6 +82,14 @@ def _named(ctx: LibraryInterpreter, cond: Pred, pc: list[Pred], counterexample: 
         {s.name for c in pc + [cond] for s in symbols(c) if constructor_size(s)}
     example = ", ".join(f"{n} = {counterexample[n]}" for n in sorted(ctor) if n in counterexample)
     return f"{named!r}" + (f"; with {example} every input fails here" if example else "")
+
+
+def _other(c: Pred, s: Sym) -> Dim | None:
+    """`e` when `c` is `s == e` (or `e == s`) with `e` over constructor arguments alone."""
+    if c.op != "eq" or s not in c.args:
+        return None
+    e = c.args[1] if c.args[0] == s else c.args[0]
+    return e if not isinstance(e, Pred) and all(constructor_size(t) for t in symbols(e)) else None
 
 
 def _divisibility(cond: Pred) -> bool:
@@ -93,6 +105,9 @@ def _divisibility(cond: Pred) -> bool:
     return False
 
 
+MARK = "works only when its constructor arguments coincide"  # in each such warning (`verdict._symbolic` reads it)
+
+
 def message(cls: str, op: str, text: str, named: str) -> str:
-    """`Linear: ... (ViT works only when its constructor arguments coincide, dim == 3*(p * p), ...)`."""
-    return f"{op}: {text} ({cls} works only when its constructor arguments coincide, whatever the input: {named})"
+    """`Linear: ... (ViT works only when its constructor arguments coincide, whatever the input: ...)`."""
+    return f"{op}: {text} ({cls} {MARK}, whatever the input: {named})"

@@ -53,6 +53,7 @@ class PathOutcome:
     layers: list[tuple[int, Layer, Any, list[Any]]]  # (depth, row, output value, input values)
     model: Any
     params: Dim | None = None  # the model's parameter count (None: not known)
+    coincided: bool = False  # only a coincidence of constructor arguments let it through (`coincide.py`)
 
 
 class ImportCut(Exception):
@@ -119,6 +120,7 @@ class LibraryInterpreter(Interpreter):
         self.names: dict[int, str] = {}
         self.named: dict[str, Any] = {}  # jaxtyping names -> dims, shared across inputs
         self.free_sizes: list[Sym] = []  # input sizes a plausible input has at least 2 of (plausible.py)
+        self.coincided = False  # this path passed a check only a coincidence of constructor sizes meets
 
     def _seed(self, seed: Checkpoint) -> None:
         """Start with the modules another file of the same folder imported (an import snapshot): a
@@ -214,8 +216,9 @@ class LibraryInterpreter(Interpreter):
                 self.emit(rule, Severity.ERROR, plausible.message(self.target.cls, *only, op, message), operands,
                           dims, outcome.counterexample)
                 raise PathEnd()
-            example = coincide.coincidence(self, cond, op, outcome.counterexample)
+            example = coincide.coincidence(self, cond, op)
             if example is not None:  # only a coincidence of constructor arguments meets it (coincide.py)
+                self.coincided = True
                 self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING,
                           coincide.message(self.target.cls, op, message, example), operands, dims,
                           outcome.counterexample)
@@ -347,7 +350,7 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
     finally:
         ctx.active = False
     ctx.shared.completed.append(PathOutcome(list(ctx.pc), inputs, out, list(ctx.layers), model,
-                                                 param_count(model, ctx.inexact)))
+                                                 param_count(model, ctx.inexact), ctx.coincided))
     return None
 
 

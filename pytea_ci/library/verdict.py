@@ -28,7 +28,7 @@ from pytea_ci.diagnostics.rules import INCOMPLETE
 from pytea_ci.interp.budget import Budget
 from pytea_ci.interp.explore import explore
 from pytea_ci.interp.installed import Installed
-from pytea_ci.library import plausible, protocol
+from pytea_ci.library import coincide, plausible, protocol
 from pytea_ci.library.interpreter import LibraryInterpreter, LibraryShared, PathOutcome, resume
 from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget
 from pytea_ci.library.inputs import choices
@@ -287,8 +287,9 @@ def verdict(run: LibraryRun, rel: str, describe: Callable[[ComboResult], str]) -
 def _symbolic(target: LibraryTarget, combos: list[ComboResult], cut: bool,
               describe: Callable[[ComboResult], str]) -> list[Diagnostic]:
     accepted = [c for c in combos if c.completed]
-    if accepted:
-        warnings = {d.key(): d for c in accepted for d in c.warnings}
+    if accepted:  # a coincidence of constructor sizes only when no accepted input does without one
+        only = all(p.coincided for c in accepted for p in c.completed)
+        warnings = {d.key(): d for c in accepted for d in c.warnings if only or coincide.MARK not in d.message}
         return list(warnings.values())
     if cut or any(c.incomplete for c in combos):
         return []
