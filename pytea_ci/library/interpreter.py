@@ -407,6 +407,7 @@ def resume(interp: Interpreter, tree: ast.Module, name: str) -> None:
         interp.resumed = saved["model"]
         shared.guessed = shared.guessed or saved["guessed"]
         run_path(interp, ast.Module(at_line(resume_source(), interp.target.line), []), name)
-    if (interp.passed or interp.called) and before == (len(shared.completed), len(shared.findings)) \
-            and interp.budget_note is None:
+    added = list(shared.findings.values())[before[1]:]  # a coincidence warning (coincide.py) is no end of the path
+    if (interp.passed or interp.called) and before[0] == len(shared.completed) and interp.budget_note is None \
+            and all(coincide.MARK in d.message for d in added):
         shared.ended = max(shared.ended, interp.passed)  # called, neither completed nor a finding: raised
