@@ -19,11 +19,14 @@ construction sites), and any check over a value library mode did not make itself
 
 from __future__ import annotations
 
+import ast
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pytea_ci.library import plausible
-from pytea_ci.library.inputs import is_own
+from pytea_ci.interp.runtime import FunctionVal
+from pytea_ci.library.inputs import LibraryTarget, is_own
+from pytea_ci.models.values import Instance
 from pytea_ci.shapes.dim import Dim, Op, Sym, Term, symbols
 from pytea_ci.shapes.pred import Cond, Pred, eq, ge, understood
 from pytea_ci.solver import Verdict
@@ -50,7 +53,8 @@ def coincidence(ctx: LibraryInterpreter, cond: Cond, op: str) -> str | None:
     needs, as text ("dim == 3*(patch_size * patch_size); with dim = 2, patch_size = 1 every input fails
     here"), when it is a declared size that only a coincidence
     of constructor arguments meets (see the module docstring); else None."""
-    if not ctx.active or ctx.shared.guessed or not DECLARED.fullmatch(op) or not isinstance(cond, Pred):
+    if not ctx.active or ctx.shared.guessed or ctx.optional_left or not DECLARED.fullmatch(op) \
+            or not isinstance(cond, Pred):
         return None
     cond = plausible.nonempty(ctx, cond)  # BatchNorm's `numel == 0 or C == num_features`: C == num_features
     if cond.op != "eq" or _divisibility(cond) or not understood(cond) or not all(is_own(s) for s in symbols(cond)):
@@ -82,6 +86,20 @@ def _named(ctx: LibraryInterpreter, cond: Pred, pc: list[Pred], counterexample: 
         {s.name for c in pc + [cond] for s in symbols(c) if constructor_size(s)}
     example = ", ".join(f"{n} = {counterexample[n]}" for n in sorted(ctor) if n in counterexample)
     return f"{named!r}" + (f"; with {example} every input fails here" if example else "")
+
+
+def optional_left(model: Any, target: LibraryTarget) -> bool:
+    """Whether `forward` has a parameter defaulting to None that library mode does not give (`context=None`,
+    then `context = default(context, x)`): giving it may be what makes the coincidence unnecessary (a
+    context of its own width), so no coincidence is reported for the module."""
+    fwd = model.cls.lookup("forward") if isinstance(model, Instance) else None
+    if not isinstance(fwd, FunctionVal) or isinstance(fwd.node, ast.Lambda):
+        return False
+    a = fwd.node.args
+    params = a.posonlyargs + a.args
+    with_default = list(zip(params[len(params) - len(a.defaults):], a.defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
+    given = {s.name for s in target.inputs + target.optional}
+    return any(isinstance(d, ast.Constant) and d.value is None and p.arg not in given for p, d in with_default)
 
 
 def _other(c: Pred, s: Sym) -> Dim | None:

@@ -121,6 +121,7 @@ class LibraryInterpreter(Interpreter):
         self.named: dict[str, Any] = {}  # jaxtyping names -> dims, shared across inputs
         self.free_sizes: list[Sym] = []  # input sizes a plausible input has at least 2 of (plausible.py)
         self.coincided = False  # this path passed a check only a coincidence of constructor sizes meets
+        self.optional_left = False  # `forward` has an input defaulting to None not given (`coincide.optional_left`)
 
     def _seed(self, seed: Checkpoint) -> None:
         """Start with the modules another file of the same folder imported (an import snapshot): a
@@ -343,6 +344,7 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
     given = ctx.shared.given
     extra = {given[0].name: make_input(ctx, *given)} if given is not None else {}
     ctx.free_sizes = plausible.free_sizes(inputs + list(extra.values()), ctx.named, ctx.target.unit_sizes)
+    ctx.optional_left = coincide.optional_left(model, ctx.target)
     ctx.active = ctx.called = True
     ctx.stack = []
     try:
