@@ -25,7 +25,7 @@ from pytea_ci.interp.interpreter import Interpreter, Shared
 from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.runtime import PathEnd
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
-from pytea_ci.library import plausible
+from pytea_ci.library import coincide, plausible
 from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget, make_input, positive
 from pytea_ci.library.protocol import ATTR, DEFINED, DIM, RESUMED, RUN, UNKNOWN_ARG, at_line, resume_source
 from pytea_ci.library.targets import size_attribute
@@ -53,6 +53,7 @@ class PathOutcome:
     layers: list[tuple[int, Layer, Any, list[Any]]]  # (depth, row, output value, input values)
     model: Any
     params: Dim | None = None  # the model's parameter count (None: not known)
+    coincided: bool = False  # only a coincidence of constructor arguments let it through (`coincide.py`)
 
 
 class ImportCut(Exception):
@@ -119,6 +120,8 @@ class LibraryInterpreter(Interpreter):
         self.names: dict[int, str] = {}
         self.named: dict[str, Any] = {}  # jaxtyping names -> dims, shared across inputs
         self.free_sizes: list[Sym] = []  # input sizes a plausible input has at least 2 of (plausible.py)
+        self.coincided = False  # this path passed a check only a coincidence of constructor sizes meets
+        self.optional_left = False  # `forward` has an input defaulting to None not given (`coincide.optional_left`)
 
     def _seed(self, seed: Checkpoint) -> None:
         """Start with the modules another file of the same folder imported (an import snapshot): a
@@ -214,7 +217,13 @@ class LibraryInterpreter(Interpreter):
                 self.emit(rule, Severity.ERROR, plausible.message(self.target.cls, *only, op, message), operands,
                           dims, outcome.counterexample)
                 raise PathEnd()
-            if _promised(cond):
+            example = coincide.coincidence(self, cond, op)
+            if example is not None:  # only a coincidence of constructor arguments meets it (coincide.py)
+                self.coincided = True
+                self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING,
+                          coincide.message(self.target.cls, op, message, example), operands, dims,
+                          outcome.counterexample)
+            elif _promised(cond):
                 self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING, f"{op}: {message} although the annotation allows any "
                           f"{', '.join(sorted(s.name for s in symbols(cond)))}", operands, dims,
                           outcome.counterexample)
@@ -335,6 +344,7 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
     given = ctx.shared.given
     extra = {given[0].name: make_input(ctx, *given)} if given is not None else {}
     ctx.free_sizes = plausible.free_sizes(inputs + list(extra.values()), ctx.named, ctx.target.unit_sizes)
+    ctx.optional_left = coincide.optional_left(model, ctx.target)
     ctx.active = ctx.called = True
     ctx.stack = []
     try:
@@ -342,7 +352,7 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
     finally:
         ctx.active = False
     ctx.shared.completed.append(PathOutcome(list(ctx.pc), inputs, out, list(ctx.layers), model,
-                                                 param_count(model, ctx.inexact)))
+                                                 param_count(model, ctx.inexact), ctx.coincided))
     return None
 
 
@@ -399,6 +409,7 @@ def resume(interp: Interpreter, tree: ast.Module, name: str) -> None:
         interp.resumed = saved["model"]
         shared.guessed = shared.guessed or saved["guessed"]
         run_path(interp, ast.Module(at_line(resume_source(), interp.target.line), []), name)
-    if (interp.passed or interp.called) and before == (len(shared.completed), len(shared.findings)) \
-            and interp.budget_note is None:
+    added = list(shared.findings.values())[before[1]:]  # a coincidence warning (coincide.py) is no end of the path
+    if (interp.passed or interp.called) and before[0] == len(shared.completed) and interp.budget_note is None \
+            and all(coincide.MARK in d.message for d in added):
         shared.ended = max(shared.ended, interp.passed)  # called, neither completed nor a finding: raised

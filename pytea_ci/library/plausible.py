@@ -81,7 +81,7 @@ def degenerate(ctx: LibraryInterpreter, cond: Cond) -> tuple[list[Sym], bool] | 
     if not isinstance(cond, Pred) or not ctx.free_sizes:
         return None
     plausible: list[Cond] = [ge(s, 2) for s in ctx.free_sizes]
-    if _pins(_nonempty(ctx, cond), ctx.free_sizes):
+    if _pins(nonempty(ctx, cond), ctx.free_sizes):
         return None
     involved = [s for s in ctx.free_sizes if s in symbols(cond)]
     if not involved:
@@ -100,7 +100,7 @@ def plausibly_holds(ctx: LibraryInterpreter, cond: Cond) -> bool:
     return ctx.decider.check(cond, ctx.pc + [ge(s, 2) for s in ctx.free_sizes]).verdict is Verdict.HOLDS
 
 
-def _nonempty(ctx: LibraryInterpreter, cond: Pred) -> Pred:
+def nonempty(ctx: LibraryInterpreter, cond: Pred) -> Pred:
     """`cond` without the alternatives no input of sizes at least 1 meets: BatchNorm's `numel == 0 or
     C == 1` (an empty input passes torch's channel check) is `C == 1` for every input with elements."""
     if cond.op != "or":

@@ -28,7 +28,7 @@ from pytea_ci.diagnostics.rules import INCOMPLETE
 from pytea_ci.interp.budget import Budget
 from pytea_ci.interp.explore import explore
 from pytea_ci.interp.installed import Installed
-from pytea_ci.library import plausible, protocol
+from pytea_ci.library import coincide, plausible, protocol
 from pytea_ci.library.interpreter import LibraryInterpreter, LibraryShared, PathOutcome, resume
 from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget
 from pytea_ci.library.inputs import choices
@@ -275,9 +275,12 @@ def verdict(run: LibraryRun, rel: str, describe: Callable[[ComboResult], str]) -
                                 "share of the run's) before its step and solver budgets: where it stopped depends on the "
                                 "machine",
                                 entry=rel))
-    found = {d.key(): d for d in _symbolic(run.target, run.combos, run.out_of_budget, describe)}
+    # a coincidence of constructor sizes (coincide.py) only when no input, optional ones given or not, does without
+    runs = run.combos + [c for combos, _ in run.variants for c in combos] + [c for _, c in run.callers]
+    only = all(p.coincided for c in runs for p in c.completed)
+    found = {d.key(): d for d in _symbolic(run.target, run.combos, run.out_of_budget, describe, only)}
     for combos, complete in run.variants:  # a failure with an optional input given fails every such input
-        for d in _symbolic(run.target, combos, not complete, describe):
+        for d in _symbolic(run.target, combos, not complete, describe, only):
             found.setdefault(d.key(), d)
     for d in _from_callers(run):
         found.setdefault(d.key(), d)
@@ -285,10 +288,10 @@ def verdict(run: LibraryRun, rel: str, describe: Callable[[ComboResult], str]) -
 
 
 def _symbolic(target: LibraryTarget, combos: list[ComboResult], cut: bool,
-              describe: Callable[[ComboResult], str]) -> list[Diagnostic]:
+              describe: Callable[[ComboResult], str], only: bool) -> list[Diagnostic]:
     accepted = [c for c in combos if c.completed]
     if accepted:
-        warnings = {d.key(): d for c in accepted for d in c.warnings}
+        warnings = {d.key(): d for c in accepted for d in c.warnings if only or coincide.MARK not in d.message}
         return list(warnings.values())
     if cut or any(c.incomplete for c in combos):
         return []

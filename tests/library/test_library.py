@@ -15,7 +15,8 @@ from pytea_ci.solver import Decider
 from tests.library.helpers import FIXTURES, expectations, targets
 
 FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py", "verdicts.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py"),
-         os.path.join("sites", "models.py"), "broadcast.py", "rnn_tutorial.py", "own_asserts.py", "factories.py", "pieces.py", "filled_later.py", "optional_inputs.py", "conditional_layers.py", "config_objects.py"]
+         os.path.join("sites", "models.py"), "broadcast.py", "rnn_tutorial.py", "own_asserts.py", "factories.py", "pieces.py", "filled_later.py", "optional_inputs.py", "conditional_layers.py", "config_objects.py",
+         "coincidence.py"]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
@@ -37,6 +38,18 @@ def test_findings_match_the_markers(name: str) -> None:
         res = analyze_module(t, os.path.dirname(path), Decider(), 10.0, strict=True)
         found |= {(d.span.line, d.rule) for d in res.diagnostics if d.severity.value != "note"}
     assert found == expectations(path)
+
+
+def test_a_coincidence_of_constructor_arguments_is_named_in_them() -> None:
+    """The warning states the coincidence in constructor arguments alone (the input's size the contract
+    ties to them substituted) and constructor sizes, none of them 1, for which every input fails."""
+    s = _shapes("coincidence.py", "PatchEmbedSwapped")
+    (f,) = s["findings"]
+    assert f["rule"] == "PT002" and "works only when its constructor arguments coincide" in f["message"]
+    assert "3*(patch * patch) == dim" in f["message"]
+    example = dict(kv.split(" = ") for kv in f["message"].split("; with ")[1].split(" every")[0].split(", "))
+    assert set(example) == {"dim", "patch"} and 3 * int(example["patch"]) ** 2 != int(example["dim"])
+    assert min(int(v) for v in example.values()) >= 2
 
 
 def test_contract_example_and_layers_of_a_cnn() -> None:
