@@ -166,6 +166,42 @@ def test_launcher_not_followed_is_pt013(tmp_path: Path) -> None:
     assert e.stats.ops_checked == 0 and [p["kind"] for p in e.stats.ended_paths] == ["launcher"]
 
 
+def test_code_wrapped_by_a_call_whose_result_is_kept_is_not_launched(tmp_path: Path) -> None:
+    # torchrl at import time: `_warn = assume_constant_result(_err)`, `_make_specs = backend("gym")(Env._make_specs)`
+    # and `@backend("gym")` on a method wrap the function (as a decorator does) and keep the result; nothing is
+    # launched there, so the entry's first reason is not a launcher. A dropped result, or code handed by keyword
+    # (`Thread(target=main).start()`), still is.
+    source = """\
+        import torch
+        from compile_tools import assume_constant_result, backend, launch, Thread
+
+        def _err():
+            raise RuntimeError("never here")
+
+        _warn = assume_constant_result(_err)
+
+        class Env:
+            def _make_specs(self):
+                return 1
+
+        class GymEnv(Env):
+            _make_specs = backend("gym")(Env._make_specs)
+
+            @backend("gym")
+            def step(self):
+                return 2
+
+        def main():
+            return torch.nn.Linear(10, 5)(torch.randn(3, 10))
+
+        launch(main)
+        Thread(target=main).start()
+    """
+    e = analyze(tmp_path, source)
+    launched = [(p["location"][1], p["reason"].split("()")[0]) for p in e.stats.ended_paths if p["kind"] == "launcher"]
+    assert launched == [(23, "main"), (24, "main")]
+
+
 def test_nothing_checked_when_every_path_ends_first(tmp_path: Path) -> None:
     source = """\
         import sys

@@ -128,7 +128,8 @@ class CallMixin:
 
     def unknown_call(self: "Interpreter", reason: str, fn: Any, args: tuple, kwargs: dict, api: bool = False) -> Unknown:
         """The result of calling something not understood. With tensor arguments it is a tensor operation
-        not checked (disabled by what made the callable); code handed to it is a launcher not followed."""
+        not checked (disabled by what made the callable); code handed to it is a launcher not followed,
+        unless it is wrapped: the first argument of a call whose result is kept (`g = w(f)`, `@w`)."""
         origin = origin_of_value(fn, self.span) if isinstance(fn, Unknown) else None
         out = Unknown(reason, None, origin) if origin is not None else self.unknown(reason, api)
         given = (*args, *kwargs.values(), fn)
@@ -139,7 +140,7 @@ class CallMixin:
             self.shared.coverage.op(self.span, out.origin)
         handed_over(self, operands, out.origin.what if out.origin is not None else reason)
         code = next((x for x in operands if isinstance(x, (FunctionVal, BoundMethod))), None)
-        if code is not None:
+        if code is not None and not (args and args[0] is code and self.span != self.discarded):
             name = getattr(getattr(code, "func", code), "name", "a function")
             made_by = out.origin.what if out.origin is not None else reason
             self.shared.coverage.end("launcher", self.span, f"{name}() is handed to {made_by}, which is not followed")

@@ -93,6 +93,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.work_seen = dim_work()  # (not per-path state: snapshots never copy it)
         self.sym_count = 0
         self.naming = None
+        self.discarded = None
         self.sym_names: set[str] = set()
         self.inexact: set[int] = set()
         self.escaped: set[int] = set()  # dicts and instances handed to code not followed: any key or attribute may be there (escape.py)

@@ -38,7 +38,8 @@ from pytea_ci.solver import Decider
 # interpreter attributes that are not per-path state (its configuration and what it shares with other
 # paths: interp/config.py), or handled apart (the trail is rebuilt from the recorded choices; steps
 # start from zero)
-_NOT_STATE = frozenset({"config", "shared", "trail", "steps", "charged", "budget_note", "path_id", "work_seen"})
+_NOT_STATE = frozenset({"config", "shared", "trail", "steps", "charged", "budget_note", "path_id", "work_seen",
+                        "discarded"})
 _ID_SETS = ("inexact", "escaped")  # sets of ids of objects of the state
 _ID_KEYS = ("star_namespaces", "known_len", "rep_positions", "exact_prefix")  # dicts keyed by ids of objects of the state
 _ATOMS = (type(None), bool, int, float, complex, str, bytes, Term, Tensor, Pred, Unknown, Namespace, Builtin,

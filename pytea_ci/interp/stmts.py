@@ -161,6 +161,7 @@ def _bound(target: ast.expr) -> set[str]:
 
 class StmtMixin:
     naming: "tuple[str, Any] | None"  # (variable, span of the expression) while an assignment is evaluated
+    discarded: Any  # the span of the call an expression statement drops the result of (a launcher: calls.py)
 
     def exec_block(self: "Interpreter", body: list[ast.stmt], scope: Scope) -> None:
         for stmt in body:
@@ -180,7 +181,11 @@ class StmtMixin:
             raise
 
     def ex_Expr(self: "Interpreter", node: ast.Expr, scope: Scope) -> None:
-        self.eval(node.value, scope)
+        saved, self.discarded = self.discarded, self.span_of(node.value)
+        try:
+            self.eval(node.value, scope)
+        finally:
+            self.discarded = saved
 
     def ex_Pass(self: "Interpreter", node: ast.Pass, scope: Scope) -> None:
         return None
