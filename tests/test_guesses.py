@@ -183,3 +183,26 @@ def test_the_other_side_ran_the_site_without_a_check_and_failed_later(tmp_path: 
             raise KeyError("the run ends here")
             """)
         assert [(n, rule, sev) for n, rule, sev, _ in out if sev != "NOTE"] == [(line, "PT002", "WARNING")], use
+
+
+def test_a_guess_is_named_at_its_own_file_and_line(tmp_path: Path) -> None:
+    """A guess inside a function of another file (an installed package's helper, a project module) is
+    named at that file's line, not at the line number of that file in the entry's name (on main: `main.py:4`
+    for `helpers.py`'s line 4)."""
+    (tmp_path / "helpers.py").write_text(textwrap.dedent("""\
+        import json
+
+
+        def width():
+            if json.load(open("cfg.json"))["big"]:
+                return 5
+            return 3
+        """))
+    out = findings(tmp_path, """\
+        import torch
+        import torch.nn as nn
+        from helpers import width
+        y = nn.Linear(width(), 2)(torch.zeros(1, 3))
+        """)
+    assert [(line, rule) for line, rule, _, _ in out] == [(4, "PT002")]
+    assert "is True at helpers.py:5" in out[0][3]

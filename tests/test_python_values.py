@@ -1322,3 +1322,24 @@ def test_endless_iterators_cut_by_islice_and_zip(analyzer: Analyzer) -> None:
         p_empty = torch.zeros(len(list(zip([1, 2], cycle([])))) + 1)
         p_skip = torch.zeros(len(list(islice(cycle('ab'), 2, 7, 2))))
     ''')
+
+
+def test_partial_reads_back_func_args_and_keywords(analyzer: Analyzer) -> None:
+    """timm's `get_norm_act_layer` unbinds a partial (`norm_layer.keywords`, `norm_layer.func`) to pick the
+    norm-act class by the wrapped class's name; a partial of a partial is flattened as CPython does."""
+    exact(analyzer, '''
+        import functools
+        import torch
+
+        def layer(width, eps=1.0, groups=1):
+            return width * groups
+
+        inner = functools.partial(layer, eps=2.0)
+        outer = functools.partial(inner, 3, groups=2)
+        p_func = torch.zeros(2 if outer.func is layer else 3)
+        p_args = torch.zeros(len(outer.args), outer.args[0])
+        p_keys = torch.zeros(len(outer.keywords), int(outer.keywords["eps"]))
+        p_name = torch.zeros(len(inner.func.__name__))
+        p_call = torch.zeros(outer())
+        p_kind = torch.zeros(2 if isinstance(outer, functools.partial) else 3)
+    ''')

@@ -263,6 +263,11 @@ class ExprMixin:
         if (isinstance(a, Term) or isinstance(b, Term)):
             if is_dim(a) and is_dim(b) and name in {"add", "sub", "mul", "floordiv", "mod"}:
                 return dim_binop(name, a, b)
+            if name == "pow" and is_dim(a) and isinstance(b, int) and not isinstance(b, bool) and 0 <= b <= 8:
+                out_pow: Any = 1  # `patch_size ** 2`: a product of the size with itself, an int as CPython's
+                for _ in range(b):
+                    out_pow = dim_binop("mul", out_pow, a)
+                return out_pow
             if name == "mul" and isinstance(a, (tuple, list)) and isinstance(b, Term):
                 return self.unknown("sequence repeated a symbolic number of times")
             out = self.unknown(f"{name} on a symbolic value")

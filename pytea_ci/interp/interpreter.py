@@ -367,7 +367,8 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             # import of every registered model)
             going_on = side_going_on(node)
             return choice if going_on is None else going_on
-        named = guess_text(cond, node, self.span) if len(self.trail) > at else None
+        where = self.span_of(node) if node is not None and hasattr(node, "lineno") else self.span  # the test's own file
+        named = guess_text(cond, node, where) if len(self.trail) > at else None
         if named is not None:
             self.branch_inside = self.machine.guess(at, named[0], choice, named[1], node)
         return choice

@@ -587,6 +587,8 @@ NAMES: dict[str, str] = {
 
 # model module -> the computed attributes it registers
 PROPERTIES: dict[str, str] = {
+    'pytea_ci.models.stdlib':
+        'functools.partial.func functools.partial.args functools.partial.keywords',
     'pytea_ci.models.torch.dtypes':
         'builtins.DType.is_floating_point builtins.DType.is_complex builtins.DType.itemsize',
     'pytea_ci.models.torch.tensor':
@@ -605,7 +607,7 @@ PREFIXES = (
     'PIL PIL.Image abc accelerate argparse asyncio asyncio.runners builtins builtins.DType builtins.dict '
     'builtins.property click collections collections.OrderedDict collections.abc contextlib contextvars copy '
     'csv dataclasses datetime datetime.datetime distutils distutils.version einops einops.layers '
-    'einops.layers.torch enum fire functools getpass glob hydra importlib importlib.machinery '
+    'einops.layers.torch enum fire functools functools.partial getpass glob hydra importlib importlib.machinery '
     'importlib.metadata importlib.util inspect io itertools itertools.chain json jsonargparse keyword lightning '
     'lightning.fabric lightning_fabric logging math matplotlib matplotlib.pyplot multiprocessing numpy '
     'numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig operator os os.path '

@@ -14,8 +14,8 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import is_number
-from pytea_ci.models.registry import model, native_class, register
-from pytea_ci.models.values import Builtin, ClassVal, GeneratorCM, Instance, Unknown
+from pytea_ci.models.registry import model, native_class, prop, register
+from pytea_ci.models.values import Builtin, ClassVal, GeneratorCM, Instance, PartialVal, Unknown
 from pytea_ci.shapes.dim import ceildiv, floordiv, is_dim
 
 
@@ -255,7 +255,22 @@ class NullContext:
 
 @model("functools.partial")
 def partial(ctx: Ctx, fn: Any, *args: Any, **kwargs: Any) -> Any:
-    return Builtin("functools.partial", lambda c, *a, **k: c.call(fn, *args, *a, **{**kwargs, **k}))
+    if isinstance(fn, PartialVal):  # CPython flattens a partial of a partial
+        fn, args, kwargs = fn.func, (*fn.args, *args), {**fn.keywords, **kwargs}
+    return PartialVal("functools.partial", lambda c, *a, **k: c.call(fn, *args, *a, **{**kwargs, **k}),
+                      fn, tuple(args), dict(kwargs))
+
+
+def _partial_field(name: str) -> Any:
+    def read(ctx: Ctx, obj: Any) -> Any:
+        if not isinstance(obj, PartialVal):
+            return ctx.unknown(f"functools.partial.{name}")
+        return {"func": obj.func, "args": obj.args, "keywords": obj.keywords}[name]
+    return read
+
+
+for _field in ("func", "args", "keywords"):
+    prop(f"functools.partial.{_field}")(_partial_field(_field))
 
 
 @model("functools.lru_cache", "functools.cache", "typing.final", "typing.overload", "abc.abstractmethod",

@@ -52,6 +52,16 @@ class Builtin:
 
 
 @dataclass(eq=False)
+class PartialVal(Builtin):
+    """`functools.partial(func, *args, **keywords)`: calls `func` with them first; `.func`, `.args` and
+    `.keywords` read them back (a partial of a partial is flattened, as CPython's)."""
+
+    func: Any = None
+    args: tuple[Any, ...] = ()
+    keywords: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
 class Property:
     """A computed attribute of a value (e.g. `Tensor.shape`): `fn(ctx, obj)`."""
 
