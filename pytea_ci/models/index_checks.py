@@ -48,10 +48,11 @@ def require_indices(ctx: Ctx, idx: Any, size: Any, op: str, what: str, limit: st
 
 
 def require_values(ctx: Ctx, idx: Any, lo_ok: Dim, hi_ok: Dim | None, op: str, head: str, tail: str,
-                   dims: tuple[tuple[str, object], ...], ignore: Any = None) -> None:
-    """Every value of the integer tensor `idx` must lie in [lo_ok, hi_ok] (None: no upper limit) or
-    equal `ignore`; `head`/`tail` frame the message around the values' range."""
-    if not isinstance(idx, Tensor) or idx.vrange is None or idx.dtype not in _INDEX_DTYPES:
+                   dims: tuple[tuple[str, object], ...], ignore: Any = None, any_dtype: bool = False) -> None:
+    """Every value of the integer tensor `idx` (of any dtype with `any_dtype`: a probability target) must lie
+    in [lo_ok, hi_ok] (None: no upper limit) or equal `ignore`; `head`/`tail` frame the message around the
+    values' range."""
+    if not isinstance(idx, Tensor) or idx.vrange is None or not (any_dtype or idx.dtype in _INDEX_DTYPES):
         return
     if _ints(n := idx.numel()) and n == 0:
         return
