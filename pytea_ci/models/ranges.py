@@ -261,7 +261,7 @@ def padded_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRang
 
 
 # ----- propagation ---------------------------------------------------------------------------------
-def _covers(idx: Any, size: Any) -> bool:
+def covers(idx: Any, size: Any) -> bool:
     """`idx` is an iteration symbol over every position 0..size-1 (as `data.some_index` makes them)."""
     if isinstance(idx, Op) and idx.op == "mod" and idx.args[1] == size:
         idx = idx.args[0]
@@ -275,7 +275,7 @@ def _subset(r: ValueRange, src: Tensor, out: Tensor, args: tuple) -> ValueRange:
     symbolic = [x for a in args[1:] for x in (a if isinstance(a, tuple) else (a,)) if isinstance(x, Term)]
     if symbolic:
         # an index that takes every position of dim 0 in every run (a loader's dataset index) meets every element
-        every = len(args) == 2 and src.shape and _covers(args[1], src.shape[0])
+        every = len(args) == 2 and src.shape and covers(args[1], src.shape[0])
         if every:
             return r
         one = len(args) == 2 and isinstance(args[1], Term)  # one position: an element (never empty)
