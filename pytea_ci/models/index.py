@@ -398,7 +398,8 @@ NAMES: dict[str, str] = {
         'numpy.float32 numpy.float64 numpy.float16 numpy.int64 numpy.int32 numpy.int16 numpy.int8 numpy.uint8 '
         'numpy.bool_ numpy.float_ numpy.int_ numpy.double numpy.array numpy.asarray numpy.ascontiguousarray '
         'numpy.asfarray numpy.copy numpy.loadtxt numpy.genfromtxt numpy.zeros numpy.ones numpy.empty numpy.full '
-        'numpy.zeros_like numpy.ones_like numpy.empty_like numpy.full_like numpy.arange numpy.linspace '
+        'numpy.eye numpy.identity numpy.zeros_like numpy.ones_like numpy.empty_like numpy.full_like numpy.arange '
+        'numpy.linspace '
         'numpy.random.rand numpy.random.randn numpy.random.random numpy.random.random_sample '
         'numpy.random.normal numpy.random.uniform numpy.random.randint numpy.random.seed numpy.random.shuffle '
         'numpy.set_printoptions numpy.savez',

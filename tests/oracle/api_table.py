@@ -446,6 +446,10 @@ add("torch.full", _PROB, "F.cross_entropy(x, torch.full((4,), 1.0).long())",
     "F.cross_entropy(x, torch.full((4,), 2.0).long())", "torch.full((4,), 0.5).long() + torch.zeros(4)")
 add("torch.cat", _PROB, "F.cross_entropy(x, torch.cat((torch.zeros(2), torch.ones(2))).long())",
     "F.cross_entropy(x, torch.cat((torch.zeros(2), torch.ones(2))).long() + 1)")
+add("numpy.eye", "ids = [0, 2, 1]\n", "torch.FloatTensor(np.eye(4)[ids])", "torch.from_numpy(np.eye(4, 3)).view(12)",
+    "nn.Linear(4, 2)(torch.from_numpy(np.eye(4, dtype=np.float32)))", "nn.Linear(3, 2)(torch.FloatTensor(np.eye(4)))",
+    "torch.from_numpy(np.eye(3)[ids]).view(4, 2)")
+add("numpy.identity", "", "torch.from_numpy(np.identity(3)).view(9)", "torch.from_numpy(np.identity(3)).view(8)")
 add("torch.nn.NLLLoss", _CLS, "nn.NLLLoss()(x, t)", "nn.NLLLoss()(x, u)")
 add("torch.nn.functional.nll_loss", _CLS, "F.nll_loss(x, t, reduction='none')", "F.nll_loss(x, u)")
 add("torch.nn.MultiMarginLoss", _CLS, "nn.MultiMarginLoss()(x, t)", "nn.MultiMarginLoss()(x, u)")
