@@ -38,7 +38,7 @@ from pytea_ci.interp.objects import ObjectMixin
 from pytea_ci.interp.sequences import SequenceMixin
 from pytea_ci.interp.project_files import read_text
 from pytea_ci.interp.ops import on_machine
-from pytea_ci.interp.plausible_sizes import degenerate_only
+from pytea_ci.interp.plausible_sizes import implausible_only
 from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope, UserException
 from pytea_ci.interp.stmts import StmtMixin
 from pytea_ci.interp.unbound import never_bound
@@ -448,8 +448,8 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             if isinstance(cond, Pred):
                 self.pc.append(cond)
             return
-        if isinstance(cond, Pred) and (on_machine(cond) or degenerate_only(self.config.decider, cond, self.pc)):
-            self.pc.append(cond)  # fails on some machines only, or for a degenerate size only: not a finding
+        if isinstance(cond, Pred) and (on_machine(cond) or implausible_only(self.config.decider, cond, self.pc)):
+            self.pc.append(cond)  # fails on some machines only, or for implausible sizes only: not a finding
             return
         ce = outcome.counterexample
         when = fails_when(cond, ce)

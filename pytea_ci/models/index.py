@@ -94,7 +94,7 @@ NAMES: dict[str, str] = {
         'torch.float32 torch.float torch.float64 torch.double torch.float16 torch.half torch.bfloat16 '
         'torch.int64 torch.long torch.int32 torch.int torch.int16 torch.short torch.int8 torch.uint8 torch.bool '
         'torch.complex64 torch.complex128 torch.cfloat torch.cdouble torch.complex32 torch.chalf torch.randn '
-        'torch.rand torch.zeros torch.ones torch.empty torch.Tensor.__new__ torch.FloatTensor '
+        'torch.rand torch.empty torch.zeros torch.ones torch.Tensor.__new__ torch.FloatTensor '
         'torch.cuda.FloatTensor torch.LongTensor torch.cuda.LongTensor torch.DoubleTensor '
         'torch.cuda.DoubleTensor torch.HalfTensor torch.cuda.HalfTensor torch.BFloat16Tensor '
         'torch.cuda.BFloat16Tensor torch.IntTensor torch.cuda.IntTensor torch.ShortTensor '
@@ -403,10 +403,10 @@ NAMES: dict[str, str] = {
         'numpy.float32 numpy.float64 numpy.float16 numpy.int64 numpy.int32 numpy.int16 numpy.int8 numpy.uint8 '
         'numpy.bool_ numpy.float_ numpy.int_ numpy.double numpy.array numpy.asarray numpy.ascontiguousarray '
         'numpy.asfarray numpy.copy numpy.loadtxt numpy.genfromtxt numpy.zeros numpy.ones numpy.empty numpy.full '
-        'numpy.zeros_like numpy.ones_like numpy.empty_like numpy.full_like numpy.arange numpy.linspace '
-        'numpy.meshgrid numpy.random.rand numpy.random.randn numpy.random.random numpy.random.random_sample '
-        'numpy.random.normal numpy.random.uniform numpy.random.randint numpy.random.seed numpy.random.shuffle '
-        'numpy.set_printoptions numpy.savez',
+        'numpy.eye numpy.identity numpy.zeros_like numpy.ones_like numpy.empty_like numpy.full_like '
+        'numpy.arange numpy.linspace numpy.meshgrid numpy.random.rand numpy.random.randn numpy.random.random '
+        'numpy.random.random_sample numpy.random.normal numpy.random.uniform numpy.random.randint '
+        'numpy.random.seed numpy.random.shuffle numpy.set_printoptions numpy.savez',
     'pytea_ci.models.numpy_.rng':
         'numpy.random.Generator numpy.random.default_rng',
     'pytea_ci.models.datamodel':

@@ -19,7 +19,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import INPUT, Dim, Sym, dmax, dmin, is_dim
+from pytea_ci.shapes.dim import INPUT, Dim, Sym, dmax, dmin, is_dim, lower_bound
 from pytea_ci.shapes.tensor import INT_DTYPES, Tensor
 from pytea_ci.shapes.vrange import ValueRange
 from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
@@ -48,10 +48,11 @@ def require_indices(ctx: Ctx, idx: Any, size: Any, op: str, what: str, limit: st
 
 
 def require_values(ctx: Ctx, idx: Any, lo_ok: Dim, hi_ok: Dim | None, op: str, head: str, tail: str,
-                   dims: tuple[tuple[str, object], ...], ignore: Any = None) -> None:
-    """Every value of the integer tensor `idx` must lie in [lo_ok, hi_ok] (None: no upper limit) or
-    equal `ignore`; `head`/`tail` frame the message around the values' range."""
-    if not isinstance(idx, Tensor) or idx.vrange is None or idx.dtype not in _INDEX_DTYPES:
+                   dims: tuple[tuple[str, object], ...], ignore: Any = None, any_dtype: bool = False) -> None:
+    """Every value of the integer tensor `idx` (of any dtype with `any_dtype`: a probability target) must lie
+    in [lo_ok, hi_ok] (None: no upper limit) or equal `ignore`; `head`/`tail` frame the message around the
+    values' range."""
+    if not isinstance(idx, Tensor) or idx.vrange is None or not (any_dtype or idx.dtype in _INDEX_DTYPES):
         return
     if _ints(n := idx.numel()) and n == 0:
         return
@@ -62,6 +63,8 @@ def require_values(ctx: Ctx, idx: Any, lo_ok: Dim, hi_ok: Dim | None, op: str, h
     if _ints(r.lo, r.hi, lo_ok) and (hi_ok is None or _ints(hi_ok)):
         _decide_concrete(ctx, r, int(lo_ok), None if hi_ok is None else int(hi_ok), ignore, op, message, dims)
         return
+    if _surely_inside(r, lo_ok, hi_ok):
+        return  # (the symbols' own bounds settle it: no question to the solver, whose budget is shared)
     def ok(v: Dim) -> Any:
         inside = P.le(lo_ok, v) if hi_ok is None else P.and_(P.le(lo_ok, v), P.le(v, hi_ok))
         return inside if ignore is None else P.or_(inside, P.eq(v, ignore))
@@ -78,6 +81,15 @@ def require_values(ctx: Ctx, idx: Any, lo_ok: Dim, hi_ok: Dim | None, op: str, h
     # bounds that only over-approximate: said only when every value of the range is out
     ctx.require(_some_allowed(r, lo_ok, hi_ok, ignore), op, f"{message}; every value is out of range", INVALID_ARGUMENT,
                 dims=dims)
+
+
+def _surely_inside(r: ValueRange, lo_ok: Dim, hi_ok: Dim | None) -> bool:
+    """Every value of `r` is allowed by the lower bounds of the symbols alone (`[0, 0]` into `len_1 >= 1`)."""
+    if r.lo is None or r.hi is None:
+        return False
+    low = lower_bound(r.lo - lo_ok)
+    high = 0 if hi_ok is None else lower_bound(hi_ok - r.hi)
+    return low is not None and low >= 0 and high is not None and high >= 0
 
 
 def _some_allowed(r: ValueRange, lo_ok: Dim, hi_ok: Dim | None, ignore: Any) -> Any:

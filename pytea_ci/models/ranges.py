@@ -155,9 +155,29 @@ def array_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange
     return literal_values(ctx, out, args[:1], kwargs) if args and isinstance(out, Tensor) and out.is_int() else None
 
 
+def _whole(v: Any) -> Any:
+    """An integer fill value as a dim (`1.0` is 1); None for a fraction, a bool or a value not understood."""
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return v if is_dim(v) and not isinstance(v, bool) else None
+
+
 def full_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
-    v = kwargs.get("fill_value", args[1] if len(args) > 1 else None)
-    return made(ctx, v, v, f"torch.full(..., {v!r})", True) if is_dim(v) and not isinstance(v, bool) else None
+    """Every element is the fill value, of any dtype when it is a whole number (`torch.full((n,), 1.0)`
+    holds 1s, which `.long()` keeps)."""
+    v = _whole(kwargs.get("fill_value", args[1] if len(args) > 1 else None))
+    return made(ctx, v, v, f"torch.full(..., {v!r})", True) if v is not None else None
+
+
+def constant_values(value: int, name: str) -> Callable[[Ctx, Tensor, tuple, dict], ValueRange | None]:
+    """`torch.zeros` / `torch.ones`: every element is `value`, in any dtype (labels made as
+    `torch.cat((torch.zeros(n), torch.ones(n))).long()` are 0s and 1s)."""
+    def source(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
+        return made(ctx, value, value, f"{name}(...)", True)
+
+    _ANY_DTYPE.add(source)  # (filled in when the models register, after this module has loaded)
+    return source
+
 
 
 def _index_range(ctx: Ctx, args: tuple, dim: Any, what: str, attained: bool = False) -> ValueRange | None:
@@ -213,12 +233,23 @@ def joined_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRang
     columns of different cardinalities, are told apart again by indexing, which a range cannot do)."""
     parts = list(args[0]) if args and isinstance(args[0], (list, tuple)) else []
     ranges = [t.vrange if isinstance(t, Tensor) else None for t in parts]
-    if not ranges or any(r is None or (r.lo, r.hi) != (ranges[0].lo, ranges[0].hi) for r in ranges):  # type: ignore[union-attr]
+    if not ranges or any(r is None for r in ranges):
+        return None
+    # parts of different ranges are joined when each holds its bounds in every run (constants, literals):
+    # the bounds of the whole occur, and a fixed selection of it later only over-approximates
+    if any((r.lo, r.hi) != (ranges[0].lo, ranges[0].hi) for r in ranges) and not all(  # type: ignore[union-attr]
+            r.attained for r in ranges):  # type: ignore[union-attr]
         return None
     out_range = ranges[0]
     for r in ranges[1:]:
         out_range = hull(out_range, r)  # type: ignore[arg-type]
     return out_range
+
+
+# Sources whose values are whole numbers in any dtype (constants, and parts joined as they are): a float
+# tensor keeps them as a range, for the casts to an integer dtype that make labels of them; float operations
+# other than copies, selections and whole-number arithmetic drop it (`_carried`).
+_ANY_DTYPE: set[Callable[..., Any]] = {full_values, joined_values}
 
 
 def padded_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
@@ -230,7 +261,7 @@ def padded_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRang
 
 
 # ----- propagation ---------------------------------------------------------------------------------
-def _covers(idx: Any, size: Any) -> bool:
+def covers(idx: Any, size: Any) -> bool:
     """`idx` is an iteration symbol over every position 0..size-1 (as `data.some_index` makes them)."""
     if isinstance(idx, Op) and idx.op == "mod" and idx.args[1] == size:
         idx = idx.args[0]
@@ -244,7 +275,7 @@ def _subset(r: ValueRange, src: Tensor, out: Tensor, args: tuple) -> ValueRange:
     symbolic = [x for a in args[1:] for x in (a if isinstance(a, tuple) else (a,)) if isinstance(x, Term)]
     if symbolic:
         # an index that takes every position of dim 0 in every run (a loader's dataset index) meets every element
-        every = len(args) == 2 and src.shape and _covers(args[1], src.shape[0])
+        every = len(args) == 2 and src.shape and covers(args[1], src.shape[0])
         if every:
             return r
         one = len(args) == 2 and isinstance(args[1], Term)  # one position: an element (never empty)
@@ -365,7 +396,7 @@ def values_after(ctx: Any, name: str, rule: Any, out: Any, args: tuple, kwargs: 
         _in_place(name, args)
         return out
     source: Callable[[Ctx, Tensor, tuple, dict], ValueRange | None] | None = rule if callable(rule) else None
-    if source is not None and not out.is_int():
+    if source is not None and not out.is_int() and source not in _ANY_DTYPE:
         return out
     r = source(ctx, out, args, kwargs) if source is not None else _carried(name, out, args, kwargs)
     _in_place(name, args)
@@ -375,7 +406,7 @@ def values_after(ctx: Any, name: str, rule: Any, out: Any, args: tuple, kwargs: 
 def scalar_of(ctx: Ctx, t: Tensor, out: Any) -> Any:
     """`int(t)` / `t.item()` of a one-element tensor: its value when the range is one number, an
     input symbol over the range when the value is drawn at random, else what the model gave."""
-    r = t.vrange
+    r = t.vrange if t.is_int() else None  # (a float's `.item()` is a float, whatever whole values it holds)
     if r is not None and isinstance(r.lo, Term) and r.lo == r.hi:
         return r.lo  # an element whose value is one symbol (`for i in ix: int(i)`)
     if r is None or not _ints(r.lo, r.hi):

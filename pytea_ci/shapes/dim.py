@@ -357,6 +357,18 @@ def symbols(d: object) -> set[Sym]:
     return out
 
 
+def lower_bound(d: Dim) -> int | None:
+    """A lower bound of `d` from its symbols' own lower bounds (a constant plus non-negative multiples of
+    symbols with one), or None: what a check can settle without the solver (`0 <= len - 1` for a length >= 1)."""
+    const, terms = _linear(d)
+    low = const
+    for t, c in terms.items():
+        if c < 0 or not isinstance(t, Sym) or t.lo is None:
+            return None
+        low += c * t.lo
+    return low
+
+
 def is_input_size(d: object) -> bool:
     """Whether `d` is a symbolic size made of input symbols only (data read at run time, the command
     line, ...): one value per run."""

@@ -429,6 +429,27 @@ for _cls, _fn in (("L1Loss", "l1_loss"), ("MSELoss", "mse_loss"), ("SmoothL1Loss
 _CLS = "x = torch.randn(4, 5)\nt = torch.tensor([0, 1, 2, 3])\nu = torch.tensor([0, 1, 2])\n"
 add("torch.nn.CrossEntropyLoss", _CLS, "nn.CrossEntropyLoss()(x, t)", "nn.CrossEntropyLoss()(x, u)")
 add("torch.nn.functional.cross_entropy", _CLS, "F.cross_entropy(x, t, reduction='none')", "F.cross_entropy(x, u)")
+# values (stop 35): BCE's targets are probabilities; zeros, ones and whole-number fills keep their values in
+# any dtype, through `cat` and the casts that make labels of them
+_PROB = "p = torch.rand(4, 1)\nx = torch.randn(4, 2)\n"
+add("torch.nn.BCELoss", _PROB, "nn.BCELoss()(p, torch.ones(4, 1))", "nn.BCELoss()(p, torch.ones(4, 1) + 1)",
+    "nn.BCELoss()(p, torch.full((4, 1), 2.0))")
+add("torch.nn.functional.binary_cross_entropy", _PROB, "F.binary_cross_entropy(p, torch.zeros(4, 1))",
+    "F.binary_cross_entropy(p, torch.zeros(4, 1) - 1)",
+    "F.binary_cross_entropy(p, torch.cat((torch.zeros(2, 1), torch.ones(2, 1))) * 2)")
+add("torch.nn.functional.binary_cross_entropy_with_logits", _PROB,
+    "F.binary_cross_entropy_with_logits(p, torch.ones(4, 1) + 1)")
+add("torch.zeros", _PROB, "F.cross_entropy(x, torch.zeros(4).long() + 1)", "F.cross_entropy(x, torch.zeros(4).long() + 2)")
+add("torch.ones", _PROB, "F.cross_entropy(x, torch.ones(4).type(torch.LongTensor))",
+    "F.cross_entropy(x, torch.ones(4).type(torch.LongTensor) + 1)", "nn.Embedding(3, 2)(torch.ones(4, dtype=torch.long) * 3)")
+add("torch.full", _PROB, "F.cross_entropy(x, torch.full((4,), 1.0).long())",
+    "F.cross_entropy(x, torch.full((4,), 2.0).long())", "torch.full((4,), 0.5).long() + torch.zeros(4)")
+add("torch.cat", _PROB, "F.cross_entropy(x, torch.cat((torch.zeros(2), torch.ones(2))).long())",
+    "F.cross_entropy(x, torch.cat((torch.zeros(2), torch.ones(2))).long() + 1)")
+add("numpy.eye", "ids = [0, 2, 1]\n", "torch.FloatTensor(np.eye(4)[ids])", "torch.from_numpy(np.eye(4, 3)).view(12)",
+    "nn.Linear(4, 2)(torch.from_numpy(np.eye(4, dtype=np.float32)))", "nn.Linear(3, 2)(torch.FloatTensor(np.eye(4)))",
+    "torch.from_numpy(np.eye(3)[ids]).view(4, 2)")
+add("numpy.identity", "", "torch.from_numpy(np.identity(3)).view(9)", "torch.from_numpy(np.identity(3)).view(8)")
 add("torch.nn.NLLLoss", _CLS, "nn.NLLLoss()(x, t)", "nn.NLLLoss()(x, u)")
 add("torch.nn.functional.nll_loss", _CLS, "F.nll_loss(x, t, reduction='none')", "F.nll_loss(x, u)")
 add("torch.nn.MultiMarginLoss", _CLS, "nn.MultiMarginLoss()(x, t)", "nn.MultiMarginLoss()(x, u)")

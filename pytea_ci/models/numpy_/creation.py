@@ -109,6 +109,14 @@ def full(ctx: Ctx, shape: Any, fill_value: Any, dtype: Any = None, **kwargs: Any
     return _make(ctx, shape, kwargs, "int64" if isinstance(fill_value, int) else "float64")
 
 
+@model("numpy.eye", "numpy.identity")
+def eye(ctx: Ctx, n: Any, m: Any = None, k: Any = 0, dtype: Any = None, **kwargs: Any) -> Any:
+    """`np.eye(n)[ids]`: the one-hot rows of NLP tutorials (an n x m float64 array; `identity` takes n alone)."""
+    if dtype is not None:
+        kwargs["dtype"] = dtype
+    return _make(ctx, (n, n if m is None else m), kwargs)
+
+
 @model("numpy.zeros_like", "numpy.ones_like", "numpy.empty_like", "numpy.full_like")
 def zeros_like(ctx: Ctx, a: Any, *args: Any, **kwargs: Any) -> Any:
     return array_of(a.shape, _dtype(kwargs, a.dtype)) if isinstance(a, Tensor) else ctx.unknown("np.*_like")

@@ -10,7 +10,7 @@ from pytea_ci.models.context import Ctx
 from pytea_ci.models.dtype_device import (AUTOCAST, CREATES, CREATES_LIKE_DATA, DEFAULT_DEVICE_SET, DEFAULT_DTYPE_SET,
                                          require_castable)
 from pytea_ci.models.prim import as_int, fmt, known, norm_dim, shape_of, sizes_arg
-from pytea_ci.models.ranges import (arange_values, full_values, joined_values, legacy_values, literal_values,
+from pytea_ci.models.ranges import (arange_values, constant_values, full_values, joined_values, legacy_values, literal_values,
                                     randint_values, randperm_values)
 from pytea_ci.models.registry import ALWAYS, BY_ARGUMENTS, CONTIGUOUS, facets, model, native_class, register
 from pytea_ci.models.values import Builtin, DType, Instance, SizeVal, Unknown
@@ -44,8 +44,18 @@ def _make(ctx: Ctx, sizes: tuple[Any, ...], kwargs: dict[str, Any], default: str
     return Tensor(tuple(s), _dtype(kwargs, default))
 
 
-@model("torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty", layout=CONTIGUOUS, device=CREATES)
+@model("torch.randn", "torch.rand", "torch.empty", layout=CONTIGUOUS, device=CREATES)
 def randn(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
+    return _make(ctx, size, kwargs)
+
+
+@model("torch.zeros", layout=CONTIGUOUS, device=CREATES, values=constant_values(0, "torch.zeros"))
+def zeros(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
+    return _make(ctx, size, kwargs)
+
+
+@model("torch.ones", layout=CONTIGUOUS, device=CREATES, values=constant_values(1, "torch.ones"))
+def ones(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     return _make(ctx, size, kwargs)
 
 

@@ -164,8 +164,11 @@ def _int_range(v: Any) -> ValueRange | None:
     # an input symbol takes each of its values in some run (a label drawn per item), and so does a label
     # of a dataset of known classes (torchvision's models name them `label`)
     reachable = isinstance(v, Sym) and (v.kind == INPUT or v.name.startswith("label"))
-    return ValueRange(lo, hi, origin=getattr(v, "origin", None), note=getattr(v, "note", ""), reachable=reachable) \
-        if lo is not None and hi is not None else None
+    # an iteration symbol takes every value of its range in every run (a label of a dataset whose every item
+    # the loader meets, an index of such a loader)
+    every = isinstance(v, Sym) and v.kind == ITERATION
+    return ValueRange(lo, hi, every, origin=getattr(v, "origin", None), note=getattr(v, "note", ""),
+                      reachable=reachable) if lo is not None and hi is not None else None
 
 
 def _map_ranges(item: Any, fn: Callable[[ValueRange], ValueRange]) -> Any:

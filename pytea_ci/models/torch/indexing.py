@@ -21,7 +21,7 @@ from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
 
 def _exact(v: Any) -> Any:
     """A 0-d integer tensor whose value is known (as a dim) stands for that value."""
-    r = v.vrange if isinstance(v, Tensor) and v.shape == () else None
+    r = v.vrange if isinstance(v, Tensor) and v.shape == () and not v.is_float() else None
     return r.lo if r is not None and r.lo is not None and r.lo == r.hi else v
 
 

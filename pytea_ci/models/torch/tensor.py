@@ -136,7 +136,7 @@ def tensor_iter(ctx: Ctx, self: Tensor) -> Any:
         return IterVal([ctx.unknown("iteration over a tensor")], truncated=True)
     ctx.require(len(self.shape) > 0, "iteration", "iteration over a 0-d tensor", INVALID_ARGUMENT)
     item = self.with_shape(self.shape[1:])
-    if self.vrange is not None:  # every element is met over the loop
+    if self.vrange is not None and not self.is_float():  # every element is met over the loop
         item = replace(item, vrange=replace(self.vrange, attained=False))
         r = self.vrange
         if self.lib == "numpy" and len(self.shape) == 1:  # numpy yields scalars: a ranged int for drawn values

@@ -7,10 +7,11 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.pil import make_image
+from pytea_ci.models.ranges import covers
 from pytea_ci.models.registry import native_class
 from pytea_ci.models.torch.data import Dataset
 from pytea_ci.models.values import Instance
-from pytea_ci.shapes.dim import INPUT, PInt
+from pytea_ci.shapes.dim import INPUT, ITERATION, UNKNOWN, PInt
 from pytea_ci.shapes.tensor import Tensor
 
 # name -> (train length, test length, mode, height, width, classes)
@@ -62,7 +63,10 @@ def _standard(name: str) -> None:
     def __getitem__(ctx: Ctx, self: Instance, idx: Any) -> Any:
         img = make_image(ctx, mode, PInt(h, self.attrs["span"], f"{name} image height"),
                          PInt(w, self.attrs["span"], f"{name} image width"))
-        label = ctx.fresh("label", lo=0, hi=classes - 1, note=f"a {name} label ({classes} classes)")
+        # a loader that meets every item in every epoch meets every class (each of these datasets holds
+        # all of its classes): the label takes all of its values in every run, as an iteration symbol does
+        kind = ITERATION if covers(idx, self.attrs["n"]) else UNKNOWN
+        label = ctx.fresh("label", kind=kind, lo=0, hi=classes - 1, note=f"a {name} label ({classes} classes)")
         return _apply(ctx, self, img, label)
 
     body = {"init": init, "__len__": __len__, "__getitem__": __getitem__}

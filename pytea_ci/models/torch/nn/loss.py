@@ -12,7 +12,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.dtype_device import (dtype_note, require_dtype_in, require_floating, require_same_device,
                                          require_same_dtype, title)
-from pytea_ci.models.index_checks import require_indices
+from pytea_ci.models.index_checks import require_indices, require_values
 from pytea_ci.models.prim import broadcast_shapes, fmt, known, same_shape_required, shape_of
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.nn.module import Module
@@ -84,8 +84,10 @@ def strict_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str, **_:
     require_same_device(ctx, op, (("input", input), ("target", target)))
     if "logits" in op.lower():  # the result is computed in the target's dtype: a float result cannot go there
         require_floating(ctx, op, target, "target", "result type Float can't be cast to the desired output type {got}")
-    else:  # binary_cross_entropy wants the target in the input's dtype
+    else:  # binary_cross_entropy wants the target in the input's dtype, and probabilities in it
         require_same_dtype(ctx, op, target, input, ("target", "input"), "Found dtype {a} but expected {b}")
+        require_values(ctx, target, 0, 1, op, "all elements of target should be between 0 and 1: the targets",
+                       "but a target is a probability", (), any_dtype=True)
     return _reduced(input, reduction, shape_of(input))
 
 
