@@ -200,7 +200,6 @@ def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> N
         interp.exec_block(tree.body[done:], Scope(g, g))
         interp.completed = True
     except UserException as e:
-        interp.report_lookup(e)  # an IndexError / KeyError of a known container that nothing caught: a finding
         cov.end("exception", e.span or interp.span, _raised(e))
         where = e.span or interp.span
         if e.kind == MODULE_NOT_FOUND and isinstance(e.stmt, (ast.Import, ast.ImportFrom)) \

@@ -12,7 +12,7 @@ from pytea_ci.interp.escape import escape
 from pytea_ci.interp.ops import is_concrete, tensor_method
 from pytea_ci.interp.function_attrs import attr_of_bound_method, attr_of_function, attr_of_property
 from pytea_ci.interp.runtime import (FunctionVal, ModuleVal, PathEnd, Scope, SuperVal,
-                                     Lookup, UserException)
+                                     UserException)
 from pytea_ci.interp.join import one_of
 from pytea_ci.models import read_keys
 from pytea_ci.models.registry import get as registry_get
@@ -257,9 +257,7 @@ class ObjectMixin:
                 except IndexError:
                     if isinstance(obj, SizeVal) and isinstance(idx, int) and not self.expecting:
                         self.report_rank_index(len(obj), idx)
-                    kind = type(obj).__name__ if type(obj) in (list, tuple, str) else "sequence"
-                    raise UserException("IndexError", Lookup(f"{kind} index {idx!r} out of range for "
-                                                             f"{len(obj)} items")) from None
+                    raise UserException("IndexError") from None
                 except TypeError:
                     raise UserException("TypeError") from None
             if not isinstance(obj, str) and not isinstance(idx, slice):
@@ -272,8 +270,7 @@ class ObjectMixin:
                 return obj[idx]
             except KeyError:
                 if is_concrete(idx) and is_concrete(list(obj.keys())) and id(obj) not in self.inexact:
-                    raise UserException("KeyError", Lookup(f"KeyError: {idx!r} is not a key of a dict of "
-                                                           f"{len(obj)} keys")) from None
+                    raise UserException("KeyError") from None
                 if id(obj) in self.escaped:
                     return self.unknown(f"dict item {idx!r}, which code not followed may have set")
                 return self.some_value(list(obj.values()), "dict item")
@@ -300,21 +297,6 @@ class ObjectMixin:
 
         self.emit(INVALID_ARGUMENT, Severity.ERROR, INVALID_ARGUMENT.message(f"shape[{idx}]", shape_index(idx, rank)))
         raise PathEnd()
-
-    def report_lookup(self: "Interpreter", e: UserException) -> None:
-        """An IndexError / KeyError of a subscript whose container the analysis knows (`Lookup`), that nothing
-        in the program catches: it stops the program on every run that gets there (a label one past its
-        vocabulary list, a window one past its data), as `shape[i]` past a tensor's rank does."""
-        from pytea_ci.diagnostics import Severity
-        from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
-
-        if isinstance(e.value, Lookup) and e.span is not None:
-            self.spans.append(e.span)
-            try:
-                self.emit(INVALID_ARGUMENT, Severity.ERROR, INVALID_ARGUMENT.message(
-                    "index", f"{e.value.message}, and nothing catches the {e.kind}"))
-            finally:
-                self.spans.pop()
 
     def some_value(self: "Interpreter", values: list[Any], what: str) -> Any:
         """One of `values`, not knowing which: a fresh int when they are all ints, the common value

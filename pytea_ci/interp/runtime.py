@@ -93,14 +93,6 @@ SHAPE_ERROR = "ShapeError"  # what a failing tensor op raises: torch's RuntimeEr
 SHAPE_ERROR_BASES = frozenset({"RuntimeError", "IndexError", "ValueError", "TypeError", "LookupError"})
 
 
-@dataclass(frozen=True)
-class Lookup:
-    """The value of an IndexError / KeyError the analysis raised itself, at a subscript of a list, tuple,
-    string or dict whose content it knows (CPython's message)."""
-
-    message: str
-
-
 class UserException(Exception):
     """A Python exception raised inside the analyzed program (by `raise` or by a failing builtin).
     `kind` SHAPE_ERROR: a tensor op failed; any handler of one of SHAPE_ERROR_BASES catches it.
