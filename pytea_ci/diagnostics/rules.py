@@ -112,9 +112,8 @@ RULES: tuple[Rule, ...] = (
         "Reports arguments that no input can satisfy: a dim out of range (also `x.shape[i]` past the "
         "tensor's rank), a negative size, a kernel larger than the padded input, a head count that "
         "does not divide the embedding size, class targets or token ids past what they index, a "
-        "binary cross-entropy target that is no probability, an index past a list or a key missing "
-        "from a dict whose content the program makes known when nothing catches the error, ...",
-        "PyTorch (or Python) rejects the call with an exception when it runs.",
+        "binary cross-entropy target that is no probability, ...",
+        "PyTorch rejects the call with an exception when it runs.",
         "x = torch.randn(8, 3)\ny = x.sum(dim=2)  # x has only dims 0 and 1", "y = x.sum(dim=1)",
     ),
     Rule(
