@@ -183,3 +183,25 @@ def test_the_other_side_ran_the_site_without_a_check_and_failed_later(tmp_path: 
             raise KeyError("the run ends here")
             """)
         assert [(n, rule, sev) for n, rule, sev, _ in out if sev != "NOTE"] == [(line, "PT002", "WARNING")], use
+
+
+def test_no_stream_captures_until_the_program_begins_a_cuda_graph(tmp_path: Path) -> None:
+    """`torch.cuda.is_current_stream_capturing()` is program state (transformers' `is_tracing`): False
+    on a CUDA build outside a capture, RuntimeError on a CPU-only one (torch 2.13+cpu), which the
+    try/except takes to False; so the view runs on every path. After `torch.cuda.graph(...)` a capture
+    may be under way: not known, no definite error."""
+    body = """\
+        import torch
+        def is_tracing():
+            try:
+                return torch.cuda.is_current_stream_capturing()
+            except Exception:
+                return False
+        y = torch.randn(2, 3)
+        {begin}
+        if not is_tracing():
+            z = y.view(7)
+        """
+    assert [f[:3] for f in findings(tmp_path, body.format(begin="pass"))] == [(10, "PT001", "ERROR")]
+    late = findings(tmp_path, body.format(begin="ctx = torch.cuda.graph(torch.cuda.CUDAGraph())"))
+    assert all(f[2] != "ERROR" for f in late), late
