@@ -231,3 +231,19 @@ def test_get_submodule_and_get_parameter_walk_the_modules(tmp_path: Path) -> Non
     `_adjust_bias`): the Linear and the Embedding's weight, so both `hasattr`s are decided and the view
     runs with width 5 on the one path (torch 2.13 raises there: 10 elements into 8; width 4 would fit)."""
     assert [f[:3] for f in findings(tmp_path, TIED)] == [(15, "PT001", "ERROR")]
+
+
+def test_gradients_are_enabled_until_the_program_changes_the_grad_mode(tmp_path: Path) -> None:
+    """`torch.is_grad_enabled()` is program state (diffusers' `torch.is_grad_enabled() and
+    self.gradient_checkpointing`): True in a fresh process (torch 2.13: the view runs and raises), not
+    known once a grad-mode context was made (inside `no_grad` torch answers False: no finding)."""
+    body = """\
+        import torch
+        y = torch.randn(2, 3)
+        {mode}
+        if torch.is_grad_enabled() and not torch.is_inference_mode_enabled():
+            z = y.view(7)
+        """
+    assert [f[:3] for f in findings(tmp_path, body.format(mode="pass"))] == [(5, "PT001", "ERROR")]
+    late = findings(tmp_path, body.format(mode="torch.set_grad_enabled(False)"))
+    assert all(f[2] != "ERROR" for f in late), late
