@@ -31,11 +31,13 @@ With `--matrix`: the version matrix of issue 36. Each package version in its own
 kept under the temporary folder and reused): transformers' latest release and 4.46.3 over the labelled
 scripts of `tests/data/hf_versions/` (thirteen architectures, a boundary bug and a fixed twin each, the
 lines torch raised at in `labels.json`), x-transformers' latest release over `tests/data/xt_versions/`
-(three pairs), timm's latest release over the timm entry points above. A table
+(three pairs), diffusers' and MONAI's latest releases over `tests/data/df_versions/` and
+`tests/data/monai_versions/` (three pairs each: UNet2DModel, AutoencoderKL; UNet, SegResNet, BasicUNet), timm's
+latest release over the timm entry points above. A table
 of package x version x bugs found at the line / false alarms / mean coverage / cold and warm seconds per
 script (cold: a fresh cache folder; warm: new processes, results forgotten, package imports restored).
 
-    python benchmarks/installed_packages.py [--venv DIR] [--keep] [--disk-only] [--matrix]
+    python benchmarks/installed_packages.py [--venv DIR] [--keep] [--disk-only] [--matrix [--rows 5,4,xt,df,monai,timm]]
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -146,11 +149,17 @@ def check(root: str, python: str, names: list[str], cache: str | None = None) ->
     where = ["--cache-dir", cache] if cache else ["--no-cache"]
     cmd = [PYTEA, "check", "--root", root, *where, "--run-budget", "0", "--jobs", "1", "--python", python, "--format", "json",
            *(os.path.join(root, n) for n in names)]
-    t0 = time.monotonic()
+    t0, c0 = time.monotonic(), _children_cpu()
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=root)
     doc = json.loads(p.stdout)
     doc["wall"] = time.monotonic() - t0
+    doc["cpu"] = _children_cpu() - c0  # user + sys of the check's process: what a loaded machine inflates least
     return doc
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def rows(doc: dict) -> list[tuple[str, list[tuple[str, int]], float, int, int, float]]:
@@ -168,9 +177,10 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true", help="keep the project folder")
     ap.add_argument("--disk-only", action="store_true", help="only the import cost across processes")
     ap.add_argument("--matrix", action="store_true", help="the version matrix (issue 36)")
+    ap.add_argument("--rows", default="", help="with --matrix: only these rows (comma-separated: 5,4,xt,df,monai,timm)")
     ns = ap.parse_args()
     if ns.matrix:
-        return matrix()
+        return matrix([r for r in ns.rows.split(",") if r])
     python = make_env(ns.venv)
     if python is None:
         print(f"SUMMARY skipped: cannot install {' '.join(PINS)} (offline?)")
@@ -267,9 +277,13 @@ def disk_cache(root: str, python: str, runs: int = 5) -> str:
 # ----- the version matrix (issue 36) -------------------------------------------------------------------------
 HF_DATA = os.path.join(os.path.dirname(HERE), "tests", "data", "hf_versions")
 XT_DATA = os.path.join(os.path.dirname(HERE), "tests", "data", "xt_versions")
+DF_DATA = os.path.join(os.path.dirname(HERE), "tests", "data", "df_versions")
+MONAI_DATA = os.path.join(os.path.dirname(HERE), "tests", "data", "monai_versions")
 MATRIX = (("transformers", "transformers>=5,<6", "5"), ("transformers", "transformers==4.46.3", "4"),
-          ("x-transformers", "x-transformers", "xt"), ("timm", "timm", "timm"))
-LABELLED = {"5": (HF_DATA, "5"), "4": (HF_DATA, "4"), "xt": (XT_DATA, "2")}  # row -> (scripts, labels.json key)
+          ("x-transformers", "x-transformers", "xt"), ("diffusers", "diffusers", "df"), ("monai", "monai", "monai"),
+          ("timm", "timm", "timm"))
+LABELLED = {"5": (HF_DATA, "5"), "4": (HF_DATA, "4"), "xt": (XT_DATA, "2"), "df": (DF_DATA, "0"),
+            "monai": (MONAI_DATA, "1")}  # row -> (scripts, labels.json key)
 
 
 def pinned_env(pin: str) -> str | None:
@@ -298,15 +312,15 @@ def _version(python: str, package: str) -> str:
     return next((line.split()[1] for line in p.stdout.splitlines() if line.startswith("Version:")), "?")
 
 
-def matrix() -> int:
+def matrix(only: list[str] | None = None) -> int:
     print("| package | version | bugs found at the line | false alarms | mean coverage | cold s/script | "
-          "warm s/script |")
-    print("|---|---|---|---|---|---|---|")
+          "warm s/script | cold CPU s/script | warm CPU s/script |")
+    print("|---|---|---|---|---|---|---|---|---|")
     bad = 0
-    for package, pin, key in MATRIX:
+    for package, pin, key in [m for m in MATRIX if not only or m[2] in only]:
         python = pinned_env(pin)
         if python is None:
-            print(f"| {package} | {pin} | not installed (offline?) | | | | |")
+            print(f"| {package} | {pin} | not installed (offline?) | | | | | | |")
             continue
         root, cache = tempfile.mkdtemp(prefix="pytea-matrix-"), tempfile.mkdtemp(prefix="pytea-matrix-cache-")
         want = _scripts(key, root)
@@ -320,7 +334,8 @@ def matrix() -> int:
         n_bugs = sum(line is not None for line in want.values())
         bad += (hits < n_bugs) + alarms
         print(f"| {package} | {_version(python, package)} | {hits}/{n_bugs} | {alarms} | {cov:.1%} | "
-              f"{cold['wall'] / len(want):.1f} | {warm['wall'] / len(want):.1f} |")
+              f"{cold['wall'] / len(want):.1f} | {warm['wall'] / len(want):.1f} | {cold['cpu'] / len(want):.1f} | "
+              f"{warm['cpu'] / len(want):.1f} |")
         shutil.rmtree(root, ignore_errors=True)
         shutil.rmtree(cache, ignore_errors=True)
     print(f"\nSUMMARY matrix misses_or_false_alarms={bad}")

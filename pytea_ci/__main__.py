@@ -1,5 +1,5 @@
 """`python -m pytea_ci` runs the command-line interface."""
 
-from pytea_ci.cli import main
+from pytea_ci.cli import script
 
-raise SystemExit(main())
+script()

@@ -206,3 +206,67 @@ def test_a_guess_is_named_at_its_own_file_and_line(tmp_path: Path) -> None:
         """)
     assert [(line, rule) for line, rule, _, _ in out] == [(4, "PT002")]
     assert "is True at helpers.py:5" in out[0][3]
+
+
+def test_no_stream_captures_until_the_program_begins_a_cuda_graph(tmp_path: Path) -> None:
+    """`torch.cuda.is_current_stream_capturing()` is program state (transformers' `is_tracing`): False
+    on a CUDA build outside a capture, RuntimeError on a CPU-only one (torch 2.13+cpu), which the
+    try/except takes to False; so the view runs on every path. After `torch.cuda.graph(...)` a capture
+    may be under way: not known, no definite error."""
+    body = """\
+        import torch
+        def is_tracing():
+            try:
+                return torch.cuda.is_current_stream_capturing() or torch.xpu.is_current_stream_capturing()
+            except Exception:
+                return False
+        y = torch.randn(2, 3)
+        {begin}
+        if not is_tracing():
+            z = y.view(7)
+        """
+    assert [f[:3] for f in findings(tmp_path, body.format(begin="pass"))] == [(10, "PT001", "ERROR")]
+    late = findings(tmp_path, body.format(begin="ctx = torch.cuda.graph(torch.cuda.CUDAGraph())"))
+    assert all(f[2] != "ERROR" for f in late), late
+
+
+TIED = """\
+    import torch
+    from torch import nn
+    class Tied(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(10, 4)
+            self.blocks = nn.ModuleDict({"head": nn.Linear(4, 10, bias=False)})
+    m = Tied()
+    src = m.get_parameter("emb.weight")
+    head = m.get_submodule("blocks.head")
+    setattr(head, "weight", src)
+    width = 4
+    if hasattr(head, "out_features") and not hasattr(src, "num_embeddings"):
+        width = 5
+    y = torch.randn(2, width).view(8)
+    """
+
+
+def test_get_submodule_and_get_parameter_walk_the_modules(tmp_path: Path) -> None:
+    """`nn.Module.get_submodule`/`get_parameter` follow torch's walk (transformers 5's weight tying,
+    `_adjust_bias`): the Linear and the Embedding's weight, so both `hasattr`s are decided and the view
+    runs with width 5 on the one path (torch 2.13 raises there: 10 elements into 8; width 4 would fit)."""
+    assert [f[:3] for f in findings(tmp_path, TIED)] == [(15, "PT001", "ERROR")]
+
+
+def test_gradients_are_enabled_until_the_program_changes_the_grad_mode(tmp_path: Path) -> None:
+    """`torch.is_grad_enabled()` is program state (diffusers' `torch.is_grad_enabled() and
+    self.gradient_checkpointing`): True in a fresh process (torch 2.13: the view runs and raises), not
+    known once a grad-mode context was made (inside `no_grad` torch answers False: no finding)."""
+    body = """\
+        import torch
+        y = torch.randn(2, 3)
+        {mode}
+        if torch.is_grad_enabled() and not torch.is_inference_mode_enabled():
+            z = y.view(7)
+        """
+    assert [f[:3] for f in findings(tmp_path, body.format(mode="pass"))] == [(5, "PT001", "ERROR")]
+    late = findings(tmp_path, body.format(mode="torch.set_grad_enabled(False)"))
+    assert all(f[2] != "ERROR" for f in late), late

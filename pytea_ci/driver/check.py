@@ -76,7 +76,7 @@ def _check(req: CheckRequest) -> CheckOutcome:
         heap.tune()
         heap.settle()  # the trees and tables of selection live until the end: out of the collector's way
     result, figures = run_with_figures(entries, opts, req.progress, graph)
-    if one_shot:
+    if one_shot and (alone or changed is not None):  # library mode runs next: what the entry points kept lives on
         heap.settle()
     library_run.extend(result, cfg.library_mode, cfg.library_time_budget, req.paths, changed, cfg.exclude,
                        sel.entries, opts, graph, cfg.library_tests)

@@ -157,13 +157,10 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
     def span(self) -> Span:
         return self.spans[-1]
 
-    @contextlib.contextmanager
-    def at(self, node: ast.AST) -> Iterator[None]:
-        self.spans.append(self.span_of(node))
-        try:
-            yield
-        finally:
-            self.spans.pop()
+    def at(self, node: ast.AST) -> "_At":
+        """`with self.at(node):` findings made inside are placed at `node` (a plain context manager: a
+        package's import enters one per call and unpacking, a generator-based one cost a tenth of them)."""
+        return _At(self.spans, self.span_of(node))
 
     def inside_project(self, path: str) -> bool:
         real = os.path.realpath(path)
@@ -572,3 +569,18 @@ class Shared:
 
     def add(self, d: Diagnostic) -> None:
         self.findings.setdefault(d.key(), d)
+
+
+class _At:
+    """The context manager of `Interpreter.at`: the span pushed on entry, popped on exit."""
+
+    __slots__ = ("spans", "span")
+
+    def __init__(self, spans: list[Span], span: Span) -> None:
+        self.spans, self.span = spans, span
+
+    def __enter__(self) -> None:
+        self.spans.append(self.span)
+
+    def __exit__(self, *exc: object) -> None:
+        self.spans.pop()

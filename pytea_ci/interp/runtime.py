@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,12 +41,30 @@ class FunctionVal:
     defaults: list[Any] = field(default_factory=list)
     kw_defaults: list[Any] = field(default_factory=list)
     owner: ClassVal | None = None
-    is_generator: bool = False
     qualname: str = ""  # `Class.method` when defined in a class body (read by decorators: `fn.__qualname__`)
     attrs: dict[str, Any] = field(default_factory=dict)  # the function's `__dict__` (`fn.x = 1`, functools.wraps)
 
     def __repr__(self) -> str:
         return f"<function {self.name}>"
+
+    @property
+    def is_generator(self) -> bool:
+        """Whether calling it makes a generator: its own body yields. Asked when it is called, not when
+        it is defined (an import defines thousands of functions and a run calls a few of them)."""
+        return not isinstance(self.node, ast.Lambda) and yields(self.node)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def yields(fn: ast.AST) -> bool:
+    """Whether a function's own body yields (memoized per node: a function is called on every path)."""
+    stack = list(ast.iter_child_nodes(fn))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(n))
+    return False
 
 
 @dataclass(eq=False)

@@ -328,8 +328,7 @@ class StmtMixin:
         closure = None if scope.is_class or scope.locals is scope.globals else scope
         if scope.is_class:
             closure = scope.parent
-        fn: Any = FunctionVal(node, node.name, closure, scope.globals, self.cur_path, defaults, kw,
-                              is_generator=is_generator(node))
+        fn: Any = FunctionVal(node, node.name, closure, scope.globals, self.cur_path, defaults, kw)
         if scope.is_class and isinstance(scope.locals.get("__qualname__"), str):
             fn.qualname = f"{scope.locals['__qualname__']}.{node.name}"
         for dec in reversed(node.decorator_list):
@@ -561,13 +560,6 @@ def _builtin_subclass(kind: str, name: str) -> bool:
     if name == "ImportError":
         return kind == MODULE_NOT_FOUND
     return False
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def is_generator(fn: ast.AST) -> bool:
-    """Whether a function's own body yields (memoized per node: a package's import defines thousands of
-    functions, again on every path that replays it)."""
-    return any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _walk_own(fn))
 
 
 def _walk_own(fn: ast.AST) -> list[ast.AST]:

@@ -88,6 +88,29 @@ def memory_allocated(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return fact(ctx, "cuda_memory")
 
 
+# A CUDA (or XPU) graph capture: only what begins one (`torch.cuda.graph(...)`, a `CUDAGraph`, graphed
+# callables) makes a stream capture; none of them is modeled, so a path that reads one may be capturing from then on.
+_CAPTURE = "a CUDA graph capture may be under way"
+
+
+@model("torch.cuda.graph", "torch.cuda.graphs.graph", "torch.cuda.CUDAGraph", "torch.cuda.graphs.CUDAGraph",
+       "torch.cuda.make_graphed_callables", "torch.cuda.graphs.make_graphed_callables", "torch.xpu.graph",
+       "torch.xpu.XPUGraph")
+def cuda_graph(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    ctx.facts[_CAPTURE] = True
+    return ctx.unknown("CUDA graph capture (torch.cuda.graph, CUDAGraph) not modeled")
+
+
+@model("torch.cuda.is_current_stream_capturing", "torch.xpu.is_current_stream_capturing")
+def is_current_stream_capturing(ctx: Ctx) -> Any:
+    """Program state, not a machine fact: no stream is capturing unless the path began a capture (a CUDA
+    build answers False outside one; a CPU-only build raises RuntimeError, which code that asks catches:
+    transformers' `is_tracing`). After a capture may have begun: not known."""
+    if ctx.facts.get(_CAPTURE):
+        return ctx.unknown("whether a CUDA graph capture is under way")
+    return False
+
+
 # ----- torch.distributed ---------------------------------------------------------------------------
 _INITIALIZED = "torch.distributed initialized"
 

@@ -24,7 +24,9 @@ and built-in types: an entry cannot make the analyzer run anything else.
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
+import gc
 import hashlib
 import importlib
 import io
@@ -32,6 +34,7 @@ import os
 import pickle
 import sys
 import types
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -81,9 +84,10 @@ class DiskCache:
             return False
         try:
             buf = io.BytesIO()
-            _Pickler(buf, interp, shared).dump(payload)
-            data = buf.getvalue()
-            _Unpickler(io.BytesIO(data), interp, shared).load()  # what cannot be read back is not written
+            with _no_collection():
+                _Pickler(buf, interp, shared).dump(payload)
+                data = buf.getvalue()
+                _Unpickler(io.BytesIO(data), interp, shared).load()  # what cannot be read back is not written
             body = pickle.dumps((key, dep[0], dep[1], meta, data), protocol=5)
             outer = pickle.dumps((FORMAT, hashlib.sha256(body).hexdigest(), body), protocol=5)
         except Exception:  # noqa: BLE001  (a value that cannot be written: kept in the process only)
@@ -314,12 +318,27 @@ def values(stored: Stored, interp: "Interpreter", seeds: list[Any]) -> Any:
     """The payload's values, for the path of `interp` (`seeds`: its objects the payload refers to by
     position); None when the payload cannot be read."""
     try:
-        out = _Unpickler(io.BytesIO(stored.payload), interp, seeds).load()
+        with _no_collection():
+            out = _Unpickler(io.BytesIO(stored.payload), interp, seeds).load()
     except Exception:  # noqa: BLE001  (a damaged payload, a model renamed since: the cold path)
         STATS["rejected"] += 1
         return None
     STATS["loaded"] += 1
     return out
+
+
+@contextlib.contextmanager
+def _no_collection() -> Iterator[None]:
+    """The cyclic collector paused while an entry is written or read: reading one makes hundreds of
+    thousands of objects that all live on (the collector's young passes walked them again and again, most
+    of a warm check's CPU), and neither makes garbage worth a pass. Only when garbage is freed changes."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 _PLAIN = {("builtins", n) for n in ("tuple", "list", "dict", "str", "bytes", "int")}

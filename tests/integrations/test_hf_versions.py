@@ -1,5 +1,6 @@
 """Real `transformers` in the versions users have today (issue 36): the latest 5.x release and 4.46.3 (and
-x-transformers' latest release over `tests/data/xt_versions/`, three pairs labelled the same way),
+the latest releases of x-transformers, diffusers and MONAI over `tests/data/xt_versions/`, `df_versions/`
+and `monai_versions/`, three pairs each labelled the same way),
 each installed from PyPI with its required dependencies but not torch's family (`bench.install`: a
 user's environment has huggingface_hub, regex, safetensors, ..., and with `--python` an import of a
 module the environment lacks raises as in CPython) into its own scratch virtualenv (kept under the
@@ -37,7 +38,8 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 # row -> (the package pinned, the folder of its labelled scripts, its key in that folder's labels.json, how
 # many scripts at least)
 VERSIONS = {"5": ("transformers>=5,<6", "hf_versions", "5", 24), "4": ("transformers==4.46.3", "hf_versions", "4", 24),
-            "xt": ("x-transformers", "xt_versions", "2", 6)}
+            "xt": ("x-transformers", "xt_versions", "2", 6), "df": ("diffusers", "df_versions", "0", 6),
+            "monai": ("monai", "monai_versions", "1", 6)}
 
 
 def _venv(pin: str) -> str:
@@ -88,7 +90,13 @@ KNOWN_MISSES: dict[str, list[tuple[str, int]]] = {"5": [], "4": [],
                                                    # x-transformers 2.31: every layer's attention forks (64 paths,
                                                    # the path budget) before the script's line is reached
                                                    "xt": [("xt_decoder_head_bad.py", 9), ("xt_embed_width_bad.py", 6),
-                                                          ("xt_encoder_loss_bad.py", 9)]}
+                                                          ("xt_encoder_loss_bad.py", 9)],
+                                                   # diffusers 0.42: an int timestep (`unet(x, 5)`) forks to the
+                                                   # step budget; the VAE's blocks ask `torch.is_grad_enabled()`
+                                                   # after import-time `@torch.no_grad()` decorators (not known:
+                                                   # a PT002 warning at the line). MONAI 1.6: none.
+                                                   "df": [("df_unet_head_bad.py", 11), ("df_vae_latent_bad.py", 11)],
+                                                   "monai": []}
 
 
 def test_every_boundary_bug_found_at_the_line(checked: tuple[dict, dict, list[str], str]) -> None:

@@ -575,9 +575,10 @@ add("numpy.expand_dims", A23, "np.expand_dims(a, 1)", "np.expand_dims(a, 3)")
 add("numpy.full", "", "np.full((2, 3), 7.0)")
 add("numpy.linspace", "", "np.linspace(0, 1, 7)")
 add("numpy.mean", A23, "np.mean(a, axis=1)", "np.mean(a, axis=2)")
-add("numpy.sum", A23, "np.sum(a, axis=0)", "np.sum(a, axis=2)")
+add("numpy.sum", A23, "np.sum(a, axis=0)", "np.sum(a, axis=2)", "np.zeros(np.sum(3)).reshape(2)")
 add("numpy.prod", A23, "np.prod(a, axis=1)", "np.prod(a, axis=2)", "np.zeros(np.prod((2, 3))).reshape(3, 2)",
-    "np.zeros(np.prod((2, 3))).reshape(5)")
+    "np.zeros(np.prod((2, 3))).reshape(5)", "np.zeros(np.prod(3)).reshape(3)",
+    "np.zeros(np.prod(3)).reshape(2)")
 add("numpy.max", A23, "np.max(a, axis=0)", "np.zeros(np.max((2, 3))).reshape(3)", "np.zeros(np.max([2, 3])).reshape(2)")
 add("numpy.min", A23, "np.min(a, axis=1)", "np.zeros(np.min((2, 3))).reshape(2)", "np.zeros(np.min([2, 3])).reshape(3)")
 _TUPLES = "from torch.nn.modules.utils import _single, _pair, _triple, _quadruple, _ntuple\nx = torch.randn(2, 3, 8, 8)\n"

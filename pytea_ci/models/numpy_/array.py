@@ -157,7 +157,10 @@ _FOLDS = {"sum": add, "prod": mul, "max": dmax, "min": dmin}
 
 def _fold(ctx: Ctx, a: Any, op: str) -> Any:
     """`np.prod(img_shape)` of a tuple, list or known array of sizes (concrete or symbolic): the number
-    numpy computes, a size; None when an item is not a size (a float, a value not known) or there is none."""
+    numpy computes, a size; None when an item is not a size (a float, a value not known) or there is none.
+    A size alone folds to itself (`np.prod(strides) != 1` with `strides=2`: numpy's 0-d reduction)."""
+    if is_dim(a) and not isinstance(a, bool):
+        return a
     items = items_of(a)
     if items is None and isinstance(a, (tuple, list)) and ctx.known_length(a) == len(a):
         items = tuple(a)

@@ -424,9 +424,19 @@ class autocast:
         return Builtin("autocast-decorated function", run)  # not "torch.": not a tensor op
 
 
-@native_class("torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled", identity_eq=True)
+# set once a path makes or enters a grad-mode context (which one and whether it is still entered is not
+# followed): from then on whether gradients are enabled is not known here
+_GRAD_MODE = "the grad mode may have been changed"
+
+
+@native_class("torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled",
+              "torch.autograd.no_grad", "torch.autograd.enable_grad", "torch.autograd.inference_mode",
+              "torch.autograd.set_grad_enabled", "torch.autograd.grad_mode.no_grad",
+              "torch.autograd.grad_mode.enable_grad", "torch.autograd.grad_mode.inference_mode",
+              "torch.autograd.grad_mode.set_grad_enabled", identity_eq=True)
 class no_grad:
     def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
+        ctx.facts[_GRAD_MODE] = True  # `torch.set_grad_enabled(False)` changes the mode on construction
         return None
 
     def __enter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
@@ -437,6 +447,19 @@ class no_grad:
 
     def call(ctx: Ctx, self: Instance, fn: Any) -> Any:
         return fn  # used as a decorator
+
+
+@model("torch.is_grad_enabled")
+def is_grad_enabled(ctx: Ctx) -> Any:
+    """Program state: a process starts with gradients enabled; once the path has made a grad-mode
+    context (`no_grad`, `set_grad_enabled`, ...), not known."""
+    return ctx.unknown("grad mode after a grad-mode context") if ctx.facts.get(_GRAD_MODE) else True
+
+
+@model("torch.is_inference_mode_enabled")
+def is_inference_mode_enabled(ctx: Ctx) -> Any:
+    """A process starts outside inference mode; after a grad-mode context, not known."""
+    return ctx.unknown("inference mode after a grad-mode context") if ctx.facts.get(_GRAD_MODE) else False
 
 
 @native_class("torch.Generator", identity_eq=True)

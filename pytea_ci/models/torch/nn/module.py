@@ -47,6 +47,19 @@ def _named_children(ctx: Ctx, m: Instance) -> tuple[list[tuple[Any, Instance]], 
     return [(k, x) for k, x in out if not (id(x) in seen or seen.add(id(x)))], truncated  # type: ignore[func-returns-value]
 
 
+def _submodule(ctx: Ctx, m: Instance, target: Any) -> Any:
+    """`m.get_submodule(target)` as torch walks it: `getattr` of each dotted name (an attribute missing
+    raises AttributeError, as torch's does), each step a module; None when a step is not one, or the
+    target is not a known string (torch raises AttributeError for a step that is not a module: left to
+    a run that knows more)."""
+    if not isinstance(target, str):
+        return None
+    mod: Any = m
+    for item in target.split(".") if target else ():
+        mod = ctx.getattr(mod, item) if is_module(mod) else None
+    return mod
+
+
 def _named_modules(ctx: Ctx, m: Instance, prefix: Any, seen: set[int], out: list[tuple[Any, Instance]]) -> bool:
     """`m.named_modules()` into `out`, depth first from `m` (each module once); whether some were left out."""
     if id(m) in seen:
@@ -259,6 +272,19 @@ class Module:
 
     def children(ctx: Ctx, self: Instance) -> Any:
         return list(_submodules(self))
+
+    def get_submodule(ctx: Ctx, self: Instance, target: Any) -> Any:
+        mod = _submodule(ctx, self, target)
+        return mod if is_module(mod) else ctx.unknown("get_submodule of a target not understood")
+
+    def get_parameter(ctx: Ctx, self: Instance, target: Any) -> Any:
+        """`get_submodule` of the part before the last dot, then that module's attribute, a tensor."""
+        if not isinstance(target, str):
+            return ctx.unknown("get_parameter of a target not understood")
+        path, _, name = target.rpartition(".")
+        mod = _submodule(ctx, self, path)
+        found = ctx.getattr(mod, name) if is_module(mod) else None
+        return found if isinstance(found, Tensor) else ctx.unknown("get_parameter of a target not understood")
 
     def modules(ctx: Ctx, self: Instance) -> Any:
         return [self] + list(_submodules(self))
