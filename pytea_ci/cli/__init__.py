@@ -40,11 +40,13 @@ def script() -> NoReturn:
     them one by one, a second or more of CPU that nobody waits for (mypy ends the same way). Nothing of
     the analyzer needs its exit: files are written whole, worker pools are joined, no `atexit` hook."""
     code = main()
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except BrokenPipeError:  # the reader went away: as `main` does
-        silence_stdout()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BrokenPipeError:  # the reader went away: as `main` does
+            silence_stdout()
+        except (ValueError, OSError):  # closed by the command itself (the language server's `exit`)
+            pass
     os._exit(code)
 
 

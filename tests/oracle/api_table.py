@@ -928,6 +928,16 @@ EXEMPT.update({
         "flex attention's block mask: a class programs test values against (no shape effect of its own)",
         "from torch.nn.attention.flex_attention import BlockMask\nis_block_mask = isinstance(None, BlockMask)"),
     "torch.cuda.is_available": ("returns a bool", "has_cuda = torch.cuda.is_available()"),
+    "torch.cuda.is_current_stream_capturing": ("returns a bool (False until the program begins a graph capture; "
+                                               "a CPU-only build raises RuntimeError)",
+                                               "try:\n    capturing = torch.cuda.is_current_stream_capturing()\n"
+                                               "except RuntimeError:\n    capturing = False"),
+    "torch.cuda.graph": ("a graph-capture context on a CUDA device: no shape effect",
+                         "capture_ctx = torch.cuda.graph"),
+    "torch.is_grad_enabled": ("returns a bool (True until the program makes a grad-mode context)",
+                              "grad_on = torch.is_grad_enabled()"),
+    "torch.is_inference_mode_enabled": ("returns a bool (False until the program makes an inference-mode context)",
+                                        "inference_on = torch.is_inference_mode_enabled()"),
     "torch.cuda.device_count": ("returns an int", "n_gpus = torch.cuda.device_count()"),
     **{name: ("a fact about the machine or the process group (no shape effect)", f"def fact_{k}():\n    return {name}({args})")
        for k, (name, args) in enumerate((
