@@ -200,7 +200,7 @@ def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> N
         interp.exec_block(tree.body[done:], Scope(g, g))
         interp.completed = True
     except UserException as e:
-        cov.end("exception", e.span or interp.span, _raised(e))
+        cov.end("exception", e.span or interp.span, raised_text(e))
         where = e.span or interp.span
         if e.kind == MODULE_NOT_FOUND and isinstance(e.stmt, (ast.Import, ast.ImportFrom)) \
                 and interp.project_span(where) == where:  # in a package: a path its availability check forked
@@ -216,5 +216,3 @@ def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> N
         interp.budget_note = ("recursion depth", where)
         cov.end("budget", where, "the recursion depth budget was reached")
 
-
-_raised = raised_text  # (the name this module's callers use)

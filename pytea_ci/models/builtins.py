@@ -107,11 +107,13 @@ def enumerate_(ctx: Ctx, iterable: Any, start: Any = 0) -> Any:
 def zip_(ctx: Ctx, *iterables: Any, **kwargs: Any) -> Any:
     from pytea_ci.models.iterables import Endless
 
-    finite = [_seq_items(ctx, it) for it in iterables if not isinstance(it, Endless)]
-    if finite and len(finite) < len(iterables) and not any(p[1] for p in finite):
-        n = min(len(p[0]) for p in finite)  # an endless iterator beside finite ones: as many rows as the shortest
-        iterables = tuple(it.first(n) if isinstance(it, Endless) else it for it in iterables)
-    parts = [_seq_items(ctx, it) for it in iterables]
+    seen = {i: _seq_items(ctx, it) for i, it in enumerate(iterables) if not isinstance(it, Endless)}  # each once
+    finite = list(seen.values())
+    # an endless iterator beside finite ones: as many rows as the shortest
+    n = min(len(p[0]) for p in finite) if finite and len(finite) < len(iterables) and not any(p[1] for p in finite) \
+        else None
+    parts = [seen[i] if i in seen else _seq_items(ctx, it if n is None else it.first(n))
+             for i, it in enumerate(iterables)]
     if not any(p[1] for p in parts):
         return list(zip(*[p[0] for p in parts]))
     n = max(len(p[0]) for p in parts)

@@ -23,8 +23,9 @@ import struct
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from pytea_ci.models.ranges import arange_args, in_place
 from pytea_ci.models.values import IterVal, Unknown
-from pytea_ci.shapes.tensor import Tensor
+from pytea_ci.shapes.tensor import INT_DTYPES, Tensor
 from pytea_ci.shapes.vrange import ValueRange
 
 MAX = 256
@@ -32,7 +33,6 @@ Element = tuple[float, float]
 # Slack of a computed float element, relative to the largest magnitude that made it: float32's unit in
 # the last place is 2**-23; the kernels (vectorized, fused multiply-add or not) are within a few.
 _SLACK = {"float64": 2.0 ** -44, "float32": 2.0 ** -18, "float16": 2.0 ** -7, "bfloat16": 2.0 ** -4}
-_INT_DTYPES = frozenset("int64 int32 int16 int8 uint8".split())
 _SAME = frozenset("clone detach contiguous cpu to type float double view reshape flatten ravel __pos__".split())
 
 
@@ -79,8 +79,8 @@ def linspace(start: Any, end: Any, steps: Any, dtype: str | None) -> tuple[Eleme
 
 def arange(args: tuple, dtype: str | None) -> tuple[Element, ...] | None:
     """torch.arange of ints into an integer tensor: every element exactly."""
-    start, end, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) > 2 else 1)
-    if dtype not in _INT_DTYPES or not all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end, step)) \
+    start, end, step = arange_args(args)
+    if dtype not in INT_DTYPES or not all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end, step)) \
             or not step:
         return None
     values = range(start, end, step)
@@ -92,7 +92,7 @@ def literal(data: Any, dtype: str | None) -> tuple[Element, ...] | None:
     items = [data] if _num(data) else list(data) if isinstance(data, (list, tuple)) else None
     if items is None or len(items) > MAX or not all(_num(v) for v in items) or dtype is None:
         return None
-    if dtype in _INT_DTYPES:
+    if dtype in INT_DTYPES:
         return tuple((v, v) for v in items) if all(isinstance(v, int) for v in items) else None
     held = [_exact(float(v), dtype) for v in items]
     return None if any(h is None for h in held) else tuple((h, h) for h in held)  # type: ignore[misc]
@@ -101,7 +101,7 @@ def literal(data: Any, dtype: str | None) -> tuple[Element, ...] | None:
 def number(e: Element, dtype: str | None, reason: str) -> Any:
     """The Python number an element reads out as (`.item()`): exact, or a float known within bounds."""
     lo, hi = e
-    if dtype in _INT_DTYPES:
+    if dtype in INT_DTYPES:
         return int(lo)
     if lo == hi:
         return float(lo)
@@ -147,7 +147,7 @@ def after(name: str, out: Any, args: tuple, kwargs: dict) -> Any:
     """`out` of the operation `name` with the contents it certainly has, and none otherwise."""
     src = args[0] if args and isinstance(args[0], Tensor) else None
     last = name.rsplit(".", 1)[-1]
-    if src is not None and isinstance(src.known, Known) and _writes(last, kwargs):
+    if src is not None and isinstance(src.known, Known) and _writes(name, kwargs):
         src.known.alive[0] = False  # every tensor that may share its memory sees the new values
     have = elements(src)
     if src is not None and have is not None:
@@ -207,14 +207,15 @@ def _pieces(out: Any, src: Tensor, have: tuple[Element, ...]) -> Any:
 def _element(src: Tensor, e: Element) -> Tensor:
     """One element of a 1-D tensor of known contents, as iteration yields it (a 0-d view)."""
     item = replace(src.with_shape(()), known=src.known.derived((e,)))  # type: ignore[union-attr]
-    if src.dtype in _INT_DTYPES:
+    if src.dtype in INT_DTYPES:
         item = replace(item, vrange=ValueRange(int(e[0]), int(e[0]), attained=True, note="an element of known value"))
     return item
 
 
-def _writes(last: str, kwargs: dict) -> bool:
-    return last == "__setitem__" or (last.endswith("_") and not last.startswith("__")) or "out" in kwargs \
-        or (last.startswith("__i") and last not in ("__index__", "__int__", "__invert__", "__iter__"))
+def _writes(name: str, kwargs: dict) -> bool:
+    """An operation that writes its first operand's memory: an in-place method (as value ranges see it), an
+    item assignment, or an `out=` argument."""
+    return in_place(name) or name.endswith(".__setitem__") or "out" in kwargs
 
 
 def _element_index(idx: Any, n: int) -> int | None:
@@ -237,7 +238,7 @@ def _carried(last: str, out: Tensor, src: Tensor, have: tuple[Element, ...], arg
         i = _element_index(idx, len(have))
         return (have[i],) if i is not None and out.shape == () else None
     if last in _SAME and out.shape is not None and out.numel() == len(have):
-        if out.dtype == src.dtype or (src.dtype in _INT_DTYPES and out.dtype in ("float32", "float64")
+        if out.dtype == src.dtype or (src.dtype in INT_DTYPES and out.dtype in ("float32", "float64")
                                       and all(abs(lo) < 2 ** 24 for lo, _ in have)):
             return have
     return None

@@ -87,8 +87,13 @@ def integers_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRa
     return made(ctx, low, top, f"Generator.integers({low!r}, {high!r})", drawn=drawn, random=True)
 
 
+def arange_args(args: tuple) -> tuple[Any, Any, Any]:
+    """(start, end, step) of `arange(end)` / `arange(start, end[, step])`."""
+    return (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) > 2 else 1)
+
+
 def arange_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
-    start, end, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) > 2 else 1)
+    start, end, step = arange_args(args)
     if not (_ints(start, end, step) and step):
         return made(ctx, start, end - 1, "torch.arange", attained=True, dense=True) \
             if is_dim(start) and is_dim(end) and step == 1 else None
@@ -439,10 +444,14 @@ def overwrite(target: Tensor, idx: Any, value: Any, region: tuple | None) -> Non
     object.__setattr__(target, "vrange", new)
 
 
-def _in_place(name: str, args: tuple) -> None:
-    """An in-place method (`add_`, `clamp_`, `random_`, `+=`) changes values every alias sees: forget them."""
+def in_place(name: str) -> bool:
+    """An in-place method (`add_`, `clamp_`, `random_`, `+=`): it changes the values of its first operand."""
     last = name.rsplit(".", 1)[-1]
-    if args and isinstance(args[0], Tensor) and args[0].vrange is not None and (
-            last.endswith("_") and not last.startswith("__") or last.startswith("__i") and _op_of(name)[0] != last):
+    return last.endswith("_") and not last.startswith("__") or last.startswith("__i") and _op_of(name)[0] != last
+
+
+def _in_place(name: str, args: tuple) -> None:
+    """An in-place method changes values every alias sees: forget them."""
+    if args and isinstance(args[0], Tensor) and args[0].vrange is not None and in_place(name):
         object.__setattr__(args[0], "vrange", None)
 

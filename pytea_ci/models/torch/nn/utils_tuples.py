@@ -14,7 +14,7 @@ from pytea_ci.models.values import Builtin, Unknown
 
 
 def ntuple(ctx: Ctx, x: Any, n: int) -> Any:
-    if is_number(x) and not (isinstance(x, Unknown) and x.pytype is None) or x is None or isinstance(x, bool):
+    if is_number(x) or x is None:  # (a number of unknown value has a known kind: `is_number` says so)
         return (x,) * n
     items = ctx.iterate(x) if not isinstance(x, Unknown) else None
     return tuple(items) if items is not None else ctx.unknown(f"_ntuple({n}) of a value not understood")
