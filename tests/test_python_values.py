@@ -1343,3 +1343,24 @@ def test_partial_reads_back_func_args_and_keywords(analyzer: Analyzer) -> None:
         p_call = torch.zeros(outer())
         p_kind = torch.zeros(2 if isinstance(outer, functools.partial) else 3)
     ''')
+
+
+def test_item_methods_of_a_list_of_unknown_length_raise_nothing_cpython_does_not(analyzer: Analyzer) -> None:
+    """`pop`, `remove`, `index`, `count` of a list holding only some of its items (its length comes from the
+    environment) answer "not known", never the answer of the items it shows: torchdrug's `copy_args` pops the
+    `self` of a signature's parameters after reading `parameters[0]`, and the analyzer ended that path
+    with an IndexError CPython never raises."""
+    got = never_wrong(analyzer, '''
+        import sysconfig
+        import torch
+
+        xs = list(sysconfig.get_paths().values())  # an API not modeled: items not known
+        if xs[0] != "":
+            xs.pop(0)
+        p_popped = torch.zeros(len(xs) - len(xs) + 2)
+        ys = list(sysconfig.get_paths().values())
+        ys.remove(ys[1])
+        p_removed = torch.zeros(ys.index(ys[0]) + ys.count(ys[0]) + 3)
+        p_after = torch.zeros(3)
+    ''')
+    assert got["p_after"] == "exact"

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 TENSOR_METHOD = "tensor method"  # pytype of an unmodeled tensor method: calling it is a tensor operation
 _PY_METHOD_TYPES = (list, dict, tuple, str, int, float, bool, set, frozenset, bytes)
 _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "add", "discard"}
+# methods whose answer (an item, a position, a count, whether it raises) depends on items a container holding
+# only some of its items (inexact) may not show
+_ITEM_DEPENDENT = {"pop", "popitem", "remove", "index", "count"}
 
 
 class ObjectMixin:
@@ -89,8 +92,8 @@ class ObjectMixin:
             return obj.attrs[name]
         if name == "__class__":
             return obj.cls
-        if name == "__dict__":
-            return obj.attrs
+        if name == "__dict__" and not any("__slots__" in c.ns for c in obj.cls.mro()):
+            return obj.attrs  # (with `__slots__` an instance may have no `__dict__`: not known below)
         if found is not MISSING:
             return self.bind_member(obj, obj.cls, found)
         getter = obj.cls.lookup("__getattr__") if fallback else MISSING
@@ -146,7 +149,7 @@ class ObjectMixin:
             base = registry_get("builtins.object")  # every class ends with `object`, the root of every base list
             roots = (base,) if isinstance(base, ClassVal) and obj is not base else ()
             order = tuple(obj.mro())
-            special = {"__name__": obj.name, "__qualname__": obj.name, "__dict__": obj.ns,
+            special = {"__name__": obj.name, "__qualname__": obj.own_qualname or obj.name, "__dict__": obj.ns,
                        "__mro__": order if set(roots) <= set(order) else order + roots,
                        "__bases__": obj.bases or roots}
             if name == "mro":
@@ -409,6 +412,12 @@ def _py_method(name: str) -> Any:
                     return None
                 obj.extend(items)
                 return None
+        if isinstance(obj, (list, dict, set)) and id(obj) in ctx.inexact and name in _ITEM_DEPENDENT \
+                and not (isinstance(obj, dict) and name == "pop" and args and not _key_unsure(obj, args[0])):
+            ctx.mark_inexact(obj)  # one item fewer, or not: a known length is forgotten
+            if name == "remove":
+                return None  # CPython's ValueError only when no item is equal: not known here
+            return ctx.unknown(f"{type(obj).__name__}.{name} of a container holding only some of its items")
         if isinstance(obj, dict) and name in _KEYED and args and _key_unsure(obj, args[0]):
             if name != "get":  # `pop`/`setdefault` of a key that may or may not be there
                 ctx.mark_inexact(obj)
@@ -418,7 +427,7 @@ def _py_method(name: str) -> Any:
         try:
             result = getattr(obj, name)(*args, **kwargs)
         except Exception as e:
-            if is_concrete(obj) and is_concrete(args):
+            if is_concrete(obj) and is_concrete(args) and id(obj) not in ctx.inexact:
                 raise UserException(type(e).__name__) from None
             return ctx.unknown(f"{type(obj).__name__}.{name}")
         if isinstance(result, (type({}.keys()), type({}.items()))):  # set operators kept; inexact with the dict

@@ -358,8 +358,9 @@ class StmtMixin:
         body = Scope(scope.globals, ns, scope if not scope.is_class and scope.locals is not scope.globals else None,
                      is_class=True)
         self.exec_block(node.body, body)
+        own = ns.pop("__qualname__", node.name)  # as `type.__new__`: the class's, not an attribute of its instances
         qual = f"{scope.globals.get('__name__', '')}.{node.name}"
-        cls = ClassVal(node.name, tuple(bases), ns, qual)
+        cls = ClassVal(node.name, tuple(bases), ns, qual, own_qualname=own if isinstance(own, str) else node.name)
         if opaque:
             ns["__opaque_base__"] = True
             ns["__opaque_bases__"] = tuple(opaque)

@@ -33,10 +33,10 @@ def getattr_(ctx: Ctx, obj: Any, name: Any, *default: Any) -> Any:
 
 
 def _lacks(ctx: Ctx, obj: Any, name: str) -> bool:
-    """Whether an instance of a class the analyzer fully knows has no attribute `name` (its class
-    has no `__getattr__` fallback and no base the analyzer does not know); or whether a torch tensor has
-    no attribute `name` (torch's tensors lack it, and the program set no attribute of that name on a tensor);
-    or whether the class `torch.nn.Module` has none (torch's lacks it, and the program set none on it)."""
+    """Whether `obj` has no attribute `name`, where CPython's lookup is certain to find none: an instance
+    or a class whose MRO the analyzer knows (`_mro_lacks`), an instance whose class has no `__getattr__`
+    fallback and was never given attributes of names not known; a torch tensor (torch's tensors lack it,
+    and the program set no attribute of that name on a tensor); a plain tuple."""
     if isinstance(obj, Tensor):
         return obj.lib == "torch" and name not in TENSOR_ATTRS and name not in ctx.facts.get(TENSOR_ATTRS_SET, ())
     if lacks_attribute(obj, name):
@@ -45,28 +45,51 @@ def _lacks(ctx: Ctx, obj: Any, name: str) -> bool:
         return class_lacks(obj, name)
     if not isinstance(obj, Instance) or name in obj.attrs or obj.cls.lookup(name) is not MISSING:
         return False
-    return obj.cls.lookup("__getattr__") is MISSING and obj.cls.lookup("__opaque_base__") is MISSING \
-        and OPAQUE not in obj.attrs
+    return obj.cls.lookup("__getattr__") is MISSING and OPAQUE not in obj.attrs \
+        and _mro_lacks(obj.cls, name, instance=True)
 
 
 _TYPE_NAMES = frozenset(dir(type))  # what every class made by `type` has (its metaclass's: `mro`, ...)
+# What an instance and a class inherit from `object`, in every Python the program may run under (3.8 on):
+# `__getstate__` came with 3.11
+OBJECT_NAMES = frozenset(dir(object)) - {"__getstate__"}
+# Names a class may hold that the program did not write, depending on the Python that runs it or on how the
+# class is written (`__slots__` drops `__dict__`/`__weakref__`; generics, annotations, 3.12-3.14's type
+# parameters, first line and static attributes, lazy annotations): never decided either way
+_MAYBE_NAMES = frozenset({"__getstate__", "__dict__", "__weakref__", "__annotations__", "__orig_bases__",
+                          "__parameters__", "__type_params__", "__firstlineno__", "__static_attributes__",
+                          "__annotate__", "__annotate_func__", "__annotations_cache__", "__slots__",
+                          "__classcell__", "__orig_class__", "__match_args__", "__dataclass_params__",
+                          "__final__"})
+# An nn.Module instance's own attributes, set by `Module.__init__` (private ones differ between releases)
+_MODULE_INSTANCE_NAMES = frozenset({"training"})
 
 
 def class_lacks(cls: ClassVal, name: str) -> bool:
     """Whether the class `cls` has no attribute `name`, as CPython's `type.__getattribute__` finds none:
-    not in the namespace of a class of its MRO, each of them the program's or one whose attributes are
-    known (`object`; `torch.nn.Module`, against torch's names), its metaclass `type` (no `metaclass=`),
-    and no attribute set on it that the analysis does not know (a name not known, code not followed:
-    `OPAQUE`). Special names (`__x__`) are never decided: the interpreter probes them for protocols."""
-    if (name.startswith("__") and name.endswith("__")) or name in _TYPE_NAMES:
+    not in its metaclass `type` (a class with another metaclass holds `OPAQUE`) and not found by
+    `_mro_lacks`."""
+    return name not in _TYPE_NAMES and _mro_lacks(cls, name, instance=False)
+
+
+def _mro_lacks(cls: ClassVal, name: str, instance: bool) -> bool:
+    """Whether no class of `cls`'s MRO holds `name`: each of them the program's (its namespace is what the
+    program wrote, and nothing set on it under a name not known: `OPAQUE`) or one whose attributes are
+    known (`object`: `OBJECT_NAMES`; `torch.nn.Module`: torch's names, and for an instance the attributes
+    `Module.__init__` sets); a name CPython may put in a class by itself (`_MAYBE_NAMES`, the module and
+    docstring of a program's class) is never lacking."""
+    if name in _MAYBE_NAMES or name in OBJECT_NAMES:
         return False
     for c in cls.mro():
         if name in c.ns or OPAQUE in c.ns or "__opaque_base__" in c.ns:
             return False
-        if c.native and c.qualname == "torch.nn.Module":
-            if name in MODULE_ATTRS:
+        if not c.native:
+            if name in ("__module__", "__doc__"):
                 return False
-        elif c.native and c.name != "object":
+        elif c.qualname == "torch.nn.Module":
+            if name in MODULE_ATTRS or (instance and (name.startswith("_") or name in _MODULE_INSTANCE_NAMES)):
+                return False
+        elif c.name != "object":
             return False  # a modeled class whose attributes are not listed
     return True
 
@@ -90,6 +113,8 @@ def hasattr_(ctx: Ctx, obj: Any, name: Any) -> Any:
         return Unknown("hasattr", pytype="bool")
     if _lacks(ctx, obj, name):
         return False
+    if _surely_has(obj, name):
+        return True
     if type(obj) in (list, tuple, dict, set, str, int, float, bool, type(None), PInt):
         return hasattr(int if type(obj) is PInt else obj, name)  # the real built-in type answers
     if isinstance(obj, (Instance, ClassVal, Namespace, Tensor)) or type(obj).__name__ == "ModuleVal":
@@ -102,6 +127,21 @@ def hasattr_(ctx: Ctx, obj: Any, name: Any) -> Any:
         if not isinstance(found, Unknown) or _stored(obj, name):
             return True
     return Unknown("hasattr", pytype="bool")
+
+
+# What every class has from its metaclass `type` beside what it inherits from `object`
+_CLASS_NAMES = OBJECT_NAMES | {"__name__", "__qualname__", "__module__", "__mro__", "__bases__", "__base__",
+                               "__doc__", "mro", "__subclasses__"}
+
+
+def _surely_has(obj: Any, name: str) -> bool:
+    """Whether CPython's lookup finds `name` on every run: what an instance inherits from `object` (its class
+    has no `__getattribute__` of its own that might refuse it), what every class made by `type` has."""
+    if isinstance(obj, Instance):
+        return name in OBJECT_NAMES and obj.cls.lookup("__getattribute__") is MISSING
+    if isinstance(obj, ClassVal):
+        return name in _CLASS_NAMES and all(OPAQUE not in c.ns for c in obj.mro())
+    return False
 
 
 def _stored(obj: Any, name: str) -> bool:

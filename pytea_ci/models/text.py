@@ -51,7 +51,7 @@ def _shown(ctx: Ctx, v: Any, how: str = "repr") -> Any:
     if (text := printed(v)) is not None:
         return _Shown(text)  # `str(type(x))` of a tensor, of an int
     if isinstance(v, ClassVal):
-        module, qual = v.ns.get("__module__"), v.ns.get("__qualname__")
+        module, qual = v.ns.get("__module__"), v.own_qualname or None
         ok = not v.native and isinstance(module, str) and isinstance(qual, str)
         return _Shown(f"<class '{module}.{qual}'>") if ok else None
     if type(v) in (tuple, list):

@@ -79,6 +79,7 @@ class ClassVal:
     qualname: str = ""
     native: bool = False
     _order: list["ClassVal"] | None = field(default=None, repr=False)
+    own_qualname: str = ""  # CPython's `cls.__qualname__` of a program's class (`Outer.Inner`): not in `ns`
 
     def mro(self) -> list["ClassVal"]:
         """The method resolution order, by C3 linearization as CPython computes it (so a mixin's

@@ -337,6 +337,40 @@ def async_snippet(g: Exprs, k: int) -> Made:
     return lines, ("async",)
 
 
+# names an attribute query asks: what `object` and `type` give, what a class may hold without the program
+# writing it, what builtin bases and `nn.Module` have, and names nothing defines
+_ATTR_NAMES = ("__class__", "__dict__", "__doc__", "__module__", "__init__", "__eq__", "__hash__", "__weakref__",
+               "__qualname__", "__name__", "__mro__", "__len__", "__iter__", "__call__", "__getitem__", "__slots__",
+               "__signature__", "__dataclass_fields__", "__match_args__", "__getattr__", "keys", "args",
+               "with_traceback", "weight", "forward", "training", "_parameters", "reset_parameters", "w", "size",
+               "missing", "extra")
+
+
+def attributes_snippet(g: Exprs, k: int) -> Made:
+    """`hasattr` and `getattr(obj, name, default)` on a class or an instance of one, plain or with
+    `__slots__`, a `__getattr__`, a builtin or exception base, `@dataclass`, or an `nn.Module` (a program's or
+    a torch layer): the checks model code makes before it uses an attribute."""
+    rng = g.rng
+    body = rng.choice([["    w = 1", "", "    def size(self):", "        return 2"],
+                       ["    __slots__ = ('w',)", "", "    def __init__(self):", "        self.w = 1"],
+                       ["    def __getattr__(self, name):", "        if name == 'extra':", "            return 3",
+                        "        raise AttributeError(name)"],
+                       ['    """a docstring"""', "    size = 2"]])
+    base = rng.choice(["", "(dict)", "(Exception)", "(nn.Module)", "(nn.Linear)"])
+    init = {"(nn.Linear)": "(2, 3)"}.get(base, "()")
+    if base in ("(nn.Module)", "(nn.Linear)") and "__slots__" in body[0]:
+        body = ["    w = 1"]  # a Module needs its `__dict__`
+    lines = [f"class A_{k}{base}:", *body]
+    if base == "" and rng.random() < 0.3:
+        lines = ["@dataclasses.dataclass", f"class A_{k}:", "    w: int = 1"]
+    obj = rng.choice([f"A_{k}", f"A_{k}{init}", f"A_{k}{init}", "nn.Linear(2, 3)"])
+    name = rng.choice(_ATTR_NAMES)
+    query = rng.choice([f"hasattr({obj}, {name!r})", f"getattr({obj}, {name!r}, None) is None",
+                        f"{rng.choice(['not ', ''])}hasattr({obj}, {name!r}) and {g.bool_expr(1)}"])
+    lines.append(f"v_{k} = {query}")
+    return lines, ("attributes",)
+
+
 def expr_snippet(g: Exprs, k: int) -> Made:
     if g.rng.random() < 0.25:  # the value chosen by a branch statement
         return [f"if {g.bool_expr(2)}:", f"    v_{k} = {g.int_expr(1)}", "else:", f"    v_{k} = {g.int_expr(1)}"], ()
@@ -345,8 +379,8 @@ def expr_snippet(g: Exprs, k: int) -> Made:
 
 SNIPPETS: tuple[Callable[[Exprs, int], Made], ...] = (
     enum_snippet, dataclass_snippet, namedtuple_snippet, closure_snippet, scoping_snippet, exception_snippet,
-    generator_snippet, match_snippet, class_snippet, functools_snippet, call_snippet, async_snippet, expr_snippet,
-    expr_snippet,
+    generator_snippet, match_snippet, class_snippet, functools_snippet, call_snippet, async_snippet,
+    attributes_snippet, expr_snippet, expr_snippet,
 )
 
 

@@ -1,0 +1,149 @@
+"""`hasattr` / `getattr(obj, name, default)` against CPython: every answer the analyzer claims is CPython's.
+The names are the ones a class holds without the program writing them (what `object` and `type` give, what
+`type.__new__` keeps or drops, `__dict__`/`__weakref__` that `__slots__` removes) and the attributes of
+classes the analyzer models (builtin bases, exceptions, `nn.Module` and its layers), over instances and
+classes. Each (value, name) pair is its own probe, so one wrong answer is named."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tests.oracle.fuzz_python import Analyzer, judge_probe
+from tests.test_python_values import cpython_probes
+
+NAMES = ("__signature__", "__len__", "__class__", "__dict__", "__doc__", "__module__", "__init__", "__eq__",
+         "__weakref__", "__qualname__", "__name__", "__call__", "__getitem__", "__iter__", "__mro__", "__slots__",
+         "__getstate__", "__dataclass_fields__", "__match_args__", "keys", "args", "with_traceback", "value",
+         "missing", "method", "attr")
+
+CLASSES = '''
+import dataclasses
+import torch
+
+
+class Plain:
+    attr = 1
+
+    def method(self):
+        return 2
+
+
+class Slotted:
+    __slots__ = ("x",)
+
+
+class Mapping(dict):
+    pass
+
+
+class Failure(Exception):
+    pass
+
+
+class Doc:
+    """a docstring"""
+
+
+@dataclasses.dataclass
+class Record:
+    value: int = 0
+
+
+VALUES = [Plain, Plain(), Slotted, Slotted(), Mapping, Mapping(), Failure, Failure("x"), Doc, Doc(), Record, Record()]
+'''
+
+
+def program(values: str, count: int) -> str:
+    lines = [f"NAMES = {NAMES!r}"]
+    for i in range(count):
+        for j in range(len(NAMES)):
+            lines.append(f"p_{i}_{j} = torch.zeros(3 if hasattr({values}[{i}], NAMES[{j}]) else 4)")
+    return "\n".join(lines)
+
+
+@pytest.fixture(scope="module")
+def analyzer() -> Analyzer:
+    return Analyzer()
+
+
+def wrong_answers(analyzer: Analyzer, source: str, truth: dict[str, tuple[int, ...]]) -> dict[str, str]:
+    seen = analyzer.analyze(source)
+    assert seen.crash is None and not seen.errors, (seen.crash, seen.errors)
+    verdicts = {name: judge_probe(want, seen.shapes.get(name)) for name, want in truth.items()}
+    return {name: v for name, v in verdicts.items() if v in ("wrong", "unreached")}
+
+
+def decided(analyzer: Analyzer, source: str, truth: dict[str, tuple[int, ...]], probes: list[str]) -> dict[str, str]:
+    seen = analyzer.analyze(source)
+    return {p: judge_probe(truth[p], seen.shapes.get(p)) for p in probes}
+
+
+def probe(i: int, name: str) -> str:
+    return f"p_{i}_{NAMES.index(name)}"
+
+
+def test_hasattr_on_program_classes_and_instances_is_never_wrong(analyzer: Analyzer) -> None:
+    source = textwrap.dedent(CLASSES) + program("VALUES", 12)
+    truth = cpython_probes(source)
+    assert wrong_answers(analyzer, source, truth) == {}
+    # and what CPython answers the same on every version is decided: `object`'s names are on every
+    # instance, `__qualname__`/`__name__`/`__mro__` are the class's (its metaclass's), never an instance's;
+    # a name nothing defines is absent from a class and instance the analyzer fully knows
+    sure = [probe(0, "__class__"), probe(1, "__class__"), probe(1, "__init__"), probe(1, "__eq__"),
+            probe(0, "__qualname__"), probe(0, "__name__"), probe(0, "__mro__"), probe(1, "__qualname__"),
+            probe(1, "__name__"), probe(1, "__mro__"), probe(0, "__signature__"), probe(1, "__signature__"),
+            probe(1, "__len__"), probe(0, "missing"), probe(1, "missing"), probe(1, "method"), probe(1, "attr"),
+            probe(5, "__class__"), probe(7, "__class__"), probe(9, "__doc__")]
+    assert set(decided(analyzer, source, truth, sure).values()) == {"exact"}
+
+
+TORCH_VALUES = '''
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 3)
+
+
+class Sub(nn.Linear):
+    pass
+
+
+VALUES = [nn.Linear(2, 3), Net(), Sub(2, 3), Net]
+'''
+
+TORCH_NAMES = ("reset_parameters", "extra_repr", "forward", "bias", "training", "_parameters", "zero_grad",
+               "__constants__", "__class__", "fc", "missing", "__signature__")
+
+
+def test_hasattr_on_torch_modules_is_never_wrong(analyzer: Analyzer) -> None:
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("the oracle needs torch: these values are nn.Modules")
+    lines = [textwrap.dedent(TORCH_VALUES), f"NAMES = {TORCH_NAMES!r}"]
+    lines += [f"p_{i}_{j} = torch.zeros(3 if hasattr(VALUES[{i}], NAMES[{j}]) else 4)"
+              for i in range(4) for j in range(len(TORCH_NAMES))]
+    source = "\n".join(lines)
+    run = subprocess.run([sys.executable, "-c", source + "\nprint({k: tuple(v.shape) for k, v in list(globals().items()) "
+                          "if k.startswith('p_')})"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    truth = eval(run.stdout)  # noqa: S307 - our own program's printed dict of tuples
+    assert wrong_answers(analyzer, source, truth) == {}
+    sure = [f"p_1_{TORCH_NAMES.index('fc')}", f"p_1_{TORCH_NAMES.index('__class__')}",
+            f"p_0_{TORCH_NAMES.index('bias')}"]
+    assert set(decided(analyzer, source, truth, sure).values()) == {"exact"}
+
+
+def test_getattr_default_is_taken_only_where_cpython_takes_it(analyzer: Analyzer) -> None:
+    source = textwrap.dedent(CLASSES) + "\n".join(
+        f"p_{i}_{j} = torch.zeros(3 if getattr(VALUES[{i}], {name!r}, None) is None else 4)"
+        for i in range(12) for j, name in enumerate(NAMES))
+    truth = cpython_probes(source)
+    assert wrong_answers(analyzer, source, truth) == {}
