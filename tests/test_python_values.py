@@ -1364,3 +1364,53 @@ def test_item_methods_of_a_list_of_unknown_length_raise_nothing_cpython_does_not
         p_after = torch.zeros(3)
     ''')
     assert got["p_after"] == "exact"
+
+
+def test_the_text_of_a_caught_exception_is_cpythons(analyzer: Analyzer) -> None:
+    """`str(e)`, `repr(e)` and `e.args` of an exception the program raised with known arguments, of a
+    KeyError or IndexError a lookup raised and of a NameError: what CPython prints (the messages every
+    Python since 3.8 gives); an exception printed its own way (OSError's errno) stays not known."""
+    exact(analyzer, '''
+        import torch
+
+        class Missing(KeyError):
+            pass
+
+        try:
+            w = {"a": 1}["ab"]
+        except KeyError as e:
+            w = len(str(e)) + len(e.args)
+        p_key = torch.zeros(w)
+        try:
+            u = name_nothing_binds
+        except NameError as e:
+            u = len(str(e))
+        p_name = torch.zeros(u)
+        try:
+            t = [1][3]
+        except IndexError as e:
+            t = len(str(e)) + len(repr(e))
+        p_index = torch.zeros(t)
+        try:
+            t = "ab"[5]
+        except IndexError as e:
+            t = len(str(e))
+        p_string = torch.zeros(t)
+        try:
+            raise ValueError("abc", 2)
+        except ValueError as e:
+            s = len(e.args) + len(str(e)) + len(repr(e))
+        p_value = torch.zeros(s)
+        try:
+            raise Missing("k")
+        except LookupError as e:
+            s = len(str(e)) * 10 + len(repr(e))
+        p_subclass = torch.zeros(s)
+        p_empty = torch.zeros(len(str(RuntimeError())) + 1, len(repr(RuntimeError("x"))))
+    ''')
+    got = verdicts(analyzer, '''
+        import torch
+
+        p_errno = torch.zeros(len(str(OSError(2, "No such file"))))
+    ''')
+    assert got["p_errno"] != "wrong"

@@ -308,7 +308,8 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             return scope.globals.get("__name__")
         tree = self.shared.asts.get(str(scope.globals.get("__file__")))  # of the entry point only: another
         if scope.globals.get("__name__") == "__main__" and isinstance(tree, ast.Module) and never_bound(tree, name):
-            raise UserException("NameError")  # module's globals may be set from outside (`config.X = 1`)
+            raise UserException("NameError", args=(f"name '{name}' is not defined",))  # (a module's globals may
+            # be set from outside, `config.X = 1`: only the entry point's, of a name nothing binds)
         what = f"name {name} (not defined on this path, or set by code not understood)"
         return Unknown(f"name {name}", None, Origin(self.span_of(node), what))
 

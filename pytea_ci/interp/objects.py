@@ -31,6 +31,7 @@ _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "
 # methods whose answer (an item, a position, a count, whether it raises) depends on items a container holding
 # only some of its items (inexact) may not show
 _ITEM_DEPENDENT = {"pop", "popitem", "remove", "index", "count"}
+_SEQ_NAMES = {list: "list", str: "string"}  # CPython's IndexError text; a tuple's or a tuple subclass's: "tuple"
 
 
 class ObjectMixin:
@@ -260,7 +261,7 @@ class ObjectMixin:
                 except IndexError:
                     if isinstance(obj, SizeVal) and isinstance(idx, int) and not self.expecting:
                         self.report_rank_index(len(obj), idx)
-                    raise UserException("IndexError") from None
+                    raise UserException("IndexError", args=(f"{_SEQ_NAMES.get(type(obj), 'tuple')} index out of range",)) from None
                 except TypeError:
                     raise UserException("TypeError") from None
             if not isinstance(obj, str) and not isinstance(idx, slice):
@@ -273,7 +274,7 @@ class ObjectMixin:
                 return obj[idx]
             except KeyError:
                 if is_concrete(idx) and is_concrete(list(obj.keys())) and id(obj) not in self.inexact:
-                    raise UserException("KeyError") from None
+                    raise UserException("KeyError", args=(idx,)) from None
                 if id(obj) in self.escaped:
                     return self.unknown(f"dict item {idx!r}, which code not followed may have set")
                 return self.some_value(list(obj.values()), "dict item")

@@ -120,10 +120,11 @@ class UserException(Exception):
     stmt: ast.stmt | None = None
     span: Span | None = None
 
-    def __init__(self, kind: str, value: Any = None) -> None:
+    def __init__(self, kind: str, value: Any = None, args: tuple[Any, ...] | None = None) -> None:
         super().__init__(kind)
         self.kind = kind
         self.value = value
+        self.args_known = args  # a builtin exception's `args` where every Python gives the same (`KeyError(key)`)
 
 
 def raised_text(e: UserException) -> str:

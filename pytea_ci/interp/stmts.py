@@ -444,7 +444,7 @@ class StmtMixin:
                 for h in node.handlers:
                     if self.handler_matches(h, e, scope):
                         if h.name:
-                            self.bind_name(h.name, e.value if e.value is not None else self.unknown("exception"), scope)
+                            self.bind_name(h.name, e.value if e.value is not None else self.caught(e), scope)
                         self.exec_block(h.body, scope)
                         break
                 else:
@@ -456,6 +456,15 @@ class StmtMixin:
                 self.exec_block(node.finalbody, scope)
 
     ex_TryStar = ex_Try
+
+    def caught(self: "Interpreter", e: UserException) -> Any:
+        """What `except ... as name` binds for an exception the analyzer raised itself: an instance of the
+        builtin class with CPython's `args` where they are known (`str(e)` of a KeyError is its key's repr),
+        else a value not known."""
+        cls = registry_get(f"builtins.{e.kind}")
+        if e.args_known is None or not isinstance(cls, ClassVal):
+            return self.unknown("exception")
+        return Instance(cls, {"args": e.args_known})
 
     def handler_matches(self: "Interpreter", h: ast.ExceptHandler, e: UserException, scope: Scope) -> bool:
         if h.type is None:

@@ -14,7 +14,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import register
 from pytea_ci.models.value_types import printed
-from pytea_ci.models.values import Builtin, ClassVal, EnumMember
+from pytea_ci.models.values import Builtin, ClassVal, EnumMember, Instance
 from pytea_ci.shapes.dim import Term
 
 _SCALARS = (bool, int, float, complex, str, bytes, type(None))
@@ -50,6 +50,8 @@ def _shown(ctx: Ctx, v: Any, how: str = "repr") -> Any:
         return _Shown(v.shown) if how == "str" and v.shown is not None else None
     if (text := printed(v)) is not None:
         return _Shown(text)  # `str(type(x))` of a tensor, of an int
+    if isinstance(v, Instance) and (text := _exception_text(ctx, v, how)) is not None:
+        return _Shown(text)
     if isinstance(v, ClassVal):
         module, qual = v.ns.get("__module__"), v.own_qualname or None
         ok = not v.native and isinstance(module, str) and isinstance(qual, str)
@@ -59,6 +61,30 @@ def _shown(ctx: Ctx, v: Any, how: str = "repr") -> Any:
         parts = [_shown(ctx, x) for x in items] if items is not None else [None]
         return None if any(p is None for p in parts) else type(v)(parts)
     return v if plain(ctx, v) else None
+
+
+_OWN_TEXT = {"builtins.OSError", "builtins.UnicodeError"}  # `[Errno 2] ...`, codec positions: printed their own way
+
+
+def _exception_text(ctx: Ctx, v: Instance, how: str) -> str | None:
+    """`str(e)` / `repr(e)` of an instance of a builtin exception class or a program's subclass of one, from
+    its `args` as `BaseException` prints them (`KeyError`'s str is its key's repr); None where a class of the
+    program prints it its own way (`__str__`, `__repr__`) or the args are not all known."""
+    natives = {c.qualname for c in v.cls.mro() if c.native}
+    if "builtins.BaseException" not in natives or natives & _OWN_TEXT:
+        return None
+    mro = v.cls.mro()
+    own = ("__str__",) if how == "str" else ("__repr__",)
+    if any(name in c.ns for c in mro if not c.native for name in own):
+        return None
+    args = v.attrs.get("args")
+    if type(args) is not tuple or not plain(ctx, args):
+        return None
+    if how == "repr":
+        return f"{v.cls.name}({repr(args[0]) if len(args) == 1 else repr(args)[1:-1]})"
+    if len(args) != 1:
+        return str(args) if args else ""
+    return repr(args[0]) if "builtins.KeyError" in natives else str(args[0])
 
 
 def _text(name: str) -> Any:
