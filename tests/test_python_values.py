@@ -1407,6 +1407,16 @@ def test_the_text_of_a_caught_exception_is_cpythons(analyzer: Analyzer) -> None:
             s = len(str(e)) * 10 + len(repr(e))
         p_subclass = torch.zeros(s)
         p_empty = torch.zeros(len(str(RuntimeError())) + 1, len(repr(RuntimeError("x"))))
+        gone = 3
+        del gone
+        again = 4
+        del again
+        again = 5
+        try:
+            r = gone
+        except NameError as e:
+            r = len(str(e)) + again
+        p_deleted = torch.zeros(r)
     ''')
     got = verdicts(analyzer, '''
         import torch

@@ -43,7 +43,7 @@ from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope,
 from pytea_ci.interp.stmts import StmtMixin
 from pytea_ci.interp.unbound import never_bound
 from pytea_ci.models import registry
-from pytea_ci.models.values import Namespace, Unknown
+from pytea_ci.models.values import DELETED_GLOBALS, Namespace, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import WORK as _DIM_WORK
 from pytea_ci.shapes.dim import INPUT, UNKNOWN, Dim, Sym, origin_of, symbols
@@ -307,7 +307,8 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         if name == "__name__":
             return scope.globals.get("__name__")
         tree = self.shared.asts.get(str(scope.globals.get("__file__")))  # of the entry point only: another
-        if scope.globals.get("__name__") == "__main__" and isinstance(tree, ast.Module) and never_bound(tree, name):
+        if scope.globals.get("__name__") == "__main__" and isinstance(tree, ast.Module) and (
+                never_bound(tree, name) or ("__main__", name) in self.facts.get(DELETED_GLOBALS, ())):
             raise UserException("NameError", args=(f"name '{name}' is not defined",))  # (a module's globals may
             # be set from outside, `config.X = 1`: only the entry point's, of a name nothing binds)
         what = f"name {name} (not defined on this path, or set by code not understood)"

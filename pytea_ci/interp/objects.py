@@ -17,7 +17,7 @@ from pytea_ci.interp.join import one_of
 from pytea_ci.models import read_keys
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import get_property, lookup
-from pytea_ci.models.values import (MISSING, lacks_attribute, plain_member, TENSOR_ATTRS_SET, BoundMethod, Builtin, ClassMethod, ClassVal, DType, EnumMember, Instance, KeysView, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
+from pytea_ci.models.values import (DELETED_GLOBALS, MISSING, lacks_attribute, plain_member, TENSOR_ATTRS_SET, BoundMethod, Builtin, ClassMethod, ClassVal, DType, EnumMember, Instance, KeysView, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
                                     ValuesIndices)
 from pytea_ci.shapes.dim import Term, is_dim
 from pytea_ci.shapes.tensor import Origin, Tensor
@@ -314,7 +314,10 @@ class ObjectMixin:
     def delete(self: "Interpreter", target: ast.expr, scope: Scope) -> None:
         """`del target`: a name is unbound; an item or an attribute goes as below; each of a tuple of them."""
         if isinstance(target, ast.Name):
-            scope.locals.pop(target.id, None)
+            if scope.locals.pop(target.id, MISSING) is not MISSING and scope.locals is scope.globals:
+                # a global deleted on this path: reading it before it is bound again is CPython's NameError
+                self.facts[DELETED_GLOBALS] = self.facts.get(DELETED_GLOBALS, frozenset()) | {
+                    (scope.globals.get("__name__"), target.id)}
         elif isinstance(target, ast.Subscript):
             obj, idx = self.eval(target.value, scope), self.eval(target.slice, scope)
             with self.at(target):

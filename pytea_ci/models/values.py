@@ -154,6 +154,7 @@ class _Missing:
 _MISSING = _Missing()
 MISSING = _MISSING
 OPAQUE = "__opaque__"  # in an instance's attributes or a class's namespace: attributes of any name may be there
+DELETED_GLOBALS = "deleted globals"  # Ctx.facts: (module name, name) of the globals `del` unbound on this path
 TENSOR_ATTRS_SET = "tensor attributes set"  # Ctx.facts: the names the program set on a tensor on this path
 
 
