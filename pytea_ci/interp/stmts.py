@@ -358,6 +358,11 @@ class StmtMixin:
         body = Scope(scope.globals, ns, scope if not scope.is_class and scope.locals is not scope.globals else None,
                      is_class=True)
         self.exec_block(node.body, body)
+        if "__doc__" not in ns:  # the compiler's docstring (None under `python -OO`: not known), else None
+            # unless a decorator or a metaclass may write one (`@dataclass`, NamedTuple, Enum: by version)
+            plain = not node.decorator_list and not opaque and all(_doc_kept(b) for b in bases)
+            none = plain and ast.get_docstring(node, clean=False) is None
+            ns["__doc__"] = None if none else self.unknown("class docstring")
         own = ns.pop("__qualname__", node.name)  # as `type.__new__`: the class's, not an attribute of its instances
         qual = f"{scope.globals.get('__name__', '')}.{node.name}"
         cls = ClassVal(node.name, tuple(bases), ns, qual, own_qualname=own if isinstance(own, str) else node.name)
@@ -540,6 +545,13 @@ def _undecidable(value: Any, cond: Any) -> bool:
 _LOOKUP_ERRORS = {"IndexError", "KeyError"}
 _NOT_EXCEPTIONS = {"SystemExit", "KeyboardInterrupt", "GeneratorExit"}  # BaseException, not Exception
 _ARITH = {"ZeroDivisionError", "OverflowError", "FloatingPointError"}
+
+
+def _doc_kept(base: ClassVal) -> bool:
+    """Whether a subclass of `base` gets its `__doc__` from its own body only: `base`'s classes are the
+    program's (no other metaclass), `object`, torch's modules or builtin exceptions."""
+    return all(not c.native and OPAQUE not in c.ns or c.name == "object" or c.qualname.startswith("torch.nn.")
+               or c.is_subclass_of("builtins.BaseException") for c in base.mro())
 
 
 def _names_api(v: Any) -> bool:

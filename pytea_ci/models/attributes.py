@@ -131,17 +131,27 @@ def hasattr_(ctx: Ctx, obj: Any, name: Any) -> Any:
 
 # What every class has from its metaclass `type` beside what it inherits from `object`
 _CLASS_NAMES = OBJECT_NAMES | {"__name__", "__qualname__", "__module__", "__mro__", "__bases__", "__base__",
-                               "__doc__", "mro", "__subclasses__"}
+                               "__doc__", "mro", "__subclasses__", "__dict__"}
 
 
 def _surely_has(obj: Any, name: str) -> bool:
     """Whether CPython's lookup finds `name` on every run: what an instance inherits from `object` (its class
     has no `__getattribute__` of its own that might refuse it), what every class made by `type` has."""
     if isinstance(obj, Instance):
-        return name in OBJECT_NAMES and obj.cls.lookup("__getattribute__") is MISSING
+        if obj.cls.lookup("__getattribute__") is not MISSING:
+            return False
+        return name in OBJECT_NAMES or (name in ("__dict__", "__weakref__") and _plain_layout(obj.cls))
     if isinstance(obj, ClassVal):
-        return name in _CLASS_NAMES and all(OPAQUE not in c.ns for c in obj.mro())
+        if any(OPAQUE in c.ns for c in obj.mro()):
+            return False
+        return name in _CLASS_NAMES or (name == "__weakref__" and _plain_layout(obj))
     return False
+
+
+def _plain_layout(cls: ClassVal) -> bool:
+    """Whether instances of `cls` have a `__dict__` and `__weakref__`: its classes are the program's (none
+    with `__slots__`) and `object`."""
+    return all(("__slots__" not in c.ns) if not c.native else c.name == "object" for c in cls.mro())
 
 
 def _stored(obj: Any, name: str) -> bool:
