@@ -19,7 +19,7 @@ from tests.test_python_values import cpython_probes
 NAMES = ("__signature__", "__len__", "__class__", "__dict__", "__doc__", "__module__", "__init__", "__eq__",
          "__weakref__", "__qualname__", "__name__", "__call__", "__getitem__", "__iter__", "__mro__", "__slots__",
          "__getstate__", "__dataclass_fields__", "__match_args__", "keys", "args", "with_traceback", "value",
-         "missing", "method", "attr")
+         "missing", "method", "attr", "__hash__", "w", "extra")
 
 CLASSES = '''
 import dataclasses
@@ -54,7 +54,20 @@ class Record:
     value: int = 0
 
 
-VALUES = [Plain, Plain(), Slotted, Slotted(), Mapping, Mapping(), Failure, Failure("x"), Doc, Doc(), Record, Record()]
+class Forwarding:
+    def __getattr__(self, name):
+        if name == "extra":
+            return 3
+        raise AttributeError(name)
+
+
+class ForwardingFailure(Exception):
+    def __getattr__(self, name):
+        raise AttributeError(name)
+
+
+VALUES = [Plain, Plain(), Slotted, Slotted(), Mapping, Mapping(), Failure, Failure("x"), Doc, Doc(), Record, Record(),
+          Forwarding, Forwarding(), ForwardingFailure, ForwardingFailure()]
 '''
 
 
@@ -88,7 +101,7 @@ def probe(i: int, name: str) -> str:
 
 
 def test_hasattr_on_program_classes_and_instances_is_never_wrong(analyzer: Analyzer) -> None:
-    source = textwrap.dedent(CLASSES) + program("VALUES", 12)
+    source = textwrap.dedent(CLASSES) + program("VALUES", 16)
     truth = cpython_probes(source)
     assert wrong_answers(analyzer, source, truth) == {}
     # and what CPython answers the same on every version is decided: `object`'s names are on every
@@ -98,8 +111,10 @@ def test_hasattr_on_program_classes_and_instances_is_never_wrong(analyzer: Analy
             probe(0, "__qualname__"), probe(0, "__name__"), probe(0, "__mro__"), probe(1, "__qualname__"),
             probe(1, "__name__"), probe(1, "__mro__"), probe(0, "__signature__"), probe(1, "__signature__"),
             probe(1, "__len__"), probe(0, "missing"), probe(1, "missing"), probe(1, "method"), probe(1, "attr"),
-            probe(5, "__class__"), probe(7, "__class__"), probe(9, "__doc__")]
-    assert set(decided(analyzer, source, truth, sure).values()) == {"exact"}
+            probe(5, "__class__"), probe(7, "__class__"), probe(9, "__doc__"), probe(2, "w"), probe(5, "keys"),
+            probe(7, "with_traceback"), probe(7, "missing"), probe(13, "__hash__"), probe(13, "missing")]
+    got = decided(analyzer, source, truth, sure)
+    assert set(got.values()) == {"exact"}, {k: v for k, v in got.items() if v != "exact"}
 
 
 TORCH_VALUES = '''
@@ -144,6 +159,6 @@ def test_hasattr_on_torch_modules_is_never_wrong(analyzer: Analyzer) -> None:
 def test_getattr_default_is_taken_only_where_cpython_takes_it(analyzer: Analyzer) -> None:
     source = textwrap.dedent(CLASSES) + "\n".join(
         f"p_{i}_{j} = torch.zeros(3 if getattr(VALUES[{i}], {name!r}, None) is None else 4)"
-        for i in range(12) for j, name in enumerate(NAMES))
+        for i in range(16) for j, name in enumerate(NAMES))
     truth = cpython_probes(source)
     assert wrong_answers(analyzer, source, truth) == {}

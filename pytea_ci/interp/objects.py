@@ -15,6 +15,7 @@ from pytea_ci.interp.runtime import (FunctionVal, ModuleVal, PathEnd, Scope, Sup
                                      UserException)
 from pytea_ci.interp.join import one_of
 from pytea_ci.models import read_keys
+from pytea_ci.models.attributes import may_be_found
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import get_property, lookup
 from pytea_ci.models.values import (DELETED_GLOBALS, MISSING, lacks_attribute, plain_member, TENSOR_ATTRS_SET, BoundMethod, Builtin, ClassMethod, ClassVal, DType, EnumMember, Instance, KeysView, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
@@ -97,7 +98,9 @@ class ObjectMixin:
             return obj.attrs  # (with `__slots__` an instance may have no `__dict__`: not known below)
         if found is not MISSING:
             return self.bind_member(obj, obj.cls, found)
-        getter = obj.cls.lookup("__getattr__") if fallback else MISSING
+        # `__getattr__` is asked only where the lookup is sure to find nothing (`__hash__` is `object`'s,
+        # `with_traceback` an exception's; a base the analyzer does not list may hold any name)
+        getter = obj.cls.lookup("__getattr__") if fallback and not may_be_found(obj.cls, name) else MISSING
         if getter is not MISSING:
             return self.call(getter, obj, name)
         if self.fully_known(obj) and not (name.startswith("__") and name.endswith("__")):

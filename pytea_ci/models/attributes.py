@@ -5,13 +5,14 @@ gives them; a class whose bases are the program's, `object` and `nn.Module`, mad
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model
 from pytea_ci.models.torch.tensor_attrs import MODULE_ATTRS, TENSOR_ATTRS
-from pytea_ci.models.values import (MISSING, OPAQUE, TENSOR_ATTRS_SET, ClassVal, Instance, Namespace, PropertyVal,
-                                    Unknown, lacks_attribute)
+from pytea_ci.models.values import (MISSING, OBJECT_NAMES, OPAQUE, TENSOR_ATTRS_SET, ClassVal, Instance, Namespace,
+                                    PropertyVal, Unknown, lacks_attribute)
 from pytea_ci.shapes.dim import PInt
 from pytea_ci.shapes.tensor import Tensor
 
@@ -50,9 +51,6 @@ def _lacks(ctx: Ctx, obj: Any, name: str) -> bool:
 
 
 _TYPE_NAMES = frozenset(dir(type))  # what every class made by `type` has (its metaclass's: `mro`, ...)
-# What an instance and a class inherit from `object`, in every Python the program may run under (3.8 on):
-# `__getstate__` came with 3.11
-OBJECT_NAMES = frozenset(dir(object)) - {"__getstate__"}
 # Names a class may hold that the program did not write, depending on the Python that runs it or on how the
 # class is written (`__slots__` drops `__dict__`/`__weakref__`; generics, annotations, 3.12-3.14's type
 # parameters, first line and static attributes, lazy annotations): never decided either way
@@ -84,14 +82,46 @@ def _mro_lacks(cls: ClassVal, name: str, instance: bool) -> bool:
         if name in c.ns or OPAQUE in c.ns or "__opaque_base__" in c.ns:
             return False
         if not c.native:
-            if name in ("__module__", "__doc__"):
-                return False
+            slots = c.ns.get("__slots__", ())
+            if name in ("__module__", "__doc__") or not isinstance(slots, (tuple, list, str)) \
+                    or name in ((slots,) if isinstance(slots, str) else slots):
+                return False  # (a slot is a descriptor of the class; slots not known may be any name)
         elif c.qualname == "torch.nn.Module":
             if name in MODULE_ATTRS or (instance and (name.startswith("_") or name in _MODULE_INSTANCE_NAMES)):
                 return False
         elif c.name != "object":
-            return False  # a modeled class whose attributes are not listed
+            real = _builtin_type(c)
+            if real is None or _holds(real, name):
+                return False  # a modeled class whose attributes are not listed, or a builtin type that has it
     return True
+
+
+def may_be_found(cls: ClassVal, name: str) -> bool:
+    """Whether CPython's lookup of `name` on an instance of `cls` may find it before `__getattr__` is asked,
+    though no class of `cls` holds it in the analyzer's namespaces: `object`'s names, names CPython may put
+    in a class by itself (`_MAYBE_NAMES`), a slot, what a builtin base (`Exception.with_traceback`) or
+    `nn.Module` has. (A modeled class whose names are not listed answers through its own `__getattr__`.)"""
+    if name in OBJECT_NAMES or name in _MAYBE_NAMES or _builtin_has(cls, name):
+        return True
+    for c in cls.mro():
+        slots = c.ns.get("__slots__", ()) if not c.native else ()
+        if name in ((slots,) if isinstance(slots, str) else slots if isinstance(slots, (tuple, list)) else ()):
+            return True
+        if c.native and c.qualname == "torch.nn.Module" and name in MODULE_ATTRS:
+            return True
+    return False
+
+
+def _holds(real: type, name: str) -> bool:
+    """Whether a class of the MRO of the CPython type `real` holds `name` (not its metaclass: `__qualname__`)."""
+    return any(name in vars(k) for k in real.__mro__)
+
+
+def _builtin_type(c: ClassVal) -> type | None:
+    """The CPython type a modeled builtin class stands for (`dict`, `Exception`), whose attributes Python
+    itself lists."""
+    found = getattr(builtins, c.name, None) if c.qualname == f"builtins.{c.name}" else None
+    return found if isinstance(found, type) else None
 
 
 @model("builtins.setattr")
@@ -140,12 +170,19 @@ def _surely_has(obj: Any, name: str) -> bool:
     if isinstance(obj, Instance):
         if obj.cls.lookup("__getattribute__") is not MISSING:
             return False
-        return name in OBJECT_NAMES or (name in ("__dict__", "__weakref__") and _plain_layout(obj.cls))
+        return name in OBJECT_NAMES or (name in ("__dict__", "__weakref__") and _plain_layout(obj.cls)) \
+            or _builtin_has(obj.cls, name)
     if isinstance(obj, ClassVal):
         if any(OPAQUE in c.ns for c in obj.mro()):
             return False
-        return name in _CLASS_NAMES or (name == "__weakref__" and _plain_layout(obj))
+        return name in _CLASS_NAMES or (name == "__weakref__" and _plain_layout(obj)) or _builtin_has(obj, name)
     return False
+
+
+def _builtin_has(cls: ClassVal, name: str) -> bool:
+    """Whether a builtin base of `cls` (`dict`, `Exception`) has `name` as CPython lists it (`keys`,
+    `with_traceback`; not an instance attribute such as `args`)."""
+    return any(c.native and (real := _builtin_type(c)) is not None and _holds(real, name) for c in cls.mro())
 
 
 def _plain_layout(cls: ClassVal) -> bool:

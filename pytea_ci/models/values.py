@@ -358,6 +358,11 @@ class NamedTupleVal(tuple):  # type: ignore[type-arg]
         return v
 
 
+# What an instance and a class inherit from `object`, in every Python the program may run under (3.8 on):
+# `__getstate__` came with 3.11
+OBJECT_NAMES = frozenset(dir(object)) - {"__getstate__"}
+
+
 def lacks_attribute(obj: Any, name: str) -> bool:
     """Whether a plain tuple (not a torch.Size, a named tuple or a return type with fields) has no
     attribute `name`: CPython raises AttributeError for it."""
