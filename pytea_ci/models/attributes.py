@@ -181,8 +181,9 @@ def _surely_has(obj: Any, name: str) -> bool:
 
 def _builtin_has(cls: ClassVal, name: str) -> bool:
     """Whether a builtin base of `cls` (`dict`, `Exception`) has `name` as CPython lists it (`keys`,
-    `with_traceback`; not an instance attribute such as `args`)."""
-    return any(c.native and (real := _builtin_type(c)) is not None and _holds(real, name) for c in cls.mro())
+    `with_traceback`; not an instance attribute such as `args`), or `nn.Module` does (`zero_grad`)."""
+    return any(c.native and ((real := _builtin_type(c)) is not None and _holds(real, name)
+                             or c.qualname == "torch.nn.Module" and name in MODULE_ATTRS) for c in cls.mro())
 
 
 def _plain_layout(cls: ClassVal) -> bool:
