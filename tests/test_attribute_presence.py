@@ -153,7 +153,8 @@ def test_hasattr_on_torch_modules_is_never_wrong(analyzer: Analyzer) -> None:
     assert wrong_answers(analyzer, source, truth) == {}
     sure = [f"p_1_{TORCH_NAMES.index('fc')}", f"p_1_{TORCH_NAMES.index('__class__')}",
             f"p_0_{TORCH_NAMES.index('bias')}", f"p_0_{TORCH_NAMES.index('zero_grad')}",
-            f"p_1_{TORCH_NAMES.index('zero_grad')}", f"p_3_{TORCH_NAMES.index('zero_grad')}"]
+            f"p_1_{TORCH_NAMES.index('zero_grad')}", f"p_3_{TORCH_NAMES.index('zero_grad')}",
+            f"p_0_{TORCH_NAMES.index('reset_parameters')}", f"p_2_{TORCH_NAMES.index('reset_parameters')}"]
     assert set(decided(analyzer, source, truth, sure).values()) == {"exact"}
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model
-from pytea_ci.models.torch.tensor_attrs import MODULE_ATTRS, TENSOR_ATTRS
+from pytea_ci.models.torch.tensor_attrs import LAYER_ATTRS, MODULE_ATTRS, TENSOR_ATTRS
 from pytea_ci.models.values import (MISSING, OBJECT_NAMES, OPAQUE, TENSOR_ATTRS_SET, ClassVal, Instance, Namespace,
                                     PropertyVal, Unknown, lacks_attribute)
 from pytea_ci.shapes.dim import PInt
@@ -181,9 +181,11 @@ def _surely_has(obj: Any, name: str) -> bool:
 
 def _builtin_has(cls: ClassVal, name: str) -> bool:
     """Whether a builtin base of `cls` (`dict`, `Exception`) has `name` as CPython lists it (`keys`,
-    `with_traceback`; not an instance attribute such as `args`), or `nn.Module` does (`zero_grad`)."""
+    `with_traceback`; not an instance attribute such as `args`), or `nn.Module` or a torch layer class does
+    (`zero_grad`, `reset_parameters`)."""
     return any(c.native and ((real := _builtin_type(c)) is not None and _holds(real, name)
-                             or c.qualname == "torch.nn.Module" and name in MODULE_ATTRS) for c in cls.mro())
+                             or c.qualname == "torch.nn.Module" and name in MODULE_ATTRS
+                             or name in LAYER_ATTRS.get(c.qualname, ())) for c in cls.mro())
 
 
 def _plain_layout(cls: ClassVal) -> bool:
