@@ -66,6 +66,8 @@ def _fetch_pypi(src: dict, dest: str) -> None:
 
 def _fetch_git(src: dict, dest: str) -> None:
     mirror = os.path.join(MIRRORS, src["repo"].replace("/", "+"), "repo")
+    if os.path.isdir(os.path.join(mirror, ".git")):  # a clone with a work tree, not a bare mirror
+        mirror = os.path.join(mirror, ".git")
     if os.path.isdir(mirror):
         names = subprocess.run(["git", "--git-dir", mirror, "ls-tree", "-r", "--name-only", src["commit"]],
                                check=True, capture_output=True, text=True).stdout.split("\n")

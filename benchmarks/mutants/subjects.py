@@ -562,5 +562,128 @@ STOP34_SCRIPTS: list[Script] = [
     _jcj("tensor", "two_layer_net_tensor.py"),
 ]
 
+# --- stop 36: the sources of a new script test half (split.json), chosen and committed before any pytea-ci result
+# on them existed; appended, so no earlier subject changes. The mirrors hold the .py files only: `setup` writes
+# stand-in data files of the real format (a wine CSV, a chatbot's intents JSON, a text corpus, the 1989 digit
+# tensors) and stubs the modules that are not installed and are no part of a label (tqdm, nltk's tokenizer and
+# stemmer, tensorboard / tensorboardX writers).
+
+_TB_STUB = """
+import sys, types
+_w = lambda *a, **k: types.SimpleNamespace(**{n: (lambda *a, **k: None) for n in (
+    'add_scalar', 'add_image', 'add_graph', 'add_pr_curve', 'flush', 'close')})
+for _name in ('torch.utils.tensorboard', 'tensorboardX'):
+    _m = types.ModuleType(_name)
+    _m.SummaryWriter = _w
+    sys.modules[_name] = _m
+"""
+
+_LOEBER_SETUP = _TB_STUB + """
+import os, random
+rng = random.Random(0)
+os.makedirs('data/wine', exist_ok=True)
+with open('data/wine/wine.csv', 'w') as f:  # the UCI wine table: a header, the class (1, 2, 3), 13 features
+    f.write('Wine,Alcohol,Malic.acid,Ash,Acl,Mg,Phenols,Flavanoids,Nonflavanoid.phenols,Proanth,Color.int,Hue,OD,'
+            'Proline\\n')
+    for cls, n in ((1, 59), (2, 71), (3, 48)):
+        for _ in range(n):
+            f.write('%d,' % cls + ','.join('%.2f' % rng.uniform(0.1, 30.0) for _ in range(12))
+                    + ',%d\\n' % rng.randint(278, 1680))
+"""
+
+_CHATBOT_SETUP = """
+import json, re, sys, types
+intents = {'intents': [
+    {'tag': 'greeting', 'patterns': ['Hello there', 'Hi!', 'Good morning', 'Anybody here?', 'Hey you', 'Howdy'],
+     'responses': ['Hello!']},
+    {'tag': 'goodbye', 'patterns': ['Bye bye', 'Talk to you soon', 'I am leaving'], 'responses': ['Bye!']},
+    {'tag': 'thanks', 'patterns': ['Thank you so much', 'Thanks!', 'That helped me', 'Many thanks'],
+     'responses': ['Any time!']},
+    {'tag': 'items', 'patterns': ['What is on the menu?', 'Which teas do you stock?', 'Do you sell cakes?'],
+     'responses': ['Tea and coffee.']},
+    {'tag': 'payments', 'patterns': ['Can I pay by card?', 'Is cash accepted?', 'Do you take vouchers?',
+                                     'Which payment methods work?'], 'responses': ['Cards and cash.']},
+    {'tag': 'delivery', 'patterns': ['When will my parcel arrive?', 'Do you ship abroad?',
+                                     'How fast is shipping?'], 'responses': ['Two days.']},
+    {'tag': 'funny', 'patterns': ['Make me laugh', 'Say something silly!', 'Any jokes today?'],
+     'responses': ['No.']},
+]}
+with open('intents.json', 'w') as f:
+    json.dump(intents, f)
+nltk = types.ModuleType('nltk')  # nltk is not installed: a tokenizer and a stemmer of the same kind
+nltk.word_tokenize = lambda s: re.findall(r"\\w+|[^\\w\\s]", s)
+porter = types.ModuleType('nltk.stem.porter')
+class PorterStemmer:
+    def stem(self, w):
+        for suf in ('ing', 'es', 's', 'ed'):
+            if w.endswith(suf) and len(w) > len(suf) + 2:
+                return w[:-len(suf)]
+        return w
+porter.PorterStemmer = PorterStemmer
+sys.modules.update({'nltk': nltk, 'nltk.stem': types.ModuleType('nltk.stem'), 'nltk.stem.porter': porter})
+"""
+
+_WORD2VEC_SETUP = """
+import random, sys, types
+tq = types.ModuleType('tqdm')  # tqdm is not installed: a progress bar is no part of a label
+tq.tqdm = lambda it=None, *a, **k: it
+sys.modules['tqdm'] = tq
+rng = random.Random(0)
+words = ['w%d' % i for i in range(300)]
+weights = [1 / (i + 1) ** 0.8 for i in range(300)]  # Zipf-like: the rarest words fall under min_count
+with open('input.txt', 'w') as f:
+    for _ in range(400):
+        f.write(' '.join(rng.choices(words, weights, k=rng.randint(8, 25))) + '\\n')
+import word2vec.data_reader  # a negative table of 1e8 entries takes 50 s and 1.6 GB to build: 1e5 keeps its ratios
+word2vec.data_reader.DataReader.NEGATIVE_TABLE_SIZE = 1e5
+"""
+
+_LECUN_SETUP = _TB_STUB + """
+import torch
+g = torch.Generator().manual_seed(0)
+for split, n in (('train', 40), ('test', 16)):  # prepro.py's output format: X (n, 1, 16, 16) in [-1, 1], Y +-1
+    X = torch.rand((n, 1, 16, 16), generator=g) * 2 - 1
+    Y = torch.full((n, 10), -1.0)
+    Y[torch.arange(n), torch.randint(0, 10, (n,), generator=g)] = 1.0
+    torch.save((X, Y), split + '1989.pt')
+"""
+
+
+def _loeber(entry: str, variants: tuple = _NOVAR) -> Script:
+    return Script("loeber-" + entry[:-3].replace(" ", "").replace("_", "-"), "pytorch-tutorial-loeber", ".", entry,
+                  (entry,), setup=_LOEBER_SETUP, variants=variants)
+
+
+def _lecun(entry: str, variants: tuple = _NOVAR, timeout: int = 90) -> Script:
+    return Script(f"lecun1989-{entry[:-3]}", "lecun1989-repro", ".", entry, (entry,), setup=_LECUN_SETUP,
+                  variants=variants, timeout=timeout)
+
+
+STOP36_SCRIPTS: list[Script] = [
+    # --- patrickloeber/pytorchTutorial (a wine CSV through a Dataset; MNIST through the torchvision stand-in)
+    _loeber("03_autograd.py"),
+    _loeber("04_backpropagation.py"),
+    _loeber("05_2_gradientdescent_auto.py"),
+    _loeber("06_1_loss_and_optimizer.py"),
+    _loeber("06_2_model_loss_and_ optimizer.py"),
+    _loeber("09_dataloader.py"),
+    _loeber("10_transformers.py"),
+    _loeber("11_softmax_and_crossentropy.py"),
+    _loeber("12_activation_functions.py"),
+    _loeber("13_feedforward.py", _MNIST_VARIANTS),
+    _loeber("16_tensorboard.py", _MNIST_VARIANTS),
+    # --- patrickloeber/pytorch-chatbot (intents -> bag-of-words NumPy rows, tag indices as labels)
+    Script("chatbot-train", "pytorch-chatbot-loeber", ".", "train.py", ("train.py", "model.py", "nltk_utils.py"),
+           setup=_CHATBOT_SETUP, variants=_NOVAR),
+    # --- Andras7/word2vec-pytorch (a corpus -> vocabulary, discard and negative tables -> skip-gram pairs)
+    Script("word2vec-andras7-trainer", "word2vec-pytorch-andras7", ".", "word2vec/trainer.py",
+           ("word2vec/trainer.py", "word2vec/data_reader.py", "word2vec/model.py"), setup=_WORD2VEC_SETUP,
+           variants=_NOVAR, timeout=180),
+    # --- karpathy/lecun1989-repro (MNIST through the stand-in -> 16x16 tensors; the 1989 net trained on them)
+    _lecun("prepro.py", _MNIST_VARIANTS),
+    _lecun("repro.py"),
+    _lecun("modern.py", timeout=300),
+]
+
 SUBJECTS: dict[str, Module | Script] = {s.name: s for s in [*MODULES, *SCRIPTS, *NEW_MODULES, *NEW_SCRIPTS,
-                                                            *STOP34_SCRIPTS]}
+                                                            *STOP34_SCRIPTS, *STOP36_SCRIPTS]}
