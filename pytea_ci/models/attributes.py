@@ -56,9 +56,8 @@ _TYPE_NAMES = frozenset(dir(type))  # what every class made by `type` has (its m
 # parameters, first line and static attributes, lazy annotations): never decided either way
 _MAYBE_NAMES = frozenset({"__getstate__", "__dict__", "__weakref__", "__annotations__", "__orig_bases__",
                           "__parameters__", "__type_params__", "__firstlineno__", "__static_attributes__",
-                          "__annotate__", "__annotate_func__", "__annotations_cache__", "__slots__",
-                          "__classcell__", "__orig_class__", "__match_args__", "__dataclass_params__",
-                          "__final__"})
+                          "__annotate__", "__annotate_func__", "__annotations_cache__", "__orig_class__",
+                          "__match_args__", "__dataclass_params__", "__final__"})
 # An nn.Module instance's own attributes, set by `Module.__init__` (private ones differ between releases)
 _MODULE_INSTANCE_NAMES = frozenset({"training"})
 
@@ -120,7 +119,8 @@ def _holds(real: type, name: str) -> bool:
 def _builtin_type(c: ClassVal) -> type | None:
     """The CPython type a modeled builtin class stands for (`dict`, `Exception`), whose attributes Python
     itself lists."""
-    found = getattr(builtins, c.name, None) if c.qualname == f"builtins.{c.name}" else None
+    name = c.qualname.removeprefix("builtins.").removesuffix(".__base__")  # `builtins.dict.__base__`: dict
+    found = getattr(builtins, name, None) if c.qualname.startswith("builtins.") and "." not in name else None
     return found if isinstance(found, type) else None
 
 
@@ -168,8 +168,8 @@ def _surely_has(obj: Any, name: str) -> bool:
     """Whether CPython's lookup finds `name` on every run: what an instance inherits from `object` (its class
     has no `__getattribute__` of its own that might refuse it), what every class made by `type` has."""
     if isinstance(obj, Instance):
-        if obj.cls.lookup("__getattribute__") is not MISSING:
-            return False
+        if any("__getattribute__" in c.ns for c in obj.cls.mro() if not c.native):
+            return False  # the program's own lookup may refuse any name
         return name in OBJECT_NAMES or (name in ("__dict__", "__weakref__") and _plain_layout(obj.cls)) \
             or _builtin_has(obj.cls, name)
     if isinstance(obj, ClassVal):
