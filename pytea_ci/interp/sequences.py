@@ -13,7 +13,7 @@ from pytea_ci.models.random_ import _READ
 from pytea_ci.models.values import MISSING, ClassVal, Instance, IterVal, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.pred import Pred, opaque
-from pytea_ci.shapes.dim import ITERATION, Dim, PInt, Sym, dmax, is_dim
+from pytea_ci.shapes.dim import ITERATION, Dim, PInt, Sym, Term, dmax, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
 
@@ -265,6 +265,8 @@ class SequenceMixin:
             if not r and partial:
                 return self.unknown("membership in a container holding only some of its items")
             return r
+        if _holds_nothing(self, a, b):
+            return False
         if isinstance(b, Instance) and (contains := b.cls.lookup("__contains__")) is not MISSING:
             r = self.call(self.bind_member(b, b.cls, contains), a)
             return r
@@ -319,3 +321,15 @@ def _by_index(cls: ClassVal) -> bool:
     return cls.lookup("__getitem__") is not MISSING and all(
         not c.native and "__opaque_base__" not in c.ns for c in cls.mro())
 
+
+
+def _holds_nothing(interp: "Interpreter", a: Any, b: Any) -> bool:
+    """`a in b` is False whatever `a` is when `b` is an empty container known exactly (not one holding only
+    some of its items): a vocabulary `{}` before its first word, `seen = []`. A dict or set hashes `a` first:
+    decided for a size and for a value not understood (a word read at run time), not for an object of the
+    program, whose `__hash__` may raise."""
+    if not isinstance(b, (list, tuple, dict, set, frozenset)) or len(b) or id(b) in interp.inexact:
+        return False
+    if isinstance(b, (list, tuple)):
+        return True
+    return isinstance(a, (Term, Unknown))
