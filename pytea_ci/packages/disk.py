@@ -214,17 +214,19 @@ def _model_names() -> dict[int, tuple[str, str]]:
     return out
 
 
-# ----- function bodies, read when first used ---------------------------------------------------------
+# ----- function definitions, read when first used ---------------------------------------------------
 class _LazyDef(ast.FunctionDef):
-    """A function definition of a restored import whose body is read from the entry when first used:
-    an import defines thousands of functions and an analysis calls a few of them."""
+    """A function definition of a restored import whose body, parameters, decorators and annotations
+    are read from the entry when one of them is first used: an import defines thousands of functions
+    (their parameters and annotations alone were a third of a restored import's objects) and an analysis
+    calls a few of them. Its name and position are there from the start."""
 
     def __getattr__(self, name: str) -> Any:
-        blob = self.__dict__.pop("_body", None) if name == "body" else None
+        blob = self.__dict__.pop("_rest", None) if name in _LAZY_FIELDS else None
         if blob is None:
             raise AttributeError(name)
-        self.body = _BodyUnpickler(io.BytesIO(blob)).load()
-        return self.body
+        self.__dict__.update(_BodyUnpickler(io.BytesIO(blob)).load())
+        return self.__dict__[name]
 
 
 class _LazyAsyncDef(ast.AsyncFunctionDef):
@@ -232,14 +234,18 @@ class _LazyAsyncDef(ast.AsyncFunctionDef):
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, _LazyDef, _LazyAsyncDef)
+# the fields of a definition read when first used (the others: its name, position and type comment)
+_LAZY_FIELDS = frozenset(("body", "args", "decorator_list", "returns", "type_params"))
 
 
 def _def_args(node: Any) -> tuple[bool, dict[str, Any], bytes]:
-    """A definition as (async?, its fields but the body, the pickle of its body)."""
-    blob = node.__dict__.get("_body")
+    """A definition as (async?, its name, position and what the analyzer added, the pickle of its
+    other fields)."""
+    blob = node.__dict__.get("_rest")
     if blob is None:
-        blob = pickle.dumps(node.body, protocol=5)  # AST nodes and constants only
-    state = {k: v for k, v in node.__dict__.items() if k not in ("body", "_body")}
+        rest = {k: v for k, v in node.__dict__.items() if k in _LAZY_FIELDS}
+        blob = pickle.dumps(rest, protocol=5)  # AST nodes and constants only
+    state = {k: v for k, v in node.__dict__.items() if k not in _LAZY_FIELDS and k != "_rest"}
     return isinstance(node, ast.AsyncFunctionDef), state, blob
 
 
@@ -247,7 +253,7 @@ def _lazy_def(is_async: bool, state: dict[str, Any], blob: bytes) -> ast.AST:
     cls = _LazyAsyncDef if is_async else _LazyDef
     node = cls.__new__(cls)  # no __init__: a missing field would get a default (Python 3.13)
     node.__dict__.update(state)
-    node.__dict__["_body"] = bytes(blob)
+    node.__dict__["_rest"] = bytes(blob)
     return node
 
 
@@ -278,20 +284,29 @@ def _local_function(module: str, qualname: str, line: int, cells: tuple[Any, ...
 
 
 def _find_code(mod: types.ModuleType, qualname: str, line: int) -> types.CodeType | None:
+    name = qualname.rpartition(".")[2]
+    return next((c for c in _codes(mod.__name__).get((name, line), ())
+                 if getattr(c, "co_qualname", qualname) == qualname), None)
+
+
+@functools.lru_cache(maxsize=None)
+def _codes(module: str) -> dict[tuple[str, int], list[types.CodeType]]:
+    """(name, first line) -> code objects of every function in the analyzer's module `module`,
+    nested ones too, walked once per module (a restore makes hundreds of its local functions again)."""
+    mod = sys.modules[module]
     todo = [v.__code__ for v in vars(mod).values() if isinstance(v, types.FunctionType)]
     todo += [f.__code__ for v in vars(mod).values() if isinstance(v, type) for f in vars(v).values()
              if isinstance(f, types.FunctionType)]
     seen: set[int] = set()
+    out: dict[tuple[str, int], list[types.CodeType]] = {}
     while todo:
         code = todo.pop()
         if id(code) in seen:
             continue
         seen.add(id(code))
-        if getattr(code, "co_qualname", qualname) == qualname and code.co_firstlineno == line \
-                and code.co_name == qualname.rpartition(".")[2]:
-            return code
+        out.setdefault((code.co_name, code.co_firstlineno), []).append(code)
         todo += [c for c in code.co_consts if isinstance(c, types.CodeType)]
-    return None
+    return out
 
 
 _IMMUTABLE = (type(None), bool, int, float, complex, str, bytes, tuple, frozenset, range, slice, type)
@@ -318,7 +333,7 @@ def values(stored: Stored, interp: "Interpreter", seeds: list[Any]) -> Any:
     """The payload's values, for the path of `interp` (`seeds`: its objects the payload refers to by
     position); None when the payload cannot be read."""
     try:
-        with _no_collection():
+        with _no_collection(freeze=ONE_SHOT[0]):
             out = _Unpickler(io.BytesIO(stored.payload), interp, seeds).load()
     except Exception:  # noqa: BLE001  (a damaged payload, a model renamed since: the cold path)
         STATS["rejected"] += 1
@@ -327,15 +342,29 @@ def values(stored: Stored, interp: "Interpreter", seeds: list[Any]) -> Any:
     return out
 
 
+ONE_SHOT = [False]  # set by a one-shot run (`driver/heap.py`): the process ends with the run
+
+
+def one_shot() -> None:
+    """The process ends with this run (the command line, the Action; never a language server): what a
+    restore reads is then moved out of the collector's reach (`gc.freeze`), as `heap.settle` does with the
+    run's trees. Read in one piece and alive until the end, it is never garbage worth a pass, yet the
+    first young collection after the read walked all of it, and the middle and old ones again."""
+    ONE_SHOT[0] = True
+
+
 @contextlib.contextmanager
-def _no_collection() -> Iterator[None]:
+def _no_collection(freeze: bool = False) -> Iterator[None]:
     """The cyclic collector paused while an entry is written or read: reading one makes hundreds of
     thousands of objects that all live on (the collector's young passes walked them again and again, most
-    of a warm check's CPU), and neither makes garbage worth a pass. Only when garbage is freed changes."""
+    of a warm check's CPU), and neither makes garbage worth a pass. Only when garbage is freed changes.
+    `freeze`: what exists when the read ends is kept out of later collections (a one-shot process)."""
     was = gc.isenabled()
     gc.disable()
     try:
         yield
+        if freeze:
+            gc.freeze()
     finally:
         if was:
             gc.enable()
