@@ -270,3 +270,36 @@ def test_gradients_are_enabled_until_the_program_changes_the_grad_mode(tmp_path:
     assert [f[:3] for f in findings(tmp_path, body.format(mode="pass"))] == [(5, "PT001", "ERROR")]
     late = findings(tmp_path, body.format(mode="torch.set_grad_enabled(False)"))
     assert all(f[2] != "ERROR" for f in late), late
+
+
+def test_the_grad_mode_is_followed_through_contexts_and_decorated_functions(tmp_path: Path) -> None:
+    """The grad mode as torch keeps it (diffusers decorates methods with `@torch.no_grad()` at import):
+    making a decorator changes nothing, the decorated function runs with gradients off and leaves them
+    on, `with no_grad()` turns them off inside only, `@set_grad_enabled(False)` gives the mode back once
+    applied. torch 2.13 raises at the last view only (the views inside are never reached)."""
+    assert [f[:3] for f in findings(tmp_path, """\
+        import torch
+        y = torch.randn(2, 3)
+
+        @torch.no_grad()
+        def inside():
+            if torch.is_grad_enabled():
+                return y.view(7)
+            return y
+
+        @torch.set_grad_enabled(False)
+        def also_off():
+            return torch.is_grad_enabled()
+
+        with torch.no_grad():
+            if torch.is_grad_enabled():
+                y.view(5)
+        with torch.inference_mode():
+            if torch.is_grad_enabled() or not torch.is_inference_mode_enabled():
+                y.view(4)
+        out = inside()
+        if also_off():
+            y.view(3)
+        if torch.is_grad_enabled() and not torch.is_inference_mode_enabled():
+            z = y.view(7)
+        """)] == [(24, "PT001", "ERROR")]
