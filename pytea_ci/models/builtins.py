@@ -333,6 +333,9 @@ def _type_matches(value: Any, t: Any) -> Any:
         return True
     if isinstance(t, Builtin) and t.name == "torch.nn.Parameter":
         return value.param if isinstance(value, Tensor) else None
+    if isinstance(t, Builtin) and t.name in _CALLABLE_TYPES and (
+            value is None or isinstance(value, _PLAIN_VALUES) or is_dim(value)):
+        return False  # a str, number, container or None is never a class, function, method or partial
     if isinstance(t, Builtin) and t.name in _CALLABLE_TYPES and isinstance(value, (ClassVal, Builtin)):
         # a class is an instance of `type` only; a modeled `functools.partial` object is a Builtin of that name
         if isinstance(value, ClassVal):
@@ -355,6 +358,7 @@ def _type_matches(value: Any, t: Any) -> Any:
     return None
 
 
+_PLAIN_VALUES = (bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
 _CALLABLE_TYPES = ("builtins.type", "functools.partial", "types.FunctionType", "types.MethodType",
                    "types.LambdaType", "types.BuiltinFunctionType")
 _ABCS = ("collections.abc.Iterable", "collections.abc.Sequence", "collections.abc.Mapping")
