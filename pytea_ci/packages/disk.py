@@ -86,7 +86,7 @@ class DiskCache:
         if dep is None:
             return False
         try:
-            buf, blobs = io.BytesIO(), []
+            buf, blobs = io.BytesIO(), list[pickle.PickleBuffer]()
             with _no_collection():
                 _Pickler(buf, interp, shared, blobs.append).dump(payload)
                 data = buf.getvalue()
@@ -153,7 +153,7 @@ def unpack(raw: bytes) -> tuple[Any, int, list[memoryview]]:
     head = _PlainUnpickler(io.BytesIO(raw[4 + n:4 + n + head_len])).load()
     if not isinstance(head, tuple) or len(head) != 4:
         raise ValueError("not an entry of this form")
-    start = at = 4 + n + head_len + data_len
+    at = 4 + n + head_len + data_len
     buffers = []
     for size in sizes:
         buffers.append(view[at:at + size])
