@@ -320,3 +320,22 @@ def test_a_plain_value_is_no_class_function_or_partial(tmp_path: Path) -> None:
             x.view(4)
         y = x.view(7)
         """)] == [(9, "PT001", "ERROR")]
+
+
+def test_a_program_function_is_a_function_and_no_torch_class(tmp_path: Path) -> None:
+    """A lambda or `def` of the program is an instance of `types.FunctionType`, never of `nn.Module` or
+    `functools.partial` (x-transformers' `default(val, d)` asks `not isinstance(d, Module) and callable(d)`
+    of a lambda building its projection). CPython raises at the last line only."""
+    assert [f[:3] for f in findings(tmp_path, """\
+        import functools
+        import types
+        import torch
+        from torch import nn
+        x = torch.randn(2, 3)
+        f = lambda: 1
+        def g():
+            return 2
+        if isinstance(f, nn.Module) or isinstance(g, functools.partial) or not isinstance(g, types.FunctionType):
+            x.view(5)
+        y = x.view(7)
+        """)] == [(11, "PT001", "ERROR")]

@@ -302,6 +302,11 @@ def _type_matches(value: Any, t: Any) -> Any:
         return True if True in results else (None if None in results else False)
     if isinstance(value, Unknown):
         return None
+    if getattr(type(value), "python_function", False):  # a function or lambda of the program (interp's FunctionVal)
+        if isinstance(t, Builtin) and t.name in _CALLABLE_TYPES:
+            return t.name in ("types.FunctionType", "types.LambdaType")
+        if isinstance(t, ClassVal) and t.native and t.qualname.startswith("torch."):
+            return False  # `isinstance(d, nn.Module)` of a lambda (x-transformers' `default`)
     if isinstance(t, ClassVal) and t.native and t.qualname in _CLASS_ABCS:  # models/abc_mapping.py, abc_sequence.py
         if isinstance(value, Instance):
             return True if t in value.cls.mro() else None
