@@ -270,3 +270,72 @@ def test_gradients_are_enabled_until_the_program_changes_the_grad_mode(tmp_path:
     assert [f[:3] for f in findings(tmp_path, body.format(mode="pass"))] == [(5, "PT001", "ERROR")]
     late = findings(tmp_path, body.format(mode="torch.set_grad_enabled(False)"))
     assert all(f[2] != "ERROR" for f in late), late
+
+
+def test_the_grad_mode_is_followed_through_contexts_and_decorated_functions(tmp_path: Path) -> None:
+    """The grad mode as torch keeps it (diffusers decorates methods with `@torch.no_grad()` at import):
+    making a decorator changes nothing, the decorated function runs with gradients off and leaves them
+    on, `with no_grad()` turns them off inside only, `@set_grad_enabled(False)` gives the mode back once
+    applied. torch 2.13 raises at the last view only (the views inside are never reached)."""
+    assert [f[:3] for f in findings(tmp_path, """\
+        import torch
+        y = torch.randn(2, 3)
+
+        @torch.no_grad()
+        def inside():
+            if torch.is_grad_enabled():
+                return y.view(7)
+            return y
+
+        @torch.set_grad_enabled(False)
+        def also_off():
+            return torch.is_grad_enabled()
+
+        with torch.no_grad():
+            if torch.is_grad_enabled():
+                y.view(5)
+        with torch.inference_mode():
+            if torch.is_grad_enabled() or not torch.is_inference_mode_enabled():
+                y.view(4)
+        out = inside()
+        if also_off():
+            y.view(3)
+        if torch.is_grad_enabled() and not torch.is_inference_mode_enabled():
+            z = y.view(7)
+        """)] == [(24, "PT001", "ERROR")]
+
+
+def test_a_plain_value_is_no_class_function_or_partial(tmp_path: Path) -> None:
+    """`isinstance(value, functools.partial)` (timm's `get_norm_act_layer("batchnorm2d", ...)`), `type`,
+    `types.FunctionType` of a str or a number is False in CPython: decided, not forked (the
+    fork made MaxViT's norm layers values not understood). CPython raises at the last line only."""
+    assert [f[:3] for f in findings(tmp_path, """\
+        import functools
+        import types
+        import torch
+        x = torch.randn(2, 3)
+        if isinstance("batchnorm2d", functools.partial) or isinstance(3, (type, types.FunctionType)):
+            x.view(5)
+        if isinstance(2.5, types.FunctionType) or isinstance("a", type):
+            x.view(4)
+        y = x.view(7)
+        """)] == [(9, "PT001", "ERROR")]
+
+
+def test_a_program_function_is_a_function_and_no_torch_class(tmp_path: Path) -> None:
+    """A lambda or `def` of the program is an instance of `types.FunctionType`, never of `nn.Module` or
+    `functools.partial` (x-transformers' `default(val, d)` asks `not isinstance(d, Module) and callable(d)`
+    of a lambda building its projection). CPython raises at the last line only."""
+    assert [f[:3] for f in findings(tmp_path, """\
+        import functools
+        import types
+        import torch
+        from torch import nn
+        x = torch.randn(2, 3)
+        f = lambda: 1
+        def g():
+            return 2
+        if isinstance(f, nn.Module) or isinstance(g, functools.partial) or not isinstance(g, types.FunctionType):
+            x.view(5)
+        y = x.view(7)
+        """)] == [(11, "PT001", "ERROR")]

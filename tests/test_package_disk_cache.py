@@ -6,7 +6,6 @@ the environment's answer (its site-packages folders) is kept too."""
 from __future__ import annotations
 
 import glob
-import hashlib
 import json
 import os
 import pickle
@@ -257,6 +256,8 @@ def test_a_changed_package_file_is_imported_cold_again(env: str, tmp_path: Path)
 
 
 def test_a_damaged_entry_is_a_miss_and_is_written_again(env: str, tmp_path: Path) -> None:
+    from pytea_ci.packages import disk as package_disk
+
     root, cache = _project(tmp_path / "p"), tmp_path / "cache"
     cold, _ = _run(root, env, cache, "bad.py")
     entries = glob.glob(str(cache / "packages" / "*" / "*.pkl"))
@@ -264,10 +265,10 @@ def test_a_damaged_entry_is_a_miss_and_is_written_again(env: str, tmp_path: Path
     for i, path in enumerate(entries):
         data = Path(path).read_bytes()
         if i == 0:  # well formed, with a valid digest, but figures of the wrong types
-            fmt, _, body = pickle.loads(data)
-            key, files, folders, meta, payload = pickle.loads(body)
-            body = pickle.dumps((key, files, folders, {**meta, "steps": "many"}, payload))
-            Path(path).write_bytes(pickle.dumps((fmt, hashlib.sha256(body).hexdigest(), body)))
+            (key, files, folders, meta), start, buffers = package_disk.unpack(data)
+            end = len(data) - sum(b.nbytes for b in buffers)
+            bad = package_disk.pack((key, files, folders, {**meta, "steps": "many"}), data[start:end], buffers)
+            Path(path).write_bytes(bad)
         else:
             Path(path).write_bytes(b"not a pickle" if i % 2 else data[: len(data) // 2] + b"\0" * 64)
     _fresh(cache)
@@ -316,3 +317,45 @@ def test_the_environment_answer_is_kept_and_keyed_by_the_interpreter(env: str, t
     finally:
         cfg.write_text(text)
         environment.site_folders.cache_clear()
+
+
+def test_a_restored_definition_reads_its_parameters_and_body_when_first_used() -> None:
+    """A restored import defines thousands of functions and a run calls a few: a definition's body,
+    parameters, decorators and annotations stay pickled until one of them is used, then read whole."""
+    import ast
+
+    from pytea_ci.packages import disk as package_disk
+
+    src = "@deco(1)\ndef f(x: int | None = None, *args: str, y=2, **kw) -> list[int]:\n    return [x]\n"
+    node = ast.parse(src).body[0]
+    lazy = package_disk._lazy_def(*package_disk._def_args(node))
+    assert isinstance(lazy, ast.FunctionDef) and lazy.name == "f" and lazy.lineno == 2
+    assert not {"body", "args", "decorator_list", "returns"} & set(lazy.__dict__)  # nothing read yet
+    assert [a.arg for a in lazy.args.args] == ["x"]  # the first use reads them all
+    assert {"body", "decorator_list", "returns"} <= set(lazy.__dict__)
+    def text(d: ast.AST) -> list[str]:
+        return [ast.unparse(n) for n in (d.args, *d.body, *d.decorator_list, d.returns)]  # type: ignore[attr-defined]
+
+    assert text(lazy) == text(node)
+    again = package_disk._lazy_def(*package_disk._def_args(lazy))  # written again once read: the same
+    assert text(again) == text(node)
+
+
+def test_a_one_shot_run_keeps_what_a_restore_read_out_of_later_collections(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line's process ends with its run: what a restore read lives until then, so it is
+    frozen (`gc.freeze`) instead of being walked by every later young, middle and old collection."""
+    import gc
+
+    from pytea_ci.packages import disk as package_disk
+
+    stored = package_disk.Stored({}, pickle.dumps([[i] for i in range(1000)], protocol=5))
+    monkeypatch.setattr(package_disk, "ONE_SHOT", [False])
+    gc.unfreeze()
+    try:
+        assert package_disk.values(stored, object(), []) is not None  # type: ignore[arg-type]
+        assert gc.get_freeze_count() == 0  # a language server's process: collectable as before
+        package_disk.one_shot()
+        read = package_disk.values(stored, object(), [])  # type: ignore[arg-type]
+        assert read is not None and gc.get_freeze_count() >= 1000
+    finally:
+        gc.unfreeze()

@@ -100,3 +100,25 @@ def test_a_name_two_modules_define_equally_is_unknown_naming_both(env: str, tmp_
     assert _errors(doc) == []
     whats = " ".join(o["what"] for o in doc["entries"][0]["unknown_origins"])
     assert "lazylib.heads.more" in whats and "lazylib.heads.other" in whats, whats
+
+
+def test_the_cached_index_is_read_by_name_and_a_damaged_row_answers_nothing(tmp_path: Path) -> None:
+    """A run asks a few names of an index of tens of thousands: the cached file's rows are checked and
+    converted for the names asked, and a damaged row is no answer (never a crash)."""
+    root = tmp_path / "pkg"
+    (root / "sub").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "sub" / "a.py").write_text("class A:\n    pass\n")
+    (root / "sub" / "b.py").write_text("class B:\n    pass\n")
+    cache = str(tmp_path / "cache")
+    index._TABLES.clear()
+    assert index.lookup(str(root), "pkg", "1", cache, "pkg", "A") == index.Found("pkg.sub.a")
+    [path] = list((tmp_path / "cache" / "index").glob("*/*.json"))
+    doc = json.loads(path.read_text())
+    doc["names"]["B"] = [["pkg.sub.b"]]  # a row without its flags
+    path.write_text(json.dumps(doc))
+    index._TABLES.clear()
+    assert index.lookup(str(root), "pkg", "1", cache, "pkg", "A") == index.Found("pkg.sub.a")
+    assert index.lookup(str(root), "pkg", "1", cache, "pkg", "B") is None
+    assert isinstance(index._TABLES[str(root)]["A"], list)  # as read: converted only when asked
+    index._TABLES.clear()

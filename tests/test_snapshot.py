@@ -30,6 +30,20 @@ def test_later_paths_skip_the_imports_and_find_the_same(monkeypatch: pytest.Monk
     assert steps < 0.75 * steps_rerun
 
 
+def test_no_checkpoint_when_every_choice_is_made_inside_the_imports(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second path flips a choice made inside the import prefix: a later path could start from its
+    checkpoint only if a path chose after the prefix, and none did, so no copy of the state is made (a
+    restored package import copied for nothing was a sixth of a warm check)."""
+    taken: list[int] = []
+    real = snapshot.take
+    monkeypatch.setattr(snapshot, "take", lambda interp, g: taken.append(1) or real(interp, g))
+    entry = os.path.join(os.path.dirname(FIXTURE), "import_fork_inside.py")
+    result = run([entry], Options(root=os.path.dirname(entry), strict=True))
+    assert result.entries[0].stats.paths == 2
+    assert [(d.span.line, d.rule) for d in result.entries[0].diagnostics] == [(10, "PT001")]
+    assert taken == []
+
+
 def test_import_prefix_ends_at_the_last_import_before_the_program() -> None:
     body = ast.parse("'''doc'''\nimport a\nX = 1\nfrom b import c\ndef f(): pass\nfor i in x: pass\nimport d\n").body
     assert snapshot.import_prefix(body) == 4

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import gc
 
+from pytea_ci.packages import disk
+
 # allocations before a young collection, young collections before a middle one, middle ones before an
 # old one (CPython: 700, 10, 10): a checkpoint's copy is tens of thousands of objects
 THRESHOLDS = (20_000, 20, 10)
@@ -23,6 +25,7 @@ THRESHOLDS = (20_000, 20, 10)
 def tune() -> None:
     """Young collections less often (a process-wide setting: the analyzer owns its process)."""
     gc.set_threshold(*THRESHOLDS)
+    disk.one_shot()  # what restored package imports read lives until the end too
 
 
 def settle() -> None:

@@ -26,7 +26,7 @@ from pytea_ci.interp.interpreter import Budget, Decision, Interpreter, Shared
 from pytea_ci.interp.machine import Ran
 from pytea_ci.interp.runtime import (MODULE_NOT_FOUND, BreakSignal, BudgetExceeded, ContinueSignal, ModuleVal, PathEnd,
                                      ReturnSignal, Scope, UserException, raised_text)
-from pytea_ci.interp.snapshot import run_prefix
+from pytea_ci.interp.snapshot import chose_after_prefix, run_prefix
 from pytea_ci.solver import Decider
 from pytea_ci.solver.decide import Stats
 
@@ -195,8 +195,10 @@ def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> N
     g: dict[str, Any] = {"__name__": name, "__file__": interp.config.entry, "__package__": interp.entry_package()}
     interp.modules.setdefault(name, ModuleVal(name, interp.config.entry, g))  # `sys.modules[__name__]`, `import __main__`
     cov = interp.shared.coverage
+    made = -1  # the path's choices when its import prefix ended
     try:
         g, done = run_prefix(interp, tree.body, g, name)
+        made = len(interp.trail)
         interp.exec_block(tree.body[done:], Scope(g, g))
         interp.completed = True
     except UserException as e:
@@ -215,4 +217,7 @@ def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> N
         where = interp.project_span(interp.span)
         interp.budget_note = ("recursion depth", where)
         cov.end("budget", where, "the recursion depth budget was reached")
+    finally:
+        if 0 <= made < len(interp.trail):
+            chose_after_prefix(interp, tree.body, name)
 

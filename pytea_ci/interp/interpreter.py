@@ -521,6 +521,7 @@ class Shared:
         self.missing_imports: dict[str, Span] = {}  # imports that ended paths: no such module in the environment
         self.max_file_bytes = 2_000_000
         self.checkpoints: dict[tuple[int, str], list[Any]] = {}  # import prefixes already run (snapshot.py)
+        self.chose_after_prefix: set[tuple[int, str]] = set()  # prefixes a path made a choice after (snapshot.py)
         self.steps_done = 0  # steps of the paths already finished (the entry point's step budget)
         self.shared_steps = 0  # steps of work this entry did for the others of its run too (snapshot.py `_run_shared`)
         self.rel_paths: dict[str, str] = {}  # file path -> as findings show it (Interpreter.rel)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import functools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from pytea_ci.diagnostics import Span
 from pytea_ci.models.values import ClassVal
@@ -33,6 +33,8 @@ THROUGH_UNKNOWN = "__pytea_through_unknown_decorator__"
 
 @dataclass(eq=False)
 class FunctionVal:
+    # what `isinstance` in the models reads (they cannot import this module): a Python function or lambda
+    python_function: ClassVar[bool] = True
     node: "ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda"
     name: str
     closure: Scope | None

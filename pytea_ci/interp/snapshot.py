@@ -67,7 +67,8 @@ def run_prefix(interp: Interpreter, body: list[ast.stmt], g: dict[str, Any], nam
     n = import_prefix(body)
     if n == 0:
         return g, 0
-    store = interp.shared.checkpoints.setdefault((id(body), name), [])
+    key = (id(body), name)
+    store = interp.shared.checkpoints.setdefault(key, [])
     cp = find(store, interp.config.forced)
     if cp is not None:
         return restore(interp, cp), n
@@ -75,10 +76,19 @@ def run_prefix(interp: Interpreter, body: list[ast.stmt], g: dict[str, Any], nam
         return _run_shared(interp, body[:n], g, store), n
     steps = interp.steps
     interp.exec_block(body[:n], Scope(g, g))
-    if (interp.config.forced or interp.checkpoint_first) and interp.steps - steps >= MIN_STEPS and len(store) < MAX_CHECKPOINTS:
-        # taken by the first path that replays (the first path cannot know whether another follows)
+    replays = interp.config.forced and key in interp.shared.chose_after_prefix
+    if (replays or interp.checkpoint_first) and interp.steps - steps >= MIN_STEPS and len(store) < MAX_CHECKPOINTS:
+        # taken by the first path that replays after a path chose past the prefix (the first path cannot
+        # know whether another follows; when every choice so far was made inside the prefix, a later path
+        # is one that flips one of them, and starts from no checkpoint of this path)
         store.append(take(interp, g))
     return g, n
+
+
+def chose_after_prefix(interp: Interpreter, body: list[ast.stmt], name: str) -> None:
+    """A path made a choice after the import prefix of `body`: a later path may flip it and start from
+    a checkpoint of the prefix (`run_prefix`)."""
+    interp.shared.chose_after_prefix.add((id(body), name))
 
 
 def _run_shared(interp: Interpreter, prefix: list[ast.stmt], g: dict[str, Any], store: list[Checkpoint]) -> dict[str, Any]:

@@ -302,6 +302,11 @@ def _type_matches(value: Any, t: Any) -> Any:
         return True if True in results else (None if None in results else False)
     if isinstance(value, Unknown):
         return None
+    if getattr(type(value), "python_function", False):  # a function or lambda of the program (interp's FunctionVal)
+        if isinstance(t, Builtin) and t.name in _CALLABLE_TYPES:
+            return t.name in ("types.FunctionType", "types.LambdaType")
+        if isinstance(t, ClassVal) and t.native and t.qualname.startswith("torch."):
+            return False  # `isinstance(d, nn.Module)` of a lambda (x-transformers' `default`)
     if isinstance(t, ClassVal) and t.native and t.qualname in _CLASS_ABCS:  # models/abc_mapping.py, abc_sequence.py
         if isinstance(value, Instance):
             return True if t in value.cls.mro() else None
@@ -333,6 +338,9 @@ def _type_matches(value: Any, t: Any) -> Any:
         return True
     if isinstance(t, Builtin) and t.name == "torch.nn.Parameter":
         return value.param if isinstance(value, Tensor) else None
+    if isinstance(t, Builtin) and t.name in _CALLABLE_TYPES and (
+            value is None or isinstance(value, _PLAIN_VALUES) or is_dim(value)):
+        return False  # a str, number, container or None is never a class, function, method or partial
     if isinstance(t, Builtin) and t.name in _CALLABLE_TYPES and isinstance(value, (ClassVal, Builtin)):
         # a class is an instance of `type` only; a modeled `functools.partial` object is a Builtin of that name
         if isinstance(value, ClassVal):
@@ -355,6 +363,7 @@ def _type_matches(value: Any, t: Any) -> Any:
     return None
 
 
+_PLAIN_VALUES = (bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
 _CALLABLE_TYPES = ("builtins.type", "functools.partial", "types.FunctionType", "types.MethodType",
                    "types.LambdaType", "types.BuiltinFunctionType")
 _ABCS = ("collections.abc.Iterable", "collections.abc.Sequence", "collections.abc.Mapping")

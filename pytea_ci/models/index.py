@@ -111,12 +111,11 @@ NAMES: dict[str, str] = {
         'torch.backends.cudnn.deterministic torch.seed torch.set_default_dtype torch.set_default_device '
         'torch.get_default_device torch.set_default_tensor_type torch.get_default_dtype torch.device '
         'torch.autocast torch.cuda.amp.autocast torch.amp.autocast torch.cpu.amp.autocast torch.no_grad '
-        'torch.enable_grad torch.inference_mode torch.set_grad_enabled torch.autograd.no_grad '
-        'torch.autograd.enable_grad torch.autograd.inference_mode torch.autograd.set_grad_enabled '
-        'torch.autograd.grad_mode.no_grad torch.autograd.grad_mode.enable_grad '
-        'torch.autograd.grad_mode.inference_mode torch.autograd.grad_mode.set_grad_enabled '
-        'torch.is_grad_enabled torch.is_inference_mode_enabled torch.Generator torch.Size torch.is_tensor '
-        'torch.meshgrid torch.multinomial torch.Tensor.multinomial',
+        'torch.autograd.no_grad torch.autograd.grad_mode.no_grad torch.enable_grad torch.autograd.enable_grad '
+        'torch.autograd.grad_mode.enable_grad torch.inference_mode torch.autograd.inference_mode '
+        'torch.autograd.grad_mode.inference_mode torch.set_grad_enabled torch.autograd.set_grad_enabled '
+        'torch.autograd.grad_mode.set_grad_enabled torch.is_grad_enabled torch.is_inference_mode_enabled '
+        'torch.Generator torch.Size torch.is_tensor torch.meshgrid torch.multinomial torch.Tensor.multinomial',
     'pytea_ci.models.torch.data':
         'torch.utils.data.Dataset torch.utils.data.dataset.Dataset torch.utils.data.IterableDataset '
         'torch.utils.data.TensorDataset torch.utils.data.Subset torch.utils.data.random_split '

@@ -34,7 +34,7 @@ import os
 import pickle
 import sys
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -46,7 +46,7 @@ from pytea_ci.models.values import MISSING, Builtin, ClassVal
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
 
-FORMAT = 1
+FORMAT = 2  # 2: the values' pickle and its function bodies are read in place (`pack`)
 _MAX_MEMO = 16
 _HASHES: dict[tuple[str, int, int], str] = {}  # (path, mtime_ns, size) -> content hash: a memo, not a key
 STATS = {"loaded": 0, "saved": 0, "rejected": 0}  # for the tests and benchmarks/installed_packages.py
@@ -54,11 +54,14 @@ STATS = {"loaded": 0, "saved": 0, "rejected": 0}  # for the tests and benchmarks
 
 @dataclass
 class Stored:
-    """An entry found on disk and checked against the files: `meta` is plain data, `payload` the pickle
-    of the values (unpickled by `values` on the path that restores it)."""
+    """An entry found on disk and checked against the files: `meta` is plain data; the pickle of the
+    values starts at `start` of `data` (the file as read, never copied) and the function bodies it
+    leaves pickled are views of the same bytes (`buffers`); `values` reads it on the path that restores it."""
 
     meta: dict[str, Any]
-    payload: bytes
+    data: bytes
+    start: int = 0
+    buffers: list[memoryview] = field(default_factory=list)
 
 
 @dataclass
@@ -83,13 +86,13 @@ class DiskCache:
         if dep is None:
             return False
         try:
-            buf = io.BytesIO()
+            buf, blobs = io.BytesIO(), list[pickle.PickleBuffer]()
             with _no_collection():
-                _Pickler(buf, interp, shared).dump(payload)
+                _Pickler(buf, interp, shared, blobs.append).dump(payload)
                 data = buf.getvalue()
-                _Unpickler(io.BytesIO(data), interp, shared).load()  # what cannot be read back is not written
-            body = pickle.dumps((key, dep[0], dep[1], meta, data), protocol=5)
-            outer = pickle.dumps((FORMAT, hashlib.sha256(body).hexdigest(), body), protocol=5)
+                views = [b.raw() for b in blobs]
+                _Unpickler(io.BytesIO(data), interp, shared, views).load()  # what cannot be read back is not written
+            outer = pack((key, dep[0], dep[1], meta), data, views)
         except Exception:  # noqa: BLE001  (a value that cannot be written: kept in the process only)
             return False
         try:
@@ -109,20 +112,53 @@ class DiskCache:
         if data is None:
             return None
         try:
-            fmt, digest, body = _PlainUnpickler(io.BytesIO(data)).load()
-            ok = fmt == FORMAT and isinstance(body, bytes) and hashlib.sha256(body).hexdigest() == digest
-            if ok:
-                k, files, folders, meta, payload = _PlainUnpickler(io.BytesIO(body)).load()
-                ok = k == key and _meta_ok(meta) and isinstance(payload, bytes) and _unchanged(files, folders, editor)
+            head, start, buffers = unpack(data)
+            k, files, folders, meta = head
+            ok = k == key and _meta_ok(meta) and _unchanged(files, folders, editor)
         except Exception:  # any damage to the file: a miss  # noqa: BLE001
             ok = False
         if not ok:
             STATS["rejected"] += 1
             return None
-        out = Stored(meta, payload)
+        out = Stored(meta, data, start, buffers)
         if len(self.memo) < _MAX_MEMO:
             self.memo[path] = out
         return out
+
+
+# ----- the file's form ------------------------------------------------------------------------------
+# [4 bytes: length of the outer layer] [outer: (FORMAT, digest of the rest, length of the head, lengths of
+# the buffers)] [head: (key, files, folders, meta)] [the pickle of the values] [the buffers, one after another]
+def pack(head: tuple[Any, ...], data: bytes, buffers: list[memoryview]) -> bytes:
+    """An entry as the bytes of its file."""
+    body = pickle.dumps(head, protocol=5)
+    digest = hashlib.sha256(body)
+    digest.update(data)
+    for b in buffers:
+        digest.update(b)
+    outer = pickle.dumps((FORMAT, digest.hexdigest(), len(body), len(data), [b.nbytes for b in buffers]), protocol=5)
+    return b"".join([len(outer).to_bytes(4, "little"), outer, body, data, *buffers])
+
+
+def unpack(raw: bytes) -> tuple[Any, int, list[memoryview]]:
+    """(the head, where the values' pickle starts, views of the buffers) of an entry's file; raises on
+    any damage. Nothing of the values is copied: a warm check reads tens of megabytes."""
+    n = int.from_bytes(raw[:4], "little")
+    fmt, digest, head_len, data_len, sizes = _PlainUnpickler(io.BytesIO(raw[4:4 + n])).load()
+    view = memoryview(raw)
+    if fmt != FORMAT or not all(isinstance(x, int) and x >= 0 for x in (head_len, data_len, *sizes)) \
+            or 4 + n + head_len + data_len + sum(sizes) != len(raw) \
+            or hashlib.sha256(view[4 + n:]).hexdigest() != digest:
+        raise ValueError("not an entry of this form")
+    head = _PlainUnpickler(io.BytesIO(raw[4 + n:4 + n + head_len])).load()
+    if not isinstance(head, tuple) or len(head) != 4:
+        raise ValueError("not an entry of this form")
+    at = 4 + n + head_len + data_len
+    buffers = []
+    for size in sizes:
+        buffers.append(view[at:at + size])
+        at += size
+    return head, 4 + n + head_len, buffers
 
 
 # ----- files an entry depends on ---------------------------------------------------------------------
@@ -174,13 +210,14 @@ class _Pickler(pickle.Pickler):
     """Writes a payload; what it shares with the run is written as a reference (`persistent_id`, a
     table lookup: it is asked for every object)."""
 
-    def __init__(self, f: io.BytesIO, interp: "Interpreter", shared: list[Any]) -> None:
+    def __init__(self, f: io.BytesIO, interp: "Interpreter", shared: list[Any],
+                 blob: Callable[[pickle.PickleBuffer], None]) -> None:
         table: dict[int, Any] = _model_names()
         table.update({id(interp): ("interp",), id(interp.shared): ("shared",), id(interp.config.decider): ("decider",)})
         table.update({id(o): ("ref", i) for i, o in enumerate(shared)})
         get = table.get
         self.persistent_id = lambda obj: get(id(obj))  # type: ignore[method-assign]
-        super().__init__(f, protocol=5)
+        super().__init__(f, protocol=5, buffer_callback=blob)  # function bodies: written after the values
 
     def reducer_override(self, obj: Any) -> Any:
         """Functions a model made at run time (a lambda, a closure) by their place in the model's code;
@@ -192,7 +229,8 @@ class _Pickler(pickle.Pickler):
             return _local_function, (obj.__module__, obj.__qualname__, obj.__code__.co_firstlineno, cells,
                                      obj.__defaults__, obj.__kwdefaults__)
         if type(obj) in _DEFS:
-            return _lazy_def, _def_args(obj)
+            is_async, state, blob = _def_args(obj)
+            return _lazy_def, (is_async, state, pickle.PickleBuffer(blob))
         if type(obj).__name__ in ("Interpreter", "Shared", "Decider"):
             raise pickle.PicklingError(f"a {type(obj).__name__} of another path")
         return NotImplemented
@@ -214,17 +252,19 @@ def _model_names() -> dict[int, tuple[str, str]]:
     return out
 
 
-# ----- function bodies, read when first used ---------------------------------------------------------
+# ----- function definitions, read when first used ---------------------------------------------------
 class _LazyDef(ast.FunctionDef):
-    """A function definition of a restored import whose body is read from the entry when first used:
-    an import defines thousands of functions and an analysis calls a few of them."""
+    """A function definition of a restored import whose body, parameters, decorators and annotations
+    are read from the entry when one of them is first used: an import defines thousands of functions
+    (their parameters and annotations, with their lists and dicts, were more than half of a restored
+    import's objects) and an analysis calls a few of them. Its name and position are there from the start."""
 
     def __getattr__(self, name: str) -> Any:
-        blob = self.__dict__.pop("_body", None) if name == "body" else None
+        blob = self.__dict__.pop("_rest", None) if name in _LAZY_FIELDS else None
         if blob is None:
             raise AttributeError(name)
-        self.body = _BodyUnpickler(io.BytesIO(blob)).load()
-        return self.body
+        self.__dict__.update(_BodyUnpickler(io.BytesIO(blob)).load())
+        return self.__dict__[name]
 
 
 class _LazyAsyncDef(ast.AsyncFunctionDef):
@@ -232,22 +272,27 @@ class _LazyAsyncDef(ast.AsyncFunctionDef):
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, _LazyDef, _LazyAsyncDef)
+# the fields of a definition read when first used (the others: its name, position and type comment)
+_LAZY_FIELDS = frozenset(("body", "args", "decorator_list", "returns", "type_params"))
 
 
-def _def_args(node: Any) -> tuple[bool, dict[str, Any], bytes]:
-    """A definition as (async?, its fields but the body, the pickle of its body)."""
-    blob = node.__dict__.get("_body")
+def _def_args(node: Any) -> tuple[bool, dict[str, Any], bytes | memoryview]:
+    """A definition as (async?, its name, position and what the analyzer added, the pickle of its
+    other fields)."""
+    blob = node.__dict__.get("_rest")
     if blob is None:
-        blob = pickle.dumps(node.body, protocol=5)  # AST nodes and constants only
-    state = {k: v for k, v in node.__dict__.items() if k not in ("body", "_body")}
+        rest = {k: v for k, v in node.__dict__.items() if k in _LAZY_FIELDS}
+        blob = pickle.dumps(rest, protocol=5)  # AST nodes and constants only
+    state = {k: v for k, v in node.__dict__.items() if k not in _LAZY_FIELDS and k != "_rest"}
     return isinstance(node, ast.AsyncFunctionDef), state, blob
 
 
-def _lazy_def(is_async: bool, state: dict[str, Any], blob: bytes) -> ast.AST:
+def _lazy_def(is_async: bool, state: dict[str, Any], blob: bytes | memoryview | pickle.PickleBuffer) -> ast.AST:
+    """`blob`: a view of the entry's bytes as read (a buffer written out of band), not a copy."""
     cls = _LazyAsyncDef if is_async else _LazyDef
     node = cls.__new__(cls)  # no __init__: a missing field would get a default (Python 3.13)
     node.__dict__.update(state)
-    node.__dict__["_body"] = bytes(blob)
+    node.__dict__["_rest"] = blob.raw() if isinstance(blob, pickle.PickleBuffer) else blob
     return node
 
 
@@ -278,20 +323,29 @@ def _local_function(module: str, qualname: str, line: int, cells: tuple[Any, ...
 
 
 def _find_code(mod: types.ModuleType, qualname: str, line: int) -> types.CodeType | None:
+    name = qualname.rpartition(".")[2]
+    return next((c for c in _codes(mod.__name__).get((name, line), ())
+                 if getattr(c, "co_qualname", qualname) == qualname), None)
+
+
+@functools.lru_cache(maxsize=None)
+def _codes(module: str) -> dict[tuple[str, int], list[types.CodeType]]:
+    """(name, first line) -> code objects of every function in the analyzer's module `module`,
+    nested ones too, walked once per module (a restore makes hundreds of its local functions again)."""
+    mod = sys.modules[module]
     todo = [v.__code__ for v in vars(mod).values() if isinstance(v, types.FunctionType)]
     todo += [f.__code__ for v in vars(mod).values() if isinstance(v, type) for f in vars(v).values()
              if isinstance(f, types.FunctionType)]
     seen: set[int] = set()
+    out: dict[tuple[str, int], list[types.CodeType]] = {}
     while todo:
         code = todo.pop()
         if id(code) in seen:
             continue
         seen.add(id(code))
-        if getattr(code, "co_qualname", qualname) == qualname and code.co_firstlineno == line \
-                and code.co_name == qualname.rpartition(".")[2]:
-            return code
+        out.setdefault((code.co_name, code.co_firstlineno), []).append(code)
         todo += [c for c in code.co_consts if isinstance(c, types.CodeType)]
-    return None
+    return out
 
 
 _IMMUTABLE = (type(None), bool, int, float, complex, str, bytes, tuple, frozenset, range, slice, type)
@@ -318,8 +372,10 @@ def values(stored: Stored, interp: "Interpreter", seeds: list[Any]) -> Any:
     """The payload's values, for the path of `interp` (`seeds`: its objects the payload refers to by
     position); None when the payload cannot be read."""
     try:
-        with _no_collection():
-            out = _Unpickler(io.BytesIO(stored.payload), interp, seeds).load()
+        with _no_collection(freeze=ONE_SHOT[0]):
+            f = io.BytesIO(stored.data)  # shares the bytes read, as the views of the buffers do
+            f.seek(stored.start)
+            out = _Unpickler(f, interp, seeds, stored.buffers).load()
     except Exception:  # noqa: BLE001  (a damaged payload, a model renamed since: the cold path)
         STATS["rejected"] += 1
         return None
@@ -327,15 +383,29 @@ def values(stored: Stored, interp: "Interpreter", seeds: list[Any]) -> Any:
     return out
 
 
+ONE_SHOT = [False]  # set by a one-shot run (`driver/heap.py`): the process ends with the run
+
+
+def one_shot() -> None:
+    """The process ends with this run (the command line, the Action; never a language server): what a
+    restore reads is then moved out of the collector's reach (`gc.freeze`), as `heap.settle` does with the
+    run's trees. Read in one piece and alive until the end, it is never garbage worth a pass, yet the
+    first young collection after the read walked all of it, and the middle and old ones again."""
+    ONE_SHOT[0] = True
+
+
 @contextlib.contextmanager
-def _no_collection() -> Iterator[None]:
+def _no_collection(freeze: bool = False) -> Iterator[None]:
     """The cyclic collector paused while an entry is written or read: reading one makes hundreds of
     thousands of objects that all live on (the collector's young passes walked them again and again, most
-    of a warm check's CPU), and neither makes garbage worth a pass. Only when garbage is freed changes."""
+    of a warm check's CPU), and neither makes garbage worth a pass. Only when garbage is freed changes.
+    `freeze`: what exists when the read ends is kept out of later collections (a one-shot process)."""
     was = gc.isenabled()
     gc.disable()
     try:
         yield
+        if freeze:
+            gc.freeze()
     finally:
         if was:
             gc.enable()
@@ -359,8 +429,9 @@ class _PlainUnpickler(pickle.Unpickler):
 class _Unpickler(pickle.Unpickler):
     """The payload: the analyzer's value classes and model functions, `ast` nodes and built-in types."""
 
-    def __init__(self, f: io.BytesIO, interp: "Interpreter", seeds: list[Any]) -> None:
-        super().__init__(f)
+    def __init__(self, f: io.BytesIO, interp: "Interpreter", seeds: list[Any],
+                 buffers: list[memoryview] | None = None) -> None:
+        super().__init__(f, buffers=iter(buffers or ()))
         self.interp = interp
         self.seeds = seeds
 

@@ -206,6 +206,7 @@ def site_options(python: str | None, follow: list[str] | None, skip: list[str], 
     folders = site_folders(os.path.abspath(python), cache, read)
     names = list(DEFAULT_FOLLOW) if follow is None else list(follow)
     dists = distributions(folders, read)
+    names += [n for n in torch_dependencies(folders, names, read) if n not in names and not _skipped(n, skip)]
     followed = sorted(n for n in dists if _follows(n, names, skip))
     out = {"folders": list(folders), "follow": names, "skip": sorted(set(skip) | set(NEVER_FOLLOW)),
            "package_steps": steps_for(package_budget),
@@ -240,6 +241,42 @@ def present_names(folders: tuple[str, ...], read: Read = _plain) -> list[str]:
 
 
 def _follows(name: str, follow: list[str], skip: list[str]) -> bool:
-    if name in skip or name in NEVER_FOLLOW:
+    if _skipped(name, skip):
         return False
     return "*" in follow or name in follow
+
+
+def _skipped(name: str, skip: list[str]) -> bool:
+    return name in skip or name in NEVER_FOLLOW
+
+
+_REQUIRES = re.compile(r"^Requires-Dist:\s*([A-Za-z0-9][A-Za-z0-9._-]*)(.*)$", re.MULTILINE)
+
+
+def _dist_name(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()  # PEP 503
+
+
+def torch_dependencies(folders: tuple[str, ...], follow: list[str], read: Read = _plain) -> list[str]:
+    """Top-level import names of the installed distributions that a followed one requires (directly or
+    through another such) and that require torch themselves, not as an extra: model code whose tensors
+    the followed package's pass through (x-transformers' `torch-einops-utils`). A framework-agnostic
+    helper (einx, huggingface_hub, regex: torch an extra or not required) stays unfollowed."""
+    infos: dict[str, tuple[list[str], set[str]]] = {}  # distribution -> (its top-level names, what it requires)
+    for folder in folders:
+        for info in sorted(glob.glob(os.path.join(folder, "*.dist-info"))):
+            dist = _dist_name(os.path.basename(info)[: -len(".dist-info")].rpartition("-")[0])
+            if dist in infos:
+                continue
+            meta = _read(os.path.join(info, "METADATA"), read).decode("utf-8", errors="replace")
+            needs = {_dist_name(m.group(1)) for m in _REQUIRES.finditer(meta) if "extra" not in m.group(2)}
+            infos[dist] = (_top_level(info, _read(os.path.join(info, "RECORD"), read), read), needs)
+    todo = [d for d, (tops, _) in infos.items() if "*" not in follow and any(t in follow for t in tops)]
+    seen, out = set(todo), []
+    while todo:
+        for need in sorted(infos[todo.pop()][1]):
+            if need in infos and need not in seen and "torch" in infos[need][1]:
+                seen.add(need)
+                todo.append(need)
+                out += infos[need][0]
+    return out

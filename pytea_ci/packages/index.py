@@ -54,7 +54,7 @@ def lookup(root: str, package: str, version: str, cache: str | None, under: str,
     when no module under `under` defines it."""
     table = _table(root, package, version, cache)
     prefix = under + "."
-    rows = [(m, f) for m, f in table.get(name, ()) if m != under and m.startswith(prefix)]
+    rows = [(m, f) for m, f in _rows(table.get(name, ())) if m != under and m.startswith(prefix)]
     if not rows:
         return None
     for keep in (lambda f: True, lambda f: f & 1, lambda f: f & 2, lambda f: f == 3):
@@ -71,7 +71,7 @@ def _table(root: str, package: str, version: str, cache: str | None) -> Table:
     doc = read_json(path) if path else None
     table: Table | None = None
     if isinstance(doc, dict) and doc.get("format") == FORMAT and isinstance(doc.get("names"), dict):
-        table = {k: [(m, f) for m, f in v] for k, v in doc["names"].items()}
+        table = doc["names"]  # its rows are read when asked (`_rows`): a run asks a few of its 10,000s of names
     if table is None:
         table = build(root, package)
         if path is not None:
@@ -81,6 +81,14 @@ def _table(root: str, package: str, version: str, cache: str | None) -> Table:
                 pass  # a read-only cache only costs the reading
     _TABLES[root] = table
     return table
+
+
+def _rows(rows: Any) -> list[tuple[str, int]]:
+    """The rows of one name as the index file has them (lists), checked: a damaged file answers nothing."""
+    if isinstance(rows, (list, tuple)) and all(isinstance(r, (list, tuple)) and len(r) == 2 and isinstance(r[0], str)
+                                               and isinstance(r[1], int) for r in rows):
+        return [(m, f) for m, f in rows]
+    return []
 
 
 def _cache_path(cache: str, root: str, package: str, version: str) -> str:

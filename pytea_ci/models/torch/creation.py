@@ -424,42 +424,136 @@ class autocast:
         return Builtin("autocast-decorated function", run)  # not "torch.": not a tensor op
 
 
-# set once a path makes or enters a grad-mode context (which one and whether it is still entered is not
-# followed): from then on whether gradients are enabled is not known here
-_GRAD_MODE = "the grad mode may have been changed"
+# the path's grad mode and inference mode, as torch keeps them: absent, as a process starts (gradients on,
+# inference mode off); None where a mode not known was set (a `set_grad_enabled(flag)` of a flag not known)
+_GRAD = "whether gradients are enabled"
+_INFERENCE = "whether inference mode is on"
+_DEFAULTS = {_GRAD: True, _INFERENCE: False}
 
 
-@native_class("torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled",
-              "torch.autograd.no_grad", "torch.autograd.enable_grad", "torch.autograd.inference_mode",
-              "torch.autograd.set_grad_enabled", "torch.autograd.grad_mode.no_grad",
-              "torch.autograd.grad_mode.enable_grad", "torch.autograd.grad_mode.inference_mode",
-              "torch.autograd.grad_mode.set_grad_enabled", identity_eq=True)
-class no_grad:
-    def init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
-        ctx.facts[_GRAD_MODE] = True  # `torch.set_grad_enabled(False)` changes the mode on construction
+def _modes(ctx: Ctx) -> tuple[Any, Any]:
+    return ctx.facts.get(_GRAD, True), ctx.facts.get(_INFERENCE, False)
+
+
+def _set_modes(ctx: Ctx, modes: tuple[Any, Any]) -> None:
+    for key, mode in zip((_GRAD, _INFERENCE), modes):
+        if mode is _DEFAULTS[key]:
+            ctx.facts.pop(key, None)
+        else:
+            ctx.facts[key] = mode
+
+
+def _flag(v: Any) -> bool | None:
+    """A mode argument: a bool, or None when not known."""
+    return v if isinstance(v, bool) else bool(v) if isinstance(v, int) else None
+
+
+def _inside(ctx: Ctx, self: Instance) -> tuple[Any, Any]:
+    """The modes inside a context of `self`'s kind, from the modes outside it."""
+    grad, inference = _modes(ctx)
+    kind, mode = self.attrs.get("kind"), self.attrs.get("mode")
+    if kind == "no_grad":
+        return False, inference
+    if kind == "enable_grad":
+        return True, inference
+    if kind == "inference_mode":
+        return (False, True) if mode is True else (None, None)  # inference_mode(False) inside one: not followed
+    return mode, inference  # set_grad_enabled
+
+
+def _enter(ctx: Ctx, self: Instance) -> None:
+    self.attrs.setdefault("outside", []).append(_modes(ctx))
+    _set_modes(ctx, _inside(ctx, self))
+
+
+def _exit(ctx: Ctx, self: Instance) -> None:
+    stack = self.attrs.get("outside") or [(None, None)]
+    _set_modes(ctx, stack.pop())
+
+
+def _decorate(ctx: Ctx, self: Instance, fn: Any) -> Any:
+    """A grad-mode object as a decorator: the function runs in the object's mode when called, and only
+    then; the mode it found is back after it (torch's `_DecoratorContextManager`)."""
+    def run(c: Ctx, *args: Any, **kwargs: Any) -> Any:
+        outside = _modes(c)
+        _set_modes(c, _inside(c, self))
+        try:
+            return c.call(fn, *args, **kwargs)
+        finally:
+            _set_modes(c, outside)
+
+    return Builtin("grad-mode-decorated function", run)  # not "torch.": not a tensor op
+
+
+def _grad_context(kind: str, *names: str) -> Any:
+    """The native class of one kind of grad-mode context (`no_grad`, `enable_grad`, `inference_mode`)."""
+    @native_class(*names, identity_eq=True)
+    class context:
+        def init(ctx: Ctx, self: Instance, mode: Any = True, *args: Any, **kwargs: Any) -> None:
+            self.attrs["kind"] = kind
+            self.attrs["mode"] = _flag(kwargs.get("mode", mode))
+            return None
+
+        def __enter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
+            _enter(ctx, self)
+            return None
+
+        def __exit__(ctx: Ctx, self: Instance, *args: Any) -> Any:  # noqa: N805
+            _exit(ctx, self)
+            return False
+
+        def call(ctx: Ctx, self: Instance, fn: Any) -> Any:
+            return _decorate(ctx, self, fn)
+
+    return context
+
+
+no_grad = _grad_context("no_grad", "torch.no_grad", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad")
+enable_grad = _grad_context("enable_grad", "torch.enable_grad", "torch.autograd.enable_grad",
+                            "torch.autograd.grad_mode.enable_grad")
+inference_mode = _grad_context("inference_mode", "torch.inference_mode", "torch.autograd.inference_mode",
+                               "torch.autograd.grad_mode.inference_mode")
+
+
+@native_class("torch.set_grad_enabled", "torch.autograd.set_grad_enabled", "torch.autograd.grad_mode.set_grad_enabled",
+              identity_eq=True)
+class set_grad_enabled:
+    """Sets the mode when made (`torch.set_grad_enabled(False)` as a statement); as a context, the mode
+    found when it was made is back at its exit; as a decorator, the mode is back at once and set while
+    the function runs."""
+
+    def init(ctx: Ctx, self: Instance, mode: Any = None, *args: Any, **kwargs: Any) -> None:
+        self.attrs["kind"] = "set_grad_enabled"
+        self.attrs["mode"] = _flag(kwargs.get("mode", mode))
+        self.attrs["outside"] = [_modes(ctx)]
+        _set_modes(ctx, (self.attrs["mode"], _modes(ctx)[1]))
         return None
 
     def __enter__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
         return None
 
     def __exit__(ctx: Ctx, self: Instance, *args: Any) -> Any:  # noqa: N805
+        _exit(ctx, self)
         return False
 
     def call(ctx: Ctx, self: Instance, fn: Any) -> Any:
-        return fn  # used as a decorator
+        _exit(ctx, self)  # torch restores the mode it found when the decorator is applied
+        return _decorate(ctx, self, fn)
 
 
 @model("torch.is_grad_enabled")
 def is_grad_enabled(ctx: Ctx) -> Any:
-    """Program state: a process starts with gradients enabled; once the path has made a grad-mode
-    context (`no_grad`, `set_grad_enabled`, ...), not known."""
-    return ctx.unknown("grad mode after a grad-mode context") if ctx.facts.get(_GRAD_MODE) else True
+    """Program state: a process starts with gradients enabled; the grad-mode contexts, decorators and
+    `set_grad_enabled` of the path change it as torch does (not known after a mode not known)."""
+    grad = _modes(ctx)[0]
+    return ctx.unknown("grad mode set to a value not known") if grad is None else grad
 
 
 @model("torch.is_inference_mode_enabled")
 def is_inference_mode_enabled(ctx: Ctx) -> Any:
-    """A process starts outside inference mode; after a grad-mode context, not known."""
-    return ctx.unknown("inference mode after a grad-mode context") if ctx.facts.get(_GRAD_MODE) else False
+    """A process starts outside inference mode; `inference_mode` contexts and decorators change it."""
+    inference = _modes(ctx)[1]
+    return ctx.unknown("inference mode set to a value not known") if inference is None else inference
 
 
 @native_class("torch.Generator", identity_eq=True)
