@@ -22,6 +22,7 @@ from pytea_ci.driver.run import (
     RunFigures,
     entry_options,
     make_decider,
+    project_imports,
     run_one,
 )
 
@@ -127,7 +128,7 @@ class _Metered:
             if self.meter.exhausted:
                 self.stop = self.next
                 break
-            self.meter.charge(self.out[self.next].stats.steps)  # type: ignore[union-attr]
+            self.meter.charge_entry(self.out[self.next].stats)  # type: ignore[union-attr]
             self.next += 1
         if self.stop is None and self.meter.exhausted and self.next < len(self.out):
             self.stop = self.next
@@ -147,9 +148,9 @@ def analyze_many(entries: list[str], opts: Options) -> Iterator[tuple[int, Entry
         return  # everything came from the cache: load neither the analyzer nor the solver
     jobs = opts.jobs if opts.jobs > 0 else (os.cpu_count() or 1)
     if jobs <= 1 or len(entries) <= 1 or opts.strict:
-        decider = make_decider(opts)
+        decider, imports = make_decider(opts), project_imports()
         for i, e in enumerate(entries):
-            yield i, run_one(e, opts, decider)
+            yield i, run_one(e, opts, decider, imports)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -170,6 +171,7 @@ def analyze_many(entries: list[str], opts: Options) -> Iterator[tuple[int, Entry
 def _init_worker(opts: Options, parent: int) -> None:
     _WORKER["opts"] = opts
     _WORKER["decider"] = make_decider(opts)
+    _WORKER["imports"] = project_imports()
     threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="pytea-ci parent watch").start()
 
 
@@ -187,7 +189,7 @@ def _exit_with(parent: int) -> None:
 def _work(entry: str) -> EntryResult:
     opts: Options = _WORKER["opts"]
     decider: Decider = _WORKER["decider"]
-    return run_one(entry, opts, decider)
+    return run_one(entry, opts, decider, _WORKER["imports"])
 
 
 def _result(fut: Future[EntryResult], entry: str, opts: Options) -> EntryResult:
