@@ -201,10 +201,10 @@ def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> N
     cov = interp.shared.coverage
     try:
         if interp.package_first and "." in name and not restorable(interp, tree.body, name):
-            # a module of a package is imported after its top-level package, as CPython does; before the
-            # module is registered, so the package's import is the same from every module of it (and kept
-            # once per run: project_imports.py)
-            interp.import_module(name.split(".")[0], Scope(g, g), ast.Pass())
+            # a module of a package is imported after its packages, as CPython does; before the module is
+            # registered, so the packages' import is the same from every module of them (and kept once per
+            # run: project_imports.py)
+            interp.import_module(name.rpartition(".")[0], Scope(g, g), ast.Pass())
         interp.modules.setdefault(name, ModuleVal(name, interp.config.entry, g))  # `sys.modules[__name__]`
         g, done = run_prefix(interp, tree.body, g, name)
         interp.exec_block(tree.body[done:], Scope(g, g))

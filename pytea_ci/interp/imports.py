@@ -57,7 +57,7 @@ class ImportMixin:
         if installed is not None and pkg is not None:  # an installed package's import: its budget and caches
             return installed.load(self, dotted, pkg, lambda: self.import_path(dotted, path, scope, node))
         kept = self.shared.project_imports
-        if kept is not None and kept.applies(self, dotted, path):  # the project's own package: once per run
+        if kept is not None and kept.applies(self, path):  # a package of the project: once per run
             return kept.load(self, dotted, lambda: self.import_path(dotted, path, scope, node))
         return self.import_path(dotted, path, scope, node)
 

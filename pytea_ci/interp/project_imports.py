@@ -1,11 +1,11 @@
-"""A project package's import, run once per run (issue 31 item 9): the project's own top-level
-package (`torchrl` imported from inside the torchrl checkout) is imported by every entry point and by
-every module checked alone, and its `__init__` often imports the whole project. Run again per entry
-and per file, that was most of a big project's run budget (torchrl: about 10 M of 12 M steps).
+"""A project package's import, run once per run (issue 31 item 9): the project's own packages
+(`torchrl`, `torchrl.envs` imported from inside the torchrl checkout) are imported by every entry point
+and by every module checked alone, and one `__init__` often imports most of the project. Run again per
+entry and per file, that was most of a big project's run budget (torchrl: about 10 M of 12 M steps).
 
 `ProjectImports` is one run's store (the driver makes one per process of a run and hands it in through
 `Shared.project_imports`; never a process global: a later run may see other files). The first path
-that imports a top-level package of the project runs it cold, under an allowance of its own (the path's
+that imports a package of the project runs it cold, under an allowance of its own (the path's
 step budget, `Budget.steps`, whatever the path had spent: so whether it completes never depends on
 which entry came first); what it left is kept (`kept.py`: a private copy of its modules and of the
 interpreter's records about them) when it is replayable. Every later import of the same package under
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
 
 MIN_STEPS = 500  # an import cheaper than this is simply run (a copy would cost about as much)
-MAX_KEPT = 16  # kept imports per run (each holds a copy of a package's modules)
+MAX_KEPT = 32  # kept imports per run (each holds a copy of the modules its import added)
 
 
 @dataclass
@@ -61,10 +61,12 @@ class ProjectImports:
     recording: list[dict[str, str | None]] = field(default_factory=list)  # lookups of the cold imports running
     stats: dict[str, int] = field(default_factory=lambda: {"kept": 0, "reused": 0})
 
-    def applies(self, interp: "Interpreter", dotted: str, path: str) -> bool:
-        """A top-level package of the project, imported from the program's own top level (no import, call,
-        loop or generator running: what those change would not be in the key)."""
-        return ("." not in dotted and path.endswith("__init__.py") and interp.importing == 0 and not interp.frames
+    def applies(self, interp: "Interpreter", path: str) -> bool:
+        """A package of the project (its `__init__`; a subpackage after its parents, which come first: the
+        top-level `__init__` of torchrl is cheap, `torchrl.envs` imports most of it), imported from the
+        program's own top level (no import, call, loop or generator running: what those change would not
+        be in the key)."""
+        return (path.endswith("__init__.py") and interp.importing == 0 and not interp.frames
                 and not interp.pkg.stack and not interp.loop_mutations and not interp.yields and not interp.gen_reps
                 and interp.rep_depth == 0 and not interp.cm_hooks)
 
