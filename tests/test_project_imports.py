@@ -65,8 +65,9 @@ class Net(nn.Module):
 
 
 def test_modules_of_other_folders_restore_their_package_in_library_mode(tmp_path: Path) -> None:
-    """Files of two folders of one package: the second restores the package's import (its top-level
-    package is imported first, as CPython does) instead of running it; both find the same."""
+    """Files of two folders of one package: the second restores the package's import (the file checked is
+    registered under its name after its imports, as under `python -m`) instead of running it; both find
+    the same."""
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text("from pkg import heavy\n")
     (tmp_path / "pkg" / "heavy.py").write_text(HEAVY)

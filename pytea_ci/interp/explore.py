@@ -27,7 +27,7 @@ from pytea_ci.interp.machine import Ran
 from pytea_ci.interp.project_imports import ProjectImports
 from pytea_ci.interp.runtime import (MODULE_NOT_FOUND, BreakSignal, BudgetExceeded, ContinueSignal, ModuleVal, PathEnd,
                                      ReturnSignal, Scope, UserException, raised_text)
-from pytea_ci.interp.snapshot import restorable, run_prefix
+from pytea_ci.interp.snapshot import run_prefix
 from pytea_ci.solver import Decider
 from pytea_ci.solver.decide import Stats
 
@@ -200,13 +200,10 @@ def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> N
     g: dict[str, Any] = {"__name__": name, "__file__": interp.config.entry, "__package__": interp.entry_package()}
     cov = interp.shared.coverage
     try:
-        if interp.package_first and "." in name and not restorable(interp, tree.body, name):
-            # a module of a package is imported after its packages, as CPython does; before the module is
-            # registered, so the packages' import is the same from every module of them (and kept once per
-            # run: project_imports.py)
-            interp.import_module(name.rpartition(".")[0], Scope(g, g), ast.Pass())
-        interp.modules.setdefault(name, ModuleVal(name, interp.config.entry, g))  # `sys.modules[__name__]`
+        if not interp.registered_after_prefix:
+            interp.modules.setdefault(name, ModuleVal(name, interp.config.entry, g))  # `sys.modules[__name__]`
         g, done = run_prefix(interp, tree.body, g, name)
+        interp.modules.setdefault(name, ModuleVal(name, interp.config.entry, g))
         interp.exec_block(tree.body[done:], Scope(g, g))
         interp.completed = True
     except UserException as e:

@@ -78,6 +78,8 @@ class ImportMixin:
     def import_path(self: "Interpreter", dotted: str, path: str, scope: Scope, node: ast.AST) -> Any:
         if "." in dotted:
             self.import_module(dotted.rsplit(".", 1)[0], scope, node)
+            if dotted in self.modules:  # the package's import loaded it (`from . import sub`): as CPython, not run again
+                return self.modules[dotted]
         return self.run_module(dotted, path)
 
     def run_module(self: "Interpreter", dotted: str, path: str) -> ModuleVal:

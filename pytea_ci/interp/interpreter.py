@@ -77,9 +77,10 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
     # captured by the first path too, because other runs over the same module follow (`snapshot.py`).
     provided_names: ClassVar[Mapping[str, Callable[[Any], Any]]] = {}
     checkpoint_first: ClassVar[bool] = False
-    # whether a module run under a dotted name imports its top-level package first, as CPython's import of
-    # it does (a subclass that checks modules one by one sets it; an entry point runs as `__main__`, as before)
-    package_first: ClassVar[bool] = False
+    # whether the module run is registered under its name only after its import prefix: its imports then
+    # load what they load from any other module (as when CPython runs it with `-m`), so the import of a
+    # project package is the same from every module of it and kept once per run (project_imports.py)
+    registered_after_prefix: ClassVar[bool] = False
 
     def __init__(self, entry: str, root: str, decider: Decider, budget: Budget, forced: list[bool],
                  options: dict[str, Any], shared: "Shared", deadline: float, strict: bool = False) -> None:

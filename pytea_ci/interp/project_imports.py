@@ -116,7 +116,7 @@ class ProjectImports:
                        {k: v - pkg_used.get(k, 0) for k, v in interp.pkg.used.items() if v != pkg_used.get(k, 0)})
         self.kept[with_choices(key, kept.decided.choices if kept.decided is not None else ())] = entry
         self.stats["kept"] += 1
-        copied = copy_steps(kept.objects)  # this path goes on with the original, charged as a restore
+        copied = _charge(kept)  # this path goes on with the original, charged as a restore
         interp.steps, interp.charged = s0 + copied, c0 + copied
         sh.shared_imports[digest] = ran
         return out
@@ -134,7 +134,7 @@ class ProjectImports:
     def _restore(self, interp: "Interpreter", entry: _Entry, seeds: list[Any]) -> Any:
         kept = entry.kept
         out, _ = restore(interp, kept, {id(r[2]): s for r, s in zip(kept.refs, seeds)})
-        interp.charge_work(copy_steps(kept.objects))
+        interp.charge_work(_charge(kept))
         sh = interp.shared
         sh.inputs.update(entry.inputs)
         for k, v in entry.pkg_used.items():
@@ -142,6 +142,12 @@ class ProjectImports:
         sh.shared_imports[entry.digest] = kept.steps
         self.stats["reused"] += 1
         return out
+
+
+def _charge(kept: Kept) -> int:
+    """What a path that imports a kept package is charged: the copy (its objects), never more than the
+    cold import ran."""
+    return min(kept.steps, copy_steps(kept.objects))
 
 
 def _key(interp: "Interpreter", dotted: str) -> str:

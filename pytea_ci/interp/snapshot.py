@@ -81,13 +81,6 @@ def run_prefix(interp: Interpreter, body: list[ast.stmt], g: dict[str, Any], nam
     return g, n
 
 
-def restorable(interp: Interpreter, body: list[ast.stmt], name: str) -> bool:
-    """Whether `run_prefix` will start this path from a checkpoint (which holds everything run before it)."""
-    if import_prefix(body) == 0:
-        return False
-    return find(interp.shared.checkpoints.setdefault((id(body), name), []), interp.config.forced) is not None
-
-
 def _run_shared(interp: Interpreter, prefix: list[ast.stmt], g: dict[str, Any], store: list[Checkpoint]) -> dict[str, Any]:
     """The prefix of a run whose checkpoint other runs will restore (`checkpoint_first`: a subclass whose
     runs of one file share their imports), run once for all of them: within the path's own step

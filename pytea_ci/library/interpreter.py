@@ -95,7 +95,7 @@ class LibraryInterpreter(Interpreter):
 
     shared: LibraryShared
     checkpoint_first = True  # the import prefix is shared by every rank combination and target of a file
-    package_first = True  # the module checked is imported as a module of its package (its package first)
+    registered_after_prefix = True  # its imports are those of any module of its package (shared by the run)
     provided_names = {  # the driver program's names (`protocol.py`), defined before the program's globals
         RUN: lambda it: Builtin(RUN, _run),
         DIM: lambda it: Builtin(DIM, _dim),
