@@ -12,6 +12,7 @@ import pytest
 from pytea_ci.driver.check import check
 from pytea_ci.driver.project import CheckRequest
 from pytea_ci.driver.run import Options, run
+from pytea_ci.interp.budget import Budget
 from pytea_ci.interp import project_imports
 
 HERE = os.path.join(os.path.dirname(__file__), "data", "project_package")
@@ -81,3 +82,34 @@ def test_modules_of_other_folders_restore_their_package_in_library_mode(tmp_path
     assert second.stats.steps + second.stats.shared_steps < 3_000 < first.stats.shared_imports.get(
         next(iter(first.stats.shared_imports), ""), 0)
     assert first.stats.shared_imports == second.stats.shared_imports
+
+
+def test_an_import_that_cannot_be_kept_ends_where_the_budget_would_have(tmp_path: Path) -> None:
+    """A package whose import changes a module loaded before it cannot be restored from a copy: it runs
+    under its own allowance once, and the path that ran it is charged no more than its share allows."""
+    (tmp_path / "helper.py").write_text("X = 0\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("import helper\nhelper.X = 1\nfrom pkg import heavy\n")
+    (tmp_path / "pkg" / "heavy.py").write_text(HEAVY)
+    for name in ("one", "two"):
+        (tmp_path / f"{name}.py").write_text("import helper\nimport pkg\n")
+    entries = [str(tmp_path / "one.py"), str(tmp_path / "two.py")]
+    share = 3_000  # less than the import (3,000 statements)
+    out = run(entries, Options(root=str(tmp_path), strict=True, budget=Budget(entry_steps=share)))
+    assert [e.stats.steps <= share + 1 for e in out.entries] == [True, True], [e.stats.steps for e in out.entries]
+    assert all(e.status == "incomplete" for e in out.entries), [(e.status, e.stats.steps, [d.message for d in e.diagnostics]) for e in out.entries]
+
+
+def test_an_import_that_rebinds_a_name_of_a_module_loaded_before_is_not_restored(tmp_path: Path) -> None:
+    """`helper.X = 1` in the package's import changes a module the entry loaded before it: a copy of the
+    package would leave the next entry's `helper.X` at 0 (CPython: 1), so the import is run again."""
+    (tmp_path / "helper.py").write_text("X = 0\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("import helper\nhelper.X = 1\nfrom pkg import heavy\n")
+    (tmp_path / "pkg" / "heavy.py").write_text(HEAVY)
+    for name in ("one", "two"):
+        (tmp_path / f"{name}.py").write_text("import torch\nimport helper\nimport pkg\n\n"
+                                             "y = torch.zeros(2, helper.X + 2) @ torch.zeros(3, 4)\n")
+    out = run([str(tmp_path / "one.py"), str(tmp_path / "two.py")], Options(root=str(tmp_path), strict=True))
+    assert [[d.rule for d in e.diagnostics] for e in out.entries] == [[], []]
+    assert [e.stats.coverage for e in out.entries] == [1.0, 1.0]

@@ -327,13 +327,15 @@ _ABSENT = object()
 
 
 def _sizes(interp: "Interpreter", names: set[str] | None = None) -> dict[str, Any]:
-    """The names bound in the modules loaded (before an import) and the sizes of the containers bound there:
-    an import that changes them (a registry filled in another module) cannot be replayed from a copy."""
+    """The names bound in the modules loaded (before an import), what each is bound to, and the sizes of the
+    containers bound there: an import that changes them (a registry filled in another module, `helper.X = 1`)
+    cannot be replayed from a copy."""
     out: dict[str, Any] = {}
     for n, m in interp.modules.items():
         if not isinstance(m, ModuleVal) or (names is not None and n not in names):
             continue
         out[n] = {k for k in m.globals if isinstance(k, str)}
+        out[f"{n}::bound"] = {k: id(v) for k, v in m.globals.items() if isinstance(k, str)}  # a name bound anew
         for k, v in m.globals.items():
             if isinstance(v, (dict, list, set)):
                 out[f"{n}:{k}"] = len(v)
@@ -348,6 +350,9 @@ def _same(before: dict[str, Any], after: dict[str, Any], children: set[str],
         a, b = before.get(key), after.get(key)
         if isinstance(a, set) and isinstance(b, set):
             if (a ^ b) - children:
+                return False
+        elif isinstance(a, dict) and isinstance(b, dict):  # names bound before and after: to the same object
+            if any(a[k] != b[k] for k in a.keys() & b.keys()):
                 return False
         elif a != b and (containers is None or key not in containers or _added(containers[key]) is None):
             return False

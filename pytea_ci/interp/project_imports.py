@@ -31,9 +31,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.diagnostics.budgets import copy_steps
+from pytea_ci.diagnostics.budgets import STEPS_PER_ENTRY, STEPS_PER_PATH, copy_steps
 from pytea_ci.interp.kept import Before, Kept, candidates, resolve, restore, table, with_choices
-from pytea_ci.interp.runtime import ModuleVal
+from pytea_ci.interp.runtime import BudgetExceeded, ModuleVal
 from pytea_ci.shapes.dim import WORK
 
 if TYPE_CHECKING:
@@ -86,16 +86,18 @@ class ProjectImports:
                     if seeds is not None:
                         return self._restore(interp, entry, seeds)
                 break
+        if key in self.failed:
+            return run()  # not replayable: run as any import, within the path's own budgets
         return self._cold(interp, key, run)
 
     def _cold(self, interp: "Interpreter", key: str, run: Callable[[], Any]) -> Any:
-        """Run the import under its own allowance; keep it when it is replayable (a key whose import was
-        not is not tried again, but still runs under the allowance: the same from any entry)."""
+        """Run the import under its own allowance; keep it when it is replayable. One that is not ends the path
+        where its budgets would have (`_within`), as it ends on every later path (which runs it without one)."""
         s0, c0, config, sh = interp.steps, interp.charged, interp.config, interp.shared
         # its own allowance, whatever the path spent before: whether it completes is the same from any entry
         budget = dataclasses.replace(config.budget, steps=s0 + config.budget.steps,
                                      entry_steps=sh.pot(interp.command) + s0 + config.budget.steps)
-        before = Before(interp) if key not in self.failed else None
+        before = Before(interp)
         inputs, pkg_used = dict(sh.inputs), dict(interp.pkg.used)
         lookups: dict[str, str | None] = {}
         interp.config = dataclasses.replace(config, budget=budget)
@@ -106,9 +108,10 @@ class ProjectImports:
             interp.config = config
             self.recording.pop()
         ran = interp.steps - s0
-        if before is None or not (isinstance(out, ModuleVal) and ran >= MIN_STEPS and before.replayable(interp)
-                                  and len(self.kept) < MAX_KEPT):
+        if not (isinstance(out, ModuleVal) and ran >= MIN_STEPS and before.replayable(interp)
+                and len(self.kept) < MAX_KEPT):
             self.failed.add(key)
+            _within(interp)
             return out
         kept = before.keep(interp, out)
         digest = hashlib.sha256(key.encode()).hexdigest()[:16]
@@ -142,6 +145,15 @@ class ProjectImports:
         sh.shared_imports[entry.digest] = kept.steps
         self.stats["reused"] += 1
         return out
+
+
+def _within(interp: "Interpreter") -> None:
+    """End the path by the budget the allowance let the import pass (charged up to that budget only)."""
+    b, pot = interp.config.budget, interp.shared.pot(interp.command)
+    limit = min(b.steps, b.entry_steps - pot)
+    if interp.steps > limit:
+        interp.steps = limit + 1
+        raise BudgetExceeded(STEPS_PER_PATH if b.steps <= b.entry_steps - pot else STEPS_PER_ENTRY, interp.span)
 
 
 def _charge(kept: Kept) -> int:
