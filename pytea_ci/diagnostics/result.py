@@ -41,6 +41,9 @@ class EntryStats:
     # steps of work done for the other entries of the run too (library mode: a file's import prefix, which its
     # targets restore): charged to the run's budget, not to the entry's own (interp/snapshot.py `_run_shared`)
     shared_steps: int = 0
+    # the run's kept imports of project packages this entry used (interp/project_imports.py): key digest ->
+    # the steps of their cold run, charged to the run's budget once per key whichever entry ran it
+    shared_imports: dict[str, int] = field(default_factory=dict)
 
     @property
     def coverage(self) -> float | None:

@@ -11,7 +11,7 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.diagnostics.result import EntryResult
+from pytea_ci.diagnostics.result import EntryResult, EntryStats
 from pytea_ci.diagnostics.rules import INCOMPLETE
 from pytea_ci.driver import data_files, fs
 from pytea_ci.driver.cache import ResultCache, entry_key, write_last_run
@@ -22,6 +22,7 @@ from pytea_ci.driver.run import (
     RunFigures,
     entry_options,
     make_decider,
+    project_imports,
     run_one,
 )
 
@@ -120,6 +121,7 @@ class _Metered:
         self.out, self.meter, self.next = out, opts.meter, 0
         self.root = os.path.abspath(opts.root)
         self.stop: int | None = None
+        self.imports: list[EntryStats] = []  # the stats of the entry points charged, in order (`cut`)
 
     def advance(self) -> bool:
         """Charge the finished prefix; True once the budget is spent before an unfinished entry point."""
@@ -128,17 +130,24 @@ class _Metered:
                 self.stop = self.next
                 break
             self.meter.charge(self.out[self.next].stats.steps)  # type: ignore[union-attr]
+            self.imports.append(self.out[self.next].stats)  # type: ignore[union-attr]
             self.next += 1
         if self.stop is None and self.meter.exhausted and self.next < len(self.out):
             self.stop = self.next
         return self.stop is not None
 
     def cut(self, entries: list[str]) -> list[EntryResult]:
+        """The results, the entry points past the budget not analyzed; then the run is charged the cold runs of
+        the project imports they kept (once each): after them, since their shares were fixed to fit the run
+        before any ran, so what is left for library mode pays them."""
         if self.stop is None:
-            return [r for r in self.out if r is not None]
-        kept = [r for r in self.out[:self.stop] if r is not None]
-        return kept + [self.meter.not_analyzed(os.path.relpath(os.path.abspath(e), self.root))
-                       for e in entries[self.stop:]]
+            out = [r for r in self.out if r is not None]
+        else:
+            out = [r for r in self.out[:self.stop] if r is not None] + [
+                self.meter.not_analyzed(os.path.relpath(os.path.abspath(e), self.root)) for e in entries[self.stop:]]
+        for stats in self.imports:
+            self.meter.charge_entry(dataclasses.replace(stats, steps=0))
+        return out
 
 
 def analyze_many(entries: list[str], opts: Options) -> Iterator[tuple[int, EntryResult]]:
@@ -147,9 +156,9 @@ def analyze_many(entries: list[str], opts: Options) -> Iterator[tuple[int, Entry
         return  # everything came from the cache: load neither the analyzer nor the solver
     jobs = opts.jobs if opts.jobs > 0 else (os.cpu_count() or 1)
     if jobs <= 1 or len(entries) <= 1 or opts.strict:
-        decider = make_decider(opts)
+        decider, imports = make_decider(opts), project_imports()
         for i, e in enumerate(entries):
-            yield i, run_one(e, opts, decider)
+            yield i, run_one(e, opts, decider, imports)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -170,6 +179,7 @@ def analyze_many(entries: list[str], opts: Options) -> Iterator[tuple[int, Entry
 def _init_worker(opts: Options, parent: int) -> None:
     _WORKER["opts"] = opts
     _WORKER["decider"] = make_decider(opts)
+    _WORKER["imports"] = project_imports()
     threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="pytea-ci parent watch").start()
 
 
@@ -187,7 +197,7 @@ def _exit_with(parent: int) -> None:
 def _work(entry: str) -> EntryResult:
     opts: Options = _WORKER["opts"]
     decider: Decider = _WORKER["decider"]
-    return run_one(entry, opts, decider)
+    return run_one(entry, opts, decider, _WORKER["imports"])
 
 
 def _result(fut: Future[EntryResult], entry: str, opts: Options) -> EntryResult:

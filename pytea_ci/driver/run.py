@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytea_ci import __version__
 from pytea_ci.diagnostics.budgets import RUN, WALL_CLOCK, steps_for
-from pytea_ci.diagnostics.result import EntryResult, RunResult
+from pytea_ci.diagnostics.result import EntryResult, EntryStats, RunResult
 from pytea_ci.diagnostics.rules import INCOMPLETE
 from pytea_ci.driver import notebook
 from pytea_ci.interp.budget import Budget
@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the interpreter, models and solver load only when an entry 
     from pytea_ci.interp.observe import Editor
     from pytea_ci.packages.disk import DiskCache
     from pytea_ci.interp.installed import Installed
+    from pytea_ci.interp.project_imports import ProjectImports
     from pytea_ci.solver import Decider
 
 Progress = Callable[[int, int, str], None]  # (done, total, entry being finished)
@@ -65,6 +66,7 @@ class RunMeter:
     used: int = 0
     deadline: float | None = None
     pending: int = 0  # the steps the entries still to come ask for (`expect`): what `share` divides among them
+    paid: set[str] = field(default_factory=set)  # kept project imports whose cold run was charged (`charge_entry`)
 
     @property
     def exhausted(self) -> bool:
@@ -76,6 +78,16 @@ class RunMeter:
 
     def charge(self, steps: int) -> None:
         self.used += steps
+
+    def charge_entry(self, stats: EntryStats) -> None:
+        """An entry's steps, the shared work it did for its file's other targets, and the cold run of each
+        kept project import it used the first time one is met in the run's order (interp/project_imports.py):
+        whichever entry ran it, in whichever process, the run is charged it once."""
+        self.charge(stats.steps + stats.shared_steps)
+        for key, steps in sorted(stats.shared_imports.items()):
+            if key not in self.paid:
+                self.paid.add(key)
+                self.charge(steps)
 
     def expect(self, steps: int) -> None:
         """The entries still to come ask for `steps` in all (each its per-entry budget)."""
@@ -249,7 +261,14 @@ def installed_packages(options: dict[str, Any], cache_dir: str | None) -> "Insta
     return Packages.from_options(options, use_package_cache(cache_dir))
 
 
-def run_one(entry: str, opts: Options, decider: Decider) -> EntryResult:
+def project_imports() -> "ProjectImports":
+    """A run's store of the project packages' imports (one per process of the run: never kept between runs)."""
+    from pytea_ci.interp.project_imports import ProjectImports
+
+    return ProjectImports()
+
+
+def run_one(entry: str, opts: Options, decider: Decider, imports: "ProjectImports | None" = None) -> EntryResult:
     from pytea_ci.diagnostics import Diagnostic, Severity, Span
     from pytea_ci.interp.observe import NO_EDITOR
 
@@ -257,7 +276,8 @@ def run_one(entry: str, opts: Options, decider: Decider) -> EntryResult:
     options = entry_options(entry, opts)
     try:
         result = analyze_entry(entry, opts.root, decider, opts.meter.bounded(opts.budget, opts.entry_seconds), options, opts.root, opts.strict,
-                               installed=installed_packages(options, opts.cache_dir), editor=opts.editor or NO_EDITOR)
+                               installed=installed_packages(options, opts.cache_dir), editor=opts.editor or NO_EDITOR,
+                               imports=imports)
         return notebook.to_file(result, opts.root)  # notebook findings placed on the .ipynb file
     except Exception as e:  # an analyzer bug: report it for this entry point, keep going
         if opts.strict:

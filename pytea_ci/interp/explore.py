@@ -24,6 +24,7 @@ from pytea_ci.interp.installed import Installed
 from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.interpreter import Budget, Decision, Interpreter, Shared
 from pytea_ci.interp.machine import Ran
+from pytea_ci.interp.project_imports import ProjectImports
 from pytea_ci.interp.runtime import (MODULE_NOT_FOUND, BreakSignal, BudgetExceeded, ContinueSignal, ModuleVal, PathEnd,
                                      ReturnSignal, Scope, UserException, raised_text)
 from pytea_ci.interp.snapshot import chose_after_prefix, run_prefix
@@ -37,10 +38,12 @@ _RECURSION_LIMIT = 30_000
 
 def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None = None,
                   options: dict[str, Any] | None = None, display_root: str | None = None,
-                  strict: bool = False, installed: Installed | None = None, editor: Editor = NO_EDITOR) -> EntryResult:
+                  strict: bool = False, installed: Installed | None = None, editor: Editor = NO_EDITOR,
+                  imports: ProjectImports | None = None) -> EntryResult:
     """Analyze one entry point run as `__main__`; never raises for problems in the analyzed code.
     `installed`: the installed packages it may read (`pytea_ci/packages`, wired in by the driver);
-    `editor`: an editor's buffers, shape recorder and cancel test (`observe.py`).
+    `editor`: an editor's buffers, shape recorder and cancel test (`observe.py`); `imports`: the run's kept
+    imports of the project's packages (`project_imports.py`), None to run them every time.
 
     The interpreter recurses along the analyzed program's nesting, so it runs in a thread with a
     large stack: deeply nested code reaches the recursion budget, not a crash.
@@ -50,7 +53,7 @@ def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None
     def work() -> None:
         try:
             out.append(_analyze(entry, root, decider, budget or Budget(), options or {}, display_root, strict, installed,
-                               editor))
+                               editor, imports))
         except BaseException as e:  # re-raised in the caller's thread
             out.append(e)
 
@@ -72,8 +75,9 @@ def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None
 
 def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: dict[str, Any],
              display_root: str | None, strict: bool, installed: Installed | None = None,
-             editor: Editor = NO_EDITOR) -> EntryResult:
+             editor: Editor = NO_EDITOR, imports: ProjectImports | None = None) -> EntryResult:
     shared = Shared(display_root or root, installed, editor)
+    shared.project_imports = imports
     shared.max_file_bytes = budget.max_file_bytes
     t0 = time.monotonic()
     before = dataclasses.replace(decider.stats)
@@ -185,7 +189,8 @@ def _stats(before: Stats, decider: Decider, shared: Shared, paths: int, steps: i
     stats = EntryStats(paths=paths, steps=steps, unmodeled=dict(shared.unmodeled),
                        concrete_checks=s.concrete - before.concrete, z3_calls=s.z3_calls - before.z3_calls,
                        cache_hits=s.cache_hits - before.cache_hits, undecided=s.undecided - before.undecided,
-                       seconds=seconds, z3_seconds=s.z3_seconds - before.z3_seconds)
+                       seconds=seconds, z3_seconds=s.z3_seconds - before.z3_seconds,
+                       shared_imports=dict(shared.shared_imports))
     shared.coverage.fill(stats)
     return stats
 
@@ -193,12 +198,14 @@ def _stats(before: Stats, decider: Decider, shared: Shared, paths: int, steps: i
 def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> None:
     interp.budget_note = None
     g: dict[str, Any] = {"__name__": name, "__file__": interp.config.entry, "__package__": interp.entry_package()}
-    interp.modules.setdefault(name, ModuleVal(name, interp.config.entry, g))  # `sys.modules[__name__]`, `import __main__`
     cov = interp.shared.coverage
     made = -1  # the path's choices when its import prefix ended
     try:
+        if not interp.registered_after_prefix:
+            interp.modules.setdefault(name, ModuleVal(name, interp.config.entry, g))  # `sys.modules[__name__]`
         g, done = run_prefix(interp, tree.body, g, name)
         made = len(interp.trail)
+        interp.modules.setdefault(name, ModuleVal(name, interp.config.entry, g))
         interp.exec_block(tree.body[done:], Scope(g, g))
         interp.completed = True
     except UserException as e:

@@ -21,6 +21,12 @@ if TYPE_CHECKING:
 
 class ImportMixin:
     def find_module_file(self: "Interpreter", dotted: str) -> "str | None":
+        found = self._find_module_file(dotted)
+        if self.shared.project_imports is not None:  # a kept project import holds only where lookups agree
+            self.shared.project_imports.looked_up(dotted, found)
+        return found
+
+    def _find_module_file(self: "Interpreter", dotted: str) -> "str | None":
         parts = dotted.split(".")
         for root in self.config.search_roots:
             base = os.path.join(root, *parts)
@@ -50,6 +56,9 @@ class ImportMixin:
         pkg = installed.importing(self, path) if installed is not None else None
         if installed is not None and pkg is not None:  # an installed package's import: its budget and caches
             return installed.load(self, dotted, pkg, lambda: self.import_path(dotted, path, scope, node))
+        kept = self.shared.project_imports
+        if kept is not None and kept.applies(self, path):  # a package of the project: once per run
+            return kept.load(self, dotted, lambda: self.import_path(dotted, path, scope, node))
         return self.import_path(dotted, path, scope, node)
 
     def not_found(self: "Interpreter", dotted: str) -> Any:
@@ -69,6 +78,8 @@ class ImportMixin:
     def import_path(self: "Interpreter", dotted: str, path: str, scope: Scope, node: ast.AST) -> Any:
         if "." in dotted:
             self.import_module(dotted.rsplit(".", 1)[0], scope, node)
+            if dotted in self.modules:  # the package's import loaded it (`from . import sub`): as CPython, not run again
+                return self.modules[dotted]
         return self.run_module(dotted, path)
 
     def run_module(self: "Interpreter", dotted: str, path: str) -> ModuleVal:

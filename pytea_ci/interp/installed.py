@@ -39,6 +39,10 @@ class PackageBudget(Exception):
 class Installed(Protocol):
     """What the interpreter asks of the installed packages it may read."""
 
+    def identity(self) -> str:
+        """What the packages an import may read depend on (folders, packages followed, their versions and
+        budget): part of the key of a kept project import (`project_imports.py`)."""
+
     def find(self, dotted: str) -> str | None:
         """The source file of module `dotted` in a followed package (searched after the project)."""
 

@@ -12,7 +12,7 @@ import os
 import time
 from dataclasses import dataclass
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Iterator
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator
 
 from pytea_ci.diagnostics import Diagnostic, Frame, Related, Severity, Span
 from pytea_ci.diagnostics.rules import (ASSERT_FAILS, PARSE_ERROR, POSSIBLE_SHAPE_MISMATCH, SHAPE_MISMATCH, UNDECIDED,
@@ -52,6 +52,9 @@ from pytea_ci.shapes.pred import Cond, Pred, opaque
 from pytea_ci.shapes.tensor import Origin
 from pytea_ci.solver import Decider, Verdict
 
+if TYPE_CHECKING:
+    from pytea_ci.interp.project_imports import ProjectImports
+
 
 WORK_PER_STEP = 8  # atoms of symbolic arithmetic worth one interpreter step
 
@@ -74,6 +77,10 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
     # captured by the first path too, because other runs over the same module follow (`snapshot.py`).
     provided_names: ClassVar[Mapping[str, Callable[[Any], Any]]] = {}
     checkpoint_first: ClassVar[bool] = False
+    # whether the module run is registered under its name only after its import prefix: its imports then
+    # load what they load from any other module (as when CPython runs it with `-m`), so the import of a
+    # project package is the same from every module of it and kept once per run (project_imports.py)
+    registered_after_prefix: ClassVar[bool] = False
 
     def __init__(self, entry: str, root: str, decider: Decider, budget: Budget, forced: list[bool],
                  options: dict[str, Any], shared: "Shared", deadline: float, strict: bool = False) -> None:
@@ -524,6 +531,8 @@ class Shared:
         self.chose_after_prefix: set[tuple[int, str]] = set()  # prefixes a path made a choice after (snapshot.py)
         self.steps_done = 0  # steps of the paths already finished (the entry point's step budget)
         self.shared_steps = 0  # steps of work this entry did for the others of its run too (snapshot.py `_run_shared`)
+        self.project_imports: ProjectImports | None = None  # the run's kept project imports (driver-made)
+        self.shared_imports: dict[str, int] = {}  # kept project imports used: key digest -> their cold steps
         self.rel_paths: dict[str, str] = {}  # file path -> as findings show it (Interpreter.rel)
         self.inputs: dict[str, str] = {}  # data files of the project read (project_files.py): path -> hash
         self.command_steps: dict[str | None, int] = {}  # the same, per CLI command (None: paths that run none)

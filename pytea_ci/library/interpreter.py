@@ -95,6 +95,7 @@ class LibraryInterpreter(Interpreter):
 
     shared: LibraryShared
     checkpoint_first = True  # the import prefix is shared by every rank combination and target of a file
+    registered_after_prefix = True  # its imports are those of any module of its package (shared by the run)
     provided_names = {  # the driver program's names (`protocol.py`), defined before the program's globals
         RUN: lambda it: Builtin(RUN, _run),
         DIM: lambda it: Builtin(DIM, _dim),

@@ -21,6 +21,7 @@ from pytea_ci.shapes.pred import Cond, Pred
 from pytea_ci.shapes.tensor import Tensor, fmt_shape
 from pytea_ci.solver import Decider
 from pytea_ci.interp.installed import Installed
+from pytea_ci.interp.project_imports import ProjectImports
 from pytea_ci.interp.observe import NO_EDITOR, Editor
 
 
@@ -33,11 +34,12 @@ def analyze_module(target: LibraryTarget, root: str, decider: Decider, seconds: 
 def module_result(target: LibraryTarget, root: str, decider: Decider, seconds: float = 5.0,
                   display_root: str | None = None, strict: bool = False,
                   editor: Editor = NO_EDITOR, installed: Installed | None = None,
-                  deadline: float | None = None, steps: int | None = None) -> tuple[ModuleShapes, EntryStats]:
+                  deadline: float | None = None, steps: int | None = None,
+                  imports: ProjectImports | None = None) -> tuple[ModuleShapes, EntryStats]:
     """`analyze_module`, with the coverage of the module's runs (reached/checked ops, paths, unknowns);
     `deadline`: the whole run's wall-clock safety net (monotonic seconds); `steps`: the module's share of
     the run budget, when it is less than `seconds` stand for (`verdict.run_module`)."""
-    run = run_module(target, root, decider, seconds, display_root, strict, editor, installed, deadline, steps)
+    run = run_module(target, root, decider, seconds, display_root, strict, editor, installed, deadline, steps, imports)
     return _shapes(run, target, root, decider, display_root), run.stats
 
 
@@ -155,11 +157,11 @@ def _op(op: str, args: list[int | None]) -> int | None:
 def analyze_guarded(target: LibraryTarget, root: str, decider: Decider, seconds: float,
                     strict: bool = False, editor: Editor = NO_EDITOR,
                     installed: Installed | None = None, deadline: float | None = None,
-                    steps: int | None = None) -> tuple[ModuleShapes, EntryStats]:
+                    steps: int | None = None, imports: ProjectImports | None = None) -> tuple[ModuleShapes, EntryStats]:
     """`module_result`, with an analyzer bug turned into a PT011 note on the module (never a crash);
     `editor`: the language server's buffers, shape recorder and cancel test (interp/observe.py)."""
     try:
-        return module_result(target, root, decider, seconds, root, strict, editor, installed, deadline, steps)
+        return module_result(target, root, decider, seconds, root, strict, editor, installed, deadline, steps, imports)
     except Exception as e:  # an analyzer bug: report it for this module, keep going
         if strict:
             raise

@@ -24,7 +24,7 @@ from pytea_ci.driver import fs
 from pytea_ci.driver.cache import ResultCache, cacheable, entry_key
 from pytea_ci.driver.imports_graph import ImportCache, ImportGraph
 from pytea_ci.driver.project import CheckRequest, load_config, options, project_root
-from pytea_ci.driver.run import Options, RunMeter, installed_packages, make_decider
+from pytea_ci.driver.run import Options, RunMeter, installed_packages, make_decider, project_imports
 from pytea_ci.library import targets as lib
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
     from pytea_ci.diagnostics.modshapes import ModuleShapes
     from pytea_ci.interp.installed import Installed
+    from pytea_ci.interp.project_imports import ProjectImports
     from pytea_ci.solver import Decider
     from pytea_ci.library.inputs import LibraryTarget
 
@@ -134,17 +135,17 @@ def _analyzer(opts: Options,
     the steps given (its share of the run budget), and before a deadline (monotonic seconds: the run's
     safety net, or the target's share of the time before it); the interpreter, solver and installed
     packages load at the first."""
-    made: list[tuple[Decider, Installed]] = []
+    made: list[tuple[Decider, Installed, ProjectImports]] = []
 
     def analyze(t: LibraryTarget, steps: int | None, deadline: float | None) -> tuple[ModuleShapes, EntryStats]:
         from pytea_ci.interp.observe import NO_EDITOR
         from pytea_ci.library.results import analyze_guarded  # the interpreter: loaded only when a module runs
 
-        if not made:  # no site: the project's own registries only
-            made.append((make_decider(opts), installed_packages({}, opts.cache_dir)))
-        decider, installed = made[0]
+        if not made:  # no site: the project's own registries only; the project's packages imported once
+            made.append((make_decider(opts), installed_packages({}, opts.cache_dir), project_imports()))
+        decider, installed, imports = made[0]
         return analyze_guarded(t, opts.root, decider, seconds, opts.strict, opts.editor or NO_EDITOR, installed,
-                               deadline, steps)
+                               deadline, steps, imports)
 
     return analyze
 
@@ -182,7 +183,7 @@ def _check_targets(targets: list[LibraryTarget], opts: Options, seconds: float,
             res = _as_result(*analyze(t, share.steps, opts.meter.until(share.seconds)))
             if cache is not None and cacheable(res):
                 cache.put(key, res)
-        opts.meter.charge(res.stats.steps + res.stats.shared_steps)  # its file's imports, when it ran them
+        opts.meter.charge_entry(res.stats)  # with its file's imports when it ran them, and the project's once
         out.append(res)
     return out
 

@@ -28,6 +28,7 @@ from pytea_ci.diagnostics.rules import INCOMPLETE
 from pytea_ci.interp.budget import Budget
 from pytea_ci.interp.explore import explore
 from pytea_ci.interp.installed import Installed
+from pytea_ci.interp.project_imports import ProjectImports
 from pytea_ci.library import coincide, plausible, protocol
 from pytea_ci.library.interpreter import LibraryInterpreter, LibraryShared, PathOutcome, resume
 from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget
@@ -148,7 +149,7 @@ def prefix_store(path: str) -> _PrefixStore:
 def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: float = 5.0,
                display_root: str | None = None, strict: bool = False, editor: Editor = NO_EDITOR,
                installed: Installed | None = None, deadline: float | None = None,
-               steps: int | None = None) -> LibraryRun:
+               steps: int | None = None, imports: ProjectImports | None = None) -> LibraryRun:
     """Explore every rank combination of `target` within the steps and solver units that `seconds`
     stand for on the reference machine (`library-time-budget`), in total: deterministic; `steps`, when
     given, instead of those of `seconds` (the module's share of the run budget). `deadline`: the whole
@@ -156,6 +157,7 @@ def run_module(target: LibraryTarget, root: str, decider: Decider, seconds: floa
     run = LibraryRun(target)
     t0 = time.monotonic()
     base = LibraryShared(display_root or root, editor=editor, installed=installed)
+    base.project_imports = imports  # the run's kept imports of the project's packages (every file shares them)
     tree = base.parse(target.path)
     if isinstance(tree, SyntaxError):
         return run
@@ -218,6 +220,7 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
     shared.asts = base.asts  # parsed files are shared by all combinations
     shared.coverage = base.coverage  # and so is the coverage: an op checked in some combination is checked
     shared.built = base.built  # and so are the states where the module was built
+    shared.project_imports = base.project_imports  # and the run's kept imports of the project's packages
     shared.unpaid = base.collect()  # the module's file, parsed before any combination: the first pays
     options: dict[str, Any] = {"args": {}, "symbolic_args": {}}
     shared.checkpoints = store = prefix_store(target.via or target.path)  # type: ignore[assignment]
@@ -236,6 +239,7 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
     stats.paths += paths
     stats.steps += steps
     stats.shared_steps += shared.shared_steps
+    stats.shared_imports.update(shared.shared_imports)
     for what, n in shared.unmodeled.items():
         stats.unmodeled[what] = stats.unmodeled.get(what, 0) + n
     res = ComboResult(ranks, shared.completed, incomplete=bool(incomplete or shared.budgets or shared.guessed

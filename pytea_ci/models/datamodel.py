@@ -294,6 +294,15 @@ def namedtuple(ctx: Ctx, typename: Any, field_names: Any, *, rename: Any = False
     return cls
 
 
+def named_tuple_value(qualname: str, names: tuple[str, ...], values: tuple[Any, ...]) -> NamedTupleVal:
+    """A value of a named tuple class the standard library defines (`sys.version_info`): its fields by
+    name, a tuple for everything else."""
+    cls = ClassVal(qualname.rpartition(".")[2], (_native("typing.NamedTuple"),), {}, qualname)
+    cls.ns.update(_fields=names, _field_defaults={})
+    _bind_factory(cls)
+    return NamedTupleVal.of(cls, values)
+
+
 # ----- types.SimpleNamespace ----------------------------------------------------------------------
 @native_class("types.SimpleNamespace")
 class SimpleNamespace:

@@ -65,6 +65,13 @@ NAMES: dict[str, str] = {
         'builtins.SystemError builtins.NotImplemented builtins.Ellipsis builtins.__debug__',
     'pytea_ci.models.pil':
         'PIL.Image.Image PIL.Image.fromarray PIL.Image.open PIL.Image.new',
+    'pytea_ci.models.datamodel':
+        'dataclasses.Field dataclasses._MISSING_TYPE dataclasses.FrozenInstanceError dataclasses.MISSING '
+        'dataclasses.KW_ONLY dataclasses.field dataclasses.dataclass dataclasses.fields '
+        'dataclasses.is_dataclass dataclasses.replace dataclasses.asdict dataclasses.astuple typing.NamedTuple '
+        'collections.namedtuple types.SimpleNamespace enum.auto enum.Enum enum.IntEnum enum.StrEnum enum.Flag '
+        'enum.IntFlag enum.unique inspect.isclass inspect.isfunction inspect.ismethod inspect.getfullargspec '
+        'inspect.getmembers inspect.getfile inspect.stack inspect.currentframe',
     'pytea_ci.models.stdlib':
         'math.sqrt math.log math.log2 math.log10 math.exp math.sin math.cos math.tan math.atan math.atan2 '
         'math.pow math.fabs math.prod math.gcd math.isqrt math.factorial math.trunc math.hypot math.isclose '
@@ -415,13 +422,6 @@ NAMES: dict[str, str] = {
         'numpy.random.seed numpy.random.shuffle numpy.set_printoptions numpy.savez',
     'pytea_ci.models.numpy_.rng':
         'numpy.random.Generator numpy.random.default_rng',
-    'pytea_ci.models.datamodel':
-        'dataclasses.Field dataclasses._MISSING_TYPE dataclasses.FrozenInstanceError dataclasses.MISSING '
-        'dataclasses.KW_ONLY dataclasses.field dataclasses.dataclass dataclasses.fields '
-        'dataclasses.is_dataclass dataclasses.replace dataclasses.asdict dataclasses.astuple typing.NamedTuple '
-        'collections.namedtuple types.SimpleNamespace enum.auto enum.Enum enum.IntEnum enum.StrEnum enum.Flag '
-        'enum.IntFlag enum.unique inspect.isclass inspect.isfunction inspect.ismethod inspect.getfullargspec '
-        'inspect.getmembers inspect.getfile inspect.stack inspect.currentframe',
     'pytea_ci.models.einops_':
         'einops.rearrange einops.repeat einops.reduce einops.parse_shape einops.einsum einops.pack '
         'einops.unpack einops.layers.torch.Rearrange einops.layers.torch.Reduce einops.layers.torch.Repeat',

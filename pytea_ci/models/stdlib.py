@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.datamodel import named_tuple_value
 from pytea_ci.models.prim import is_number
 from pytea_ci.models.registry import model, native_class, prop, register
 from pytea_ci.models.values import Builtin, ClassVal, GeneratorCM, Instance, PartialVal, Unknown
@@ -186,7 +187,9 @@ def sys_path(ctx: Ctx, *args: Any) -> Any:
 
 for _name in ("sys.stdout", "sys.stderr", "string.ascii_letters", "os.sep"):
     register(_name, Unknown(_name))
-register("sys.version_info", (3, 11, 0))
+# a named tuple, as CPython's (`sys.version_info.minor < 9`: monai's `__init__` raised AttributeError on a tuple)
+register("sys.version_info", named_tuple_value("sys.version_info", ("major", "minor", "micro", "releaselevel", "serial"),
+                                               (3, 11, 0, "final", 0)))
 register("sys.maxsize", 2**63 - 1)
 
 

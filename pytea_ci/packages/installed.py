@@ -28,6 +28,9 @@ class Packages:
         """From the entry's `site` option."""
         return cls(site.Site.from_options(options, disk))
 
+    def identity(self) -> str:
+        return "" if self.site is None else self.site.identity()
+
     def find(self, dotted: str) -> str | None:
         return self.site.find(dotted) if self.site is not None else None
 

@@ -22,6 +22,7 @@ What an import leaves is paid once (`kept.py`, in the process; `disk.py`, in the
 from __future__ import annotations
 
 import ast
+import json
 import os
 import sys
 from collections.abc import Callable
@@ -69,6 +70,11 @@ class Site:
                    frozenset(site.get("skip", ())), int(site.get("package_steps", 200_000)),
                    dict(site.get("packages", {})), disk,
                    frozenset(site["present"]) if isinstance(site.get("present"), list) else None)
+
+    def identity(self) -> str:
+        """The folders, the packages followed and skipped with their versions, the budget and what is present."""
+        return json.dumps([self.folders, sorted(self.follow), sorted(self.skip), self.steps, self.versions,
+                           None if self.present is None else sorted(self.present)], sort_keys=True, default=repr)
 
     def follows(self, top: str) -> bool:
         if top in self.skip or is_modeled_root(top):

@@ -19,7 +19,7 @@ from pytea_ci.report.summary import TOOL_NAME, construction, coverage_data, summ
 VERSION = 2  # 2: per-entry coverage, unknown_origins and ended_paths; `unknowns`/`incomplete` recounted
 _LISTS = ("unknown_origins", "ended_paths")  # EntryStats fields given at the entry's top level, with locations
 _COVERAGE = ("ops_reached", "ops_checked", "checks_decided", "checks_skipped")  # given in `coverage`
-_INTERNAL = ("modules_built", "modules_run", "shared_steps")  # what library mode and the run budget need
+_INTERNAL = ("modules_built", "modules_run", "shared_steps", "shared_imports")  # what library mode and the run budget need
 
 
 def _location(sources: Sources, span: Span) -> dict[str, Any]:
