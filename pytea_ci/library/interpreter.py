@@ -53,7 +53,8 @@ class PathOutcome:
     layers: list[tuple[int, Layer, Any, list[Any]]]  # (depth, row, output value, input values)
     model: Any
     params: Dim | None = None  # the model's parameter count (None: not known)
-    coincided: bool = False  # only a coincidence of constructor arguments let it through (`coincide.py`)
+    coincided: frozenset[Any] = frozenset()  # where only a coincidence of constructor arguments let it through
+    unsure: frozenset[Any] = frozenset()  # where it assumed a check the solver could not decide
 
 
 class ImportCut(Exception):
@@ -120,7 +121,9 @@ class LibraryInterpreter(Interpreter):
         self.names: dict[int, str] = {}
         self.named: dict[str, Any] = {}  # jaxtyping names -> dims, shared across inputs
         self.free_sizes: list[Sym] = []  # input sizes a plausible input has at least 2 of (plausible.py)
-        self.coincided = False  # this path passed a check only a coincidence of constructor sizes meets
+        self.coincided: frozenset[Any] = frozenset()  # where this path passed a check only a coincidence of
+        # constructor sizes meets (`coincide.py`)
+        self.unsure: frozenset[Any] = frozenset()  # where it assumed a check the solver could not decide
         self.optional_left = False  # `forward` has an input defaulting to None not given (`coincide.optional_left`)
         self.operands: list[list[Tensor]] = []  # the tensors of each tensor operation running, innermost last
 
@@ -220,7 +223,7 @@ class LibraryInterpreter(Interpreter):
                 raise PathEnd()
             example = coincide.coincidence(self, cond, op)
             if example is not None:  # only a coincidence of constructor arguments meets it (coincide.py)
-                self.coincided = True
+                self.coincided |= {self.span}
                 self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING,
                           coincide.message(self.target.cls, op, message, example), operands, dims,
                           outcome.counterexample)
@@ -238,6 +241,7 @@ class LibraryInterpreter(Interpreter):
             # combination is "for every input" any more (`verdict._one`: incomplete)
             self.pc.append(cond)
             self.shared.undecided = True
+            self.unsure |= {self.span}
         elif outcome.verdict is not Verdict.UNDECIDED:
             self.shared.now = self.passed
             super().require(cond, op, message, rule, operands, dims)
@@ -360,7 +364,7 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
     finally:
         ctx.active = False
     ctx.shared.completed.append(PathOutcome(list(ctx.pc), inputs, out, list(ctx.layers), model,
-                                                 param_count(model, ctx.inexact), ctx.coincided))
+                                                 param_count(model, ctx.inexact), ctx.coincided, ctx.unsure))
     return None
 
 

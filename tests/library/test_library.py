@@ -443,3 +443,26 @@ def test_optional_forward_inputs_are_those_used_as_tensors() -> None:
     got = {t.cls: [s.name for s in t.optional] for t in targets(os.path.join(FIXTURES, "optional_inputs.py"))}
     assert got == {"LossNotFlattened": ["targets"], "LossFlattened": ["targets"], "AnnotatedMask": ["mask"],
                    "MaskBroadcast": ["mask"], "NotATensor": []}
+
+
+def test_a_coincidence_stands_when_other_paths_could_not_decide_its_check() -> None:
+    """A path that met the coincidence's check undecided (the module's solver budget spent by the paths of
+    its construction: CaiT's symbolic depths) tells neither way; a path that passed it without the
+    coincidence still silences it (an input that does without), undecided elsewhere or not."""
+    from pytea_ci.diagnostics import Diagnostic, Severity, Span
+    from pytea_ci.library import coincide
+    from pytea_ci.library.interpreter import PathOutcome
+    from pytea_ci.library.verdict import ComboResult, LibraryRun, verdict
+
+    (t,) = targets(os.path.join(FIXTURES, "coincidence.py"), "PatchEmbedSwapped")[:1]
+    site, other = Span("m.py", 18, 15), Span("m.py", 12, 8)
+    warning = Diagnostic("PT002", Severity.WARNING, site, f"Linear: ... (M {coincide.MARK}, whatever the input: a == b)")
+
+    def run(*paths: tuple[frozenset, frozenset]) -> list[str]:
+        combo = ComboResult((3,), [PathOutcome([], [], None, [], None, None, c, u) for c, u in paths], warnings=[warning])
+        return [d.rule for d in verdict(LibraryRun(t, [combo]), "m.py", lambda c: "")]
+
+    met, unsure = frozenset({site}), frozenset({site})
+    assert run((met, frozenset()), (frozenset(), unsure)) == ["PT002"]
+    assert run((met, frozenset()), (frozenset(), frozenset())) == []  # a path that does without
+    assert run((met, frozenset()), (frozenset(), frozenset({other}))) == []  # undecided elsewhere only
