@@ -21,8 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.library import plausible
-from pytea_ci.library.coincide import constructor_size
-from pytea_ci.library.inputs import is_own
+from pytea_ci.library.inputs import constructor_size
 from pytea_ci.shapes.dim import Dim, symbols
 from pytea_ci.shapes.pred import Cond, Pred, eq
 from pytea_ci.shapes.tensor import Tensor, fmt_shape
