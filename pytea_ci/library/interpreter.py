@@ -229,7 +229,8 @@ class LibraryInterpreter(Interpreter):
                           outcome.counterexample)
             elif (axes := transpose.misplaced(self, cond, self.operands[-1] if self.operands else [])) is not None:
                 self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING, f"{op}: {message} ({self.target.cls}: "
-                          f"{transpose.MARK}: {axes})", operands, dims, outcome.counterexample)
+                          f"{transpose.MARK}: {axes})", operands, dims,
+                          transpose.example(self, cond, outcome.counterexample))
             elif _promised(cond):
                 self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING, f"{op}: {message} although the annotation allows any "
                           f"{', '.join(sorted(s.name for s in symbols(cond)))}", operands, dims,

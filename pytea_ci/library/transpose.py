@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from pytea_ci.library import plausible
 from pytea_ci.library.inputs import constructor_size
 from pytea_ci.shapes.dim import Dim, symbols
-from pytea_ci.shapes.pred import Cond, Pred, eq
+from pytea_ci.shapes.pred import Cond, Pred, eq, ge
 from pytea_ci.shapes.tensor import Tensor, fmt_shape
 from pytea_ci.solver import Verdict
 
@@ -51,6 +51,13 @@ def misplaced(ctx: LibraryInterpreter, cond: Cond, operands: list[Any]) -> str |
     return None
 
 
+def example(ctx: LibraryInterpreter, cond: Cond, fallback: dict[str, int] | None) -> dict[str, int] | None:
+    """A plausible input that fails `cond` (its sizes and the constructor's at least 2), else `fallback`."""
+    sizes = set(ctx.free_sizes) | {s for c in [*ctx.pc, cond] for s in symbols(c) if constructor_size(s)}
+    out = ctx.decider.check(cond, [*ctx.pc, *(ge(s, 2) for s in sorted(sizes, key=repr))])
+    return out.counterexample if out.verdict in (Verdict.MAY_FAIL, Verdict.FAILS) and out.counterexample else fallback
+
+
 def _equalities(ctx: LibraryInterpreter, cond: Pred) -> list[tuple[Dim, Dim]]:
     """(input size, width) of `cond` when it is `a == b`, or a broadcast's `a == b or a == 1 or b == 1`,
     with one side over the input's own sizes (at least one, never the batch) and the other a width:
@@ -63,6 +70,8 @@ def _equalities(ctx: LibraryInterpreter, cond: Pred) -> list[tuple[Dim, Dim]]:
     if cond.op != "eq":
         return []
     a, b = cond.args
+    if isinstance(a, Pred) or isinstance(b, Pred):
+        return []
     return [(s, w) for s, w in ((a, b), (b, a)) if _input_size(ctx, s) and _width(ctx, w)]
 
 

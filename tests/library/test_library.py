@@ -466,3 +466,14 @@ def test_a_coincidence_stands_when_other_paths_could_not_decide_its_check() -> N
     assert run((met, frozenset()), (frozenset(), unsure)) == ["PT002"]
     assert run((met, frozenset()), (frozenset(), frozenset())) == []  # a path that does without
     assert run((met, frozenset()), (frozenset(), frozenset({other}))) == []  # undecided elsewhere only
+
+
+def test_a_forgotten_transpose_names_both_axes_with_a_plausible_input() -> None:
+    """The warning names the input's axis and the axis that already has the width, and its counterexample
+    is a plausible input (sizes of at least 2), not the degenerate sequence of 1 the contract first gives."""
+    (t,) = targets(os.path.join(FIXTURES, "transposes.py"), "AttentionNoTranspose")[:1]
+    res = analyze_module(t, os.path.dirname(t.path), Decider(), 10.0, strict=True)
+    (f,) = [d for d in res.diagnostics if d.severity.value != "note"]
+    assert f.rule == "PT002" and "a size of its input must equal a width already on another axis" in f.message
+    assert "(axis -2 of [N, 8, C, 64]) must equal 64, the size of its axis -1" in f.message, f.message
+    assert f.counterexample and min(f.counterexample.values()) >= 2, f.counterexample
