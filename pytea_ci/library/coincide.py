@@ -12,8 +12,8 @@ the check joins the contract as before (so the rest of `forward` is still checke
 
 What stays silent: the first layer that declares a size of an input (the input's own size joins
 the contract), sizes tied by the code (an assert, a branch, a residual `x + f(x)`, a `cat`: those
-are not declarations of a layer with weights), divisibility (`dim % heads == 0` is a constraint on
-hyperparameters, not a coincidence), modules built with concrete sizes (defaults, the project's
+are not declarations of a layer with weights), divisibility (`dim % heads == 0`, or the halves of a `chunk(2)` equal
+to `dim // 2`, is a constraint on hyperparameters, not a coincidence), modules built with concrete sizes (defaults, the project's
 construction sites), and any check over a value library mode did not make itself.
 """
 
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytea_ci.library import plausible
 from pytea_ci.interp.runtime import FunctionVal
-from pytea_ci.library.inputs import LibraryTarget, is_own
+from pytea_ci.library.inputs import LibraryTarget, constructor_size, is_own
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes.dim import Dim, Op, Sym, Term, symbols
 from pytea_ci.shapes.pred import Cond, Pred, eq, ge, understood
@@ -40,12 +40,6 @@ DECLARED = re.compile(r"(Lazy)?(Linear|Bilinear|Conv(Transpose)?[123]d|LayerNorm
                       r"InstanceNorm[123]d|GroupNorm|LSTM|GRU|RNN|LSTMCell|GRUCell|RNNCell|MultiheadAttention|PReLU)"
                       r"|linear|bilinear|conv(_transpose)?[123]d|layer_norm|rms_norm|batch_norm|instance_norm|"
                       r"group_norm")
-_CTOR = "constructor argument "
-
-
-def constructor_size(s: Sym) -> bool:
-    """A positive symbol library mode made for a constructor argument (`inputs.positive`)."""
-    return is_own(s) and s.note.startswith(_CTOR)
 
 
 def coincidence(ctx: LibraryInterpreter, cond: Cond, op: str) -> str | None:
@@ -114,7 +108,7 @@ def _divisibility(cond: Pred) -> bool:
     stack: list[object] = list(cond.args)
     while stack:
         x = stack.pop()
-        if isinstance(x, Op) and x.op == "mod":
+        if isinstance(x, Op) and x.op in ("mod", "floordiv"):  # `ceil(dim_ff / 2) == dim_ff // 2`: dim_ff even
             return True
         if isinstance(x, (Op, Pred)):
             stack.extend(x.args)

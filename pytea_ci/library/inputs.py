@@ -99,6 +99,11 @@ def is_own(s: Sym) -> bool:
     return s.kind == INPUT and s.note.startswith(_OWN_NOTES)
 
 
+def constructor_size(s: Sym) -> bool:
+    """A positive symbol library mode made for a constructor argument (`positive`)."""
+    return is_own(s) and s.note.startswith("constructor argument ")
+
+
 def positive(ctx: "LibraryInterpreter", name: str, note: str) -> Sym:
     return Sym(name, INPUT, 1, None, ctx.span, note)
 

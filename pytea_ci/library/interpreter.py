@@ -25,7 +25,7 @@ from pytea_ci.interp.interpreter import Interpreter, Shared
 from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.runtime import PathEnd
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
-from pytea_ci.library import coincide, plausible
+from pytea_ci.library import coincide, plausible, transpose
 from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget, make_input, positive
 from pytea_ci.library.protocol import ATTR, DEFINED, DIM, RESUMED, RUN, UNKNOWN_ARG, at_line, resume_source
 from pytea_ci.library.targets import size_attribute
@@ -53,7 +53,8 @@ class PathOutcome:
     layers: list[tuple[int, Layer, Any, list[Any]]]  # (depth, row, output value, input values)
     model: Any
     params: Dim | None = None  # the model's parameter count (None: not known)
-    coincided: bool = False  # only a coincidence of constructor arguments let it through (`coincide.py`)
+    coincided: frozenset[Any] = frozenset()  # where only a coincidence of constructor arguments let it through
+    unsure: frozenset[Any] = frozenset()  # where it assumed a check the solver could not decide
 
 
 class ImportCut(Exception):
@@ -121,8 +122,11 @@ class LibraryInterpreter(Interpreter):
         self.names: dict[int, str] = {}
         self.named: dict[str, Any] = {}  # jaxtyping names -> dims, shared across inputs
         self.free_sizes: list[Sym] = []  # input sizes a plausible input has at least 2 of (plausible.py)
-        self.coincided = False  # this path passed a check only a coincidence of constructor sizes meets
+        self.coincided: frozenset[Any] = frozenset()  # where this path passed a check only a coincidence of
+        # constructor sizes meets (`coincide.py`)
+        self.unsure: frozenset[Any] = frozenset()  # where it assumed a check the solver could not decide
         self.optional_left = False  # `forward` has an input defaulting to None not given (`coincide.optional_left`)
+        self.operands: list[list[Tensor]] = []  # the tensors of each tensor operation running, innermost last
 
     def _seed(self, seed: Checkpoint) -> None:
         """Start with the modules another file of the same folder imported (an import snapshot): a
@@ -220,10 +224,14 @@ class LibraryInterpreter(Interpreter):
                 raise PathEnd()
             example = coincide.coincidence(self, cond, op)
             if example is not None:  # only a coincidence of constructor arguments meets it (coincide.py)
-                self.coincided = True
+                self.coincided |= {self.span}
                 self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING,
                           coincide.message(self.target.cls, op, message, example), operands, dims,
                           outcome.counterexample)
+            elif (axes := transpose.misplaced(self, cond, self.operands[-1] if self.operands else [])) is not None:
+                self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING, f"{op}: {message} ({self.target.cls}: "
+                          f"{transpose.MARK}: {axes})", operands, dims,
+                          transpose.example(self, cond, outcome.counterexample))
             elif _promised(cond):
                 self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING, f"{op}: {message} although the annotation allows any "
                           f"{', '.join(sorted(s.name for s in symbols(cond)))}", operands, dims,
@@ -235,6 +243,7 @@ class LibraryInterpreter(Interpreter):
             # combination is "for every input" any more (`verdict._one`: incomplete)
             self.pc.append(cond)
             self.shared.undecided = True
+            self.unsure |= {self.span}
         elif outcome.verdict is not Verdict.UNDECIDED:
             self.shared.now = self.passed
             super().require(cond, op, message, rule, operands, dims)
@@ -270,9 +279,13 @@ class LibraryInterpreter(Interpreter):
     def call_builtin(self, fn: Builtin, args: tuple, kwargs: dict) -> Any:
         if not self.active:
             return super().call_builtin(fn, args, kwargs)
-        if fn.name.endswith(".__call__") and args and is_module(args[0]):
-            return self._module_call(fn, args, kwargs)
-        out = super().call_builtin(fn, args, kwargs)
+        self.operands.append([a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)])
+        try:
+            if fn.name.endswith(".__call__") and args and is_module(args[0]):
+                return self._module_call(fn, args, kwargs)
+            out = super().call_builtin(fn, args, kwargs)
+        finally:
+            self.operands.pop()
         if isinstance(out, Tensor) and fn.name.startswith("torch.") and self._in_user_forward():
             ins = [a for a in args if isinstance(a, Tensor)]
             row = Layer(len(self.stack), fn.name.removeprefix("torch.").removeprefix("nn.functional."), "op",
@@ -353,7 +366,7 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
     finally:
         ctx.active = False
     ctx.shared.completed.append(PathOutcome(list(ctx.pc), inputs, out, list(ctx.layers), model,
-                                                 param_count(model, ctx.inexact), ctx.coincided))
+                                                 param_count(model, ctx.inexact), ctx.coincided, ctx.unsure))
     return None
 
 

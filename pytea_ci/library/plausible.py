@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pytea_ci.library.inputs import constructor_size
 from pytea_ci.shapes.dim import Lin, Op, Sym, symbols
 from pytea_ci.shapes.pred import Cond, Pred, ge
 from pytea_ci.shapes.tensor import Tensor
@@ -93,11 +94,15 @@ def degenerate(ctx: LibraryInterpreter, cond: Cond) -> tuple[list[Sym], bool] | 
 
 
 def plausibly_holds(ctx: LibraryInterpreter, cond: Cond) -> bool:
-    """Whether `cond` holds for every non-degenerate input under the path condition, though not for every
-    input (some degenerate one fails it)."""
-    if not isinstance(cond, Pred) or not ctx.free_sizes or not set(symbols(cond)) & set(ctx.free_sizes):
+    """Whether `cond` holds for every non-degenerate input and module under the path condition, though not
+    for every one (some degenerate one fails it): constructor sizes are at least 2 as well (`coincide.py`:
+    `chunk(2)` of a `Linear(dim, dim_ff)`'s output is two pieces for every `dim_ff` but 1)."""
+    if not isinstance(cond, Pred):
         return False
-    return ctx.decider.check(cond, ctx.pc + [ge(s, 2) for s in ctx.free_sizes]).verdict is Verdict.HOLDS
+    sizes = set(ctx.free_sizes) | {s for c in [*ctx.pc, cond] for s in symbols(c) if constructor_size(s)}
+    if not set(symbols(cond)) & sizes:
+        return False
+    return ctx.decider.check(cond, ctx.pc + [ge(s, 2) for s in sorted(sizes, key=repr)]).verdict is Verdict.HOLDS
 
 
 def nonempty(ctx: LibraryInterpreter, cond: Pred) -> Pred:

@@ -279,9 +279,12 @@ def verdict(run: LibraryRun, rel: str, describe: Callable[[ComboResult], str]) -
                                 "share of the run's) before its step and solver budgets: where it stopped depends on the "
                                 "machine",
                                 entry=rel))
-    # a coincidence of constructor sizes (coincide.py) only when no input, optional ones given or not, does without
+    # a coincidence of constructor sizes (coincide.py) only when no input, optional ones given or not, does without;
+    # a path on which the solver could not decide a check where another path met the coincidence tells neither
+    # way (a module's solver budget spent by the paths of its construction: CaiT's symbolic depths)
     runs = run.combos + [c for combos, _ in run.variants for c in combos] + [c for _, c in run.callers]
-    only = all(p.coincided for c in runs for p in c.completed)
+    sites = {s for c in runs for p in c.completed for s in p.coincided}
+    only = all(p.coincided or p.unsure & sites for c in runs for p in c.completed)
     found = {d.key(): d for d in _symbolic(run.target, run.combos, run.out_of_budget, describe, only)}
     for combos, complete in run.variants:  # a failure with an optional input given fails every such input
         for d in _symbolic(run.target, combos, not complete, describe, only):

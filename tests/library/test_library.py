@@ -16,7 +16,7 @@ from tests.library.helpers import FIXTURES, expectations, targets
 
 FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py", "verdicts.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py"),
          os.path.join("sites", "models.py"), "broadcast.py", "rnn_tutorial.py", "own_asserts.py", "factories.py", "pieces.py", "filled_later.py", "optional_inputs.py", "conditional_layers.py", "config_objects.py",
-         "coincidence.py"]
+         "coincidence.py", "transposes.py"]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
@@ -443,3 +443,37 @@ def test_optional_forward_inputs_are_those_used_as_tensors() -> None:
     got = {t.cls: [s.name for s in t.optional] for t in targets(os.path.join(FIXTURES, "optional_inputs.py"))}
     assert got == {"LossNotFlattened": ["targets"], "LossFlattened": ["targets"], "AnnotatedMask": ["mask"],
                    "MaskBroadcast": ["mask"], "NotATensor": []}
+
+
+def test_a_coincidence_stands_when_other_paths_could_not_decide_its_check() -> None:
+    """A path that met the coincidence's check undecided (the module's solver budget spent by the paths of
+    its construction: CaiT's symbolic depths) tells neither way; a path that passed it without the
+    coincidence still silences it (an input that does without), undecided elsewhere or not."""
+    from pytea_ci.diagnostics import Diagnostic, Severity, Span
+    from pytea_ci.library import coincide
+    from pytea_ci.library.interpreter import PathOutcome
+    from pytea_ci.library.verdict import ComboResult, LibraryRun, verdict
+
+    (t,) = targets(os.path.join(FIXTURES, "coincidence.py"), "PatchEmbedSwapped")[:1]
+    site, other = Span("m.py", 18, 15), Span("m.py", 12, 8)
+    warning = Diagnostic("PT002", Severity.WARNING, site, f"Linear: ... (M {coincide.MARK}, whatever the input: a == b)")
+
+    def run(*paths: tuple[frozenset, frozenset]) -> list[str]:
+        combo = ComboResult((3,), [PathOutcome([], [], None, [], None, None, c, u) for c, u in paths], warnings=[warning])
+        return [d.rule for d in verdict(LibraryRun(t, [combo]), "m.py", lambda c: "")]
+
+    met, unsure = frozenset({site}), frozenset({site})
+    assert run((met, frozenset()), (frozenset(), unsure)) == ["PT002"]
+    assert run((met, frozenset()), (frozenset(), frozenset())) == []  # a path that does without
+    assert run((met, frozenset()), (frozenset(), frozenset({other}))) == []  # undecided elsewhere only
+
+
+def test_a_forgotten_transpose_names_both_axes_with_a_plausible_input() -> None:
+    """The warning names the input's axis and the axis that already has the width, and its counterexample
+    is a plausible input (sizes of at least 2), not the degenerate sequence of 1 the contract first gives."""
+    (t,) = targets(os.path.join(FIXTURES, "transposes.py"), "AttentionNoTranspose")[:1]
+    res = analyze_module(t, os.path.dirname(t.path), Decider(), 10.0, strict=True)
+    (f,) = [d for d in res.diagnostics if d.severity.value != "note"]
+    assert f.rule == "PT002" and "a size of its input must equal a width already on another axis" in f.message
+    assert "(axis -2 of [N, 8, C, 64]) must equal 64, the size of its axis -1" in f.message, f.message
+    assert f.counterexample and min(f.counterexample.values()) >= 2, f.counterexample
