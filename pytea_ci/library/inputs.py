@@ -20,6 +20,11 @@ if TYPE_CHECKING:
 RANKS = (1, 2, 3, 4, 5)
 VARIADIC = (0, 1, 2)  # dims a `...` / `*batch` stands for
 _LETTERS = {1: "D", 2: "ND", 3: "NCL", 4: "NCHW", 5: "NCDHW"}
+
+
+def letters(rank: int) -> tuple[str, ...]:
+    """The names of an input's dims in messages: N, C, ... by rank; a rank the code states beyond 5: N, D1, D2, ..."""
+    return tuple(_LETTERS[rank]) if rank in _LETTERS else ("N", *(f"D{i}" for i in range(1, rank)))
 # jaxtyping's `Float` is any floating dtype: not known (a guessed float32 would meet float64 weights);
 # `Int` is any integer dtype, taken as int64, which can only hide a dtype error, never make one up
 _DTYPES = {"Float": None, "Float32": "float32", "Float64": "float64", "Int": "int64", "Int64": "int64",
@@ -36,6 +41,7 @@ class InputSpec:
     dims: tuple[str, ...] | None = None
     dtype: str | None = None
     index: int = 0  # among the tensor parameters (the first one gets the plain letters)
+    stated_rank: int | None = None  # the rank `forward` unpacks the input's shape to (`b, c, h, w = x.shape`)
 
 
 @dataclass(frozen=True)
@@ -77,8 +83,8 @@ def choices(spec: InputSpec) -> tuple[int, ...]:
     """What the verdict layer enumerates for this parameter: ranks, or the size of a variadic."""
     if spec.kind != "tensor":
         return (0,)
-    if spec.dims is None:
-        return RANKS
+    if spec.dims is None:  # the ranks tried, and the one the code states when it is beyond them (MaxViT's 6)
+        return RANKS if spec.stated_rank is None or spec.stated_rank in RANKS else RANKS + (spec.stated_rank,)
     return VARIADIC if any(_variadic(t) for t in spec.dims) else (0,)
 
 
@@ -116,7 +122,7 @@ def make_input(ctx: "LibraryInterpreter", spec: InputSpec, choice: int) -> Any:
     if spec.dims is None:
         suffix = "" if spec.index == 0 else str(spec.index + 1)
         dims: tuple[Dim, ...] = tuple(positive(ctx, f"{c}{suffix}", f"dimension {i} of input {spec.name}")
-                                      for i, c in enumerate(_LETTERS[choice]))
+                                      for i, c in enumerate(letters(choice)))
     else:
         dims = _annotated(ctx, spec, choice)
     return Tensor(dims, spec.dtype)
@@ -128,7 +134,7 @@ def shape_text(spec: InputSpec, choice: int) -> str:
         return spec.kind
     if spec.dims is None:
         suffix = "" if spec.index == 0 else str(spec.index + 1)
-        return "[" + ", ".join(f"{c}{suffix}" for c in _LETTERS[choice]) + "]"
+        return "[" + ", ".join(f"{c}{suffix}" for c in letters(choice)) + "]"
     return "[" + ", ".join(spec.dims) + "]"
 
 

@@ -165,8 +165,33 @@ def forward_inputs(fwd: ast.FunctionDef) -> tuple[InputSpec, ...]:
         if p.arg in containers and p.annotation is None:  # `hs[1]`: maybe a list of tensors
             kind = "unknown"
         index = sum(s.kind == "tensor" for s in specs)
-        specs.append(InputSpec(p.arg, kind, dims, dtype, index))
+        specs.append(InputSpec(p.arg, kind, dims, dtype, index, _stated_rank(fwd, p.arg)))
     return tuple(specs)
+
+
+def _stated_rank(fwd: ast.FunctionDef, name: str) -> int | None:
+    """The rank `forward` unpacks its input `name`'s shape to, where it says so in one statement:
+    `b, c, h, w = x.shape` (or `x.size()`), `b, n, _, d, h = *x.shape, self.heads` (the names, less the
+    other items of the tuple)."""
+    def is_shape(e: ast.expr) -> bool:
+        if isinstance(e, ast.Call) and not e.args and not e.keywords:
+            e = e.func  # `x.size()`
+        return isinstance(e, ast.Attribute) and e.attr in ("shape", "size") and \
+            isinstance(e.value, ast.Name) and e.value.id == name
+
+    for node in ast.walk(fwd):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple)):
+            continue
+        names = node.targets[0].elts
+        if any(isinstance(t, ast.Starred) for t in names):
+            continue
+        if is_shape(node.value):
+            return len(names)
+        if isinstance(node.value, ast.Tuple):
+            stars = [e for e in node.value.elts if isinstance(e, ast.Starred)]
+            if len(stars) == 1 and is_shape(stars[0].value):
+                return len(names) - (len(node.value.elts) - 1)
+    return None
 
 
 def optional_inputs(fwd: ast.FunctionDef, first: int, tree: ast.Module | None = None) -> tuple[InputSpec, ...]:
