@@ -81,9 +81,8 @@ def _mro_lacks(cls: ClassVal, name: str, instance: bool) -> bool:
         if name in c.ns or OPAQUE in c.ns or "__opaque_base__" in c.ns:
             return False
         if not c.native:
-            slots = c.ns.get("__slots__", ())
-            if name in ("__module__", "__doc__") or not isinstance(slots, (tuple, list, str)) \
-                    or name in ((slots,) if isinstance(slots, str) else slots):
+            slots = _slot_names(c)
+            if name in ("__module__", "__doc__") or slots is None or name in slots:
                 return False  # (a slot is a descriptor of the class; slots not known may be any name)
         elif c.qualname == "torch.nn.Module":
             if name in MODULE_ATTRS or (instance and (name.startswith("_") or name in _MODULE_INSTANCE_NAMES)):
@@ -98,17 +97,19 @@ def _mro_lacks(cls: ClassVal, name: str, instance: bool) -> bool:
 def may_be_found(cls: ClassVal, name: str) -> bool:
     """Whether CPython's lookup of `name` on an instance of `cls` may find it before `__getattr__` is asked,
     though no class of `cls` holds it in the analyzer's namespaces: `object`'s names, names CPython may put
-    in a class by itself (`_MAYBE_NAMES`), a slot, what a builtin base (`Exception.with_traceback`) or
-    `nn.Module` has. (A modeled class whose names are not listed answers through its own `__getattr__`.)"""
+    in a class by itself (`_MAYBE_NAMES`), a slot, what a builtin base (`Exception.with_traceback`),
+    `nn.Module` or a torch layer class has (`_builtin_has`). (A modeled class whose names are not listed answers through its own `__getattr__`.)"""
     if name in OBJECT_NAMES or name in _MAYBE_NAMES or _builtin_has(cls, name):
         return True
-    for c in cls.mro():
-        slots = c.ns.get("__slots__", ()) if not c.native else ()
-        if name in ((slots,) if isinstance(slots, str) else slots if isinstance(slots, (tuple, list)) else ()):
-            return True
-        if c.native and c.qualname == "torch.nn.Module" and name in MODULE_ATTRS:
-            return True
-    return False
+    return any(name in (_slot_names(c) or ()) for c in cls.mro() if not c.native)
+
+
+def _slot_names(c: ClassVal) -> tuple[str, ...] | None:
+    """The slots a program's class declares (`__slots__ = ("w",)` or `"w"`); None where they are not known."""
+    slots = c.ns.get("__slots__", ())
+    if isinstance(slots, str):
+        return (slots,)
+    return tuple(slots) if isinstance(slots, (tuple, list)) else None
 
 
 def _holds(real: type, name: str) -> bool:
