@@ -164,3 +164,36 @@ def test_getattr_default_is_taken_only_where_cpython_takes_it(analyzer: Analyzer
         for i in range(16) for j, name in enumerate(NAMES))
     truth = cpython_probes(source)
     assert wrong_answers(analyzer, source, truth) == {}
+
+
+NAMESPACES = '''
+import argparse
+import types
+
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--lr", type=float, default=0.1)
+VALUES = [parser.parse_args([]), argparse.Namespace(depth=2), types.SimpleNamespace(width=8), argparse.Namespace,
+          types.SimpleNamespace]
+NAMES = ("lr", "depth", "width", "fp16", "missing", "__contains__", "__eq__", "__class__", "_get_kwargs", "__dict__")
+'''
+
+
+def test_attributes_of_standard_library_namespaces_are_decided(analyzer: Analyzer) -> None:
+    """A namespace of options holds exactly the attributes given to it: `getattr(args, "fp16", False)` takes
+    the default, `hasattr(args, "lr")` is True (a driver of a config fell into 2^n paths of `if` on
+    `getattr(args, name, default)` when absence was not decided); the class's own public names are
+    CPython's, its private ones (which differ between versions) are left not known."""
+    lines = [textwrap.dedent(NAMESPACES)]
+    lines += [f"p_{i}_{j} = torch.zeros(3 if hasattr(VALUES[{i}], NAMES[{j}]) else 4)" for i in range(5)
+              for j in range(10)]
+    lines += [f"p_g{i}_{j} = torch.zeros(3 if getattr(VALUES[{i}], NAMES[{j}], None) is None else 4)" for i in range(3)
+              for j in range(5)]
+    source = "\n".join(lines)
+    truth = cpython_probes(source)
+    assert wrong_answers(analyzer, source, truth) == {}
+    sure = [f"{k}{i}_{j}" for k in ("p_", "p_g") for i in range(3) for j in range(5)]
+    sure += [f"p_{i}_{j}" for i in range(5) for j in (5, 6, 7)] + ["p_3_3", "p_4_4"]
+    got = decided(analyzer, source, truth, sure)
+    assert set(got.values()) == {"exact"}, {k: v for k, v in got.items() if v != "exact"}

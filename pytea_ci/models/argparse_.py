@@ -153,7 +153,7 @@ class SubParsers:
         return parser
 
 
-@native_class("argparse.Namespace")
+@native_class("argparse.Namespace", recorded_attrs=True)
 class Namespace_:
     def init(ctx: Ctx, self: Instance, **kwargs: Any) -> None:
         self.attrs.update(kwargs)

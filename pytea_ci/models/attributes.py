@@ -6,10 +6,12 @@ gives them; a class whose bases are the program's, `object` and `nn.Module`, mad
 from __future__ import annotations
 
 import builtins
+import importlib
+import sys
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.registry import model
+from pytea_ci.models.registry import RECORDED_ATTRS, model
 from pytea_ci.models.torch.tensor_attrs import LAYER_ATTRS, MODULE_ATTRS, TENSOR_ATTRS
 from pytea_ci.models.values import (MISSING, OBJECT_NAMES, OPAQUE, TENSOR_ATTRS_SET, ClassVal, Instance, Namespace,
                                     PropertyVal, Unknown, lacks_attribute)
@@ -88,9 +90,10 @@ def _mro_lacks(cls: ClassVal, name: str, instance: bool) -> bool:
             if name in MODULE_ATTRS or (instance and (name.startswith("_") or name in _MODULE_INSTANCE_NAMES)):
                 return False
         elif c.name != "object":
-            real = _builtin_type(c)
-            if real is None or _holds(real, name):
-                return False  # a modeled class whose attributes are not listed, or a builtin type that has it
+            real = _cpython_type(c)
+            if real is None or _holds(real, name) or (real.__module__ != "builtins" and (
+                    _private(name) or (instance and RECORDED_ATTRS not in c.ns))):
+                return False  # a modeled class whose attributes are not listed, or a CPython type that has it
     return True
 
 
@@ -112,16 +115,33 @@ def _slot_names(c: ClassVal) -> tuple[str, ...] | None:
     return tuple(slots) if isinstance(slots, (tuple, list)) else None
 
 
+def _private(name: str) -> bool:
+    """`_get_kwargs`, not `__contains__`: a standard-library class's private names change between versions."""
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
 def _holds(real: type, name: str) -> bool:
     """Whether a class of the MRO of the CPython type `real` holds `name` (not its metaclass: `__qualname__`)."""
     return any(name in vars(k) for k in real.__mro__)
 
 
-def _builtin_type(c: ClassVal) -> type | None:
-    """The CPython type a modeled builtin class stands for (`dict`, `Exception`), whose attributes Python
-    itself lists."""
-    name = c.qualname.removeprefix("builtins.").removesuffix(".__base__")  # `builtins.dict.__base__`: dict
-    found = getattr(builtins, name, None) if c.qualname.startswith("builtins.") and "." not in name else None
+def _cpython_type(c: ClassVal) -> type | None:
+    """The CPython type a modeled class of the builtins or the standard library stands for (`dict`,
+    `Exception`, `argparse.Namespace`), whose attributes Python itself lists; None for another library's
+    (never imported: the analyzer needs none of them). A standard-library class's private names
+    (`_get_kwargs`) and its instances' own attributes are not taken from it: they differ between Python
+    versions, and an instance's come from its `__init__` (`recorded_attrs` classes record them)."""
+    qual = c.qualname.removesuffix(".__base__")  # `builtins.dict.__base__`: dict
+    module, _, name = qual.rpartition(".")
+    if module == "builtins":
+        found = getattr(builtins, name, None)
+    elif module.partition(".")[0] in sys.stdlib_module_names:
+        try:
+            found = getattr(importlib.import_module(module), name, None)
+        except ImportError:  # a module this Python does not have (another platform's)
+            found = None
+    else:
+        found = None
     return found if isinstance(found, type) else None
 
 
@@ -184,7 +204,8 @@ def _builtin_has(cls: ClassVal, name: str) -> bool:
     """Whether a builtin base of `cls` (`dict`, `Exception`) has `name` as CPython lists it (`keys`,
     `with_traceback`; not an instance attribute such as `args`), or `nn.Module` or a torch layer class does
     (`zero_grad`, `reset_parameters`)."""
-    return any(c.native and ((real := _builtin_type(c)) is not None and _holds(real, name)
+    return any(c.native and ((real := _cpython_type(c)) is not None and _holds(real, name)
+                             and (real.__module__ == "builtins" or not _private(name))
                              or c.qualname == "torch.nn.Module" and name in MODULE_ATTRS
                              or name in LAYER_ATTRS.get(c.qualname, ())) for c in cls.mro())
 

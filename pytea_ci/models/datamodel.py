@@ -304,7 +304,7 @@ def named_tuple_value(qualname: str, names: tuple[str, ...], values: tuple[Any, 
 
 
 # ----- types.SimpleNamespace ----------------------------------------------------------------------
-@native_class("types.SimpleNamespace")
+@native_class("types.SimpleNamespace", recorded_attrs=True)
 class SimpleNamespace:
     def init(ctx: Ctx, self: Instance, mapping: Any = None, /, **kwargs: Any) -> None:
         if isinstance(mapping, dict):

@@ -131,7 +131,7 @@ def prop(*names: str) -> Callable[[F], F]:
 
 
 def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = (),
-                 identity_eq: bool = False) -> Callable[[type], ClassVal]:
+                 identity_eq: bool = False, recorded_attrs: bool = False) -> Callable[[type], ClassVal]:
     """Turn a Python class body of functions `(ctx, self, ...)` into a registered native class.
 
     A function named `init` becomes `__init__`; `call` becomes `__call__`; `delattr` becomes `__delattr__`
@@ -139,7 +139,9 @@ def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = (),
     class compares its instances by identity (it inherits `object.__eq__`, as `nn.Module` does, and so
     do its subclasses). A native class that neither says so, nor inherits it, nor models `__eq__`
     compares by a rule not modeled: `==` on its instances is not known (`torch.device("cpu") ==
-    torch.device("cpu")` is True in torch).
+    torch.device("cpu")` is True in torch). `recorded_attrs`: an instance holds exactly the attributes the
+    model records in it, beside what the CPython class gives every instance (`argparse.Namespace`,
+    `types.SimpleNamespace`), so `hasattr`/`getattr` with a default may decide a name absent.
     """
 
     def deco(body: type) -> ClassVal:
@@ -155,6 +157,8 @@ def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = (),
             declare(f"{qualname}.{name}", getattr(val, "__facets__", NO_FACETS))
         if identity_eq or all(b.lookup(IDENTITY_EQ) is MISSING for b in bases):
             ns[IDENTITY_EQ] = identity_eq
+        if recorded_attrs:
+            ns[RECORDED_ATTRS] = True
         cls = ClassVal(qualname.rsplit(".", 1)[-1], bases, ns, qualname, native=True)
         for n in (qualname,) + aliases:
             register(n, cls)
@@ -164,6 +168,7 @@ def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = (),
 
 
 IDENTITY_EQ = "__identity_eq__"  # in a native class's namespace: whether its `==` is identity (native_class)
+RECORDED_ATTRS = "__recorded_attrs__"  # in a native class's namespace: its instances' attributes are recorded
 _CLASS_MACHINERY = {"__module__", "__hash__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__",
                     "__firstlineno__", "__static_attributes__"}
 
