@@ -13,8 +13,8 @@ from contextlib import contextmanager
 from typing import Any
 
 HEADER = [
-    "import asyncio", "import collections", "import contextlib", "import dataclasses", "import enum", "import functools",
-    "import itertools", "import math", "import operator", "import typing", "",
+    "import argparse", "import asyncio", "import collections", "import contextlib", "import dataclasses", "import enum", "import functools",
+    "import itertools", "import math", "import operator", "import types", "import typing", "",
     "import torch", "import torch.nn as nn", "import torch.nn.functional as F", "",
 ]
 MAX_INT = 4096

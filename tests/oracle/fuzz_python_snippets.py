@@ -349,7 +349,8 @@ _ATTR_NAMES = ("__class__", "__dict__", "__doc__", "__module__", "__init__", "__
 def attributes_snippet(g: Exprs, k: int) -> Made:
     """`hasattr` and `getattr(obj, name, default)` on a class or an instance of one, plain or with
     `__slots__`, a `__getattr__`, a builtin or exception base, `@dataclass`, or an `nn.Module` (a program's or
-    a torch layer): the checks model code makes before it uses an attribute."""
+    a torch layer), or a namespace of options (`getattr(args, "fp16", False)`): the checks model code makes
+    before it uses an attribute."""
     rng = g.rng
     body = rng.choice([["    w = 1", "", "    def size(self):", "        return 2"],
                        ["    __slots__ = ('w',)", "", "    def __init__(self):", "        self.w = 1"],
@@ -363,7 +364,9 @@ def attributes_snippet(g: Exprs, k: int) -> Made:
     lines = [f"class A_{k}{base}:", *body]
     if base == "" and rng.random() < 0.3:
         lines = ["@dataclasses.dataclass", f"class A_{k}:", "    w: int = 1"]
-    obj = rng.choice([f"A_{k}", f"A_{k}{init}", f"A_{k}{init}", "nn.Linear(2, 3)"])
+    obj = rng.choice([f"A_{k}", f"A_{k}{init}", f"A_{k}{init}", "nn.Linear(2, 3)",
+                      rng.choice(["argparse.Namespace(w=1, size=2)", "types.SimpleNamespace(w=1)",
+                                  "argparse.ArgumentParser().parse_args([])", "argparse.Namespace"])])
     name = rng.choice(_ATTR_NAMES)
     query = rng.choice([f"hasattr({obj}, {name!r})", f"getattr({obj}, {name!r}, None) is None",
                         f"{rng.choice(['not ', ''])}hasattr({obj}, {name!r}) and {g.bool_expr(1)}"])
