@@ -1424,3 +1424,18 @@ def test_the_text_of_a_caught_exception_is_cpythons(analyzer: Analyzer) -> None:
         p_errno = torch.zeros(len(str(OSError(2, "No such file"))))
     ''')
     assert got["p_errno"] != "wrong"
+
+
+def test_isinstance_against_function_types_is_decided_for_plain_values(analyzer: Analyzer) -> None:
+    """`types.LambdaType` is `types.FunctionType` (CPython's alias): a list, a float or a dict is none, a
+    program's lambda is one (a registry of factories tested `isinstance(v, types.LambdaType)`)."""
+    exact(analyzer, '''
+        import types
+        import torch
+
+        p_0 = torch.zeros(3 if isinstance([1, 2], types.LambdaType) else 4)
+        p_1 = torch.zeros(3 if isinstance(2.5, types.LambdaType) else 4)
+        p_2 = torch.zeros(3 if isinstance(lambda x: x, types.LambdaType) else 4)
+        p_3 = torch.zeros(3 if types.LambdaType is types.FunctionType else 4)
+        p_4 = torch.zeros(3 if isinstance({"a": 1}, (types.LambdaType, type)) else 4)
+    ''')

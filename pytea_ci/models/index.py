@@ -97,7 +97,7 @@ NAMES: dict[str, str] = {
         'typing.Tuple typing.Optional typing.Union typing.Any typing.Callable typing.Iterable typing.Iterator '
         'typing.Sequence typing.Mapping typing.Set typing.Type typing.Literal typing.Generator typing.TypeVar_ '
         'typing.ClassVar typing.Final typing.Annotated dataclasses.InitVar typing.TYPE_CHECKING os.path.split '
-        'urllib.parse.urlsplit urllib.parse.urlparse types.FunctionType itertools.repeat',
+        'urllib.parse.urlsplit urllib.parse.urlparse types.FunctionType types.LambdaType itertools.repeat',
     'pytea_ci.models.attributes':
         'builtins.getattr builtins.setattr builtins.hasattr',
     'pytea_ci.models.torch.creation':

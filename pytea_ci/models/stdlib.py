@@ -349,7 +349,7 @@ def urlsplit(ctx: Ctx, url: Any, scheme: Any = "", allow_fragments: Any = True) 
 _SPLIT_RESULT = ClassVal("SplitResult", (), {}, "urllib.parse.SplitResult", native=True)
 
 
-@model("types.FunctionType")
+@model("types.FunctionType", "types.LambdaType")
 def function_type(ctx: Ctx, code: Any, globals: Any = None, name: Any = None, argdefs: Any = None,
                   closure: Any = None) -> Any:
     """`types.FunctionType(f.__code__, f.__globals__, ...)`: a copy of the program's function `f` (the
