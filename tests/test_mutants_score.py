@@ -74,3 +74,15 @@ def test_older_score_files_are_judged_by_line() -> None:
     old = {"rule": "PT001", "severity": "error", "path": "model.py", "line": 10, "message": "m"}  # no "library"
     assert score.on_path(old, {"label": "never"}, score.executed("subj"))
     assert not score.on_path({**old, "line": 40}, {"label": "never"}, score.executed("subj"))
+
+
+def test_a_scripts_command_line_becomes_argparse_overrides() -> None:
+    """Script mode checks the run torch labelled: the subject's command line as `--arg` overrides (as a
+    user sets `[tool.pytea-ci.args]`), and nothing where it is not `--name value` pairs."""
+    score = _score()
+    assert score.argv_overrides(("--epochs", "3", "--dry-run", "--lr=0.5", "--seed", "-1")) == (
+        "--arg", "epochs=3", "--arg", "dry_run=True", "--arg", "lr=0.5", "--arg", "seed=-1")
+    assert score.argv_overrides(("--type", "bigram", "--verbose")) == (
+        "--arg", "type=bigram", "--arg", "verbose=True")
+    assert score.argv_overrides(("data.txt", "--epochs", "3")) == ()  # a positional: not an override
+    assert score.argv_overrides(()) == ()

@@ -4,7 +4,8 @@ Modes, each a fresh `pytea-ci check --no-cache --format json` in the mutant's wo
 - driver: a Module subject's generated driver is the entry (`check mutant_driver.py`);
 - library: the mutated file alone, no driver in the folder (`check FILE`, default library mode; with the
   driver there, `check FILE` ran it as an importer of FILE: driver mode, not library mode);
-- script: a Script subject's entry (`check ENTRY`, default).
+- script: a Script subject's entry (`check ENTRY`, default), after the subject's setup has written its data
+  files, with its command line as `--arg` overrides where the entry reads it with argparse (`script_args`).
 Item 6: every subject's original, driver / script entry, default vs `--library-mode never`.
 
 Figures per mode, per half (split.json), per operator and per source: mutants that fail always /
@@ -42,7 +43,7 @@ from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from common import CACHE, DRIVER, HERE, SUBJECTS, Module, load_mutants, make_workdir
+from common import CACHE, DRIVER, HERE, SUBJECTS, Module, Script, load_mutants, make_workdir
 
 PYTEA = os.environ.get("PYTEA_TREE", "/work/main")
 PYTHON = os.environ.get("PYTEA_PYTHON", "/work/venv/bin/python")
@@ -148,9 +149,44 @@ def _run_one(job: tuple[str, str, str, dict | None], doc: dict, timeout: int, do
         target = m["file"]  # type: ignore[index]
     else:
         target = subject.entry  # type: ignore[union-attr]
+        never += script_args(subject, work)  # type: ignore[arg-type]
     res = check(work, target, timeout, never)
     shutil.rmtree(work, ignore_errors=True)
     return {"key": key, "subject": name, "mode": mode, "id": m.get("id") if m else None, **res}
+
+
+def argv_overrides(argv: tuple[str, ...]) -> tuple[str, ...]:
+    """The subject's command line as pytea-ci's argparse overrides (`--epochs 3` and `--epochs=3`:
+    `--arg epochs=3`; a flag alone: `--arg dry_run=True`), as a user of the script would configure them
+    in `[tool.pytea-ci.args]`; () for a command line argparse would not read as `--name value` pairs."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if not word.startswith("--") or len(word) < 3:
+            return ()
+        name, eq, value = word[2:].partition("=")
+        if not eq:
+            if i + 1 < len(argv) and not argv[i + 1].startswith("--"):
+                value, i = argv[i + 1], i + 1
+            else:
+                value = "True"
+        out += ["--arg", f"{name.replace('-', '_')}={value}"]
+        i += 1
+    return tuple(out)
+
+
+def script_args(subject: Script, work: str) -> tuple[str, ...]:
+    """What a script check is given beside its entry, so it checks the run torch labelled: the subject's
+    setup is run in the work folder first (the data files its script reads, as the labelling runs
+    had them), and its command line, where the entry reads it with argparse (a `configurator.py` or a
+    parser of its own reads `sys.argv` in ways pytea-ci's overrides do not set: those run on defaults)."""
+    if subject.setup:
+        subprocess.run([PYTHON, "-c", subject.setup], cwd=work, capture_output=True, timeout=120,
+                       env={**os.environ, "PYTHONPATH": work})
+    with open(os.path.join(work, subject.entry), encoding="utf-8", errors="replace") as f:
+        uses_argparse = "argparse" in f.read()
+    return argv_overrides(subject.argv) if uses_argparse else ()
 
 
 def cmd_run(args: argparse.Namespace) -> int:
