@@ -431,12 +431,14 @@ def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = fro
     defaults, its required fields symbols or unknown in turn."""
     if init is None:
         return f"{cls}()", "defaults"
+    extra = optional_sizes(init, frozenset(), first_self)
     a = init.args
     params = (a.posonlyargs + a.args)[1 if first_self else 0:]
     required = params[:len(params) - len(a.defaults)] if a.defaults else params
     required += [p for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
     optional = list(zip(params[len(params) - len(a.defaults):], a.defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
-    required += [p for p, d in optional if p.arg in given and isinstance(d, ast.Constant) and d.value is None]
+    required += [_as_int(p) if p.arg in extra else p for p, d in optional
+                 if p.arg in given and isinstance(d, ast.Constant) and d.value is None]
     args, syms = [], []
     read = {n.value.id for n in ast.walk(init) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
     for p in required:
@@ -454,6 +456,34 @@ def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = fro
             args.append(f"{p.arg}={protocol.unknown(p.arg)}")
     label = f"symbolic {', '.join(syms)}" if syms else "defaults"
     return f"{cls}({', '.join(args)})", label
+
+
+def optional_sizes(init: ast.FunctionDef | None, given: frozenset[str] = frozenset(),
+                   first_self: bool = True) -> frozenset[str]:
+    """The parameters of `init` defaulting to None that no site of the project gives (`given`) and that are
+    integers when given: annotated `int` (`Optional[int]`, `int | None`), or unannotated and named as a
+    size (`num_classes=None`, `dim_out=None`) and never called by `init` (`norm_layer(dim)`: a class). A
+    library's users give them (a classifier head, an output width): library mode builds the module with
+    them given as well, as positive symbols, so the layers only they build are checked too."""
+    if init is None:
+        return frozenset()
+    a = init.args
+    params = (a.posonlyargs + a.args)[1 if first_self else 0:]
+    optional = list(zip(params[len(params) - len(a.defaults):], a.defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
+    called = {n.func.id for n in ast.walk(init) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    out = set()
+    for p, d in optional:
+        if not (isinstance(d, ast.Constant) and d.value is None) or p.arg in given or p.arg in called:
+            continue
+        if (p.annotation is None and _int_like(p)) or \
+                (p.annotation is not None and _optional_of(p.annotation) is not p.annotation and _int_like(_as_int(p))):
+            out.add(p.arg)
+    return frozenset(out)
+
+
+def _as_int(p: ast.arg) -> ast.arg:
+    """`p` with `Optional[int]` / `int | None` read as `int` (given, it is an int)."""
+    return ast.arg(p.arg, _optional_of(p.annotation)) if p.annotation is not None else p
 
 
 def _config_value(p: ast.arg, config: "Callable[[str], ast.ClassDef | None] | None") -> tuple[str, list[str]] | None:
@@ -629,8 +659,11 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
         if inputs and all(i.kind == "tensor" for i in inputs) else ()
     configs = _called_first(configs, callers)
     if not configs:  # else the scripts that build it, then the defaults (a script may not get that far)
-        configs = [c for c in found if c.via] + [Config(*defaults(name, init, frozenset(given),
-                                                                  config=dataclass_named(classes, info.path)))]
+        config = dataclass_named(classes, info.path)
+        configs = [c for c in found if c.via] + [Config(*defaults(name, init, frozenset(given), config=config))]
+        extra = optional_sizes(init, frozenset(given))
+        if extra:  # and with the integers that default to None given: the layers only they build are checked
+            configs.append(Config(*defaults(name, init, frozenset(given) | extra, config=config)))
     units = tuple(sorted({(i, len(shape), p) for k in callers for i, shape in enumerate(k.shapes)
                           for p, size in enumerate(shape) if size == 1}))
     return [LibraryTarget(info.path, name, info.node.lineno, c.construct, c.label, inputs, c.via,
