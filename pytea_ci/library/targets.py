@@ -441,11 +441,16 @@ def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = fro
                  if p.arg in given and isinstance(d, ast.Constant) and d.value is None]
     args, syms = [], []
     read = {n.value.id for n in ast.walk(init) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
+    sequences = _sequences(init)
     for p in required:
         made = _config_value(p, config)
         if made is not None:
             args.append(f"{p.arg}={made[0]}")
             syms += made[1]
+        elif p.annotation is None and p.arg in sequences and _int_like(p):  # `depth=(2, 2)`: one size per stage
+            n = _stages(init)
+            args.append(f"{p.arg}={protocol.stages(p.arg, n)}")
+            syms += [f"{p.arg}{i}" for i in range(n)]
         elif _int_like(p):
             args.append(f"{p.arg}={protocol.dim(p.arg)}")
             syms.append(p.arg)
@@ -456,6 +461,41 @@ def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = fro
             args.append(f"{p.arg}={protocol.unknown(p.arg)}")
     label = f"symbolic {', '.join(syms)}" if syms else "defaults"
     return f"{cls}({', '.join(args)})", label
+
+
+def _sequences(init: ast.FunctionDef) -> set[str]:
+    """The parameters `__init__` needs to be sequences: asserted to be a tuple or list (`assert isinstance(depth,
+    tuple)`), or whose length it takes, which it iterates or indexes (`len(depths)`, `zip(dims, depths)`,
+    `for d in depths`, `depths[i]`). Named as a size, they are sizes per stage, not one size: a symbol there
+    fails the assertion or the iteration, and nothing of the module is checked."""
+    params = {p.arg for p in init.args.posonlyargs + init.args.args + init.args.kwonlyargs}
+    out: set[str] = set()
+
+    def name(e: ast.expr) -> str | None:
+        return e.id if isinstance(e, ast.Name) and e.id in params else None
+
+    for n in ast.walk(init):
+        if isinstance(n, ast.Assert):
+            for c in ast.walk(n.test):
+                if isinstance(c, ast.Call) and _name(c.func) == "isinstance" and len(c.args) == 2 and name(c.args[0]) \
+                        and all(_name(t) in ("tuple", "list") for t in (c.args[1].elts if isinstance(c.args[1], ast.Tuple)
+                                                                        else [c.args[1]])):
+                    out.add(c.args[0].id)  # type: ignore[attr-defined]
+        elif isinstance(n, ast.Call) and _name(n.func) in ("len", "zip", "enumerate"):
+            out |= {x for a in n.args if (x := name(a))}
+        elif isinstance(n, (ast.For, ast.comprehension)) and name(n.iter):
+            out.add(n.iter.id)  # type: ignore[attr-defined]
+        elif isinstance(n, ast.Subscript) and name(n.value):
+            out.add(n.value.id)  # type: ignore[attr-defined]
+    return out
+
+
+def _stages(init: ast.FunctionDef) -> int:
+    """How many sizes a per-stage parameter gets: as many as the longest tuple or list its `__init__` has as a
+    default (`dims=(64, 128, 256, 512)`: four stages), else 2."""
+    lengths = [len(d.elts) for d in init.args.defaults + [k for k in init.args.kw_defaults if k is not None]
+               if isinstance(d, (ast.Tuple, ast.List)) and d.elts]
+    return max(lengths, default=2)
 
 
 def optional_sizes(init: ast.FunctionDef | None, given: frozenset[str] = frozenset(),

@@ -16,7 +16,7 @@ from tests.library.helpers import FIXTURES, expectations, targets
 
 FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py", "verdicts.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py"),
          os.path.join("sites", "models.py"), "broadcast.py", "rnn_tutorial.py", "own_asserts.py", "factories.py", "pieces.py", "filled_later.py", "optional_inputs.py", "conditional_layers.py", "config_objects.py",
-         "coincidence.py", "transposes.py", "stated_rank.py", "optional_arguments.py"]
+         "coincidence.py", "transposes.py", "stated_rank.py", "optional_arguments.py", "stage_sizes.py"]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
@@ -491,3 +491,12 @@ def test_integers_defaulting_to_none_are_given_in_a_construction_of_their_own() 
     assert "dim_out=__pytea_dim__('dim_out')" in built["OutAnnotated"][1]
     assert len(built["NormLayerGiven"]) == 1
     assert all("num_classes" not in c for c in built["BuiltBySite"])
+
+
+def test_sizes_per_stage_are_tuples_of_symbols() -> None:
+    """`assert isinstance(depth, tuple)`: two stages; `depths` indexed beside `dims=(8, 16, 32, 64)`: four."""
+    path = os.path.join(FIXTURES, "stage_sizes.py")
+    built = {t.cls: t.construct for t in targets(path)}
+    assert "depth=__pytea_stages__('depth', 2)" in built["Stages"]
+    assert built["Widths"] == "Widths(depths=__pytea_stages__('depths', 4))"
+    assert built["Block"] == "Block(dim=__pytea_dim__('dim'), depth=__pytea_dim__('depth'))"
