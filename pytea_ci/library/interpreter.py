@@ -27,7 +27,7 @@ from pytea_ci.interp.runtime import PathEnd
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
 from pytea_ci.library import coincide, plausible, transpose
 from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget, make_input, positive
-from pytea_ci.library.protocol import ATTR, DEFINED, DIM, RESUMED, RUN, UNKNOWN_ARG, at_line, resume_source
+from pytea_ci.library.protocol import ATTR, DEFINED, DIM, RESUMED, RUN, STAGES, UNKNOWN_ARG, at_line, resume_source
 from pytea_ci.library.targets import size_attribute
 from pytea_ci.models.torch.nn.module import is_module
 from pytea_ci.models.torch.nn.parameters import parameter_count
@@ -100,6 +100,7 @@ class LibraryInterpreter(Interpreter):
     provided_names = {  # the driver program's names (`protocol.py`), defined before the program's globals
         RUN: lambda it: Builtin(RUN, _run),
         DIM: lambda it: Builtin(DIM, _dim),
+        STAGES: lambda it: Builtin(STAGES, _stages),
         RESUMED: lambda it: it.resumed,
         DEFINED: lambda it: Builtin(DEFINED, _defined),
         UNKNOWN_ARG: lambda it: Builtin(UNKNOWN_ARG, _unknown_arg),
@@ -115,6 +116,7 @@ class LibraryInterpreter(Interpreter):
         self.defining = not self.target.via  # the file's own definitions run (decorators, registries)
         self.active = False  # inside the driver's call (checks outside it are not the module's)
         self.building = 0  # inside the construction of the target class: its checks are the module's
+        self.guessed_lengths = False  # built with sizes per stage whose number is a guess (`protocol.STAGES`)
         self.passed = 0
         self.called = False  # the module was called with the inputs on this path (its forward ran)
         self.layers: list[tuple[int, Layer, Any, list[Any]]] = []
@@ -253,6 +255,8 @@ class LibraryInterpreter(Interpreter):
              dims: tuple[tuple[str, object], ...] = (), counterexample: dict[str, int] | None = None) -> None:
         if not self.live or rule in QUIET:
             return
+        if self.guessed_lengths and not self.active and sev is Severity.ERROR:
+            raise PathEnd()  # the construction fails for the number of stages guessed: not the module's bug
         self.shared.now = self.passed
         super().emit(rule, sev, message, operands, dims, counterexample)
 
@@ -338,6 +342,12 @@ def _defined(ctx: LibraryInterpreter) -> None:
 
 def _dim(ctx: LibraryInterpreter, name: Any) -> Any:
     return positive(ctx, str(name), f"constructor argument {name}")
+
+
+def _stages(ctx: LibraryInterpreter, name: Any, n: Any) -> Any:
+    """Sizes per stage (`protocol.STAGES`): their number is a guess, so the construction's failures are not reported."""
+    ctx.guessed_lengths = True
+    return tuple(positive(ctx, f"{name}{i}", f"constructor argument {name}{i}") for i in range(int(n)))
 
 
 def _run(ctx: LibraryInterpreter, model: Any) -> None:

@@ -7,6 +7,9 @@ from __future__ import annotations
 import ast
 
 DIM = "__pytea_dim__"  # `__pytea_dim__("dim")`: a positive symbolic integer named `dim`
+# `__pytea_stages__("depth", 2)`: sizes per stage, a tuple of positive symbols `depth0`, `depth1` whose length is a
+# guess: a failure of the construction is then owed to the guess, never reported
+STAGES = "__pytea_stages__"
 UNKNOWN_ARG = "__pytea_unknown__"  # `__pytea_unknown__("cfg")`: a constructor argument not known
 RUN = "__pytea_run__"  # `__pytea_run__(model)`: build the inputs, call the module, keep the outcome
 RESUMED = "__pytea_model__"  # the module restored from a construction checkpoint
@@ -29,6 +32,11 @@ _CONFIG_CLASS = f"""class {CONFIG}:
 def dim(name: str) -> str:
     """The source text of a positive symbolic integer named `name`."""
     return f"{DIM}({name!r})"
+
+
+def stages(name: str, n: int) -> str:
+    """The source text of `n` sizes per stage, positive symbols named `name0`, `name1`, ..."""
+    return f"{STAGES}({name!r}, {n})"
 
 
 def unknown(name: str) -> str:

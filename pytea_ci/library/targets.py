@@ -431,19 +431,26 @@ def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = fro
     defaults, its required fields symbols or unknown in turn."""
     if init is None:
         return f"{cls}()", "defaults"
+    extra = optional_sizes(init, frozenset(), first_self)
     a = init.args
     params = (a.posonlyargs + a.args)[1 if first_self else 0:]
     required = params[:len(params) - len(a.defaults)] if a.defaults else params
     required += [p for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
     optional = list(zip(params[len(params) - len(a.defaults):], a.defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
-    required += [p for p, d in optional if p.arg in given and isinstance(d, ast.Constant) and d.value is None]
+    required += [_as_int(p) if p.arg in extra else p for p, d in optional
+                 if p.arg in given and isinstance(d, ast.Constant) and d.value is None]
     args, syms = [], []
     read = {n.value.id for n in ast.walk(init) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
+    sequences = _sequences(init)
     for p in required:
         made = _config_value(p, config)
         if made is not None:
             args.append(f"{p.arg}={made[0]}")
             syms += made[1]
+        elif p.annotation is None and p.arg in sequences and _int_like(p):  # `depth=(2, 2)`: one size per stage
+            n = _stages(init)
+            args.append(f"{p.arg}={protocol.stages(p.arg, n)}")
+            syms += [f"{p.arg}{i}" for i in range(n)]
         elif _int_like(p):
             args.append(f"{p.arg}={protocol.dim(p.arg)}")
             syms.append(p.arg)
@@ -454,6 +461,69 @@ def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = fro
             args.append(f"{p.arg}={protocol.unknown(p.arg)}")
     label = f"symbolic {', '.join(syms)}" if syms else "defaults"
     return f"{cls}({', '.join(args)})", label
+
+
+def _sequences(init: ast.FunctionDef) -> set[str]:
+    """The parameters `__init__` needs to be sequences: asserted to be a tuple or list (`assert isinstance(depth,
+    tuple)`), or whose length it takes, which it iterates or indexes (`len(depths)`, `zip(dims, depths)`,
+    `for d in depths`, `depths[i]`). Named as a size, they are sizes per stage, not one size: a symbol there
+    fails the assertion or the iteration, and nothing of the module is checked."""
+    params = {p.arg for p in init.args.posonlyargs + init.args.args + init.args.kwonlyargs}
+    out: set[str] = set()
+
+    def name(e: ast.expr) -> str | None:
+        return e.id if isinstance(e, ast.Name) and e.id in params else None
+
+    for n in ast.walk(init):
+        if isinstance(n, ast.Assert):
+            for c in ast.walk(n.test):
+                if isinstance(c, ast.Call) and _name(c.func) == "isinstance" and len(c.args) == 2 and name(c.args[0]) \
+                        and all(_name(t) in ("tuple", "list") for t in (c.args[1].elts if isinstance(c.args[1], ast.Tuple)
+                                                                        else [c.args[1]])):
+                    out.add(c.args[0].id)  # type: ignore[attr-defined]
+        elif isinstance(n, ast.Call) and _name(n.func) in ("len", "zip", "enumerate"):
+            out |= {x for a in n.args if (x := name(a))}
+        elif isinstance(n, (ast.For, ast.comprehension)) and name(n.iter):
+            out.add(n.iter.id)  # type: ignore[attr-defined]
+        elif isinstance(n, ast.Subscript) and name(n.value):
+            out.add(n.value.id)  # type: ignore[attr-defined]
+    return out
+
+
+def _stages(init: ast.FunctionDef) -> int:
+    """How many sizes a per-stage parameter gets: as many as the longest tuple or list its `__init__` has as a
+    default (`dims=(64, 128, 256, 512)`: four stages), else 2."""
+    lengths = [len(d.elts) for d in init.args.defaults + [k for k in init.args.kw_defaults if k is not None]
+               if isinstance(d, (ast.Tuple, ast.List)) and d.elts]
+    return max(lengths, default=2)
+
+
+def optional_sizes(init: ast.FunctionDef | None, given: frozenset[str] = frozenset(),
+                   first_self: bool = True) -> frozenset[str]:
+    """The parameters of `init` defaulting to None that no site of the project gives (`given`) and that are
+    integers when given: annotated `int` (`Optional[int]`, `int | None`), or unannotated and named as a
+    size (`num_classes=None`, `dim_out=None`) and never called by `init` (`norm_layer(dim)`: a class). A
+    library's users give them (a classifier head, an output width): library mode builds the module with
+    them given as well, as positive symbols, so the layers only they build are checked too."""
+    if init is None:
+        return frozenset()
+    a = init.args
+    params = (a.posonlyargs + a.args)[1 if first_self else 0:]
+    optional = list(zip(params[len(params) - len(a.defaults):], a.defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
+    called = {n.func.id for n in ast.walk(init) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    out = set()
+    for p, d in optional:
+        if not (isinstance(d, ast.Constant) and d.value is None) or p.arg in given or p.arg in called:
+            continue
+        if (p.annotation is None and _int_like(p)) or \
+                (p.annotation is not None and _optional_of(p.annotation) is not p.annotation and _int_like(_as_int(p))):
+            out.add(p.arg)
+    return frozenset(out)
+
+
+def _as_int(p: ast.arg) -> ast.arg:
+    """`p` with `Optional[int]` / `int | None` read as `int` (given, it is an int)."""
+    return ast.arg(p.arg, _optional_of(p.annotation)) if p.annotation is not None else p
 
 
 def _config_value(p: ast.arg, config: "Callable[[str], ast.ClassDef | None] | None") -> tuple[str, list[str]] | None:
@@ -629,8 +699,11 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
         if inputs and all(i.kind == "tensor" for i in inputs) else ()
     configs = _called_first(configs, callers)
     if not configs:  # else the scripts that build it, then the defaults (a script may not get that far)
-        configs = [c for c in found if c.via] + [Config(*defaults(name, init, frozenset(given),
-                                                                  config=dataclass_named(classes, info.path)))]
+        config = dataclass_named(classes, info.path)
+        configs = [c for c in found if c.via] + [Config(*defaults(name, init, frozenset(given), config=config))]
+        extra = optional_sizes(init, frozenset(given))
+        if extra:  # and with the integers that default to None given: the layers only they build are checked
+            configs.append(Config(*defaults(name, init, frozenset(given) | extra, config=config)))
     units = tuple(sorted({(i, len(shape), p) for k in callers for i, shape in enumerate(k.shapes)
                           for p, size in enumerate(shape) if size == 1}))
     return [LibraryTarget(info.path, name, info.node.lineno, c.construct, c.label, inputs, c.via,

@@ -16,7 +16,7 @@ from tests.library.helpers import FIXTURES, expectations, targets
 
 FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py", "verdicts.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py"),
          os.path.join("sites", "models.py"), "broadcast.py", "rnn_tutorial.py", "own_asserts.py", "factories.py", "pieces.py", "filled_later.py", "optional_inputs.py", "conditional_layers.py", "config_objects.py",
-         "coincidence.py", "transposes.py", "stated_rank.py"]
+         "coincidence.py", "transposes.py", "stated_rank.py", "optional_arguments.py", "stage_sizes.py"]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
@@ -477,3 +477,26 @@ def test_a_forgotten_transpose_names_both_axes_with_a_plausible_input() -> None:
     assert f.rule == "PT002" and "a size of its input must equal a width already on another axis" in f.message
     assert "(axis -2 of [N, 8, C, 64]) must equal 64, the size of its axis -1" in f.message, f.message
     assert f.counterexample and min(f.counterexample.values()) >= 2, f.counterexample
+
+
+def test_integers_defaulting_to_none_are_given_in_a_construction_of_their_own() -> None:
+    """`num_classes=None` that nobody gives: built as the defaults say and with it a symbol; a parameter
+    called (a layer class) stays None; a module a project site builds is built only as the site says."""
+    path = os.path.join(FIXTURES, "optional_arguments.py")
+    built = {}
+    for t in targets(path):
+        built.setdefault(t.cls, []).append(t.construct)
+    assert len(built["HeadOffByOne"]) == 2 and "num_classes" not in built["HeadOffByOne"][0]
+    assert "num_classes=__pytea_dim__('num_classes')" in built["HeadOffByOne"][1]
+    assert "dim_out=__pytea_dim__('dim_out')" in built["OutAnnotated"][1]
+    assert len(built["NormLayerGiven"]) == 1
+    assert all("num_classes" not in c for c in built["BuiltBySite"])
+
+
+def test_sizes_per_stage_are_tuples_of_symbols() -> None:
+    """`assert isinstance(depth, tuple)`: two stages; `depths` indexed beside `dims=(8, 16, 32, 64)`: four."""
+    path = os.path.join(FIXTURES, "stage_sizes.py")
+    built = {t.cls: t.construct for t in targets(path)}
+    assert "depth=__pytea_stages__('depth', 2)" in built["Stages"]
+    assert built["Widths"] == "Widths(depths=__pytea_stages__('depths', 4))"
+    assert built["Block"] == "Block(dim=__pytea_dim__('dim'), depth=__pytea_dim__('depth'))"

@@ -99,7 +99,8 @@ def test_determined_contracts_run_under_torch(case: str) -> None:
             continue
         with _importable(folder):
             mod = _load(t.path)
-            env = dict(vars(mod), __pytea_dim__=lambda name, v=s.symbols: v.get(name, 4))
+            env = dict(vars(mod), __pytea_dim__=lambda name, v=s.symbols: v.get(name, 4),
+                       __pytea_stages__=lambda name, n, v=s.symbols: tuple(v.get(f"{name}{i}", 4) for i in range(n)))
             if too_big_to_build(t.construct, env):
                 continue  # the project's full-size default configuration: more than a CI machine holds
             torch.manual_seed(0)

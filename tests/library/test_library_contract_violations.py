@@ -58,7 +58,8 @@ def _determined(folder: str) -> list[tuple[LibraryTarget, ModuleShapes, ComboRes
         _fill(s, _best_path(combo), Decider(), [i.name for i in t.inputs])
         if s.status == "determined" and all(i.example is not None for i in s.inputs):
             with _importable(folder):
-                env = dict(vars(_load(t.path)), __pytea_dim__=lambda name, v=s.symbols: v.get(name, 4))
+                env = dict(vars(_load(t.path)), __pytea_dim__=lambda name, v=s.symbols: v.get(name, 4),
+                       __pytea_stages__=lambda name, n, v=s.symbols: tuple(v.get(f"{name}{i}", 4) for i in range(n)))
                 if too_big_to_build(t.construct, env):
                     continue  # the project's full-size default configuration: more than a CI machine holds
             out.append((t, s, combo, run.combos))
@@ -118,7 +119,8 @@ def _rank_shape(example: list[int], rank: int) -> list[int]:
 
 def _build(t: LibraryTarget, s: ModuleShapes) -> Any:
     mod = _load(t.path)
-    env = dict(vars(mod), __pytea_dim__=lambda name, v=s.symbols: v.get(name, 4))
+    env = dict(vars(mod), __pytea_dim__=lambda name, v=s.symbols: v.get(name, 4),
+                       __pytea_stages__=lambda name, n, v=s.symbols: tuple(v.get(f"{name}{i}", 4) for i in range(n)))
     torch.manual_seed(0)
     return eval(t.construct, env)  # training mode, as constructed
 

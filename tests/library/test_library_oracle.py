@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import sys
 from typing import Any
 
@@ -18,7 +19,7 @@ from pytea_ci.shapes.dim import INPUT, symbols
 from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.solver import Decider
-from tests.library.helpers import FIXTURES, expectations, targets
+from tests.library.helpers import FIXTURES, expectations, rebuildable, targets
 
 torch = pytest.importorskip("torch")
 hypothesis = pytest.importorskip("hypothesis")
@@ -44,7 +45,8 @@ def _load(path: str) -> Any:
 
 def _build(path: str, construct: str, values: dict[str, int]) -> Any:
     mod = _load(path)
-    env = dict(vars(mod), __pytea_dim__=lambda name: values.get(name, 4))
+    env = dict(vars(mod), __pytea_dim__=lambda name: values.get(name, 4),
+               __pytea_stages__=lambda name, n: tuple(values.get(f"{name}{i}", 4) for i in range(n)))
     torch.manual_seed(0)
     return eval(construct, env).eval()  # the fixture's own construction expression
 
@@ -154,3 +156,33 @@ def test_verdict_fixtures_are_not_errors_for_every_input_under_torch() -> None:
     assert list(mod.TupleOrTensor()(pair).shape) == [2, 12, 3, 3]
     with pytest.raises(TypeError):
         mod.SmoothedLoss()(torch.randn(2, 5), torch.randint(0, 5, (2,)))
+
+
+@pytest.mark.parametrize("name", ["optional_arguments.py", "stage_sizes.py"])
+def test_symbolic_constructions_are_what_torch_builds(name: str) -> None:
+    """Each construction library mode makes of the fixture (with the integers that default to None given too;
+    sizes per stage as tuples): the modules it reports on raise under torch for every size tried, the others run."""
+    path = os.path.join(FIXTURES, name)
+    marked = {line for line, _ in expectations(path)}
+    for t in targets(path):
+        if not rebuildable(t.construct):
+            continue
+        s = analyze_module(t, os.path.dirname(path), Decider(), 10.0, strict=True)
+        reported = any(d.span.line in marked for d in s.diagnostics)
+        if t.cls == "UnpacksTheSize":  # built with three sizes, it cannot be built (no finding: not the module's bug)
+            assert not s.diagnostics
+            with pytest.raises(ValueError):
+                _build(t.path, t.construct, {})
+            continue
+        for size in (2, 3, 8):
+            names = re.findall(r"__pytea_dim__\('(\w+)'\)", t.construct) + [
+                f"{n}{i}" for n, k in re.findall(r"__pytea_stages__\('(\w+)', (\d+)\)", t.construct) for i in range(int(k))]
+            model = _build(t.path, t.construct, {n: size + k for k, n in enumerate(names)})
+            first = next(m for m in model.modules() if isinstance(m, torch.nn.Linear))
+            x = torch.randn(2, first.in_features)
+            if reported:
+                with pytest.raises(RuntimeError), torch.no_grad():
+                    model(x)
+            else:
+                with torch.no_grad():
+                    model(x)
