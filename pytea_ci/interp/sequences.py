@@ -43,6 +43,8 @@ class SequenceMixin:
             return list(v), inexact
         if isinstance(v, (str, bytes)):
             return list(v), False  # characters; the ints of a bytes value (`list(s.encode())`)
+        if isinstance(v, (set, frozenset, dict)) and (shuffled := self.shuffled(v)) is not None:
+            return shuffled, True  # every item, in an order not known: representatives of the iterations
         if isinstance(v, (set, frozenset)):
             return list(v), id(v) in self.inexact
         if isinstance(v, dict):
