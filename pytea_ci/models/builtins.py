@@ -8,7 +8,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.abc_kinds import abc_matches, enum_meta_matches
-from pytea_ci.models.ranges import SCALAR
+from pytea_ci.models.ranges import SCALAR, whole_order
 from pytea_ci.models.registry import get, members, model, native_class, register
 from pytea_ci.models.value_types import class_of, type_of
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, EnumMember, Instance, IterVal,
@@ -155,6 +155,9 @@ def sorted_(ctx: Ctx, iterable: Any, key: Any = None, reverse: Any = False) -> A
     if truncated:
         n = ctx.source_count(iterable)  # data read at run time: the same items (representatives), reordered
         return ctx.sized_items(list(items), n) if n is not None and items else ctx.unknown("sorted of unknown values")
+    if key is None and shuffled is not None and len(set(items)) == len(items) and isinstance(reverse, bool) \
+            and (whole := whole_order(items)) is not None and len(items) == whole[1] - whole[0] + 1:
+        return sorted(range(whole[0], whole[1] + 1), reverse=reverse)  # every position of one order, once each
     if key is None and _concrete(items) and isinstance(reverse, bool):
         try:
             out = sorted(items, reverse=reverse)
@@ -245,6 +248,9 @@ def sum_(ctx: Ctx, iterable: Any, start: Any = 0) -> Any:
     items = ctx.iterate(iterable)
     if items is None and (shuffled := ctx.shuffled(iterable)) is not None and all(is_dim(x) for x in shuffled):
         items = shuffled  # integers add up the same in any order (floats round by it)
+        whole = whole_order(items) if len(set(items)) == len(items) else None
+        if whole is not None and len(items) == whole[1] - whole[0] + 1:  # every position of one order once
+            return start + sum(range(whole[0], whole[1] + 1)) if is_dim(start) else ctx.unknown("sum")
     if items is None:
         return ctx.unknown("sum of unknown")
     if all(is_dim(x) or isinstance(x, float) for x in items) and (is_dim(start) or isinstance(start, float)):

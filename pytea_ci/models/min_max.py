@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.ranges import whole_order
 from pytea_ci.models.registry import model
 from pytea_ci.models.values import is_concrete
 from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, Sym, dmax, dmin, is_dim, is_input_size
@@ -45,6 +46,8 @@ def _pick(ctx: Ctx, args: tuple[Any, ...], big: bool) -> Any:
         return _of_data(ctx, args[0], big)
     if not items:
         return ctx.unknown("min/max of unknown")
+    if all(is_dim(x) for x in items) and (whole := whole_order(list(dict.fromkeys(items)))) is not None:
+        return whole[1] if big else whole[0]  # every position of one order, whatever the order: lo..hi
     if all(is_dim(x) for x in items):
         out = items[0]
         for x in items[1:]:

@@ -142,8 +142,9 @@ def _literal_dims(data: Any) -> list[Any] | None:
     return list(dict.fromkeys(flat))
 
 
-def _whole_order(dims: list[Any]) -> "tuple[int, int] | None":
-    """(lo, hi) when `dims` (distinct) are every position of one order not known: the n symbols one
+def whole_order(dims: list[Any]) -> "tuple[int, int] | None":
+    """(lo, hi) when `dims` (distinct; also `max`/`min`/`sorted`/`sum` of them, models/min_max.py, builtins.py)
+    are every position of one order not known: the n symbols one
     `enumerate` of n items made (one note), pairwise distinct in [lo, hi] with hi - lo + 1 == n; with ints
     among them, none outside [lo, hi]."""
     syms = [d for d in dims if isinstance(d, Sym)]
@@ -174,7 +175,7 @@ def literal_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRan
     if values is None and args and (dims := _literal_dims(args[0])):
         every = _every_item_known(ctx, args[0])
         note = "torch.tensor of positions in an order not known"
-        whole = _whole_order(dims)
+        whole = whole_order(dims)
         if whole is not None:  # every position of one order: whatever the order, they are lo..hi
             return made(ctx, whole[0], whole[1], note, every, dense=every)
         # the least and the largest of them, which occur: the solver knows the positions are distinct
