@@ -64,7 +64,9 @@ def _canon_key(x: Any) -> tuple[str, str]:
         return ("~" + x.cls.name, "")  # objects keep their relative order (the sort is stable)
     if type(x) in (tuple, frozenset):
         return (type(x).__name__, repr(tuple(_canon_key(e) for e in (canonical(x) if type(x) is frozenset else x))))
-    return (type(x).__name__, repr(x) if isinstance(x, (str, bytes, int, float, complex, type(None))) else "")
+    if isinstance(x, (str, bytes, int, float, complex, type(None))):
+        return (type(x).__name__, repr(x))
+    return (type(x).__name__, str(getattr(x, "name", "")))  # an enum member by its name; others stay as found
 
 
 class UnorderedMixin:
