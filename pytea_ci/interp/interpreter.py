@@ -354,9 +354,15 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             if not can_t and not can_f:
                 raise PathEnd()  # infeasible path
             choice = can_t
+            at = len(self.trail)
             if can_t and can_f:
                 choice = self.choose(t)
                 self.pc.append(t if choice else P.not_(t))
+                if self.seed_ordered(t) and len(self.trail) > at:  # a side the hash seed picks: a guess
+                    named = guess_text(t, node, self.span_of(node) if node is not None and hasattr(node, "lineno") else self.span)
+                    if named is not None:
+                        self.branch_inside = self.machine.guess(at, named[0], choice, named[1], node)
+                    return choice
             if on_machine(t):
                 self.branch_inside = self.machine.branch(t, choice, node, len(self.trail) - 1 if can_t and can_f else None)
             return choice

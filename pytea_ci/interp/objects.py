@@ -427,6 +427,12 @@ def _py_method(name: str) -> Any:
             return ctx.unknown(f"{type(obj).__name__}.{name} of a container holding only some of its items")
         if (found := _order_unknown(ctx, obj, name, args)) is not None:
             return found
+        if isinstance(obj, (list, tuple)) and name in ("count", "index", "remove") and any(isinstance(x, Term) for x in obj):
+            # an item not known (a size symbol) may equal what is looked for, or not: Python's `==` of the
+            # analyzer's symbol says neither
+            if name == "remove":
+                ctx.mark_inexact(obj)
+            return ctx.unknown(f"{type(obj).__name__}.{name} among items not known")
         if isinstance(obj, dict) and name in _KEYED and args and _key_unsure(obj, args[0]):
             if name != "get":  # `pop`/`setdefault` of a key that may or may not be there
                 ctx.mark_inexact(obj)

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from pytea_ci.models.ranges import SEED_ORDER
 from pytea_ci.models.values import Instance, IterVal, is_concrete
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import INPUT, Term
+from pytea_ci.shapes.dim import INPUT, Term, symbols
 
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
@@ -73,6 +73,12 @@ class UnorderedMixin:
     def order_fixed(self: "Interpreter", s: Any) -> bool:
         """Whether CPython iterates the set `s` in the same order in every run (the analyzer's order)."""
         return len(s) <= 1 or id(s) not in self.unordered and all(hash_fixed(x) for x in s)
+
+    def seed_ordered(self: "Interpreter", cond: Any) -> bool:
+        """Whether a condition reads a position in an order the hash seed picks: which side a run takes
+        depends on it, so the side this path takes is a guess (interp/machine.py): a finding it avoids on
+        the other side is a warning, not an error."""
+        return any(s.note.startswith(SEED_ORDER) for s in symbols(cond))
 
     def shuffled(self: "Interpreter", v: Any) -> "list[Any] | None":
         """The items of `v` when they are all known and their order is not (canonical order); else None."""
