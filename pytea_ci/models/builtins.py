@@ -9,6 +9,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.abc_kinds import abc_matches, enum_meta_matches
 from pytea_ci.models.ranges import SCALAR, whole_order
+from pytea_ci.models.set_order import ties as _ties, zip_positions as _zip_positions
 from pytea_ci.models.registry import get, members, model, native_class, register
 from pytea_ci.models.value_types import class_of, type_of
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, EnumMember, Instance, IterVal,
@@ -125,21 +126,6 @@ def zip_(ctx: Ctx, *iterables: Any, **kwargs: Any) -> Any:
     return IterVal(rows, truncated=True)
 
 
-def _zip_positions(ctx: Ctx, iterables: tuple[Any, ...]) -> Any:
-    """`zip(range(n), xs)` (either way round) of items in an order not known, as many as the range:
-    `enumerate` of them."""
-    if len(iterables) != 2:
-        return None
-    for r, other in (iterables, iterables[::-1]):
-        shuffled = ctx.shuffled(other)
-        if shuffled is not None and isinstance(r, RangeVal) and r.step == 1 and _concrete(r.start, r.stop) \
-                and r.stop - r.start == len(shuffled) and (pairs := ctx.enumerated(shuffled, r.start)) is not None:
-            if r is iterables[1]:
-                pairs.items = [(x, i) for i, x in pairs.items]
-            return pairs
-    return None
-
-
 @model("builtins.reversed")
 def reversed_(ctx: Ctx, seq: Any) -> Any:
     items, truncated, _ = _seq_items(ctx, seq)
@@ -170,20 +156,6 @@ def sorted_(ctx: Ctx, iterable: Any, key: Any = None, reverse: Any = False) -> A
         return ctx.sized_items(list(items), len(items))
     out = [items[i] for i in order]
     return out if shuffled is None or not _ties([keys[i] for i in order], out) else ctx.unordered_list(out)
-
-
-def _ties(keys: list[Any], items: list[Any]) -> bool:
-    """Whether two neighbours of a sorted list have equal keys and are not the same value (then a stable sort
-    keeps them in the order it was given: `sorted({"ab", "cd"}, key=len)`, `sorted({1, True, "a"} ...)`)."""
-    return any(_same_key(keys[i], keys[i + 1]) and not (type(items[i]) is type(items[i + 1]) and items[i] == items[i + 1])
-               for i in range(len(items) - 1))
-
-
-def _same_key(a: Any, b: Any) -> bool:
-    try:
-        return not (a < b or b < a) if _concrete(a, b) else True
-    except TypeError:
-        return True
 
 
 def _stable_order(ctx: Ctx, keys: list[Any], reverse: bool) -> "list[int] | None":
