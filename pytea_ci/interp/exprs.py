@@ -463,6 +463,8 @@ class ExprMixin:
     def ev_SetComp(self: "Interpreter", node: ast.SetComp, scope: Scope) -> Any:
         out = self.ev_ListComp(node, scope)  # type: ignore[arg-type]
         try:
+            if id(out) in self.unordered:  # added in an order not known: iterated in one not known
+                return self.unordered_set(out)
             return self.same_exactness(out, set(out))
         except TypeError:
             return self.unknown("set of unhashable values")
@@ -470,6 +472,8 @@ class ExprMixin:
     def ev_DictComp(self: "Interpreter", node: ast.DictComp, scope: Scope) -> Any:
         out = self.comprehension(node.generators, scope, lambda s: [(self.eval(node.key, s), self.eval(node.value, s))])
         try:
+            if id(out) in self.unordered:  # every key, inserted in an order not known
+                return self.unordered_dict(dict(out))
             return self.same_exactness(out, dict(out))
         except TypeError:
             return self.unknown("unhashable dict key")
@@ -480,6 +484,7 @@ class ExprMixin:
             inner.parent = None
         results: list[Any] = []
         inexact = [False]
+        unordered = [False]  # a generator ran items in an order not known (interp/unordered.py)
         count: list[Any] = []  # how many items the first generator yields, when known
         first: list[Any] = []  # where the items the first generator runs with sit among all of them
 
@@ -492,7 +497,9 @@ class ExprMixin:
             if i == 0:
                 count.append(self.source_count(source))
             with self.at(g.iter):
-                items, truncated = self.loop_items(source)
+                shuffled = self.shuffled(source)  # every item, in an order not known: each mapped, the result unordered
+                items, truncated = (shuffled, False) if shuffled is not None else self.loop_items(source)
+            unordered[0] |= shuffled is not None
             if i == 0:
                 first.append(self.item_positions(source, len(items)))
             inexact[0] |= truncated
@@ -509,6 +516,8 @@ class ExprMixin:
                     loop(i + 1)
 
         loop(0)
+        if unordered[0] and not inexact[0]:
+            return self.unordered_list(results)
         if inexact[0]:
             self.inexact.add(id(results))
             self.keepalive.append(results)

@@ -36,6 +36,7 @@ from pytea_ci.interp.assign import AssignMixin
 from pytea_ci.interp.calls import CallMixin
 from pytea_ci.interp.objects import ObjectMixin
 from pytea_ci.interp.sequences import SequenceMixin
+from pytea_ci.interp.unordered import UnorderedMixin
 from pytea_ci.interp.project_files import read_text
 from pytea_ci.interp.ops import on_machine
 from pytea_ci.interp.plausible_sizes import implausible_only
@@ -70,7 +71,7 @@ class Decision:
 
 
 class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, SequenceMixin, ImportMixin,
-                  AssignMixin):
+                  AssignMixin, UnorderedMixin):
     # Seams for a subclass that runs a program of its own over a module (declared here, so that the
     # interpreter never asks whether it is one): names it defines for that program, looked up before
     # the program's globals (each maps the interpreter to the value); and whether the import prefix is
@@ -103,6 +104,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.discarded = None
         self.sym_names: set[str] = set()
         self.inexact: set[int] = set()
+        self.unordered: set[int] = set()  # containers whose items are known and whose order is not (unordered.py)
         self.escaped: set[int] = set()  # dicts and instances handed to code not followed: any key or attribute may be there (escape.py)
         self.callbacks: list[Any] = []  # functions handed to code not followed, which may call them later
         self.known_len: dict[int, Dim] = {}  # inexact lists whose length is known (their items are representatives)
@@ -352,9 +354,15 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             if not can_t and not can_f:
                 raise PathEnd()  # infeasible path
             choice = can_t
+            at = len(self.trail)
             if can_t and can_f:
                 choice = self.choose(t)
                 self.pc.append(t if choice else P.not_(t))
+                if self.seed_ordered(t) and len(self.trail) > at:  # a side the hash seed picks: a guess
+                    named = guess_text(t, node, self.span_of(node) if node is not None and hasattr(node, "lineno") else self.span)
+                    if named is not None:
+                        self.branch_inside = self.machine.guess(at, named[0], choice, named[1], node)
+                    return choice
             if on_machine(t):
                 self.branch_inside = self.machine.branch(t, choice, node, len(self.trail) - 1 if can_t and can_f else None)
             return choice

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
 
 MAX_CHOICES = 4  # decisions an import may make and still be kept
-_ID_SETS = ("inexact", "escaped")
+_ID_SETS = ("inexact", "escaped", "unordered")
 _ID_KEYS = ("known_len", "rep_positions", "star_namespaces", "cursors")
 
 

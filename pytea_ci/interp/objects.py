@@ -425,6 +425,14 @@ def _py_method(name: str) -> Any:
             if name == "remove":
                 return None  # CPython's ValueError only when no item is equal: not known here
             return ctx.unknown(f"{type(obj).__name__}.{name} of a container holding only some of its items")
+        if (found := _order_unknown(ctx, obj, name, args)) is not None:
+            return found
+        if isinstance(obj, (list, tuple)) and name in ("count", "index", "remove") and any(isinstance(x, Term) for x in obj):
+            # an item not known (a size symbol) may equal what is looked for, or not: Python's `==` of the
+            # analyzer's symbol says neither
+            if name == "remove":
+                ctx.mark_inexact(obj)
+            return ctx.unknown(f"{type(obj).__name__}.{name} among items not known")
         if isinstance(obj, dict) and name in _KEYED and args and _key_unsure(obj, args[0]):
             if name != "get":  # `pop`/`setdefault` of a key that may or may not be there
                 ctx.mark_inexact(obj)
@@ -438,15 +446,33 @@ def _py_method(name: str) -> Any:
                 raise UserException(type(e).__name__) from None
             return ctx.unknown(f"{type(obj).__name__}.{name}")
         if isinstance(result, (type({}.keys()), type({}.items()))):  # set operators kept; inexact with the dict
-            return ctx.same_items(obj, KeysView(result))
+            view = KeysView(result)
+            return ctx.same_items(obj, view) if id(obj) not in ctx.unordered else ctx.unordered_list(view, KeysView)
         if isinstance(result, type({}.values())):
-            return ctx.same_items(obj, list(result))
+            return ctx.same_items(obj, list(result)) if id(obj) not in ctx.unordered else ctx.unordered_list(list(result))
+        if isinstance(obj, dict) and id(obj) in ctx.unordered and isinstance(result, dict) and name == "copy":
+            return ctx.unordered_dict(result)
         return result
 
     return run
 
 
 _KEYED = ("get", "pop", "setdefault")  # dict methods that look a key up
+_BY_ORDER = {"pop", "popitem", "most_common", "index", "__iter__", "__reversed__"}  # what a container's order decides
+
+
+def _order_unknown(ctx: Any, obj: Any, name: str, args: tuple[Any, ...]) -> Any:
+    """A method whose answer depends on an order not known (interp/unordered.py): `s.pop()` of a set of
+    strings, `d.popitem()` of a dict made from one, `" ".join(set(words))`: not known (a container it takes
+    an item from holds only some of its items after it). None when the order does not matter."""
+    unordered = (isinstance(obj, (set, frozenset)) and not ctx.order_fixed(obj) or id(obj) in ctx.unordered) \
+        and name in _BY_ORDER and not (isinstance(obj, dict) and name == "pop")
+    if not unordered and (isinstance(obj, (set, frozenset)) or  # set algebra: the same items whatever the order
+                          not any(ctx.shuffled(a) is not None for a in args if isinstance(a, (set, frozenset, list, tuple, dict)))):
+        return None
+    if name in _MUTATORS | {"popitem"} and isinstance(obj, (list, dict, set)):
+        ctx.mark_inexact(obj)
+    return ctx.unknown(f"{type(obj).__name__}.{name} of items in an order not known")
 
 
 def _key_unsure(d: dict[Any, Any], key: Any) -> bool:

@@ -43,6 +43,8 @@ class SequenceMixin:
             return list(v), inexact
         if isinstance(v, (str, bytes)):
             return list(v), False  # characters; the ints of a bytes value (`list(s.encode())`)
+        if isinstance(v, (set, frozenset, dict)) and (shuffled := self.shuffled(v)) is not None:
+            return shuffled, True  # every item, in an order not known: representatives of the iterations
         if isinstance(v, (set, frozenset)):
             return list(v), id(v) in self.inexact
         if isinstance(v, dict):
@@ -157,6 +159,8 @@ class SequenceMixin:
             return n if low is not None and low >= v.start else dmax(n, 0)
         if isinstance(v, (list, tuple)):
             return self.known_len.get(id(v)) if id(v) in self.inexact else len(v)
+        if isinstance(v, (set, frozenset, dict)) and (shuffled := self.shuffled(v)) is not None:
+            return len(shuffled)  # every item, in an order not known (a loop over it runs each once)
         return None
 
     def source_count(self: "Interpreter", source: Any) -> "Dim | None":
@@ -256,7 +260,8 @@ class SequenceMixin:
     def membership(self: "Interpreter", a: Any, b: Any) -> Any:
         """`a in b` as CPython computes it: a container's own test, an instance's `__contains__`, else its
         items (`__iter__`, or `__getitem__` by index), an Enum class's members; unknown when undecided."""
-        partial = id(b) in self.inexact  # holding only some of its items: not found is not known
+        # holding only some of its items: not found is not known (all of them, in an order not known: it is)
+        partial = id(b) in self.inexact and id(b) not in self.unordered
         if isinstance(b, (list, tuple, set, dict, str)) and is_concrete(a) and (isinstance(b, dict) or is_concrete(b)):
             try:
                 r = a in b
@@ -295,7 +300,7 @@ class SequenceMixin:
             if t is True:
                 return True
             undecided = undecided or t is not False
-        return None if undecided or id(b) in self.inexact else False
+        return None if undecided or id(b) in self.inexact and id(b) not in self.unordered else False
 
 
 def _le(a: Any, b: Any) -> Any:

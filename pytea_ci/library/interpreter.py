@@ -37,7 +37,7 @@ from pytea_ci.shapes.pred import Cond, Pred
 from pytea_ci.shapes.tensor import Tensor, fmt_shape
 from pytea_ci.solver import Verdict
 
-SEEDED = ("modules", "star_namespaces", "inexact", "keepalive", "known_len", "cursors", "sym_count", "sym_names", "facts",
+SEEDED = ("modules", "star_namespaces", "inexact", "unordered", "keepalive", "known_len", "cursors", "sym_count", "sym_names", "facts",
           "machine", "pc")  # the state an import snapshot hands on (`LibraryInterpreter._seed`)
 IMPORT_STEPS = 30_000  # steps of one imported module's top-level code (with what it imports in turn)
 QUIET = (UNDECIDED, NOTHING_CHECKED)  # undecided checks join neither the contract nor the findings

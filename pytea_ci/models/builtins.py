@@ -8,7 +8,8 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.abc_kinds import abc_matches, enum_meta_matches
-from pytea_ci.models.ranges import SCALAR
+from pytea_ci.models.ranges import SCALAR, whole_order
+from pytea_ci.models.set_order import ties as _ties, zip_positions as _zip_positions
 from pytea_ci.models.registry import get, members, model, native_class, register
 from pytea_ci.models.value_types import class_of, type_of
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, EnumMember, Instance, IterVal,
@@ -32,7 +33,7 @@ def print_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 @model("builtins.len")
 def len_(ctx: Ctx, obj: Any) -> Any:
     if isinstance(obj, (list, tuple, dict, set, str, frozenset)):
-        items = ctx.iterate(obj) if not isinstance(obj, str) else obj
+        items = ctx.members(obj) if not isinstance(obj, str) else obj
         if isinstance(obj, (list, tuple)):  # built in a loop not followed to its end: at least the items seen
             return len(obj) if items is not None else ctx.length_of(obj)
         concrete = sum(1 for k in obj if is_concrete(k))
@@ -95,6 +96,8 @@ def _loop_index(ctx: Ctx, n: Any) -> Any:
 
 @model("builtins.enumerate")
 def enumerate_(ctx: Ctx, iterable: Any, start: Any = 0) -> Any:
+    if (shuffled := ctx.shuffled(iterable)) is not None and (pairs := ctx.enumerated(shuffled, start)) is not None:
+        return pairs  # each item with a position of its own, which one not known
     items, truncated, indices = _seq_items(ctx, iterable)
     if not truncated:
         return [(start + i, x) for i, x in enumerate(items)]
@@ -107,6 +110,8 @@ def enumerate_(ctx: Ctx, iterable: Any, start: Any = 0) -> Any:
 def zip_(ctx: Ctx, *iterables: Any, **kwargs: Any) -> Any:
     from pytea_ci.models.iterables import Endless
 
+    if (pairs := _zip_positions(ctx, iterables)) is not None:
+        return pairs
     seen = {i: _seq_items(ctx, it) for i, it in enumerate(iterables) if not isinstance(it, Endless)}  # each once
     finite = list(seen.values())
     # an endless iterator beside finite ones: as many rows as the shortest
@@ -131,20 +136,26 @@ def reversed_(ctx: Ctx, seq: Any) -> Any:
 def sorted_(ctx: Ctx, iterable: Any, key: Any = None, reverse: Any = False) -> Any:
     """The items in CPython's (stable) order, compared as the program compares them (keys, `__lt__`);
     when a comparison is not decided, the same items in an order not known (never the given one)."""
-    items, truncated, _ = _seq_items(ctx, iterable)
+    shuffled = ctx.shuffled(iterable)  # items in an order not known: sorted, the order is the items' own
+    items, truncated, _ = (shuffled, False, None) if shuffled is not None else _seq_items(ctx, iterable)
     if truncated:
         n = ctx.source_count(iterable)  # data read at run time: the same items (representatives), reordered
         return ctx.sized_items(list(items), n) if n is not None and items else ctx.unknown("sorted of unknown values")
+    if key is None and shuffled is not None and len(set(items)) == len(items) and isinstance(reverse, bool) \
+            and (whole := whole_order(items)) is not None and len(items) == whole[1] - whole[0] + 1:
+        return sorted(range(whole[0], whole[1] + 1), reverse=reverse)  # every position of one order, once each
     if key is None and _concrete(items) and isinstance(reverse, bool):
         try:
-            return sorted(items, reverse=reverse)
+            out = sorted(items, reverse=reverse)
         except TypeError:
             return ctx.unknown("sorted")
+        return out if shuffled is None or not _ties(out, out) else ctx.unordered_list(out)
     keys = [ctx.call(key, x) for x in items] if key is not None else list(items)
     order = _stable_order(ctx, keys, reverse) if isinstance(reverse, bool) and len(items) <= 64 else None
     if order is None:
         return ctx.sized_items(list(items), len(items))
-    return [items[i] for i in order]
+    out = [items[i] for i in order]
+    return out if shuffled is None or not _ties([keys[i] for i in order], out) else ctx.unordered_list(out)
 
 
 def _stable_order(ctx: Ctx, keys: list[Any], reverse: bool) -> "list[int] | None":
@@ -167,6 +178,8 @@ def _stable_order(ctx: Ctx, keys: list[Any], reverse: bool) -> "list[int] | None
 
 @model("builtins.list")
 def list_(ctx: Ctx, iterable: Any = ()) -> Any:
+    if (shuffled := ctx.shuffled(iterable)) is not None:
+        return ctx.unordered_list(shuffled)
     items, truncated, _ = _seq_items(ctx, iterable, placeholder=False)
     out = list(items)
     if truncated:
@@ -185,12 +198,16 @@ def list_(ctx: Ctx, iterable: Any = ()) -> Any:
 
 @model("builtins.tuple")
 def tuple_(ctx: Ctx, iterable: Any = ()) -> Any:
+    if (shuffled := ctx.shuffled(iterable)) is not None:
+        return ctx.unordered_list(shuffled, tuple)
     items, truncated, _ = _seq_items(ctx, iterable)
     return ctx.unknown("tuple of a sequence of unknown length") if truncated else tuple(items)
 
 
 @model("builtins.set", "builtins.frozenset")
 def set_(ctx: Ctx, iterable: Any = ()) -> Any:
+    if (shuffled := ctx.shuffled(iterable)) is not None:
+        return ctx.unordered_set(shuffled)  # added in an order not known: iterated in one not known
     items, truncated, _ = _seq_items(ctx, iterable)
     try:
         return ctx.unknown("set of unknown items") if truncated else set(items)
@@ -201,6 +218,11 @@ def set_(ctx: Ctx, iterable: Any = ()) -> Any:
 @model("builtins.sum")
 def sum_(ctx: Ctx, iterable: Any, start: Any = 0) -> Any:
     items = ctx.iterate(iterable)
+    if items is None and (shuffled := ctx.shuffled(iterable)) is not None and all(is_dim(x) for x in shuffled):
+        items = shuffled  # integers add up the same in any order (floats round by it)
+        whole = whole_order(items) if len(set(items)) == len(items) else None
+        if whole is not None and len(items) == whole[1] - whole[0] + 1:  # every position of one order once
+            return start + sum(range(whole[0], whole[1] + 1)) if is_dim(start) else ctx.unknown("sum")
     if items is None:
         return ctx.unknown("sum of unknown")
     if all(is_dim(x) or isinstance(x, float) for x in items) and (is_dim(start) or isinstance(start, float)):
@@ -399,13 +421,13 @@ def callable_(ctx: Ctx, obj: Any) -> Any:
 
 @model("builtins.any")
 def any_(ctx: Ctx, iterable: Any) -> Any:
-    items = ctx.iterate(iterable)
+    items = ctx.members(iterable)
     return _any_all(ctx, items, True)
 
 
 @model("builtins.all")
 def all_(ctx: Ctx, iterable: Any) -> Any:
-    items = ctx.iterate(iterable)
+    items = ctx.members(iterable)
     return _any_all(ctx, items, False)
 
 
@@ -425,6 +447,8 @@ def _any_all(ctx: Ctx, items: "list[Any] | None", is_any: bool) -> Any:
 
 @model("builtins.iter")
 def iter_(ctx: Ctx, obj: Any, *args: Any) -> Any:
+    if (shuffled := ctx.shuffled(obj)) is not None:
+        return IterVal(shuffled, truncated=True, unordered=True)
     items, truncated, idx = _seq_items(ctx, obj)
     return IterVal(list(items), truncated, idx) if truncated else list(items)
 
@@ -435,7 +459,8 @@ def next_(ctx: Ctx, it: Any, *default: Any) -> Any:
     if followed:
         return item if item is not MISSING else (default[0] if default else ctx.user_error("StopIteration", "next"))
     items, truncated, _ = _seq_items(ctx, it)
-    if truncated and (not items or isinstance(items[0], Term) and any(s.kind == ITERATION for s in symbols(items[0]))):
+    if truncated and (not items or ctx.shuffled(it) is not None
+                      or isinstance(items[0], Term) and any(s.kind == ITERATION for s in symbols(items[0]))):
         # not one item known, or a number that stands for every iteration's (a loop index): not the first
         return ctx.unknown("next of an iteration not followed")
     return items[0] if items else (default[0] if default else ctx.user_error("StopIteration", "next"))

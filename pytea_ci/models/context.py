@@ -75,6 +75,31 @@ class Ctx(Protocol):
     def iteration_of(self, value: Any) -> "tuple[list[Any], bool]":
         """The items of an iteration and whether some were left out; of one not followed, none."""
 
+    def shuffled(self, value: Any) -> "list[Any] | None":
+        """The items of a container whose items are all known and whose order is not (a set of strings:
+        CPython's order depends on the hash seed), in a canonical order; else None (interp/unordered.py)."""
+
+    def members(self, value: Any) -> "list[Any] | None":
+        """The items of an iterable in whatever order, when all are known (`shuffled`, else `iterate`)."""
+
+    def unordered_list(self, items: list[Any], kind: type = list) -> Any:
+        """A list (or tuple) of `items` whose order is not known: length known, positions not."""
+
+    def unordered_set(self, items: list[Any]) -> "set[Any]":
+        """A set of `items` added in an order not known (so iterated in one not known)."""
+
+    def unordered_dict(self, d: "dict[Any, Any]") -> "dict[Any, Any]":
+        """`d`, recorded as a dict whose keys are known and whose order is not."""
+
+    def enumerated(self, items: list[Any], start: Any) -> Any:
+        """`enumerate` of items in an order not known: each with a position of its own (distinct input
+        symbols in [start, start + n)); None when too many items or the start is not known."""
+
+    def order_fixed(self, s: Any) -> bool:
+        """Whether CPython iterates the set `s` in the same order in every run."""
+
+    unordered: "set[int]"  # ids of containers whose items are known and whose order is not
+
     def next_item(self, it: Any) -> "tuple[bool, Any]":
         """`next(it)` where the iterator's position is followed: (True, item or MISSING when it has
         none left); (False, None) where it is not (then a model answers as for a first item)."""

@@ -146,11 +146,13 @@ def chain_from_iterable(ctx: Ctx, obj: Any) -> Any:
 def fromkeys(ctx: Ctx, obj: Any) -> Any:
     """`dict.fromkeys(keys, value=None)`: each distinct key once, in first-seen order (plain keys)."""
     def run(c: Ctx, keys: Any, value: Any = None) -> Any:
-        items = _items(c, keys, True)
+        shuffled = c.shuffled(keys)  # keys in an order not known: a dict of them in an order not known
+        items = shuffled if shuffled is not None else _items(c, keys, True)
         if items is _UNKNOWN:
             return c.unknown("dict.fromkeys of keys not known")
         try:
-            return dict.fromkeys(items, value)
+            made = dict.fromkeys(items, value)
+            return made if shuffled is None else c.unordered_dict(made)
         except TypeError:
             c.user_error("TypeError", "dict.fromkeys")
             return None
@@ -165,11 +167,13 @@ def counter(ctx: Ctx, iterable: Any = None, **kwargs: Any) -> Any:
         exact = ctx.iterate(iterable) is not None and plain(ctx, [*iterable.keys(), *iterable.values()])
         items: Any = iterable if exact else _UNKNOWN
     else:
-        items = {} if iterable is None else _items(ctx, iterable, True)
+        shuffled = None if iterable is None else ctx.shuffled(iterable)
+        items = {} if iterable is None else shuffled if shuffled is not None else _items(ctx, iterable, True)
     if items is _UNKNOWN or not all(plain(ctx, v) for v in kwargs.values()):
         return ctx.unknown("collections.Counter of items not known")
     try:
-        return collections.Counter(items, **kwargs)
+        made = collections.Counter(items, **kwargs)  # counted in an order not known: its order is not known
+        return made if isinstance(iterable, dict) or shuffled is None else ctx.unordered_dict(made)
     except TypeError:
         ctx.user_error("TypeError", "collections.Counter")
         return None

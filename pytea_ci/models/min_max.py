@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.ranges import whole_order
 from pytea_ci.models.registry import model
 from pytea_ci.models.values import is_concrete
 from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, Sym, dmax, dmin, is_dim, is_input_size
@@ -28,12 +29,25 @@ def _of_data(ctx: Ctx, iterable: Any, big: bool) -> Any:
                      note=f"the {'largest' if big else 'smallest'} of sizes of data read at run time {ASSUMED_SIZE}")
 
 
+def _unordered_items(ctx: Ctx, v: Any) -> "list[Any] | None":
+    """The items of `v` in an order not known, when the largest (smallest) of them does not depend on it:
+    no two of them are equal values of different kinds (`max([1, 1.0])` is the first of them)."""
+    items = ctx.shuffled(v)
+    if items is None or len({type(x) for x in items}) > 1 and not all(is_dim(x) for x in items):
+        return None
+    return items
+
+
 def _pick(ctx: Ctx, args: tuple[Any, ...], big: bool) -> Any:
     items = list(args) if len(args) > 1 else (ctx.iterate(args[0]) if args else None)
+    if items is None and len(args) == 1:
+        items = _unordered_items(ctx, args[0])
     if items is None and len(args) == 1:
         return _of_data(ctx, args[0], big)
     if not items:
         return ctx.unknown("min/max of unknown")
+    if all(is_dim(x) for x in items) and (whole := whole_order(list(dict.fromkeys(items)))) is not None:
+        return whole[1] if big else whole[0]  # every position of one order, whatever the order: lo..hi
     if all(is_dim(x) for x in items):
         out = items[0]
         for x in items[1:]:
@@ -52,7 +66,8 @@ def _pick_by(ctx: Ctx, args: tuple[Any, ...], kwargs: dict[str, Any], big: bool)
         return ctx.unknown("min/max with these arguments")
     if "default" in kwargs and ctx.known_length(args[0]) == 0:
         return kwargs["default"]
-    items = list(args) if len(args) > 1 else ctx.iterate(args[0])
+    unordered = len(args) == 1 and ctx.shuffled(args[0]) is not None
+    items = list(args) if len(args) > 1 else ctx.members(args[0])
     if not items:
         return ctx.unknown("min/max of unknown")
     key = kwargs.get("key")
@@ -65,6 +80,8 @@ def _pick_by(ctx: Ctx, args: tuple[Any, ...], kwargs: dict[str, Any], big: bool)
     for i, k in enumerate(keys):
         if (k > keys[best]) if big else (k < keys[best]):
             best = i
+    if unordered and sum(1 for k in keys if not (k < keys[best] or keys[best] < k)) > 1:
+        return ctx.unknown("min/max by a key two items tie on, in an order not known")
     return items[best]
 
 

@@ -11,14 +11,16 @@ operations (views, copies, indexing) keep the range and arithmetic with a consta
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import reduce
 from typing import Any, Callable
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.values import SizeVal, ValuesIndices
-from pytea_ci.shapes.dim import INPUT, ITERATION, Op, Sym, Term, is_dim, symbols
+from pytea_ci.shapes.dim import INPUT, ITERATION, Op, Sym, Term, dmax, dmin, is_dim, symbols
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import ValueRange, clamp, hull, keep_draws, plus, scale, shift
 
+SEED_ORDER = "a position in an order CPython leaves to the hash seed"  # the note of such symbols (interp/unordered.py)
 # Operations whose result holds exactly the values of their first operand (same multiset or a copy).
 _SAME_VALUES = frozenset(
     "view reshape view_as reshape_as unsqueeze unsqueeze_ squeeze squeeze_ flatten unflatten permute transpose "
@@ -123,6 +125,38 @@ def _literal_ints(data: Any) -> list[int] | None:
     return None
 
 
+def _literal_dims(data: Any) -> list[Any] | None:
+    """The integers of a (nested) list whose items are ints or positions in an order CPython leaves to the
+    hash seed (`[stoi[w] for w in words]` of a vocabulary numbered in the order of a set of words: symbols
+    of their own, interp/unordered.py), None when another item is there or there is no position."""
+    flat: list[Any] = []
+
+    def walk(x: Any) -> bool:
+        if _ints(x) or isinstance(x, Term) and all(s.note.startswith(SEED_ORDER) for s in symbols(x)):
+            flat.append(x)
+            return True
+        return isinstance(x, (list, tuple)) and all(walk(e) for e in x)
+
+    if not walk(data) or all(_ints(x) for x in flat):
+        return None
+    return list(dict.fromkeys(flat))
+
+
+def whole_order(dims: list[Any]) -> "tuple[int, int] | None":
+    """(lo, hi) when `dims` (distinct; also `max`/`min`/`sorted`/`sum` of them, models/min_max.py, builtins.py)
+    are every position of one order not known: the n symbols one
+    `enumerate` of n items made (one note), pairwise distinct in [lo, hi] with hi - lo + 1 == n; with ints
+    among them, none outside [lo, hi]."""
+    syms = [d for d in dims if isinstance(d, Sym)]
+    ints = [d for d in dims if _ints(d)]
+    if not syms or len(syms) + len(ints) != len(dims) or len({(s.note, s.lo, s.hi) for s in syms}) != 1:
+        return None
+    lo, hi = syms[0].lo, syms[0].hi
+    if lo is None or hi is None or len(syms) != hi - lo + 1 or any(not lo <= i <= hi for i in ints):
+        return None
+    return lo, hi
+
+
 def _every_item_known(ctx: Ctx, data: Any) -> bool:
     """Whether a (nested) list holds exactly its items: not the representatives of a comprehension
     over a long range, nor items kept by a filter the analyzer could not decide (`[c for c in xs if c < n]`:
@@ -138,6 +172,14 @@ def literal_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRan
     if args and isinstance(args[0], Tensor):
         return args[0].vrange
     values = _literal_ints(args[0]) if args else None
+    if values is None and args and (dims := _literal_dims(args[0])):
+        every = _every_item_known(ctx, args[0])
+        note = "torch.tensor of positions in an order not known"
+        whole = whole_order(dims)
+        if whole is not None:  # every position of one order: whatever the order, they are lo..hi
+            return made(ctx, whole[0], whole[1], note, every, dense=every)
+        # the least and the largest of them, which occur: the solver knows the positions are distinct
+        return made(ctx, reduce(dmin, dims), reduce(dmax, dims), note, every)
     return made(ctx, min(values), max(values), "torch.tensor of literals", _every_item_known(ctx, args[0])) \
         if values else None
 

@@ -171,6 +171,7 @@ class IterVal:
     truncated: bool = False
     indices: list[Any] | None = None  # position of each representative item, when known
     certain: int | None = None  # how many of the items every run has (the rest may stand for no iteration)
+    unordered: bool = False  # the items are all there, in an order not known (interp/unordered.py)
 
 
 @dataclass(eq=False)

@@ -374,6 +374,40 @@ def attributes_snippet(g: Exprs, k: int) -> Made:
     return lines, ("attributes",)
 
 
+_WORDS = ("i", "like", "dog", "love", "coffee", "hate", "milk", "the", "a", "cat")
+
+
+def sets_snippet(g: Exprs, k: int) -> Made:
+    """A vocabulary of words (strings hash by PYTHONHASHSEED: a set of them iterates in an order CPython does
+    not fix, interp/unordered.py) or of small ints (iterated in their own order), numbered by `enumerate`,
+    `zip(range(n), ...)`, `dict.fromkeys`, or sorted first; then what the program reads of it: a size, an
+    id, the largest id, the first item, a join, a membership, a sorted view."""
+    rng = g.rng
+    pool = [repr(w) for w in _WORDS] if rng.random() < 0.8 else [str(i) for i in (0, 8, 16, 3, 11, 1, 5)]
+    words = [rng.choice(pool) for _ in range(rng.randint(1, 9))]
+    w = rng.choice(words)
+    lines = [f"words_{k} = [{', '.join(words)}]",
+             f"s_{k} = " + rng.choice([f"set(words_{k})", f"frozenset(words_{k})", f"{{w for w in words_{k}}}",
+                                       f"set(words_{k}) | {{{w}}}"]),
+             f"vocab_{k} = " + rng.choice([f"list(s_{k})", f"sorted(s_{k})", f"[w for w in s_{k}]", f"tuple(s_{k})",
+                                           f"list(dict.fromkeys(s_{k}))", f"list(s_{k})"]),
+             f"stoi_{k} = " + rng.choice([f"{{w: i for i, w in enumerate(vocab_{k})}}",
+                                          f"dict(zip(vocab_{k}, range(len(vocab_{k}))))",
+                                          f"{{w: i for i, w in zip(range(len(vocab_{k})), vocab_{k})}}",
+                                          f"{{w: i + 1 for i, w in enumerate(vocab_{k})}}"])]
+    exprs = [f"len(s_{k})", f"len(vocab_{k})", f"len(stoi_{k})", f"max(stoi_{k}.values())", f"min(stoi_{k}.values())",
+             f"sum(stoi_{k}.values())", f"stoi_{k}[{w}]", f"len(str(vocab_{k}[0]))", f"len(str(sorted(vocab_{k})[-1]))",
+             f"len(''.join(map(str, s_{k})))", f"{w} in s_{k}", f"{w} in vocab_{k}", f"sum(len(str(x)) for x in s_{k})",
+             f"max(len(str(x)) for x in vocab_{k})", f"len(collections.Counter(vocab_{k}))",
+             f"next(iter(s_{k})) in words_{k}", f"vocab_{k}.index({w})",
+             f"sorted(stoi_{k}.values()) == list(range(len(stoi_{k})))",
+             f"[stoi_{k}[x] for x in words_{k}].count(max(stoi_{k}.values())) > 0",
+             f"len({{x: 1 for x in s_{k}}})", f"len(sorted(s_{k}, key=lambda x: len(str(x))))",
+             f"stoi_{k}[{w}] < len(stoi_{k})"]
+    lines.append(f"v_{k} = {rng.choice(exprs)}")
+    return lines, ("sets",)
+
+
 def expr_snippet(g: Exprs, k: int) -> Made:
     if g.rng.random() < 0.25:  # the value chosen by a branch statement
         return [f"if {g.bool_expr(2)}:", f"    v_{k} = {g.int_expr(1)}", "else:", f"    v_{k} = {g.int_expr(1)}"], ()
@@ -383,7 +417,7 @@ def expr_snippet(g: Exprs, k: int) -> Made:
 SNIPPETS: tuple[Callable[[Exprs, int], Made], ...] = (
     enum_snippet, dataclass_snippet, namedtuple_snippet, closure_snippet, scoping_snippet, exception_snippet,
     generator_snippet, match_snippet, class_snippet, functools_snippet, call_snippet, async_snippet,
-    attributes_snippet, expr_snippet, expr_snippet,
+    attributes_snippet, sets_snippet, expr_snippet, expr_snippet,
 )
 
 
