@@ -39,7 +39,9 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 # many scripts at least)
 VERSIONS = {"5": ("transformers>=5,<6", "hf_versions", "5", 24), "4": ("transformers==4.46.3", "hf_versions", "4", 24),
             "xt": ("x-transformers", "xt_versions", "2", 6), "df": ("diffusers", "df_versions", "0", 6),
-            "monai": ("monai", "monai_versions", "1", 6)}
+            "monai": ("monai", "monai_versions", "1", 6), "timm": ("timm", "timm_versions", "1", 8),
+            "smp": ("segmentation-models-pytorch", "smp_versions", "0", 6),
+            "pyg": ("torch-geometric", "pyg_versions", "2", 6), "oc": ("open_clip_torch", "oc_versions", "3", 6)}
 
 
 def _venv(pin: str) -> str:
@@ -91,7 +93,10 @@ KNOWN_MISSES: dict[str, list[tuple[str, int]]] = {"5": [], "4": [],
                                                    # torch-einops-utils dependency is followed and a lambda is
                                                    # no nn.Module; diffusers 0.42: none, now that the grad mode
                                                    # is followed (import-time `@torch.no_grad()` changes nothing)
-                                                   "xt": [], "df": [], "monai": []}
+                                                   "xt": [], "df": [], "monai": [],
+                                                   # stop 37: timm 1.0.31, smp 0.6.0, torch-geometric 2.8.1 and
+                                                   # open_clip 3.3.0 (see RESULTS.md, stop 37)
+                                                   "timm": [], "smp": [], "pyg": [], "oc": []}
 
 
 def test_every_boundary_bug_found_at_the_line(checked: tuple[dict, dict, list[str], str]) -> None:
