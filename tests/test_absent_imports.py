@@ -54,6 +54,7 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> str:
     site = Path(environment.site_folders(python)[0])
     (site / "present").mkdir()
     (site / "present" / "__init__.py").write_text("")
+    (site / "present" / "layers.py").write_text("")
     (site / "normlib").mkdir()
     (site / "normlib" / "__init__.py").write_text(PACKAGE_INIT)
     info = site / "normlib-1.0.dist-info"
@@ -113,6 +114,19 @@ def test_modules_that_may_be_found_stay_unknown(module: str, env: str, tmp_path:
     (tmp_path / "helpers").mkdir()
     code, doc = _check(tmp_path, {"main.py": FALLBACK.replace("fastnorm.layers", f"{module}.layers")}, env, capsys)
     assert code == 0 and not _lines(doc, "error"), module
+
+
+def test_a_module_the_named_environment_has_is_no_fact_of_the_machine(env: str, tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """`try: from present.layers import ...` in an environment that has `present/layers.py` (not followed): the
+    import finds it, so the handler's side is not followed (one path; on main the machine without it was a
+    second path: timm's optional `huggingface_hub` and `safetensors` imports tripled its paths). A submodule
+    the environment has no file for (`present.other`) stays a fact of the machine."""
+    program = FALLBACK.replace("fastnorm.layers", "present.layers")
+    code, doc = _check(tmp_path, {"main.py": program}, env, capsys)
+    assert code == 0 and not _lines(doc, "error") and doc["entries"][0]["stats"]["paths"] == 1
+    code, doc = _check(tmp_path, {"main.py": program.replace("present.layers", "present.other")}, env, capsys)
+    assert code == 0 and not _lines(doc, "error") and doc["entries"][0]["stats"]["paths"] == 2
 
 
 def test_a_changed_sys_path_may_find_anything(env: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

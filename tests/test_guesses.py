@@ -339,3 +339,23 @@ def test_a_program_function_is_a_function_and_no_torch_class(tmp_path: Path) -> 
             x.view(5)
         y = x.view(7)
         """)] == [(11, "PT001", "ERROR")]
+
+
+def test_a_partial_or_a_class_is_no_torch_module(tmp_path: Path) -> None:
+    """A `functools.partial` object and a class are instances of `functools.partial` and `type`, never of
+    `nn.Module`: timm's `get_attn(se_layer)` asks `isinstance(attn_type, torch.nn.Module)` of
+    `partial(SqueezeExcite, ...)` in every EfficientNet block (on main: not decided, an error on a line CPython
+    never reaches). CPython raises at the last line only."""
+    assert [f[:3] for f in findings(tmp_path, """\
+        import functools
+        import torch
+        from torch import nn
+        class SE(nn.Module):
+            def __init__(self, c, ratio=0.25):
+                super().__init__()
+        x = torch.randn(2, 3)
+        se = functools.partial(SE, ratio=0.5)
+        if isinstance(se, nn.Module) or isinstance(SE, nn.Module) or isinstance(nn.Linear, torch.nn.Module):
+            x.view(5)
+        y = x.view(7)
+        """)] == [(11, "PT001", "ERROR")]

@@ -61,14 +61,15 @@ class ImportMixin:
             return kept.load(self, dotted, lambda: self.import_path(dotted, path, scope, node))
         return self.import_path(dotted, path, scope, node)
 
-    def not_found(self: "Interpreter", dotted: str) -> Any:
+    def not_found(self: "Interpreter", dotted: str, in_environment: bool = False) -> Any:
         """An import neither the project nor the models provide (nor an installed package). A
         third-party package imported where a handler catches its absence (`try: from xformers.ops import
         ...` / `except ImportError:`) is installed on some machines and not on others: a fact of the
-        machine, one per package, so the program's fallback (pure torch, often) is followed too."""
+        machine, one per package, so the program's fallback (pure torch, often) is followed too; unless
+        the environment the user named has it (`in_environment`): the import finds it there."""
         top = dotted.split(".")[0]
         kind = "standard library module" if top in sys.stdlib_module_names else "third-party module"
-        if kind == "third-party module" and self.catching_import:
+        if kind == "third-party module" and self.catching_import and not in_environment:
             installed = Sym(f"installed_{top}", MACHINE, 0, 1, self.span, f"a fact about the machine: whether {top} "
                             f"is installed")
             if self.decide(P.eq(installed, 0)):  # first the machine without it: the fallback is the program's own

@@ -12,7 +12,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import RECORDED_ATTRS, model
-from pytea_ci.models.torch.tensor_attrs import LAYER_ATTRS, MODULE_ATTRS, TENSOR_ATTRS
+from pytea_ci.models.torch.tensor_attrs import LAYER_ATTRS, MODULE_ATTRS, MODULE_INSTANCE_ATTRS, TENSOR_ATTRS
 from pytea_ci.models.values import (MISSING, OBJECT_NAMES, OPAQUE, TENSOR_ATTRS_SET, ClassVal, Instance, Namespace,
                                     PropertyVal, Unknown, lacks_attribute)
 from pytea_ci.shapes.dim import PInt
@@ -60,8 +60,6 @@ _MAYBE_NAMES = frozenset({"__getstate__", "__dict__", "__weakref__", "__annotati
                           "__parameters__", "__type_params__", "__firstlineno__", "__static_attributes__",
                           "__annotate__", "__annotate_func__", "__annotations_cache__", "__orig_class__",
                           "__match_args__", "__dataclass_params__", "__final__"})
-# An nn.Module instance's own attributes, set by `Module.__init__` (private ones differ between releases)
-_MODULE_INSTANCE_NAMES = frozenset({"training"})
 
 
 def class_lacks(cls: ClassVal, name: str) -> bool:
@@ -75,8 +73,9 @@ def _mro_lacks(cls: ClassVal, name: str, instance: bool) -> bool:
     """Whether no class of `cls`'s MRO holds `name`: each of them the program's (its namespace is what the
     program wrote, and nothing set on it under a name not known: `OPAQUE`) or one whose attributes are
     known (`object`: `OBJECT_NAMES`; `torch.nn.Module`: torch's names, and for an instance the attributes
-    `Module.__init__` sets); a name CPython may put in a class by itself (`_MAYBE_NAMES`, the module and
-    docstring of a program's class) is never lacking."""
+    `Module.__init__` sets, `MODULE_INSTANCE_ATTRS`: timm's `getattr(model, "_traits", {})` is the default);
+    a name CPython may put in a class by itself (`_MAYBE_NAMES`, the module and docstring of a program's
+    class) is never lacking."""
     if name in _MAYBE_NAMES or name in OBJECT_NAMES:
         return False
     for c in cls.mro():
@@ -87,7 +86,7 @@ def _mro_lacks(cls: ClassVal, name: str, instance: bool) -> bool:
             if name in ("__module__", "__doc__") or slots is None or name in slots:
                 return False  # (a slot is a descriptor of the class; slots not known may be any name)
         elif c.qualname == "torch.nn.Module":
-            if name in MODULE_ATTRS or (instance and (name.startswith("_") or name in _MODULE_INSTANCE_NAMES)):
+            if name in MODULE_ATTRS or (instance and name in MODULE_INSTANCE_ATTRS):
                 return False
         elif c.name != "object":
             real = _cpython_type(c)

@@ -13,7 +13,8 @@ from pytea_ci.models.set_order import ties as _ties, zip_positions as _zip_posit
 from pytea_ci.models.registry import get, members, model, native_class, register
 from pytea_ci.models.value_types import class_of, type_of
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, EnumMember, Instance, IterVal,
-                                    NamedTupleVal, Namespace, PropertyVal, RangeVal, StaticMethod, Unknown, is_concrete)
+                                    NamedTupleVal, Namespace, PartialVal, PropertyVal, RangeVal, StaticMethod, Unknown,
+                                    is_concrete)
 from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Term, is_dim, mod, symbols
 from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.tensor import Tensor
@@ -343,8 +344,10 @@ def _type_matches(value: Any, t: Any) -> Any:
         if isinstance(value, Instance):
             return t in value.cls.mro() or None if t.qualname.startswith(("builtins.",)) else t in value.cls.mro()
         if value is None or (t.qualname.startswith("torch.") and (
-                isinstance(value, (bool, int, float, str, tuple, list)) or is_dim(value))):
-            return False  # None, or a plain Python value tested against a torch class (`nn.Module`)
+                isinstance(value, (bool, int, float, str, tuple, list, PartialVal, ClassVal)) or is_dim(value))):
+            # None, or a plain Python value, a `functools.partial` object or a class (an instance of its
+            # metaclass, `type`) tested against a torch class (`nn.Module`): timm's `get_attn(partial(SE, ...))`
+            return False
         if t.native and t.qualname.startswith("torch.") and isinstance(value, Tensor) and class_of(value) is not None:
             return False  # a tensor of a class known exactly (`torch.Tensor`): no modeled torch class is its base
         return False if not t.native else None

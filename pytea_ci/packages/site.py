@@ -148,14 +148,40 @@ def package_origin(interp: "Interpreter", package: str, what: str) -> Unknown:
 def not_found(interp: "Interpreter", dotted: str) -> Unknown:
     """An import neither the project, the models nor a followed package provide. In an environment the
     user named, a top-level name found nowhere raises ModuleNotFoundError, as CPython does there: a
-    `try: import apex ... except ImportError:` takes its handler."""
+    `try: import apex ... except ImportError:` takes its handler; and a name it has (a package or module
+    of its folders, not followed) is found there: the import does not raise, so timm's `try: from
+    huggingface_hub import ...` in an environment that has huggingface_hub is no fork of the machine."""
     top = dotted.split(".")[0]
     site = site_of(interp)
     if site is not None and site.follows(top) and site.compiled(dotted):
         return package_origin(interp, top, f"compiled extension {dotted} (not read)")
     if site is not None and absent(interp, site, top):
         raise UserException(MODULE_NOT_FOUND)
-    return interp.not_found(dotted)
+    return interp.not_found(dotted, in_environment=site is not None and installed(site, dotted))
+
+
+def installed(site: Site, dotted: str) -> bool:
+    """Whether the named environment has the module `dotted` in one of its folders (a package folder,
+    `a/b.py`, or a compiled `a/b.<tag>.so`), its top-level name among those it lists as present
+    (`site.present` is part of the kept imports' key: what is installed there is what the import was kept
+    under). A submodule not there as a file (`six.moves`, a module a package makes) is not known to be."""
+    parts = dotted.split(".")
+    if site.present is None or parts[0] not in site.present:
+        return False
+    for root in site.folders:
+        base = os.path.join(root, *parts)
+        folder, last = os.path.split(base)
+        if os.path.isdir(base) or os.path.isfile(base + ".py") \
+                or any(n.startswith(last + ".") and n.endswith((".so", ".pyd")) for n in _listing(folder)):
+            return True
+    return False
+
+
+def _listing(folder: str) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
 
 
 # standard modules of the Pythons 3.8-3.14 that `sys.stdlib_module_names` of a newer one lacks

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.dtype_device import parameter, require_floating, require_norm_parameters
+from pytea_ci.models.dtype_device import (creation_device, parameter, placed, require_floating,
+                                          require_norm_parameters)
 from pytea_ci.models.prim import fmt, known, shape_of
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.nn.module import Module
@@ -76,9 +77,16 @@ def _bn_class(n: int) -> None:
     name = f"BatchNorm{n}d"
 
     def init(ctx: Ctx, self: Instance, num_features: Any, *args: Any, **kwargs: Any) -> None:
-        self.attrs.update(training=True, num_features=num_features)
-        norm_state(ctx, self, num_features, _arg(args, kwargs, "affine", 2, True),
-                   _arg(args, kwargs, "track_running_stats", 3, True), kwargs)
+        affine, track = _arg(args, kwargs, "affine", 2, True), _arg(args, kwargs, "track_running_stats", 3, True)
+        # what `_NormBase.__init__` keeps (timm's BatchNormAct2d reads them in its own forward)
+        self.attrs.update(training=True, num_features=num_features, eps=_arg(args, kwargs, "eps", 0, 1e-5),
+                          momentum=_arg(args, kwargs, "momentum", 1, 0.1), affine=affine, track_running_stats=track)
+        norm_state(ctx, self, num_features, affine, track, kwargs)
+        if flag(track) is True:
+            self.attrs["num_batches_tracked"] = placed(ctx, Tensor((), "int64"), creation_device(ctx, kwargs),
+                                                       "layer construction")
+        elif flag(track) is False:
+            self.attrs.update(running_mean=None, running_var=None, num_batches_tracked=None)
 
     def forward(ctx: Ctx, self: Instance, input: Any) -> Any:
         norm_input(ctx, name, "batch_norm", input, _state(self))
