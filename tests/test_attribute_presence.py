@@ -221,5 +221,37 @@ def test_getattr_default_of_a_private_name_torch_never_sets_is_the_default(analy
     truth = eval(run.stdout)  # noqa: S307 - our own program's printed dict of tuples
     assert wrong_answers(analyzer, source, truth) == {}
     sure = [f"p_1_{PRIVATE_NAMES.index(n)}" for n in ("_traits", "_flag", "_modules", "training", "fc")]
+    # a torch layer (and the program's subclass of one): what its source may set on `self` is generated
+    # (`LAYER_INSTANCE_NAMES`), so transformers' `getattr(module, "_is_hf_initialized", False)` is the default
+    sure += [f"p_{i}_{PRIVATE_NAMES.index(n)}" for i in (0, 2) for n in ("_traits", "_flag")]
     got = decided(analyzer, source, truth, sure)
     assert set(got.values()) == {"exact"}, {k: v for k, v in got.items() if v != "exact"}
+
+
+LAYERS = '''
+import torch
+from torch import nn
+
+VALUES = [nn.LSTM(2, 3), nn.Linear(2, 3), nn.Conv2d(2, 3, 3), nn.BatchNorm2d(3), nn.Sequential(nn.ReLU())]
+NAMES = ("weight_ih_l0", "bias_hh_l0", "in_features", "_reversed_padding_repeated_twice", "num_batches_tracked",
+         "running_mean", "_is_hf_initialized", "0", "weight")
+'''
+
+
+def test_layer_instance_attributes_are_torchs(analyzer: Analyzer) -> None:
+    """The names a torch layer's instance holds come from its source (`self.x = ...`, registered buffers and
+    parameters): never a wrong answer, also for names computed at run time (an LSTM's `weight_ih_l0`, a
+    Sequential's `0`), and a name no torch source sets (`_is_hf_initialized`) is absent."""
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("the oracle needs torch: these values are nn.Modules")
+    lines = [textwrap.dedent(LAYERS)]
+    lines += [f"p_{i}_{j} = torch.zeros(3 if getattr(VALUES[{i}], NAMES[{j}], None) is None else 4)"
+              for i in range(5) for j in range(9)]
+    source = "\n".join(lines)
+    run = subprocess.run([sys.executable, "-c", source + "\nprint({k: tuple(v.shape) for k, v in list(globals().items()) "
+                          "if k.startswith('p_')})"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    truth = eval(run.stdout)  # noqa: S307 - our own program's printed dict of tuples
+    assert wrong_answers(analyzer, source, truth) == {}
+    got = decided(analyzer, source, truth, [f"p_{i}_6" for i in range(1, 4)])
+    assert set(got.values()) == {"exact"}, got

@@ -12,7 +12,8 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import RECORDED_ATTRS, model
-from pytea_ci.models.torch.tensor_attrs import LAYER_ATTRS, MODULE_ATTRS, MODULE_INSTANCE_ATTRS, TENSOR_ATTRS
+from pytea_ci.models.torch.tensor_attrs import (LAYER_ATTRS, LAYER_COMPUTED_NAMES, LAYER_INSTANCE_NAMES, MODULE_ATTRS,
+                                               MODULE_INSTANCE_ATTRS, TENSOR_ATTRS)
 from pytea_ci.models.values import (MISSING, OBJECT_NAMES, OPAQUE, TENSOR_ATTRS_SET, ClassVal, Instance, Namespace,
                                     PropertyVal, Unknown, lacks_attribute)
 from pytea_ci.shapes.dim import PInt
@@ -87,6 +88,10 @@ def _mro_lacks(cls: ClassVal, name: str, instance: bool) -> bool:
                 return False  # (a slot is a descriptor of the class; slots not known may be any name)
         elif c.qualname == "torch.nn.Module":
             if name in MODULE_ATTRS or (instance and name in MODULE_INSTANCE_ATTRS):
+                return False
+        elif c.qualname in LAYER_ATTRS:  # a torch.nn class: its own names, and what its source may set on `self`
+            if name in LAYER_ATTRS[c.qualname] or (instance and (
+                    name in LAYER_INSTANCE_NAMES or c.qualname in LAYER_COMPUTED_NAMES)):
                 return False
         elif c.name != "object":
             real = _cpython_type(c)

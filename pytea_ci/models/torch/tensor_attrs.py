@@ -104,6 +104,37 @@ MODULE_INSTANCE_ATTRS: frozenset[str] = frozenset((
     '_parameters _state_dict_hooks _state_dict_pre_hooks training '
 ).split())
 
+LAYER_INSTANCE_NAMES: frozenset[str] = frozenset((
+    '_all_weights _backward_pre_hooks _compiled_call_impl _flat_weight_refs _flat_weights '
+    '_flat_weights_names _forward_hooks_always_called _forward_hooks_with_kwargs _forward_pre_hooks '
+    '_forward_pre_hooks_with_kwargs _initialize_hook _is_full_backward_hook _keys _load_hook '
+    '_load_state_dict_post_hooks _load_state_dict_pre_hooks _modules _non_persistent_buffers_set '
+    '_qkv_same_embed_dim _random_samples _reversed_padding_repeated_twice _size _state_dict_hooks '
+    '_state_dict_pre_hooks activation activation_relu_or_gelu add_zero_attn affine align_corners alpha '
+    'approximate batch_first beta bias bias_hh bias_ih bias_k bias_v bidirectional blank ceil_mode '
+    'count_include_pad cutoffs d_model decoder delta device_ids dilation dim distance_function div_value '
+    'divisor_override downscale_factor dropout dropout1 dropout2 dropout3 elementwise_affine embed_dim '
+    'embedding_dim enable_nested_tensor encoder end_dim eps full groups head head_bias head_dim head_size'
+    ' hidden_size hook ignore_index in1_features in2_features in_channels in_features in_proj_bias '
+    'in_proj_weight include_last_offset init inplace input_size k k_proj_weight kdim keepdim kernel_size '
+    'label_smoothing lambd layers linear linear1 linear2 log_input log_target lower margin mask_check '
+    'max_norm max_val min_val mode module momentum multihead_attn n_classes n_clusters name '
+    'negative_slope nhead nonlinearity norm norm1 norm2 norm3 norm_first norm_type normalized_shape '
+    'num_batches_tracked num_channels num_classes num_embeddings num_features num_groups num_heads '
+    'num_layers num_parameters options out_channels out_features out_proj output_device output_padding '
+    'output_ratio output_size p padding padding_idx padding_mode pos_weight process_group proj_size '
+    'q_proj_weight recompute_scale_factor reduction return_indices running_mean running_var scale_factor '
+    'scale_grad_by_freq self_attn shortlist_size size sparse src_device_obj start_dim stride swap tail '
+    'threshold track_running_stats training transposed unflattened_size upper upscale_factor '
+    'use_nested_tensor v_proj_weight value vdim weight weight_hh weight_ih with_module zero_infinity '
+).split())
+
+LAYER_COMPUTED_NAMES: frozenset[str] = frozenset((
+    'torch.nn.Container torch.nn.GRU torch.nn.LSTM torch.nn.ModuleDict torch.nn.ModuleList '
+    'torch.nn.ParameterDict torch.nn.ParameterList torch.nn.RNN torch.nn.RNNBase torch.nn.Sequential '
+    'torch.nn.SyncBatchNorm '
+).split())  # classes setting computed names
+
 LAYER_ATTRS: dict[str, frozenset[str]] = {
     'torch.nn.AdaptiveAvgPool1d': frozenset('__constants__'.split()),
     'torch.nn.AdaptiveAvgPool2d': frozenset('__constants__'.split()),
@@ -117,6 +148,7 @@ LAYER_ATTRS: dict[str, frozenset[str]] = {
     'torch.nn.AvgPool2d': frozenset('__constants__'.split()),
     'torch.nn.AvgPool3d': frozenset('__constants__'.split()),
     'torch.nn.BCELoss': frozenset('__constants__'.split()),
+    'torch.nn.BCEWithLogitsLoss': frozenset(''.split()),
     'torch.nn.BatchNorm1d': frozenset('__constants__ _check_input_dim reset_parameters reset_running_stats'.split()),
     'torch.nn.BatchNorm2d': frozenset('__constants__ _check_input_dim reset_parameters reset_running_stats'.split()),
     'torch.nn.BatchNorm3d': frozenset('__constants__ _check_input_dim reset_parameters reset_running_stats'.split()),
@@ -140,6 +172,7 @@ LAYER_ATTRS: dict[str, frozenset[str]] = {
     'torch.nn.CosineEmbeddingLoss': frozenset('__constants__'.split()),
     'torch.nn.CosineSimilarity': frozenset('__constants__'.split()),
     'torch.nn.CrossEntropyLoss': frozenset('__constants__'.split()),
+    'torch.nn.CrossMapLRN2d': frozenset(''.split()),
     'torch.nn.DataParallel': frozenset('__class_getitem__ __orig_bases__ __parameters__ __slots__ _is_protocol gather parallel_apply replicate scatter'.split()),
     'torch.nn.Dropout': frozenset('__constants__'.split()),
     'torch.nn.Dropout1d': frozenset('__constants__'.split()),
@@ -165,6 +198,7 @@ LAYER_ATTRS: dict[str, frozenset[str]] = {
     'torch.nn.Hardtanh': frozenset('__constants__'.split()),
     'torch.nn.HingeEmbeddingLoss': frozenset('__constants__'.split()),
     'torch.nn.HuberLoss': frozenset('__constants__'.split()),
+    'torch.nn.Identity': frozenset(''.split()),
     'torch.nn.InstanceNorm1d': frozenset('__constants__ _apply_instance_norm _check_input_dim _get_no_batch_dim _handle_no_batch_input reset_parameters reset_running_stats'.split()),
     'torch.nn.InstanceNorm2d': frozenset('__constants__ _apply_instance_norm _check_input_dim _get_no_batch_dim _handle_no_batch_input reset_parameters reset_running_stats'.split()),
     'torch.nn.InstanceNorm3d': frozenset('__constants__ _apply_instance_norm _check_input_dim _get_no_batch_dim _handle_no_batch_input reset_parameters reset_running_stats'.split()),
@@ -193,12 +227,16 @@ LAYER_ATTRS: dict[str, frozenset[str]] = {
     'torch.nn.Linear': frozenset('__constants__ reset_parameters'.split()),
     'torch.nn.LinearCrossEntropyLoss': frozenset('__constants__'.split()),
     'torch.nn.LocalResponseNorm': frozenset('__constants__'.split()),
+    'torch.nn.LogSigmoid': frozenset(''.split()),
     'torch.nn.LogSoftmax': frozenset('__constants__'.split()),
     'torch.nn.MSELoss': frozenset('__constants__'.split()),
     'torch.nn.MarginRankingLoss': frozenset('__constants__'.split()),
     'torch.nn.MaxPool1d': frozenset('__constants__'.split()),
     'torch.nn.MaxPool2d': frozenset('__constants__'.split()),
     'torch.nn.MaxPool3d': frozenset('__constants__'.split()),
+    'torch.nn.MaxUnpool1d': frozenset(''.split()),
+    'torch.nn.MaxUnpool2d': frozenset(''.split()),
+    'torch.nn.MaxUnpool3d': frozenset(''.split()),
     'torch.nn.Mish': frozenset('__constants__'.split()),
     'torch.nn.ModuleDict': frozenset('__contains__ __delitem__ __getitem__ __iter__ __len__ __setitem__ clear items keys pop update values'.split()),
     'torch.nn.ModuleList': frozenset('__add__ __delitem__ __getitem__ __iadd__ __iter__ __len__ __setitem__ _get_abs_string_index append extend insert pop'.split()),
@@ -232,13 +270,18 @@ LAYER_ATTRS: dict[str, frozenset[str]] = {
     'torch.nn.SELU': frozenset('__constants__'.split()),
     'torch.nn.Sequential': frozenset('__add__ __delitem__ __getitem__ __iadd__ __imul__ __iter__ __len__ __mul__ __rmul__ __setitem__ _get_item_by_idx append extend insert pop'.split()),
     'torch.nn.SiLU': frozenset('__constants__'.split()),
+    'torch.nn.Sigmoid': frozenset(''.split()),
     'torch.nn.SmoothL1Loss': frozenset('__constants__'.split()),
     'torch.nn.SoftMarginLoss': frozenset('__constants__'.split()),
     'torch.nn.Softmax': frozenset('__constants__'.split()),
+    'torch.nn.Softmax2d': frozenset(''.split()),
     'torch.nn.Softmin': frozenset('__constants__'.split()),
     'torch.nn.Softplus': frozenset('__constants__'.split()),
     'torch.nn.Softshrink': frozenset('__constants__'.split()),
+    'torch.nn.Softsign': frozenset(''.split()),
     'torch.nn.SyncBatchNorm': frozenset('__constants__ _check_input_dim _check_non_zero_input_channels convert_sync_batchnorm reset_parameters reset_running_stats'.split()),
+    'torch.nn.Tanh': frozenset(''.split()),
+    'torch.nn.Tanhshrink': frozenset(''.split()),
     'torch.nn.Threshold': frozenset('__constants__'.split()),
     'torch.nn.Transformer': frozenset('_reset_parameters generate_square_subsequent_mask'.split()),
     'torch.nn.TransformerDecoder': frozenset('__constants__'.split()),
