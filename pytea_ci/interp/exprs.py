@@ -495,6 +495,13 @@ class ExprMixin:
                 items, truncated = self.loop_items(source)
             if i == 0:
                 first.append(self.item_positions(source, len(items)))
+                if isinstance(source, Unknown) and truncated and (count[0] is None or id(source) in self.unknown_len):
+                    # over a value not understood: as many items as `len()` of it says, at least the
+                    # representatives the body runs with (as for a list built in a loop not followed)
+                    count[0] = self.unknown_length(source, lo=len(items))
+                    at_least = P.ge(count[0], len(items))
+                    if not isinstance(at_least, bool):
+                        self.pc.append(at_least)
             inexact[0] |= truncated
             for item in items:
                 self.assign(g.target, item, inner)

@@ -39,6 +39,9 @@ class Ctx(Protocol):
         """The text of a small file of the project (`name` relative to `base`, default: the folder of
         the file running), read and never executed; None when outside the project, missing or large."""
 
+    def import_named(self, dotted: str) -> Any:
+        """The module `import dotted` (an absolute name) runs and binds as `dotted`; unknown when not a name."""
+
     def module_absent(self, top: str) -> bool:
         """Whether CPython finds no top-level module `top` where the program runs: the environment the
         user named (`--python`) lacks it, and the project, the standard library and the models too."""
@@ -87,6 +90,9 @@ class Ctx(Protocol):
     def source_count(self, value: Any) -> "Dim | None":
         """How many items iterating `value` yields, when known: `known_length`, and the number of entries
         of data read at run time (an input symbol)."""
+
+    def unknown_length(self, v: Any, lo: int = 0) -> "Dim":
+        """The number of items of a value not understood: one symbol until something may change it."""
 
     def length_of(self, lst: "list[Any] | tuple[Any, ...]") -> "Dim":
         """The length of a list or tuple: known, else a symbol kept until the list changes."""
