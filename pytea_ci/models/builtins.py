@@ -8,6 +8,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.abc_kinds import abc_matches, enum_meta_matches
+from pytea_ci.models.numpy_.known import SCALAR_TYPES as NUMPY_SCALARS
 from pytea_ci.models.ranges import SCALAR
 from pytea_ci.models.registry import get, members, model, native_class, register
 from pytea_ci.models.value_types import class_of, type_of
@@ -315,6 +316,9 @@ def _type_matches(value: Any, t: Any) -> Any:
         return abc_matches(value, t.qualname.rsplit(".", 1)[-1])
     if isinstance(t, ClassVal) and isinstance(value, EnumMember) and value.owner is not None:
         return t in value.owner.mro()  # `isinstance(Kind.SDPA, Kind)` of an int- or str-valued enum
+    if isinstance(t, ClassVal) and t.native and t.qualname in NUMPY_SCALARS and (value is None or isinstance(
+            value, (tuple, list, dict, set, frozenset, str)) or isinstance(value, Tensor) and value.lib == "torch"):
+        return False  # numpy's scalar types hold none of these (a Python number may stand for a numpy scalar)
     if isinstance(t, ClassVal):
         if isinstance(value, NamedTupleVal) and t in value.cls.mro():
             return True

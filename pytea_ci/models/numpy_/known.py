@@ -135,3 +135,12 @@ def any_(ctx: Ctx, a: Any, *args: Any, **kwargs: Any) -> Any:
 @model("numpy.all")
 def all_(ctx: Ctx, a: Any, *args: Any, **kwargs: Any) -> Any:
     return _truth(ctx, a, True) if not args and not kwargs else ctx.unknown("numpy.all along an axis")
+
+
+# numpy's scalar types, as classes `isinstance` can test against: a Python container, a string, None or a torch
+# tensor is never one of them (`builtins._type_matches`); a Python number may stand for a numpy scalar, so
+# whether it is one stays not known (torchrl's `isinstance(shape, np.integer)` of a torch.Size took both ways)
+SCALAR_TYPES = ("numpy.generic", "numpy.number", "numpy.integer", "numpy.signedinteger", "numpy.unsignedinteger",
+                "numpy.floating", "numpy.complexfloating")
+for _qual in SCALAR_TYPES:
+    native_class(_qual)(type(_qual.rsplit(".", 1)[1], (), {}))
