@@ -8,7 +8,6 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.abc_kinds import abc_matches, enum_meta_matches
-from pytea_ci.models.numpy_.known import SCALAR_TYPES as NUMPY_SCALARS
 from pytea_ci.models.ranges import SCALAR
 from pytea_ci.models.registry import get, members, model, native_class, register
 from pytea_ci.models.value_types import class_of, type_of
@@ -23,6 +22,11 @@ def _concrete(*vals: Any) -> bool:
     from pytea_ci.models.values import is_concrete
 
     return all(is_concrete(v) for v in vals)
+
+
+# numpy's scalar types (registered as classes by models/numpy_/known.py, loaded only when a program uses numpy)
+NUMPY_SCALARS = ("numpy.generic", "numpy.number", "numpy.integer", "numpy.signedinteger", "numpy.unsignedinteger",
+                 "numpy.floating", "numpy.complexfloating")
 
 
 @model("builtins.print", "builtins.input", "builtins.breakpoint", "builtins.help")

@@ -40,9 +40,6 @@ NAMES: dict[str, str] = {
         'typing.Container collections.abc.Collection typing.Collection collections.abc.Reversible '
         'typing.Reversible collections.abc.Callable collections.abc.MutableSequence typing.MutableSequence '
         'collections.abc.Set collections.abc.MutableSet typing.MutableSet enum.EnumMeta enum.EnumType',
-    'pytea_ci.models.numpy_.known':
-        'builtins.KnownArray numpy.atleast_1d numpy.any numpy.all numpy.generic numpy.number numpy.integer '
-        'numpy.signedinteger numpy.unsignedinteger numpy.floating numpy.complexfloating',
     'pytea_ci.models.value_types':
         'types.NoneType',
     'pytea_ci.models.builtins':
@@ -391,6 +388,9 @@ NAMES: dict[str, str] = {
         'torch.vdot torch.Tensor.vdot torch.cross torch.Tensor.cross torch.linalg.cross torch.addmm '
         'torch.Tensor.addmm torch.baddbmm torch.Tensor.baddbmm torch.addmv torch.Tensor.addmv torch.cdist '
         'torch.dist torch.Tensor.dist torch.einsum torch.mv torch.Tensor.mv',
+    'pytea_ci.models.numpy_.known':
+        'builtins.KnownArray numpy.atleast_1d numpy.any numpy.all numpy.generic numpy.number numpy.integer '
+        'numpy.signedinteger numpy.unsignedinteger numpy.floating numpy.complexfloating',
     'pytea_ci.models.numpy_.array':
         'numpy.ndarray.__add__ numpy.ndarray.__radd__ numpy.ndarray.__sub__ numpy.ndarray.__rsub__ '
         'numpy.ndarray.__mul__ numpy.ndarray.__rmul__ numpy.ndarray.__truediv__ numpy.ndarray.__rtruediv__ '

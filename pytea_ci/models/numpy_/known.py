@@ -12,6 +12,7 @@ import operator
 from typing import Any, Callable
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.builtins import NUMPY_SCALARS
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes.dim import is_dim
@@ -140,7 +141,5 @@ def all_(ctx: Ctx, a: Any, *args: Any, **kwargs: Any) -> Any:
 # numpy's scalar types, as classes `isinstance` can test against: a Python container, a string, None or a torch
 # tensor is never one of them (`builtins._type_matches`); a Python number may stand for a numpy scalar, so
 # whether it is one stays not known (torchrl's `isinstance(shape, np.integer)` of a torch.Size took both ways)
-SCALAR_TYPES = ("numpy.generic", "numpy.number", "numpy.integer", "numpy.signedinteger", "numpy.unsignedinteger",
-                "numpy.floating", "numpy.complexfloating")
-for _qual in SCALAR_TYPES:
+for _qual in NUMPY_SCALARS:
     native_class(_qual)(type(_qual.rsplit(".", 1)[1], (), {}))
