@@ -61,14 +61,6 @@ class ImportMixin:
             return kept.load(self, dotted, lambda: self.import_path(dotted, path, scope, node))
         return self.import_path(dotted, path, scope, node)
 
-    def import_named(self: "Interpreter", dotted: str) -> Any:
-        """`importlib.import_module(dotted)` of an absolute name: what `import dotted` runs (its packages
-        first, each once), and the module itself."""
-        if not dotted or dotted.startswith(".") or not all(p.isidentifier() for p in dotted.split(".")):
-            return self.unknown("importlib.import_module of a name not understood", api=True)
-        g: dict[str, Any] = {}
-        return self.import_module(dotted, Scope(g, g), ast.Pass())
-
     def not_found(self: "Interpreter", dotted: str) -> Any:
         """An import neither the project nor the models provide (nor an installed package). A
         third-party package imported where a handler catches its absence (`try: from xformers.ops import

@@ -503,7 +503,7 @@ def dir_(ctx: Ctx, *args: Any) -> Any:
 
 
 @model("builtins.id", "builtins.hash", "builtins.globals", "builtins.locals",
-       "builtins.eval", "builtins.exec", "builtins.compile", "builtins.memoryview",
+       "builtins.eval", "builtins.exec", "builtins.compile", "builtins.__import__", "builtins.memoryview",
        "builtins.bytearray", "builtins.pow", "builtins.object_new")
 def opaque(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("opaque builtin")

@@ -39,9 +39,6 @@ class Ctx(Protocol):
         """The text of a small file of the project (`name` relative to `base`, default: the folder of
         the file running), read and never executed; None when outside the project, missing or large."""
 
-    def import_named(self, dotted: str) -> Any:
-        """The module `import dotted` (an absolute name) runs and binds as `dotted`; unknown when not a name."""
-
     def module_absent(self, top: str) -> bool:
         """Whether CPython finds no top-level module `top` where the program runs: the environment the
         user named (`--python`) lacks it, and the project, the standard library and the models too."""
