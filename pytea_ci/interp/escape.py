@@ -70,6 +70,8 @@ def escape(interp: "Interpreter", values: tuple[Any, ...], what: str) -> None:
     for v in values:
         if isinstance(v, ClassVal) and not v.native:
             v.ns[OPAQUE] = True  # a class handed over may be given attributes of any name there
+        if isinstance(v, Unknown):
+            interp.unknown_len.pop(id(v), None)  # code not followed may add or remove its items
     if not any(_holdable(v) for v in values) and not interp.callbacks:
         return
     origin = Origin(interp.span, f"may be changed by {what}, which is not followed")

@@ -427,6 +427,8 @@ class ExprMixin:
         return P.ne(fact, 0)  # type: ignore[return-value]
 
     def ev_Call(self: "Interpreter", node: ast.Call, scope: Scope) -> Any:
+        if self.extends_lazily(node, scope):
+            return None
         fn = self.eval(node.func, scope)
         args = self.eval_elts(node.args, scope, isinstance(fn, ClassVal) and fn.lookup(SPREAD) is True)
         kwargs: dict[str, Any] = {}
@@ -456,6 +458,32 @@ class ExprMixin:
     def ev_ListComp(self: "Interpreter", node: ast.ListComp, scope: Scope) -> Any:
         # the list itself, not a copy: it carries the "inexact" mark when iterations were left out
         return self.comprehension(node.generators, scope, lambda s: [self.eval(node.elt, s)])
+
+    def extends_lazily(self: "Interpreter", node: ast.Call, scope: Scope) -> bool:
+        """`ys.extend(f(ys[-1]) for m in blocks)`, a generator that reads the list it extends: CPython's
+        `list.extend` takes the generator's items one by one, so each item sees the ones appended before it
+        (ultralytics' HGBlock chains its blocks so). Run so, and say whether it was."""
+        f = node.func
+        if not (isinstance(f, ast.Attribute) and f.attr == "extend" and isinstance(f.value, ast.Name)
+                and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.GeneratorExp)):
+            return False
+        gen, name = node.args[0], f.value.id
+        if not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(gen)):
+            return False
+        target = self.eval(f.value, scope)
+        if type(target) is not list or id(target) in self.inexact:
+            return False
+
+        def produce(s: Scope) -> list[Any]:
+            target.append(self.eval(gen.elt, s))
+            return []
+
+        with self.at(node):
+            out = self.comprehension(gen.generators, scope, produce)
+        self.note_mutation(target)
+        if id(out) in self.inexact:  # representatives of the generator's items: so are the items appended
+            self.mark_inexact(target)
+        return True
 
     def ev_GeneratorExp(self: "Interpreter", node: ast.GeneratorExp, scope: Scope) -> Any:
         return self.ev_ListComp(node, scope)  # type: ignore[arg-type]
@@ -502,6 +530,13 @@ class ExprMixin:
             unordered[0] |= shuffled is not None
             if i == 0:
                 first.append(self.item_positions(source, len(items)))
+                if isinstance(source, Unknown) and truncated and (count[0] is None or id(source) in self.unknown_len):
+                    # over a value not understood: as many items as `len()` of it says, at least the
+                    # representatives the body runs with (as for a list built in a loop not followed)
+                    count[0] = self.unknown_length(source, lo=len(items))
+                    at_least = P.ge(count[0], len(items))
+                    if not isinstance(at_least, bool):
+                        self.pc.append(at_least)
             inexact[0] |= truncated
             for item in items:
                 self.assign(g.target, item, inner)

@@ -108,6 +108,9 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.escaped: set[int] = set()  # dicts and instances handed to code not followed: any key or attribute may be there (escape.py)
         self.callbacks: list[Any] = []  # functions handed to code not followed, which may call them later
         self.known_len: dict[int, Dim] = {}  # inexact lists whose length is known (their items are representatives)
+        # values not understood whose length was taken (`len()`, a comprehension over them): the same symbol until
+        # something may change them (sequences.py `unknown_length`); the value is kept, so its id is never reused
+        self.unknown_len: dict[int, tuple[Unknown, Dim]] = {}
         self.cursors: dict[int, int] = {}  # iterators `next()` took items from: how many (-1: not known)
         self.rep_positions: dict[int, tuple[int, ...]] = {}  # positions of those items in the list, when known
         self.exact_prefix: dict[int, int] = {}  # inexact tuples whose first items are known: how many (`(q, *xs)`)

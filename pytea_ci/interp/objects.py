@@ -49,6 +49,8 @@ class ObjectMixin:
             return self.unknown(f"int.{name}")
         if isinstance(obj, DType) and (dp := get_property(f"builtins.DType.{name}")) is not None:
             return dp.fn(self, obj)  # `x.dtype.is_floating_point`
+        if isinstance(obj, Unknown):
+            self.unknown_len.pop(id(obj), None)  # a method of it (`append`, `pop`) may change how many items it has
         return self.derived(f"attribute {name}", obj)
 
     def attr_of_enum_member(self: "Interpreter", obj: EnumMember, name: str) -> Any:

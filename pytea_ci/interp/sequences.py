@@ -170,7 +170,17 @@ class SequenceMixin:
         if n is None and isinstance(source, Unknown) and source.origin is not None \
                 and source.origin.what.startswith(_READ):
             return self.call(registry.get("builtins.len"), source)  # as `len()` of it: an input symbol
+        if n is None and isinstance(source, Unknown) and id(source) in self.unknown_len:
+            return self.unknown_len[id(source)][1]  # its length was taken before: the same items
         return n
+
+    def unknown_length(self: "Interpreter", v: Unknown, lo: int = 0) -> Dim:
+        """The number of items of `v`, a value not understood: one symbol (at least `lo`) for every `len()` of
+        it and every comprehension over it, until something may change it (a method of it is read, it is handed
+        to code not followed): CPython's `len(rets)` twice is one number."""
+        if id(v) not in self.unknown_len:
+            self.unknown_len[id(v)] = (v, self.fresh("len", lo=lo, note="items of a value not understood"))
+        return self.unknown_len[id(v)][1]
 
     def length_of(self: "Interpreter", lst: "list[Any] | tuple[Any, ...]") -> Dim:
         """The length of a list or tuple; of one built over iterations left out, a symbol (at least

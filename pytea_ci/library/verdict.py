@@ -29,7 +29,7 @@ from pytea_ci.interp.budget import Budget
 from pytea_ci.interp.explore import explore
 from pytea_ci.interp.installed import Installed
 from pytea_ci.interp.project_imports import ProjectImports
-from pytea_ci.library import coincide, plausible, protocol
+from pytea_ci.library import coincide, plausible, protocol, transpose
 from pytea_ci.library.interpreter import LibraryInterpreter, LibraryShared, PathOutcome, resume
 from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget
 from pytea_ci.library.inputs import choices
@@ -299,7 +299,10 @@ def _symbolic(target: LibraryTarget, combos: list[ComboResult], cut: bool,
     accepted = [c for c in combos if c.completed]
     if accepted:
         warnings = {d.key(): d for c in accepted for d in c.warnings if only or coincide.MARK not in d.message}
-        return list(warnings.values())
+        # a forgotten transpose is one only when every accepted input meets it: an unbatched `[C, H, W]` of a
+        # Conv2d block gives GroupNorm H as its channels, which a batched `[N, C, H, W]` never does
+        every = set.intersection(*({d.key() for d in c.warnings if transpose.MARK in d.message} for c in accepted))
+        return [d for k, d in warnings.items() if transpose.MARK not in d.message or k in every]
     if cut or any(c.incomplete for c in combos):
         return []
     failing = [c for c in combos if c.failures]

@@ -26,6 +26,11 @@ def _concrete(*vals: Any) -> bool:
     return all(is_concrete(v) for v in vals)
 
 
+# numpy's scalar types (registered as classes by models/numpy_/known.py, loaded only when a program uses numpy)
+NUMPY_SCALARS = ("numpy.generic", "numpy.number", "numpy.integer", "numpy.signedinteger", "numpy.unsignedinteger",
+                 "numpy.floating", "numpy.complexfloating")
+
+
 @model("builtins.print", "builtins.input", "builtins.breakpoint", "builtins.help")
 def print_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return None
@@ -338,6 +343,9 @@ def _type_matches(value: Any, t: Any) -> Any:
         return abc_matches(value, t.qualname.rsplit(".", 1)[-1])
     if isinstance(t, ClassVal) and isinstance(value, EnumMember) and value.owner is not None:
         return t in value.owner.mro()  # `isinstance(Kind.SDPA, Kind)` of an int- or str-valued enum
+    if isinstance(t, ClassVal) and t.native and t.qualname in NUMPY_SCALARS and (value is None or isinstance(
+            value, (tuple, list, dict, set, frozenset, str)) or isinstance(value, Tensor) and value.lib == "torch"):
+        return False  # numpy's scalar types hold none of these (a Python number may stand for a numpy scalar)
     if isinstance(t, ClassVal):
         if isinstance(value, NamedTupleVal) and t in value.cls.mro():
             return True

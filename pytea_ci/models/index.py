@@ -92,12 +92,13 @@ NAMES: dict[str, str] = {
         'sys.version_info sys.maxsize functools.update_wrapper functools.wraps contextlib.contextmanager '
         'contextlib.suppress contextlib.nullcontext functools.partial functools.lru_cache functools.cache '
         'typing.final typing.overload abc.abstractmethod torch.jit.script torch.jit.unused torch.compile '
-        'typing.no_type_check torch.jit.ignore torch.jit.export torch.jit._overload_method functools.reduce '
-        'copy.deepcopy copy.copy collections.OrderedDict collections.defaultdict_plain typing.List typing.Dict '
-        'typing.Tuple typing.Optional typing.Union typing.Any typing.Callable typing.Iterable typing.Iterator '
-        'typing.Sequence typing.Mapping typing.Set typing.Type typing.Literal typing.Generator typing.TypeVar_ '
-        'typing.ClassVar typing.Final typing.Annotated dataclasses.InitVar typing.TYPE_CHECKING os.path.split '
-        'urllib.parse.urlsplit urllib.parse.urlparse types.FunctionType types.LambdaType itertools.repeat',
+        'typing.no_type_check torch.jit.ignore torch.jit.export torch.jit._overload_method typing.cast '
+        'functools.reduce copy.deepcopy copy.copy collections.OrderedDict collections.defaultdict_plain '
+        'typing.List typing.Dict typing.Tuple typing.Optional typing.Union typing.Any typing.Callable '
+        'typing.Iterable typing.Iterator typing.Sequence typing.Mapping typing.Set typing.Type typing.Literal '
+        'typing.Generator typing.TypeVar_ typing.ClassVar typing.Final typing.Annotated dataclasses.InitVar '
+        'typing.TYPE_CHECKING os.path.split urllib.parse.urlsplit urllib.parse.urlparse types.FunctionType '
+        'types.LambdaType itertools.repeat',
     'pytea_ci.models.attributes':
         'builtins.getattr builtins.setattr builtins.hasattr',
     'pytea_ci.models.torch.creation':
@@ -388,7 +389,8 @@ NAMES: dict[str, str] = {
         'torch.Tensor.addmm torch.baddbmm torch.Tensor.baddbmm torch.addmv torch.Tensor.addmv torch.cdist '
         'torch.dist torch.Tensor.dist torch.einsum torch.mv torch.Tensor.mv',
     'pytea_ci.models.numpy_.known':
-        'builtins.KnownArray numpy.atleast_1d numpy.any numpy.all',
+        'builtins.KnownArray numpy.atleast_1d numpy.any numpy.all numpy.generic numpy.number numpy.integer '
+        'numpy.signedinteger numpy.unsignedinteger numpy.floating numpy.complexfloating',
     'pytea_ci.models.numpy_.array':
         'numpy.ndarray.__add__ numpy.ndarray.__radd__ numpy.ndarray.__sub__ numpy.ndarray.__rsub__ '
         'numpy.ndarray.__mul__ numpy.ndarray.__rmul__ numpy.ndarray.__truediv__ numpy.ndarray.__rtruediv__ '

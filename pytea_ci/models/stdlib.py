@@ -285,6 +285,11 @@ def passthrough_decorator(ctx: Ctx, fn: Any = None, *args: Any, **kwargs: Any) -
     return fn
 
 
+@model("typing.cast")
+def cast(ctx: Ctx, typ: Any, val: Any) -> Any:
+    return val  # CPython returns the value unchanged: the type is for type checkers only
+
+
 @model("functools.reduce")
 def reduce(ctx: Ctx, fn: Any, iterable: Any, *initial: Any) -> Any:
     items = ctx.iterate(iterable)

@@ -992,6 +992,9 @@ for _w in ("AlexNet_Weights", "MobileNet_V2_Weights", "ResNet18_Weights", "ResNe
            "VGG16_Weights", "VGG16_BN_Weights", "VGG19_Weights", "VGG19_BN_Weights"):
     EXEMPT[f"torchvision.models.{_w}"] = ("weights enum: selects pretrained values, no shape effect",
                                           f"w_{_w.lower()} = torchvision.models.{_w}.DEFAULT")
+for _t in ("generic", "number", "integer", "signedinteger", "unsignedinteger", "floating", "complexfloating"):
+    EXEMPT[f"numpy.{_t}"] = ("numpy scalar type: a class programs test values against (no shape effect of its own)",
+                            f"is_scalar_{_t} = isinstance((2, 3), np.{_t})")
 # one tensor operation checked, so the file is not a PT013 "nothing checked" entry point
 EXEMPT_PRELUDE = "import torchvision\n" + _OPT + "out = model(torch.randn(3, 4))\n"
 

@@ -12,6 +12,7 @@ import operator
 from typing import Any, Callable
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.builtins import NUMPY_SCALARS
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes.dim import is_dim
@@ -135,3 +136,10 @@ def any_(ctx: Ctx, a: Any, *args: Any, **kwargs: Any) -> Any:
 @model("numpy.all")
 def all_(ctx: Ctx, a: Any, *args: Any, **kwargs: Any) -> Any:
     return _truth(ctx, a, True) if not args and not kwargs else ctx.unknown("numpy.all along an axis")
+
+
+# numpy's scalar types, as classes `isinstance` can test against: a Python container, a string, None or a torch
+# tensor is never one of them (`builtins._type_matches`); a Python number may stand for a numpy scalar, so
+# whether it is one stays not known (torchrl's `isinstance(shape, np.integer)` of a torch.Size took both ways)
+for _qual in NUMPY_SCALARS:
+    native_class(_qual)(type(_qual.rsplit(".", 1)[1], (), {}))

@@ -326,7 +326,8 @@ def expand(ctx: Ctx, self: Tensor, *sizes: Any) -> Any:
             out.append(have)
             continue
         if have is not None and have != 1:
-            ctx.require(P.eq(have, want), "expand", f"the expanded size of the tensor ({want!r}) must match the "
+            # torch expands a dimension of size 1 to any size: a symbolic one (`t[:, :1]`: min(1, n)) may be 1
+            ctx.require(P.eq(have, want) if isinstance(have, int) else P.or_(P.eq(have, 1), P.eq(have, want)), "expand", f"the expanded size of the tensor ({want!r}) must match the "
                         f"existing size ({have!r}) at non-singleton dimension {i}: {fmt(s)} to {fmt(tuple(target))}",
                         operands=(f"input: {fmt(s)}",), dims=(("existing size", have), ("expanded size", want)))
         out.append(want)
