@@ -515,6 +515,7 @@ class ExprMixin:
         unordered = [False]  # a generator ran items in an order not known (interp/unordered.py)
         count: list[Any] = []  # how many items the first generator yields, when known
         first: list[Any] = []  # where the items the first generator runs with sit among all of them
+        kept = [0, False]  # items every filter surely kept; whether the first generator's items were cut short
 
         def loop(i: int) -> None:
             if i == len(gens):
@@ -538,16 +539,18 @@ class ExprMixin:
                     if not isinstance(at_least, bool):
                         self.pc.append(at_least)
             inexact[0] |= truncated
+            kept[1] |= truncated
             for item in items:
                 self.assign(g.target, item, inner)
-                ok = True
+                ok, sure = True, True
                 for cond in g.ifs:
                     t = self.truth_of(self.eval(cond, inner))
                     if isinstance(t, bool):
                         ok = ok and t
                     else:
-                        inexact[0] = True  # kept or not depending on data
+                        inexact[0], sure = True, False  # kept or not depending on data
                 if ok:
+                    kept[0] += sure
                     loop(i + 1)
 
         loop(0)
@@ -560,6 +563,11 @@ class ExprMixin:
                 self.known_len[id(results)] = count[0]  # one item per iteration; only the items are representatives
                 if first and first[0] is not None and len(first[0]) == len(results):
                     self.rep_positions[id(results)] = first[0]
+            elif len(gens) == 1 and gens[0].ifs and not kept[1]:
+                # every item was run, some kept by a filter not decided: between the ones surely kept and all
+                # of them (CPython keeps none of the others on some runs)
+                self.known_len[id(results)] = self.fresh("len", lo=kept[0], hi=len(results),
+                                                         note="items a filter not decided keeps")
             elif len(gens) == 1 and count and count[0] is not None and is_input_size(count[0]):
                 # the items of data the filter keeps: how many is as much an input of the run as the data's count
                 self.known_len[id(results)] = self.fresh("len", kind=INPUT, lo=0, note="items a filter keeps of "
