@@ -79,6 +79,14 @@ def program(values: str, count: int) -> str:
     return "\n".join(lines)
 
 
+def torch_probes(source: str) -> dict[str, tuple[int, ...]]:
+    """Run `source` under CPython with real torch (its values are nn.Modules): each probe's shape."""
+    run = subprocess.run([sys.executable, "-c", source + "\nprint({k: tuple(v.shape) for k, v in list(globals().items()) "
+                          "if k.startswith('p_')})"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    return eval(run.stdout)  # type: ignore[no-any-return]  # noqa: S307 - our own program's printed dict of tuples
+
+
 @pytest.fixture(scope="module")
 def analyzer() -> Analyzer:
     return Analyzer()
@@ -146,10 +154,7 @@ def test_hasattr_on_torch_modules_is_never_wrong(analyzer: Analyzer) -> None:
     lines += [f"p_{i}_{j} = torch.zeros(3 if hasattr(VALUES[{i}], NAMES[{j}]) else 4)"
               for i in range(4) for j in range(len(TORCH_NAMES))]
     source = "\n".join(lines)
-    run = subprocess.run([sys.executable, "-c", source + "\nprint({k: tuple(v.shape) for k, v in list(globals().items()) "
-                          "if k.startswith('p_')})"], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    truth = eval(run.stdout)  # noqa: S307 - our own program's printed dict of tuples
+    truth = torch_probes(source)
     assert wrong_answers(analyzer, source, truth) == {}
     sure = [f"p_1_{TORCH_NAMES.index('fc')}", f"p_1_{TORCH_NAMES.index('__class__')}",
             f"p_0_{TORCH_NAMES.index('bias')}", f"p_0_{TORCH_NAMES.index('zero_grad')}",
@@ -215,10 +220,7 @@ def test_getattr_default_of_a_private_name_torch_never_sets_is_the_default(analy
     lines += [f"p_{i}_{j} = torch.zeros(3 if getattr(VALUES[{i}], NAMES[{j}], None) is None else 4)"
               for i in range(3) for j in range(len(PRIVATE_NAMES))]  # the instances (the class `Net`: below)
     source = "\n".join(lines)
-    run = subprocess.run([sys.executable, "-c", source + "\nprint({k: tuple(v.shape) for k, v in list(globals().items()) "
-                          "if k.startswith('p_')})"], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    truth = eval(run.stdout)  # noqa: S307 - our own program's printed dict of tuples
+    truth = torch_probes(source)
     assert wrong_answers(analyzer, source, truth) == {}
     sure = [f"p_1_{PRIVATE_NAMES.index(n)}" for n in ("_traits", "_flag", "_modules", "training", "fc")]
     # a torch layer (and the program's subclass of one): what its source may set on `self` is generated
@@ -248,10 +250,7 @@ def test_layer_instance_attributes_are_torchs(analyzer: Analyzer) -> None:
     lines += [f"p_{i}_{j} = torch.zeros(3 if getattr(VALUES[{i}], NAMES[{j}], None) is None else 4)"
               for i in range(5) for j in range(9)]
     source = "\n".join(lines)
-    run = subprocess.run([sys.executable, "-c", source + "\nprint({k: tuple(v.shape) for k, v in list(globals().items()) "
-                          "if k.startswith('p_')})"], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    truth = eval(run.stdout)  # noqa: S307 - our own program's printed dict of tuples
+    truth = torch_probes(source)
     assert wrong_answers(analyzer, source, truth) == {}
     got = decided(analyzer, source, truth, [f"p_{i}_6" for i in range(1, 4)])
     assert set(got.values()) == {"exact"}, got
