@@ -6,6 +6,7 @@ gives them; a class whose bases are the program's, `object` and `nn.Module`, mad
 from __future__ import annotations
 
 import builtins
+import functools
 import importlib
 import sys
 from typing import Any
@@ -135,7 +136,11 @@ def _cpython_type(c: ClassVal) -> type | None:
     (never imported: the analyzer needs none of them). A standard-library class's private names
     (`_get_kwargs`) and its instances' own attributes are not taken from it: they differ between Python
     versions, and an instance's come from its `__init__` (`recorded_attrs` classes record them)."""
-    qual = c.qualname.removesuffix(".__base__")  # `builtins.dict.__base__`: dict
+    return _cpython_type_named(c.qualname.removesuffix(".__base__"))  # `builtins.dict.__base__`: dict
+
+
+@functools.lru_cache(maxsize=None)
+def _cpython_type_named(qual: str) -> type | None:
     module, _, name = qual.rpartition(".")
     if module == "builtins":
         found = getattr(builtins, name, None)
