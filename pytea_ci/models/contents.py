@@ -33,6 +33,7 @@ Element = tuple[float, float]
 # Slack of a computed float element, relative to the largest magnitude that made it: float32's unit in
 # the last place is 2**-23; the kernels (vectorized, fused multiply-add or not) are within a few.
 _SLACK = {"float64": 2.0 ** -44, "float32": 2.0 ** -18, "float16": 2.0 ** -7, "bfloat16": 2.0 ** -4}
+_NUMPY_LITERALS = frozenset(("numpy.array", "numpy.asarray", "numpy.ascontiguousarray"))
 _SAME = frozenset("clone detach contiguous cpu to type float double view reshape flatten ravel __pos__".split())
 
 
@@ -123,6 +124,17 @@ class Known:
         return Known(elements, self.alive)
 
 
+def scalars(t: Any) -> tuple[Any, ...] | None:
+    """The items of a 1-D numpy array of known contents as the Python numbers its scalars stand for (`int`
+    of an integer dtype, `bool` of a boolean one, `float` otherwise); None unless every item is exact."""
+    have = elements(t)
+    if have is None or t.lib != "numpy" or t.shape is None or len(t.shape) != 1 or any(lo != hi for lo, hi in have):
+        return None
+    if t.dtype == "bool":
+        return tuple(bool(lo) for lo, _ in have)
+    return tuple(int(lo) for lo, _ in have) if t.dtype in INT_DTYPES else tuple(float(lo) for lo, _ in have)
+
+
 def elements(t: Any) -> tuple[Element, ...] | None:
     """The known elements of a tensor (None: not known, or written since)."""
     k = t.known if isinstance(t, Tensor) else None
@@ -140,6 +152,8 @@ def sources(name: str, out: Tensor, args: tuple, kwargs: dict) -> tuple[Element,
         return arange(args, out.dtype)
     if name in ("torch.tensor", "torch.as_tensor") and args and last in ("tensor", "as_tensor"):
         return literal(args[0], out.dtype)
+    if name in _NUMPY_LITERALS and args and out.lib == "numpy":  # `np.asarray(in_shape, dtype=int)`
+        return literal(args[0], out.dtype)
     return None
 
 
@@ -151,12 +165,12 @@ def after(name: str, out: Any, args: tuple, kwargs: dict) -> Any:
         src.known.alive[0] = False  # every tensor that may share its memory sees the new values
     have = elements(src)
     if src is not None and have is not None:
-        read = _read_out(name, last, src, have, out)
+        read = _read_out(name, last, src, have, out, args)
         if read is not MISSING_READ:
             return read
     if not isinstance(out, Tensor):
         return out
-    if name.startswith("torch.") and not name.startswith("torch.Tensor."):
+    if name.startswith("torch.") and not name.startswith("torch.Tensor.") or name in _NUMPY_LITERALS:
         made = sources(name, out, args, kwargs)
         known = Known(made) if made is not None else None
     else:
@@ -172,7 +186,7 @@ _READS = frozenset(("torch.Tensor.item", "builtins.float", "builtins.int"))
 _PIECES = frozenset(("split", "chunk", "unbind", "tensor_split"))
 
 
-def _read_out(name: str, last: str, src: Tensor, have: tuple[Element, ...], out: Any) -> Any:
+def _read_out(name: str, last: str, src: Tensor, have: tuple[Element, ...], out: Any, args: tuple) -> Any:
     """What reading a tensor of known contents gives: a number, a list, items, pieces (else MISSING_READ)."""
     if len(have) == 1 and name in _READS:
         v = number(have[0], src.dtype, "value from tensor data (.item())")
@@ -180,6 +194,12 @@ def _read_out(name: str, last: str, src: Tensor, have: tuple[Element, ...], out:
             return int(v) if isinstance(v, (int, float)) else out  # (a float known within bounds: int() not decided)
         return float(v) if name == "builtins.float" and isinstance(v, int) else v
     one_d = src.shape is not None and len(src.shape) == 1
+    if one_d and src.lib == "numpy" and last in ("__iter__", "__getitem__"):  # numpy gives its scalars: numbers
+        numbers = scalars(src)
+        if numbers is not None and last == "__iter__" and isinstance(out, IterVal):
+            return IterVal(list(numbers))
+        i = _element_index(args[1], len(have)) if numbers is not None and len(args) > 1 else None
+        return numbers[i] if i is not None and numbers is not None else MISSING_READ
     if one_d and last == "tolist":  # (after `.tolist()` read the data: exactly its numbers)
         return [number(e, src.dtype, "value from tensor data (.tolist())") for e in have]
     if one_d and last == "__iter__" and isinstance(out, IterVal):

@@ -379,9 +379,11 @@ class SizeVal(tuple):  # type: ignore[type-arg]
 
 @dataclass(frozen=True)
 class DType:
-    """A tensor dtype constant such as `torch.float32` (name without the library prefix)."""
+    """A tensor dtype constant such as `torch.float32` (name without the library prefix), and the library
+    whose object it is ("torch", "numpy"; "" not known), which takes no part in equality."""
 
     name: str
+    lib: str = field(default="", compare=False)
 
 
 def is_concrete(v: Any) -> bool:

@@ -12,8 +12,9 @@ from pytea_ci.models.registry import model, register
 from pytea_ci.models.torch import creation as tc
 from pytea_ci.models.torch import tensor as tt
 from pytea_ci.models.torch.elementwise import DUNDERS, binary, where
-from pytea_ci.models.numpy_.known import items_of
-from pytea_ci.models.values import Builtin, DType
+from pytea_ci.models.numpy_.creation import torch_dtype_rejected
+from pytea_ci.models.numpy_.known import COMPARE_OPS, ITEM_OPS, as_ndarray, elementwise, items_of
+from pytea_ci.models.values import Builtin, DType, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import add, dmax, dmin, is_dim, mul
 from pytea_ci.shapes.tensor import Tensor
@@ -44,9 +45,16 @@ def np_broadcast(ctx: Ctx, a: Any, b: Any, op: str) -> None:
                 operands=(f"left: {fmt(sa)}", f"right: {fmt(sb)}"))
 
 
-def _dunder(op: str, reflected: bool) -> Any:
+def _dunder(op: str, reflected: bool, exact: Any = None) -> Any:
+    """numpy's operator `op`; `exact`, where given, computes it item by item on arrays of known items
+    (models/numpy_/known.py), else a known array meets the shape rule as the 1-D ndarray it is."""
     def run(ctx: Ctx, self: Any, other: Any) -> Any:
         a, b = (other, self) if reflected else (self, other)
+        if exact is not None and any(items_of(v) is not None for v in (a, b)):
+            computed = elementwise(ctx, a, b, exact, op)
+            if not isinstance(computed, Unknown):
+                return computed
+        a, b = as_ndarray(a), as_ndarray(b)
         if not isinstance(a, Tensor) and not isinstance(b, Tensor) and is_number(a) and is_number(b):
             kind = "float" if op in ("div", "pow") or "float" in (number_kind(a), number_kind(b)) else "int"
             return scalar_unknown(ctx, f"numpy {op} of numbers", kind)  # np.power(10000, 0.5): a number
@@ -58,7 +66,9 @@ def _dunder(op: str, reflected: bool) -> Any:
 
 def _register_operators() -> None:
     for name, (op, reflected) in DUNDERS.items():
-        register(f"numpy.ndarray.{name}", Builtin(f"numpy.ndarray.{name}", _dunder(op, reflected)))
+        exact = {**ITEM_OPS, **COMPARE_OPS}.get(name.strip("_").removeprefix("r").removeprefix("i")) if not name.startswith("__i") \
+            else None  # (in place: the array itself changes; not followed item by item)
+        register(f"numpy.ndarray.{name}", Builtin(f"numpy.ndarray.{name}", _dunder(op, reflected, exact)))
     for op in ("add", "subtract", "multiply", "divide", "maximum", "minimum", "power", "true_divide"):
         base = {"subtract": "sub", "multiply": "mul", "divide": "div", "power": "pow", "true_divide": "div"}.get(op, op)
         register(f"numpy.{op}", Builtin(f"numpy.{op}", _dunder(base, False)))
@@ -192,6 +202,7 @@ def argmax(ctx: Ctx, a: Any, axis: Any = None, out: Any = None, *, keepdims: Any
 
 @model("numpy.ndarray.astype")
 def astype(ctx: Ctx, self: Any, dtype: Any, *args: Any, **kwargs: Any) -> Any:
+    torch_dtype_rejected(ctx, "numpy.ndarray.astype", dtype)
     name = dtype.name if isinstance(dtype, DType) else {float: "float64", int: "int64", bool: "bool"}.get(dtype)
     return self.with_shape(self.shape, name)
 

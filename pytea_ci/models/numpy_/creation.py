@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.numpy_.known import items_of, known_array
 from pytea_ci.models.pil import array_of_image
 from pytea_ci.models.prim import sizes_arg
 from pytea_ci.models.ranges import array_values, randint_values
@@ -14,22 +15,29 @@ from pytea_ci.models.torch.creation import grids, infer_data
 from pytea_ci.models.torch.creation import arange as torch_arange
 from pytea_ci.models.values import Builtin, DType
 from pytea_ci.models.random_ import _READ
-from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, is_dim, prod
-from pytea_ci.shapes.tensor import Tensor
-from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
+from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, Term, is_dim, prod
+from pytea_ci.shapes.tensor import INT_DTYPES, Tensor
+from pytea_ci.diagnostics.rules import DTYPE_MISMATCH, INVALID_ARGUMENT
 
 for _name, _canon in (("float32", "float32"), ("float64", "float64"), ("float16", "float16"), ("int64", "int64"),
                       ("int32", "int32"), ("int16", "int16"), ("int8", "int8"), ("uint8", "uint8"),
                       ("bool_", "bool"), ("float_", "float64"), ("int_", "int64"), ("double", "float64")):
-    register(f"numpy.{_name}", DType(_canon))
+    register(f"numpy.{_name}", DType(_canon, "numpy"))
 
 
 def array_of(shape: Any, dtype: str | None) -> Tensor:
     return Tensor(None if shape is None else tuple(shape), dtype, "numpy")
 
 
-def _dtype(kwargs: dict[str, Any], default: str | None) -> str | None:
+def torch_dtype_rejected(ctx: Ctx, what: str, d: Any) -> None:
+    """numpy takes no torch dtype: `np.asarray(x, dtype=torch.float32)` raises numpy's TypeError."""
+    if isinstance(d, DType) and d.lib == "torch":
+        ctx.require(False, what, f"TypeError: Cannot interpret 'torch.{d.name}' as a data type", DTYPE_MISMATCH)
+
+
+def _dtype(ctx: Ctx, kwargs: dict[str, Any], default: str | None) -> str | None:
     d = kwargs.get("dtype")
+    torch_dtype_rejected(ctx, "numpy array creation", d)
     if d is None:
         return default
     if isinstance(d, DType):
@@ -54,18 +62,34 @@ def _array(ctx: Ctx, data: Any, dtype: Any, kwargs: dict[str, Any]) -> Any:
     if dtype is not None:
         kwargs["dtype"] = dtype
     if isinstance(data, Tensor):
-        return array_of(data.shape, _dtype(kwargs, data.dtype))
+        return array_of(data.shape, _dtype(ctx, kwargs, data.dtype))
+    sizes = _sized_items(ctx, data)
+    if sizes is not None and _dtype(ctx, kwargs, "int64") in INT_DTYPES:
+        return known_array(sizes)  # the items stay known, symbols too (models/numpy_/known.py)
     image = array_of_image(data)
     if image is not None:
-        return array_of(image[0], _dtype(kwargs, image[1]))
+        return array_of(image[0], _dtype(ctx, kwargs, image[1]))
     shape, dt = infer_data(ctx, data)
     if shape is None and isinstance(data, list) and data and ctx.known_length(data) is None:
         # a list built in a loop not followed to the end: its items may be known, its length is not
         inner, dt = infer_data(ctx, data[0])
         shape = None if inner is None else (ctx.length_of(data),) + inner
     if shape is None:
-        return array_of(None, _dtype(kwargs, None))
-    return array_of(shape, _dtype(kwargs, "float64" if dt == "float32" else dt))
+        return array_of(None, _dtype(ctx, kwargs, None))
+    return array_of(shape, _dtype(ctx, kwargs, "float64" if dt == "float32" else dt))
+
+
+def _sized_items(ctx: Ctx, data: Any) -> list[Any] | None:
+    """The items of a known array, or of a short flat list or tuple of sizes one of which is a symbol (a
+    module's `in_shape` in library mode); None otherwise (literal numbers keep theirs in the ndarray:
+    models/contents.py)."""
+    items = items_of(data)
+    if items is None and isinstance(data, (list, tuple)) and ctx.known_length(data) == len(data) \
+            and any(isinstance(v, Term) for v in data):
+        items = tuple(data)
+    if items is None or not 0 < len(items) <= 64 or not all(is_dim(v) and not isinstance(v, bool) for v in items):
+        return None
+    return list(items)
 
 
 @model("numpy.loadtxt", "numpy.genfromtxt")
@@ -84,7 +108,7 @@ def loadtxt(ctx: Ctx, fname: Any, dtype: Any = None, *args: Any, **kwargs: Any) 
         shape = (n, rows) if kwargs.get("unpack") is True else (rows, n)
     if dtype is not None:
         kwargs["dtype"] = dtype
-    return array_of(shape, _dtype(kwargs, "float64"))
+    return array_of(shape, _dtype(ctx, kwargs, "float64"))
 
 
 def _make(ctx: Ctx, shape: Any, kwargs: dict[str, Any], default: str = "float64") -> Any:
@@ -92,7 +116,7 @@ def _make(ctx: Ctx, shape: Any, kwargs: dict[str, Any], default: str = "float64"
     for d in s or []:
         if isinstance(d, int):
             ctx.require(d >= 0, "numpy array creation", "negative dimensions are not allowed", INVALID_ARGUMENT)
-    return array_of(s, _dtype(kwargs, default))
+    return array_of(s, _dtype(ctx, kwargs, default))
 
 
 @model("numpy.zeros", "numpy.ones", "numpy.empty")
@@ -119,18 +143,18 @@ def eye(ctx: Ctx, n: Any, m: Any = None, k: Any = 0, dtype: Any = None, **kwargs
 
 @model("numpy.zeros_like", "numpy.ones_like", "numpy.empty_like", "numpy.full_like")
 def zeros_like(ctx: Ctx, a: Any, *args: Any, **kwargs: Any) -> Any:
-    return array_of(a.shape, _dtype(kwargs, a.dtype)) if isinstance(a, Tensor) else ctx.unknown("np.*_like")
+    return array_of(a.shape, _dtype(ctx, kwargs, a.dtype)) if isinstance(a, Tensor) else ctx.unknown("np.*_like")
 
 
 @model("numpy.arange")
 def arange(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     t = torch_arange(ctx, *args)
-    return array_of(t.shape, _dtype(kwargs, "float64" if t.dtype == "float32" else t.dtype))
+    return array_of(t.shape, _dtype(ctx, kwargs, "float64" if t.dtype == "float32" else t.dtype))
 
 
 @model("numpy.linspace")
 def linspace(ctx: Ctx, start: Any, stop: Any, num: Any = 50, **kwargs: Any) -> Any:
-    return array_of((num,) if is_dim(num) else (ctx.fresh("num"),), _dtype(kwargs, "float64"))
+    return array_of((num,) if is_dim(num) else (ctx.fresh("num"),), _dtype(ctx, kwargs, "float64"))
 
 
 @model("numpy.meshgrid")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import operator
 from typing import Any, Callable
 
+from pytea_ci.models import contents
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.builtins import NUMPY_SCALARS
 from pytea_ci.models.registry import model, native_class
@@ -31,10 +32,22 @@ def known_array(items: list[Any]) -> Instance:
 
 
 def items_of(v: Any) -> tuple[Any, ...] | None:
-    """The items of a known array, else None."""
+    """The items of a known array, or of a 1-D ndarray whose contents are known (`np.asarray((32, 32),
+    dtype=int)`: models/contents.py), else None."""
     if isinstance(v, Instance) and v.cls is KnownArray:
         return v.attrs["items"]  # type: ignore[no-any-return]
-    return None
+    return contents.scalars(v) if isinstance(v, Tensor) else None
+
+
+def as_ndarray(v: Any) -> Any:
+    """A known array as the ndarray it stands for where a model of numpy's takes it as an operand: 1-D, as
+    many items, numpy's dtype of them (bool, int64 or float64); anything else as it is."""
+    items = items_of(v) if isinstance(v, Instance) else None
+    if items is None:
+        return v
+    kinds = {"bool" if isinstance(x, bool) else "float64" if isinstance(x, float) else "int64" for x in items}
+    dtype = "float64" if "float64" in kinds else "int64" if "int64" in kinds else "bool"
+    return Tensor((len(items),), dtype, "numpy")
 
 
 def _operand(v: Any) -> tuple[Any, ...] | None:
@@ -45,7 +58,7 @@ def _operand(v: Any) -> tuple[Any, ...] | None:
     return (v,) if _number(v) else None
 
 
-def _elementwise(ctx: Ctx, a: Any, b: Any, fn: Callable[[Any, Any], Any], what: str) -> Any:
+def elementwise(ctx: Ctx, a: Any, b: Any, fn: Callable[[Any, Any], Any], what: str) -> Any:
     """`a <op> b` item by item, numpy's broadcast of one item; not known when an item's result is not a
     number (a symbolic comparison) or an operand is not known."""
     xs, ys = _operand(a), _operand(b)
@@ -61,14 +74,14 @@ def _elementwise(ctx: Ctx, a: Any, b: Any, fn: Callable[[Any, Any], Any], what: 
 
 def _binary(op: Callable[[Any, Any], Any], name: str, reflected: bool = False) -> Callable[..., Any]:
     def method(ctx: Ctx, self: Instance, other: Any) -> Any:
-        return _elementwise(ctx, other, self, op, name) if reflected else _elementwise(ctx, self, other, op, name)
+        return elementwise(ctx, other, self, op, name) if reflected else elementwise(ctx, self, other, op, name)
     return method
 
 
-_OPS: dict[str, Callable[[Any, Any], Any]] = {
+ITEM_OPS: dict[str, Callable[[Any, Any], Any]] = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
     "floordiv": operator.floordiv, "mod": operator.mod, "pow": operator.pow}
-_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
+COMPARE_OPS: dict[str, Callable[[Any, Any], Any]] = {
     "eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge}
 
 
@@ -86,15 +99,15 @@ class _Body:
         return ctx.unknown("an item of a numpy array")
 
     def __neg__(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
-        return _elementwise(ctx, self, 0, lambda x, _: -x, "negation")
+        return elementwise(ctx, self, 0, lambda x, _: -x, "negation")
 
     def tolist(ctx: Ctx, self: Instance) -> Any:  # noqa: N805
         return list(self.attrs["items"])
 
 
-for _name, _fn in {**_OPS, **_COMPARE}.items():
+for _name, _fn in {**ITEM_OPS, **COMPARE_OPS}.items():
     setattr(_Body, f"__{_name}__", _binary(_fn, _name))
-    if _name in _OPS:
+    if _name in ITEM_OPS:
         setattr(_Body, f"__r{_name}__", _binary(_fn, _name, reflected=True))
 
 KnownArray = native_class("builtins.KnownArray", identity_eq=False)(_Body)
@@ -110,8 +123,9 @@ def atleast_1d(ctx: Ctx, *arys: Any) -> Any:
         return known_array([a])
     if isinstance(a, (list, tuple)) and 0 < len(a) <= _MAX_ITEMS and all(_number(v) for v in a):
         return known_array(list(a))
-    if items_of(a) is not None:
-        return a
+    items = items_of(a)
+    if items is not None:
+        return a if isinstance(a, Instance) else known_array(list(items))
     if isinstance(a, Tensor) and a.lib == "numpy" and a.shape is not None and len(a.shape) >= 1:
         return a
     return ctx.unknown("numpy.atleast_1d of a value not known")

@@ -24,7 +24,7 @@ for _name in ("float32", "float", "float64", "double", "float16", "half", "bfloa
               "complex32", "chalf"):
     _canon = {"float": "float32", "double": "float64", "half": "float16", "long": "int64", "int": "int32",
               "short": "int16", "cfloat": "complex64", "cdouble": "complex128", "chalf": "complex32"}.get(_name, _name)
-    register(f"torch.{_name}", DType(_canon))
+    register(f"torch.{_name}", DType(_canon, "torch"))
 
 
 def _dtype(kwargs: dict[str, Any], default: str | None) -> str | None:

@@ -34,7 +34,7 @@ def ndim(ctx: Ctx, t: Tensor) -> Any:
 
 @prop("torch.Tensor.dtype", "numpy.ndarray.dtype")
 def dtype(ctx: Ctx, t: Tensor) -> Any:
-    return DType(t.dtype) if t.dtype else ctx.unknown("dtype")
+    return DType(t.dtype, t.lib) if t.dtype else ctx.unknown("dtype")
 
 
 @prop("torch.Tensor.T", "numpy.ndarray.T")
