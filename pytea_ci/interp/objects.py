@@ -20,7 +20,9 @@ from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import get_property, lookup
 from pytea_ci.models.values import (DELETED_GLOBALS, MISSING, lacks_attribute, plain_member, TENSOR_ATTRS_SET, BoundMethod, Builtin, ClassMethod, ClassVal, DType, EnumMember, Instance, KeysView, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
                                     ValuesIndices)
+from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Term, is_dim
+
 from pytea_ci.shapes.tensor import Origin, Tensor
 
 if TYPE_CHECKING:
@@ -32,6 +34,7 @@ _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "
 # methods whose answer (an item, a position, a count, whether it raises) depends on items a container holding
 # only some of its items (inexact) may not show
 _ITEM_DEPENDENT = {"pop", "popitem", "remove", "index", "count"}
+_SHORT = 8  # a table this long or shorter, indexed by a size symbol, is followed entry by entry (`per_case`)
 _SEQ_NAMES = {list: "list", str: "string"}  # CPython's IndexError text; a tuple's or a tuple subclass's: "tuple"
 
 
@@ -270,7 +273,13 @@ class ObjectMixin:
                 except TypeError:
                     raise UserException("TypeError") from None
             if not isinstance(obj, str) and not isinstance(idx, slice):
-                return one_of(self, list(obj), "index with an unknown position")
+                out = one_of(self, list(obj), "index with an unknown position")
+                if isinstance(out, Unknown) and id(obj) not in self.inexact and _SHORT >= len(obj) > 0 \
+                        and isinstance(idx, Term) and is_dim(idx):
+                    n = len(obj)
+                    return self.per_case(idx, [((k, k - n), obj[k]) for k in range(n)], "IndexError",
+                                         f"{_SEQ_NAMES.get(type(obj), 'tuple')} index out of range")
+                return out
             return self.unknown("index with an unknown position")
         if isinstance(obj, dict):
             if hasattr(obj, "__missing__") and not is_concrete(idx) and not any(k is idx for k in obj):
@@ -282,7 +291,12 @@ class ObjectMixin:
                     raise UserException("KeyError", args=(idx,)) from None
                 if id(obj) in self.escaped:
                     return self.unknown(f"dict item {idx!r}, which code not followed may have set")
-                return self.some_value(list(obj.values()), "dict item")
+                out = self.some_value(list(obj.values()), "dict item")
+                if isinstance(out, Unknown) and id(obj) not in self.inexact and _SHORT >= len(obj) > 0 \
+                        and isinstance(idx, Term) and is_dim(idx) \
+                        and all(isinstance(k, int) and not isinstance(k, bool) for k in obj):
+                    return self.per_case(idx, [((k,), v) for k, v in obj.items()], "KeyError", idx)
+                return out
             except TypeError:
                 return self.unknown("dict item with unhashable key")
         if isinstance(obj, Instance):
@@ -306,6 +320,18 @@ class ObjectMixin:
 
         self.emit(INVALID_ARGUMENT, Severity.ERROR, INVALID_ARGUMENT.message(f"shape[{idx}]", shape_index(idx, rank)))
         raise PathEnd()
+
+    def per_case(self: "Interpreter", idx: Any, cases: list[tuple[tuple[int, ...], Any]], error: str,
+                 arg: Any) -> Any:
+        """The item a size symbol picks from a short table whose items are of different kinds (library
+        mode's `spatial_dims` in `(nn.Conv1d, nn.Conv2d, nn.Conv3d)[dim - 1]` or `{1: ..., 2: ...}[dim]`):
+        one path per entry the symbol may pick (the positions or keys that select it), each a case of the
+        inputs, so a failure in some cases only is not an error (`require`); a symbol outside the table
+        is CPython's IndexError or KeyError."""
+        for at, item in cases:
+            if self.fork(P.or_(*[P.eq(idx, k) for k in at]), per_run=True):
+                return item
+        raise UserException(error, args=(arg,))
 
     def some_value(self: "Interpreter", values: list[Any], what: str) -> Any:
         """One of `values`, not knowing which: a fresh int when they are all ints, the common value
