@@ -114,12 +114,26 @@ class ExprMixin:
                 if items is None and spread and isinstance(v, (list, tuple)) and v:
                     out.append(Spread(list(v), self.known_length(v)))
                     continue
+                if items is None and spread and isinstance(v, Instance) and (reps := self.representatives(v)):
+                    out.append(reps)  # `*self.layers` of a container of layers built in a loop
+                    continue
                 if items is None:
                     return out + [self.unknown("starred unknown iterable")]
                 out.extend(items)
             else:
                 out.append(self.eval(e, scope))
         return out
+
+    def representatives(self: "Interpreter", v: Instance) -> Spread | None:
+        """The representatives an object's iteration runs (`__iter__` of a container of layers built in a
+        loop not followed one by one) as a `Spread`, with its `__len__` when that is a size; None when its
+        iteration gives no representative or is followed item by item."""
+        items, truncated = self.iteration_of(v)
+        if not truncated or not items or any(isinstance(x, Unknown) for x in items):
+            return None
+        size = v.cls.lookup("__len__")
+        n = self.call(self.bind_member(v, v.cls, size)) if size is not MISSING else None
+        return Spread(list(items), n if is_dim(n) and not isinstance(n, bool) else None)
 
     def ev_Dict(self: "Interpreter", node: ast.Dict, scope: Scope) -> Any:
         out: dict[Any, Any] = {}
