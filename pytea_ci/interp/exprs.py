@@ -6,6 +6,7 @@ import ast
 import os
 from typing import TYPE_CHECKING, Any
 
+from pytea_ci.interp.bulk import run_bulk
 from pytea_ci.interp.coroutines import awaited
 from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, contains_term, dim_binop, is_concrete,
                                 on_machine)
@@ -13,6 +14,7 @@ from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_valu
 from pytea_ci.interp.unbound import check_bound
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import contents, registry
+from pytea_ci.models.type_union import union_of
 from pytea_ci.models.values import MISSING, SPREAD, Builtin, ClassVal, DType, EnumMember, Instance, KeysView, Namespace, Spread, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, MACHINE, PInt, Sym, Term, is_dim, is_input_size
@@ -287,6 +289,8 @@ class ExprMixin:
                 return self.same_exactness(a, a * b)
             if name == "mul" and isinstance(b, (list, tuple)) and isinstance(a, int):
                 return self.same_exactness(b, b * a)
+            if name == "or" and (union := union_of(a, b)) is not None:
+                return union  # `list | tuple`, `int | None` (PEP 604)
             return self.user_binop(name, a, b)
         if name == "pow" and isinstance(b, int) and b > 4096:
             return self.unknown("huge power")
@@ -457,7 +461,7 @@ class ExprMixin:
 
     def ev_ListComp(self: "Interpreter", node: ast.ListComp, scope: Scope) -> Any:
         # the list itself, not a copy: it carries the "inexact" mark when iterations were left out
-        return self.comprehension(node.generators, scope, lambda s: [self.eval(node.elt, s)])
+        return self.comprehension(node.generators, scope, lambda s: [self.eval(node.elt, s)], (node.elt,), "list")
 
     def extends_lazily(self: "Interpreter", node: ast.Call, scope: Scope) -> bool:
         """`ys.extend(f(ys[-1]) for m in blocks)`, a generator that reads the list it extends: CPython's
@@ -498,7 +502,8 @@ class ExprMixin:
             return self.unknown("set of unhashable values")
 
     def ev_DictComp(self: "Interpreter", node: ast.DictComp, scope: Scope) -> Any:
-        out = self.comprehension(node.generators, scope, lambda s: [(self.eval(node.key, s), self.eval(node.value, s))])
+        out = self.comprehension(node.generators, scope, lambda s: [(self.eval(node.key, s), self.eval(node.value, s))],
+                                 (node.key, node.value), "dict")
         try:
             if id(out) in self.unordered:  # every key, inserted in an order not known
                 return self.unordered_dict(dict(out))
@@ -506,10 +511,14 @@ class ExprMixin:
         except TypeError:
             return self.unknown("unhashable dict key")
 
-    def comprehension(self: "Interpreter", gens: list[ast.comprehension], scope: Scope, produce: Any) -> Any:
+    def comprehension(self: "Interpreter", gens: list[ast.comprehension], scope: Scope, produce: Any,
+                      parts: tuple[ast.expr, ...] = (), kind: str = "") -> Any:
         inner = Scope(scope.globals, dict(), scope if not scope.is_class else scope.parent)
         if scope.locals is scope.globals:
             inner.parent = None
+        first_source = self.eval(gens[0].iter, scope)
+        if parts and (done := run_bulk(self, gens, scope, inner, first_source, parts, kind)) is not None:
+            return done  # over plain data, at once (interp/bulk.py)
         results: list[Any] = []
         inexact = [False]
         unordered = [False]  # a generator ran items in an order not known (interp/unordered.py)
@@ -522,7 +531,7 @@ class ExprMixin:
                 results.extend(produce(inner))
                 return
             g = gens[i]
-            source = self.eval(g.iter, scope if i == 0 else inner)
+            source = first_source if i == 0 else self.eval(g.iter, inner)
             if i == 0:
                 count.append(self.source_count(source))
             with self.at(g.iter):
