@@ -13,8 +13,9 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import RECORDED_ATTRS, model
-from pytea_ci.models.torch.tensor_attrs import (LAYER_ATTRS, LAYER_COMPUTED_NAMES, LAYER_INSTANCE_NAMES, MODULE_ATTRS,
-                                               MODULE_INSTANCE_ATTRS, TENSOR_ATTRS)
+from pytea_ci.models.torch.tensor_attrs import (LAYER_ATTRS, LAYER_COMPUTED_NAMES, LAYER_INSTANCE_NAMES,
+                                                LAYER_NUMBERED_NAMES, MODULE_ATTRS, MODULE_INSTANCE_ATTRS,
+                                                TENSOR_ATTRS)
 from pytea_ci.models.values import (MISSING, OBJECT_NAMES, OPAQUE, TENSOR_ATTRS_SET, ClassVal, Instance, Namespace,
                                     PropertyVal, Unknown, lacks_attribute)
 from pytea_ci.shapes.dim import PInt
@@ -92,7 +93,7 @@ def _mro_lacks(cls: ClassVal, name: str, instance: bool) -> bool:
                 return False
         elif c.qualname in LAYER_ATTRS:  # a torch.nn class: its own names, and what its source may set on `self`
             if name in LAYER_ATTRS[c.qualname] or (instance and (
-                    name in LAYER_INSTANCE_NAMES or c.qualname in LAYER_COMPUTED_NAMES)):
+                    name in LAYER_INSTANCE_NAMES.get(c.qualname, ()) or _computed_name(c.qualname, name))):
                 return False
         elif c.name != "object":
             real = _cpython_type(c)
@@ -100,6 +101,14 @@ def _mro_lacks(cls: ClassVal, name: str, instance: bool) -> bool:
                     _private(name) or (instance and RECORDED_ATTRS not in c.ns))):
                 return False  # a modeled class whose attributes are not listed, or a CPython type that has it
     return True
+
+
+def _computed_name(layer: str, name: str) -> bool:
+    """Whether the torch class `layer` may set `name` on an instance under a name its source computes: any name
+    (an RNN's `weight_ih_l0`, a Sequential's keys), or of a ModuleList or ParameterList a number (`"0"`)."""
+    if layer not in LAYER_COMPUTED_NAMES:
+        return False
+    return layer not in LAYER_NUMBERED_NAMES or name.lstrip("-").isdigit()
 
 
 def may_be_found(cls: ClassVal, name: str) -> bool:

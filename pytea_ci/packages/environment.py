@@ -46,9 +46,11 @@ def _plain(path: str) -> bytes:
         return f.read()
 
 
-# pure-Python model libraries worth following by default (top-level import names)
+# pure-Python model libraries worth following by default (top-level import names); `kernels` (Hugging Face's
+# kernel hub, a required dependency of transformers 5) decorates their layer classes at import
+# (`@use_kernel_forward_from_hub("GeLU")`): not followed, every class it decorated could hold any attribute
 DEFAULT_FOLLOW = ("timm", "transformers", "x_transformers", "segmentation_models_pytorch", "torch_geometric",
-                  "monai", "diffusers", "open_clip")
+                  "monai", "diffusers", "open_clip", "kernels")
 # never followed whatever the configuration says: the analyzer's models stand for them
 NEVER_FOLLOW = ("torch", "torchvision", "torchaudio", "torchtext", "numpy", "einops", "PIL", "scipy")
 
