@@ -10,7 +10,7 @@ from pytea_ci.interp.bulk import run_bulk
 from pytea_ci.interp.coroutines import awaited
 from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, contains_term, dim_binop, is_concrete,
                                 on_machine)
-from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_value
+from pytea_ci.interp.runtime import FunctionVal, Scope, SideEnd, UserException, same_value
 from pytea_ci.interp.unbound import check_bound
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import contents, registry
@@ -194,7 +194,7 @@ class ExprMixin:
         is_and = isinstance(node.op, ast.And)
         result: Any = None
         conds: list[Any] = []
-        for e in node.values:
+        for i, e in enumerate(node.values):
             v = self.eval(e, scope)
             t = self.truth_of(v)
             if isinstance(t, bool):
@@ -206,10 +206,33 @@ class ExprMixin:
                 conds.append(t)
                 result = None
                 continue
+            if not conds and (decided := self.decided_by_rest(v, node.values[i + 1:], is_and, scope)) is not None:
+                return decided
             return self.unknown("boolean operation on unknown")
         if conds:
             return P.and_(*conds) if is_and else P.or_(*conds)
         return result
+
+    def decided_by_rest(self: "Interpreter", v: Any, rest: list[ast.expr], is_and: bool, scope: Scope) -> Any:
+        """`b and <false>` / `b or <true>` of a bool `b` not known: False / True whatever `b` is (open_clip's
+        `path.is_file() and path.suffix in exts` of a folder). CPython evaluates the rest only on one side of
+        `b`: run it as such a side (a check failing there, or an exception, leaves it unknown, silently). None
+        when `b` may be no bool or the rest does not decide."""
+        if not (isinstance(v, Unknown) and v.pytype == "bool") or not rest:
+            return None
+        self.unsure_sides.append(None)
+        try:
+            for e in rest:
+                w = self.eval(e, scope)
+                if self.truth_of(w) is (not is_and):
+                    return not is_and
+                if not (type(w) is bool or isinstance(w, Unknown) and w.pytype == "bool"):
+                    return None  # the value may be this operand's, which is no bool
+        except (SideEnd, UserException):
+            return None
+        finally:
+            self.unsure_sides.pop()
+        return None
 
     def ev_UnaryOp(self: "Interpreter", node: ast.UnaryOp, scope: Scope) -> Any:
         v = self.eval(node.operand, scope)

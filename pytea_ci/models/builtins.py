@@ -158,7 +158,14 @@ def sorted_(ctx: Ctx, iterable: Any, key: Any = None, reverse: Any = False) -> A
             return ctx.unknown("sorted")
         return out if shuffled is None or not _ties(out, out) else ctx.unordered_list(out)
     keys = [ctx.call(key, x) for x in items] if key is not None else list(items)
-    order = _stable_order(ctx, keys, reverse) if isinstance(reverse, bool) and len(items) <= 64 else None
+    order = None
+    if isinstance(reverse, bool) and key is not None and all(_concrete(k) for k in keys):
+        try:  # plain keys (open_clip's `_natural_key` of 144 config names): CPython's own stable sort of them
+            order = sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
+        except TypeError:
+            ctx.user_error("TypeError", "sorted")  # keys CPython cannot compare: its TypeError
+    if order is None and isinstance(reverse, bool) and len(items) <= 64:
+        order = _stable_order(ctx, keys, reverse)
     if order is None:
         return ctx.sized_items(list(items), len(items))
     out = [items[i] for i in order]
