@@ -101,3 +101,29 @@ def test_a_comprehension_over_a_large_plain_table_costs_a_fraction_of_a_step_per
     entry = run([str(tmp_path / "main.py")], Options(root=str(tmp_path))).entries[0]
     assert [d.rule for d in entry.diagnostics] == ["PT001"]
     assert entry.stats.steps < 12_000, entry.stats.steps  # step by step: more than 3 x 3 x 4000
+
+
+def test_delattr_removes_the_attribute_as_cpython_does(analyzer: Analyzer) -> None:
+    """`delattr(obj, name)` is `del obj.name` (transformers 5's `get_text_config` renames the attributes of a
+    copied encoder-decoder config so): it was not modeled, so the object was handed to code not followed and
+    every later `hasattr` on it was not known (BART's cache forked per layer into the step budget)."""
+    exact(analyzer, '''
+        import copy
+        import torch
+
+        class Config:
+            def __init__(self, **kwargs):
+                for k, v in kwargs.items():
+                    setattr(self, k, v)
+
+        c = copy.deepcopy(Config(decoder_layers=2, d_model=8))
+        delattr(c, "decoder_layers")
+        setattr(c, "num_hidden_layers", 2)
+        p_gone = torch.zeros(2 if hasattr(c, "decoder_layers") else 3, 2 if hasattr(c, "zzz") else 3)
+        p_kept = torch.zeros(c.d_model, c.num_hidden_layers)
+        try:
+            delattr(c, "missing")
+            p_raise = torch.zeros(1)
+        except AttributeError:
+            p_raise = torch.zeros(2)
+    ''')

@@ -174,6 +174,22 @@ def setattr_(ctx: Ctx, obj: Any, name: Any, value: Any) -> Any:
     return None
 
 
+@model("builtins.delattr")
+def delattr_(ctx: Ctx, obj: Any, name: Any) -> Any:
+    """`delattr(obj, name)`, as `del obj.name` (transformers 5's `get_text_config` renames a copied config's
+    attributes so): without it the object was handed to code not followed and any attribute might be there."""
+    if isinstance(name, str) and isinstance(obj, Instance) and name not in obj.attrs and OPAQUE not in obj.attrs \
+            and all("__delattr__" not in c.ns for c in obj.cls.mro()):
+        ctx.user_error("AttributeError", name)  # nothing of that name on the instance: CPython's AttributeError
+    if isinstance(name, str) and isinstance(obj, (Instance, ClassVal)):
+        ctx.delattr(obj, name)
+    elif isinstance(obj, Instance):
+        obj.attrs[OPAQUE] = True  # which attribute went is not known (none of the others is there now)
+    else:
+        return ctx.unknown("delattr")
+    return None
+
+
 @model("builtins.hasattr")
 def hasattr_(ctx: Ctx, obj: Any, name: Any) -> Any:
     """True when the attribute is found (in a modeled library too: `hasattr(F, "scaled_dot_product_attention")`),

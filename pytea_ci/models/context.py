@@ -167,6 +167,8 @@ class Ctx(Protocol):
 
     def setattr(self, obj: Any, name: str, value: Any) -> None: ...
 
+    def delattr(self, obj: Any, name: str) -> None: ...
+
     def option(self, key: str) -> Any:
         """A configuration value for the current entry point (e.g. argparse overrides)."""
 

@@ -100,7 +100,7 @@ NAMES: dict[str, str] = {
         'typing.TYPE_CHECKING os.path.split urllib.parse.urlsplit urllib.parse.urlparse types.FunctionType '
         'types.LambdaType itertools.repeat',
     'pytea_ci.models.attributes':
-        'builtins.getattr builtins.setattr builtins.hasattr',
+        'builtins.getattr builtins.setattr builtins.delattr builtins.hasattr',
     'pytea_ci.models.torch.creation':
         'torch.float32 torch.float torch.float64 torch.double torch.float16 torch.half torch.bfloat16 '
         'torch.int64 torch.long torch.int32 torch.int torch.int16 torch.short torch.int8 torch.uint8 torch.bool '

@@ -46,11 +46,9 @@ def _plain(path: str) -> bytes:
         return f.read()
 
 
-# pure-Python model libraries worth following by default (top-level import names); `kernels` (Hugging Face's
-# kernel hub, a required dependency of transformers 5) decorates their layer classes at import
-# (`@use_kernel_forward_from_hub("GeLU")`): not followed, every class it decorated could hold any attribute
+# pure-Python model libraries worth following by default (top-level import names)
 DEFAULT_FOLLOW = ("timm", "transformers", "x_transformers", "segmentation_models_pytorch", "torch_geometric",
-                  "monai", "diffusers", "open_clip", "kernels")
+                  "monai", "diffusers", "open_clip")
 # never followed whatever the configuration says: the analyzer's models stand for them
 NEVER_FOLLOW = ("torch", "torchvision", "torchaudio", "torchtext", "numpy", "einops", "PIL", "scipy")
 
