@@ -35,59 +35,99 @@ def _layers() -> str:
 
 
 def _layer_instance_names() -> str:
-    """Every attribute name the source of a `torch.nn` module class may set on an instance (`self.x = ...`,
-    `setattr(self, "x", ...)`, `register_buffer("x", ...)`, `register_parameter`, `add_module`), over every
-    class of `torch.nn` and its bases: a name outside them, their class's and `Module.__init__`'s is on a
-    torch layer only when the program set it (`getattr(layer, "_is_hf_initialized", False)`)."""
-    names, _ = _set_names()
-    body = "\n".join(f"    {line!r}" for line in textwrap.wrap(" ".join(sorted(names)) + " ", 100, drop_whitespace=False))
-    return f"LAYER_INSTANCE_NAMES: frozenset[str] = frozenset((\n{body}\n).split())\n"
+    """Per `torch.nn` module class, every attribute name the source of the class or of one of its torch bases
+    may set on an instance (`self.x = ...`, `setattr(self, "x", ...)`, `register_buffer("x", ...)`,
+    `register_parameter`, `add_module`), with what functions outside any class of those files set: a name outside
+    them, the class's and `Module.__init__`'s is on the layer only when the program set it
+    (`getattr(layer, "_is_hf_initialized", False)`, `getattr(layer_norm, "running_mean", None)`)."""
+    rows = []
+    for cls, names in sorted(_set_names()[0].items()):
+        rows.append(f"    {cls!r}: frozenset({' '.join(sorted(names))!r}.split()),")
+    return "LAYER_INSTANCE_NAMES: dict[str, frozenset[str]] = {\n" + "\n".join(rows) + "\n}\n"
 
 
 def _layer_classes() -> list[type]:
     return [c for n in sorted(dir(torch.nn)) if isinstance(c := getattr(torch.nn, n), type) and issubclass(c, torch.nn.Module)]
 
 
-def _set_names() -> tuple[set[str], set[str]]:
-    """The names the sources of `torch.nn`'s classes (and their bases) set on `self`, and the classes of
-    `torch.nn` whose instances may also hold names computed at run time (`setattr(self, name, ...)`: an RNN's
-    `weight_ih_l0`), for which no name is ever decided absent."""
-    files = {f for cls in _layer_classes() for base in cls.__mro__
+def _computed_site(node: ast.AST) -> ast.expr | None:
+    """The name argument of `setattr(self, <expr>, ...)` or `self.register_*(<expr>, ...)` when not a constant."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" and \
+            len(node.args) > 1 and not isinstance(node.args[1], ast.Constant):
+        return node.args[1]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _REGISTERS \
+            and node.args and not isinstance(node.args[0], ast.Constant):
+        return node.args[0]
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Attribute) \
+            and node.value.attr in ("_modules", "_parameters", "_buffers") and not isinstance(node.slice, ast.Constant):
+        return node.slice  # `self._modules[str(index)] = module`
+    return None
+
+
+def _set_name(node: ast.AST) -> str | None:
+    """The constant name `node` sets on `self` (or on a module, by `setattr`/`register_*` with a constant)."""
+    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and \
+            isinstance(node.value, ast.Name) and node.value.id == "self":
+        return node.attr
+    if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) and \
+            isinstance(node.args[0].value, str) and (
+            (isinstance(node.func, ast.Attribute) and node.func.attr in _REGISTERS) or
+            (isinstance(node.func, ast.Name) and node.func.id == "setattr")):
+        return node.args[0].value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" and \
+            len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+        return node.args[1].value
+    return None
+
+
+def _set_names() -> tuple[dict[str, set[str]], set[str], set[str]]:
+    """Per class of `torch.nn`, the names the sources of it and its torch bases set on `self` (and what functions
+    outside classes in those files set); the classes whose instances may also hold names computed at run time
+    (`setattr(self, name, ...)`: an RNN's `weight_ih_l0`), for which no name is ever decided absent; and of those,
+    the ones whose computed names are all `str(...)` of a number (a ModuleList's `"0"`, `"1"`): a name that is no
+    number is decided there as elsewhere."""
+    classes = _layer_classes()
+    files = {f for cls in classes for base in cls.__mro__
              if base.__module__.startswith("torch.") and (f := inspect.getsourcefile(base))}
-    names: set[str] = set()
-    computed: set[str] = set()  # "file:Class" of a class body that sets a computed name
+    per_class: dict[str, set[str]] = {}  # "file:Class" -> the names its body sets
+    loose: set[str] = set()  # set outside any class of those files
+    computed: dict[str, bool] = {}  # "file:Class" of a class body setting a computed name -> all of them `str(...)`
     for path in sorted(files):
         with open(path, encoding="utf-8") as f:
             tree = ast.parse(f.read())
+        inside: set[int] = set()
         for cls_node in [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]:
+            key = f"{path}:{cls_node.name}"
             for node in ast.walk(cls_node):
-                if isinstance(node, ast.Call) and ((isinstance(node.func, ast.Name) and node.func.id == "setattr" and
-                                                    len(node.args) > 1 and not isinstance(node.args[1], ast.Constant)) or
-                                                   (isinstance(node.func, ast.Attribute) and node.func.attr in _REGISTERS
-                                                    and node.args and not isinstance(node.args[0], ast.Constant))):
-                    computed.add(f"{path}:{cls_node.name}")
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and \
-                    isinstance(node.value, ast.Name) and node.value.id == "self":
-                names.add(node.attr)
-            elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) and \
-                    isinstance(node.args[0].value, str) and (
-                    (isinstance(node.func, ast.Attribute) and node.func.attr in _REGISTERS) or
-                    (isinstance(node.func, ast.Name) and node.func.id == "setattr")):
-                names.add(node.args[0].value)
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" and \
-                    len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
-                names.add(node.args[1].value)
-    open_classes = {"torch.nn." + cls.__name__ for cls in _layer_classes()
-                    if any(f"{inspect.getsourcefile(b)}:{b.__name__}" in computed for b in cls.__mro__
-                           if b.__module__.startswith("torch.") and b is not torch.nn.Module)}
-    return names, open_classes
+                inside.add(id(node))
+                if (name := _set_name(node)) is not None:
+                    per_class.setdefault(key, set()).add(name)
+                if (arg := _computed_site(node)) is not None:
+                    number = isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "str"
+                    computed[key] = computed.get(key, True) and number
+        loose.update(n for node in ast.walk(tree) if id(node) not in inside and (n := _set_name(node)) is not None)
+    names: dict[str, set[str]] = {}
+    open_classes: set[str] = set()
+    numbered: set[str] = set()
+    for cls in classes:
+        keys = [f"{inspect.getsourcefile(b)}:{b.__name__}" for b in cls.__mro__
+                if b.__module__.startswith("torch.") and b is not torch.nn.Module]
+        module_key = f"{inspect.getsourcefile(torch.nn.Module)}:Module"  # what Module's methods set (`compile`)
+        names["torch.nn." + cls.__name__] = set(loose).union(*(per_class.get(k, set()) for k in [*keys, module_key]))
+        if any(k in computed for k in keys):
+            open_classes.add("torch.nn." + cls.__name__)
+            if all(computed.get(k, True) for k in keys):
+                numbered.add("torch.nn." + cls.__name__)
+    return names, open_classes, numbered
 
 
 def _open_layers() -> str:
-    body = "\n".join(f"    {line!r}" for line in textwrap.wrap(" ".join(sorted(_set_names()[1])) + " ", 100,
+    _, open_classes, numbered = _set_names()
+    body = "\n".join(f"    {line!r}" for line in textwrap.wrap(" ".join(sorted(open_classes)) + " ", 100,
                                                                  drop_whitespace=False))
-    return f"LAYER_COMPUTED_NAMES: frozenset[str] = frozenset((\n{body}\n).split())  # classes setting computed names\n"
+    nums = "\n".join(f"    {line!r}" for line in textwrap.wrap(" ".join(sorted(numbered)) + " ", 100, drop_whitespace=False))
+    return (f"LAYER_COMPUTED_NAMES: frozenset[str] = frozenset((\n{body}\n).split())  # classes setting computed names\n\n"
+            f"LAYER_NUMBERED_NAMES: frozenset[str] = frozenset((\n{nums}\n).split())  # ... all of them str(number)\n")
 
 
 _REGISTERS = {"register_buffer", "register_parameter", "add_module", "register_module"}

@@ -234,23 +234,28 @@ LAYERS = '''
 import torch
 from torch import nn
 
-VALUES = [nn.LSTM(2, 3), nn.Linear(2, 3), nn.Conv2d(2, 3, 3), nn.BatchNorm2d(3), nn.Sequential(nn.ReLU())]
+VALUES = [nn.LSTM(2, 3), nn.Linear(2, 3), nn.Conv2d(2, 3, 3), nn.BatchNorm2d(3), nn.Sequential(nn.ReLU()),
+          nn.LayerNorm(3), nn.ModuleList([nn.ReLU()])]
 NAMES = ("weight_ih_l0", "bias_hh_l0", "in_features", "_reversed_padding_repeated_twice", "num_batches_tracked",
          "running_mean", "_is_hf_initialized", "0", "weight")
 '''
 
 
 def test_layer_instance_attributes_are_torchs(analyzer: Analyzer) -> None:
-    """The names a torch layer's instance holds come from its source (`self.x = ...`, registered buffers and
-    parameters): never a wrong answer, also for names computed at run time (an LSTM's `weight_ih_l0`, a
-    Sequential's `0`), and a name no torch source sets (`_is_hf_initialized`) is absent."""
+    """The names a torch layer's instance holds come from its class's source and its torch bases' (`self.x =
+    ...`, registered buffers and parameters): never a wrong answer, also for names computed at run time (an
+    LSTM's `weight_ih_l0`, a Sequential's `0`), and a name no torch source sets (`_is_hf_initialized`) is
+    absent, as is one only another layer's source sets (a LayerNorm's `running_mean`, a Linear's
+    `num_batches_tracked`: transformers 5's `_init_weights` asks every norm) and a name that is no number on a
+    ModuleList (its computed names are `str(index)`)."""
     if importlib.util.find_spec("torch") is None:
         pytest.skip("the oracle needs torch: these values are nn.Modules")
     lines = [textwrap.dedent(LAYERS)]
     lines += [f"p_{i}_{j} = torch.zeros(3 if getattr(VALUES[{i}], NAMES[{j}], None) is None else 4)"
-              for i in range(5) for j in range(9)]
+              for i in range(7) for j in range(9)]
     source = "\n".join(lines)
     truth = torch_probes(source)
     assert wrong_answers(analyzer, source, truth) == {}
-    got = decided(analyzer, source, truth, [f"p_{i}_6" for i in range(1, 4)])
+    sure = [f"p_{i}_6" for i in (1, 2, 3, 5, 6)] + ["p_1_4", "p_1_5", "p_5_4", "p_5_5", "p_6_2", "p_6_5"]
+    got = decided(analyzer, source, truth, sure)
     assert set(got.values()) == {"exact"}, got

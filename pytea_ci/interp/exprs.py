@@ -6,13 +6,15 @@ import ast
 import os
 from typing import TYPE_CHECKING, Any
 
+from pytea_ci.interp.bulk import run_bulk
 from pytea_ci.interp.coroutines import awaited
 from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, contains_term, dim_binop, is_concrete,
                                 on_machine)
-from pytea_ci.interp.runtime import FunctionVal, Scope, UserException, same_value
+from pytea_ci.interp.runtime import FunctionVal, Scope, SideEnd, UserException, same_value
 from pytea_ci.interp.unbound import check_bound
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import contents, registry
+from pytea_ci.models.type_union import union_of
 from pytea_ci.models.values import MISSING, SPREAD, Builtin, ClassVal, DType, EnumMember, Instance, KeysView, Namespace, Spread, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, MACHINE, PInt, Sym, Term, is_dim, is_input_size
@@ -206,7 +208,7 @@ class ExprMixin:
         is_and = isinstance(node.op, ast.And)
         result: Any = None
         conds: list[Any] = []
-        for e in node.values:
+        for i, e in enumerate(node.values):
             v = self.eval(e, scope)
             t = self.truth_of(v)
             if isinstance(t, bool):
@@ -218,10 +220,33 @@ class ExprMixin:
                 conds.append(t)
                 result = None
                 continue
+            if not conds and (decided := self.decided_by_rest(v, node.values[i + 1:], is_and, scope)) is not None:
+                return decided
             return self.unknown("boolean operation on unknown")
         if conds:
             return P.and_(*conds) if is_and else P.or_(*conds)
         return result
+
+    def decided_by_rest(self: "Interpreter", v: Any, rest: list[ast.expr], is_and: bool, scope: Scope) -> Any:
+        """`b and <false>` / `b or <true>` of a bool `b` not known: False / True whatever `b` is (open_clip's
+        `path.is_file() and path.suffix in exts` of a folder). CPython evaluates the rest only on one side of
+        `b`: run it as such a side (a check failing there, or an exception, leaves it unknown, silently). None
+        when `b` may be no bool or the rest does not decide."""
+        if not (isinstance(v, Unknown) and v.pytype == "bool") or not rest:
+            return None
+        self.unsure_sides.append(None)
+        try:
+            for e in rest:
+                w = self.eval(e, scope)
+                if self.truth_of(w) is (not is_and):
+                    return not is_and
+                if not (type(w) is bool or isinstance(w, Unknown) and w.pytype == "bool"):
+                    return None  # the value may be this operand's, which is no bool
+        except (SideEnd, UserException):
+            return None
+        finally:
+            self.unsure_sides.pop()
+        return None
 
     def ev_UnaryOp(self: "Interpreter", node: ast.UnaryOp, scope: Scope) -> Any:
         v = self.eval(node.operand, scope)
@@ -301,6 +326,8 @@ class ExprMixin:
                 return self.same_exactness(a, a * b)
             if name == "mul" and isinstance(b, (list, tuple)) and isinstance(a, int):
                 return self.same_exactness(b, b * a)
+            if name == "or" and (union := union_of(a, b)) is not None:
+                return union  # `list | tuple`, `int | None` (PEP 604)
             return self.user_binop(name, a, b)
         if name == "pow" and isinstance(b, int) and b > 4096:
             return self.unknown("huge power")
@@ -471,7 +498,7 @@ class ExprMixin:
 
     def ev_ListComp(self: "Interpreter", node: ast.ListComp, scope: Scope) -> Any:
         # the list itself, not a copy: it carries the "inexact" mark when iterations were left out
-        return self.comprehension(node.generators, scope, lambda s: [self.eval(node.elt, s)])
+        return self.comprehension(node.generators, scope, lambda s: [self.eval(node.elt, s)], (node.elt,), "list")
 
     def extends_lazily(self: "Interpreter", node: ast.Call, scope: Scope) -> bool:
         """`ys.extend(f(ys[-1]) for m in blocks)`, a generator that reads the list it extends: CPython's
@@ -512,7 +539,8 @@ class ExprMixin:
             return self.unknown("set of unhashable values")
 
     def ev_DictComp(self: "Interpreter", node: ast.DictComp, scope: Scope) -> Any:
-        out = self.comprehension(node.generators, scope, lambda s: [(self.eval(node.key, s), self.eval(node.value, s))])
+        out = self.comprehension(node.generators, scope, lambda s: [(self.eval(node.key, s), self.eval(node.value, s))],
+                                 (node.key, node.value), "dict")
         try:
             if id(out) in self.unordered:  # every key, inserted in an order not known
                 return self.unordered_dict(dict(out))
@@ -520,10 +548,14 @@ class ExprMixin:
         except TypeError:
             return self.unknown("unhashable dict key")
 
-    def comprehension(self: "Interpreter", gens: list[ast.comprehension], scope: Scope, produce: Any) -> Any:
+    def comprehension(self: "Interpreter", gens: list[ast.comprehension], scope: Scope, produce: Any,
+                      parts: tuple[ast.expr, ...] = (), kind: str = "") -> Any:
         inner = Scope(scope.globals, dict(), scope if not scope.is_class else scope.parent)
         if scope.locals is scope.globals:
             inner.parent = None
+        first_source = self.eval(gens[0].iter, scope)
+        if parts and (done := run_bulk(self, gens, scope, inner, first_source, parts, kind)) is not None:
+            return done  # over plain data, at once (interp/bulk.py)
         results: list[Any] = []
         inexact = [False]
         unordered = [False]  # a generator ran items in an order not known (interp/unordered.py)
@@ -536,7 +568,7 @@ class ExprMixin:
                 results.extend(produce(inner))
                 return
             g = gens[i]
-            source = self.eval(g.iter, scope if i == 0 else inner)
+            source = first_source if i == 0 else self.eval(g.iter, inner)
             if i == 0:
                 count.append(self.source_count(source))
             with self.at(g.iter):

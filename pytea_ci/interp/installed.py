@@ -83,6 +83,10 @@ class Installed(Protocol):
     def registered(self, interp: "Interpreter", package: str, decorator: str, key: str) -> Any:
         """The function registered under `key` by `@decorator` in `package`, read from source, or None."""
 
+    def data_folder(self, path: str) -> str | None:
+        """The folder of the followed package the file `path` belongs to (its data files are read as data:
+        `Path(__file__).parent / "configs"`), None for the project's files and packages not followed."""
+
     def tick(self, interp: "Interpreter") -> None:
         """One step inside a package: raise PackageBudget when its budget is spent."""
 

@@ -37,10 +37,10 @@ from pytea_ci.interp.calls import CallMixin
 from pytea_ci.interp.objects import ObjectMixin
 from pytea_ci.interp.sequences import SequenceMixin
 from pytea_ci.interp.unordered import UnorderedMixin
-from pytea_ci.interp.project_files import read_text
+from pytea_ci.interp.project_files import data_kind, data_listing, read_text
 from pytea_ci.interp.ops import on_machine
 from pytea_ci.interp.plausible_sizes import implausible_only
-from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope, UserException
+from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope, SideEnd, UserException
 from pytea_ci.interp.stmts import StmtMixin
 from pytea_ci.interp.unbound import never_bound
 from pytea_ci.models import registry
@@ -116,6 +116,9 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.exact_prefix: dict[int, int] = {}  # inexact tuples whose first items are known: how many (`(q, *xs)`)
         self.keepalive: list[Any] = []
         self.loop_mutations: list[set[int]] = []
+        # per loop running: the containers its body changed in ways whose result does not depend on the order of
+        # the iterations (new dict keys stored, set items added, list items appended: True) or may (False)
+        self.order_free: list[dict[int, bool]] = []
         self.yields: list[list[Any]] = []
         # per generator running: [its frame depth, ran representatives, yields every run makes, rep_depth at its start]
         self.gen_reps: list[list[Any]] = []
@@ -136,6 +139,9 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         # inside `with pytest.raises(...)`, or a `try` with a handler that catches what a failing tensor
         # op raises: a failure is the program's business (it raises SHAPE_ERROR), not a finding
         self.expecting = 0
+        # sides of branches on values not understood run on a path that may not take them (stmts.ex_If):
+        # how each is named in a warning
+        self.unsure_sides: list[str | None] = []
         self.catching_import = 0  # enclosing `try` bodies whose handlers catch a module's absence
         self.importing = 0  # > 0 while a project module's import-time code runs (imports.py)
         self.pkg = PackagePath()  # installed packages this path is inside
@@ -220,6 +226,12 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
 
     def project_text(self, name: str, base: str | None = None) -> str | None:
         return read_text(self, name, base)
+
+    def data_kind(self, path: str) -> str | None:
+        return data_kind(self, path)
+
+    def data_listing(self, path: str) -> list[str] | None:
+        return data_listing(self, path)
 
     def registered(self, package: str, decorator: str, key: str) -> Any:
         return self.shared.installed.registered(self, package, decorator, key) if self.shared.installed is not None else None
@@ -452,6 +464,13 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             return
         if v is Verdict.FAILS and self.expecting:
             raise UserException(SHAPE_ERROR)
+        if v is Verdict.FAILS and self.unsure_sides and not self.expecting:
+            side = self.unsure_sides[-1]  # None: an operand CPython may not evaluate, silently left (exprs.py)
+            if side is not None:
+                when = f"when {side}" if side else "on a side of a branch not decided"
+                self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING, POSSIBLE_SHAPE_MISMATCH.message(op, message, when),
+                          operands, dims)
+            raise SideEnd()
         if v is Verdict.FAILS and self.per_run and (self._holds_in_other_cases(cond) or self._blind_case(cond, dims)):
             v = Verdict.MAY_FAIL  # fails in this case of the inputs only (e.g. when a short last batch exists)
         if v is Verdict.FAILS:

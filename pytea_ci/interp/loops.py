@@ -248,8 +248,9 @@ class LoopMixin:
         at = self.item_positions(view, len(items)) if truncated else None
         consecutive = _leading_run(at) if at is not None else 1
         rest = self.later_indices(source) if consecutive == 2 and isinstance(source, RangeVal) else None
+        every = truncated and self.shuffled(view) is not None  # all of its items, in an order not known
         self.run_loop(node, scope, items, truncated, lambda item: self.assign(node.target, item, scope), consecutive,
-                      rest)
+                      rest, every)
         if id(view) in self.cursors:  # an iterator `next()` took from: the loop used up what it had left, or
             self.cursors[id(view)] = -1  # broke out somewhere (its position is no longer followed)
         for name, (lst, length) in grown.items():
@@ -282,13 +283,17 @@ class LoopMixin:
     ex_AsyncFor = ex_For
 
     def run_loop(self: "Interpreter", node: "ast.For | ast.AsyncFor | ast.While", scope: Scope, items: list[Any],
-                 truncated: bool, bind: Any, consecutive: int = 1, rest: "list[Any] | None" = None) -> None:
+                 truncated: bool, bind: Any, consecutive: int = 1, rest: "list[Any] | None" = None,
+                 every: bool = False) -> None:
         """Run the body once per item. When `truncated`, the items are representatives of the
         iterations: only the first `consecutive` of them follow one another, so before any later
         one (and after the loop) the names the iterations changed are widened — a value carried
         over from a representative is not the value the real previous iteration left. `rest`: the
         items after the consecutive ones when every iteration can be followed (a concrete range),
-        which they are when a tensor the iterations carry changed its shape (a growing sequence)."""
+        which they are when a tensor the iterations carry changed its shape (a growing sequence).
+        `every`: the items are all of the source's, in an order not known (a set, a folder's listing): a dict
+        the body only stores new keys in, a set it adds to and a list it appends to hold what CPython's
+        would, in an order not known (`order_free`), instead of only some of their items."""
         names = assigned_names(node.body) if truncated else set()
         if truncated:
             self.note_representatives()
@@ -296,6 +301,8 @@ class LoopMixin:
         before: dict[str, Any] = {}
         items = list(items)
         self.loop_mutations.append(set())
+        kept_from = len(self.keepalive)
+        self.order_free.append({})
         broke = False
         representatives = bool(truncated)  # (`truncated` may end inside: every later iteration followed)
         self.rep_depth += representatives
@@ -319,11 +326,18 @@ class LoopMixin:
                     break
         finally:
             mutated = self.loop_mutations.pop()
+            free = self.order_free.pop()
             self.rep_depth -= representatives
         if truncated:
             with self.at(node):
                 self.widen_changed(names, (start, before), scope)
+            made = {id(o): o for o in self.keepalive[kept_from:]} if every and not broke else {}
             for lst in mutated:
+                if free.get(lst) and lst in made and not isinstance(made[lst], list):
+                    self.unordered.add(lst)  # every key (item), in an order not known
+                    continue
+                if free.get(lst) and lst in made:
+                    self.unordered.add(lst)  # every item appended, in an order not known; how many: not known
                 self.inexact.add(lst)
             for name in may_grow(node.body):  # grown by iterations the representatives stand for
                 grown = scope.locals.get(name)

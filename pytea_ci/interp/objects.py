@@ -415,10 +415,14 @@ class ObjectMixin:
                 self.mark_inexact(obj)
         elif isinstance(obj, dict):
             try:
+                new = idx not in obj
                 obj[idx] = value
             except TypeError:
-                pass
-            self.note_mutation(obj)
+                if is_concrete(idx):  # a list as a key: CPython's TypeError
+                    raise UserException("TypeError") from None
+                self.mark_inexact(obj)  # a key not understood (`d[path.stem] = cfg`): which key is not known
+                new = False
+            self.note_mutation(obj, free=new)
         elif isinstance(obj, Instance):
             m = obj.cls.lookup("__setitem__")
             if m is not MISSING:
@@ -437,9 +441,13 @@ def _py_method(name: str) -> Any:
 
     def run(ctx: Any, obj: Any, *args: Any, **kwargs: Any) -> Any:
         if isinstance(obj, (list, dict, set)) and name in _MUTATORS:
-            ctx.note_mutation(obj)
+            ctx.note_mutation(obj, free=name in ("append", "add", "extend") and not isinstance(obj, dict))
             if isinstance(obj, list) and name == "extend":
                 items = ctx.iterate(args[0]) if args else []
+                if items is None and id(obj) not in ctx.inexact and (every := ctx.shuffled(args[0])) is not None:
+                    obj.extend(every)  # all of them, in an order not known: so is the list then
+                    ctx.mark_unordered(obj)
+                    return None
                 if items is None:
                     if isinstance(args[0], (list, tuple)):
                         obj.extend(args[0])  # its representatives (and their origins) are this list's too

@@ -100,6 +100,11 @@ class PathEnd(Exception):
     """This path stops here (a definite shape error was reported, or a budget was reached)."""
 
 
+class SideEnd(Exception):
+    """A side of a branch on a value not understood, run on a path that may not take it, stops here (a
+    check failed in it: a warning, not a definite error; stmts.ex_If)."""
+
+
 class BudgetExceeded(Exception):
     module: str | None = None  # the innermost module being imported when the budget was reached
 

@@ -239,15 +239,18 @@ class SequenceMixin:
         """Positions of the items of an inexact list among all of its items, when known."""
         return self.rep_positions.get(id(lst))
 
-    def note_mutation(self: "Interpreter", lst: Any) -> None:
+    def note_mutation(self: "Interpreter", lst: Any, free: bool = False) -> None:
         """A list, dict or set changed after it was built: its known length is gone, and a loop whose
-        iterations are not all followed leaves it holding only some of its items."""
+        iterations are not all followed leaves it holding only some of its items. `free`: a change whose
+        result does not depend on the order of a loop's iterations (a new key stored, an item appended or
+        added: loops.run_loop `every`)."""
         self.known_len.pop(id(lst), None)
         self.rep_positions.pop(id(lst), None)
         if self.loop_mutations and isinstance(lst, (list, dict, set)):
             self.loop_mutations[-1].add(id(lst))
             self.keepalive.append(lst)
-
+            if self.order_free:
+                self.order_free[-1][id(lst)] = self.order_free[-1].get(id(lst), True) and free
 
     def partial(self: "Interpreter", v: Any) -> bool:
         """A container holding only some of its items (`list(x)` of a value not understood, a loop's
@@ -279,6 +282,10 @@ class SequenceMixin:
                 return self.unknown("membership")
             if not r and partial:
                 return self.unknown("membership in a container holding only some of its items")
+            if not r and isinstance(b, dict) and not all(is_concrete(k) for k in b):
+                # a key not understood (`d[path.stem] = cfg` of a path not known) may be the one asked
+                found = self.member_of(a, list(b))
+                return found if found is not None else self.unknown("membership among keys not known")
             return r
         if _holds_nothing(self, a, b):
             return False

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 from pytea_ci.interp.branch_locals import branch_locals, numbers_join, tests_only
 from pytea_ci.interp.contexts import run_with
 from pytea_ci.interp.ops import BINOPS, on_machine
-from pytea_ci.interp.machine import ends_program
+from pytea_ci.interp.machine import ends_program, guess_text
 from pytea_ci.interp.runtime import (MODULE_NOT_FOUND, SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal,
-                                     FunctionVal, PathEnd, ReturnSignal, Scope, UserException, same_value)
+                                     FunctionVal, PathEnd, ReturnSignal, Scope, SideEnd, UserException, same_value)
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import stand_in_base
 from pytea_ci.models.values import MISSING, OPAQUE, Builtin, ClassVal, Instance, Unknown
@@ -246,10 +246,18 @@ class StmtMixin:
         cond = self.eval(node.test, scope)
         if self.is_opaque(cond) and effect_free(node.body) and effect_free(node.orelse):
             # A data-dependent branch that binds nothing (logging, printing): run both sides on
-            # this path instead of doubling the paths.
+            # this path instead of doubling the paths. A side may not be taken: a check failing in it
+            # is a warning naming the condition, and that side ends there (interpreter `require`)
+            text = guess_text(cond, node, self.span_of(node))
             with self.one_side():
-                self.exec_block(node.body, scope)
-                self.exec_block(node.orelse, scope)
+                for taken, body in ((True, node.body), (False, node.orelse)):
+                    self.unsure_sides.append(text[0].format(side="true" if taken else "false") if text else "")
+                    try:
+                        self.exec_block(body, scope)
+                    except SideEnd:
+                        pass
+                    finally:
+                        self.unsure_sides.pop()
             return
         own = branch_locals(node, scope.func.node if scope.func is not None else None) \
             if self.is_opaque(cond) else frozenset()

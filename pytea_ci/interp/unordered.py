@@ -104,6 +104,11 @@ class UnorderedMixin:
         self.unordered.add(id(out))
         return out
 
+    def mark_unordered(self: "Interpreter", lst: list[Any]) -> None:
+        """The list `lst` holds all of its items, in an order not known (`xs.extend(path.glob("*.json"))`)."""
+        self.sized_items(lst, len(lst))
+        self.unordered.add(id(lst))
+
     def unordered_set(self: "Interpreter", items: list[Any]) -> set[Any]:
         """A set of `items` added in an order not known: iterated in an order not known whatever they are
         (ints that collide in the table sit in the order they came)."""

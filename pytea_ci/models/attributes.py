@@ -13,8 +13,9 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import RECORDED_ATTRS, model
-from pytea_ci.models.torch.tensor_attrs import (LAYER_ATTRS, LAYER_COMPUTED_NAMES, LAYER_INSTANCE_NAMES, MODULE_ATTRS,
-                                               MODULE_INSTANCE_ATTRS, TENSOR_ATTRS)
+from pytea_ci.models.torch.tensor_attrs import (LAYER_ATTRS, LAYER_COMPUTED_NAMES, LAYER_INSTANCE_NAMES,
+                                                LAYER_NUMBERED_NAMES, MODULE_ATTRS, MODULE_INSTANCE_ATTRS,
+                                                TENSOR_ATTRS)
 from pytea_ci.models.values import (MISSING, OBJECT_NAMES, OPAQUE, TENSOR_ATTRS_SET, ClassVal, Instance, Namespace,
                                     PropertyVal, Unknown, lacks_attribute)
 from pytea_ci.shapes.dim import PInt
@@ -92,7 +93,7 @@ def _mro_lacks(cls: ClassVal, name: str, instance: bool) -> bool:
                 return False
         elif c.qualname in LAYER_ATTRS:  # a torch.nn class: its own names, and what its source may set on `self`
             if name in LAYER_ATTRS[c.qualname] or (instance and (
-                    name in LAYER_INSTANCE_NAMES or c.qualname in LAYER_COMPUTED_NAMES)):
+                    name in LAYER_INSTANCE_NAMES.get(c.qualname, ()) or _computed_name(c.qualname, name))):
                 return False
         elif c.name != "object":
             real = _cpython_type(c)
@@ -100,6 +101,14 @@ def _mro_lacks(cls: ClassVal, name: str, instance: bool) -> bool:
                     _private(name) or (instance and RECORDED_ATTRS not in c.ns))):
                 return False  # a modeled class whose attributes are not listed, or a CPython type that has it
     return True
+
+
+def _computed_name(layer: str, name: str) -> bool:
+    """Whether the torch class `layer` may set `name` on an instance under a name its source computes: any name
+    (an RNN's `weight_ih_l0`, a Sequential's keys), or of a ModuleList or ParameterList a number (`"0"`)."""
+    if layer not in LAYER_COMPUTED_NAMES:
+        return False
+    return layer not in LAYER_NUMBERED_NAMES or name.lstrip("-").isdigit()
 
 
 def may_be_found(cls: ClassVal, name: str) -> bool:
@@ -162,6 +171,22 @@ def setattr_(ctx: Ctx, obj: Any, name: Any, value: Any) -> Any:
         obj.attrs[OPAQUE] = True  # an attribute of a name not known: any name may be there now
     elif isinstance(obj, ClassVal) and not obj.native:
         obj.ns[OPAQUE] = True
+    return None
+
+
+@model("builtins.delattr")
+def delattr_(ctx: Ctx, obj: Any, name: Any) -> Any:
+    """`delattr(obj, name)`, as `del obj.name` (transformers 5's `get_text_config` renames a copied config's
+    attributes so): without it the object was handed to code not followed and any attribute might be there."""
+    if isinstance(name, str) and isinstance(obj, Instance) and name not in obj.attrs and OPAQUE not in obj.attrs \
+            and all("__delattr__" not in c.ns for c in obj.cls.mro()):
+        ctx.user_error("AttributeError", name)  # nothing of that name on the instance: CPython's AttributeError
+    if isinstance(name, str) and isinstance(obj, (Instance, ClassVal)):
+        ctx.delattr(obj, name)
+    elif isinstance(obj, Instance):
+        obj.attrs[OPAQUE] = True  # which attribute went is not known (none of the others is there now)
+    else:
+        return ctx.unknown("delattr")
     return None
 
 

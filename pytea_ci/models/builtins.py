@@ -10,6 +10,7 @@ from pytea_ci.models.context import Ctx
 from pytea_ci.models.abc_kinds import abc_matches, enum_meta_matches
 from pytea_ci.models.ranges import SCALAR, whole_order
 from pytea_ci.models.set_order import ties as _ties, zip_positions as _zip_positions
+from pytea_ci.models.type_union import TypeUnion, as_classinfo
 from pytea_ci.models.registry import get, members, model, native_class, register
 from pytea_ci.models.value_types import class_of, type_of
 from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, EnumMember, Instance, IterVal,
@@ -157,7 +158,14 @@ def sorted_(ctx: Ctx, iterable: Any, key: Any = None, reverse: Any = False) -> A
             return ctx.unknown("sorted")
         return out if shuffled is None or not _ties(out, out) else ctx.unordered_list(out)
     keys = [ctx.call(key, x) for x in items] if key is not None else list(items)
-    order = _stable_order(ctx, keys, reverse) if isinstance(reverse, bool) and len(items) <= 64 else None
+    order = None
+    if isinstance(reverse, bool) and key is not None and all(_concrete(k) for k in keys):
+        try:  # plain keys (open_clip's `_natural_key` of 144 config names): CPython's own stable sort of them
+            order = sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
+        except TypeError:
+            ctx.user_error("TypeError", "sorted")  # keys CPython cannot compare: its TypeError
+    if order is None and isinstance(reverse, bool) and len(items) <= 64:
+        order = _stable_order(ctx, keys, reverse)
     if order is None:
         return ctx.sized_items(list(items), len(items))
     out = [items[i] for i in order]
@@ -325,6 +333,8 @@ def dict_(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 
 
 def _type_matches(value: Any, t: Any) -> Any:
+    if isinstance(t, TypeUnion):  # `list | tuple`, `int | None`: its members, as a tuple of them
+        t = as_classinfo(t)
     if isinstance(t, tuple):
         results = [_type_matches(value, x) for x in t]
         return True if True in results else (None if None in results else False)
@@ -346,6 +356,8 @@ def _type_matches(value: Any, t: Any) -> Any:
     if isinstance(t, ClassVal) and t.native and t.qualname in NUMPY_SCALARS and (value is None or isinstance(
             value, (tuple, list, dict, set, frozenset, str)) or isinstance(value, Tensor) and value.lib == "torch"):
         return False  # numpy's scalar types hold none of these (a Python number may stand for a numpy scalar)
+    if isinstance(t, ClassVal) and t.native and t.qualname == "types.NoneType":
+        return value is None  # `isinstance(None, type(None))`
     if isinstance(t, ClassVal):
         if isinstance(value, NamedTupleVal) and t in value.cls.mro():
             return True

@@ -39,6 +39,13 @@ class Ctx(Protocol):
         """The text of a small file of the project (`name` relative to `base`, default: the folder of
         the file running), read and never executed; None when outside the project, missing or large."""
 
+    def data_kind(self, path: str) -> str | None:
+        """Of an absolute path inside the followed installed package whose code is running: "file", "folder"
+        or "absent"; None anywhere else (not known)."""
+
+    def data_listing(self, path: str) -> list[str] | None:
+        """The names in such a folder of the running package (in no order promised), else None."""
+
     def module_absent(self, top: str) -> bool:
         """Whether CPython finds no top-level module `top` where the program runs: the environment the
         user named (`--python`) lacks it, and the project, the standard library and the models too."""
@@ -81,6 +88,9 @@ class Ctx(Protocol):
 
     def members(self, value: Any) -> "list[Any] | None":
         """The items of an iterable in whatever order, when all are known (`shuffled`, else `iterate`)."""
+
+    def mark_unordered(self, lst: list[Any]) -> None:
+        """The list `lst` holds all of its items, in an order not known."""
 
     def unordered_list(self, items: list[Any], kind: type = list) -> Any:
         """A list (or tuple) of `items` whose order is not known: length known, positions not."""
@@ -133,8 +143,9 @@ class Ctx(Protocol):
     def positions(self, lst: list[Any]) -> "tuple[int, ...] | None":
         """Where the representative items of an inexact list sit among all of its items, when known."""
 
-    def note_mutation(self, lst: list[Any]) -> None:
-        """Record that a list changed (inside a loop not followed one by one it becomes inexact)."""
+    def note_mutation(self, lst: list[Any], free: bool = False) -> None:
+        """Record that a list changed (inside a loop not followed one by one it becomes inexact; `free`: the
+        change does not depend on the order of the loop's iterations, an item appended or added)."""
 
     def getattr(self, obj: Any, name: str) -> Any: ...
 
@@ -155,6 +166,8 @@ class Ctx(Protocol):
     def getitem(self, obj: Any, idx: Any) -> Any: ...
 
     def setattr(self, obj: Any, name: str, value: Any) -> None: ...
+
+    def delattr(self, obj: Any, name: str) -> None: ...
 
     def option(self, key: str) -> Any:
         """A configuration value for the current entry point (e.g. argparse overrides)."""

@@ -140,6 +140,8 @@ _File = native_class("builtins.TextIOWrapper")(type("TextIOWrapper", (), {
 @model("builtins.open", "io.open")
 def open_(ctx: Ctx, file: Any = None, mode: Any = "r", *args: Any, **kwargs: Any) -> Any:
     mode = kwargs.get("mode", mode)
+    if isinstance(file, Instance) and file.cls.qualname == "pathlib.Path":  # models/pathlib_.py: its text
+        file = file.attrs.get("_path")
     if isinstance(file, str) and (not isinstance(mode, str) or any(c in mode for c in "wax+")):
         ctx.facts[WRITTEN] = frozenset({*ctx.facts.get(WRITTEN, ()), file})
     return Instance(_File, {"name": file, "mode": mode if isinstance(mode, str) else "r", "closed": False})

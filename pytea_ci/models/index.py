@@ -82,16 +82,16 @@ NAMES: dict[str, str] = {
         'keyword.softkwlist math.ceil math.floor os.path.abspath os.path.expanduser os.path.realpath os.getcwd '
         'time.strftime json.dumps os.path.basename os.path.dirname os.path.splitext os.path.exists '
         'os.path.isdir os.path.isfile time.time time.perf_counter time.monotonic time.process_time '
-        'datetime.datetime.now os.path.getsize shutil.copy pathlib.Path operator.itemgetter os.makedirs '
-        'os.mkdir os.remove os.chdir time.sleep warnings.warn warnings.filterwarnings warnings.simplefilter '
-        'logging.basicConfig logging.info logging.debug logging.warning logging.error logging.critical '
-        'logging.exception json.dump pickle.dump shutil.rmtree matplotlib.pyplot.plot matplotlib.pyplot.savefig '
-        'matplotlib.pyplot.show matplotlib.pyplot.figure matplotlib.pyplot.close matplotlib.use '
-        'matplotlib.pyplot.imshow matplotlib.pyplot.title matplotlib.pyplot.subplot logging.getLogger '
-        'logging.Logger sys.path.append sys.path.insert sys.stdout sys.stderr string.ascii_letters os.sep '
-        'sys.version_info sys.maxsize functools.update_wrapper functools.wraps contextlib.contextmanager '
-        'contextlib.suppress contextlib.nullcontext functools.partial functools.lru_cache functools.cache '
-        'typing.final typing.overload abc.abstractmethod torch.jit.script torch.jit.unused torch.compile '
+        'datetime.datetime.now os.path.getsize shutil.copy operator.itemgetter os.makedirs os.mkdir os.remove '
+        'os.chdir time.sleep warnings.warn warnings.filterwarnings warnings.simplefilter logging.basicConfig '
+        'logging.info logging.debug logging.warning logging.error logging.critical logging.exception json.dump '
+        'pickle.dump shutil.rmtree matplotlib.pyplot.plot matplotlib.pyplot.savefig matplotlib.pyplot.show '
+        'matplotlib.pyplot.figure matplotlib.pyplot.close matplotlib.use matplotlib.pyplot.imshow '
+        'matplotlib.pyplot.title matplotlib.pyplot.subplot logging.getLogger logging.Logger sys.path.append '
+        'sys.path.insert sys.stdout sys.stderr string.ascii_letters os.sep sys.version_info sys.maxsize '
+        'functools.update_wrapper functools.wraps contextlib.contextmanager contextlib.suppress '
+        'contextlib.nullcontext functools.partial functools.lru_cache functools.cache typing.final '
+        'typing.overload abc.abstractmethod torch.jit.script torch.jit.unused torch.compile '
         'typing.no_type_check torch.jit.ignore torch.jit.export torch.jit._overload_method typing.cast '
         'functools.reduce copy.deepcopy copy.copy collections.OrderedDict collections.defaultdict_plain '
         'typing.List typing.Dict typing.Tuple typing.Optional typing.Union typing.Any typing.Callable '
@@ -100,7 +100,7 @@ NAMES: dict[str, str] = {
         'typing.TYPE_CHECKING os.path.split urllib.parse.urlsplit urllib.parse.urlparse types.FunctionType '
         'types.LambdaType itertools.repeat',
     'pytea_ci.models.attributes':
-        'builtins.getattr builtins.setattr builtins.hasattr',
+        'builtins.getattr builtins.setattr builtins.delattr builtins.hasattr',
     'pytea_ci.models.torch.creation':
         'torch.float32 torch.float torch.float64 torch.double torch.float16 torch.half torch.bfloat16 '
         'torch.int64 torch.long torch.int32 torch.int torch.int16 torch.short torch.int8 torch.uint8 torch.bool '
@@ -591,6 +591,8 @@ NAMES: dict[str, str] = {
         're.I re.IGNORECASE re.M re.MULTILINE re.S re.DOTALL re.X re.VERBOSE re.A re.ASCII re.U re.UNICODE '
         're.split re.findall re.sub re.subn re.escape re.search re.match re.fullmatch re.Match re.compile '
         're.Pattern',
+    'pytea_ci.models.pathlib_':
+        'pathlib.Path pathlib.PosixPath pathlib.PurePath pathlib.PurePosixPath',
 }
 
 # model module -> the computed attributes it registers

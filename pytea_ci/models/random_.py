@@ -9,6 +9,8 @@ Floats drawn (`random.random`, `uniform`, `gauss`) are unknown floats.
 
 from __future__ import annotations
 
+import fnmatch
+import os
 from dataclasses import replace
 from typing import Any
 
@@ -136,9 +138,29 @@ def _data_read(name: str) -> Any:
     def run(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
         from pytea_ci.shapes.tensor import Origin
 
+        if (listed := _package_listing(ctx, name, args, kwargs)) is not None:
+            return listed
         return Unknown(_READ + name, None, Origin(ctx.span, _READ + name))  # born here, whatever the path was
 
     return run
+
+
+def _package_listing(ctx: Ctx, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """`os.listdir(folder)` and `glob.glob("folder/*.json")` of a folder of the installed package whose code
+    runs (models/pathlib_.py): its entries, in an order not known; None anywhere else."""
+    if kwargs or len(args) != 1 or not isinstance(args[0], str) or not os.path.isabs(args[0]):
+        return None
+    if name == "os.listdir":
+        names = ctx.data_listing(args[0])
+        return None if names is None else ctx.unordered_list(list(names))
+    if name == "glob.glob":
+        folder, pattern = os.path.split(args[0])
+        if any(c in folder for c in "*?[") or (names := ctx.data_listing(folder)) is None:
+            return None
+        # glob's `*` leaves out names starting with a dot, as CPython's does
+        return ctx.unordered_list([os.path.join(folder, n) for n in names if fnmatch.fnmatchcase(n, pattern)
+                                   and (pattern.startswith(".") or not n.startswith("."))])
+    return None
 
 
 for _name in _DATA_SOURCES:

@@ -8,6 +8,7 @@ import builtins as py_builtins
 import dataclasses
 import keyword
 import math
+import os
 import posixpath
 from collections.abc import Callable
 from typing import Any
@@ -128,9 +129,20 @@ for _fn in (posixpath.basename, posixpath.dirname, posixpath.splitext):  # os.pa
     register(f"os.path.{_fn.__name__}", Builtin(f"os.path.{_fn.__name__}", _pure_path(_fn)))
 
 
-@model("os.path.exists", "os.path.isdir", "os.path.isfile")
-def path_test(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
-    return Unknown("file test", pytype="bool")
+_KINDS = {"os.path.exists": ("file", "folder"), "os.path.isdir": ("folder",), "os.path.isfile": ("file",)}
+
+
+def _path_test(name: str) -> Any:
+    def run(ctx: Ctx, path: Any = None, *args: Any, **kwargs: Any) -> Any:
+        """Answered for the data of the installed package whose code runs (models/pathlib_.py), else not known."""
+        found = ctx.data_kind(path) if isinstance(path, str) and os.path.isabs(path) and not args else None
+        return found in _KINDS[name] if found is not None else Unknown("file test", pytype="bool")
+
+    return run
+
+
+for _test_name in _KINDS:
+    register(_test_name, Builtin(_test_name, _path_test(_test_name)))
 
 
 @model("time.time", "time.perf_counter", "time.monotonic", "time.process_time")
@@ -139,8 +151,7 @@ def a_float(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 
 
 @model("datetime.datetime.now",
-       "os.path.getsize", "shutil.copy", "pathlib.Path",
-       "operator.itemgetter")
+       "os.path.getsize", "shutil.copy", "operator.itemgetter")
 def effect(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("standard library value")
 

@@ -77,6 +77,9 @@ class Packages:
     # the rest are this package's functions as they are (no extra frame on the analyzer's stack)
     registered = staticmethod(registries.registered)
 
+    def data_folder(self, path: str) -> str | None:
+        return self.site.data_folder(path) if self.site is not None else None
+
     def absent(self, interp: "Interpreter", top: str) -> bool:
         return self.site is not None and site.absent(interp, self.site, top)
     tick = staticmethod(site.tick)

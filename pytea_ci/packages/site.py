@@ -116,6 +116,16 @@ class Site:
             self._of_path[path] = found
         return self._of_path[path]
 
+    def data_folder(self, path: str) -> str | None:
+        """The folder of the followed top-level package holding the file `path` (None: none)."""
+        top = self.package_of(path)
+        if top is None or not self.follows(top):
+            return None
+        real = os.path.realpath(path)
+        folder = next((f for f in self.folders if real.startswith(f + os.sep)), None)
+        where = os.path.join(folder, top) if folder is not None else None
+        return where if where is not None and os.path.isdir(where) else None
+
 
 def site_of(interp: "Interpreter") -> Site | None:
     """The site of the packages the driver handed the interpreter (None: no installed package is read)."""
