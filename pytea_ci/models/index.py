@@ -391,6 +391,19 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.numpy_.known':
         'builtins.KnownArray numpy.atleast_1d numpy.any numpy.all numpy.generic numpy.number numpy.integer '
         'numpy.signedinteger numpy.unsignedinteger numpy.floating numpy.complexfloating',
+    'pytea_ci.models.random_':
+        'random.randint random.randrange random.choice random.sample random.choices random.random '
+        'random.uniform random.gauss random.normalvariate random.betavariate random.expovariate '
+        'random.triangular random.seed random.shuffle random.setstate os.listdir os.walk os.scandir glob.glob '
+        'glob.iglob json.loads pickle.load',
+    'pytea_ci.models.numpy_.creation':
+        'numpy.float32 numpy.float64 numpy.float16 numpy.int64 numpy.int32 numpy.int16 numpy.int8 numpy.uint8 '
+        'numpy.bool_ numpy.float_ numpy.int_ numpy.double numpy.array numpy.asarray numpy.ascontiguousarray '
+        'numpy.asfarray numpy.copy numpy.loadtxt numpy.genfromtxt numpy.zeros numpy.ones numpy.empty numpy.full '
+        'numpy.eye numpy.identity numpy.zeros_like numpy.ones_like numpy.empty_like numpy.full_like '
+        'numpy.arange numpy.linspace numpy.meshgrid numpy.random.rand numpy.random.randn numpy.random.random '
+        'numpy.random.random_sample numpy.random.normal numpy.random.uniform numpy.random.randint '
+        'numpy.random.seed numpy.random.shuffle numpy.set_printoptions numpy.savez',
     'pytea_ci.models.numpy_.array':
         'numpy.ndarray.__add__ numpy.ndarray.__radd__ numpy.ndarray.__sub__ numpy.ndarray.__rsub__ '
         'numpy.ndarray.__mul__ numpy.ndarray.__rmul__ numpy.ndarray.__truediv__ numpy.ndarray.__rtruediv__ '
@@ -409,19 +422,6 @@ NAMES: dict[str, str] = {
         'numpy.ndarray.prod numpy.max numpy.ndarray.max numpy.amax numpy.min numpy.ndarray.min numpy.amin '
         'numpy.argmax numpy.ndarray.argmax numpy.argmin numpy.ndarray.argmin numpy.ndarray.astype '
         'numpy.ndarray.copy numpy.where numpy.inf numpy.nan numpy.pi numpy.e numpy.newaxis',
-    'pytea_ci.models.random_':
-        'random.randint random.randrange random.choice random.sample random.choices random.random '
-        'random.uniform random.gauss random.normalvariate random.betavariate random.expovariate '
-        'random.triangular random.seed random.shuffle random.setstate os.listdir os.walk os.scandir glob.glob '
-        'glob.iglob json.loads pickle.load',
-    'pytea_ci.models.numpy_.creation':
-        'numpy.float32 numpy.float64 numpy.float16 numpy.int64 numpy.int32 numpy.int16 numpy.int8 numpy.uint8 '
-        'numpy.bool_ numpy.float_ numpy.int_ numpy.double numpy.array numpy.asarray numpy.ascontiguousarray '
-        'numpy.asfarray numpy.copy numpy.loadtxt numpy.genfromtxt numpy.zeros numpy.ones numpy.empty numpy.full '
-        'numpy.eye numpy.identity numpy.zeros_like numpy.ones_like numpy.empty_like numpy.full_like '
-        'numpy.arange numpy.linspace numpy.meshgrid numpy.random.rand numpy.random.randn numpy.random.random '
-        'numpy.random.random_sample numpy.random.normal numpy.random.uniform numpy.random.randint '
-        'numpy.random.seed numpy.random.shuffle numpy.set_printoptions numpy.savez',
     'pytea_ci.models.numpy_.rng':
         'numpy.random.Generator numpy.random.default_rng',
     'pytea_ci.models.einops_':
