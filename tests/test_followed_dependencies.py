@@ -6,13 +6,13 @@ with their shapes; a framework-agnostic dependency (torch only an extra, as einx
 from __future__ import annotations
 
 import json
-import venv
 from pathlib import Path
 
 import pytest
 
 from pytea_ci.cli import main
 from pytea_ci.packages import environment
+from tests.scratch_site import scratch_site
 
 MODELLIB = '''import torch
 from torch import nn
@@ -55,10 +55,7 @@ def _dist(site: Path, name: str, module: str, text: str, requires: list[str]) ->
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory: pytest.TempPathFactory) -> str:
-    folder = tmp_path_factory.mktemp("venv")
-    venv.EnvBuilder(with_pip=False).create(folder)
-    python = str(folder / "bin" / "python")
-    site = Path(environment.site_folders(python)[0])
+    python, site = scratch_site(tmp_path_factory)
     _dist(site, "modellib", "modellib", MODELLIB, ["torch>=2.0", "tensor-help>=0.1", "agnostic"])
     _dist(site, "tensor_help", "tensorhelp", TENSORHELP, ["torch>=2.5", "numpy; extra == 'test'"])
     _dist(site, "agnostic", "agnostic", AGNOSTIC, ["numpy", 'torch>=2.2; extra == "torch"'])

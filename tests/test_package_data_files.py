@@ -9,16 +9,16 @@ package's folder is read (a listing of the project's folder or of `/` stays unkn
 from __future__ import annotations
 
 import json
-import venv
 from pathlib import Path
 
 import pytest
 
 from pytea_ci.cli import main
-from pytea_ci.packages import environment
+from tests.scratch_site import scratch_site, write_package
 
 FACTORY = '''
 import json
+from pathlib import Path
 import os
 import re
 from pathlib import Path
@@ -75,22 +75,11 @@ y = torch.zeros(4, create("RN101")) @ torch.zeros(32, 2)
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory: pytest.TempPathFactory) -> str:
-    folder = tmp_path_factory.mktemp("venv")
-    venv.EnvBuilder(with_pip=False).create(folder)
-    python = str(folder / "bin" / "python")
-    site = Path(environment.site_folders(python)[0])
-    pkg = site / "cfglib"
-    (pkg / "model_configs").mkdir(parents=True)
-    (pkg / "__init__.py").write_text("")
-    (pkg / "factory.py").write_text(FACTORY)
-    for name, width in (("RN50", 64), ("RN101", 64), ("ViT-B-16", 96), (".hidden", 8)):
-        (pkg / "model_configs" / f"{name}.json").write_text(json.dumps({"embed_dim": 1024, "vision_cfg": {"width": width}}))
-    (pkg / "model_configs" / "notes.txt").write_text("not a config")
-    info = site / "cfglib-1.0.dist-info"
-    info.mkdir()
-    (info / "RECORD").write_text("cfglib/__init__.py,,\ncfglib/factory.py,,\n")
-    (info / "top_level.txt").write_text("cfglib\n")
-    environment.site_folders.cache_clear()
+    python, site = scratch_site(tmp_path_factory)
+    configs = {f"model_configs/{name}.json": json.dumps({"embed_dim": 1024, "vision_cfg": {"width": width}})
+               for name, width in (("RN50", 64), ("RN101", 64), ("ViT-B-16", 96), (".hidden", 8))}
+    write_package(site, "cfglib", {"__init__.py": "", "factory.py": FACTORY, **configs,
+                                   "model_configs/notes.txt": "not a config"})
     return python
 
 

@@ -11,12 +11,12 @@ import os
 import pickle
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 import pytest
 
 from pytea_ci.packages import environment
+from tests.scratch_site import scratch_site
 
 # import-time code of the kinds a restored import must give back: classes, a decorator's closure, a
 # lambda, nested definitions, a registry filled at import, a set, a modeled class given a method
@@ -138,10 +138,7 @@ print(json.dumps({"code": code, "disk": package_disk.STATS, "kept": package_cach
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory: pytest.TempPathFactory) -> str:
-    folder = tmp_path_factory.mktemp("venv")
-    venv.EnvBuilder(with_pip=False).create(folder)
-    python = str(folder / "bin" / "python")
-    site = Path(environment.site_folders(python)[0])
+    python, site = scratch_site(tmp_path_factory)
     pkg = site / "pkgcached"
     pkg.mkdir()
     (pkg / "__init__.py").write_text(INIT)
