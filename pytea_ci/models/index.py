@@ -609,7 +609,7 @@ PROPERTIES: dict[str, str] = {
         'torch.Tensor.data torch.Tensor.grad torch.Tensor.device torch.Tensor.is_cuda '
         'torch.Tensor.requires_grad torch.Tensor.grad_fn numpy.ndarray.size',
     'pytea_ci.models.torch.sparse':
-        'torch.Tensor.layout',
+        'torch.Tensor.layout torch.Tensor.is_sparse torch.Tensor.is_sparse_csr',
     'pytea_ci.models.torch.fft':
         'torch.Tensor.real torch.Tensor.imag',
     'pytea_ci.models.iterables':

@@ -71,6 +71,22 @@ def test_sparse_is_never_strided(expr: str) -> None:
     assert _findings(body), f"{expr}: torch gives {_torch_layout(expr)}, the analysis claims torch.strided"
 
 
+@pytest.mark.parametrize("expr", DENSE + SPARSE)
+@pytest.mark.parametrize("flag", ["is_sparse", "is_sparse_csr"])
+def test_sparse_flags(expr: str, flag: str) -> None:
+    """`is_sparse`/`is_sparse_csr` are False for a dense tensor; never claimed False for a sparse one."""
+    scope = {"torch": torch}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exec(SETUP, scope)  # noqa: S102
+        value = getattr(eval(expr, scope), flag)  # noqa: S307
+    body = f"import torch\n{SETUP}y = {expr}\nif y.{flag}:\n{_BAD}"
+    if value:
+        assert _findings(body), f"{expr}.{flag} is True in torch, the analysis claims False"
+    elif expr in DENSE:
+        assert not _findings(body), f"{expr}.{flag} is False in torch"
+
+
 @pytest.mark.parametrize("a,b", list(itertools.product(LAYOUTS, repeat=2)))
 def test_layout_constants_compare_as_torch(a: str, b: str) -> None:
     same = getattr(torch, a) == getattr(torch, b)

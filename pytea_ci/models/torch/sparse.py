@@ -1,8 +1,9 @@
-"""Layouts and sparse COO tensors: `Tensor.layout` and the layout constants (`torch.strided`,
-`torch.sparse_coo`, ...: each equal only to itself, as torch's are); `torch.sparse_coo_tensor` (indices
-[sparse_dim, nnz], values [nnz, *dense]), and the products of a sparse matrix with a dense one
-(`torch.spmm`, `torch.sparse.mm`), which follow `mm`'s rule. A sparse tensor is modeled by its shape, like
-a dense one, with its layout not known (`Tensor.dense`; how it follows through ops: models/call_facets.py)."""
+"""Layouts and sparse COO tensors: `Tensor.layout` (and `is_sparse`, `is_sparse_csr`) and the layout
+constants (`torch.strided`, `torch.sparse_coo`, ...: each equal only to itself, as torch's are);
+`torch.sparse_coo_tensor` (indices [sparse_dim, nnz], values [nnz, *dense]), and the products of a sparse
+matrix with a dense one (`torch.spmm`, `torch.sparse.mm`), which follow `mm`'s rule. A sparse tensor is
+modeled by its shape, like a dense one, with its layout not known (`Tensor.dense`; how it follows through
+ops: models/call_facets.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pytea_ci.models.prim import fmt, known, shape_of, sizes_arg
 from pytea_ci.models.registry import model, native_class, prop, register
 from pytea_ci.models.torch.tensor import mm
 from pytea_ci.shapes import pred as P
-from pytea_ci.models.values import Instance
+from pytea_ci.models.values import Instance, Unknown
 from pytea_ci.shapes.tensor import Tensor
 
 
@@ -34,6 +35,12 @@ def tensor_layout(ctx: Ctx, t: Tensor) -> Any:
     """`torch.strided` for a tensor dense for certain; else not known (a sparse tensor, or one made
     from a value not understood)."""
     return STRIDED if t.dense and t.lib == "torch" else ctx.unknown("layout")
+
+
+@prop("torch.Tensor.is_sparse", "torch.Tensor.is_sparse_csr")
+def tensor_is_sparse(ctx: Ctx, t: Tensor) -> Any:
+    """False for a tensor dense for certain (`is_sparse`: COO, `is_sparse_csr`: CSR); else not known."""
+    return False if t.dense and t.lib == "torch" else Unknown("sparse flag of a tensor", pytype="bool")
 
 
 @model("torch.sparse_coo_tensor", "torch.sparse.FloatTensor")
