@@ -86,4 +86,4 @@ def _join_tensors(it: "Interpreter", ts: list[Tensor]) -> Any:
         vrange = ranges[0]
         for r in ranges[1:]:
             vrange = hull(vrange, r)  # type: ignore[arg-type]
-    return Tensor(shape, dtype, first.lib, vrange=vrange)
+    return Tensor(shape, dtype, first.lib, vrange=vrange, dense=True if all(t.dense for t in ts) else None)

@@ -125,7 +125,7 @@ def make_input(ctx: "LibraryInterpreter", spec: InputSpec, choice: int) -> Any:
                                       for i, c in enumerate(letters(choice)))
     else:
         dims = _annotated(ctx, spec, choice)
-    return Tensor(dims, spec.dtype)
+    return Tensor(dims, spec.dtype, dense=None)  # the caller's tensor: dense or sparse
 
 
 def shape_text(spec: InputSpec, choice: int) -> str:

@@ -362,7 +362,8 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
     ctx.names = submodule_names(model)
     caller = ctx.shared.caller
     if caller is not None:  # the shapes a call site of the project passes (verdict.run_module)
-        inputs: list[Any] = [Tensor(shape, spec.dtype) for spec, shape in zip(ctx.target.inputs, caller.shapes)]
+        inputs: list[Any] = [Tensor(shape, spec.dtype, dense=None)  # dense or sparse: the caller's
+                             for spec, shape in zip(ctx.target.inputs, caller.shapes)]
     else:
         inputs = [make_input(ctx, spec, rank) for spec, rank in zip(ctx.target.inputs, ctx.ranks)]
     given = ctx.shared.given

@@ -2,7 +2,8 @@
 tensor operations: the interpreter calls `before_call` and `after_call` and names no API itself.
 
 After the model computed its result: the device and dtype origin (dtype_device.after_model), the
-memory layout, then the value range (ranges.values_after), in that order.
+memory layout (strides, and whether it is dense for certain), then the value range (ranges.values_after),
+in that order.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pytea_ci.models.prim import contiguous_strides, is_dense
 from pytea_ci.models.ranges import values_after
 from pytea_ci.models.registry import CONTIGUOUS, KEEPS, LIKE_INPUT, facets_of
 from pytea_ci.models.torch.devices import note_devices
+from pytea_ci.models.values import Instance, Unknown
 from pytea_ci.shapes.tensor import Tensor
 
 _TENSOR_LIBS = ("torch.", "torchvision.", "numpy.", "einops.")
@@ -50,7 +52,28 @@ def after_call(ctx: Any, name: str, out: Any, args: tuple, kwargs: dict) -> Any:
     out = after_model(ctx, name, f.device, out, args, kwargs)
     if isinstance(out, Tensor) and f.layout != KEEPS:
         out = _layout_after(f.layout, out, args)
+    if isinstance(out, Tensor) and out.dense and not _dense_operands(args, kwargs):
+        out = dataclasses.replace(out, dense=None)
     return contents.after(name, values_after(ctx, name, f.values, out, args, kwargs), args, kwargs)
+
+
+_SCALARS = ("int", "float", "bool", "str", "complex")
+
+
+def _dense_operands(args: tuple, kwargs: dict) -> bool:
+    """Whether a tensor made from these arguments is dense for certain (`torch.strided`): no operand (one
+    level into lists and tuples) is a tensor of layout not known or a value not understood that may be
+    one, and no `layout=` other than `torch.strided` is asked for. Else its layout is not known: many ops
+    keep a sparse input's layout (`zeros_like`, `coalesce`, `* 2`)."""
+    wanted = kwargs.get("layout")
+    if wanted is not None and not (isinstance(wanted, Instance) and wanted.cls.name == "layout"
+                                   and wanted.attrs.get("name") == "strided"):
+        return False
+    for v in (*args, *kwargs.values()):
+        for x in v if isinstance(v, (list, tuple)) else (v,):
+            if (isinstance(x, Tensor) and not x.dense) or (isinstance(x, Unknown) and x.pytype not in _SCALARS):
+                return False
+    return True
 
 
 def _layout_after(layout: str | None, out: Tensor, args: tuple) -> Tensor:

@@ -58,7 +58,8 @@ def placed(ctx: Ctx, t: Any, device: str | None, what: str) -> Any:
 
 def _replace(t: Tensor, **changes: Any) -> Tensor:
     fields = dict(shape=t.shape, dtype=t.dtype, lib=t.lib, strides=t.strides, origin=t.origin, vrange=t.vrange,
-                  dtype_from=t.dtype_from, device=t.device, device_from=t.device_from, param=t.param)
+                  dtype_from=t.dtype_from, device=t.device, device_from=t.device_from, param=t.param,
+                  dense=t.dense)
     fields.update(changes)
     return Tensor(**fields)
 

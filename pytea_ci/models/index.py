@@ -499,7 +499,9 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.torchvision.utils':
         'torchvision.utils.make_grid torchvision.utils.save_image',
     'pytea_ci.models.torch.sparse':
-        'torch.sparse_coo_tensor torch.sparse.FloatTensor torch.spmm torch.sparse.mm torch.smm torch.Tensor.smm',
+        'torch.layout torch.strided torch.sparse_coo torch.sparse_csr torch.sparse_csc torch.sparse_bsr '
+        'torch.sparse_bsc torch._mkldnn torch.sparse_coo_tensor torch.sparse.FloatTensor torch.spmm '
+        'torch.sparse.mm torch.smm torch.Tensor.smm',
     'pytea_ci.models.numpy_.math':
         'numpy.sin numpy.cos numpy.tan numpy.arcsin numpy.arccos numpy.arctan numpy.sinh numpy.cosh numpy.tanh '
         'numpy.arcsinh numpy.arccosh numpy.arctanh numpy.exp numpy.exp2 numpy.expm1 numpy.log numpy.log2 '
@@ -606,6 +608,8 @@ PROPERTIES: dict[str, str] = {
         'numpy.ndarray.dtype torch.Tensor.T numpy.ndarray.T torch.Tensor.mT torch.Tensor.mH torch.Tensor.H '
         'torch.Tensor.data torch.Tensor.grad torch.Tensor.device torch.Tensor.is_cuda '
         'torch.Tensor.requires_grad torch.Tensor.grad_fn numpy.ndarray.size',
+    'pytea_ci.models.torch.sparse':
+        'torch.Tensor.layout torch.Tensor.is_sparse torch.Tensor.is_sparse_csr',
     'pytea_ci.models.torch.fft':
         'torch.Tensor.real torch.Tensor.imag',
     'pytea_ci.models.iterables':

@@ -48,6 +48,10 @@ class Tensor:
     # The elements of a small tensor of rank 0 or 1 whose every value the program fixes (`torch.linspace(0,
     # 0.1, 12)`), with the family of tensors sharing its memory: a `models.contents.Known`. No part in equality.
     known: Any = field(default=None, compare=False)
+    # Its layout: dense (`torch.strided`) for certain (True), or not known (None: a sparse constructor's
+    # result, an op's result on such a tensor or on a value not understood, a library-mode input; see
+    # models/call_facets.py). No part in equality.
+    dense: bool | None = field(default=True, compare=False)
 
     @property
     def rank(self) -> int | None:
@@ -61,7 +65,7 @@ class Tensor:
         same = dtype == "" or dtype == self.dtype
         return Tensor(shape, self.dtype if dtype == "" else dtype, self.lib,
                       dtype_from=self.dtype_from if same else None, device=self.device, device_from=self.device_from,
-                      param=False if self.param is False else None)
+                      param=False if self.param is False else None, dense=self.dense)
 
     def as_parameter(self) -> "Tensor":
         """This tensor made a `torch.nn.Parameter` (what `type()` and `isinstance` answer for it)."""

@@ -96,8 +96,9 @@ KNOWN_MISSES: dict[str, list[tuple[str, int]]] = {"5": [], "4": [],
                                                    "xt": [], "df": [], "monai": [],
                                                    # stop 37: timm 1.0.31 and smp 0.6.0: none. torch-geometric
                                                    # 2.8.1: MessagePassing's Inspector (inspect.signature and
-                                                   # source regexes of its methods) and Tensor.layout are not
-                                                   # understood: 48-64 paths, the path budget. open_clip 3.3.0:
+                                                   # source regexes of its methods) is not understood: 47-64
+                                                   # paths, the path budget (Tensor.layout no longer forks since
+                                                   # stop 38, branch s38-pyg). open_clip 3.3.0:
                                                    # none since stop 38 (create_model's config table, read at
                                                    # import from the package's own json files, is read as data)
                                                    "timm": [], "smp": [],
