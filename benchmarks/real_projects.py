@@ -286,9 +286,8 @@ def analyze(p: Project, src: str, args: argparse.Namespace) -> Outcome:
     if r.timed_out:
         out.error = f"whole-project timeout ({args.timeout:.0f} s)"
         return out
-    try:
-        out.doc = json_doc(r.stdout)
-    except ValueError:
+    out.doc = json_doc(r.stdout)  # {} when stdout is no JSON report (json_doc never raises)
+    if not out.doc:  # a run killed (a CPU limit, a signal) or one that failed: an error, never 0 entries and 0 problems
         tail = (r.stderr.strip().splitlines() or ["no output"])[-1]
         if args.library_mode and "library-mode" in r.stderr:
             out.skipped = f"this pytea-ci has no library mode ({tail})"

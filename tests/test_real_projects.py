@@ -37,3 +37,21 @@ def test_small_real_projects_have_no_internal_error_and_no_false_alarm(capsys: p
     out = capsys.readouterr().out
     assert status == 0, out
     assert "skipped" not in out
+
+
+def test_a_run_killed_without_a_report_is_an_error(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """A pytea-ci run that ends with no JSON report (killed by a CPU limit or a signal) is an error of its project,
+    never a project with 0 entries and 0 problems (the stop-38 sweep's yolov5 row read so)."""
+    import argparse
+    import signal
+
+    rp = _script()
+    kill = os.path.join(str(tmp_path), "kill.py")
+    with open(kill, "w", encoding="utf-8") as f:
+        f.write(f"import os\nos.kill(os.getpid(), {int(signal.SIGKILL)})\n")
+    args = argparse.Namespace(cmd=f"{sys.executable} {kill}", jobs=1, time_budget=0, library_mode="", no_deps=True,
+                              offline=True, timeout=60.0, packages_venv="")
+    out = rp.analyze(rp.Project("killed", "0"), str(tmp_path), args)
+    assert out.error.startswith("rc=") and not out.doc, out
+    assert rp.report([out], {}, 1) == 1
+    assert "killed: rc=" in capsys.readouterr().out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +12,7 @@ from pytea_ci.interp.coroutines import awaited
 from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, contains_term, dim_binop, is_concrete,
                                 on_machine)
 from pytea_ci.interp.runtime import FunctionVal, Scope, SideEnd, UserException, same_value
-from pytea_ci.interp.unbound import check_bound
+from pytea_ci.interp.unbound import check_bound, followed_statements, local_names
 from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models import contents, registry
 from pytea_ci.models.type_union import union_of
@@ -492,9 +493,33 @@ class ExprMixin:
         if fn is registry.get("builtins.locals") and not args and getattr(node.func, "id", None) == "locals":
             # `kwargs = dict(locals())` in a constructor (configs by prefix): a function's own variables, as
             # CPython's snapshot; a module's or a class body's namespace itself
-            return dict(scope.locals) if scope.func is not None else scope.locals
+            return self.function_locals(scope) if scope.func is not None else scope.locals
         with self.at(node):
             return self.call(fn, *args, **kwargs)
+
+    def function_locals(self: "Interpreter", scope: Scope) -> dict[str, Any]:
+        """CPython's `locals()` in a function: its bound variables, then its free variables with a value
+        (sorted by name, as CPython's compiler orders them): an enclosing function's variables it reads, and
+        `__class__`, the class a method that uses `super()` or `__class__` is defined in (dalle2's
+        `del self._locals['__class__']` after `self._locals = locals()`)."""
+        out = dict(scope.locals)
+        fn = scope.func
+        assert fn is not None
+        free: dict[str, Any] = {}
+        wants_class, names = free_names(fn.node)
+        if wants_class and fn.owner is not None and "__class__" not in out:
+            free["__class__"] = fn.owner
+        own = local_names(fn.node, followed_statements(self)) | parameter_names(fn.node)
+        for name in names - own:
+            s = scope.parent
+            while s is not None and s.func is not None and not s.is_class:
+                if name in s.locals:
+                    free[name] = s.locals[name]
+                    break
+                s = s.parent
+        for name in sorted(free):
+            out.setdefault(name, free[name])
+        return out
 
     def ev_ListComp(self: "Interpreter", node: ast.ListComp, scope: Scope) -> Any:
         # the list itself, not a copy: it carries the "inexact" mark when iterations were left out
@@ -719,3 +744,29 @@ def _safe_eq(a: Any, b: Any) -> bool:
         return bool(a == b) if not isinstance(a, (Tensor, Term)) else a == b
     except Exception:
         return False
+
+
+@functools.lru_cache(maxsize=1024)
+def free_names(fn: ast.AST) -> tuple[bool, frozenset[str]]:
+    """(whether `fn` or a function nested in it reads `super` or `__class__`, the names they read): the
+    candidates for `fn`'s free variables (nested class bodies are their own `__class__`'s)."""
+    names: set[str] = set()
+    wants_class = False
+    stack: list[ast.AST] = list(ast.iter_child_nodes(fn))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            names.add(n.id)
+            wants_class = wants_class or n.id in ("super", "__class__")
+        if isinstance(n, ast.ClassDef):
+            stack.extend(n.decorator_list)
+            stack.extend(n.bases)
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return wants_class, frozenset(names)
+
+
+def parameter_names(fn: ast.AST) -> frozenset[str]:
+    a = fn.args  # type: ignore[attr-defined]
+    params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x is not None)]
+    return frozenset(p.arg for p in params)

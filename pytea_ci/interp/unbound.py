@@ -62,7 +62,8 @@ def local_names(fn: ast.AST, followed: frozenset[str]) -> frozenset[str]:
     return frozenset(out - declared)
 
 
-def _followed(interp: "Interpreter") -> frozenset[str]:
+def followed_statements(interp: "Interpreter") -> frozenset[str]:
+    """The statement kinds the interpreter runs (its `ex_` methods)."""
     kinds = getattr(type(interp), "_followed_statements", None)
     if kinds is None:
         kinds = frozenset(name[3:] for name in dir(type(interp)) if name.startswith("ex_"))
@@ -77,7 +78,7 @@ def check_bound(interp: "Interpreter", name: str, scope: Scope) -> None:
         if name in s.locals or name in s.global_names or name in s.nonlocal_names:
             return
         if s.func is not None and not s.is_class and s.locals is not s.globals \
-                and name in local_names(s.func.node, _followed(interp)):
+                and name in local_names(s.func.node, followed_statements(interp)):
             raise UserException("UnboundLocalError" if s is scope else "NameError")
         s = s.parent
 

@@ -50,6 +50,7 @@ class ComboResult:
     failures: list[tuple[Diagnostic, int]] = field(default_factory=list)  # (finding, checks passed before)
     warnings: list[Diagnostic] = field(default_factory=list)
     incomplete: bool = False
+    cut: bool = False  # stopped by a budget before every path ran: what its other paths do is not known
     wall_clock: bool = False  # cut by the wall-clock safety net (a machine-dependent cut)
     ended: int = -1  # most checks passed by a path that raised (neither completed nor a finding)
     given: InputSpec | None = None  # an optional input passed as well, its choice the last of `ranks`
@@ -244,7 +245,8 @@ def _one(target: LibraryTarget, program: ast.Module, ranks: tuple[int, ...], roo
         stats.unmodeled[what] = stats.unmodeled.get(what, 0) + n
     res = ComboResult(ranks, shared.completed, incomplete=bool(incomplete or shared.budgets or shared.guessed
                                                                or shared.undecided),
-                      ended=shared.ended, wall_clock=any(name == WALL_CLOCK for name, _ in incomplete))
+                      ended=shared.ended, wall_clock=any(name == WALL_CLOCK for name, _ in incomplete),
+                      cut=bool(incomplete or shared.budgets))
     for d in shared.findings.values():
         if d.severity is Severity.ERROR:
             res.failures.append((d, shared.depth.get(d.key(), 0)))
@@ -282,9 +284,12 @@ def verdict(run: LibraryRun, rel: str, describe: Callable[[ComboResult], str]) -
     # a coincidence of constructor sizes (coincide.py) only when no input, optional ones given or not, does without;
     # a path on which the solver could not decide a check where another path met the coincidence tells neither
     # way (a module's solver budget spent by the paths of its construction: CaiT's symbolic depths)
+    # — and only when every run was run to its end: a run a budget cut (the module's share of a whole project's
+    # run budget is small) may hold the paths that do without (monai's CrossAttentionBlock given its context)
     runs = run.combos + [c for combos, _ in run.variants for c in combos] + [c for _, c in run.callers]
     sites = {s for c in runs for p in c.completed for s in p.coincided}
-    only = all(p.coincided or p.unsure & sites for c in runs for p in c.completed)
+    whole = not any(c.cut for c in runs) and all(complete for _, complete in run.variants)
+    only = whole and all(p.coincided or p.unsure & sites for c in runs for p in c.completed)
     found = {d.key(): d for d in _symbolic(run.target, run.combos, run.out_of_budget, describe, only)}
     for combos, complete in run.variants:  # a failure with an optional input given fails every such input
         for d in _symbolic(run.target, combos, not complete, describe, only):
@@ -300,8 +305,12 @@ def _symbolic(target: LibraryTarget, combos: list[ComboResult], cut: bool,
     if accepted:
         warnings = {d.key(): d for c in accepted for d in c.warnings if only or coincide.MARK not in d.message}
         # a forgotten transpose is one only when every accepted input meets it: an unbatched `[C, H, W]` of a
-        # Conv2d block gives GroupNorm H as its channels, which a batched `[N, C, H, W]` never does
+        # Conv2d block gives GroupNorm H as its channels, which a batched `[N, C, H, W]` never does; and only
+        # when every combination ran to its end (one a budget cut before any path completed is no evidence:
+        # monai's PatchEmbed, whose batched rank-5 input was cut in a whole project's run)
         every = set.intersection(*({d.key() for d in c.warnings if transpose.MARK in d.message} for c in accepted))
+        if cut or any(c.cut for c in combos):
+            every = set()
         return [d for k, d in warnings.items() if transpose.MARK not in d.message or k in every]
     if cut or any(c.incomplete for c in combos):
         return []

@@ -214,8 +214,20 @@ def list_(ctx: Ctx, iterable: Any = ()) -> Any:
 def tuple_(ctx: Ctx, iterable: Any = ()) -> Any:
     if (shuffled := ctx.shuffled(iterable)) is not None:
         return ctx.unordered_list(shuffled, tuple)
-    items, truncated, _ = _seq_items(ctx, iterable)
-    return ctx.unknown("tuple of a sequence of unknown length") if truncated else tuple(items)
+    source = _iterated(ctx, iterable)
+    items, truncated, _ = _seq_items(ctx, source)
+    if not truncated:
+        return tuple(items)
+    if isinstance(source, Unknown) or not items:
+        return ctx.unknown("tuple of a sequence of unknown length")
+    # representatives of the items (a ModuleList appended to in a loop not followed one by one), as `list()`
+    # of it gives: a tuple holding only some of its items, of the known length when there is one
+    out = tuple(items)
+    n = ctx.known_length(source)
+    if n is not None:
+        return ctx.sized_items(out, n)
+    ctx.mark_inexact(out)
+    return out
 
 
 @model("builtins.set", "builtins.frozenset")
@@ -491,10 +503,32 @@ def next_(ctx: Ctx, it: Any, *default: Any) -> Any:
 
 @model("builtins.map")
 def map_(ctx: Ctx, fn: Any, *iterables: Any) -> Any:
+    if len(iterables) == 1 and not isinstance(iterables[0], Unknown):
+        source = _iterated(ctx, iterables[0])
+        items, truncated = ctx.iteration_of(source)
+        if truncated and items:
+            # representatives of the items (a ModuleList appended to in a loop not followed one by one): the
+            # function of each, representatives of the result, as a comprehension over it gives
+            out = [ctx.call(fn, item) for item in items]
+            n = ctx.known_length(source)
+            if n is not None:
+                return ctx.sized_items(out, n)
+            ctx.mark_inexact(out)
+            return out
+        iterables = (source,)
     parts = [ctx.iterate(i) for i in iterables]
     if any(p is None for p in parts):
         return ctx.unknown("map over unknown")
     return [ctx.call(fn, *row) for row in zip(*parts)]  # type: ignore[arg-type]
+
+
+def _iterated(ctx: Ctx, v: Any) -> Any:
+    """What iterating `v` iterates: an object's `__iter__` result (a ModuleList's layers), called once."""
+    if isinstance(v, Instance):
+        it = ctx.getattr(v, "__iter__")
+        if not isinstance(it, Unknown):
+            return ctx.call(it)
+    return v
 
 
 @model("builtins.filter")

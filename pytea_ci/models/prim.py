@@ -39,10 +39,15 @@ def norm_dim(ctx: Ctx, dim: Any, rank: int, op: str) -> int | None:
     return d % max(rank, 1)
 
 
-def sizes_arg(args: Sequence[Any], ctx: Ctx | None = None) -> list[Any] | None:
+def sizes_arg(args: Sequence[Any], ctx: Ctx | None = None, held: Ctx | None = None) -> list[Any] | None:
     """`f(2, 3)`, `f((2, 3))`, `f([2, 3])`, `f(torch.Size)` → [2, 3]; None when unknown. With `ctx`,
-    a key path of a document read at run time is its one size symbol (models/read_keys.py)."""
+    a key path of a document read at run time is its one size symbol (models/read_keys.py). A list or
+    tuple holding only representatives of its items (built in a loop not followed one by one; `ctx`'s or
+    `held`'s inexact set) is no shape: unknown, as CPython's sizes are all of its items."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        tracker = ctx if ctx is not None else held
+        if tracker is not None and id(args[0]) in tracker.inexact:
+            return None
         args = args[0]
     out = list(args)
     if ctx is not None:

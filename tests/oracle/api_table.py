@@ -1047,3 +1047,16 @@ add("torch.linalg.solve", _RECT, "torch.linalg.solve(A, torch.randn(2, 5))")
 add("torch.nn.LazyLinear", "m = nn.LazyLinear(5)\n", "m(torch.randn(4, 20))", "nn.LazyLinear(5, False)(torch.randn(2, 3, 7))")
 add("torch.nn.LazyLinear", "m = nn.LazyLinear(5)\nm(torch.randn(4, 20))\n", "m(torch.randn(4, 21))",
     "m(torch.randn(3, 20))", "nn.Linear(5, 2)(m(torch.randn(1, 20)))", "nn.Linear(6, 2)(m(torch.randn(1, 20)))")
+
+# nn.LazyConv{n}d / LazyConvTranspose{n}d(out_channels, kernel_size, ...): in_channels is the first input's channel
+# size (shape[1], shape[0] unbatched), fixed from then on; nn.LazyBatchNorm{n}d(): num_features is its shape[1]
+for _n in (1, 2, 3):
+    _sp, _sp2 = ", 8" * _n, ", 6" * _n
+    for _cls in (f"LazyConv{_n}d", f"LazyConvTranspose{_n}d"):
+        add(f"torch.nn.{_cls}", f"m = nn.{_cls}(4, 3)\n", f"m(torch.randn(2, 5{_sp}))", f"m(torch.randn(5{_sp}))",
+            f"nn.{_cls}(4, 3, 2, 1)(torch.randn(1, 3{_sp}))")
+        add(f"torch.nn.{_cls}", f"m = nn.{_cls}(4, 3)\nm(torch.randn(2, 5{_sp}))\n", f"m(torch.randn(2, 6{_sp2}))",
+            f"m(torch.randn(3, 5{_sp2}))")
+    add(f"torch.nn.LazyBatchNorm{_n}d", f"m = nn.LazyBatchNorm{_n}d()\n", f"m(torch.randn(2, 5{_sp}))")
+    add(f"torch.nn.LazyBatchNorm{_n}d", f"m = nn.LazyBatchNorm{_n}d()\nm(torch.randn(2, 5{_sp}))\n",
+        f"m(torch.randn(2, 6{_sp}))", f"m(torch.randn(3, 5{_sp2}))")

@@ -89,7 +89,7 @@ def ndarray_reshape(ctx: Ctx, self: Any, *shape: Any, **kwargs: Any) -> Any:
 
 @model("numpy.transpose", "numpy.ndarray.transpose")
 def transpose(ctx: Ctx, a: Any, *axes: Any) -> Any:
-    order = sizes_arg(axes) if axes and axes != (None,) else None
+    order = sizes_arg(axes, held=ctx) if axes and axes != (None,) else None
     if not known(a):
         return ctx.unknown("np.transpose")
     if order is None:

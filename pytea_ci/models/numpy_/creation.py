@@ -112,7 +112,7 @@ def loadtxt(ctx: Ctx, fname: Any, dtype: Any = None, *args: Any, **kwargs: Any) 
 
 
 def _make(ctx: Ctx, shape: Any, kwargs: dict[str, Any], default: str = "float64") -> Any:
-    s = sizes_arg((shape,)) if shape is not None else None
+    s = sizes_arg((shape,), held=ctx) if shape is not None else None
     for d in s or []:
         if isinstance(d, int):
             ctx.require(d >= 0, "numpy array creation", "negative dimensions are not allowed", INVALID_ARGUMENT)

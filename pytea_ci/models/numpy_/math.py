@@ -115,7 +115,7 @@ def choice(ctx: Ctx, a: Any, size: Any = None, replace: Any = True, p: Any = Non
         if isinstance(a, list) and a and all(as_int(v) is not None for v in a):
             return choice_of(ctx, a, f"numpy.random.choice({a!r})")
         return scalar_unknown(ctx, "numpy.random.choice value", "int" if dtype == "int64" else "float")
-    s = sizes_arg((size,))
+    s = sizes_arg((size,), held=ctx)
     if s is None:
         return Tensor(None, dtype, "numpy")
     if replace is False and n is not None:
@@ -151,7 +151,7 @@ def _distribution(name: str, at: int, kind: str) -> Any:
             if all(is_number(p) for p in params):
                 return scalar_unknown(ctx, f"numpy.random.{name} value", kind)
             return ctx.unknown(f"numpy.random.{name} with array parameters")
-        s = sizes_arg((size,))
+        s = sizes_arg((size,), held=ctx)
         return Tensor(None if s is None else tuple(s), "int64" if kind == "int" else "float64", "numpy")
 
     return run

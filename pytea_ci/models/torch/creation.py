@@ -223,7 +223,7 @@ def _seq(ctx: Ctx, tensors: Any) -> list[Any] | None:
 def _some(ctx: Ctx, tensors: Any) -> list[Any] | None:
     """Some of the tensors of a list whose length is not known (one built in a loop that was not
     followed to the end): the ones it holds are real items, so they are checked against each other."""
-    if not isinstance(tensors, list) or ctx.iterate(tensors) is not None:
+    if not isinstance(tensors, (list, tuple)) or ctx.iterate(tensors) is not None:
         return None
     items, _ = ctx.loop_items(tensors)
     return items if items and all(known(t) for t in items) else None

@@ -33,7 +33,7 @@ def _points(ctx: Ctx, n: Dim, op: str) -> None:
 def _dims_and_sizes(ctx: Ctx, x: Tensor, s: Any, dim: Any, op: str, default_dims: int | None) -> tuple[list[int], list[Any]] | None:
     """The dims transformed (normalized) and the signal size requested for each (None: the input's)."""
     rank = len(shape_of(x))
-    sizes = None if s is None else sizes_arg((s,))
+    sizes = None if s is None else sizes_arg((s,), held=ctx)
     if s is not None and sizes is None:
         return None
     if dim is None:

@@ -265,7 +265,7 @@ def _check_dims(ctx: Ctx, input: Any, dims: Any, op: str) -> Any:
 
 @model("torch.flip", "torch.Tensor.flip")
 def flip(ctx: Ctx, input: Any, *dims: Any) -> Any:
-    return _check_dims(ctx, input, sizes_arg(dims) or [], "flip")
+    return _check_dims(ctx, input, sizes_arg(dims, held=ctx) or [], "flip")
 
 
 @model("torch.flipud", "torch.Tensor.flipud")
@@ -321,7 +321,7 @@ def movedim(ctx: Ctx, input: Any, source: Any, destination: Any) -> Any:
 
 @model("torch.tile", "torch.Tensor.tile")
 def tile(ctx: Ctx, input: Any, *dims: Any) -> Any:
-    reps = sizes_arg(dims)
+    reps = sizes_arg(dims, held=ctx)
     if not known(input) or reps is None:
         return ctx.unknown("tile")
     s = shape_of(input)

@@ -22,5 +22,5 @@ def normal(ctx: Ctx, mean: Any = 0.0, std: Any = 1.0, size: Any = None, *args: A
     if tensors:
         return Tensor(shape_of(tensors[0]), tensors[0].dtype)
     size = kwargs.get("size", size)
-    s = None if size is None else sizes_arg((size,))
+    s = None if size is None else sizes_arg((size,), held=ctx)
     return Tensor(tuple(s), "float32") if s is not None else ctx.unknown("normal without a size")

@@ -59,7 +59,7 @@ def sparse_coo_tensor(ctx: Ctx, indices: Any, values: Any, size: Any = None, *ar
         if not isinstance(i[0], int):
             return Tensor(None, dtype, dense=None)
         return Tensor(tuple(ctx.fresh("sparse size") for _ in range(i[0])) + dense, dtype, dense=None)
-    s = sizes_arg((size,))
+    s = sizes_arg((size,), held=ctx)
     if s is None:
         return Tensor(None, dtype, dense=None)
     ctx.require(P.eq(len(s), i[0] + len(dense)), "sparse_coo_tensor", f"'len(size) == sparse_dim + dense_dim' is not "

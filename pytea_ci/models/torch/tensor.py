@@ -163,7 +163,7 @@ def view(ctx: Ctx, self: Tensor, *shape: Any, **kw: Any) -> Any:
 def reshaped(ctx: Ctx, self: Tensor, shape: tuple[Any, ...], op: str) -> Any:
     """`self` viewed with `shape` (sizes or one tuple of them); `op` names the call in messages. Only a
     view needs compatible strides: a tensor with no known layout (what `reshape` passes) is not checked."""
-    target = sizes_arg(shape)
+    target = sizes_arg(shape, held=ctx)
     if not known(self) or target is None:
         return Tensor(None, self.dtype)
     new_shape = reshape_shape(ctx, shape_of(self), target, op)
@@ -215,7 +215,7 @@ def unflatten(ctx: Ctx, input: Tensor, dim: Any, sizes: Any) -> Any:
         return Tensor(None, getattr(input, "dtype", None))
     s = shape_of(input)
     d = norm_dim(ctx, dim, len(s), "unflatten")
-    target = sizes_arg((sizes,))
+    target = sizes_arg((sizes,), held=ctx)
     if d is None or target is None:
         return Tensor(None, input.dtype)
     inner = reshape_shape(ctx, (s[d],), target, "unflatten")
@@ -272,7 +272,7 @@ def squeeze(ctx: Ctx, input: Tensor, dim: Any = None) -> Any:
 
 @model("torch.permute", "torch.Tensor.permute", layout=KEEPS)
 def permute(ctx: Ctx, input: Tensor, *dims: Any) -> Any:
-    order = sizes_arg(dims)
+    order = sizes_arg(dims, held=ctx)
     if not known(input) or order is None:
         return Tensor(None, getattr(input, "dtype", None))
     s = shape_of(input)
@@ -311,7 +311,7 @@ def t(ctx: Ctx, input: Tensor) -> Any:
 
 @model("torch.Tensor.expand")
 def expand(ctx: Ctx, self: Tensor, *sizes: Any) -> Any:
-    target = sizes_arg(sizes)
+    target = sizes_arg(sizes, held=ctx)
     if not known(self) or target is None:
         return Tensor(None, self.dtype)
     s = shape_of(self)
@@ -341,7 +341,7 @@ def expand_as(ctx: Ctx, self: Tensor, other: Any) -> Any:
 
 @model("torch.Tensor.repeat")
 def repeat(ctx: Ctx, self: Tensor, *sizes: Any) -> Any:
-    reps = sizes_arg(sizes)
+    reps = sizes_arg(sizes, held=ctx)
     if not known(self) or reps is None:
         return Tensor(None, self.dtype)
     s = shape_of(self)
@@ -519,7 +519,7 @@ def backward(ctx: Ctx, self: Tensor, *args: Any, **kwargs: Any) -> Any:
 
 @model("torch.Tensor.new_zeros", "torch.Tensor.new_ones", "torch.Tensor.new_empty")
 def new_zeros(ctx: Ctx, self: Tensor, *size: Any, **kwargs: Any) -> Any:
-    s = sizes_arg(size)
+    s = sizes_arg(size, held=ctx)
     out = self.with_shape(tuple(s) if s is not None else None)
     return cast(ctx, out, kwargs["dtype"].name, "dtype=") if isinstance(kwargs.get("dtype"), DType) else out
 

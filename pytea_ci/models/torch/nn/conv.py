@@ -131,6 +131,35 @@ def _conv_class(n: int, transposed: bool) -> None:
         return conv_forward(ctx, input, n, self.attrs, name, transposed)
 
     native_class(f"torch.nn.{name}", bases=(Module,))(type(name, (), {"init": init, "forward": forward}))
+    _lazy_conv_class(n, name, init, forward)
+
+
+_LAZY = "_lazy_parameters"  # a LazyConv before its first call: its constructor's arguments
+
+
+def _lazy_conv_class(n: int, name: str, init: Any, forward: Any) -> None:
+    """`LazyConv{n}d(out_channels, kernel_size, ...)` (and the transposed ones): the arguments of `Conv{n}d` after
+    `in_channels`, which is the channel size of the first input (torch's `_get_in_channels`: `input.shape[1]`,
+    `shape[0]` unbatched), when torch makes the weight; until then the weight is not a tensor."""
+    lazy = f"Lazy{name}"
+
+    def lazy_init(ctx: Ctx, self: Instance, out_channels: Any, *args: Any, **kwargs: Any) -> None:
+        self.attrs.update(training=True, in_channels=0, out_channels=dim_arg(ctx, out_channels),
+                          weight=ctx.unknown(f"{lazy}'s weight before its first call"),
+                          bias=ctx.unknown(f"{lazy}'s bias before its first call"))
+        self.attrs[_LAZY] = (out_channels, args, kwargs)
+
+    def lazy_forward(ctx: Ctx, self: Instance, input: Any, *args: Any) -> Any:
+        if _LAZY in self.attrs and known(input) and len(shape_of(input)) in (n + 1, n + 2):
+            out_channels, a, kw = self.attrs.pop(_LAZY)
+            s, training = shape_of(input), self.attrs.get("training")
+            init(ctx, self, s[1] if len(s) == n + 2 else s[0], out_channels, *a, **kw)
+            self.attrs["training"] = training  # `.eval()` before the first call stays
+        if _LAZY in self.attrs:  # not made yet (an input not understood, or a rank torch rejects)
+            return ctx.unknown(f"{lazy} before its weight is made")
+        return forward(ctx, self, input, *args)
+
+    native_class(f"torch.nn.{lazy}", bases=(Module,))(type(lazy, (), {"init": lazy_init, "forward": lazy_forward}))
 
 
 for _n in (1, 2, 3):

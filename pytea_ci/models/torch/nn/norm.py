@@ -93,7 +93,28 @@ def _bn_class(n: int) -> None:
         return batch_norm(ctx, input, self.attrs["num_features"], self.attrs.get("training"), name, _BN_RANKS[n])
 
     native_class(f"torch.nn.{name}", bases=(Module,))(type(name, (), {"init": init, "forward": forward}))
+    lazy = f"Lazy{name}"
 
+    def lazy_init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
+        """`LazyBatchNorm{n}d(eps, momentum, affine, track_running_stats)`: `num_features` is the first input's
+        `shape[1]` (torch's `_LazyNormBase.initialize_parameters`), when torch makes the parameters."""
+        self.attrs.update(training=True, num_features=0)
+        self.attrs[_LAZY] = (args, kwargs)
+
+    def lazy_forward(ctx: Ctx, self: Instance, input: Any) -> Any:
+        if _LAZY in self.attrs and known(input) and len(shape_of(input)) >= 2:
+            args, kwargs = self.attrs.pop(_LAZY)
+            training = self.attrs.get("training")
+            init(ctx, self, shape_of(input)[1], *args, **kwargs)
+            self.attrs["training"] = training  # `.eval()` before the first call stays
+        if _LAZY in self.attrs:  # not made yet (an input not understood, or a rank torch rejects)
+            return ctx.unknown(f"{lazy} before its parameters are made")
+        return forward(ctx, self, input)
+
+    native_class(f"torch.nn.{lazy}", bases=(Module,))(type(lazy, (), {"init": lazy_init, "forward": lazy_forward}))
+
+
+_LAZY = "_lazy_parameters"  # a LazyBatchNorm before its first call: its constructor's arguments
 
 for _n in (1, 2, 3):
     _bn_class(_n)
