@@ -22,7 +22,6 @@ from pytea_ci.models.values import (DELETED_GLOBALS, MISSING, lacks_attribute, p
                                     ValuesIndices)
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Term, is_dim
-
 from pytea_ci.shapes.tensor import Origin, Tensor
 
 if TYPE_CHECKING:
@@ -274,12 +273,11 @@ class ObjectMixin:
                     raise UserException("TypeError") from None
             if not isinstance(obj, str) and not isinstance(idx, slice):
                 out = one_of(self, list(obj), "index with an unknown position")
-                if isinstance(out, Unknown) and id(obj) not in self.inexact and _SHORT >= len(obj) > 0 \
-                        and isinstance(idx, Term) and is_dim(idx):
-                    n = len(obj)
-                    return self.per_case(idx, [((k, k - n), obj[k]) for k in range(n)], "IndexError",
-                                         f"{_SEQ_NAMES.get(type(obj), 'tuple')} index out of range")
-                return out
+                if not self.picks_per_case(obj, idx, out):
+                    return out
+                n = len(obj)
+                return self.per_case(idx, [((k, k - n), obj[k]) for k in range(n)], "IndexError",
+                                     f"{_SEQ_NAMES.get(type(obj), 'tuple')} index out of range")
             return self.unknown("index with an unknown position")
         if isinstance(obj, dict):
             if hasattr(obj, "__missing__") and not is_concrete(idx) and not any(k is idx for k in obj):
@@ -292,11 +290,10 @@ class ObjectMixin:
                 if id(obj) in self.escaped:
                     return self.unknown(f"dict item {idx!r}, which code not followed may have set")
                 out = self.some_value(list(obj.values()), "dict item")
-                if isinstance(out, Unknown) and id(obj) not in self.inexact and _SHORT >= len(obj) > 0 \
-                        and isinstance(idx, Term) and is_dim(idx) \
-                        and all(isinstance(k, int) and not isinstance(k, bool) for k in obj):
-                    return self.per_case(idx, [((k,), v) for k, v in obj.items()], "KeyError", idx)
-                return out
+                if not self.picks_per_case(obj, idx, out) \
+                        or not all(isinstance(k, int) and not isinstance(k, bool) for k in obj):
+                    return out
+                return self.per_case(idx, [((k,), v) for k, v in obj.items()], "KeyError", idx)
             except TypeError:
                 return self.unknown("dict item with unhashable key")
         if isinstance(obj, Instance):
@@ -320,6 +317,12 @@ class ObjectMixin:
 
         self.emit(INVALID_ARGUMENT, Severity.ERROR, INVALID_ARGUMENT.message(f"shape[{idx}]", shape_index(idx, rank)))
         raise PathEnd()
+
+    def picks_per_case(self: "Interpreter", table: Any, idx: Any, joined: Any) -> bool:
+        """Whether `table[idx]` is followed entry by entry (`per_case`): a size symbol picks from a short
+        table known exactly, whose items did not join into one value (`joined`)."""
+        return isinstance(joined, Unknown) and isinstance(idx, Term) and is_dim(idx) \
+            and id(table) not in self.inexact and 0 < len(table) <= _SHORT
 
     def per_case(self: "Interpreter", idx: Any, cases: list[tuple[tuple[int, ...], Any]], error: str,
                  arg: Any) -> Any:

@@ -65,9 +65,10 @@ def _dunder(op: str, reflected: bool, exact: Any = None) -> Any:
 
 
 def _register_operators() -> None:
+    by_items = {**ITEM_OPS, **COMPARE_OPS}
     for name, (op, reflected) in DUNDERS.items():
-        exact = {**ITEM_OPS, **COMPARE_OPS}.get(name.strip("_").removeprefix("r").removeprefix("i")) if not name.startswith("__i") \
-            else None  # (in place: the array itself changes; not followed item by item)
+        base = name[3:-2] if reflected else name[2:-2]  # `__rsub__`: sub; in place (`__isub__`) not item by item
+        exact = None if name.startswith("__i") else by_items.get(base)
         register(f"numpy.ndarray.{name}", Builtin(f"numpy.ndarray.{name}", _dunder(op, reflected, exact)))
     for op in ("add", "subtract", "multiply", "divide", "maximum", "minimum", "power", "true_divide"):
         base = {"subtract": "sub", "multiply": "mul", "divide": "div", "power": "pow", "true_divide": "div"}.get(op, op)
