@@ -133,6 +133,29 @@ def test_each_subcommand_of_a_cli_has_budgets_of_its_own(tmp_path: Path) -> None
     assert [d.rule for d in paths.entries[0].diagnostics if d.rule != "PT011"] == ["PT001"]
 
 
+# four commands that each fork on an input long enough to spend a whole entry's steps, then `train`
+BUSY_CLI = ("import argparse\nimport random\nimport torch\n"
+            "p = argparse.ArgumentParser()\nsub = p.add_subparsers(dest='cmd', required=True)\n"
+            + "".join(f"sub.add_parser('c{k}')\n" for k in range(4)) + "sub.add_parser('train')\nargs = p.parse_args()\n"
+            "if args.cmd == 'train':\n    y = torch.randn(3).view(4)\nelse:\n    n = random.randint(1, 99)\n"
+            + "".join(f"    if n > {i}:\n        x = torch.randn(2, {i + 1})\n" for i in range(12)))
+
+
+def test_the_commands_of_a_cli_share_the_entry_points_steps(tmp_path: Path) -> None:
+    """torchtune's `tune` spent 3.2 whole-run budgets when each command had the entry's: the entry's
+    commands together stay within its steps (its share of the run), each gets a part of them in turn —
+    what the ones before it left, divided among it and the ones after it — so a later one still runs."""
+    (tmp_path / "main.py").write_text(BUSY_CLI)
+    limit = 6_000
+    e = run([str(tmp_path / "main.py")], Options(root=str(tmp_path), budget=Budget(entry_steps=limit))).entries[0]
+    assert e.stats.steps <= limit + 5  # (each command's last path may pass its part by the step that ends it)
+    notes = _notes([e])
+    assert all(any(f"subcommand 'c{k}'" in m for m in notes) for k in range(4)), notes
+    assert [d.rule for d in e.diagnostics if d.rule != "PT011"] == ["PT001"]  # `train`, the last, still ran
+    alone = run([str(tmp_path / "main.py")], Options(root=str(tmp_path), budget=Budget(entry_steps=limit // 5)))
+    assert [d.rule for d in alone.entries[0].diagnostics if d.rule != "PT011"] == ["PT001"]
+
+
 def test_a_library_module_cut_by_the_wall_clock_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from pytea_ci.library import verdict as library_verdict
     from pytea_ci.library.verdict import run_module, verdict

@@ -125,12 +125,12 @@ def explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: B
     prefix: list[Decision] = []
     incomplete: list[tuple[str, Span | None]] = []
     paths = steps = 0
-    paths_of: dict[str | None, int] = {}  # per CLI command: each is an entry point of its own
+    paths_of: dict[str | None, int] = {}  # per CLI command: each has a path budget of its own
+    shared.entry_steps = budget.entry_steps  # the entry's commands share it (Interpreter.enter_command)
+    deadline = t0 + budget.wall_seconds  # the wall-clock safety net covers every command of the entry
+    if budget.run_deadline is not None:  # the whole run's safety net ends every command too
+        deadline = min(deadline, budget.run_deadline)
     while True:
-        # the wall-clock safety net, like the step budgets, is per command: each is an entry point of its own
-        deadline = t0 + budget.wall_seconds * max(1, len(paths_of))
-        if budget.run_deadline is not None:  # the whole run's safety net ends every command too
-            deadline = min(deadline, budget.run_deadline)
         if decider.spending is not None and decider.spending.deadline is not None:
             decider.spending.deadline = max(decider.spending.deadline, deadline)
         interp = make(entry, root, decider, budget, [d.choice for d in prefix], options, shared, deadline, strict)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import os
 import time
 from dataclasses import dataclass
@@ -219,10 +220,23 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             if self.shared.editor.cancelled():
                 raise BudgetExceeded(CANCELLED, self.span_of(node))
 
-    def enter_command(self, label: str) -> None:
-        """This path runs the command `label` (`subcommand 'train'`) from here on: each command of a CLI
-        is an entry point of its own, with its own step and path budgets (explore.py)."""
-        self.command = (label, len(self.trail))
+    def enter_command(self, label: str, left: int = 1) -> None:
+        """This path runs the command `label` (`subcommand 'train'`) from here on, the first of the `left`
+        commands still to run at this choice (the choice is explored in order). Each command of a CLI has
+        its own path budget and its own part of the entry's steps (explore.py), so one command's long data
+        preparation does not leave its `train` command unanalyzed, while the entry's commands together
+        stay within the entry's steps — its share of the run: the first path of a command fixes its part,
+        what the commands before it left (of the entry, or of the enclosing command), divided equally
+        among it and the ones after it."""
+        sh, parent = self.shared, self.command[0] if self.command is not None else None
+        key = label if parent is None else f"{parent}, {label}"
+        if key not in sh.command_allowance:
+            pool = (sh.entry_steps if parent is None else sh.command_allowance[parent]) - sh.pot(self.command)
+            sh.command_parent[key] = parent
+            sh.command_allowance[key] = max(0, pool) // max(1, left)
+        self.command = (key, len(self.trail))
+        self.config = dataclasses.replace(self.config, budget=dataclasses.replace(
+            self.config.budget, entry_steps=sh.command_allowance[key]))
 
     def project_text(self, name: str, base: str | None = None) -> str | None:
         return read_text(self, name, base)
@@ -565,7 +579,10 @@ class Shared:
         self.shared_imports: dict[str, int] = {}  # kept project imports used: key digest -> their cold steps
         self.rel_paths: dict[str, str] = {}  # file path -> as findings show it (Interpreter.rel)
         self.inputs: dict[str, str] = {}  # data files of the project read (project_files.py): path -> hash
-        self.command_steps: dict[str | None, int] = {}  # the same, per CLI command (None: paths that run none)
+        self.command_steps: dict[str, int] = {}  # the same, per CLI command with the commands inside it
+        self.command_allowance: dict[str, int] = {}  # each CLI command's part of the entry's steps (`enter_command`)
+        self.command_parent: dict[str, str | None] = {}  # the command a nested one runs inside (click groups)
+        self.entry_steps = 0  # the entry point's step budget, all its commands together (explore.py)
         self.unpaid = 0  # steps of the files parsed (`parse`) not yet charged to a path (`collect`)
 
     def collect(self) -> int:
@@ -575,13 +592,16 @@ class Shared:
         return out
 
     def pot(self, command: "tuple[str, int] | None") -> int:
-        """Steps already spent by finished paths of `command` (None: of the paths that chose no command)."""
-        return self.command_steps.get(command[0] if command is not None else None, 0)
+        """Steps already spent by finished paths of `command` and the commands inside it (None: by every
+        finished path: a path that runs no command is bounded by the entry's steps)."""
+        return self.steps_done if command is None else self.command_steps.get(command[0], 0)
 
     def charge(self, command: "tuple[str, int] | None", steps: int) -> None:
         self.steps_done += steps
         key = command[0] if command is not None else None
-        self.command_steps[key] = self.command_steps.get(key, 0) + steps
+        while key is not None:
+            self.command_steps[key] = self.command_steps.get(key, 0) + steps
+            key = self.command_parent.get(key)
 
     def parse(self, path: str) -> "ast.Module | SyntaxError":
         if path not in self.asts:

@@ -29,8 +29,9 @@ class Ctx(Protocol):
     def holds(self, cond: Cond) -> bool:
         """Whether `cond` holds on this path for every input (no finding, no fork: a question)."""
 
-    def enter_command(self, label: str) -> None:
-        """This path runs the CLI command `label` from here on (its own budgets, named in notes)."""
+    def enter_command(self, label: str, left: int = 1) -> None:
+        """This path runs the CLI command `label` from here on, the first of `left` still to run at this
+        choice (its own path budget and part of the entry's steps, named in notes)."""
 
     root: str  # the analysis root (absolute)
     cur_path: str  # the file running

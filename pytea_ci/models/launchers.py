@@ -48,10 +48,11 @@ def one_command(ctx: Ctx, options: list[Any], what: str) -> Any:
     else:
         which = ctx.fresh("command", kind=INPUT, lo=0, hi=len(options) - 1,
                           note=f"the {what} named on the command line ({', '.join(map(str, options))})")
-        chosen = next((o for i, o in enumerate(options[:-1]) if ctx.fork(P.eq(which, i))), options[-1])
+        at = next((i for i in range(len(options) - 1) if ctx.fork(P.eq(which, i))), len(options) - 1)
+        chosen = options[at]
+        # explored in order: this command and the ones after it share what the ones before it left
+        ctx.enter_command(f"{what} {chosen!r}" if chosen is not None else f"no {what}", len(options) - at)
     ctx.facts["subcommand"] = (chosen, ctx.span)
-    if len(options) > 1:
-        ctx.enter_command(f"{what} {chosen!r}" if chosen is not None else f"no {what}")
     return chosen
 
 

@@ -143,7 +143,7 @@ def _fits(interp: "Interpreter", kept: dict[str, Any], package: str) -> bool:
         return False  # its decisions were made under another path condition
     return (interp.sym_count <= kept["sym_start"] and kept["result"] is not None
             and interp.steps + steps <= b.steps
-            and interp.shared.steps_done + interp.steps + steps <= b.entry_steps
+            and interp.shared.pot(interp.command) + interp.steps + steps <= b.entry_steps
             and interp.pkg.used.get(charged(package, "import"), 0) + steps <= site.steps
             and not interp.sym_names.intersection(kept["sym_names"])
             and not any(n in interp.modules for n in kept["modules"]))
