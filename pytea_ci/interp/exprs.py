@@ -14,7 +14,7 @@ from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, cont
 from pytea_ci.interp.runtime import FunctionVal, Scope, SideEnd, UserException, same_value
 from pytea_ci.interp.unbound import check_bound, followed_statements, local_names
 from pytea_ci.models.prim import is_number, number_kind
-from pytea_ci.models import contents, registry
+from pytea_ci.models import contents, ratios, registry
 from pytea_ci.models.type_union import union_of
 from pytea_ci.models.values import MISSING, SPREAD, Builtin, ClassVal, DType, EnumMember, Instance, KeysView, Namespace, Spread, Unknown
 from pytea_ci.shapes import pred as P
@@ -299,6 +299,7 @@ class ExprMixin:
             out = self.derived("operation on unknown", a, b)
             if name in _ARITH and is_number(a) and is_number(b):  # a number of unknown value stays a number
                 out.pytype = _arith_kind(name, a, b)
+                out.ratio = ratios.arith(name, a, b)  # `(n - k) / s + 1`: what int() makes a size of again
             return out
         if (isinstance(a, Term) or isinstance(b, Term)):
             if is_dim(a) and is_dim(b) and name in {"add", "sub", "mul", "floordiv", "mod"}:
@@ -313,8 +314,7 @@ class ExprMixin:
             out = self.unknown(f"{name} on a symbolic value")
             if isinstance(out, Unknown) and name in _ARITH and is_number(a) and is_number(b):
                 out.pytype = _arith_kind(name, a, b)  # `dim_head ** -0.5`: a float of unknown value, still a number
-                if name == "truediv" and is_dim(a) and is_dim(b):
-                    out.ratio = (a, b)  # `math.ceil(d_model / 16)`: a size again
+                out.ratio = ratios.arith(name, a, b)  # `math.ceil(d_model / 16)`, `int(dim * 4.0)`: a size again
             return out
         if isinstance(a, Pred) or isinstance(b, Pred):
             return self.unknown("arithmetic on a condition")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from pytea_ci.models import ratios
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.abc_kinds import abc_matches, enum_meta_matches
 from pytea_ci.models.ranges import SCALAR, whole_order
@@ -283,6 +284,8 @@ def int_(ctx: Ctx, x: Any = 0, *args: Any) -> Any:
             ctx.require(P.eq(prod(x.shape), 1), "int", f"only one element tensors can be converted to Python scalars "
                         f"(shape {list(x.shape)!r})")
         return ctx.fresh("int")
+    if not args and (v := ratios.integer(ctx, x, "trunc")) is not None:
+        return v  # `int((size - k) / s + 1)`: a size again (models/ratios.py)
     if isinstance(x, Unknown) and not args:
         from pytea_ci.models.random_ import read_int
 

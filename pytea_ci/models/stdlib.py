@@ -16,9 +16,10 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.datamodel import named_tuple_value
 from pytea_ci.models.prim import is_number
+from pytea_ci.models import ratios
 from pytea_ci.models.registry import model, native_class, prop, register
 from pytea_ci.models.values import Builtin, ClassVal, GeneratorCM, Instance, PartialVal, Unknown
-from pytea_ci.shapes.dim import ceildiv, floordiv, is_dim
+from pytea_ci.shapes.dim import is_dim
 
 
 def _concrete(*vals: Any) -> bool:
@@ -79,29 +80,24 @@ register("keyword.kwlist", list(keyword.kwlist))
 register("keyword.softkwlist", list(keyword.softkwlist))
 
 
-def _ratio(x: Any) -> tuple[Any, Any] | None:
-    """(a, b) of `x = a / b`, two ints of which `b` is a positive constant, when `x` is one."""
-    r = x.ratio if isinstance(x, Unknown) else None
-    return r if r is not None and isinstance(r[1], int) and not isinstance(r[1], bool) and r[1] > 0 else None
-
-
 @model("math.ceil")
 def ceil(ctx: Ctx, x: Any) -> Any:
-    """Of a number; of `a / b` of sizes (`math.ceil(d_model / 16)`) the size `ceildiv(a, b)`, exactly."""
+    """Of a number; of a float from sizes (`math.ceil(d_model / 16)`) the size `ceildiv(a, b)`, exactly
+    (models/ratios.py)."""
     if isinstance(x, (int, float)) and not hasattr(x, "op"):
         return math.ceil(x)
-    if (r := _ratio(x)) is not None:
-        return ceildiv(*r)
-    return ctx.unknown("math.ceil")
+    if (v := ratios.integer(ctx, x, "ceil")) is not None:
+        return v
+    return x if is_dim(x) else ctx.unknown("math.ceil")
 
 
 @model("math.floor")
 def floor(ctx: Ctx, x: Any) -> Any:
-    """Of a number; of `a / b` of sizes the size `a // b`, exactly."""
+    """Of a number; of a float from sizes the size `a // b`, exactly (models/ratios.py)."""
     if isinstance(x, (int, float)) and not hasattr(x, "op"):
         return math.floor(x)
-    if (r := _ratio(x)) is not None:
-        return floordiv(*r)
+    if (v := ratios.integer(ctx, x, "floor")) is not None:
+        return v
     return x if is_dim(x) else ctx.unknown("math.floor")
 
 
@@ -336,7 +332,6 @@ for _name in ("List", "Dict", "Tuple", "Optional", "Union", "Any", "Callable", "
 register("dataclasses.InitVar", None)
 register("typing.TYPE_CHECKING", False)  # False when the program runs: `if TYPE_CHECKING:` imports are skipped
 
-_ = (ceildiv, floordiv, _concrete)
 
 
 @model("os.path.split")
