@@ -194,8 +194,9 @@ NAMES: dict[str, str] = {
         'torch.Tensor.sin_ torch.Tensor.cos_ torch.Tensor.reciprocal_ torch.Tensor.square_ torch.Tensor.trunc_ '
         'torch.Tensor.frac_ torch.Tensor.log2_ torch.Tensor.log10_ torch.Tensor.rsqrt_ torch.Tensor.exp2_ '
         'torch.Tensor.atan_ torch.Tensor.tan_ torch.Tensor.asin_ torch.Tensor.acos_ torch.Tensor.sinh_ '
-        'torch.Tensor.cosh_ torch.Tensor.__neg__ torch.Tensor.__pos__ torch.Tensor.__invert__ '
-        'torch.Tensor.__abs__ torch.where torch.Tensor.where',
+        'torch.Tensor.cosh_ torch.Tensor.lgamma torch.lgamma torch.Tensor.digamma torch.digamma torch.Tensor.i0 '
+        'torch.i0 torch.Tensor.sinc torch.sinc torch.Tensor.__neg__ torch.Tensor.__pos__ '
+        'torch.Tensor.__invert__ torch.Tensor.__abs__ torch.where torch.Tensor.where',
     'pytea_ci.models.torch.indexing':
         'torch.Tensor.__getitem__ numpy.ndarray.__getitem__ torch.Tensor.__setitem__ numpy.ndarray.__setitem__ '
         'torch.index_select torch.Tensor.index_select torch.masked_fill torch.Tensor.masked_fill '
@@ -237,14 +238,15 @@ NAMES: dict[str, str] = {
         'torch.Tensor.squeeze torch.Tensor.squeeze_ torch.permute torch.Tensor.permute torch.transpose '
         'torch.Tensor.transpose torch.swapaxes torch.Tensor.swapaxes torch.swapdims torch.Tensor.swapdims '
         'torch.Tensor.transpose_ torch.t torch.Tensor.t torch.Tensor.expand torch.Tensor.expand_as '
-        'torch.Tensor.repeat torch.matmul torch.Tensor.matmul torch.Tensor.__matmul__ numpy.matmul '
-        'numpy.ndarray.__matmul__ torch.Tensor.__rmatmul__ torch.mm torch.Tensor.mm torch.bmm torch.Tensor.bmm '
-        'torch.Tensor.to torch.Tensor.type torch.Tensor.float torch.Tensor.double torch.Tensor.half '
-        'torch.Tensor.bfloat16 torch.Tensor.long torch.Tensor.int torch.Tensor.short torch.Tensor.bool '
-        'torch.Tensor.byte torch.Tensor.char torch.Tensor.type_as torch.Tensor.item torch.Tensor.tolist '
-        'numpy.ndarray.tolist torch.Tensor.numpy torch.Tensor.backward torch.Tensor.register_hook '
-        'torch.Tensor.copy_ torch.Tensor.new_zeros torch.Tensor.new_ones torch.Tensor.new_empty '
-        'torch.Tensor.new_full torch.Tensor.new_tensor',
+        'torch.broadcast_to torch.Tensor.broadcast_to torch.broadcast_tensors torch.Tensor.repeat torch.matmul '
+        'torch.Tensor.matmul torch.Tensor.__matmul__ numpy.matmul numpy.ndarray.__matmul__ '
+        'torch.Tensor.__rmatmul__ torch.mm torch.Tensor.mm torch.bmm torch.Tensor.bmm torch.Tensor.to '
+        'torch.Tensor.type torch.Tensor.float torch.Tensor.double torch.Tensor.half torch.Tensor.bfloat16 '
+        'torch.Tensor.long torch.Tensor.int torch.Tensor.short torch.Tensor.bool torch.Tensor.byte '
+        'torch.Tensor.char torch.Tensor.type_as torch.Tensor.item torch.Tensor.tolist numpy.ndarray.tolist '
+        'torch.Tensor.numpy torch.Tensor.backward torch.Tensor.register_hook torch.Tensor.copy_ '
+        'torch.Tensor.new_zeros torch.Tensor.new_ones torch.Tensor.new_empty torch.Tensor.new_full '
+        'torch.Tensor.new_tensor',
     'pytea_ci.models.torch.nn.module':
         'torch.nn.Module torch.nn.modules.module.Module torch.nn.Sequential torch.nn.ModuleList '
         'torch.nn.ParameterList torch.nn.ModuleDict torch.nn.ParameterDict torch.nn.Parameter '

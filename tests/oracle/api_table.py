@@ -94,7 +94,7 @@ _TORCH_FN = {"relu", "sigmoid", "tanh", "exp", "exp2", "expm1", "log", "log2", "
              "erfinv", "logical_not", "bitwise_not", "isnan", "isinf", "isfinite", "nan_to_num", "clamp", "clip",
              "clamp_min", "clamp_max", "selu", "celu", "logit", "sigmoid_", "deg2rad", "rad2deg", "positive",
              "conj", "detach", "clone", "bernoulli", "relu_", "clamp_", "abs_", "neg_", "exp_", "sqrt_", "tanh_",
-             "round_", "floor_", "ceil_", "sign_", "fill_", "zero_", "log_"}
+             "round_", "floor_", "ceil_", "sign_", "fill_", "zero_", "log_", "lgamma", "digamma", "i0", "sinc"}
 _TORCH_ONLY = {"selu", "celu"}
 _F_ONLY = {"silu", "gelu", "softplus", "mish", "hardswish", "hardsigmoid", "relu6", "elu", "leaky_relu"}
 for _op in UNARY:
@@ -141,6 +141,11 @@ add("torch.Tensor.view_as", X234 + "z = torch.zeros(4, 6)\nw = torch.zeros(5, 5)
 add("torch.Tensor.reshape", X234, "x.reshape(4, -1)", "x.reshape(5, -1)")
 add("torch.Tensor.repeat", X23, "x.repeat(2, 1, 3)", "x.repeat(2)")
 add("torch.Tensor.expand", "x = torch.randn(3, 1)\n", "x.expand(2, 3, 4)", "x.expand(4, 4)")
+add("torch.broadcast_tensors", "a = torch.randn(3, 1)\nb = torch.randn(4)\nc = torch.randn(2, 1, 1)\n",
+    "torch.broadcast_tensors(a, b)[0]", "torch.broadcast_tensors(a, b)[1]", "torch.broadcast_tensors(a, b, c)[2]",
+    "torch.broadcast_tensors(a, torch.randn(2))[0]", "torch.broadcast_tensors(c, torch.randn(3, 5))[1]")
+add("torch.broadcast_to", "x = torch.randn(3, 1)\n", "torch.broadcast_to(x, (2, 3, 4))", "torch.broadcast_to(x, (4, 4))",
+    "x.broadcast_to((3, 5))", "x.broadcast_to((-1, 2))", "torch.broadcast_to(x, (2,))")
 add("torch.Tensor.expand_as", "x = torch.randn(3, 1)\nz = torch.zeros(2, 3, 4)\nw = torch.zeros(4, 4)\n",
     "x.expand_as(z)", "x.expand_as(w)")
 add("torch.Tensor.new_full", X23, "x.new_full((4, 5), 1.0)")

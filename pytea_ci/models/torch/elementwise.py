@@ -51,11 +51,13 @@ UNARY = (
     "positive conj detach clone contiguous cpu cuda requires_grad_ pin_memory share_memory_ fill_ zero_ "
     "normal_ uniform_ bernoulli bernoulli_ exponential_ random_ relu_ clamp_ abs_ neg_ exp_ log_ sqrt_ tanh_ "
     "round_ floor_ ceil_ sign_ add_noise retain_grad coalesce erfinv_ erf_ erfc_ log1p_ expm1_ sin_ cos_ "
-    "reciprocal_ square_ trunc_ frac_ log2_ log10_ rsqrt_ exp2_ atan_ tan_ asin_ acos_ sinh_ cosh_"
+    "reciprocal_ square_ trunc_ frac_ log2_ log10_ rsqrt_ exp2_ atan_ tan_ asin_ acos_ sinh_ cosh_ lgamma digamma "
+    "i0 sinc"
 ).split()
 
 BOOL_UNARY = {"logical_not", "isnan", "isinf", "isfinite"}
-FLOAT_UNARY = {"sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "sin", "cos", "erf", "silu", "gelu", "softplus"}
+FLOAT_UNARY = {"sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "sin", "cos", "erf", "silu", "gelu", "softplus",
+               "lgamma", "digamma", "i0", "sinc"}
 
 
 _STAND_IN = {"int": 1, "float": 0.5, "bool": True}

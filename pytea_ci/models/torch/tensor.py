@@ -8,7 +8,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.dtype_device import CONVERTS, cast, device_of, placed, require_matrix_operands
-from pytea_ci.models.prim import (as_int, fmt, known, matmul_shapes, matrix_operands, norm_dim, reshape_shape,
+from pytea_ci.models.prim import (as_int, broadcast_shapes, fmt, known, matmul_shapes, matrix_operands, norm_dim, reshape_shape,
                                   scalar_unknown, shape_of, sizes_arg, view_strides, with_strides)
 from pytea_ci.models.ranges import scalar_of as ranged_scalar
 from pytea_ci.models.ranges import SCALAR
@@ -337,6 +337,26 @@ def expand(ctx: Ctx, self: Tensor, *sizes: Any) -> Any:
 @model("torch.Tensor.expand_as")
 def expand_as(ctx: Ctx, self: Tensor, other: Any) -> Any:
     return expand(ctx, self, tuple(shape_of(other))) if known(other) else Tensor(None, self.dtype)
+
+
+@model("torch.broadcast_to", "torch.Tensor.broadcast_to")
+def broadcast_to(ctx: Ctx, self: Tensor, size: Any) -> Any:
+    """`expand` to `size` (torch's own rules and messages)."""
+    return expand(ctx, self, size)
+
+
+@model("torch.broadcast_tensors")
+def broadcast_tensors(ctx: Ctx, *tensors: Any) -> Any:
+    """Each tensor expanded to the shape all of them broadcast to (checked pair by pair, left to right,
+    as torch's message names them: tensor a, tensor b)."""
+    if not all(isinstance(t, Tensor) for t in tensors):
+        return ctx.unknown("broadcast_tensors of values not understood")
+    if not all(known(t) for t in tensors):
+        return tuple(t.with_shape(None) for t in tensors)
+    shape: tuple[Any, ...] = ()
+    for t in tensors:
+        shape = broadcast_shapes(ctx, shape, shape_of(t), "broadcast_tensors", ("tensor a", "tensor b"))
+    return tuple(t.with_shape(shape) for t in tensors)
 
 
 @model("torch.Tensor.repeat")
