@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from pytea_ci.driver import fs
 from pytea_ci.driver.pysource import FileFacts
-from pytea_ci.library import ast_index, protocol, sites
+from pytea_ci.library import ast_index, forwarded, protocol, sites
 from pytea_ci.library.callers import MAX_CALLERS, caller_inputs
 from pytea_ci.library.callers import factories as factories_of
 from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget, dtype_of, parse_dims
@@ -142,6 +142,32 @@ def _method(info: ClassInfo, name: str, classes: dict[str, list[ClassInfo]], see
             if found is not None:
                 return found
     return None
+
+
+def _passed_through(info: ClassInfo, classes: dict[str, list[ClassInfo]]) -> list[ast.arg]:
+    """The required parameters of what the class's `__init__` passes its `*args`/`**kwargs` to: `super()`'s
+    `__init__` (the bases of the class defining it), or a project class called by name (one of that name)."""
+    owner, seen = info, 0
+    while "__init__" not in owner.methods and seen < 20:  # the class whose `__init__` it is: its `super()`
+        nxt = [c for b in owner.bases for c in classes.get(b.rsplit(".", 1)[-1], [])]
+        if not nxt:
+            return []
+        owner, seen = nxt[0], seen + 1
+    init = owner.methods.get("__init__")
+    if init is None:
+        return []
+
+    def one(found: list[ClassInfo]) -> ast.FunctionDef | None:  # (a file listed twice lists its classes twice)
+        unique = list({(os.path.realpath(c.path), c.node.lineno): c for c in found}.values())
+        return _method(unique[0], "__init__", classes) if len(unique) == 1 else None
+
+    def base_init() -> ast.FunctionDef | None:
+        return one([c for b in owner.bases for c in classes.get(b.rsplit(".", 1)[-1], [])])
+
+    def resolve(name: str) -> ast.FunctionDef | None:
+        return one(classes.get(name, []))
+
+    return forwarded.required(init, base_init, resolve) or []
 
 
 def _is_sequential(info: ClassInfo, classes: dict[str, list[ClassInfo]], seen: int = 0) -> bool:
@@ -421,14 +447,16 @@ def factories(cls: str, tree: ast.Module, rel: str, sites_: frozenset[str] = fro
 
 
 def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = frozenset(),
-             first_self: bool = True, config: "Callable[[str], ast.ClassDef | None] | None" = None) -> tuple[str, str]:
+             first_self: bool = True, config: "Callable[[str], ast.ClassDef | None] | None" = None,
+             through: "list[ast.arg] | None" = None) -> tuple[str, str]:
     """`cls(...)` with its defaults; required parameters, and those defaulting to None that some site
     of the project gives (`given`: `Interpolate2d(scale_factor=scale)` in a parent's `__init__`, not a
     construction library mode can rebuild, still says that None, "not given", is not how the project
     builds it), become symbols (integer-like) or unknown. `first_self`: `init` is a method (its first
     parameter is not passed), not a factory function. `config(name)`: the project's dataclass of that
     name, when a required parameter is annotated with one (`args: ModelArgs`): it is built with its own
-    defaults, its required fields symbols or unknown in turn."""
+    defaults, its required fields symbols or unknown in turn. `through`: the required parameters of what
+    `init` passes its `*args`/`**kwargs` to (library/forwarded.py), given as keywords the same way."""
     if init is None:
         return f"{cls}()", "defaults"
     extra = optional_sizes(init, frozenset(), first_self)
@@ -439,6 +467,7 @@ def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = fro
     optional = list(zip(params[len(params) - len(a.defaults):], a.defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
     required += [_as_int(p) if p.arg in extra else p for p, d in optional
                  if p.arg in given and isinstance(d, ast.Constant) and d.value is None]
+    required += through or []
     args, syms = [], []
     read = {n.value.id for n in ast.walk(init) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
     sequences = _sequences(init)
@@ -699,11 +728,12 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
         if inputs and all(i.kind == "tensor" for i in inputs) else ()
     configs = _called_first(configs, callers)
     if not configs:  # else the scripts that build it, then the defaults (a script may not get that far)
-        config = dataclass_named(classes, info.path)
-        configs = [c for c in found if c.via] + [Config(*defaults(name, init, frozenset(given), config=config))]
+        config, through = dataclass_named(classes, info.path), _passed_through(info, classes)
+        configs = [c for c in found if c.via] + [Config(*defaults(name, init, frozenset(given), config=config,
+                                                                  through=through))]
         extra = optional_sizes(init, frozenset(given))
         if extra:  # and with the integers that default to None given: the layers only they build are checked
-            configs.append(Config(*defaults(name, init, frozenset(given) | extra, config=config)))
+            configs.append(Config(*defaults(name, init, frozenset(given) | extra, config=config, through=through)))
     units = tuple(sorted({(i, len(shape), p) for k in callers for i, shape in enumerate(k.shapes)
                           for p, size in enumerate(shape) if size == 1}))
     return [LibraryTarget(info.path, name, info.node.lineno, c.construct, c.label, inputs, c.via,

@@ -186,3 +186,26 @@ def test_symbolic_constructions_are_what_torch_builds(name: str) -> None:
             else:
                 with torch.no_grad():
                     model(x)
+
+
+def test_constructions_with_passed_through_parameters_are_what_torch_builds() -> None:
+    """The constructions library mode makes of classes passing `*args`/`**kwargs` on (library/forwarded.py)
+    build under torch, and the ones it reports on raise for every size tried, the others run."""
+    path = os.path.join(FIXTURES, "passed_through.py")
+    inputs = {"Wrapped": lambda s: torch.randn(2, s), "WrappedOk": lambda s: torch.randn(2, s),
+              "Grouped": lambda s: torch.randint(0, 10, (2, 3)), "GroupedOk": lambda s: torch.randint(0, 10, (2, 3))}
+    built = {t.cls: t for t in targets(path) if t.cls in inputs}
+    assert set(built) == set(inputs)
+    for cls, t in built.items():
+        s = analyze_module(t, os.path.dirname(path), Decider(), 10.0, strict=True)
+        reported = any(d.severity.value == "error" for d in s.diagnostics)
+        assert reported == (not cls.endswith("Ok")), (cls, s.diagnostics)
+        for size in (2, 3, 8):
+            names = re.findall(r"__pytea_dim__\('(\w+)'\)", t.construct)
+            model = _build(t.path, t.construct, {n: size + k for k, n in enumerate(names)})
+            if reported:
+                with pytest.raises(RuntimeError), torch.no_grad():
+                    model(inputs[cls](size))
+            else:
+                with torch.no_grad():
+                    model(inputs[cls](size))
