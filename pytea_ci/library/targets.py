@@ -157,8 +157,9 @@ def _passed_through(info: ClassInfo, classes: dict[str, list[ClassInfo]]) -> lis
     if init is None:
         return []
 
-    def one(found: list[ClassInfo]) -> ast.FunctionDef | None:  # (a file listed twice lists its classes twice)
+    def one(found: list[ClassInfo]) -> ast.FunctionDef | None:  # its file's, else the project's only one
         unique = list({(os.path.realpath(c.path), c.node.lineno): c for c in found}.values())
+        unique = [c for c in unique if os.path.realpath(c.path) == os.path.realpath(owner.path)] or unique
         return _method(unique[0], "__init__", classes) if len(unique) == 1 else None
 
     def base_init() -> ast.FunctionDef | None:
@@ -168,6 +169,26 @@ def _passed_through(info: ClassInfo, classes: dict[str, list[ClassInfo]]) -> lis
         return one(classes.get(name, []))
 
     return forwarded.required(init, base_init, resolve) or []
+
+
+def _components(outer: ClassInfo, classes: dict[str, list[ClassInfo]],
+                config: "Callable[[str], ast.ClassDef | None]") -> Component:
+    """Builds a module of the project a constructor parameter must be an instance of (the class of that name
+    in `outer`'s file, else the only one of the project; with a `forward`; not `outer`) with its defaults,
+    its symbols named after the parameter (`vit.dim`): one level deep (its own such parameters stay unknown).
+    A configuration class is not built so: its defaults are placeholders its users replace (peft's
+    `OFTConfig()` drives its layers into their own ValueErrors), so it stays a value not known."""
+    def build(kind: str, param: str) -> tuple[str, list[str]] | None:
+        found = list({(os.path.realpath(c.path), c.node.lineno): c for c in classes.get(kind, [])}.values())
+        own = [c for c in found if os.path.realpath(c.path) == os.path.realpath(outer.path)]
+        found = own or found
+        if kind == outer.node.name or len(found) != 1 or _method(found[0], "forward", classes) is None:
+            return None
+        init = _method(found[0], "__init__", classes)
+        return _construction(kind, init, frozenset(), True, config, _passed_through(found[0], classes), None,
+                             param + ".")
+
+    return build
 
 
 def _is_sequential(info: ClassInfo, classes: dict[str, list[ClassInfo]], seen: int = 0) -> bool:
@@ -446,9 +467,12 @@ def factories(cls: str, tree: ast.Module, rel: str, sites_: frozenset[str] = fro
     return out
 
 
+Component = Callable[[str, str], "tuple[str, list[str]] | None"]
+
+
 def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = frozenset(),
              first_self: bool = True, config: "Callable[[str], ast.ClassDef | None] | None" = None,
-             through: "list[ast.arg] | None" = None) -> tuple[str, str]:
+             through: "list[ast.arg] | None" = None, component: Component | None = None) -> tuple[str, str]:
     """`cls(...)` with its defaults; required parameters, and those defaulting to None that some site
     of the project gives (`given`: `Interpolate2d(scale_factor=scale)` in a parent's `__init__`, not a
     construction library mode can rebuild, still says that None, "not given", is not how the project
@@ -456,9 +480,19 @@ def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = fro
     parameter is not passed), not a factory function. `config(name)`: the project's dataclass of that
     name, when a required parameter is annotated with one (`args: ModelArgs`): it is built with its own
     defaults, its required fields symbols or unknown in turn. `through`: the required parameters of what
-    `init` passes its `*args`/`**kwargs` to (library/forwarded.py), given as keywords the same way."""
+    `init` passes its `*args`/`**kwargs` to (library/forwarded.py), given as keywords the same way.
+    `component(name, param)`: a project class a required parameter must be an instance of (annotated
+    `vit: ViT`, or `assert isinstance(vit, ViT)`), built the same way with its symbols named `vit.dim`."""
+    construct, syms = _construction(cls, init, given, first_self, config, through, component, "")
+    return construct, f"symbolic {', '.join(syms)}" if syms else "defaults"
+
+
+def _construction(cls: str, init: ast.FunctionDef | None, given: frozenset[str], first_self: bool,
+                  config: "Callable[[str], ast.ClassDef | None] | None", through: "list[ast.arg] | None",
+                  component: Component | None, prefix: str) -> tuple[str, list[str]]:
+    """`defaults`' construction and its symbols, each named `prefix` + its parameter."""
     if init is None:
-        return f"{cls}()", "defaults"
+        return f"{cls}()", []
     extra = optional_sizes(init, frozenset(), first_self)
     a = init.args
     params = (a.posonlyargs + a.args)[1 if first_self else 0:]
@@ -471,25 +505,56 @@ def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = fro
     args, syms = [], []
     read = {n.value.id for n in ast.walk(init) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
     sequences = _sequences(init)
+    instances = _instances_of(init)
     for p in required:
-        made = _config_value(p, config)
+        name = prefix + p.arg
+        made = _config_value(p, config) if not prefix else None
+        kind = _class_of(p, instances) if component is not None else None
+        built = component(kind, name) if kind is not None and component is not None else None
         if made is not None:
             args.append(f"{p.arg}={made[0]}")
             syms += made[1]
+        elif built is not None:
+            args.append(f"{p.arg}={built[0]}")
+            syms += built[1]
         elif p.annotation is None and p.arg in sequences and _int_like(p):  # `depth=(2, 2)`: one size per stage
             n = _stages(init)
-            args.append(f"{p.arg}={protocol.stages(p.arg, n)}")
-            syms += [f"{p.arg}{i}" for i in range(n)]
+            args.append(f"{p.arg}={protocol.stages(name, n)}")
+            syms += [f"{name}{i}" for i in range(n)]
         elif _int_like(p):
-            args.append(f"{p.arg}={protocol.dim(p.arg)}")
-            syms.append(p.arg)
+            args.append(f"{p.arg}={protocol.dim(name)}")
+            syms.append(name)
         elif p.annotation is None and p.arg in read:  # `config.n_embd`: a configuration object, its sizes symbols
-            args.append(f"{p.arg}={protocol.config(p.arg)}")
-            syms.append(f"{p.arg}.*")
+            args.append(f"{p.arg}={protocol.config(name)}")
+            syms.append(f"{name}.*")
         else:
-            args.append(f"{p.arg}={protocol.unknown(p.arg)}")
-    label = f"symbolic {', '.join(syms)}" if syms else "defaults"
-    return f"{cls}({', '.join(args)})", label
+            args.append(f"{p.arg}={protocol.unknown(name)}")
+    return f"{cls}({', '.join(args)})", syms
+
+
+def _instances_of(init: ast.FunctionDef) -> dict[str, str]:
+    """The parameters `init` asserts to be instances of a class named in it (`assert isinstance(vit, ViT)`,
+    the first of a tuple): parameter -> class name."""
+    out: dict[str, str] = {}
+    for n in ast.walk(init):
+        if isinstance(n, ast.Assert):
+            for c in ast.walk(n.test):
+                if isinstance(c, ast.Call) and _name(c.func) == "isinstance" and len(c.args) == 2 \
+                        and isinstance(c.args[0], ast.Name):
+                    kinds = c.args[1].elts if isinstance(c.args[1], ast.Tuple) else [c.args[1]]
+                    if kinds and isinstance(kinds[0], ast.Name):
+                        out.setdefault(c.args[0].id, kinds[0].id)
+    return out
+
+
+def _class_of(p: ast.arg, instances: dict[str, str]) -> str | None:
+    """The class a parameter is annotated with (a bare name) or asserted an instance of."""
+    ann = p.annotation
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str) and ann.value.isidentifier():
+        return ann.value
+    if isinstance(ann, ast.Name):
+        return ann.id
+    return instances.get(p.arg)
 
 
 def _sequences(init: ast.FunctionDef) -> set[str]:
@@ -729,11 +794,13 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
     configs = _called_first(configs, callers)
     if not configs:  # else the scripts that build it, then the defaults (a script may not get that far)
         config, through = dataclass_named(classes, info.path), _passed_through(info, classes)
+        part = _components(info, classes, config)
         configs = [c for c in found if c.via] + [Config(*defaults(name, init, frozenset(given), config=config,
-                                                                  through=through))]
+                                                                  through=through, component=part))]
         extra = optional_sizes(init, frozenset(given))
         if extra:  # and with the integers that default to None given: the layers only they build are checked
-            configs.append(Config(*defaults(name, init, frozenset(given) | extra, config=config, through=through)))
+            configs.append(Config(*defaults(name, init, frozenset(given) | extra, config=config, through=through,
+                                            component=part)))
     units = tuple(sorted({(i, len(shape), p) for k in callers for i, shape in enumerate(k.shapes)
                           for p, size in enumerate(shape) if size == 1}))
     return [LibraryTarget(info.path, name, info.node.lineno, c.construct, c.label, inputs, c.via,

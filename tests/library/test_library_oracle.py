@@ -188,12 +188,18 @@ def test_symbolic_constructions_are_what_torch_builds(name: str) -> None:
                     model(x)
 
 
-def test_constructions_with_passed_through_parameters_are_what_torch_builds() -> None:
+_IDS = lambda s: torch.randint(0, 10, (2, 3))  # noqa: E731
+_FEATURES = lambda s: torch.randn(2, s)  # noqa: E731
+
+
+@pytest.mark.parametrize("name,inputs", [
+    ("passed_through.py", {"Wrapped": _FEATURES, "WrappedOk": _FEATURES, "Grouped": _IDS, "GroupedOk": _IDS}),
+    ("components.py", {"Head": _FEATURES, "HeadOk": _FEATURES})])
+def test_constructions_of_parameters_passed_on_or_built_are_what_torch_builds(name: str, inputs: dict) -> None:
     """The constructions library mode makes of classes passing `*args`/`**kwargs` on (library/forwarded.py)
-    build under torch, and the ones it reports on raise for every size tried, the others run."""
-    path = os.path.join(FIXTURES, "passed_through.py")
-    inputs = {"Wrapped": lambda s: torch.randn(2, s), "WrappedOk": lambda s: torch.randn(2, s),
-              "Grouped": lambda s: torch.randint(0, 10, (2, 3)), "GroupedOk": lambda s: torch.randint(0, 10, (2, 3))}
+    and of parameters that must be instances of a project class (built with its defaults) build under torch,
+    and the ones it reports on raise for every size tried, the others run."""
+    path = os.path.join(FIXTURES, name)
     built = {t.cls: t for t in targets(path) if t.cls in inputs}
     assert set(built) == set(inputs)
     for cls, t in built.items():
@@ -201,7 +207,7 @@ def test_constructions_with_passed_through_parameters_are_what_torch_builds() ->
         reported = any(d.severity.value == "error" for d in s.diagnostics)
         assert reported == (not cls.endswith("Ok")), (cls, s.diagnostics)
         for size in (2, 3, 8):
-            names = re.findall(r"__pytea_dim__\('(\w+)'\)", t.construct)
+            names = re.findall(r"__pytea_dim__\('([\w.]+)'\)", t.construct)
             model = _build(t.path, t.construct, {n: size + k for k, n in enumerate(names)})
             if reported:
                 with pytest.raises(RuntimeError), torch.no_grad():
