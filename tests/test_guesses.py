@@ -359,3 +359,27 @@ def test_a_partial_or_a_class_is_no_torch_module(tmp_path: Path) -> None:
             x.view(5)
         y = x.view(7)
         """)] == [(11, "PT001", "ERROR")]
+
+
+SQUEEZED = """\
+    import numpy as np
+    import torch
+    import torch.nn as nn
+    from PIL import Image
+    im = np.array(Image.open('./cat.png').convert('L'), dtype='float32')
+    im = torch.from_numpy(im.reshape((1, 1, im.shape[0], im.shape[1])))
+    small = nn.MaxPool2d(2, 2)(im).squeeze()
+    print(small.shape[{}])
+    """
+
+
+def test_a_finding_one_case_of_a_squeeze_makes_is_no_error(tmp_path: Path) -> None:
+    """`squeeze()` of an image's pooled sizes: each may be 1 (a case of the inputs, the image size); an
+    index that only the case of a 1-pixel-high pooled image puts out of range is a warning naming the case,
+    not an error (a notebook of a tutorial read `small.shape[0]` of a cat picture: an error before); one
+    that every case puts out of range stays an error. The image's own sizes are plausible (at least 2):
+    MaxPool2d's "output too small" for a 1-pixel image is not reported."""
+    found = findings(tmp_path, SQUEEZED.format(0))
+    assert [(f[0], f[1], f[2]) for f in found] == [(8, "PT002", "WARNING")], found
+    assert "== 1` is True" in found[0][3]
+    assert [(f[0], f[1], f[2]) for f in findings(tmp_path, SQUEEZED.format(2))] == [(8, "PT003", "ERROR")]

@@ -436,13 +436,15 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         t = self.truth_of(cond)
         return isinstance(t, Unknown) or (isinstance(t, Pred) and opaque(t))
 
-    def fork(self, cond: Cond, per_run: bool = False, blind: bool = False) -> bool:
-        before = len(self.pc)
+    def fork(self, cond: Cond, per_run: bool = False, blind: bool = False, guess: bool = False) -> bool:
+        before, at = len(self.pc), len(self.trail)
         choice = self.decide(cond)
         if per_run and len(self.pc) > before:
             self.per_run.append(self.pc[-1])
             if blind and choice:
                 self.blind_cases.append(self.pc[-1])
+        if guess and len(self.trail) > at:  # a finding the other side avoids is no error (interp/machine.py)
+            self.machine.guess(at, f"`{cond!r}` is {{side}} at {self.span.path}:{self.span.line}", choice, False, None)
         return choice
 
     def choose(self, cond: Cond | None) -> bool:

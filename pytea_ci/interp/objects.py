@@ -264,7 +264,10 @@ class ObjectMixin:
                 if isinstance(idx, int) and id(obj) in self.inexact:  # its items are representatives
                     return self.derived("item of a list whose length is not known", *obj)
                 try:
-                    return self.same_exactness(obj, obj[idx]) if isinstance(idx, slice) else obj[idx]
+                    item = self.same_exactness(obj, obj[idx]) if isinstance(idx, slice) else obj[idx]
+                    if isinstance(obj, SizeVal):  # the check of `x.shape[i]` held here (machine.py: evidence)
+                        self.sites_passed.add(self.span)
+                    return item
                 except IndexError:
                     if isinstance(obj, SizeVal) and isinstance(idx, int) and not self.expecting:
                         self.report_rank_index(len(obj), idx)

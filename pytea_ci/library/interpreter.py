@@ -200,7 +200,7 @@ class LibraryInterpreter(Interpreter):
             return True
         return super().choose(cond)
 
-    def fork(self, cond: Cond, per_run: bool = False, blind: bool = False) -> bool:
+    def fork(self, cond: Cond, per_run: bool = False, blind: bool = False, guess: bool = False) -> bool:
         """A model's case whose other side it does not follow (`blind`: `chunk(2)` of a size not known gives
         fewer pieces for a size of 1) is not a case of the module's inputs when only degenerate inputs
         reach that side: the path assumes the side every plausible input takes (a failure after it then
@@ -208,7 +208,7 @@ class LibraryInterpreter(Interpreter):
         if blind and self.active and plausible.plausibly_holds(self, cond):
             self.pc.append(cond)
             return True
-        return super().fork(cond, per_run, blind)
+        return super().fork(cond, per_run, blind, guess)
 
     def require(self, cond: Cond, op: str, message: str, rule: Rule = SHAPE_MISMATCH,
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:

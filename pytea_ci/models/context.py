@@ -19,12 +19,14 @@ class Ctx(Protocol):
                 operands: tuple[str, ...] = (), dims: tuple[tuple[str, object], ...] = ()) -> None:
         """State what the API requires; a definite failure ends the path with a finding."""
 
-    def fork(self, cond: Cond, per_run: bool = False, blind: bool = False) -> bool:
+    def fork(self, cond: Cond, per_run: bool = False, blind: bool = False, guess: bool = False) -> bool:
         """Decide `cond` on this path, splitting the path when both outcomes are possible. A `per_run`
         fork splits what every run does into cases of the inputs (a DataLoader's short last batch exists
         for some dataset lengths): a check that fails only because of it is a warning, not an error.
         `blind`: the model gives an unknown value on the false side, so a check on the sizes of the true
-        side that fails there is a warning too (it may hold for the inputs of the other case)."""
+        side that fails there is a warning too (it may hold for the inputs of the other case). `guess`:
+        any finding, a rank or an index too, that the other side avoids is a warning naming the choice
+        (`squeeze()` of a size that may be 1), as on a branch on a value not understood."""
 
     def holds(self, cond: Cond) -> bool:
         """Whether `cond` holds on this path for every input (no finding, no fork: a question)."""

@@ -7,7 +7,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.values import Instance
-from pytea_ci.shapes.dim import INPUT, UNKNOWN, is_dim
+from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, UNKNOWN, is_dim
 
 CHANNELS = {"L": 1, "1": 1, "P": 1, "I": 1, "F": 1, "RGB": 3, "RGBA": 4, "CMYK": 4, "LA": 2, "YCbCr": 3}
 
@@ -75,5 +75,5 @@ def image_open(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     if len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], (tuple, list)) and len(args[1]) == 2:
         return make_image(ctx, args[0], args[1][1], args[1][0])
     # the size of an image file is an input: one value per file the program is run on
-    return make_image(ctx, None, ctx.fresh("height", kind=INPUT, lo=1, note="height of an image file PIL opens"),
-                      ctx.fresh("width", kind=INPUT, lo=1, note="width of an image file PIL opens"))
+    return make_image(ctx, None, ctx.fresh("height", kind=INPUT, lo=1, note=f"height of an image file PIL opens {ASSUMED_SIZE}"),
+                      ctx.fresh("width", kind=INPUT, lo=1, note=f"width of an image file PIL opens {ASSUMED_SIZE}"))
