@@ -16,7 +16,9 @@ through the dicts: a name of a module not loaded yet is not in them.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import inspect
 from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
@@ -108,13 +110,35 @@ def model(*names: str, **declared: Any) -> Callable[[F], F]:
     given as keywords (`layout=`, `values=`, `device=`, `places=`, `reads_data=`)."""
 
     def deco(fn: F) -> F:
-        b = Builtin(names[0], fn)
+        b = Builtin(names[0], _axis_alias(fn) if any(_native_dim_api(n) for n in names) else fn)
         for n in names:
             register(n, b)
         declare(names[0], Facets(**declared))
         return fn
 
     return deco
+
+
+def _native_dim_api(name: str) -> bool:
+    """A function or method torch binds from C++ (`torch.cumprod`, `torch.Tensor.sum`): its argument parser
+    takes `axis=` for `dim=` (numpy's spelling); `torch.nn.functional`'s Python functions do not."""
+    return name.startswith("torch.") and not name.startswith(("torch.nn.", "torch.utils.", "torch.distributions."))
+
+
+def _axis_alias(fn: F) -> F:
+    """`fn` taking `axis=` as its `dim=` (when it has a `dim` parameter and none called `axis`), as torch's
+    argument parser does: `torch.cumprod(alphas, axis=0)` (dalle2) was a TypeError in the model."""
+    params = inspect.signature(fn).parameters
+    if "dim" not in params or "axis" in params:
+        return fn
+
+    @functools.wraps(fn)
+    def run(ctx: Any, *args: Any, **kwargs: Any) -> Any:
+        if "axis" in kwargs and "dim" not in kwargs:
+            kwargs["dim"] = kwargs.pop("axis")
+        return fn(ctx, *args, **kwargs)
+
+    return run  # type: ignore[return-value]
 
 
 def prop(*names: str) -> Callable[[F], F]:

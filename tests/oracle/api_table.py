@@ -206,6 +206,10 @@ for _r in ("sum", "std", "max", "argmax", "all", "softmax"):
 add("torch.sum", X234, "torch.sum(x)", "x.sum((0, 2))", "x.sum(-1, keepdim=True)")
 add("torch.mean", X234, "torch.mean(x)", "x.mean((0, 2))", "x.mean(-1, keepdim=True) + torch.zeros(2, 3, 1)", "x.mean(dim=3)")
 add("torch.cumsum", X234, "torch.cumsum(x, 1)", "x.cumsum(-1) + torch.zeros(2, 3, 4)", "x.cumsum(3)")
+# torch's argument parser takes numpy's `axis=` for `dim=` (models/registry.py `_axis_alias`)
+add("torch.cumsum", X234, "torch.cumprod(x, axis=0)", "x.cumsum(axis=3)", "torch.softmax(x, axis=2)",
+    "torch.cat([x, x], axis=1)", "torch.stack([x, x], axis=3)", "x.argmax(axis=1)", "x.unsqueeze(axis=0)",
+    "x.mean(axis=2).view(6)", "torch.cumsum(x, axis=1).view(5)")
 add("torch.quantile", X234 + "q = torch.tensor([0.1, 0.9])\n", "x.quantile(0.5)", "x.quantile(0.5, keepdim=True)",
     "torch.quantile(x, 0.5, dim=1) + torch.zeros(2, 4)", "x.quantile(q, dim=-1, keepdim=True) + torch.zeros(2, 2, 3, 1)",
     "x.quantile(q) + torch.zeros(2)", "x.quantile(0.5, dim=3)", "x.quantile(torch.ones(2, 2) * 0.5)")
