@@ -21,7 +21,7 @@ from pytea_ci.models.registry import get_property, lookup
 from pytea_ci.models.values import (DELETED_GLOBALS, MISSING, lacks_attribute, plain_member, TENSOR_ATTRS_SET, BoundMethod, Builtin, ClassMethod, ClassVal, DType, EnumMember, Instance, KeysView, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
                                     ValuesIndices)
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import Term, is_dim
+from pytea_ci.shapes.dim import Term, dmin, is_dim
 from pytea_ci.shapes.tensor import Origin, Tensor
 
 if TYPE_CHECKING:
@@ -311,7 +311,14 @@ class ObjectMixin:
             return obj  # typing generics such as List[int]
         if isinstance(obj, Unknown) and (keyed := read_keys.subscript(self, obj, idx)) is not None:
             return keyed  # one value per key path of a document read at run time
-        return self.derived("subscript", obj, idx)
+        out = self.derived("subscript", obj, idx)
+        if isinstance(obj, Unknown) and isinstance(out, Unknown) and obj.pytype == "str" and isinstance(idx, slice) \
+                and idx.step is None and idx.start in (None, 0) and is_dim(idx.stop) and id(obj) in self.unknown_len \
+                and self.holds(P.ge(idx.stop, 0)):
+            # `text[:k]` of a text whose length was taken: min(its length, k) characters, as CPython's
+            out.pytype = "str"
+            self.unknown_len[id(out)] = (out, dmin(self.unknown_len[id(obj)][1], idx.stop))
+        return out
 
     def report_rank_index(self: "Interpreter", rank: int, idx: int) -> None:
         """`x.shape[i]` / `x.size()[i]` past the tensor's rank: an IndexError on every run that gets here."""

@@ -174,12 +174,15 @@ class SequenceMixin:
             return self.unknown_len[id(source)][1]  # its length was taken before: the same items
         return n
 
-    def unknown_length(self: "Interpreter", v: Unknown, lo: int = 0) -> Dim:
-        """The number of items of `v`, a value not understood: one symbol (at least `lo`) for every `len()` of
-        it and every comprehension over it, until something may change it (a method of it is read, it is handed
-        to code not followed): CPython's `len(rets)` twice is one number."""
+    def unknown_length(self: "Interpreter", v: Unknown, lo: int = 0, kind: str | None = None,
+                       note: str = "items of a value not understood") -> Dim:
+        """The number of items of `v`, a value not understood: one symbol (at least `lo`; of `kind`, an input
+        for data read at run time) for every `len()` of it and every comprehension over it, until something may
+        change it (a method of it is read, it is handed to code not followed): CPython's `len(rets)` twice is
+        one number."""
         if id(v) not in self.unknown_len:
-            self.unknown_len[id(v)] = (v, self.fresh("len", lo=lo, note="items of a value not understood"))
+            made = self.fresh("len", lo=lo, note=note) if kind is None else self.fresh("len", kind=kind, lo=lo, note=note)
+            self.unknown_len[id(v)] = (v, made)
         return self.unknown_len[id(v)][1]
 
     def length_of(self: "Interpreter", lst: "list[Any] | tuple[Any, ...]") -> Dim:

@@ -126,7 +126,8 @@ class Ctx(Protocol):
         """How many items iterating `value` yields, when known: `known_length`, and the number of entries
         of data read at run time (an input symbol)."""
 
-    def unknown_length(self, v: Any, lo: int = 0) -> "Dim":
+    def unknown_length(self, v: Any, lo: int = 0, kind: str | None = None,
+                       note: str = "items of a value not understood") -> "Dim":
         """The number of items of a value not understood: one symbol until something may change it."""
 
     def length_of(self, lst: "list[Any] | tuple[Any, ...]") -> "Dim":

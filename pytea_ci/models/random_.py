@@ -176,7 +176,9 @@ def length_of_read(ctx: Ctx, obj: Any) -> Any:
         return ctx.fresh("len", kind=INPUT, lo=1, note="number of command-line arguments")
     if what.startswith(_READ) or what.startswith("YAML document"):
         # a count of files or records: used as a size it is taken to be positive
-        return ctx.fresh("len", kind=INPUT, lo=1, note=f"number of entries {what} {ASSUMED_SIZE}")
+        # one number for every `len()` of it (`text[:len(text) // 20 * 20]`), until it may change
+        return ctx.unknown_length(obj, lo=1, kind=INPUT, note=f"number of entries {what} {ASSUMED_SIZE}") \
+            if isinstance(obj, Unknown) else ctx.fresh("len", kind=INPUT, lo=1, note=f"number of entries {what} {ASSUMED_SIZE}")
     if isinstance(obj, Unknown):
         return ctx.unknown_length(obj)  # the same number for every `len()` of it until it may change
     return ctx.fresh("len")
