@@ -243,6 +243,7 @@ class StmtMixin:
         scope.nonlocal_names.update(node.names)
 
     def ex_If(self: "Interpreter", node: ast.If, scope: Scope) -> None:
+        self.last_membership = None
         cond = self.eval(node.test, scope)
         if self.is_opaque(cond) and effect_free(node.body) and effect_free(node.orelse):
             # A data-dependent branch that binds nothing (logging, printing): run both sides on
@@ -270,7 +271,7 @@ class StmtMixin:
                 self.exec_block(node.body if side else node.orelse, scope)
                 return
         choice = self.decide(cond, node)
-        with self.machine_side():
+        with self.machine_side(), self.absent_side(node, choice):
             self.exec_block(node.body if choice else node.orelse, scope)
 
     def join_branches(self: "Interpreter", node: ast.If, scope: Scope, own: frozenset[str] = frozenset()) -> bool:
