@@ -55,8 +55,8 @@ _NOT_NUMBERED = [
     "for w in words:\n    d[w] = len(d)\n",
     # the other side changes the table
     "for w in words:\n    if w not in d:\n        d[w] = len(d)\n    else:\n        d[w] = 0\n",
-    # numbered from one
-    "for w in words:\n    if w not in d:\n        d[w] = len(d) + 1\n",
+    # numbered by a length that does not follow the table's
+    "n = 0\nfor w in words:\n    if w not in d:\n        d[w] = n\n        n += 2\n",
 ]
 
 

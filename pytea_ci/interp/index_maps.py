@@ -8,7 +8,8 @@ leaves the dict holding only representatives of its items: a lookup of a key not
 [0, len(vocab) - 1] (`index_value`; KeyError is CPython's when the key is missing), so
 `nn.Embedding(len(vocab), d)(torch.tensor([vocab[w] for w in sent]))` is in range and `len(vocab) - 1` rows
 are one too few (models/ranges.py reads the bounds; the largest id is that of some word of the data, so it
-occurs in some run: a warning, not an error).
+occurs in some run: a warning, not an error). A table numbered from another start (`vocab[w] = len(vocab) + 1`,
+ids from 1, 0 kept for padding) is an index map with that start: its values are start..start+len-1.
 
 Where the key is known to be absent:
 - the dict is known exactly and does not hold it (an empty vocabulary before its first word);
@@ -55,6 +56,41 @@ def absent_test(test: ast.expr) -> "tuple[bool] | None":
     return None
 
 
+def length_valued(e: ast.expr) -> bool:
+    """`len(x)`, `len(x) - 1`, `len(x) + 1`: a value computed from a length where it is stored, not carried
+    from an earlier iteration (a counter equal to the length in the iteration followed may not be in others)."""
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub)):
+        return length_valued(e.left) and _int_or_len(e.right) or _int_or_len(e.left) and length_valued(e.right)
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "len" and len(e.args) == 1
+
+
+def _int_or_len(e: ast.expr) -> bool:
+    return isinstance(e, ast.Constant) and type(e.value) is int or length_valued(e)
+
+
+def stores_lengths(block: list[ast.stmt]) -> bool:
+    """Whether every item the side stores (`d[k] = v`, `d.setdefault(k, v)`) is `length_valued`."""
+    todo: list[ast.AST] = list(block)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) for t in n.targets) \
+                and not length_valued(n.value):
+            return False
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "setdefault" \
+                and not (len(n.args) == 2 and length_valued(n.args[1])):
+            return False
+        todo.extend(ast.iter_child_nodes(n))
+    return True
+
+
+def length_setdefault(e: ast.expr | None) -> bool:
+    """`d.setdefault(k, len(d))` as a statement's value."""
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "setdefault" \
+        and len(e.args) == 2 and length_valued(e.args[1])
+
+
 def _quiet(block: list[ast.stmt]) -> bool:
     """A side that changes no container: empty, `pass`, `continue`, `return` of a name or attribute."""
     return all(isinstance(s, (ast.Pass, ast.Continue)) or isinstance(s, ast.Return) and (
@@ -78,7 +114,7 @@ class IndexMapMixin:
                 or not _quiet(node.orelse if choice else node.body):
             yield
             return
-        self.absent_keys.append(seen)
+        self.absent_keys.append((seen[0], seen[1], stores_lengths(node.body if choice else node.orelse)))
         try:
             yield
         finally:
@@ -87,8 +123,9 @@ class IndexMapMixin:
     def key_absent(self: "Interpreter", d: dict[Any, Any], key: Any) -> bool:
         """Whether `key` is known not to be a key of `d` on this path (before a store). Inside a loop run with
         representatives of its iterations only a guard says so: the dict that is empty (or lacks the key) in
-        the iteration followed may hold it in the others."""
-        if any(box is d and k is key for k, box in self.absent_keys):
+        the iteration followed may hold it in the others, and the value stored must be computed from a length
+        there (`stores_lengths`), as a counter that equals it in the iteration followed need not in others."""
+        if any(box is d and k is key and by_length for k, box, by_length in self.absent_keys):
             return True
         if self.rep_depth:
             return False
@@ -101,14 +138,20 @@ class IndexMapMixin:
                 return False
         return False
 
-    def numbered(self: "Interpreter", d: dict[Any, Any]) -> bool:
-        """Whether the values of `d` are exactly 0..len(d)-1 (each once)."""
+    def numbered(self: "Interpreter", d: dict[Any, Any]) -> "int | None | bool":
+        """Where the values of `d` start when they are exactly start..start+len(d)-1 (each once); True for an
+        empty dict known exactly (its first store says where); None when they are not known to be so."""
         if id(d) in self.index_maps:
-            return True
+            return self.index_maps[id(d)]
         if id(d) in self.inexact or id(d) in self.escaped:
-            return False
+            return None
+        if not d:
+            return True
         values = list(d.values())
-        return all(isinstance(v, int) and not isinstance(v, bool) for v in values) and sorted(values) == list(range(len(d)))
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            return None
+        start = min(values)
+        return start if sorted(values) == list(range(start, start + len(d))) else None
 
     def dict_length(self: "Interpreter", d: dict[Any, Any], lo: int, hi: int | None) -> Dim:
         """The length of a dict whose keys are not all known: one symbol until it changes (a new key known
@@ -129,15 +172,17 @@ class IndexMapMixin:
     def store_numbered(self: "Interpreter", d: dict[Any, Any], key: Any, value: Any, store: Any) -> bool:
         """`d[key] = value` (`store()` does it): keeps `d` an index map when it was one, the key is absent and
         `value` is its length. Returns whether it did (the caller then skips its own bookkeeping)."""
-        if not self.numbered(d) or not self.key_absent(d, key) or not is_dim(value):
+        start = self.numbered(d)
+        if start is None or not self.key_absent(d, key) or not is_dim(value) or isinstance(value, bool):
             return False
         before = self.length_now(d)
-        if self.compare_values("eq", value, before) is not True:
+        step = value - before  # the new value's place past the values there: the start, for an index map
+        if not isinstance(step, int) or start is not True and step != start:
             return False
         links = {lst: (box, off) for lst, (box, off) in self.len_links.items() if box is d}
         store()
         self.note_mutation(d, free=True)
-        self.index_maps.add(id(d))
+        self.index_maps[id(d)] = step
         self.keepalive.append(d)
         if id(d) in self.inexact:
             self.known_len[id(d)] = before + 1
@@ -158,7 +203,7 @@ class IndexMapMixin:
     def grew_by_one(self: "Interpreter", lst: list[Any]) -> bool:
         """`lst.append(x)` ran: a linked list on an absent side of its dict keeps its link (offset + 1) and is
         noted beside the dicts whose absent side this is. Returns whether the link was kept."""
-        boxes = [box for _, box in self.absent_keys]
+        boxes = [box for _, box, _ in self.absent_keys]
         for box in boxes:
             self.appended_beside.setdefault(id(box), []).append(lst)
         link = self.len_links.get(id(lst))
@@ -169,7 +214,7 @@ class IndexMapMixin:
 
     def unlink(self: "Interpreter", box: Any) -> None:
         """`box` changed otherwise: it is no index map, and no list is linked to it or links to it."""
-        self.index_maps.discard(id(box))
+        self.index_maps.pop(id(box), None)
         self.len_links.pop(id(box), None)
         for lst in [k for k, (b, _) in self.len_links.items() if b is box]:
             del self.len_links[lst]
@@ -184,34 +229,38 @@ class IndexMapMixin:
 
     def index_value(self: "Interpreter", d: dict[Any, Any], key: Any) -> "Sym | None":
         """`d[key]` of an index map holding only representatives of its items, for a key not understood: a
-        position in 0..len(d)-1 (the item's own value when it is there; KeyError otherwise)."""
+        position in start..start+len(d)-1 (the item's own value when it is there; KeyError otherwise)."""
         if id(d) not in self.index_maps or id(d) not in self.inexact or id(d) in self.escaped or is_concrete(key):
             return None
-        n = self.length_now(d)
+        n, start = self.length_now(d), self.index_maps[id(d)]
         if not is_dim(n):
             return None
-        v = self.fresh("id", lo=0, note=INDEX_OF_KEY)
-        self.pc.append(P.lt(v, n))
-        self.facts[INDEX_OF_KEY] = {**self.facts.get(INDEX_OF_KEY, {}), v.name: n - 1}
+        v = self.fresh("id", lo=start, note=INDEX_OF_KEY)
+        self.pc.append(P.lt(v, n + start))
+        self.facts[INDEX_OF_KEY] = {**self.facts.get(INDEX_OF_KEY, {}), v.name: (start, n + start - 1)}
         return v
 
     def setdefault_numbered(self: "Interpreter", d: dict[Any, Any], key: Any, default: Any) -> Any:
         """`d.setdefault(key, len(d))` of an index map: the key's position, and the map stays one whether the
-        key was there or not (None when `d` is no index map or `default` is not its length)."""
-        if not self.numbered(d) or not is_dim(default) or isinstance(default, bool):
+        key was there or not (None when `d` is no index map or `default` is not its length past its start)."""
+        start = self.numbered(d)
+        if start is None or not is_dim(default) or isinstance(default, bool):
             return None
         before = self.length_now(d)
-        if self.compare_values("eq", default, before) is not True:
+        step = default - before
+        if not isinstance(step, int) or start is not True and step != start:
             return None
         if self.key_absent(d, key):
             self.store_numbered(d, key, default, lambda: d.__setitem__(key, default))
             return default
         if id(d) not in self.inexact and is_concrete(key) and all(is_concrete(k) for k in d):
             return d[key]  # there (`key_absent` said it is not absent, and the keys are known)
+        if self.rep_depth and self.length_default != len(self.frames):
+            return None  # a default equal to the length in the iteration followed only (a counter)
         # there or not: one key more or none, which is not known; either way still numbered by its length
         self.note_mutation(d, free=True)
         self.mark_inexact(d)
-        self.index_maps.add(id(d))
+        self.index_maps[id(d)] = step
         try:
             d.setdefault(key, default)  # a representative of the keys (a word read at run time)
         except TypeError:

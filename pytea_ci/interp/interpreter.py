@@ -116,9 +116,11 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.rep_positions: dict[int, tuple[int, ...]] = {}  # positions of those items in the list, when known
         self.exact_prefix: dict[int, int] = {}  # inexact tuples whose first items are known: how many (`(q, *xs)`)
         # tables numbered by their own length, and lists grown beside them (index_maps.py)
-        self.index_maps: set[int] = set()  # dicts whose values are exactly 0..len-1
+        self.index_maps: dict[int, int] = {}  # dicts whose values are exactly start..start+len-1: start
         self.len_links: dict[int, tuple[dict[Any, Any], int]] = {}  # list -> (its dict, length offset)
-        self.absent_keys: list[tuple[Any, Any]] = []  # (key, dict) known absent on the side running
+        self.absent_keys: list[tuple[Any, Any, bool]] = []  # (key, dict, stores lengths) absent on the side running
+        # the frame depth of the statement running when it is `d.setdefault(k, len(d))`, else -1 (index_maps.py)
+        self.length_default = -1
         self.appended_beside: dict[int, list[list[Any]]] = {}  # dict -> lists appended to on its absent side
         self.last_membership: tuple[Any, Any] | None = None  # operands of the last `in` evaluated
         self.keepalive: list[Any] = []

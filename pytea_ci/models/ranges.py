@@ -22,7 +22,7 @@ from pytea_ci.shapes.vrange import ValueRange, clamp, hull, keep_draws, plus, sc
 
 SEED_ORDER = "a position in an order CPython leaves to the hash seed"  # the note of such symbols (interp/unordered.py)
 # the note of the value of a key not understood in a table numbered by its length (interp/index_maps.py); the
-# facts of a path map each such symbol's name to its largest value, the table's length - 1
+# facts of a path map each such symbol's name to its least and largest value (start, start + the table's length - 1)
 INDEX_OF_KEY = "the position of a key not understood in a table numbered by its length"
 # Operations whose result holds exactly the values of their first operand (same multiset or a copy).
 _SAME_VALUES = frozenset(
@@ -161,10 +161,10 @@ def _table_positions(ctx: Ctx, data: Any) -> "tuple[Any, Any] | None":
             return True
         return isinstance(x, (list, tuple)) and all(walk(e) for e in x)
 
-    if not walk(data) or not found or any(not _ints(b - found[0]) or b - found[0] != 0 for b in found):
+    if not walk(data) or not found or any(b[0] != found[0][0] or not _ints(b[1] - found[0][1]) or b[1] - found[0][1] != 0
+                                          for b in found):
         return None
-    lo = min([0, *ints])
-    return lo, reduce(dmax, ints, found[0])
+    return min([found[0][0], *ints]), reduce(dmax, ints, found[0][1])
 
 
 def whole_order(dims: list[Any]) -> "tuple[int, int] | None":
