@@ -36,7 +36,7 @@ from pytea_ci.models import registry
 from pytea_ci.models.ranges import INDEX_OF_KEY
 from pytea_ci.models.values import Unknown, is_concrete
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import INPUT, UNKNOWN, Dim, Sym, is_dim
+from pytea_ci.shapes.dim import INPUT, UNKNOWN, Dim, Sym, is_dim, symbols
 
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
@@ -190,6 +190,20 @@ class IndexMapMixin:
             self.len_links[lst] = (box, off - 1)
         self.link_grown(d)
         return True
+
+    def grown_in_loop(self: "Interpreter", mutated: "set[int]") -> None:
+        """After a loop run with representatives of its iterations: an index map it changed gained as many keys
+        as the iterations not followed added, not the one the iteration followed did: its length is a new
+        number, at least the one it had (an index map only grows), so ids read inside the loop stay in range."""
+        for box in mutated & self.index_maps.keys():
+            old = self.known_len.pop(box, None)
+            if old is None:
+                continue
+            data = any(s.kind == INPUT for s in symbols(old))
+            new = self.fresh("len", kind=INPUT if data else UNKNOWN, note="keys of a table numbered by its length "
+                             "after a loop" + (" (distinct keys read at run time)" if data else ""))
+            self.pc.append(P.le(old, new))
+            self.known_len[box] = new
 
     def link_grown(self: "Interpreter", d: dict[Any, Any]) -> None:
         """Lists appended to on the absent side of `d` that are not linked yet: linked at their current offset
