@@ -384,6 +384,7 @@ class ExprMixin:
             return same if isinstance(op, ast.Is) else (not same if isinstance(same, bool) else P.not_(same))
         if isinstance(op, (ast.In, ast.NotIn)):
             found = self.membership(a, b)
+            self.membership_seen(a, b)
             return found if isinstance(op, ast.In) or not isinstance(found, bool) else not found
         name, pyop = CMPOPS[type(op)]
         if self.partial(a) or self.partial(b):

@@ -28,6 +28,7 @@ from pytea_ci.interp.coverage import Coverage, first_origin, opaque_origin
 from pytea_ci.interp.escape import handed
 from pytea_ci.interp.exprs import SUPER_MARK, ExprMixin
 from pytea_ci.interp.imports import ImportMixin
+from pytea_ci.interp.index_maps import IndexMapMixin
 from pytea_ci.interp.loops import LoopMixin
 from pytea_ci.interp.patterns import PatternMixin
 from pytea_ci.interp.machine import MachineFindings, PathMachine, guess_text, side_going_on
@@ -72,7 +73,7 @@ class Decision:
 
 
 class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, SequenceMixin, ImportMixin,
-                  AssignMixin, UnorderedMixin):
+                  AssignMixin, UnorderedMixin, IndexMapMixin):
     # Seams for a subclass that runs a program of its own over a module (declared here, so that the
     # interpreter never asks whether it is one): names it defines for that program, looked up before
     # the program's globals (each maps the interpreter to the value); and whether the import prefix is
@@ -115,6 +116,14 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.cursors: dict[int, int] = {}  # iterators `next()` took items from: how many (-1: not known)
         self.rep_positions: dict[int, tuple[int, ...]] = {}  # positions of those items in the list, when known
         self.exact_prefix: dict[int, int] = {}  # inexact tuples whose first items are known: how many (`(q, *xs)`)
+        # tables numbered by their own length, and lists grown beside them (index_maps.py)
+        self.index_maps: dict[int, int] = {}  # dicts whose values are exactly start..start+len-1: start
+        self.len_links: dict[int, tuple[dict[Any, Any], int]] = {}  # list -> (its dict, length offset)
+        self.absent_keys: list[tuple[Any, Any, bool]] = []  # (key, dict, stores lengths) absent on the side running
+        # the frame depth of the statement running when it is `d.setdefault(k, len(d))`, else -1 (index_maps.py)
+        self.length_default = -1
+        self.appended_beside: dict[int, list[list[Any]]] = {}  # dict -> lists appended to on its absent side
+        self.last_membership: tuple[Any, Any] | None = None  # operands of the last `in` evaluated
         self.keepalive: list[Any] = []
         self.loop_mutations: list[set[int]] = []
         # per loop running: the containers its body changed in ways whose result does not depend on the order of

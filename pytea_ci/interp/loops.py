@@ -191,6 +191,7 @@ class LoopMixin:
                 scope.locals[n] = value
             elif isinstance(obj := _base(scope, n[0]), Instance):
                 obj.attrs[n[1]] = value
+        self.grown_in_loop(mutated)
         for lst in mutated:
             seen_len = [ls.get(lst) for ls in lengths]
             step = _step(seen_len) if all(x is not None for x in seen_len) and lst not in self.inexact else None
@@ -332,6 +333,7 @@ class LoopMixin:
             with self.at(node):
                 self.widen_changed(names, (start, before), scope)
             made = {id(o): o for o in self.keepalive[kept_from:]} if every and not broke else {}
+            self.grown_in_loop(mutated)
             for lst in mutated:
                 if free.get(lst) and lst in made and not isinstance(made[lst], list):
                     self.unordered.add(lst)  # every key (item), in an order not known

@@ -285,6 +285,8 @@ class ObjectMixin:
         if isinstance(obj, dict):
             if hasattr(obj, "__missing__") and not is_concrete(idx) and not any(k is idx for k in obj):
                 return self.derived("item of a Counter at a key not known", idx)  # its default, or an item
+            if (numbered := self.index_value(obj, idx)) is not None:
+                return numbered  # a position in a table numbered by its length (index_maps.py)
             try:
                 return obj[idx]
             except KeyError:
@@ -427,6 +429,8 @@ class ObjectMixin:
             else:
                 self.mark_inexact(obj)
         elif isinstance(obj, dict):
+            if self.store_numbered(obj, idx, value, lambda: obj.__setitem__(idx, value)):
+                return
             try:
                 new = idx not in obj
                 obj[idx] = value
@@ -453,8 +457,12 @@ def _py_method(name: str) -> Any:
     """A Builtin body calling a real method of a concrete Python value (pure for immutable types)."""
 
     def run(ctx: Any, obj: Any, *args: Any, **kwargs: Any) -> Any:
+        if name == "setdefault" and isinstance(obj, dict) and len(args) == 2 and not kwargs \
+                and (numbered := ctx.setdefault_numbered(obj, *args)) is not None:
+            return numbered  # a table numbered by its length stays one (index_maps.py)
         if isinstance(obj, (list, dict, set)) and name in _MUTATORS:
-            ctx.note_mutation(obj, free=name in ("append", "add", "extend") and not isinstance(obj, dict))
+            ctx.note_mutation(obj, free=name in ("append", "add", "extend") and not isinstance(obj, dict),
+                              grew=name == "append" and isinstance(obj, list))
             if isinstance(obj, list) and name == "extend":
                 items = ctx.iterate(args[0]) if args else []
                 if items is None and id(obj) not in ctx.inexact and (every := ctx.shuffled(args[0])) is not None:

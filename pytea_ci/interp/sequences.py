@@ -158,7 +158,10 @@ class SequenceMixin:
             low = v.stop.lo if isinstance(v.stop, Sym) and isinstance(v.start, int) else None
             return n if low is not None and low >= v.start else dmax(n, 0)
         if isinstance(v, (list, tuple)):
-            return self.known_len.get(id(v)) if id(v) in self.inexact else len(v)
+            if id(v) not in self.inexact:
+                return len(v)
+            known = self.known_len.get(id(v))
+            return known if known is not None else self.linked_length(v)
         if isinstance(v, (set, frozenset, dict)) and (shuffled := self.shuffled(v)) is not None:
             return len(shuffled)  # every item, in an order not known (a loop over it runs each once)
         return None
@@ -242,13 +245,15 @@ class SequenceMixin:
         """Positions of the items of an inexact list among all of its items, when known."""
         return self.rep_positions.get(id(lst))
 
-    def note_mutation(self: "Interpreter", lst: Any, free: bool = False) -> None:
+    def note_mutation(self: "Interpreter", lst: Any, free: bool = False, grew: bool = False) -> None:
         """A list, dict or set changed after it was built: its known length is gone, and a loop whose
         iterations are not all followed leaves it holding only some of its items. `free`: a change whose
         result does not depend on the order of a loop's iterations (a new key stored, an item appended or
         added: loops.run_loop `every`)."""
         self.known_len.pop(id(lst), None)
         self.rep_positions.pop(id(lst), None)
+        if not (grew and isinstance(lst, list) and self.grew_by_one(lst)):
+            self.unlink(lst)  # no index map, no length beside one (index_maps.py)
         if self.loop_mutations and isinstance(lst, (list, dict, set)):
             self.loop_mutations[-1].add(id(lst))
             self.keepalive.append(lst)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 
 from pytea_ci.interp.branch_locals import branch_locals, numbers_join, tests_only
 from pytea_ci.interp.contexts import run_with
+from pytea_ci.interp.index_maps import length_setdefault
 from pytea_ci.interp.ops import BINOPS, on_machine
 from pytea_ci.interp.machine import ends_program, guess_text
 from pytea_ci.interp.runtime import (MODULE_NOT_FOUND, SHAPE_ERROR, SHAPE_ERROR_BASES, BreakSignal, ContinueSignal,
@@ -182,10 +183,12 @@ class StmtMixin:
 
     def ex_Expr(self: "Interpreter", node: ast.Expr, scope: Scope) -> None:
         saved, self.discarded = self.discarded, self.span_of(node.value)
+        self.length_default = len(self.frames) if length_setdefault(node.value) else -1
         try:
             self.eval(node.value, scope)
         finally:
             self.discarded = saved
+            self.length_default = -1
 
     def ex_Pass(self: "Interpreter", node: ast.Pass, scope: Scope) -> None:
         return None
@@ -194,10 +197,12 @@ class StmtMixin:
         target = node.targets[0]
         if isinstance(target, ast.Name) and len(node.targets) == 1:
             self.naming = (target.id, self.span_of(node.value))
+        self.length_default = len(self.frames) if length_setdefault(node.value) else -1
         try:
             value = self.eval(node.value, scope)
         finally:
             self.naming = None
+            self.length_default = -1
         if self.config.options.get("symbolic_args"):
             value = _declared_at(self, node, value)
         for t in node.targets:
@@ -243,6 +248,7 @@ class StmtMixin:
         scope.nonlocal_names.update(node.names)
 
     def ex_If(self: "Interpreter", node: ast.If, scope: Scope) -> None:
+        self.last_membership = None
         cond = self.eval(node.test, scope)
         if self.is_opaque(cond) and effect_free(node.body) and effect_free(node.orelse):
             # A data-dependent branch that binds nothing (logging, printing): run both sides on
@@ -270,7 +276,7 @@ class StmtMixin:
                 self.exec_block(node.body if side else node.orelse, scope)
                 return
         choice = self.decide(cond, node)
-        with self.machine_side():
+        with self.machine_side(), self.absent_side(node, choice):
             self.exec_block(node.body if choice else node.orelse, scope)
 
     def join_branches(self: "Interpreter", node: ast.If, scope: Scope, own: frozenset[str] = frozenset()) -> bool:

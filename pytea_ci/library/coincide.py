@@ -14,7 +14,9 @@ What stays silent: the first layer that declares a size of an input (the input's
 the contract), sizes tied by the code (an assert, a branch, a residual `x + f(x)`, a `cat`: those
 are not declarations of a layer with weights), divisibility (`dim % heads == 0`, or the halves of a `chunk(2)` equal
 to `dim // 2`, is a constraint on hyperparameters, not a coincidence), modules built with concrete sizes (defaults, the project's
-construction sites), and any check over a value library mode did not make itself.
+construction sites), modules built with a guessed number of sizes per stage (`protocol.STAGES`: a number that
+disagrees with another parameter puts sizes on axes they are not), and any check over a value library mode did
+not make itself.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def coincidence(ctx: LibraryInterpreter, cond: Cond, op: str) -> str | None:
     needs, as text ("dim == 3*(patch_size * patch_size); with dim = 2, patch_size = 1 every input fails
     here"), when it is a declared size that only a coincidence
     of constructor arguments meets (see the module docstring); else None."""
-    if not ctx.active or ctx.shared.guessed or ctx.optional_left or not DECLARED.fullmatch(op) \
+    if not ctx.active or ctx.shared.guessed or ctx.guessed_lengths or ctx.optional_left or not DECLARED.fullmatch(op) \
             or not isinstance(cond, Pred):
         return None
     cond = plausible.nonempty(ctx, cond)  # BatchNorm's `numel == 0 or C == num_features`: C == num_features

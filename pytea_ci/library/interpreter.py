@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any, Collection
 
 from pytea_ci.diagnostics import Diagnostic, Severity
-from pytea_ci.diagnostics.rules import NOTHING_CHECKED, POSSIBLE_SHAPE_MISMATCH, SHAPE_MISMATCH, UNDECIDED, Rule
+from pytea_ci.diagnostics.rules import (DEVICE_MISMATCH, DTYPE_MISMATCH, NOTHING_CHECKED, POSSIBLE_SHAPE_MISMATCH,
+                                       SHAPE_MISMATCH, UNDECIDED, Rule)
 from pytea_ci.diagnostics.modshapes import Layer
 from pytea_ci.interp.explore import run_path
 from pytea_ci.interp.installed import Installed
@@ -255,8 +256,10 @@ class LibraryInterpreter(Interpreter):
              dims: tuple[tuple[str, object], ...] = (), counterexample: dict[str, int] | None = None) -> None:
         if not self.live or rule in QUIET:
             return
-        if self.guessed_lengths and not self.active and sev is Severity.ERROR:
-            raise PathEnd()  # the construction fails for the number of stages guessed: not the module's bug
+        if self.guessed_lengths and not self.active and sev is Severity.ERROR and rule not in (DTYPE_MISMATCH, DEVICE_MISMATCH):
+            # the construction fails for the number of stages guessed: not the module's bug (a guessed number
+            # of sizes changes sizes and ranks, never a dtype or a device)
+            raise PathEnd()
         self.shared.now = self.passed
         super().emit(rule, sev, message, operands, dims, counterexample)
 

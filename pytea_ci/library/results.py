@@ -5,13 +5,16 @@ The accepted rank combination shown is `verdict.prefer`'s.
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import re
 from typing import Any
 
 from pytea_ci.diagnostics import Diagnostic, Severity, Span
 from pytea_ci.diagnostics.modshapes import InputShape, Layer, ModuleShapes
 from pytea_ci.diagnostics.result import EntryStats
 from pytea_ci.diagnostics.rules import INCOMPLETE
+from pytea_ci.library import protocol
 from pytea_ci.library.interpreter import PathOutcome
 from pytea_ci.library.inputs import LibraryTarget, is_own, shape_text
 
@@ -40,7 +43,30 @@ def module_result(target: LibraryTarget, root: str, decider: Decider, seconds: f
     `deadline`: the whole run's wall-clock safety net (monotonic seconds); `steps`: the module's share of
     the run budget, when it is less than `seconds` stand for (`verdict.run_module`)."""
     run = run_module(target, root, decider, seconds, display_root, strict, editor, installed, deadline, steps, imports)
+    for other in ([] if run.accepted or run.out_of_budget else other_stage_counts(target)):
+        # no way of running the module got to the end of `forward` with the number of sizes per stage guessed: a
+        # number that agrees with the other parameters (`len(in_shape) == spatial_dims + 1`) decides whether that
+        # is the module's bug or the guess's
+        again = run_module(other, root, decider, seconds, display_root, strict, editor, installed, deadline, steps, imports)
+        if again.accepted:
+            target, run = other, again
+            break
     return _shapes(run, target, root, decider, display_root), run.stats
+
+
+_STAGES = re.compile(re.escape(protocol.STAGES) + r"\(('[^']*'), (\d+)\)")
+_OTHER_COUNTS = (1, -1, 2)  # tried after the guessed number of sizes per stage fails (at least one size each)
+
+
+def other_stage_counts(target: LibraryTarget) -> list[LibraryTarget]:
+    """`target` built with other numbers of sizes per stage (`protocol.STAGES`: the guessed one plus one, minus
+    one, plus two), when it is built with any."""
+    found = _STAGES.findall(target.construct)
+    if not found:
+        return []
+    n = int(found[0][1])
+    return [dataclasses.replace(target, construct=_STAGES.sub(rf"{protocol.STAGES}(\1, {n + d})", target.construct))
+            for d in _OTHER_COUNTS if n + d >= 1]
 
 
 def _shapes(run: LibraryRun, target: LibraryTarget, root: str, decider: Decider,

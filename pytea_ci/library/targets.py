@@ -514,10 +514,15 @@ def _construction(cls: str, init: ast.FunctionDef | None, given: frozenset[str],
         if made is not None:
             args.append(f"{p.arg}={made[0]}")
             syms += made[1]
+<<<<<<< HEAD
         elif built is not None:
             args.append(f"{p.arg}={built[0]}")
             syms += built[1]
         elif p.annotation is None and p.arg in sequences and _int_like(p):  # `depth=(2, 2)`: one size per stage
+=======
+        elif p.annotation is None and p.arg in sequences and _int_like(p) or int_sequence(p.annotation):
+            # `depth=(2, 2)`, `channels: Sequence[int]`: one size per stage, as many as a guess
+>>>>>>> s39-vocab
             n = _stages(init)
             args.append(f"{p.arg}={protocol.stages(name, n)}")
             syms += [f"{name}{i}" for i in range(n)]
@@ -555,6 +560,27 @@ def _class_of(p: ast.arg, instances: dict[str, str]) -> str | None:
     if isinstance(ann, ast.Name):
         return ann.id
     return instances.get(p.arg)
+
+
+_SEQUENCE_TYPES = {"Sequence", "List", "list", "Tuple", "tuple", "MutableSequence"}
+
+
+def int_sequence(ann: ast.expr | None) -> bool:
+    """An annotation of a sequence of ints: `Sequence[int]`, `list[int]`, `Tuple[int, ...]` (also quoted, and
+    `typing.`/`collections.abc.` qualified)."""
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except SyntaxError:
+            return False
+    if not isinstance(ann, ast.Subscript) or _name(ann.value).rsplit(".", 1)[-1] not in _SEQUENCE_TYPES:
+        return False
+    item = ann.slice
+    if isinstance(item, ast.Tuple):  # `Tuple[int, ...]`; a fixed `Tuple[int, int]` is as long as it says
+        if len(item.elts) != 2 or not (isinstance(item.elts[1], ast.Constant) and item.elts[1].value is Ellipsis):
+            return False
+        item = item.elts[0]
+    return _name(item) == "int"
 
 
 def _sequences(init: ast.FunctionDef) -> set[str]:

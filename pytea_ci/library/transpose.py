@@ -13,7 +13,9 @@ axes; the check joins the contract as before, so the rest of `forward` is still 
 What stays silent: an input size compared with a width no other axis of the operand has (a token
 mixing `Linear(num_patches)` over a transposed `[b, dim, n]`, a positional embedding of
 `num_patches`, LeNet's `Linear(16 * 5 * 5)`), two input sizes (a square image), a width of 1 (a
-broadcast), the batch size, and anything over a value library mode did not make itself.
+broadcast), the batch size, a module built with a guessed number of sizes per stage (`protocol.STAGES`: a
+number that disagrees with another parameter puts sizes on axes they are not), and anything over a value
+library mode did not make itself.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ MARK = "a size of its input must equal a width already on another axis"  # in ea
 def misplaced(ctx: LibraryInterpreter, cond: Cond, operands: list[Any]) -> str | None:
     """The axes `cond` (a check that may fail) confuses, as text, when it asks an input size to equal a
     width that another axis of the same operand already has (see the module docstring); else None."""
-    if not ctx.active or ctx.shared.guessed or not isinstance(cond, Pred):
+    if not ctx.active or ctx.shared.guessed or ctx.guessed_lengths or not isinstance(cond, Pred):
         return None
     for size, width in _equalities(ctx, plausible.nonempty(ctx, cond)):
         for t in operands:

@@ -47,8 +47,9 @@ def len_(ctx: Ctx, obj: Any) -> Any:
         concrete = sum(1 for k in obj if is_concrete(k))
         if items is not None and concrete == len(obj):
             return len(obj)
-        # keys not known (symbolic keys may equal others), or some keys not seen
-        return ctx.fresh("len", lo=max(concrete, 1 if obj else 0), hi=len(obj) if items is not None else None)
+        # keys not known (symbolic keys may equal others), or some keys not seen: one number until it changes
+        lo, hi = max(concrete, 1 if obj else 0), len(obj) if items is not None else None
+        return ctx.dict_length(obj, lo, hi) if isinstance(obj, dict) else ctx.fresh("len", lo=lo, hi=hi)
     if isinstance(obj, RangeVal):
         if all(isinstance(v, int) for v in (obj.start, obj.stop, obj.step)):
             return len(range(obj.start, obj.stop, obj.step))

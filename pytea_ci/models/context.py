@@ -130,6 +130,9 @@ class Ctx(Protocol):
                        note: str = "items of a value not understood") -> "Dim":
         """The number of items of a value not understood: one symbol until something may change it."""
 
+    def dict_length(self, d: "dict[Any, Any]", lo: int, hi: "int | None") -> "Dim":
+        """The length of a dict whose keys are not all known: a symbol kept until the dict changes."""
+
     def length_of(self, lst: "list[Any] | tuple[Any, ...]") -> "Dim":
         """The length of a list or tuple: known, else a symbol kept until the list changes."""
 

@@ -21,6 +21,9 @@ from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import ValueRange, clamp, hull, keep_draws, plus, scale, shift
 
 SEED_ORDER = "a position in an order CPython leaves to the hash seed"  # the note of such symbols (interp/unordered.py)
+# the note of the value of a key not understood in a table numbered by its length (interp/index_maps.py); the
+# facts of a path map each such symbol's name to its least and largest value (start, start + the table's length - 1)
+INDEX_OF_KEY = "the position of a key not understood in a table numbered by its length"
 # Operations whose result holds exactly the values of their first operand (same multiset or a copy).
 _SAME_VALUES = frozenset(
     "view reshape view_as reshape_as unsqueeze unsqueeze_ squeeze squeeze_ flatten unflatten permute transpose "
@@ -142,6 +145,28 @@ def _literal_dims(data: Any) -> list[Any] | None:
     return list(dict.fromkeys(flat))
 
 
+def _table_positions(ctx: Ctx, data: Any) -> "tuple[Any, Any] | None":
+    """(lo, hi) of a (nested) list of ints and positions of keys not understood in one table numbered by its
+    length (interp/index_maps.py: each in 0..len-1); None when another item is there, or no such position."""
+    bounds = ctx.facts.get(INDEX_OF_KEY, {})
+    found: list[Any] = []
+    ints: list[int] = []
+
+    def walk(x: Any) -> bool:
+        if _ints(x):
+            ints.append(int(x))
+            return True
+        if isinstance(x, Sym) and x.note == INDEX_OF_KEY and x.name in bounds:
+            found.append(bounds[x.name])
+            return True
+        return isinstance(x, (list, tuple)) and all(walk(e) for e in x)
+
+    if not walk(data) or not found or any(b[0] != found[0][0] or not _ints(b[1] - found[0][1]) or b[1] - found[0][1] != 0
+                                          for b in found):
+        return None
+    return min([found[0][0], *ints]), reduce(dmax, ints, found[0][1])
+
+
 def whole_order(dims: list[Any]) -> "tuple[int, int] | None":
     """(lo, hi) when `dims` (distinct; also `max`/`min`/`sorted`/`sum` of them, models/min_max.py, builtins.py)
     are every position of one order not known: the n symbols one
@@ -172,6 +197,10 @@ def literal_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRan
     if args and isinstance(args[0], Tensor):
         return args[0].vrange
     values = _literal_ints(args[0]) if args else None
+    if values is None and args and (ids := _table_positions(ctx, args[0])) is not None:
+        # ids of words read at run time: the largest is that of some word, which some run's data holds
+        return ValueRange(ids[0], ids[1], origin=ctx.span, note="torch.tensor of ids of keys not understood",
+                          reachable=True)
     if values is None and args and (dims := _literal_dims(args[0])):
         every = _every_item_known(ctx, args[0])
         note = "torch.tensor of positions in an order not known"
