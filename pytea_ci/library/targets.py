@@ -514,15 +514,11 @@ def _construction(cls: str, init: ast.FunctionDef | None, given: frozenset[str],
         if made is not None:
             args.append(f"{p.arg}={made[0]}")
             syms += made[1]
-<<<<<<< HEAD
         elif built is not None:
             args.append(f"{p.arg}={built[0]}")
             syms += built[1]
-        elif p.annotation is None and p.arg in sequences and _int_like(p):  # `depth=(2, 2)`: one size per stage
-=======
         elif p.annotation is None and p.arg in sequences and _int_like(p) or int_sequence(p.annotation):
             # `depth=(2, 2)`, `channels: Sequence[int]`: one size per stage, as many as a guess
->>>>>>> s39-vocab
             n = _stages(init)
             args.append(f"{p.arg}={protocol.stages(name, n)}")
             syms += [f"{name}{i}" for i in range(n)]
