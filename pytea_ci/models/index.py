@@ -581,8 +581,8 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.importlib_':
         'importlib.machinery.ModuleSpec importlib.util.find_spec importlib.metadata.version',
     'pytea_ci.models.inspect_':
-        'inspect._empty inspect.Parameter inspect.Signature inspect.signature inspect.getsource '
-        'inspect.get_annotations typing.get_type_hints',
+        'inspect._empty inspect.Parameter inspect.Signature inspect.signature inspect.getattr_static '
+        'inspect.getsource inspect.get_annotations typing.get_type_hints',
     'pytea_ci.models.asyncio_':
         'asyncio.run asyncio.runners.run asyncio.gather asyncio.sleep asyncio.wait_for '
         'asyncio.AbstractEventLoop asyncio.get_event_loop asyncio.new_event_loop asyncio.get_running_loop '
