@@ -13,7 +13,7 @@ from pytea_ci.models.prim import broadcast_shapes, fmt, known, shape_of, with_st
 from pytea_ci.models.registry import KEEPS, model
 from pytea_ci.models.values import RangeVal, Unknown
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import Dim, Term, dmax, dmin, is_dim
+from pytea_ci.shapes.dim import Dim, Term, dmax, dmin, is_dim, lower_bound
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import ValueRange
 from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
@@ -67,7 +67,8 @@ def _sign(ctx: Ctx, stop: Any) -> str | None:
         return "+" if stop >= 0 else "-"
     if not isinstance(stop, Term):
         return None
-    if ctx.holds(P.le(0, stop)):
+    low = lower_bound(stop)  # its symbols' own bounds settle most (a size, `i + k`) without the solver
+    if (low is not None and low >= 0) or ctx.holds(P.le(0, stop)):
         return "+"
     return "-" if ctx.holds(P.lt(stop, 0)) else None
 
