@@ -32,6 +32,8 @@ def attr_of_function(self: "Interpreter", obj: FunctionVal, name: str) -> Any:
         return tuple(obj.defaults) if obj.defaults else None
     if name in _CODE:  # `__code__` is the function itself (above)
         return _CODE[name](obj)
+    if name == "replace":  # `f.__code__.replace(co_name=...)`: the same code under other names (kornia's clone)
+        return Builtin("code.replace", lambda ctx, **kw: obj if set(kw) <= _RENAMES else ctx.unknown("code.replace"))
     return self.derived(f"attribute {name}", obj)
 
 
@@ -84,6 +86,7 @@ def _own_nodes(body: list[ast.stmt]) -> list[ast.AST]:
     return out
 
 
+_RENAMES = frozenset({"co_name", "co_qualname"})  # `code.replace` arguments that leave what the code does alone
 _CODE = {
     "co_varnames": _varnames,
     "co_argcount": lambda fn: len(fn.node.args.posonlyargs) + len(fn.node.args.args),

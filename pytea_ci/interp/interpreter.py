@@ -313,8 +313,8 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
               note: str = "") -> Sym:
         self.sym_count += 1
         name = f"{hint}_{self.sym_count}"
-        if kind == INPUT and hint in ("drawn", "n") and self.naming is not None and self.naming[1] == self.span:
-            # a value the program reads or draws, named after the variable it is assigned to
+        if (hint == "drawn" or kind == INPUT and hint == "n") and self.naming is not None and self.naming[1] == self.span:
+            # a value the program reads or draws (a fixed draw too), named after the variable it is assigned to
             name = self.naming[0] if self.naming[0] not in self.sym_names else f"{self.naming[0]}_{self.sym_count}"
         self.sym_names.add(name)
         return Sym(name, kind, lo, hi, self.span, note)

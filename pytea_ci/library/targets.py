@@ -22,6 +22,7 @@ from pytea_ci.library import ast_index, forwarded, protocol, sites
 from pytea_ci.library.callers import MAX_CALLERS, caller_inputs
 from pytea_ci.library.callers import factories as factories_of
 from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget, dtype_of, parse_dims
+from pytea_ci.library.rejects import none_defaults, rejects
 from pytea_ci.diagnostics import grammar
 
 MODES = ("auto", "always", "only", "never")
@@ -817,9 +818,12 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
     if not configs:  # else the scripts that build it, then the defaults (a script may not get that far)
         config, through = dataclass_named(classes, info.path), _passed_through(info, classes)
         part = _components(info, classes, config)
-        configs = [c for c in found if c.via] + [Config(*defaults(name, init, frozenset(given), config=config,
-                                                                  through=through, component=part))]
         extra = optional_sizes(init, frozenset(given))
+        nones = none_defaults(init) - given
+        # the defaults, unless `__init__` rejects them outright while it takes the sizes given (rejects.py)
+        plain = [] if extra and rejects(init, nones) and not rejects(init, nones - extra) else \
+            [Config(*defaults(name, init, frozenset(given), config=config, through=through, component=part))]
+        configs = [c for c in found if c.via] + plain
         if extra:  # and with the integers that default to None given: the layers only they build are checked
             configs.append(Config(*defaults(name, init, frozenset(given) | extra, config=config, through=through,
                                             component=part)))

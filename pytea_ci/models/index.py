@@ -40,6 +40,11 @@ NAMES: dict[str, str] = {
         'typing.Container collections.abc.Collection typing.Collection collections.abc.Reversible '
         'typing.Reversible collections.abc.Callable collections.abc.MutableSequence typing.MutableSequence '
         'collections.abc.Set collections.abc.MutableSet typing.MutableSet enum.EnumMeta enum.EnumType',
+    'pytea_ci.models.random_':
+        'random.randint random.randrange random.choice random.sample random.choices random.random '
+        'random.uniform random.gauss random.normalvariate random.betavariate random.expovariate '
+        'random.triangular random.seed random.shuffle random.setstate os.listdir os.walk os.scandir glob.glob '
+        'glob.iglob json.loads pickle.load',
     'pytea_ci.models.value_types':
         'types.NoneType',
     'pytea_ci.models.builtins':
@@ -113,10 +118,10 @@ NAMES: dict[str, str] = {
         'torch.BoolTensor torch.cuda.BoolTensor torch.full torch.randint torch.zeros_like torch.ones_like '
         'torch.empty_like torch.rand_like torch.randn_like torch.full_like torch.randint_like torch.tensor '
         'torch.as_tensor torch.from_numpy torch.arange torch.randperm torch.linspace torch.logspace torch.eye '
-        'torch.cat torch.concat torch.concatenate torch.stack torch.manual_seed torch.cuda.manual_seed '
-        'torch.cuda.manual_seed_all torch.set_num_threads torch.set_printoptions '
+        'torch.cat torch.concat torch.concatenate torch.stack torch.manual_seed torch.seed '
+        'torch.cuda.manual_seed torch.cuda.manual_seed_all torch.set_num_threads torch.set_printoptions '
         'torch.use_deterministic_algorithms torch.cuda.empty_cache torch.autograd.set_detect_anomaly '
-        'torch.backends.cudnn.deterministic torch.seed torch.set_default_dtype torch.set_default_device '
+        'torch.backends.cudnn.deterministic torch.set_default_dtype torch.set_default_device '
         'torch.get_default_device torch.set_default_tensor_type torch.get_default_dtype torch.device '
         'torch.autocast torch.cuda.amp.autocast torch.amp.autocast torch.cpu.amp.autocast torch.no_grad '
         'torch.autograd.no_grad torch.autograd.grad_mode.no_grad torch.enable_grad torch.autograd.enable_grad '
@@ -395,11 +400,6 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.numpy_.known':
         'builtins.KnownArray numpy.atleast_1d numpy.any numpy.all numpy.generic numpy.number numpy.integer '
         'numpy.signedinteger numpy.unsignedinteger numpy.floating numpy.complexfloating',
-    'pytea_ci.models.random_':
-        'random.randint random.randrange random.choice random.sample random.choices random.random '
-        'random.uniform random.gauss random.normalvariate random.betavariate random.expovariate '
-        'random.triangular random.seed random.shuffle random.setstate os.listdir os.walk os.scandir glob.glob '
-        'glob.iglob json.loads pickle.load',
     'pytea_ci.models.numpy_.creation':
         'numpy.float32 numpy.float64 numpy.float16 numpy.int64 numpy.int32 numpy.int16 numpy.int8 numpy.uint8 '
         'numpy.bool_ numpy.float_ numpy.int_ numpy.double numpy.array numpy.asarray numpy.ascontiguousarray '
@@ -583,8 +583,8 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.importlib_':
         'importlib.machinery.ModuleSpec importlib.util.find_spec importlib.metadata.version',
     'pytea_ci.models.inspect_':
-        'inspect._empty inspect.Parameter inspect.Signature inspect.signature inspect.getsource '
-        'inspect.get_annotations typing.get_type_hints',
+        'inspect._empty inspect.Parameter inspect.Signature inspect.signature inspect.getattr_static '
+        'inspect.getsource inspect.get_annotations typing.get_type_hints',
     'pytea_ci.models.asyncio_':
         'asyncio.run asyncio.runners.run asyncio.gather asyncio.sleep asyncio.wait_for '
         'asyncio.AbstractEventLoop asyncio.get_event_loop asyncio.new_event_loop asyncio.get_running_loop '

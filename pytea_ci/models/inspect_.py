@@ -4,6 +4,8 @@
 that is also a singleton, as CPython's enum member is. Annotations are not evaluated
 (unknown); the signature of a modeled torch.nn class is torch's (parameter names and kinds, the
 defaults' values unknown); of another modeled callable or of a value not understood, not known.
+`inspect.getattr_static` of a class of the program or of an instance of one is the attribute as stored
+(a function, not a bound method; no property or `__getattr__` runs);
 `inspect.getsource` of a module or function read from source is its text; `inspect.get_annotations` of a
 class of the program, the names its body annotates; `typing.get_type_hints` reads (not known).
 """
@@ -16,7 +18,8 @@ from typing import Any
 from pytea_ci.fsio import read_source
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, native_class
-from pytea_ci.models.values import OPAQUE, BoundMethod, ClassVal, EnumInt, Instance
+from pytea_ci.models.attributes import class_lacks
+from pytea_ci.models.values import OPAQUE, BoundMethod, ClassVal, EnumInt, Instance, PropertyVal
 
 # CPython's `inspect._ParameterKind` members: ints, and singletons (`p.kind is Parameter.VAR_KEYWORD`)
 POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, VAR_POSITIONAL, KEYWORD_ONLY, VAR_KEYWORD = (
@@ -106,6 +109,36 @@ def signature(ctx: Ctx, obj: Any, *args: Any, **kwargs: Any) -> Any:
             return ctx.unknown("introspection")
         rows = rows[1:]
     return _signature_of(ctx, rows)
+
+
+_NO_DEFAULT = object()
+
+
+@model("inspect.getattr_static")
+def getattr_static(ctx: Ctx, obj: Any, attr: Any, default: Any = _NO_DEFAULT) -> Any:
+    """The attribute `attr` as `obj` stores it, without running descriptors or `__getattr__` (CPython's
+    `inspect.getattr_static`): an instance's own attribute unless its class holds a property of that name,
+    else the value the first class of the MRO holding the name has (kornia's `__init_subclass__` reads the
+    inherited `forward` so, to copy it). Not known where a class on the way is native or may hold names not
+    known, or for anything else."""
+    cls = obj.cls if isinstance(obj, Instance) else obj
+    if not isinstance(attr, str) or not isinstance(cls, ClassVal) or cls.native:
+        return ctx.unknown("inspect.getattr_static")
+    if isinstance(obj, Instance) and not isinstance(cls.lookup(attr), PropertyVal):
+        if attr in obj.attrs:
+            return obj.attrs[attr]
+        if OPAQUE in obj.attrs:
+            return ctx.unknown("inspect.getattr_static")
+    for c in cls.mro():
+        if c.native or OPAQUE in c.ns:
+            break
+        if attr in c.ns:
+            return c.ns[attr]
+    if class_lacks(cls, attr) and not isinstance(obj, Instance):
+        if default is not _NO_DEFAULT:
+            return default
+        ctx.user_error("AttributeError", f"type object {cls.name!r} has no attribute {attr!r}")
+    return ctx.unknown("inspect.getattr_static")
 
 
 @model("inspect.getsource")

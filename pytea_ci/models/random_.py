@@ -5,6 +5,13 @@ unknown integers"). A drawn int is an *input* symbol over the range the call imp
 draw is an error naming the draw, one that fails for some a warning with a failing value.
 `int()` of a string read at run time (an environment variable, `sys.argv[i]`) is a positive input.
 Floats drawn (`random.random`, `uniform`, `gauss`) are unknown floats.
+
+After a constant seed (`random.seed(1234)`, `numpy.random.seed(0)`, `torch.manual_seed(0)`) a
+generator's draws are fixed values, the same in every run: CPython's (numpy's, torch's), which the
+analyzer does not compute. Each is then a size of unknown kind over its range (`shapes.dim.UNKNOWN`):
+a check that fails for every value of it is still an error, one that fails only for some values says
+nothing (encodec's self-test: `random.seed(1234)` then `cardinality = random.randrange(4000)` is never
+0 in the run CPython makes). `seed()`/`seed(None)` reseeds from the machine: draws are inputs again.
 """
 
 from __future__ import annotations
@@ -17,18 +24,53 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, register
 from pytea_ci.models.values import Builtin, Unknown
-from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, Dim, add, is_dim
+from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, UNKNOWN, Dim, add, is_dim
 
 _MAX_CHOICES = 256  # a longer list of choices is summarised by its bounds
+# The global generators a program seeds (the `facts` key of each: the seed, when it is a constant)
+PYTHON, NUMPY, TORCH = "random", "numpy.random", "torch"
+SEED = "seed"  # the attribute of a generator object (`numpy.random.default_rng(0)`) holding its constant seed
+
+
+def _seed_fact(generator: str) -> str:
+    return f"seeded {generator}"
+
+
+def constant_seed(seed: Any) -> str | None:
+    """The text of a seed whose value is known (an int, float, str or bytes: the same draws in every run);
+    None for no seed (`None`: from the machine) or one not known."""
+    if isinstance(seed, (int, float, str, bytes)):
+        return repr(seed)
+    return None
+
+
+def seed_generator(ctx: Ctx, generator: str, seed: Any) -> None:
+    """`generator` seeded with `seed` from here on this path (see the module docstring)."""
+    ctx.facts[_seed_fact(generator)] = constant_seed(seed)
+
+
+def fixed_by(ctx: Ctx, generator: str) -> str | None:
+    """The constant seed the draws of `generator` follow on this path (None: they may take any value)."""
+    seed = ctx.facts.get(_seed_fact(generator))
+    return seed if isinstance(seed, str) else None
+
+
+def draw_kind(ctx: Ctx, generator: str, note: str) -> tuple[str, str]:
+    """The kind and note of a symbol drawn from `generator`: an input, or after a constant seed a fixed
+    value not computed."""
+    seed = fixed_by(ctx, generator)
+    if seed is None:
+        return INPUT, note
+    return UNKNOWN, f"{note} after the seed {seed}: a fixed value, not computed"
 
 
 def _int(v: Any) -> int | None:
     return int(v) if isinstance(v, int) and not isinstance(v, bool) else None
 
 
-def drawn_int(ctx: Ctx, low: Any, high: Any, what: str, step: Any = 1) -> Any:
+def drawn_int(ctx: Ctx, low: Any, high: Any, what: str, step: Any = 1, generator: str = PYTHON) -> Any:
     """An int drawn from low, low + step, ..., up to high inclusive (one value per run)."""
-    note = f"a value drawn by {what}"
+    kind, note = draw_kind(ctx, generator, f"a value drawn by {what}")
     lo, hi, st = _int(low), _int(high), _int(step)
     if lo is not None and hi is not None and st:
         values = range(lo, hi + 1, st) if st > 0 else range(lo, hi - 1, st)
@@ -37,23 +79,24 @@ def drawn_int(ctx: Ctx, low: Any, high: Any, what: str, step: Any = 1) -> Any:
         if len(values) == 1:
             return values[0]
         if st == 1:
-            return ctx.fresh("drawn", kind=INPUT, lo=lo, hi=hi, note=note)
-        return choice_of(ctx, list(values), what)
+            return ctx.fresh("drawn", kind=kind, lo=lo, hi=hi, note=note)
+        return choice_of(ctx, list(values), what, generator)
     if is_dim(low) and st == 1:
-        k = ctx.fresh("drawn", kind=INPUT, lo=0, note=note)
+        k = ctx.fresh("drawn", kind=kind, lo=0, note=note)
         return add(low, k)  # low + k, k >= 0: the upper bound is not known
-    return ctx.fresh("drawn", kind=INPUT, lo=None, note=note)
+    return ctx.fresh("drawn", kind=kind, lo=None, note=note)
 
 
-def choice_of(ctx: Ctx, values: list[Dim], what: str) -> Any:
+def choice_of(ctx: Ctx, values: list[Dim], what: str, generator: str = PYTHON) -> Any:
     """One of `values` (ints or dims), not knowing which."""
     ints = [_int(v) for v in values]
+    kind, note = draw_kind(ctx, generator, f"a value drawn by {what}")
     if any(v is None for v in ints):
-        return ctx.fresh("drawn", kind=INPUT, lo=None, note=f"a value drawn by {what}")
+        return ctx.fresh("drawn", kind=kind, lo=None, note=note)
     distinct = sorted(set(v for v in ints if v is not None))
     if len(distinct) == 1:
         return distinct[0]
-    sym = ctx.fresh("drawn", kind=INPUT, lo=distinct[0], hi=distinct[-1], note=f"a value drawn by {what}")
+    sym = ctx.fresh("drawn", kind=kind, lo=distinct[0], hi=distinct[-1], note=note)
     return replace(sym, values=tuple(distinct)) if len(distinct) <= _MAX_CHOICES else sym
 
 
@@ -93,7 +136,13 @@ def a_float(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return Unknown("a random number", pytype="float")
 
 
-@model("random.seed", "random.shuffle", "random.setstate")
+@model("random.seed")
+def seed(ctx: Ctx, a: Any = None, *args: Any, **kwargs: Any) -> Any:
+    seed_generator(ctx, PYTHON, a)
+    return None
+
+
+@model("random.shuffle", "random.setstate")
 def no_effect(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return None
 

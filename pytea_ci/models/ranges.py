@@ -15,8 +15,9 @@ from functools import reduce
 from typing import Any, Callable
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.values import SizeVal, ValuesIndices
-from pytea_ci.shapes.dim import INPUT, ITERATION, Op, Sym, Term, dmax, dmin, is_dim, symbols
+from pytea_ci.models.random_ import NUMPY, SEED, TORCH, fixed_by
+from pytea_ci.models.values import Instance, SizeVal, ValuesIndices
+from pytea_ci.shapes.dim import INPUT, ITERATION, UNKNOWN, Op, Sym, Term, dmax, dmin, is_dim, symbols
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import ValueRange, clamp, hull, keep_draws, plus, scale, shift
 
@@ -41,7 +42,11 @@ def _ints(*vals: Any) -> bool:
 
 
 def made(ctx: Ctx, lo: Any, hi: Any, note: str, attained: bool = False,
-         drawn: tuple[int, int, int] | None = None, random: bool = False, dense: bool = False) -> ValueRange:
+         drawn: tuple[int, int, int] | None = None, random: bool = False, dense: bool = False,
+         seed: str | None = None) -> ValueRange:
+    """`seed`: the constant seed the draws follow (fixed values: not `random`)."""
+    if seed is not None:
+        return ValueRange(lo, hi, attained, drawn, ctx.span, f"{note} after the seed {seed}", dense=dense, seeded=True)
     return ValueRange(lo, hi, attained, drawn, ctx.span, note, random=random, dense=dense)
 
 
@@ -72,10 +77,12 @@ def randint_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRan
         low, high = (0, pos[0]) if len(pos) == 1 else (pos[0], pos[1]) if len(pos) >= 2 else (None, None)
     if not (is_dim(low) and is_dim(high)):
         return None
-    note = f"{'numpy.random' if out.lib == 'numpy' else 'torch'}.randint({low!r}, {high!r})"
+    generator = NUMPY if out.lib == "numpy" else TORCH
+    note = f"{generator}.randint({low!r}, {high!r})"
     n = _fewest(out)
     drawn = (int(low), int(high) - 1, n) if _ints(low, high) and n and high > low else None
-    return made(ctx, low, high - 1, note, drawn=drawn, random=True)
+    seed = fixed_by(ctx, generator) if "generator" not in kwargs else None
+    return made(ctx, low, high - 1, note, drawn=drawn, random=True, seed=seed)
 
 
 def integers_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
@@ -87,9 +94,10 @@ def integers_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRa
     if not (is_dim(low) and is_dim(high)):
         return None
     top = high if kwargs.get("endpoint") is True else high - 1
+    seed = args[0].attrs.get(SEED) if args and isinstance(args[0], Instance) else None  # `default_rng(0)`
     n = _fewest(out)
     drawn = (int(low), int(top), n) if _ints(low, top) and n and int(top) >= int(low) else None
-    return made(ctx, low, top, f"Generator.integers({low!r}, {high!r})", drawn=drawn, random=True)
+    return made(ctx, low, top, f"Generator.integers({low!r}, {high!r})", drawn=drawn, random=True, seed=seed)
 
 
 def arange_args(args: tuple) -> tuple[Any, Any, Any]:
@@ -489,8 +497,8 @@ def scalar_of(ctx: Ctx, t: Tensor, out: Any) -> Any:
         return out
     if r.lo == r.hi and r.attained:
         return r.lo
-    if r.drawn is not None:
-        return ctx.fresh("drawn", kind=INPUT, lo=r.lo, hi=r.hi, note=f"a size drawn by {r.note}")
+    if r.drawn is not None:  # after a constant seed: a fixed value, not computed (models/random_.py)
+        return ctx.fresh("drawn", kind=UNKNOWN if r.seeded else INPUT, lo=r.lo, hi=r.hi, note=f"a size drawn by {r.note}")
     return out
 
 

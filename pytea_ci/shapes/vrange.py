@@ -11,7 +11,9 @@
   so `% k` of it holds every remainder up to its top;
 - none: the bounds only over-approximate (a fixed selection of attained values: the even positions
   of `arange(n) % c` may hold only even labels), so no run is known to meet them.
-`drawn` = (a, b, n) adds that at least n elements are uniform draws from [a, b] (for messages).
+`drawn` = (a, b, n) adds that at least n elements are uniform draws from [a, b] (for messages);
+`seeded`, that they follow a constant seed (models/random_.py): fixed values the analyzer does not
+compute, so no bound is known to occur and an element taken from them is a size of unknown kind.
 A draw that misses an allowed interval is never certain: however unlikely, a run whose draws all fall
 inside passes, so a check that fails only through draws is a warning, never an error.
 """
@@ -34,6 +36,7 @@ class ValueRange:
     reachable: bool = False
     random: bool = False
     dense: bool = False
+    seeded: bool = False  # the draws (`drawn`) follow a constant seed
 
     @property
     def possible(self) -> bool:
@@ -75,10 +78,10 @@ def hull(a: ValueRange, b: ValueRange) -> ValueRange:
         return replace(a, attained=a.attained and b.attained, random=a.random and b.random, reachable=a.possible,
                        dense=a.dense and b.attained)
     if _within(a, b):
-        return replace(b, drawn=a.drawn, origin=a.origin, note=a.note, attained=a.attained and b.attained,
+        return replace(b, drawn=a.drawn, seeded=a.seeded, origin=a.origin, note=a.note, attained=a.attained and b.attained,
                        random=a.random and b.random, reachable=b.possible, dense=b.dense and a.attained)
     return ValueRange(_cmp(min, a.lo, b.lo), _cmp(max, a.hi, b.hi), a.attained and b.attained, a.drawn, a.origin,
-                      a.note, reachable=a.possible and b.possible, random=a.random and b.random)
+                      a.note, reachable=a.possible and b.possible, random=a.random and b.random, seeded=a.seeded)
 
 
 def _within(a: ValueRange, b: ValueRange) -> bool:

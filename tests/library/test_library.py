@@ -511,3 +511,12 @@ def test_a_coincidence_needs_every_run_to_its_end(seconds: float) -> None:
     found = [d for t in targets(path) for d in analyze_module(t, os.path.dirname(path), Decider(), seconds, strict=True).diagnostics
              if d.severity.value != "note"]
     assert found == []
+
+
+def test_a_construction_the_constructor_rejects_outright_is_not_a_target() -> None:
+    """`if input_shape is None and input_size is None: raise` makes the defaults a construction that never runs:
+    only the one with the size given is built (library/rejects.py)."""
+    built = [t.construct for t in targets(os.path.join(FIXTURES, "optional_arguments.py"), "EitherShapeOrSize")]
+    assert len(built) == 1 and "input_size=" in built[0], built
+    kept = [t.construct for t in targets(os.path.join(FIXTURES, "optional_arguments.py"), "HeadOffByOne")]
+    assert len(kept) == 2, kept  # its defaults build a module (no guard rejects them)

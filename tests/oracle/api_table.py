@@ -627,6 +627,7 @@ add("numpy.random.rand", "", "np.random.rand(2, 3)")
 add("numpy.random.randint", "", "np.random.randint(0, 5, (2, 3))")
 add("numpy.random.random", "", "np.random.random((2, 3))")
 add("numpy.random.seed", "np.random.seed(0)\n", "np.random.rand(2, 3)")
+add("numpy.random.shuffle", "a = np.arange(6)\nnp.random.shuffle(a)\n", "a.reshape(2, 3)", "a.reshape(4, 2)")
 
 # ----- real-world gaps (issue 12 item 8): legacy constructors, sparse, numpy math, layouts -------------------------
 add("torch.Tensor.__new__", "", "torch.Tensor(2, 3)", "torch.Tensor([[1, 2], [3, 4]])", "torch.Tensor(2, 3).t().view(6)",
@@ -928,6 +929,8 @@ for _s, _args in (("ConstantLR", ""), ("CosineAnnealingLR", "T_max=10"), ("Cosin
                                                 f"sched_{_s.lower()} = torch.optim.lr_scheduler.{_s}(opt{', ' + _args if _args else ''})")
 EXEMPT.update({
     "torch.manual_seed": ("seeds the generator", "torch.manual_seed(0)"),
+    "torch.cuda.manual_seed": ("seeds the CUDA generators", "torch.cuda.manual_seed(0)"),
+    "torch.seed": ("reseeds the generator from the machine", "seed = torch.seed()"),
     "torch.Generator": ("random generator object", "gen = torch.Generator().manual_seed(0)"),
     "torch.device": ("device handle", "dev = torch.device('cpu')"),
     "torch.fx.Proxy": ("a tracer's value: a class programs test tensors against (no shape effect of its own)",

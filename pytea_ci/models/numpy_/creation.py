@@ -14,7 +14,7 @@ from pytea_ci.models.registry import model, register
 from pytea_ci.models.torch.creation import grids, infer_data
 from pytea_ci.models.torch.creation import arange as torch_arange
 from pytea_ci.models.values import Builtin, DType
-from pytea_ci.models.random_ import _READ
+from pytea_ci.models.random_ import _READ, NUMPY, seed_generator
 from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, Term, is_dim, prod
 from pytea_ci.shapes.tensor import INT_DTYPES, Tensor
 from pytea_ci.diagnostics.rules import DTYPE_MISMATCH, INVALID_ARGUMENT
@@ -189,10 +189,16 @@ def randint(ctx: Ctx, low: Any, high: Any = None, size: Any = None, **kwargs: An
         from pytea_ci.models.random_ import drawn_int
 
         low, high = (0, low) if high is None else (low, high)
-        return drawn_int(ctx, low, high - 1, f"numpy.random.randint({low!r}, {high!r})")
+        return drawn_int(ctx, low, high - 1, f"numpy.random.randint({low!r}, {high!r})", generator=NUMPY)
     return _make(ctx, size, kwargs, "int64")
 
 
-@model("numpy.random.seed", "numpy.random.shuffle", "numpy.set_printoptions", "numpy.savez")
-def seed(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+@model("numpy.random.seed")
+def seed(ctx: Ctx, seed: Any = None) -> Any:
+    seed_generator(ctx, NUMPY, seed)
+    return None
+
+
+@model("numpy.random.shuffle", "numpy.set_printoptions", "numpy.savez")
+def no_effect(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return None

@@ -108,12 +108,12 @@ def choice(ctx: Ctx, a: Any, size: Any = None, replace: Any = True, p: Any = Non
     n = a if as_int(a) is not None or isinstance(a, Term) else (shape_of(a)[0] if known(a) and shape_of(a) else None)
     dtype = "int64" if not isinstance(a, Tensor) else a.dtype
     if size is None:
-        from pytea_ci.models.random_ import choice_of, drawn_int
+        from pytea_ci.models.random_ import NUMPY, choice_of, drawn_int
 
         if as_int(a) is not None:  # a size drawn from range(a): an input symbol
-            return drawn_int(ctx, 0, a - 1, f"numpy.random.choice({a!r})")
+            return drawn_int(ctx, 0, a - 1, f"numpy.random.choice({a!r})", generator=NUMPY)
         if isinstance(a, list) and a and all(as_int(v) is not None for v in a):
-            return choice_of(ctx, a, f"numpy.random.choice({a!r})")
+            return choice_of(ctx, a, f"numpy.random.choice({a!r})", NUMPY)
         return scalar_unknown(ctx, "numpy.random.choice value", "int" if dtype == "int64" else "float")
     s = sizes_arg((size,), held=ctx)
     if s is None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.numpy_.creation import _make, array_of
+from pytea_ci.models.random_ import SEED, constant_seed
 from pytea_ci.models.ranges import integers_values
 from pytea_ci.models.registry import facets, model, native_class
 from pytea_ci.models.values import Instance, Unknown
@@ -61,4 +62,6 @@ class Generator:
 
 @model("numpy.random.default_rng")
 def default_rng(ctx: Ctx, seed: Any = None) -> Any:
-    return Instance(Generator)
+    rng = Instance(Generator)
+    rng.attrs[SEED] = constant_seed(seed)  # its draws are fixed values after a constant one (models/random_.py)
+    return rng

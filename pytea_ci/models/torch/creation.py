@@ -10,6 +10,7 @@ from pytea_ci.models.context import Ctx
 from pytea_ci.models.dtype_device import (AUTOCAST, CREATES, CREATES_LIKE_DATA, DEFAULT_DEVICE_SET, DEFAULT_DTYPE_SET,
                                          require_castable)
 from pytea_ci.models.prim import as_int, fmt, known, norm_dim, shape_of, sizes_arg
+from pytea_ci.models.random_ import TORCH, seed_generator
 from pytea_ci.models.ranges import (arange_values, constant_values, full_values, joined_values, legacy_values, literal_values,
                                     randint_values, randperm_values)
 from pytea_ci.models.registry import ALWAYS, BY_ARGUMENTS, CONTIGUOUS, facets, model, native_class, register
@@ -321,11 +322,24 @@ def joined_dtype(items: list[Any]) -> str | None:
     return out
 
 
-@model("torch.manual_seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all", "torch.set_num_threads",
+@model("torch.manual_seed")
+def manual_seed(ctx: Ctx, seed: Any = None) -> Any:
+    """Seeds the default generator: with a constant, its draws are fixed values (models/random_.py)."""
+    seed_generator(ctx, TORCH, seed)
+    return None
+
+
+@model("torch.seed")
+def reseed(ctx: Ctx) -> Any:
+    """Seeds the default generator from the machine: its draws may take any value again."""
+    seed_generator(ctx, TORCH, None)
+    return ctx.fresh("seed")
+
+
+@model("torch.cuda.manual_seed", "torch.cuda.manual_seed_all", "torch.set_num_threads",
        "torch.set_printoptions", "torch.use_deterministic_algorithms",
-       "torch.cuda.empty_cache", "torch.autograd.set_detect_anomaly", "torch.backends.cudnn.deterministic",
-       "torch.seed")
-def manual_seed(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+       "torch.cuda.empty_cache", "torch.autograd.set_detect_anomaly", "torch.backends.cudnn.deterministic")
+def no_effect(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return None
 
 

@@ -13,7 +13,7 @@ from pytea_ci.models.prim import broadcast_shapes, fmt, known, shape_of, with_st
 from pytea_ci.models.registry import KEEPS, model
 from pytea_ci.models.values import RangeVal, Unknown
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import Dim, Term, dmin, is_dim
+from pytea_ci.shapes.dim import Dim, Term, dmax, dmin, is_dim, lower_bound
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import ValueRange
 from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
@@ -38,21 +38,39 @@ def _slice_len(ctx: Ctx, size: Dim, sl: slice, lib: str = "torch") -> Dim:
         return ctx.fresh("slice")
     if start is None and stop is None:
         return size
+    sign = _sign(ctx, stop)
     if start is None and isinstance(stop, (int, Term)):
         if isinstance(stop, int) and stop < 0:
             return size + stop if not isinstance(size, int) else max(0, size + stop)
-        return dmin(stop, size)
+        if sign == "-":  # `x[:-gap]` with `gap > 0` on this path: counted from the end
+            return dmax(0, size + stop)
+        return dmin(stop, size) if sign == "+" else ctx.fresh("slice")
     if stop is None and isinstance(start, int) and start >= 0:
         return size - start
     if stop is None and isinstance(start, int) and start < 0:
         return dmin(-start, size)
     if isinstance(start, (int, Term)) and isinstance(stop, (int, Term)):
-        if isinstance(start, int) and start >= 0 and not (isinstance(stop, int) and stop < 0):
+        if isinstance(start, int) and start >= 0 and sign == "+":
             return stop - start
+        if isinstance(start, int) and start >= 0 and sign == "-" and isinstance(stop, Term):
+            return dmax(0, size + stop - start)
         width = stop - start
         if isinstance(width, int) and width >= 0:
             return width  # `x[i:i + k]` is assumed to lie inside x, as windowing code intends
     return ctx.fresh("slice")
+
+
+def _sign(ctx: Ctx, stop: Any) -> str | None:
+    """"+" when a slice bound is never negative on this path, "-" when it always is (Python counts it from the
+    end), None when either may be (a symbolic bound: `x[:-gap]` is `x[:len - gap]`, not `x[:0]`)."""
+    if isinstance(stop, int):
+        return "+" if stop >= 0 else "-"
+    if not isinstance(stop, Term):
+        return None
+    low = lower_bound(stop)  # its symbols' own bounds settle most (a size, `i + k`) without the solver
+    if (low is not None and low >= 0) or ctx.holds(P.le(0, stop)):
+        return "+"
+    return "-" if ctx.holds(P.lt(stop, 0)) else None
 
 
 def index_shape(ctx: Ctx, src: tuple[Dim, ...], idx: Any, lib: str = "torch") -> tuple[Dim, ...] | None:
