@@ -1439,3 +1439,32 @@ def test_isinstance_against_function_types_is_decided_for_plain_values(analyzer:
         p_3 = torch.zeros(3 if types.LambdaType is types.FunctionType else 4)
         p_4 = torch.zeros(3 if isinstance({"a": 1}, (types.LambdaType, type)) else 4)
     ''')
+
+
+def test_bool_any_and_all_of_objects_ask_their_truth(analyzer: Analyzer) -> None:
+    """`bool`, `any` and `all` of objects see their truth as a branch does: an object is true unless its
+    `__bool__` (else `__len__`) says otherwise, a regex match is true (transformers 5's
+    `all(regex.match(k) for k in tied.keys() | tied.values())` forked every model with tied weights)."""
+    exact(analyzer, '''
+        import re
+        import torch
+
+        class Empty:
+            def __len__(self):
+                return 0
+
+        class No:
+            def __bool__(self):
+                return False
+
+        class Plain:
+            pass
+
+        tied = {"lm_head.weight": "transformer.wte.weight"}
+        pattern = re.compile(r"^[A-Za-z0-9_\\.]+(weight)|(bias)$")
+        p_all_match = torch.zeros(2 if all(pattern.match(k) for k in tied.keys() | tied.values()) else 5)
+        p_any_match = torch.zeros(3 if any(pattern.match(k) for k in ["a.b", "c"]) else 6)
+        p_bool_objects = torch.zeros(int(bool(Plain())), int(bool(Empty())) + 1, int(bool(No())) + 2)
+        p_all_objects = torch.zeros(4 if all([Plain(), Empty()]) else 7, 8 if any([No(), Empty()]) else 9)
+        p_any_object = torch.zeros(10 if any([No(), Plain()]) else 11)
+    ''')

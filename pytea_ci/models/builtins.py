@@ -323,7 +323,10 @@ def divmod_(ctx: Ctx, a: Any, b: Any) -> Any:
 def bool_(ctx: Ctx, x: Any = False) -> Any:
     if isinstance(x, (list, tuple, dict, set, frozenset)) and ctx.iterate(x) is None:
         return Unknown("bool value", pytype="bool")  # holding only some of its items: maybe empty, maybe not
-    return bool(x) if _concrete(x) else Unknown("bool value", pytype="bool")
+    if _concrete(x):
+        return bool(x)
+    t = ctx.truth_of(x)  # an object: its `__bool__`/`__len__`, else True (`bool(re.match(...))`)
+    return t if isinstance(t, bool) else Unknown("bool value", pytype="bool")
 
 
 @model("builtins.dict")
@@ -473,7 +476,7 @@ def _any_all(ctx: Ctx, items: "list[Any] | None", is_any: bool) -> Any:
         return ctx.unknown("any" if is_any else "all")
     undecided = False
     for v in items:
-        t = bool(v) if _concrete(v) else None
+        t = bool(v) if _concrete(v) else ctx.truth_of(v)  # an object's truth as a branch sees it (a match)
         if t is is_any:
             return is_any
         undecided = undecided or not isinstance(t, bool)

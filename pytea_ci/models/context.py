@@ -29,6 +29,10 @@ class Ctx(Protocol):
     def holds(self, cond: Cond) -> bool:
         """Whether `cond` holds on this path for every input (no finding, no fork: a question)."""
 
+    def truth_of(self, value: Any) -> Any:
+        """`bool(value)` as a branch on it sees it: a bool, a Pred, or Unknown (an object is true unless
+        its `__bool__`, else `__len__`, says otherwise; a container holding only some items: its length)."""
+
     def enter_command(self, label: str) -> None:
         """This path runs the CLI command `label` from here on (its own budgets, named in notes)."""
 
