@@ -1468,3 +1468,26 @@ def test_bool_any_and_all_of_objects_ask_their_truth(analyzer: Analyzer) -> None
         p_all_objects = torch.zeros(4 if all([Plain(), Empty()]) else 7, 8 if any([No(), Empty()]) else 9)
         p_any_object = torch.zeros(10 if any([No(), Plain()]) else 11)
     ''')
+
+
+def test_ids_of_objects_key_a_dict(analyzer: Analyzer) -> None:
+    """`id(obj)` of an object of the program is one int per object (not known), so a dict keyed by ids
+    finds what was stored under the object's id and misses another object's (kernels routes a forward's
+    kernel functions so: `funcs[id(fn)] = ...`, then `funcs.get(id(self))` in every kernelized layer)."""
+    got = never_wrong(analyzer, '''
+        import torch
+
+        class Fn:
+            pass
+
+        a, b = Fn(), Fn()
+        table = {id(a): 3, "name": 8}
+        p_hit = torch.zeros(table.get(id(a), 5))
+        p_miss = torch.zeros(7 if table.get(id(b)) is None else 9)
+        p_pop = torch.zeros(table.pop(id(b), 6), len(table))
+        p_same = torch.zeros(2 if id(a) == id(a) else 4)
+        numbers = {1: 2}
+        p_int_keys = torch.zeros(3 if numbers.get(id(a)) is None else 4)  # an int key may be an id: not claimed
+    ''')
+    assert got["p_hit"] == got["p_miss"] == "exact", got
+
