@@ -1491,3 +1491,25 @@ def test_ids_of_objects_key_a_dict(analyzer: Analyzer) -> None:
     ''')
     assert got["p_hit"] == got["p_miss"] == "exact", got
 
+
+@pytest.mark.skipif(importlib.util.find_spec("packaging") is None, reason="the oracle is packaging itself")
+def test_parsed_versions_give_their_release_as_packaging_does(analyzer: Analyzer) -> None:
+    """`packaging.version.parse(text)`'s `base_version`, `release`, `major`, `minor`, `micro` of plain
+    releases (with `.devN`, `.postN`, `+local`) as packaging computes them (transformers 5 parses a version's
+    `base_version` again to compare it: `is_torch_greater_or_equal("2.13", accept_dev=True)`); other forms
+    are not claimed."""
+    got = never_wrong(analyzer, '''
+        import torch
+        from packaging import version
+
+        v = version.parse("2.13.0+cpu")
+        p_base = torch.zeros(3 if version.parse(v.base_version) >= version.parse("2.13") else 4, len(v.base_version))
+        p_parts = torch.zeros(v.major, v.minor, v.micro + 1, len(v.release))
+        short = version.parse("2.7.dev20250320")
+        p_short = torch.zeros(len(short.base_version), short.micro + 1, len(short.release))
+        post = version.parse("1.02.post3")
+        p_post = torch.zeros(len(post.base_version), post.minor)
+        odd = version.parse("1.0rc1")
+        p_odd = torch.zeros(len(odd.base_version))
+    ''')
+    assert {k for k, v in got.items() if v == "exact"} >= {"p_base", "p_parts", "p_short", "p_post"}, got

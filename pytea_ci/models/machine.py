@@ -14,10 +14,11 @@ known: `torch.__version__` is the modeled torch's.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.registry import model, native_class, register
+from pytea_ci.models.registry import model, native_class, prop, register
 from pytea_ci.models.values import Instance, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import INPUT, MACHINE, Sym
@@ -242,9 +243,13 @@ register("torch.__version__", TORCH_VERSION)
 
 
 class Version(tuple):  # type: ignore[type-arg]
-    """`packaging.version.parse(...)` of a version string: compared as its release numbers."""
+    """`packaging.version.parse(...)` of a version string: compared as its release numbers. `release`: the
+    release numbers as written (not padded) when the text is a plain release, with at most a `.devN`/`.postN`
+    and a `+local` part, so `base_version`, `release`, `major`, `minor` and `micro` are what packaging gives
+    (transformers 5's `is_torch_greater_or_equal(v, accept_dev=True)` parses `base_version` again); None
+    otherwise (those attributes are not known)."""
 
-    __slots__ = ()
+    release: tuple[int, ...] | None = None
 
 
 def _release(text: str) -> tuple[int, ...]:
@@ -262,4 +267,41 @@ def parse_version(ctx: Ctx, text: Any) -> Any:
     if not isinstance(text, str):
         return ctx.unknown("version of an unknown string")
     rel = _release(text)
-    return Version(rel + (0,) * (3 - len(rel))) if rel else ctx.unknown("version")
+    if not rel:
+        return ctx.unknown("version")
+    out = Version(rel + (0,) * (3 - len(rel)))
+    if _PLAIN.match(text.strip().lower()):
+        out.release = rel
+    return out
+
+
+_PLAIN = re.compile(r"v?\d+(\.\d+)*(\.(dev|post)\d+)?(\+[a-z0-9.]+)?$")
+
+
+def _release_of(ctx: Ctx, v: Any, what: str) -> Any:
+    """The release numbers as written, or an unknown `what` (a version not parsed plainly)."""
+    rel = v.release if isinstance(v, Version) else None
+    return rel if rel is not None else ctx.unknown(f"Version.{what}")
+
+
+@prop("builtins.Version.base_version")
+def version_base(ctx: Ctx, v: Any) -> Any:
+    rel = _release_of(ctx, v, "base_version")
+    return ".".join(map(str, rel)) if isinstance(rel, tuple) else rel
+
+
+@prop("builtins.Version.release")
+def version_release(ctx: Ctx, v: Any) -> Any:
+    return _release_of(ctx, v, "release")
+
+
+def _part(k: int, what: str) -> Any:
+    def part(ctx: Ctx, v: Any) -> Any:
+        rel = _release_of(ctx, v, what)
+        return (rel[k] if k < len(rel) else 0) if isinstance(rel, tuple) else rel  # (packaging pads with 0)
+    return part
+
+
+for _k, _what in enumerate(("major", "minor", "micro")):
+    prop(f"builtins.Version.{_what}")(_part(_k, _what))
+
