@@ -41,6 +41,7 @@ def unknown_str(ctx: Ctx, what: str) -> Unknown:
 # ----- torch.cuda, torch.backends --------------------------------------------------------------------
 # How a finding names a machine fact: the call that reads it.
 FACT_TEXT = {"cuda_available": "torch.cuda.is_available()", "mps_available": "torch.backends.mps.is_available()",
+             "xpu_available": "torch.xpu.is_available()",
              "cudnn_available": "torch.backends.cudnn.is_available()"}
 
 
@@ -52,6 +53,13 @@ def cuda_is_available(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 @model("torch.backends.mps.is_available", "torch.backends.mps.is_built")
 def mps_is_available(ctx: Ctx) -> Any:
     return fact(ctx, "mps_available", 0, 1)
+
+
+@model("torch.xpu.is_available")
+def xpu_is_available(ctx: Ctx) -> Any:
+    """Intel GPUs, as `cuda_available` (transformers 5 keeps `is_torch_xpu_available()` at import: a value not
+    understood forked each branch on it; a fact is decided the same way along a path)."""
+    return fact(ctx, "xpu_available", 0, 1)
 
 
 @model("torch.backends.cudnn.is_available", "torch.backends.cuda.is_built")

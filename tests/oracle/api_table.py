@@ -946,6 +946,7 @@ EXEMPT.update({
     **{name: ("a fact about the machine or the process group (no shape effect)", f"def fact_{k}():\n    return {name}({args})")
        for k, (name, args) in enumerate((
            ("torch.backends.cudnn.is_available", ""), ("torch.backends.mps.is_available", ""),
+           ("torch.xpu.is_available", ""),
            ("torch.cuda.current_device", ""), ("torch.cuda.get_device_capability", ""),
            ("torch.cuda.get_device_name", ""), ("torch.cuda.memory_allocated", ""), ("torch.cuda.set_device", "0"),
            ("torch.distributed.is_available", ""), ("torch.distributed.is_initialized", ""),
