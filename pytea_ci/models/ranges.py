@@ -418,10 +418,11 @@ def _carried(name: str, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | 
     if src is None or src.vrange is None:
         return None
     r = src.vrange
-    if op == "sum" and len(args) == 1 and not kwargs and _ints(r.lo, r.hi) and r.lo == r.hi \
-            and (n := _numel(src)) is not None and n <= 2 ** 24:
+    one = r.lo if isinstance(r.lo, int) and not isinstance(r.lo, bool) and r.lo == r.hi else None
+    if op == "sum" and len(args) == 1 and not kwargs and one is not None and (n := _numel(src)) is not None \
+            and n <= 2 ** 24:
         # every element is one number: the sum is that many times it (exact in float32 up to 2**24 elements)
-        return ValueRange(r.lo * n, r.lo * n, True, None, r.origin, f"sum of {r.note}" if r.note else "")
+        return ValueRange(one * n, one * n, True, None, r.origin, f"sum of {r.note}" if r.note else "")
     if op in ("to", "type", "bool") and out.dtype not in ("int64", "int32"):  # a cast that changes values
         return _as_bool(r) if out.dtype == "bool" else None  # (uint8 wraps)
     if op in _SAME_VALUES:
@@ -446,8 +447,9 @@ _FLIPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "n
 
 def _as_bool(r: ValueRange) -> ValueRange:
     """The values of a cast to bool: nonzero is 1; all of them when the bounds exclude 0, none when both are 0."""
-    if _ints(r.lo, r.hi) and (r.lo > 0 or r.hi < 0 or r.lo == r.hi == 0):
-        v = 0 if r.lo == r.hi == 0 else 1
+    lo, hi = r.lo, r.hi
+    if isinstance(lo, int) and isinstance(hi, int) and (lo > 0 or hi < 0 or lo == hi == 0):
+        v = 0 if lo == hi == 0 else 1
         return ValueRange(v, v, True, None, r.origin, f"bool of {r.note}" if r.note else "")
     return ValueRange(0, 1, random=r.random)
 
