@@ -105,7 +105,7 @@ NAMES: dict[str, str] = {
         'torch.float32 torch.float torch.float64 torch.double torch.float16 torch.half torch.bfloat16 '
         'torch.int64 torch.long torch.int32 torch.int torch.int16 torch.short torch.int8 torch.uint8 torch.bool '
         'torch.complex64 torch.complex128 torch.cfloat torch.cdouble torch.complex32 torch.chalf torch.randn '
-        'torch.rand torch.empty torch.zeros torch.ones torch.Tensor.__new__ torch.FloatTensor '
+        'torch.empty torch.rand torch.zeros torch.ones torch.Tensor.__new__ torch.FloatTensor '
         'torch.cuda.FloatTensor torch.LongTensor torch.cuda.LongTensor torch.DoubleTensor '
         'torch.cuda.DoubleTensor torch.HalfTensor torch.cuda.HalfTensor torch.BFloat16Tensor '
         'torch.cuda.BFloat16Tensor torch.IntTensor torch.cuda.IntTensor torch.ShortTensor '

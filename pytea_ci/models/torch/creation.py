@@ -44,8 +44,14 @@ def _make(ctx: Ctx, sizes: tuple[Any, ...], kwargs: dict[str, Any], default: str
     return Tensor(tuple(s), _dtype(kwargs, default))
 
 
-@model("torch.randn", "torch.rand", "torch.empty", layout=CONTIGUOUS, device=CREATES)
+@model("torch.randn", "torch.empty", layout=CONTIGUOUS, device=CREATES)
 def randn(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
+    return _make(ctx, size, kwargs)
+
+
+@model("torch.rand", layout=CONTIGUOUS, device=CREATES)
+def rand(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
+    """As `randn`; a model of its own, whose name says its draws lie in [0, 1) (models/contents.py)."""
     return _make(ctx, size, kwargs)
 
 
