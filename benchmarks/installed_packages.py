@@ -346,7 +346,9 @@ def matrix(only: list[str] | None = None) -> int:
               f"{warm['cpu'] / len(want):.1f} |")
         details += [f"{package} {e['entry']}: errors at {sorted(line for n, line in found if n == e['entry'])}, "
                     f"want {want.get(e['entry'])}, {e['coverage']['checked']} of {e['coverage']['reached']} operations, "
-                    f"{e['stats']['paths']} paths, status {e['status']}" for e in cold["entries"]]
+                    f"{e['stats']['paths']} paths, status {e['status']}"
+                    + (", budget note" if any(d["entry"] == e["entry"] and d["rule"] == "PT011" and "budget" in d["message"]
+                                              for d in cold["diagnostics"]) else "") for e in cold["entries"]]
         shutil.rmtree(root, ignore_errors=True)
         shutil.rmtree(cache, ignore_errors=True)
     print("\n" + "\n".join(details))

@@ -81,3 +81,44 @@ def test_a_shape_made_in_a_dependency_of_a_followed_package_is_checked(env: str,
     doc = json.loads(capsys.readouterr().out)
     assert [(d["rule"], d["line"]) for d in doc["diagnostics"] if d["severity"] == "error"] == found
     assert doc["entries"][0]["coverage"]["ratio"] == 1.0, doc["entries"][0]
+
+
+HUB_LAYERS = '''def use_kernel_forward_from_hub(layer_name):
+    def decorator(cls):
+        cls.kernel_layer_name = layer_name
+        return cls
+    return decorator
+'''
+DECORATED = '''import torch
+from torch import nn
+from kernels import use_kernel_forward_from_hub
+
+
+@use_kernel_forward_from_hub("Act")
+class Act(nn.Module):
+    def forward(self, x):
+        return x
+'''
+FLAGGED = '''import torch
+from transformers import Act
+
+act = Act()
+width = 4 if getattr(act, "_is_hf_initialized", False) or act.kernel_layer_name != "Act" else 8
+y = torch.nn.Linear(8, 2)(torch.randn(3, width))
+'''
+
+
+def test_the_hub_kernels_that_decorate_transformers_layers_are_followed_by_default(
+        tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """transformers 5 requires `kernels`, whose `use_kernel_forward_from_hub` decorates most of its layer
+    classes at import: followed by default, the attributes it sets are known and a name it does not set
+    is absent (not followed, the class was handed to code not followed: `getattr(layer,
+    "_is_hf_initialized", False)` forked every layer of every model)."""
+    python, site = scratch_site(tmp_path_factory)
+    _dist(site, "kernels", "kernels", HUB_LAYERS, ["huggingface-hub"])
+    _dist(site, "transformers", "transformers", DECORATED, ["kernels", "torch"])
+    environment.site_folders.cache_clear()
+    (tmp_path / "main.py").write_text(FLAGGED)
+    main(["check", "--root", str(tmp_path), "--no-cache", "--format", "json", "--python", python, str(tmp_path / "main.py")])
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["diagnostics"] == [] and doc["entries"][0]["stats"]["paths"] == 1, doc["entries"][0]["stats"]

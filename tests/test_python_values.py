@@ -1439,3 +1439,77 @@ def test_isinstance_against_function_types_is_decided_for_plain_values(analyzer:
         p_3 = torch.zeros(3 if types.LambdaType is types.FunctionType else 4)
         p_4 = torch.zeros(3 if isinstance({"a": 1}, (types.LambdaType, type)) else 4)
     ''')
+
+
+def test_bool_any_and_all_of_objects_ask_their_truth(analyzer: Analyzer) -> None:
+    """`bool`, `any` and `all` of objects see their truth as a branch does: an object is true unless its
+    `__bool__` (else `__len__`) says otherwise, a regex match is true (transformers 5's
+    `all(regex.match(k) for k in tied.keys() | tied.values())` forked every model with tied weights)."""
+    exact(analyzer, '''
+        import re
+        import torch
+
+        class Empty:
+            def __len__(self):
+                return 0
+
+        class No:
+            def __bool__(self):
+                return False
+
+        class Plain:
+            pass
+
+        tied = {"lm_head.weight": "transformer.wte.weight"}
+        pattern = re.compile(r"^[A-Za-z0-9_\\.]+(weight)|(bias)$")
+        p_all_match = torch.zeros(2 if all(pattern.match(k) for k in tied.keys() | tied.values()) else 5)
+        p_any_match = torch.zeros(3 if any(pattern.match(k) for k in ["a.b", "c"]) else 6)
+        p_bool_objects = torch.zeros(int(bool(Plain())), int(bool(Empty())) + 1, int(bool(No())) + 2)
+        p_all_objects = torch.zeros(4 if all([Plain(), Empty()]) else 7, 8 if any([No(), Empty()]) else 9)
+        p_any_object = torch.zeros(10 if any([No(), Plain()]) else 11)
+    ''')
+
+
+def test_ids_of_objects_key_a_dict(analyzer: Analyzer) -> None:
+    """`id(obj)` of an object of the program is one int per object (not known), so a dict keyed by ids
+    finds what was stored under the object's id and misses another object's (kernels routes a forward's
+    kernel functions so: `funcs[id(fn)] = ...`, then `funcs.get(id(self))` in every kernelized layer)."""
+    got = never_wrong(analyzer, '''
+        import torch
+
+        class Fn:
+            pass
+
+        a, b = Fn(), Fn()
+        table = {id(a): 3, "name": 8}
+        p_hit = torch.zeros(table.get(id(a), 5))
+        p_miss = torch.zeros(7 if table.get(id(b)) is None else 9)
+        p_pop = torch.zeros(table.pop(id(b), 6), len(table))
+        p_same = torch.zeros(2 if id(a) == id(a) else 4)
+        numbers = {1: 2}
+        p_int_keys = torch.zeros(3 if numbers.get(id(a)) is None else 4)  # an int key may be an id: not claimed
+    ''')
+    assert got["p_hit"] == got["p_miss"] == "exact", got
+
+
+@pytest.mark.skipif(importlib.util.find_spec("packaging") is None, reason="the oracle is packaging itself")
+def test_parsed_versions_give_their_release_as_packaging_does(analyzer: Analyzer) -> None:
+    """`packaging.version.parse(text)`'s `base_version`, `release`, `major`, `minor`, `micro` of plain
+    releases (with `.devN`, `.postN`, `+local`) as packaging computes them (transformers 5 parses a version's
+    `base_version` again to compare it: `is_torch_greater_or_equal("2.13", accept_dev=True)`); other forms
+    are not claimed."""
+    got = never_wrong(analyzer, '''
+        import torch
+        from packaging import version
+
+        v = version.parse("2.13.0+cpu")
+        p_base = torch.zeros(3 if version.parse(v.base_version) >= version.parse("2.13") else 4, len(v.base_version))
+        p_parts = torch.zeros(v.major, v.minor, v.micro + 1, len(v.release))
+        short = version.parse("2.7.dev20250320")
+        p_short = torch.zeros(len(short.base_version), short.micro + 1, len(short.release))
+        post = version.parse("1.02.post3")
+        p_post = torch.zeros(len(post.base_version), post.minor)
+        odd = version.parse("1.0rc1")
+        p_odd = torch.zeros(len(odd.base_version))
+    ''')
+    assert {k for k, v in got.items() if v == "exact"} >= {"p_base", "p_parts", "p_short", "p_post"}, got

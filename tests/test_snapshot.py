@@ -92,3 +92,23 @@ def test_a_named_tuple_holding_a_list_is_copied_with_its_class() -> None:
     copier.interp, copier.shared_ids, copier.seen = None, {}, {}  # type: ignore[assignment]
     new = copier.copy(t)
     assert isinstance(new, NamedTupleVal) and new.cls is cls and new[0] == widths and new[0] is not widths
+
+
+def test_the_missing_sentinel_is_itself_in_every_copy() -> None:
+    """`MISSING` is compared by identity: a copy of the state (checkpoint copier, pickle, `copy`) gives it
+    back itself, so an import-time `ContextVar` never set still reads its default after its package's import
+    is copied (a copied sentinel was returned as a value: `dict(var.get() or {})` became unknown)."""
+    import copy
+    import pickle
+
+    from pytea_ci.models import all as _models  # noqa: F401  (registers contextvars.ContextVar)
+    from pytea_ci.models.registry import REGISTRY
+    from pytea_ci.models.values import MISSING, Instance
+
+    var = Instance(REGISTRY["contextvars.ContextVar"], {"name": "v", "_default": None, "_value": MISSING})
+    copier = snapshot._Copier.__new__(snapshot._Copier)
+    copier.interp, copier.shared_ids, copier.seen = None, {}, {}  # type: ignore[assignment]
+    new = copier.copy({"var": var})["var"]
+    assert new is not var and new.attrs["_value"] is MISSING
+    assert copy.copy(MISSING) is MISSING and copy.deepcopy(MISSING) is MISSING
+    assert pickle.loads(pickle.dumps(MISSING)) is MISSING

@@ -18,7 +18,7 @@ from pytea_ci.models import read_keys
 from pytea_ci.models.attributes import may_be_found
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import get_property, lookup
-from pytea_ci.models.values import (DELETED_GLOBALS, MISSING, lacks_attribute, plain_member, TENSOR_ATTRS_SET, BoundMethod, Builtin, ClassMethod, ClassVal, DType, EnumMember, Instance, KeysView, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
+from pytea_ci.models.values import (DELETED_GLOBALS, MISSING, OBJECT_IDS, lacks_attribute, plain_member, TENSOR_ATTRS_SET, BoundMethod, Builtin, ClassMethod, ClassVal, DType, EnumMember, Instance, KeysView, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
                                     ValuesIndices)
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import Term, dmin, is_dim
@@ -477,7 +477,7 @@ def _py_method(name: str) -> Any:
                 obj.extend(items)
                 return None
         if isinstance(obj, (list, dict, set)) and id(obj) in ctx.inexact and name in _ITEM_DEPENDENT \
-                and not (isinstance(obj, dict) and name == "pop" and args and not _key_unsure(obj, args[0])):
+                and not (isinstance(obj, dict) and name == "pop" and args and not _key_unsure(ctx, obj, args[0])):
             ctx.mark_inexact(obj)  # one item fewer, or not: a known length is forgotten
             if name == "remove":
                 return None  # CPython's ValueError only when no item is equal: not known here
@@ -490,7 +490,7 @@ def _py_method(name: str) -> Any:
             if name == "remove":
                 ctx.mark_inexact(obj)
             return ctx.unknown(f"{type(obj).__name__}.{name} among items not known")
-        if isinstance(obj, dict) and name in _KEYED and args and _key_unsure(obj, args[0]):
+        if isinstance(obj, dict) and name in _KEYED and args and _key_unsure(ctx, obj, args[0]):
             if name != "get":  # `pop`/`setdefault` of a key that may or may not be there
                 ctx.mark_inexact(obj)
             return ctx.unknown(f"dict.{name} of a key not known")
@@ -532,15 +532,19 @@ def _order_unknown(ctx: Any, obj: Any, name: str, args: tuple[Any, ...]) -> Any:
     return ctx.unknown(f"{type(obj).__name__}.{name} of items in an order not known")
 
 
-def _key_unsure(d: dict[Any, Any], key: Any) -> bool:
+def _key_unsure(ctx: Any, d: dict[Any, Any], key: Any) -> bool:
     """Whether looking `key` up in `d` may find what Python's own lookup of the analyzer's values does
     not: `key` is not there as itself, and it or one of the dict's keys is a value not known (two
-    command-line strings not known may be equal)."""
+    command-line strings not known may be equal), but for the ids of objects this path took: the same
+    object's id is one value, and two objects alive at once have different ids (`builtins.id_`)."""
     try:
         if key in d:
             return False
     except TypeError:
         return True
+    ids = {id(i) for _, i in ctx.facts.get(OBJECT_IDS, ())}
+    if id(key) in ids:  # an object's id, among ids of other objects and keys that are no int (never equal to it)
+        return any(id(k) not in ids if not is_concrete(k) else isinstance(k, (int, float, complex)) for k in d)
     return not is_concrete(key) or any(not is_concrete(k) for k in d)
 
 

@@ -71,6 +71,12 @@ def truth(v: Any) -> Any:
         return P.ne(v, 0)
     if isinstance(v, Unknown) and (bounded := contents.truth(v)) is not None:
         return bounded
+    if isinstance(v, Tensor) and (one := contents.elements(v)) is not None and len(one) == 1 and one[0][0] == one[0][1]:
+        return bool(one[0][0])  # a one-element tensor of known contents (`torch.rand([]) < 0.0` of LayerDrop)
+    if isinstance(v, Tensor) and v.vrange is not None and isinstance(v.vrange.lo, int) and v.vrange.lo == v.vrange.hi \
+            and v.shape is not None and all(d == 1 for d in v.shape if isinstance(d, int)) \
+            and all(isinstance(d, int) for d in v.shape):
+        return bool(v.vrange.lo)  # a one-element tensor whose value is one number (`if mask.sum() == mask.numel()`)
     if isinstance(v, (Unknown, Tensor)):
         return Unknown("truth value")
     if is_concrete(v):

@@ -14,7 +14,7 @@ from pytea_ci.models.set_order import ties as _ties, zip_positions as _zip_posit
 from pytea_ci.models.type_union import TypeUnion, as_classinfo
 from pytea_ci.models.registry import get, members, model, native_class, register
 from pytea_ci.models.value_types import class_of, type_of
-from pytea_ci.models.values import (MISSING, BoundMethod, Builtin, ClassMethod, ClassVal, EnumMember, Instance, IterVal,
+from pytea_ci.models.values import (MISSING, OBJECT_IDS, BoundMethod, Builtin, ClassMethod, ClassVal, EnumMember, Instance, IterVal,
                                     NamedTupleVal, Namespace, PartialVal, PropertyVal, RangeVal, StaticMethod, Unknown,
                                     is_concrete)
 from pytea_ci.shapes.dim import ITERATION, UNKNOWN, Term, is_dim, mod, symbols
@@ -327,7 +327,10 @@ def divmod_(ctx: Ctx, a: Any, b: Any) -> Any:
 def bool_(ctx: Ctx, x: Any = False) -> Any:
     if isinstance(x, (list, tuple, dict, set, frozenset)) and ctx.iterate(x) is None:
         return Unknown("bool value", pytype="bool")  # holding only some of its items: maybe empty, maybe not
-    return bool(x) if _concrete(x) else Unknown("bool value", pytype="bool")
+    if _concrete(x):
+        return bool(x)
+    t = ctx.truth_of(x)  # an object: its `__bool__`/`__len__`, else True (`bool(re.match(...))`)
+    return t if isinstance(t, bool) else Unknown("bool value", pytype="bool")
 
 
 @model("builtins.dict")
@@ -477,7 +480,7 @@ def _any_all(ctx: Ctx, items: "list[Any] | None", is_any: bool) -> Any:
         return ctx.unknown("any" if is_any else "all")
     undecided = False
     for v in items:
-        t = bool(v) if _concrete(v) else None
+        t = bool(v) if _concrete(v) else ctx.truth_of(v)  # an object's truth as a branch sees it (a match)
         if t is is_any:
             return is_any
         undecided = undecided or not isinstance(t, bool)
@@ -580,7 +583,27 @@ def dir_(ctx: Ctx, *args: Any) -> Any:
     return ctx.unknown("opaque builtin")
 
 
-@model("builtins.id", "builtins.hash", "builtins.globals", "builtins.locals",
+@model("builtins.id")
+def id_(ctx: Ctx, obj: Any) -> Any:
+    """`id(obj)` of an object of the program (an instance, a list, dict or set, a class of the program): an
+    int not known, the same one each time for the same object on this path (`Ctx.facts[OBJECT_IDS]`,
+    copied with the path's objects), so a dict keyed by ids finds what was stored under the object's id
+    (kernels keeps a forward's kernel functions so: `funcs[id(fn)]`, `funcs.get(id(self))`); ids of two
+    such objects differ (`_key_unsure`). Of a value whose identity Python leaves to the implementation
+    (numbers, strings, tuples) or of anything else: an int not known, each time another."""
+    if not isinstance(obj, (Instance, list, dict, set)) and not (isinstance(obj, ClassVal) and not obj.native):
+        return Unknown("id", pytype="int")
+    taken = ctx.facts.setdefault(OBJECT_IDS, [])
+    for o, i in taken:
+        if o is obj:
+            return i
+    i = ctx.unknown("id of an object")  # (born with its origin: a model's result is not replaced by a copy)
+    i.pytype = "int"
+    taken.append((obj, i))
+    return i
+
+
+@model("builtins.hash", "builtins.globals", "builtins.locals",
        "builtins.eval", "builtins.exec", "builtins.compile", "builtins.__import__", "builtins.memoryview",
        "builtins.bytearray", "builtins.pow", "builtins.object_new")
 def opaque(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:

@@ -154,6 +154,9 @@ def sources(name: str, out: Tensor, args: tuple, kwargs: dict) -> tuple[Element,
         return literal(args[0], out.dtype)
     if name in _NUMPY_LITERALS and args and out.lib == "numpy":  # `np.asarray(in_shape, dtype=int)`
         return literal(args[0], out.dtype)
+    if name == "torch.rand" and out.dtype in _SLACK and out.shape is not None and isinstance(n := out.numel(), int) \
+            and n <= MAX:
+        return ((0.0, 1.0),) * n  # each drawn from [0, 1): within these bounds on every machine (LayerDrop's draw)
     return None
 
 
@@ -257,11 +260,32 @@ def _carried(last: str, out: Tensor, src: Tensor, have: tuple[Element, ...], arg
             return kept if out.shape == (len(kept),) else None
         i = _element_index(idx, len(have))
         return (have[i],) if i is not None and out.shape == () else None
+    if last in _COMPARED and len(args) > 1 and bounds_of(args[1]) is not None and out.shape == src.shape:
+        decided = [_against(_COMPARED[last], e, bounds_of(args[1])) for e in have]  # each element against the number
+        return None if None in decided else tuple((1.0, 1.0) if d else (0.0, 0.0) for d in decided)
     if last in _SAME and out.shape is not None and out.numel() == len(have):
         if out.dtype == src.dtype or (src.dtype in INT_DTYPES and out.dtype in ("float32", "float64")
                                       and all(abs(lo) < 2 ** 24 for lo, _ in have)):
             return have
     return None
+
+
+_COMPARED = {**{f"__{op}__": op for op in ("lt", "le", "gt", "ge", "eq", "ne")},
+             **{op: op for op in ("lt", "le", "gt", "ge", "eq", "ne")}}
+
+
+def _against(op: str, x: Element, y: Element | None) -> bool | None:
+    """`a OP b` for every a in [x0, x1] and b in [y0, y1]: True or False when the bounds (inclusive) decide it."""
+    if y is None:
+        return None
+    if op in ("eq", "ne"):
+        same = True if x[0] == x[1] == y[0] == y[1] else False if x[1] < y[0] or x[0] > y[1] else None
+        return same if op == "eq" or same is None else not same
+    if op in ("gt", "ge"):  # `a > b` is `b < a`
+        op, x, y = {"gt": "lt", "ge": "le"}[op], y, x
+    if op == "lt":
+        return True if x[1] < y[0] else False if x[0] >= y[1] else None
+    return True if x[1] <= y[0] else False if x[0] > y[1] else None  # le
 
 
 # ----- floats known within bounds ------------------------------------------------------------------

@@ -31,6 +31,10 @@ class Ctx(Protocol):
     def holds(self, cond: Cond) -> bool:
         """Whether `cond` holds on this path for every input (no finding, no fork: a question)."""
 
+    def truth_of(self, value: Any) -> Any:
+        """`bool(value)` as a branch on it sees it: a bool, a Pred, or Unknown (an object is true unless
+        its `__bool__`, else `__len__`, says otherwise; a container holding only some items: its length)."""
+
     def enter_command(self, label: str, left: int = 1) -> None:
         """This path runs the CLI command `label` from here on, the first of `left` still to run at this
         choice (its own path budget and part of the entry's steps, named in notes)."""

@@ -9,14 +9,14 @@ only for the libraries the analyzed program uses.
 NAMES: dict[str, str] = {
     'pytea_ci.models.machine':
         'torch.cuda.is_available torch.cuda.is_bf16_supported torch.cuda.is_initialized '
-        'torch.backends.mps.is_available torch.backends.mps.is_built torch.backends.cudnn.is_available '
-        'torch.backends.cuda.is_built torch.cuda.device_count torch.cuda.current_device '
-        'torch.cuda.get_device_capability torch.cuda.set_device torch.cuda.synchronize '
-        'torch.cuda.reset_peak_memory_stats torch.cuda.get_device_name torch.cuda.memory_allocated '
-        'torch.cuda.max_memory_allocated torch.cuda.memory_reserved torch.cuda.graph torch.cuda.graphs.graph '
-        'torch.cuda.CUDAGraph torch.cuda.graphs.CUDAGraph torch.cuda.make_graphed_callables '
-        'torch.cuda.graphs.make_graphed_callables torch.xpu.graph torch.xpu.XPUGraph '
-        'torch.cuda.is_current_stream_capturing torch.xpu.is_current_stream_capturing '
+        'torch.backends.mps.is_available torch.backends.mps.is_built torch.xpu.is_available '
+        'torch.backends.cudnn.is_available torch.backends.cuda.is_built torch.cuda.device_count '
+        'torch.cuda.current_device torch.cuda.get_device_capability torch.cuda.set_device '
+        'torch.cuda.synchronize torch.cuda.reset_peak_memory_stats torch.cuda.get_device_name '
+        'torch.cuda.memory_allocated torch.cuda.max_memory_allocated torch.cuda.memory_reserved '
+        'torch.cuda.graph torch.cuda.graphs.graph torch.cuda.CUDAGraph torch.cuda.graphs.CUDAGraph '
+        'torch.cuda.make_graphed_callables torch.cuda.graphs.make_graphed_callables torch.xpu.graph '
+        'torch.xpu.XPUGraph torch.cuda.is_current_stream_capturing torch.xpu.is_current_stream_capturing '
         'torch.distributed.is_available torch.distributed.is_nccl_available '
         'torch.distributed.is_torchelastic_launched torch.distributed.is_initialized '
         'torch.distributed.init_process_group torch.distributed.destroy_process_group '
@@ -110,7 +110,7 @@ NAMES: dict[str, str] = {
         'torch.float32 torch.float torch.float64 torch.double torch.float16 torch.half torch.bfloat16 '
         'torch.int64 torch.long torch.int32 torch.int torch.int16 torch.short torch.int8 torch.uint8 torch.bool '
         'torch.complex64 torch.complex128 torch.cfloat torch.cdouble torch.complex32 torch.chalf torch.randn '
-        'torch.rand torch.empty torch.zeros torch.ones torch.Tensor.__new__ torch.FloatTensor '
+        'torch.empty torch.rand torch.zeros torch.ones torch.Tensor.__new__ torch.FloatTensor '
         'torch.cuda.FloatTensor torch.LongTensor torch.cuda.LongTensor torch.DoubleTensor '
         'torch.cuda.DoubleTensor torch.HalfTensor torch.cuda.HalfTensor torch.BFloat16Tensor '
         'torch.cuda.BFloat16Tensor torch.IntTensor torch.cuda.IntTensor torch.ShortTensor '
@@ -603,6 +603,9 @@ NAMES: dict[str, str] = {
 
 # model module -> the computed attributes it registers
 PROPERTIES: dict[str, str] = {
+    'pytea_ci.models.machine':
+        'builtins.Version.base_version builtins.Version.release builtins.Version.major builtins.Version.minor '
+        'builtins.Version.micro',
     'pytea_ci.models.stdlib':
         'functools.partial.func functools.partial.args functools.partial.keywords',
     'pytea_ci.models.torch.dtypes':
@@ -622,20 +625,20 @@ PROPERTIES: dict[str, str] = {
 
 # every package prefix of a registered name (a `Namespace` when looked up)
 PREFIXES = (
-    'PIL PIL.Image abc accelerate argparse asyncio asyncio.runners builtins builtins.DType builtins.dict '
-    'builtins.property click collections collections.OrderedDict collections.abc contextlib contextvars copy '
-    'csv dataclasses datetime datetime.datetime distutils distutils.version einops einops.layers '
-    'einops.layers.torch enum fire functools functools.partial getpass glob hydra importlib importlib.machinery '
-    'importlib.metadata importlib.util inspect io itertools itertools.chain json jsonargparse keyword lightning '
-    'lightning.fabric lightning_fabric logging math matplotlib matplotlib.pyplot multiprocessing numpy '
-    'numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig operator os os.path '
-    'packaging packaging.version pathlib pickle platform random re shutil socket string sys sys.path time timm '
-    'timm.models timm.models._registry torch torch.Tensor torch._dynamo torch._dynamo.external_utils '
-    'torch._subclasses torch._subclasses.fake_tensor torch._utils torch.amp torch.autograd '
-    'torch.autograd.function torch.autograd.grad_mode torch.backends torch.backends.cuda torch.backends.cudnn '
-    'torch.backends.mps torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.cuda.graphs '
-    'torch.distributed torch.fft torch.fx torch.fx._symbolic_trace torch.fx.proxy torch.hub torch.jit '
-    'torch.linalg torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.attention '
+    'PIL PIL.Image abc accelerate argparse asyncio asyncio.runners builtins builtins.DType builtins.Version '
+    'builtins.dict builtins.property click collections collections.OrderedDict collections.abc contextlib '
+    'contextvars copy csv dataclasses datetime datetime.datetime distutils distutils.version einops '
+    'einops.layers einops.layers.torch enum fire functools functools.partial getpass glob hydra importlib '
+    'importlib.machinery importlib.metadata importlib.util inspect io itertools itertools.chain json '
+    'jsonargparse keyword lightning lightning.fabric lightning_fabric logging math matplotlib matplotlib.pyplot '
+    'multiprocessing numpy numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig '
+    'operator os os.path packaging packaging.version pathlib pickle platform random re shutil socket string sys '
+    'sys.path time timm timm.models timm.models._registry torch torch.Tensor torch._dynamo '
+    'torch._dynamo.external_utils torch._subclasses torch._subclasses.fake_tensor torch._utils torch.amp '
+    'torch.autograd torch.autograd.function torch.autograd.grad_mode torch.backends torch.backends.cuda '
+    'torch.backends.cudnn torch.backends.mps torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp '
+    'torch.cuda.graphs torch.distributed torch.fft torch.fx torch.fx._symbolic_trace torch.fx.proxy torch.hub '
+    'torch.jit torch.linalg torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.attention '
     'torch.nn.attention.flex_attention torch.nn.functional torch.nn.init torch.nn.modules '
     'torch.nn.modules.module torch.nn.modules.utils torch.nn.parallel torch.nn.parameter torch.nn.utils '
     'torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim torch.optim.lr_scheduler '

@@ -14,10 +14,11 @@ known: `torch.__version__` is the modeled torch's.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.registry import model, native_class, register
+from pytea_ci.models.registry import model, native_class, prop, register
 from pytea_ci.models.values import Instance, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import INPUT, MACHINE, Sym
@@ -40,6 +41,7 @@ def unknown_str(ctx: Ctx, what: str) -> Unknown:
 # ----- torch.cuda, torch.backends --------------------------------------------------------------------
 # How a finding names a machine fact: the call that reads it.
 FACT_TEXT = {"cuda_available": "torch.cuda.is_available()", "mps_available": "torch.backends.mps.is_available()",
+             "xpu_available": "torch.xpu.is_available()",
              "cudnn_available": "torch.backends.cudnn.is_available()"}
 
 
@@ -51,6 +53,13 @@ def cuda_is_available(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 @model("torch.backends.mps.is_available", "torch.backends.mps.is_built")
 def mps_is_available(ctx: Ctx) -> Any:
     return fact(ctx, "mps_available", 0, 1)
+
+
+@model("torch.xpu.is_available")
+def xpu_is_available(ctx: Ctx) -> Any:
+    """Intel GPUs, as `cuda_available` (transformers 5 keeps `is_torch_xpu_available()` at import: a value not
+    understood forked each branch on it; a fact is decided the same way along a path)."""
+    return fact(ctx, "xpu_available", 0, 1)
 
 
 @model("torch.backends.cudnn.is_available", "torch.backends.cuda.is_built")
@@ -242,9 +251,13 @@ register("torch.__version__", TORCH_VERSION)
 
 
 class Version(tuple):  # type: ignore[type-arg]
-    """`packaging.version.parse(...)` of a version string: compared as its release numbers."""
+    """`packaging.version.parse(...)` of a version string: compared as its release numbers. `release`: the
+    release numbers as written (not padded) when the text is a plain release, with at most a `.devN`/`.postN`
+    and a `+local` part, so `base_version`, `release`, `major`, `minor` and `micro` are what packaging gives
+    (transformers 5's `is_torch_greater_or_equal(v, accept_dev=True)` parses `base_version` again); None
+    otherwise (those attributes are not known)."""
 
-    __slots__ = ()
+    release: tuple[int, ...] | None = None
 
 
 def _release(text: str) -> tuple[int, ...]:
@@ -262,4 +275,41 @@ def parse_version(ctx: Ctx, text: Any) -> Any:
     if not isinstance(text, str):
         return ctx.unknown("version of an unknown string")
     rel = _release(text)
-    return Version(rel + (0,) * (3 - len(rel))) if rel else ctx.unknown("version")
+    if not rel:
+        return ctx.unknown("version")
+    out = Version(rel + (0,) * (3 - len(rel)))
+    if _PLAIN.match(text.strip().lower()):
+        out.release = rel
+    return out
+
+
+_PLAIN = re.compile(r"v?\d+(\.\d+)*(\.(dev|post)\d+)?(\+[a-z0-9.]+)?$")
+
+
+def _release_of(ctx: Ctx, v: Any, what: str) -> Any:
+    """The release numbers as written, or an unknown `what` (a version not parsed plainly)."""
+    rel = v.release if isinstance(v, Version) else None
+    return rel if rel is not None else ctx.unknown(f"Version.{what}")
+
+
+@prop("builtins.Version.base_version")
+def version_base(ctx: Ctx, v: Any) -> Any:
+    rel = _release_of(ctx, v, "base_version")
+    return ".".join(map(str, rel)) if isinstance(rel, tuple) else rel
+
+
+@prop("builtins.Version.release")
+def version_release(ctx: Ctx, v: Any) -> Any:
+    return _release_of(ctx, v, "release")
+
+
+def _part(k: int, what: str) -> Any:
+    def part(ctx: Ctx, v: Any) -> Any:
+        rel = _release_of(ctx, v, what)
+        return (rel[k] if k < len(rel) else 0) if isinstance(rel, tuple) else rel  # (packaging pads with 0)
+    return part
+
+
+for _k, _what in enumerate(("major", "minor", "micro")):
+    prop(f"builtins.Version.{_what}")(_part(_k, _what))
+

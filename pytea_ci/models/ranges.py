@@ -450,12 +450,18 @@ def _carried(name: str, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | 
     src = args[0] if args and isinstance(args[0], Tensor) else None
     op, reflected = _op_of(name)
     if op in _COMPARE:  # of data (no range): each outcome may occur; of ranged ints: not known
-        return ValueRange(0, 1, random=src is not None and src.vrange is None and not src.is_int())
+        decided = _compared(op, src, args[1] if len(args) > 1 else kwargs.get("other"), reflected)
+        return decided or ValueRange(0, 1, random=src is not None and src.vrange is None and not src.is_int())
     if src is None or src.vrange is None:
         return None
     r = src.vrange
-    if op in ("to", "type") and out.dtype not in ("int64", "int32"):  # a cast that changes values
-        return ValueRange(0, 1, random=r.random) if out.dtype == "bool" else None  # (bool: nonzero -> 1; uint8 wraps)
+    one = r.lo if isinstance(r.lo, int) and not isinstance(r.lo, bool) and r.lo == r.hi else None
+    if op == "sum" and len(args) == 1 and not kwargs and one is not None and (n := _numel(src)) is not None \
+            and n <= 2 ** 24:
+        # every element is one number: the sum is that many times it (exact in float32 up to 2**24 elements)
+        return ValueRange(one * n, one * n, True, None, r.origin, f"sum of {r.note}" if r.note else "")
+    if op in ("to", "type", "bool") and out.dtype not in ("int64", "int32"):  # a cast that changes values
+        return _as_bool(r) if out.dtype == "bool" else None  # (uint8 wraps)
     if op in _SAME_VALUES:
         return r
     if op in _SUBSET:
@@ -467,6 +473,41 @@ def _carried(name: str, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | 
         return clamp(r, lo if _ints(lo) else None, hi if _ints(hi) else None)
     other = kwargs.get("other", args[1] if len(args) > 1 else None)
     return _arith(op, r, other, reflected) if op in ("add", "sub", "mul", "remainder", "fmod") else None
+
+
+_HOLDS = {"eq": lambda lo, hi, c: (lo == hi == c, c < lo or c > hi), "lt": lambda lo, hi, c: (hi < c, lo >= c),
+          "le": lambda lo, hi, c: (hi <= c, lo > c), "gt": lambda lo, hi, c: (lo > c, hi <= c),
+          "ge": lambda lo, hi, c: (lo >= c, hi < c)}
+_SYNONYMS = {"less": "lt", "less_equal": "le", "greater": "gt", "greater_equal": "ge", "not_equal": "ne"}
+_FLIPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "ne"}
+
+
+def _as_bool(r: ValueRange) -> ValueRange:
+    """The values of a cast to bool: nonzero is 1; all of them when the bounds exclude 0, none when both are 0."""
+    lo, hi = r.lo, r.hi
+    if isinstance(lo, int) and isinstance(hi, int) and (lo > 0 or hi < 0 or lo == hi == 0):
+        v = 0 if lo == hi == 0 else 1
+        return ValueRange(v, v, True, None, r.origin, f"bool of {r.note}" if r.note else "")
+    return ValueRange(0, 1, random=r.random)
+
+
+def _compared(op: str, src: Tensor | None, other: Any, reflected: bool) -> ValueRange | None:
+    """`t OP c` of a tensor whose values lie in known integer bounds and a number: all true ([1, 1]) or all
+    false ([0, 0]) when the bounds decide it for every element (`mask.sum() == mask.numel()` of a mask of
+    ones, transformers' `fast_all`); None when some may go each way."""
+    if src is None or src.vrange is None or not _ints(src.vrange.lo, src.vrange.hi) \
+            or not isinstance(other, (int, float)) or isinstance(other, bool) or other != other:
+        return None
+    op = _SYNONYMS.get(op, op)
+    op = _FLIPPED.get(op, op) if reflected else op
+    negate = op == "ne"
+    rule = _HOLDS.get("eq" if negate else op)
+    if rule is None:
+        return None
+    every, none = rule(src.vrange.lo, src.vrange.hi, other)
+    every, none = (none, every) if negate else (every, none)
+    v = 1 if every else 0 if none else None
+    return None if v is None else ValueRange(v, v, True, None, src.vrange.origin, f"{op} of {src.vrange.note}")
 
 
 def values_after(ctx: Any, name: str, rule: Any, out: Any, args: tuple, kwargs: dict) -> Any:

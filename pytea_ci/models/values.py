@@ -147,14 +147,26 @@ class Namespace:
 
 
 class _Missing:
+    """The one "no value" sentinel, compared by identity (`x is MISSING`): every copy of a state (a
+    checkpoint, a kept import, a pickle) keeps it itself. A copied sentinel was not MISSING any more: a
+    `ContextVar` made at import and never set, copied with its package's import, read back as a value
+    (kernels' `dict(_ACTIVE_KERNEL_FUNCS.get() or {})`, on every transformers 5 forward)."""
+
+    __slots__ = ()  # no `__dict__`: the state copier shares it as a value it does not copy
+
     def __repr__(self) -> str:
         return "<missing>"
+
+    def __reduce__(self) -> str:
+        return "MISSING"  # pickle and `copy` give back the module's own
 
 
 _MISSING = _Missing()
 MISSING = _MISSING
 OPAQUE = "__opaque__"  # in an instance's attributes or a class's namespace: attributes of any name may be there
 DELETED_GLOBALS = "deleted globals"  # Ctx.facts: (module name, name) of the globals `del` unbound on this path
+# Ctx.facts: [(object, its id)] of the objects whose `id()` this path took (models/builtins.py `id_`)
+OBJECT_IDS = "object ids"
 TENSOR_ATTRS_SET = "tensor attributes set"  # Ctx.facts: the names the program set on a tensor on this path
 
 

@@ -46,9 +46,12 @@ def _plain(path: str) -> bytes:
         return f.read()
 
 
-# pure-Python model libraries worth following by default (top-level import names)
+# pure-Python model libraries worth following by default (top-level import names), and `kernels`, the hub's
+# layer-kernel library that transformers 5 requires: its `use_kernel_forward_from_hub` decorates most layer
+# classes at import (it sets two attributes); not followed, every such class was handed to code not followed,
+# so any attribute may be on it and each `getattr(module, "_is_hf_initialized", False)` forked a model's paths
 DEFAULT_FOLLOW = ("timm", "transformers", "x_transformers", "segmentation_models_pytorch", "torch_geometric",
-                  "monai", "diffusers", "open_clip")
+                  "monai", "diffusers", "open_clip", "kernels")
 # never followed whatever the configuration says: the analyzer's models stand for them
 NEVER_FOLLOW = ("torch", "torchvision", "torchaudio", "torchtext", "numpy", "einops", "PIL", "scipy")
 

@@ -162,6 +162,7 @@ add("torch.arange", "", "torch.arange(5)", "torch.arange(1, 10, 2)", "torch.aran
 add("torch.full", "", "torch.full((2, 3), 7.0)")
 add("torch.eye", "", "torch.eye(3)", "torch.eye(3, 5)")
 add("torch.randn", "", "torch.randn(2, 3)", "torch.randn((4,))")
+add("torch.rand", "", "torch.rand(2, 3)", "torch.rand([])", "(torch.rand(4) < 0.0).long()")
 add("torch.randint", "", "torch.randint(0, 5, (2, 3))", "torch.randint(5, (4,))")
 add("torch.tensor", "", "torch.tensor([[1, 2, 3], [4, 5, 6]])", "torch.tensor(3.0)")
 add("torch.linspace", "", "torch.linspace(0, 1, 7)")
@@ -958,6 +959,7 @@ EXEMPT.update({
     **{name: ("a fact about the machine or the process group (no shape effect)", f"def fact_{k}():\n    return {name}({args})")
        for k, (name, args) in enumerate((
            ("torch.backends.cudnn.is_available", ""), ("torch.backends.mps.is_available", ""),
+           ("torch.xpu.is_available", ""),
            ("torch.cuda.current_device", ""), ("torch.cuda.get_device_capability", ""),
            ("torch.cuda.get_device_name", ""), ("torch.cuda.memory_allocated", ""), ("torch.cuda.set_device", "0"),
            ("torch.distributed.is_available", ""), ("torch.distributed.is_initialized", ""),

@@ -45,8 +45,14 @@ def _make(ctx: Ctx, sizes: tuple[Any, ...], kwargs: dict[str, Any], default: str
     return Tensor(tuple(s), _dtype(kwargs, default))
 
 
-@model("torch.randn", "torch.rand", "torch.empty", layout=CONTIGUOUS, device=CREATES)
+@model("torch.randn", "torch.empty", layout=CONTIGUOUS, device=CREATES)
 def randn(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
+    return _make(ctx, size, kwargs)
+
+
+@model("torch.rand", layout=CONTIGUOUS, device=CREATES)
+def rand(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
+    """As `randn`; a model of its own, whose name says its draws lie in [0, 1) (models/contents.py)."""
     return _make(ctx, size, kwargs)
 
 
@@ -345,8 +351,10 @@ def no_effect(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 
 @model("torch.set_default_dtype")
 def set_default_dtype(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
-    ctx.facts[DEFAULT_DTYPE_SET] = True  # floating creations may be float64 (or half) from here on
-    return None
+    d = args[0] if args else kwargs.get("d")
+    if not (isinstance(d, DType) and d.name == "float32" and not ctx.facts.get(DEFAULT_DTYPE_SET)):
+        ctx.facts[DEFAULT_DTYPE_SET] = True  # floating creations may be float64 (or half) from here on
+    return None  # (float32 again, as torch starts: nothing changes)
 
 
 @model("torch.set_default_device", places=ALWAYS)
@@ -369,7 +377,9 @@ def set_default_tensor_type(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
 
 @model("torch.get_default_dtype")
 def get_default_dtype(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
-    return ctx.unknown("torch.get_default_dtype result")
+    """torch.float32, torch's default, until the program sets another default (then not known):
+    transformers 4's `PreTrainedModel.__init__` hands it on as the model's dtype."""
+    return DType("float32", "torch") if not ctx.facts.get(DEFAULT_DTYPE_SET) else ctx.unknown("torch.get_default_dtype result")
 
 
 @native_class("torch.device")

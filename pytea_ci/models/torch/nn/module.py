@@ -205,10 +205,19 @@ class Module:
 
     share_memory = requires_grad_
 
-    def apply(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
-        # the function is not run (initializers have no shape effect), so what it may do to the
-        # parameters' dtypes and devices (`m.apply(lambda m: m.half())`) is not known
-        convert_module(ctx, self, None, None, ".apply()", set())
+    def apply(ctx: Ctx, self: Instance, fn: Any = None, *args: Any, **kwargs: Any) -> Any:
+        """As torch's: `fn` on each child's tree (each child's own `apply`, in registration order), then on
+        the module itself; the module back. When its children are not all known (a container of layers
+        built in a loop) or `fn` is not understood, `fn` is not run and what it may do to the parameters'
+        dtypes and devices (`m.apply(lambda m: m.half())`) is forgotten. (transformers 4 initializes its
+        weights so: `self.apply(self._initialize_weights)`; not run, every model's dtype was unknown.)"""
+        children, truncated = _named_children(ctx, self)
+        if truncated or isinstance(fn, Unknown) or fn is None or args or kwargs:
+            convert_module(ctx, self, None, None, ".apply()", set())
+            return self
+        for _, child in children:
+            ctx.call(ctx.getattr(child, "apply"), fn)
+        ctx.call(fn, self)
         return self
 
     def register_buffer(ctx: Ctx, self: Instance, name: Any, tensor: Any, persistent: Any = True) -> Any:
