@@ -1051,11 +1051,8 @@ def test_flag_members_combine_by_their_bits(analyzer: Analyzer) -> None:
     ''')
 
 
-def test_an_object_is_true_unless_its_bool_or_len_says_otherwise(analyzer: Analyzer) -> None:
-    """`if obj:` calls the class's `__bool__`, else its `__len__` (every instance was true)."""
-    exact(analyzer, '''
-        import torch
-
+# classes whose instances are false by `__len__`, false by `__bool__`, true by default
+_TRUTHS = '''
         class Empty:
             def __len__(self):
                 return 0
@@ -1066,7 +1063,14 @@ def test_an_object_is_true_unless_its_bool_or_len_says_otherwise(analyzer: Analy
 
         class Plain:
             pass
+'''
 
+
+def test_an_object_is_true_unless_its_bool_or_len_says_otherwise(analyzer: Analyzer) -> None:
+    """`if obj:` calls the class's `__bool__`, else its `__len__` (every instance was true)."""
+    exact(analyzer, '''
+        import torch
+''' + _TRUTHS + '''
         p_len = torch.zeros(2 if Empty() else 3)
         p_bool = torch.zeros(2 if No() else 3)
         p_plain = torch.zeros(2 if Plain() else 3)
@@ -1448,18 +1452,7 @@ def test_bool_any_and_all_of_objects_ask_their_truth(analyzer: Analyzer) -> None
     exact(analyzer, '''
         import re
         import torch
-
-        class Empty:
-            def __len__(self):
-                return 0
-
-        class No:
-            def __bool__(self):
-                return False
-
-        class Plain:
-            pass
-
+''' + _TRUTHS + '''
         tied = {"lm_head.weight": "transformer.wte.weight"}
         pattern = re.compile(r"^[A-Za-z0-9_\\.]+(weight)|(bias)$")
         p_all_match = torch.zeros(2 if all(pattern.match(k) for k in tied.keys() | tied.values()) else 5)
