@@ -159,6 +159,8 @@ def explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: B
             full.pop()
         if not full:
             break
+        if interp.command is not None and len(full) - 1 < interp.command[1] and not _pending(full[:-1]):
+            shared.commands_done.add(interp.command[0])  # the next path leaves it, and nothing leads back
         last = full.pop()
         prefix = full + [Decision(not last.choice, False)]
     return paths, steps, incomplete

@@ -236,11 +236,18 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         preparation does not leave its `train` command unanalyzed, while the entry's commands together
         stay within the entry's steps — its share of the run: the first path of a command fixes its part,
         what the commands before it left (of the entry, or of the enclosing command), divided equally
-        among it and the ones after it."""
+        among it and the ones after it. A command given its part that may still run paths (a decision made
+        before the command choice is still to be taken the other way: the commands' paths interleave) holds
+        all of its part, spent or not; one whose paths are all done (`commands_done`, explore.py) only what
+        it spent."""
         sh, parent = self.shared, self.command[0] if self.command is not None else None
         key = label if parent is None else f"{parent}, {label}"
         if key not in sh.command_allowance:
-            pool = (sh.entry_steps if parent is None else sh.command_allowance[parent]) - sh.pot(self.command)
+            siblings = [k for k, p in sh.command_parent.items() if p == parent]
+            spent = {k: sh.command_steps.get(k, 0) for k in siblings}
+            held = sum(spent[k] if k in sh.commands_done else max(spent[k], sh.command_allowance[k]) for k in siblings)
+            total = sh.entry_steps if parent is None else sh.command_allowance[parent]
+            pool = total - (sh.pot(self.command) - sum(spent.values())) - held
             sh.command_parent[key] = parent
             sh.command_allowance[key] = max(0, pool) // max(1, left)
         self.command = (key, len(self.trail))
@@ -593,6 +600,7 @@ class Shared:
         self.command_steps: dict[str, int] = {}  # the same, per CLI command with the commands inside it
         self.command_allowance: dict[str, int] = {}  # each CLI command's part of the entry's steps (`enter_command`)
         self.command_parent: dict[str, str | None] = {}  # the command a nested one runs inside (click groups)
+        self.commands_done: set[str] = set()  # commands no path will run again (explore.py)
         self.entry_steps = 0  # the entry point's step budget, all its commands together (explore.py)
         self.unpaid = 0  # steps of the files parsed (`parse`) not yet charged to a path (`collect`)
 
