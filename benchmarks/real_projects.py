@@ -92,7 +92,7 @@ PROJECTS = (
     Project("peft", "0.21.2", packages=True),
     Project("rotary-embedding-torch", "0.9.1"),
     Project("stable-baselines3", "2.9.2", deps=("gymnasium==1.4.0",)),  # RL on gym environments
-    Project("torchrl", "0.14.1"),
+    Project("torchrl", "0.14.1", deps=("tensordict==0.14.1",)),  # its data structure library (a compiled wheel; read from source)
     Project("cleanrl", "0.4.8", sdist=True),  # PyPI's newest (the scripts live in cleanrl/)
     Project("audiocraft", "1.3.0", sdist=True),  # speech and audio (1.3.0 has no wheel on PyPI)
     Project("speechbrain", "1.1.2"),
