@@ -145,6 +145,14 @@ def _method(info: ClassInfo, name: str, classes: dict[str, list[ClassInfo]], see
     return None
 
 
+def _class_seen_from(path: str, found: list[ClassInfo]) -> ClassInfo | None:
+    """The class among `found` (one name's) that a file at `path` means: its own, else the project's only one
+    (a file listed twice lists its classes twice); None when several are candidates."""
+    unique = list({(os.path.realpath(c.path), c.node.lineno): c for c in found}.values())
+    unique = [c for c in unique if os.path.realpath(c.path) == os.path.realpath(path)] or unique
+    return unique[0] if len(unique) == 1 else None
+
+
 def _passed_through(info: ClassInfo, classes: dict[str, list[ClassInfo]]) -> list[ast.arg]:
     """The required parameters of what the class's `__init__` passes its `*args`/`**kwargs` to: `super()`'s
     `__init__` (the bases of the class defining it), or a project class called by name (one of that name)."""
@@ -158,16 +166,14 @@ def _passed_through(info: ClassInfo, classes: dict[str, list[ClassInfo]]) -> lis
     if init is None:
         return []
 
-    def one(found: list[ClassInfo]) -> ast.FunctionDef | None:  # its file's, else the project's only one
-        unique = list({(os.path.realpath(c.path), c.node.lineno): c for c in found}.values())
-        unique = [c for c in unique if os.path.realpath(c.path) == os.path.realpath(owner.path)] or unique
-        return _method(unique[0], "__init__", classes) if len(unique) == 1 else None
+    def init_of(found: ClassInfo | None) -> ast.FunctionDef | None:
+        return None if found is None else _method(found, "__init__", classes)
 
     def base_init() -> ast.FunctionDef | None:
-        return one([c for b in owner.bases for c in classes.get(b.rsplit(".", 1)[-1], [])])
+        return init_of(_class_seen_from(owner.path, [c for b in owner.bases for c in classes.get(b.rsplit(".", 1)[-1], [])]))
 
     def resolve(name: str) -> ast.FunctionDef | None:
-        return one(classes.get(name, []))
+        return init_of(_class_seen_from(owner.path, classes.get(name, [])))
 
     return forwarded.required(init, base_init, resolve) or []
 
@@ -180,14 +186,11 @@ def _components(outer: ClassInfo, classes: dict[str, list[ClassInfo]],
     A configuration class is not built so: its defaults are placeholders its users replace (peft's
     `OFTConfig()` drives its layers into their own ValueErrors), so it stays a value not known."""
     def build(kind: str, param: str) -> tuple[str, list[str]] | None:
-        found = list({(os.path.realpath(c.path), c.node.lineno): c for c in classes.get(kind, [])}.values())
-        own = [c for c in found if os.path.realpath(c.path) == os.path.realpath(outer.path)]
-        found = own or found
-        if kind == outer.node.name or len(found) != 1 or _method(found[0], "forward", classes) is None:
+        found = _class_seen_from(outer.path, classes.get(kind, []))
+        if kind == outer.node.name or found is None or _method(found, "forward", classes) is None:
             return None
-        init = _method(found[0], "__init__", classes)
-        return _construction(kind, init, frozenset(), True, config, _passed_through(found[0], classes), None,
-                             param + ".")
+        return _construction(kind, _method(found, "__init__", classes), frozenset(), True, config,
+                             _passed_through(found, classes), None, param + ".")
 
     return build
 
