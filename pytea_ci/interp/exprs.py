@@ -621,6 +621,11 @@ class ExprMixin:
                         ok = ok and t
                     else:
                         inexact[0], sure = True, False  # kept or not depending on data
+                        if truncated and isinstance(t, Pred):
+                            # the item stands for every item of data: the kept ones satisfy the filter (as on
+                            # the side of an `if` in a loop that keeps it); what is computed of it again later
+                            # (`len(p.split(" "))`, one value per text) is bounded so
+                            self.pc.append(t)
                 if ok:
                     kept[0] += sure
                     loop(i + 1)

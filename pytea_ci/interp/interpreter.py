@@ -115,6 +115,9 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.unknown_len: dict[int, tuple[Unknown, Dim]] = {}
         self.cursors: dict[int, int] = {}  # iterators `next()` took items from: how many (-1: not known)
         self.rep_positions: dict[int, tuple[int, ...]] = {}  # positions of those items in the list, when known
+        # inexact lists read at a constant position: the item there, one value until the list changes (CPython's
+        # `pair[0]` twice is one object: what is learnt of one read holds for the other)
+        self.rep_items: dict[int, dict[int, Any]] = {}
         self.exact_prefix: dict[int, int] = {}  # inexact tuples whose first items are known: how many (`(q, *xs)`)
         # tables numbered by their own length, and lists grown beside them (index_maps.py)
         self.index_maps: dict[int, int] = {}  # dicts whose values are exactly start..start+len-1: start

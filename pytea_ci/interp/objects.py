@@ -52,6 +52,9 @@ class ObjectMixin:
         if isinstance(obj, DType) and (dp := get_property(f"builtins.DType.{name}")) is not None:
             return dp.fn(self, obj)  # `x.dtype.is_floating_point`
         if isinstance(obj, Unknown):
+            if obj.pytype == "str":  # a text never changes: one value per method call (models/unknown_text.py)
+                p = get_property(f"builtins.Text.{name}")
+                return p.fn(self, obj) if p is not None else self.derived(f"attribute {name}", obj)
             self.unknown_len.pop(id(obj), None)  # a method of it (`append`, `pop`) may change how many items it has
         return self.derived(f"attribute {name}", obj)
 
@@ -261,8 +264,8 @@ class ObjectMixin:
             return self.call_tensor_op(obj, "__getitem__", (idx,))
         if isinstance(obj, (list, tuple, str)):
             if isinstance(idx, int) or (isinstance(idx, slice) and is_concrete((idx.start, idx.stop, idx.step))):
-                if isinstance(idx, int) and id(obj) in self.inexact:  # its items are representatives
-                    return self.derived("item of a list whose length is not known", *obj)
+                if isinstance(idx, int) and id(obj) in self.inexact and not isinstance(obj, str):
+                    return self.rep_item(obj, idx)  # its items are representatives
                 try:
                     item = self.same_exactness(obj, obj[idx]) if isinstance(idx, slice) else obj[idx]
                     if isinstance(obj, SizeVal):  # the check of `x.shape[i]` held here (machine.py: evidence)
@@ -312,8 +315,14 @@ class ObjectMixin:
                 return members[idx] if idx in members else self.unknown(f"{obj.name}[...]")
             return obj  # typing generics such as List[int]
         if isinstance(obj, Unknown) and (keyed := read_keys.subscript(self, obj, idx)) is not None:
+            if obj.item_type or obj.pytype == "str":  # an item of a text's `split()`, a character: a text
+                keyed.pytype = "str"
             return keyed  # one value per key path of a document read at run time
         out = self.derived("subscript", obj, idx)
+        if isinstance(obj, Unknown) and isinstance(out, Unknown) and not isinstance(idx, slice) and obj.item_type:
+            out.pytype = obj.item_type  # `words[0]` of a text's `split()`: a text
+        elif isinstance(obj, Unknown) and isinstance(out, Unknown) and obj.pytype == "str":
+            out.pytype = "str"  # a character or a slice of a text
         if isinstance(obj, Unknown) and isinstance(out, Unknown) and obj.pytype == "str" and isinstance(idx, slice) \
                 and idx.step is None and idx.start in (None, 0) and is_dim(idx.stop) and id(obj) in self.unknown_len \
                 and self.holds(P.ge(idx.stop, 0)):
@@ -321,6 +330,18 @@ class ObjectMixin:
             out.pytype = "str"
             self.unknown_len[id(out)] = (out, dmin(self.unknown_len[id(obj)][1], idx.stop))
         return out
+
+    def rep_item(self: "Interpreter", obj: "list[Any] | tuple[Any, ...]", idx: int) -> Any:
+        """`obj[idx]` of a list holding only representatives of its items: not known, but one value until
+        the list changes, of the Python type every representative has (a text, when all are texts)."""
+        memo = self.rep_items.setdefault(id(obj), {})
+        if idx not in memo:
+            out = memo[idx] = self.derived("item of a list whose length is not known", *obj)
+            kinds = {v.pytype if isinstance(v, Unknown) else type(v).__name__ if isinstance(v, str) else None for v in obj}
+            if len(kinds) == 1 and isinstance(out, Unknown):
+                out.pytype = kinds.pop()
+            self.keepalive.append(obj)
+        return memo[idx]
 
     def report_rank_index(self: "Interpreter", rank: int, idx: int) -> None:
         """`x.shape[i]` / `x.size()[i]` past the tensor's rank: an IndexError on every run that gets here."""

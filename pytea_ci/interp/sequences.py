@@ -29,6 +29,8 @@ class SequenceMixin:
         items, truncated = self.iteration_of(v)
         if truncated and not items:
             items = [self.derived("an item of an iteration not followed", v)]
+            if isinstance(v, Unknown) and v.item_type:
+                items[0].pytype = v.item_type  # a line of a text's `splitlines()`: a text
         return items, truncated
 
     def iteration_of(self: "Interpreter", v: Any) -> tuple[list[Any], bool]:
@@ -202,6 +204,7 @@ class SequenceMixin:
         left out): its length is not known, and a missing key or index is not an error."""
         self.known_len.pop(id(lst), None)
         self.rep_positions.pop(id(lst), None)
+        self.rep_items.pop(id(lst), None)
         self.inexact.add(id(lst))
         self.keepalive.append(lst)
 
@@ -252,6 +255,7 @@ class SequenceMixin:
         added: loops.run_loop `every`)."""
         self.known_len.pop(id(lst), None)
         self.rep_positions.pop(id(lst), None)
+        self.rep_items.pop(id(lst), None)
         if not (grew and isinstance(lst, list) and self.grew_by_one(lst)):
             self.unlink(lst)  # no index map, no length beside one (index_maps.py)
         if self.loop_mutations and isinstance(lst, (list, dict, set)):

@@ -41,7 +41,7 @@ from pytea_ci.solver import Decider
 _NOT_STATE = frozenset({"config", "shared", "trail", "steps", "charged", "budget_note", "path_id", "work_seen",
                         "discarded"})
 _ID_SETS = ("inexact", "escaped", "unordered")  # sets of ids of objects of the state
-_ID_KEYS = ("star_namespaces", "known_len", "rep_positions", "exact_prefix", "len_links", "index_maps")  # dicts keyed by ids of objects of the state
+_ID_KEYS = ("star_namespaces", "known_len", "rep_positions", "exact_prefix", "len_links", "index_maps", "rep_items")  # dicts keyed by ids of objects of the state
 _ATOMS = (type(None), bool, int, float, complex, str, bytes, Term, Tensor, Pred, Unknown, Namespace, Builtin,
           ast.AST, type, range, slice)
 MIN_STEPS = 500  # a prefix cheaper than this is simply re-run

@@ -27,7 +27,7 @@ from pytea_ci.models import property_base  # noqa: F401
 from pytea_ci.models import value_types  # noqa: F401
 from pytea_ci.models import saved  # noqa: F401
 from pytea_ci.models import transformers_  # noqa: F401
-from pytea_ci.models import iterables, text  # noqa: F401
+from pytea_ci.models import iterables, text, unknown_text  # noqa: F401
 from pytea_ci.models import operator_  # noqa: F401
 from pytea_ci.models import abc_mapping, contextvars_, importlib_, inspect_  # noqa: F401
 from pytea_ci.models import asyncio_, min_max  # noqa: F401

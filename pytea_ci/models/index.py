@@ -621,13 +621,25 @@ PROPERTIES: dict[str, str] = {
         'torch.Tensor.real torch.Tensor.imag',
     'pytea_ci.models.iterables':
         'itertools.chain.from_iterable builtins.dict.fromkeys collections.OrderedDict.fromkeys',
+    'pytea_ci.models.unknown_text':
+        'builtins.Text.lower builtins.Text.upper builtins.Text.strip builtins.Text.lstrip builtins.Text.rstrip '
+        'builtins.Text.replace builtins.Text.title builtins.Text.capitalize builtins.Text.casefold '
+        'builtins.Text.swapcase builtins.Text.center builtins.Text.ljust builtins.Text.rjust '
+        'builtins.Text.zfill builtins.Text.removeprefix builtins.Text.removesuffix builtins.Text.expandtabs '
+        'builtins.Text.format builtins.Text.join builtins.Text.translate builtins.Text.split '
+        'builtins.Text.rsplit builtins.Text.splitlines builtins.Text.find builtins.Text.rfind '
+        'builtins.Text.count builtins.Text.index builtins.Text.rindex builtins.Text.startswith '
+        'builtins.Text.endswith builtins.Text.isdigit builtins.Text.isalpha builtins.Text.isalnum '
+        'builtins.Text.isspace builtins.Text.isupper builtins.Text.islower builtins.Text.isnumeric '
+        'builtins.Text.isdecimal builtins.Text.isidentifier builtins.Text.istitle builtins.Text.isascii '
+        'builtins.Text.isprintable builtins.Text.partition builtins.Text.rpartition',
 }
 
 # every package prefix of a registered name (a `Namespace` when looked up)
 PREFIXES = (
-    'PIL PIL.Image abc accelerate argparse asyncio asyncio.runners builtins builtins.DType builtins.Version '
-    'builtins.dict builtins.property click collections collections.OrderedDict collections.abc contextlib '
-    'contextvars copy csv dataclasses datetime datetime.datetime distutils distutils.version einops '
+    'PIL PIL.Image abc accelerate argparse asyncio asyncio.runners builtins builtins.DType builtins.Text '
+    'builtins.Version builtins.dict builtins.property click collections collections.OrderedDict collections.abc '
+    'contextlib contextvars copy csv dataclasses datetime datetime.datetime distutils distutils.version einops '
     'einops.layers einops.layers.torch enum fire functools functools.partial getpass glob hydra importlib '
     'importlib.machinery importlib.metadata importlib.util inspect io itertools itertools.chain json '
     'jsonargparse keyword lightning lightning.fabric lightning_fabric logging math matplotlib matplotlib.pyplot '

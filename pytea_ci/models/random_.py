@@ -117,6 +117,10 @@ def randrange(ctx: Ctx, start: Any, stop: Any = None, step: Any = 1) -> Any:
 @model("random.choice")
 def choice(ctx: Ctx, seq: Any) -> Any:
     items = ctx.iterate(seq) if not isinstance(seq, (str, Unknown)) else None
+    if items is None and isinstance(seq, (list, tuple)):
+        reps, _ = ctx.iteration_of(seq)
+        if len(reps) == 1:
+            return reps[0]  # a list holding one representative of its items (built over data): it stands for any
     if not items:
         return ctx.unknown("random.choice of unknown items")
     if all(is_dim(v) for v in items):

@@ -25,7 +25,7 @@ class Unknown:
     that made it: `RRef(self)`, `Thread(target=self.run)`); handing it on hands them on (interp/escape.py).
     """
 
-    __slots__ = ("reason", "pytype", "origin", "holds", "ratio", "bounds")
+    __slots__ = ("reason", "pytype", "origin", "holds", "ratio", "bounds", "item_type")
 
     def __init__(self, reason: str = "", pytype: str | None = None, origin: Origin | None = None,
                  holds: tuple[Any, ...] = ()) -> None:
@@ -35,6 +35,7 @@ class Unknown:
         self.holds = holds
         self.ratio: tuple[Any, Any] | None = None  # `a / b` of two ints: what math.ceil/floor make of it
         self.bounds: tuple[float, float] | None = None  # a float known to lie in [lo, hi] (models/contents.py)
+        self.item_type: str | None = None  # the Python type of its items when known (a text's `split()`: "str")
 
     def __repr__(self) -> str:
         return f"Unknown({self.reason})" if self.reason else "Unknown"
