@@ -685,5 +685,197 @@ STOP36_SCRIPTS: list[Script] = [
     _lecun("modern.py", timeout=300),
 ]
 
+# --- stop 40: the sources of a new script test half (split.json; the stop-36 script half is spent), chosen and
+# committed before any pytea-ci result on them existed; appended, so no earlier subject changes. The mirrors hold
+# the .py files only: `setup` writes stand-in data of the real format (news titles with class ids, CoNLL-2003
+# columns and GloVe vectors, a Penn Treebank-like corpus) and stubs the modules that are not installed and decide
+# no label (tqdm, sklearn.metrics' scores, tensorboardX).
+
+_SK_STUB = """
+import sys, types
+import numpy as np
+_skm = types.ModuleType('sklearn.metrics')  # scores from NumPy: a report is no part of a label
+_skm.accuracy_score = lambda t, p, *a, **k: float(np.mean(np.asarray(t) == np.asarray(p)))
+_skm.f1_score = lambda t, p, *a, **k: float(np.mean(np.asarray(t) == np.asarray(p)))
+_skm.classification_report = lambda t, p, *a, **k: ''
+_skm.confusion_matrix = lambda t, p, *a, **k: np.zeros((2, 2), dtype=int)
+_sk = types.ModuleType('sklearn')
+_sk.metrics = _skm
+_tq = types.ModuleType('tqdm')
+_tq.tqdm = lambda it=None, *a, **k: it
+sys.modules.update({'sklearn': _sk, 'sklearn.metrics': _skm, 'tqdm': _tq})
+"""
+
+_THUC_SETUP = _TB_STUB + _SK_STUB + """
+import os, random
+rng = random.Random(0)
+os.makedirs('THUCNews/data', exist_ok=True)
+os.makedirs('THUCNews/saved_dict', exist_ok=True)
+if os.path.exists('THUCNews/data/vocab.pkl'):  # built from train.txt by the run (char- or word-level)
+    os.remove('THUCNews/data/vocab.pkl')
+classes = ['finance', 'realty', 'stocks', 'education', 'science', 'society', 'politics', 'sports', 'game',
+           'entertainment']
+syll = ['zhong', 'guo', 'shi', 'chang', 'gu', 'piao', 'da', 'xue', 'ke', 'ji', 'she', 'hui', 'qiu', 'sai', 'you',
+        'xi', 'dian', 'ying', 'fang', 'jia']
+with open('THUCNews/data/class.txt', 'w', encoding='utf-8') as f:
+    f.write('\\n'.join(classes) + '\\n')
+for split, n in (('train', 200), ('dev', 140), ('test', 140)):  # title<TAB>class id; >= 128 (one batch) each
+    with open('THUCNews/data/%s.txt' % split, 'w', encoding='utf-8') as f:
+        for _ in range(n):
+            words = [''.join(rng.choices(syll, k=rng.randint(1, 3))) for _ in range(rng.randint(3, 12))]
+            f.write(' '.join(words) + '\\t%d\\n' % rng.randrange(10))
+"""
+
+_THUC_VARIANTS = (((), ()), (("--word", "True"), ()))  # char-level and word-level vocabularies
+
+
+def _thuc(model: str) -> Script:
+    return Script(f"thucnews-{model.lower().replace('_', '-')}", "text-classification-649453932", ".", "run.py",
+                  ("run.py", "train_eval.py", "utils.py", f"models/{model}.py"),
+                  argv=("--model", model, "--embedding", "random"), setup=_THUC_SETUP, variants=_THUC_VARIANTS,
+                  timeout=180)
+
+
+_PENN_SETUP = """
+import os, random
+os.environ['TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD'] = '1'  # its last step loads the whole saved model (torch < 2.6)
+rng = random.Random(0)
+os.makedirs('data/penn', exist_ok=True)
+if os.path.exists('data/penn/corpus'):  # the run pickles the Corpus it builds from the three files
+    os.remove('data/penn/corpus')
+words = ['the', 'N', '<unk>', 'of', 'to', 'a', 'in', 'and', 'for', 'that', 'is', 'said', 'it', 'on', 'by', 'at',
+         'as', 'from', 'million', 'with', 'mr.', 'was', 'be', 'are', 'its', 'has', 'an', 'new', 'will', 'company']
+weights = [1 / (i + 1) for i in range(len(words))]
+for split, n in (('train', 300), ('valid', 60), ('test', 60)):  # one sentence a line, as ptb.*.txt
+    with open('data/penn/%s.txt' % split, 'w') as f:
+        for _ in range(n):
+            f.write(' ' + ' '.join(rng.choices(words, weights, k=rng.randint(4, 20))) + ' \\n')
+"""
+
+_TCN_CPU = ("--cuda",)  # `--cuda` is a store_false flag: CUDA is on by default
+
+
+def _tcn(task: str, entry: str, argv: tuple[str, ...], variants: tuple = _NOVAR, setup: str = "") -> Script:
+    folder = f"TCN/{task}"
+    return Script(f"tcn-{task.replace('_', '-')}", "tcn-locuslab", ".", f"{folder}/{entry}",
+                  (f"{folder}/{entry}", f"{folder}/model.py", f"{folder}/utils.py", "TCN/tcn.py"),
+                  argv=_TCN_CPU + argv, setup=setup, variants=variants, timeout=180)
+
+
+_NCRF_DATA = """
+import os, random
+rng = random.Random(0)
+os.makedirs('sample_data', exist_ok=True)
+ents = {'PER': ['Peter', 'Blackburn', 'Werner', 'Zwingmann', 'Nikolaus', 'Haiti'], 'ORG': ['EU', 'Commission', 'BSE'],
+        'LOC': ['Germany', 'Brussels', 'Britain', 'France'], 'MISC': ['German', 'British', 'European']}
+plain = ['rejects', 'call', 'to', 'boycott', 'lamb', 'the', 'said', 'on', 'Thursday', 'it', 'of', 'a', 'in', 'was',
+         'farmers', 'sheep', 'would', 'not', 'be', '1996', '10', 'percent', 'and', 'that', 'mad', 'cow', 'disease']
+pos = ['NN', 'NNP', 'VBZ', 'JJ', 'IN', 'DT', 'CD', 'VBD', 'TO']
+emb_words = set()
+def sentence():
+    out = []
+    for _ in range(rng.randint(3, 14)):
+        if rng.random() < 0.25:
+            kind = rng.choice(sorted(ents))
+            span = rng.sample(ents[kind], rng.randint(1, 2))
+            tags = ['S-' + kind] if len(span) == 1 else ['B-' + kind, 'E-' + kind]
+            out += list(zip(span, tags))
+        else:
+            out.append((rng.choice(plain), 'O'))
+    return out
+for split, n in (('train', 120), ('dev', 30), ('test', 30)):  # CoNLL-2003 columns, BMES tags; features [Cap] [POS]
+    with open('sample_data/%s.bmes' % split, 'w') as f, open('sample_data/%s.cappos.bmes' % split, 'w') as g, \\
+            open('sample_data/%s.clf' % split, 'w') as c:
+        for _ in range(n):
+            sent = sentence()
+            for w, t in sent:
+                f.write('%s %s\\n' % (w, t))
+                g.write('%s [Cap]%d [POS]%s %s\\n' % (w, w[0].isupper(), rng.choice(pos), t))
+                emb_words.add(w)
+            f.write('\\n')
+            g.write('\\n')
+            c.write(' '.join(w for w, _ in sent) + ' ||| %d\\n' % rng.randrange(5))  # its split_token
+with open('sample_data/sample.word.emb', 'w') as f:  # GloVe text format, 50 dimensions, half the words covered
+    for w in sorted(emb_words)[::2]:
+        f.write(w + ' ' + ' '.join('%.4f' % rng.uniform(-1, 1) for _ in range(50)) + '\\n')
+"""
+
+_NCRF_COMMON = ("norm_word_emb=False", "norm_char_emb=False", "number_normalized=True", "word_emb_dim=50",
+                "char_emb_dim=30", "status=train", "optimizer=SGD", "iteration=1", "ave_batch_loss=False",
+                "cnn_layer=4", "char_hidden_dim=50", "hidden_dim=200", "dropout=0.5", "lstm_layer=1", "bilstm=True",
+                "learning_rate=0.015", "lr_decay=0.05", "momentum=0", "l2=1e-8")
+
+
+def _ncrf(name: str, config: tuple[str, ...]) -> Script:
+    """NCRF++'s main.py on a configuration file (its only input); two files that differ in the batch size."""
+    text = "\n".join((*config, *_NCRF_COMMON))
+    configs = {b: "%s\nbatch_size=%d\n" % (text, b) for b in (10, 7)}
+    setup = _NCRF_DATA + "".join("with open('demo.b%d.config', 'w') as f:\n    f.write(%r)\n" % (b, c)
+                                 for b, c in configs.items())
+    return Script(f"ncrfpp-{name}", "ncrfpp", ".", "main.py",
+                  ("main.py", "model/*.py", "utils/data.py", "utils/functions.py", "utils/alphabet.py"),
+                  setup=setup, variants=tuple((("--config", f"demo.b{b}.config"), ()) for b in (10, 7)),
+                  timeout=180)
+
+
+_PMF_SETUP = """
+import os, random, sys, types
+sys.modules['pandas'] = types.ModuleType('pandas')  # not installed; only its ml-20m reader (not run) uses it
+rng = random.Random(0)
+for folder, name, sep, n, stars in (('ml-100k', 'u.data', '\\t', 640, (1, 2, 3, 4, 5)),
+                                    ('ml-1m', 'ratings.dat', '::', 520, (1, 2, 3, 4, 5)),
+                                    ('ml-10m', 'ratings.dat', '::', 560, (0.5, 1.5, 2.5, 3.0, 3.5, 4.0, 5.0))):
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name), 'w') as f:  # user, item (1-based ids with gaps), rating, timestamp
+        for _ in range(n):
+            f.write(sep.join(str(v) for v in (rng.randint(1, 45), rng.choice(range(1, 200, 3)), rng.choice(stars),
+                                              874965758 + rng.randrange(10 ** 6))) + '\\n')
+"""
+
+_PMF_ARGV = ("--num_epoch", "2", "--train_batch_size", "64", "--test_batch_size", "32", "--latent_dim", "10",
+             "--lr", "0.1")
+
+STOP40_SCRIPTS: list[Script] = [
+    # --- 649453932/Chinese-Text-Classification-Pytorch (a vocabulary built from the training titles, char or word
+    # level; padded id lists and class ids from TAB-separated lines; its own batch iterator)
+    _thuc("TextCNN"),
+    _thuc("TextRNN"),
+    _thuc("TextRCNN"),
+    _thuc("TextRNN_Att"),
+    _thuc("DPCNN"),
+    _thuc("Transformer"),
+    # --- locuslab/TCN (sequence tasks: the adding problem and copy memory generated with NumPy indices, pixel MNIST
+    # with a NumPy permutation cast to long, a word-level corpus turned into a dictionary and batchified ids)
+    _tcn("adding_problem", "add_test.py", ("--epochs", "1", "--seq_len", "40", "--levels", "4", "--ksize", "4",
+                                           "--batch_size", "500")),
+    _tcn("copy_memory", "copymem_test.py", ("--epochs", "1", "--blank_len", "30", "--levels", "4", "--ksize", "4",
+                                            "--batch_size", "250")),
+    _tcn("mnist_pixel", "pmnist_test.py", ("--epochs", "1", "--permute", "--levels", "4"), _MNIST_VARIANTS),
+    _tcn("word_cnn", "word_cnn_test.py", ("--epochs", "1", "--emsize", "32", "--nhid", "32", "--levels", "3",
+                                          "--seq_len", "40", "--validseqlen", "20", "--batch_size", "8"),
+         setup=_PENN_SETUP),
+    # --- jiesutd/NCRFpp (CoNLL columns read into word, char, feature and label alphabets, GloVe-format vectors
+    # matched to the words, batches padded with masks and sorted by length; CRF or softmax; sentence classes)
+    _ncrf("lstm-crf-charcnn", ("train_dir=sample_data/train.bmes", "dev_dir=sample_data/dev.bmes",
+                               "test_dir=sample_data/test.bmes", "model_dir=sample_data/lstmcrf",
+                               "word_emb_dir=sample_data/sample.word.emb", "seg=True", "use_crf=True", "use_char=True",
+                               "word_seq_feature=LSTM", "char_seq_feature=CNN")),
+    _ncrf("cnn-charlstm-feats", ("train_dir=sample_data/train.cappos.bmes", "dev_dir=sample_data/dev.cappos.bmes",
+                                 "test_dir=sample_data/test.cappos.bmes", "model_dir=sample_data/cnn", "seg=True",
+                                 "use_crf=False", "use_char=True", "word_seq_feature=CNN", "char_seq_feature=LSTM",
+                                 "feature=[Cap] emb_size=4", "feature=[POS] emb_size=20")),
+    _ncrf("gru-crf-chargru", ("train_dir=sample_data/train.bmes", "dev_dir=sample_data/dev.bmes",
+                              "test_dir=sample_data/test.bmes", "model_dir=sample_data/gru", "seg=True",
+                              "use_crf=True", "use_char=True", "word_seq_feature=GRU", "char_seq_feature=GRU")),
+    _ncrf("sentence-clf", ("sentence_classification=True", "train_dir=sample_data/train.clf",
+                           "dev_dir=sample_data/dev.clf", "test_dir=sample_data/test.clf", "model_dir=sample_data/clf",
+                           "word_emb_dir=sample_data/sample.word.emb", "seg=False", "use_crf=False", "use_char=False",
+                           "word_seq_feature=LSTM", "char_seq_feature=CNN")),
+    # --- ScXfjiang/pmf (MovieLens rating files of three formats read into id -> index maps, a random split, loaders
+    # that drop the last batch, user and item factors picked with index_select)
+    Script("pmf-movielens", "pmf-scxfjiang", ".", "main.py", ("main.py", "dataset.py", "model.py"), argv=_PMF_ARGV,
+           setup=_PMF_SETUP, variants=tuple((("--dataset", f"./{d}"), ()) for d in ("ml-100k", "ml-1m", "ml-10m"))),
+]
+
 SUBJECTS: dict[str, Module | Script] = {s.name: s for s in [*MODULES, *SCRIPTS, *NEW_MODULES, *NEW_SCRIPTS,
-                                                            *STOP34_SCRIPTS, *STOP36_SCRIPTS]}
+                                                            *STOP34_SCRIPTS, *STOP36_SCRIPTS, *STOP40_SCRIPTS]}
