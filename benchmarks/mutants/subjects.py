@@ -729,11 +729,28 @@ for split, n in (('train', 200), ('dev', 140), ('test', 140)):  # title<TAB>clas
 _THUC_VARIANTS = (((), ()), (("--word", "True"), ()))  # char-level and word-level vocabularies
 
 
+_THUC_EPOCHS = """
+import importlib
+_import = importlib.import_module
+def _short_config(name, *a, **k):  # run.py's import of its model file: Config gets 2 epochs (of 20 or 10)
+    mod = _import(name, *a, **k)
+    if name.startswith('models.') and not hasattr(mod.Config, 'short'):
+        init = mod.Config.__init__
+        def short(self, *a, **k):
+            init(self, *a, **k)
+            self.num_epochs = 2  # every line a longer run reaches, 2 epochs reach
+        mod.Config.__init__ = short
+        mod.Config.short = True
+    return mod
+importlib.import_module = _short_config
+"""
+
+
 def _thuc(model: str) -> Script:
     return Script(f"thucnews-{model.lower().replace('_', '-')}", "text-classification-649453932", ".", "run.py",
                   ("run.py", "train_eval.py", "utils.py", f"models/{model}.py"),
-                  argv=("--model", model, "--embedding", "random"), setup=_THUC_SETUP, variants=_THUC_VARIANTS,
-                  timeout=180)
+                  argv=("--model", model, "--embedding", "random"),
+                  setup=_THUC_SETUP + _THUC_EPOCHS, variants=_THUC_VARIANTS, timeout=180)
 
 
 _PENN_SETUP = """
@@ -807,15 +824,16 @@ _NCRF_COMMON = ("norm_word_emb=False", "norm_char_emb=False", "number_normalized
 
 
 def _ncrf(name: str, config: tuple[str, ...]) -> Script:
-    """NCRF++'s main.py on a configuration file (its only input); two files that differ in the batch size."""
+    """NCRF++'s main.py on a configuration file (its only input); two files that differ in the batch size (the
+    first in `argv`, so a script-mode check reads the same file; a later `--config` wins in argparse)."""
     text = "\n".join((*config, *_NCRF_COMMON))
     configs = {b: "%s\nbatch_size=%d\n" % (text, b) for b in (10, 7)}
     setup = _NCRF_DATA + "".join("with open('demo.b%d.config', 'w') as f:\n    f.write(%r)\n" % (b, c)
                                  for b, c in configs.items())
     return Script(f"ncrfpp-{name}", "ncrfpp", ".", "main.py",
                   ("main.py", "model/*.py", "utils/data.py", "utils/functions.py", "utils/alphabet.py"),
-                  setup=setup, variants=tuple((("--config", f"demo.b{b}.config"), ()) for b in (10, 7)),
-                  timeout=180)
+                  argv=("--config", "demo.b10.config"), setup=setup,
+                  variants=(((), ()), (("--config", "demo.b7.config"), ())), timeout=180)
 
 
 _PMF_SETUP = """
@@ -873,8 +891,9 @@ STOP40_SCRIPTS: list[Script] = [
                            "word_seq_feature=LSTM", "char_seq_feature=CNN")),
     # --- ScXfjiang/pmf (MovieLens rating files of three formats read into id -> index maps, a random split, loaders
     # that drop the last batch, user and item factors picked with index_select)
-    Script("pmf-movielens", "pmf-scxfjiang", ".", "main.py", ("main.py", "dataset.py", "model.py"), argv=_PMF_ARGV,
-           setup=_PMF_SETUP, variants=tuple((("--dataset", f"./{d}"), ()) for d in ("ml-100k", "ml-1m", "ml-10m"))),
+    Script("pmf-movielens", "pmf-scxfjiang", ".", "main.py", ("main.py", "dataset.py", "model.py"),
+           argv=(*_PMF_ARGV, "--dataset", "./ml-100k"), setup=_PMF_SETUP,
+           variants=(((), ()), (("--dataset", "./ml-1m"), ()), (("--dataset", "./ml-10m"), ()))),
 ]
 
 SUBJECTS: dict[str, Module | Script] = {s.name: s for s in [*MODULES, *SCRIPTS, *NEW_MODULES, *NEW_SCRIPTS,
