@@ -103,16 +103,45 @@ def _outcome(exc: BaseException | None, work: str) -> dict[str, Any]:
 
 
 def _patch_loaders() -> None:
+    """One epoch of each DataLoader: iterating a loader again after a pass over it stops the run (a
+    shortened run ends as a successful one). A pass is an iteration that ran to its end or took more than
+    one batch; an iterator the program takes one batch of (`next(iter(loader))`, a preview) is none, so the
+    loop after it runs its epoch (stop 40; before, the preview stopped the run at the loop, and a bug every
+    epoch meets was labelled `never`)."""
     import torch.utils.data as tud
 
     orig = tud.DataLoader.__iter__
-    seen: set[int] = set()
+    done: set[int] = set()
 
     def once(self: Any) -> Any:
-        if id(self) in seen:
+        if id(self) in done:
             raise _StopRun()
-        seen.add(id(self))
-        return orig(self)
+        it = orig(self)
+        loader = id(self)
+        taken = [0]
+
+        class _Pass:
+            def __iter__(self) -> Any:
+                return self
+
+            def __next__(self) -> Any:
+                try:
+                    item = next(it)
+                except StopIteration:
+                    done.add(loader)
+                    raise
+                taken[0] += 1
+                if taken[0] == 2:  # more than a preview: this is the loader's pass
+                    done.add(loader)
+                return item
+
+            def __len__(self) -> int:
+                return len(it)
+
+            def __getattr__(self, name: str) -> Any:
+                return getattr(it, name)
+
+        return _Pass()
 
     tud.DataLoader.__iter__ = once  # type: ignore[method-assign]
 

@@ -487,11 +487,21 @@ def _any_all(ctx: Ctx, items: "list[Any] | None", is_any: bool) -> Any:
     return ctx.unknown("any" if is_any else "all") if undecided else not is_any
 
 
+HELD = "iterator held"  # Ctx.facts key: set while `iter(obj)` runs `obj.__iter__` (read by models of `__iter__`)
+
+
 @model("builtins.iter")
 def iter_(ctx: Ctx, obj: Any, *args: Any) -> Any:
+    """An iterator the program holds: it may take only some items of it (`next(iter(loader))` is the first
+    batch, not every one), so an `__iter__` whose representatives stand for every item sees `HELD` set."""
     if (shuffled := ctx.shuffled(obj)) is not None:
         return IterVal(shuffled, truncated=True, unordered=True)
-    items, truncated, idx = _seq_items(ctx, obj)
+    before = ctx.facts.get(HELD, False)
+    ctx.facts[HELD] = True
+    try:
+        items, truncated, idx = _seq_items(ctx, obj)
+    finally:
+        ctx.facts[HELD] = before
     return IterVal(list(items), truncated, idx) if truncated else list(items)
 
 

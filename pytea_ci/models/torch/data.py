@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable
 
+from pytea_ci.models.builtins import HELD
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import known, shape_of
 from pytea_ci.models.registry import model, native_class
@@ -258,10 +259,13 @@ class DataLoader:
         if a["batch_sampler"] is not None or (a["sampler"] is not None and not isinstance(a["sampler"], Instance)):
             return IterVal([ctx.unknown("batches from a custom sampler")], truncated=True)
         ds, bs = a["dataset"], a["batch_size"]
+        held = ctx.facts.get(HELD, False)  # `iter(loader)`: the program may take only its first batches
+        ctx.facts[HELD] = False
         n = sampled_len(ctx, a)
         size = n if a["sampler"] is None else dataset_len(ctx, ds)  # a sampler draws indices of the whole dataset
         every = not (a["drop_last"] is True and (a.get("shuffle") is not False or a["sampler"] is not None))
         every = every and not (isinstance(a["sampler"], Instance) and a["sampler"].attrs.get("draws") is True)
+        every = every and not held  # a batch taken by `next()` holds some indices, not every one
         if a["drop_last"] is True and every and is_dim(size) and is_dim(bs) and bs:
             size = floordiv(size, bs) * bs  # in order, dropping the last batch: the indices of the full batches
         item = sample_item(ctx, ds, size, every)
