@@ -2,7 +2,8 @@
 count for the mutated subject. `check FILE` reaches more than the subject (the file's own `__main__`
 self-test, other models' `_test()` functions, other modules of the file): a finding there is outside
 the subject, neither a find nor a false alarm, and counted apart; driver and script modes count every
-finding (their entry is the subject)."""
+finding of their entry (it is the subject), and script mode's library-mode findings (a module the script
+defines, checked alone) as library mode does."""
 
 from __future__ import annotations
 
@@ -66,6 +67,25 @@ def test_driver_and_script_modes_count_every_finding() -> None:
     fig = score.Fig()
     fig.add(_result("driver", _finding("model.py", 40, library=False)), {"label": "never"})
     assert (fig.c["fa_error"], fig.c["outside"]) == (1, 0)
+    fig.add(_result("script", _finding("model.py", 40, library=False)), {"label": "never"})
+    assert (fig.c["fa_error"], fig.c["outside"]) == (2, 0)
+
+
+def test_a_scripts_module_checked_alone_counts_only_on_the_lines_its_runs_execute() -> None:
+    """A class the script defines and never runs (patrickloeber's 11_softmax_and_crossentropy builds
+    `NeuralNet1` and never calls it): library mode's finding in its `forward` is code torch never ran, which
+    the label does not cover — outside the subject, as in library mode. On lines the runs execute, or at the
+    raising statement, it counts."""
+    score = _score()
+    score._EXECUTED["subj"] = {"train.py": {10, 11}}
+    fig = score.Fig()
+    fig.add(_result("script", _finding("train.py", 40, library=True)), {"label": "never"})
+    assert (fig.c["fa_error"], fig.c["outside"]) == (0, 1)
+    fig.add(_result("script", _finding("train.py", 11, library=True)), {"label": "never"})
+    assert (fig.c["fa_error"], fig.c["outside"]) == (1, 1)
+    fig.add(_result("script", _finding("train.py", 40, library=True)),
+            {"label": "always", "file": "train.py", "line": 40})
+    assert (fig.c["always_found"], fig.c["always_at"]) == (1, 1)
 
 
 def test_older_score_files_are_judged_by_line() -> None:

@@ -249,21 +249,27 @@ def on_path(d: dict, label: dict, lines: dict[str, set[int]] | None) -> bool:
     return d.get("library", True) and d["line"] in lines.get(d["path"], ())
 
 
+def counts(r: dict, d: dict, label: dict) -> bool:
+    """Whether a finding of a mutant's check speaks of the subject: in driver mode every one (the entry is
+    the subject); in library mode those on the subject's path (`on_path`); in script mode every finding of
+    the script's own run, and a finding of a module the check built alone (library mode inside a script's
+    check: a class the script defines and never runs) where `on_path` says (stop 40: the label does not
+    cover code torch never ran, a module of the script that no run calls)."""
+    if r["mode"] == "library":
+        return on_path(d, label, executed(r["subject"]))
+    if r["mode"] == "script" and d.get("library", False):
+        return on_path(d, label, executed(r["subject"]))
+    return True
+
+
 def own(r: dict, label: dict, severities: tuple[str, ...] = ("error", "warning")) -> list[dict]:
-    """The findings of a mutant's check that count for it: every one in driver and script mode (the
-    entry is the subject), those on the subject's path (`on_path`) in library mode."""
-    if r["mode"] != "library":
-        return _finding(r, severities)
-    lines = executed(r["subject"])
-    return [d for d in _finding(r, severities) if on_path(d, label, lines)]
+    """The findings of a mutant's check that count for it (`counts`)."""
+    return [d for d in _finding(r, severities) if counts(r, d, label)]
 
 
 def outside(r: dict, label: dict) -> list[dict]:
-    """The errors of a library-mode check of a mutant outside the subject (`on_path`): counted apart."""
-    if r["mode"] != "library":
-        return []
-    lines = executed(r["subject"])
-    return [d for d in _finding(r, ("error",)) if not on_path(d, label, lines)]
+    """The errors of a check of a mutant outside the subject (`counts`): counted apart."""
+    return [d for d in _finding(r, ("error",)) if not counts(r, d, label)]
 
 
 def _at(r: dict, label: dict) -> bool:
