@@ -76,7 +76,18 @@ def _array(ctx: Ctx, data: Any, dtype: Any, kwargs: dict[str, Any]) -> Any:
         shape = None if inner is None else (ctx.length_of(data),) + inner
     if shape is None:
         return array_of(None, _dtype(ctx, kwargs, None))
-    return array_of(shape, _dtype(ctx, kwargs, "float64" if dt == "float32" else dt))
+    return array_of(shape, _dtype(ctx, kwargs, "float64" if dt == "float32" and _python_floats(data) else dt))
+
+
+def _python_floats(data: Any) -> bool:
+    """Whether a float dtype `infer_data` gives (float32: torch's for Python floats) comes from Python floats,
+    which NumPy makes float64, rather than from arrays of their own dtype (a list of `float32` bags of words
+    stays float32)."""
+    if isinstance(data, Tensor):
+        return False
+    if isinstance(data, (list, tuple)):
+        return any(_python_floats(x) for x in data)
+    return True
 
 
 def _sized_items(ctx: Ctx, data: Any) -> list[Any] | None:

@@ -136,9 +136,12 @@ def some_index(ctx: Ctx, n: Any, kind: str = ITERATION) -> Any:
 
 
 def collate(ctx: Ctx, item: Any, b: Any) -> Any:
-    """`default_collate` of `b` copies of `item`."""
+    """`default_collate` of `b` copies of `item` (NumPy arrays and scalars become tensors, as torch's
+    `default_convert` makes them)."""
     if isinstance(item, Tensor):
         batch = item.with_shape(None if item.shape is None else (b,) + tuple(item.shape), item.dtype)
+        if item.lib == "numpy":  # NumPy arrays and scalars become tensors on the CPU, of the same dtype
+            batch = replace(batch, lib="torch", device="cpu", device_from=None)
         return replace(batch, vrange=item.vrange)  # a batch holds items' values
     if isinstance(item, bool):  # Python numbers become tensors on the CPU
         return Tensor((b,), "bool", device="cpu")
