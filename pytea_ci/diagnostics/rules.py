@@ -135,7 +135,8 @@ RULES: tuple[Rule, ...] = (
         "whose result cannot be cast back (`int_tensor += 0.5`) or a `cat`/`stack` into an `out=` "
         "tensor that cannot take the promoted dtype, an integer input to a normalization layer, and "
         "on the CPU a normalization layer whose input and parameters mix dtypes (other than a "
-        "float16/bfloat16 input with float32 parameters). Only dtypes the analyzer is sure of "
+        "float16/bfloat16 input with float32 parameters), and a NumPy array used as a tensor (`arr.float()`, "
+        "`arr.cuda()`, `arr.unsqueeze(0)`: an attribute no NumPy array has). Only dtypes the analyzer is sure of "
         "take part: a dtype it cannot follow (an unmodeled call, a file read, `set_default_dtype`) is "
         "unknown and never reported. The message names where each dtype was set.",
         "PyTorch raises `expected scalar type Long but found Float`, `mat1 and mat2 must have the same "

@@ -615,6 +615,25 @@ PROPERTIES: dict[str, str] = {
         'numpy.ndarray.dtype torch.Tensor.T numpy.ndarray.T torch.Tensor.mT torch.Tensor.mH torch.Tensor.H '
         'torch.Tensor.data torch.Tensor.grad torch.Tensor.device torch.Tensor.is_cuda '
         'torch.Tensor.requires_grad torch.Tensor.grad_fn numpy.ndarray.size',
+    'pytea_ci.models.numpy_.array':
+        'numpy.ndarray.float numpy.ndarray.double numpy.ndarray.half numpy.ndarray.long numpy.ndarray.int '
+        'numpy.ndarray.short numpy.ndarray.bool numpy.ndarray.byte numpy.ndarray.char numpy.ndarray.bfloat16 '
+        'numpy.ndarray.cuda numpy.ndarray.cpu numpy.ndarray.to numpy.ndarray.unsqueeze numpy.ndarray.unsqueeze_ '
+        'numpy.ndarray.permute numpy.ndarray.contiguous numpy.ndarray.detach numpy.ndarray.numpy '
+        'numpy.ndarray.dim numpy.ndarray.numel numpy.ndarray.expand numpy.ndarray.expand_as '
+        'numpy.ndarray.masked_fill numpy.ndarray.masked_fill_ numpy.ndarray.requires_grad_ '
+        'numpy.ndarray.backward numpy.ndarray.type numpy.ndarray.type_as numpy.ndarray.clone numpy.ndarray.add '
+        'numpy.ndarray.sub numpy.ndarray.mul numpy.ndarray.div numpy.ndarray.matmul numpy.ndarray.mm '
+        'numpy.ndarray.bmm numpy.ndarray.softmax numpy.ndarray.log_softmax numpy.ndarray.t '
+        'numpy.ndarray.new_zeros numpy.ndarray.new_ones numpy.ndarray.new_tensor numpy.ndarray.new_full '
+        'numpy.ndarray.new_empty numpy.ndarray.fill_ numpy.ndarray.zero_ numpy.ndarray.copy_ '
+        'numpy.ndarray.index_select numpy.ndarray.gather numpy.ndarray.scatter numpy.ndarray.scatter_ '
+        'numpy.ndarray.masked_select numpy.ndarray.topk numpy.ndarray.eq numpy.ndarray.ne numpy.ndarray.lt '
+        'numpy.ndarray.gt numpy.ndarray.le numpy.ndarray.ge numpy.ndarray.exp numpy.ndarray.log '
+        'numpy.ndarray.sqrt numpy.ndarray.pow numpy.ndarray.clamp numpy.ndarray.norm numpy.ndarray.split '
+        'numpy.ndarray.chunk numpy.ndarray.narrow numpy.ndarray.view_as numpy.ndarray.is_cuda '
+        'numpy.ndarray.unbind numpy.ndarray.flip numpy.ndarray.roll numpy.ndarray.abs numpy.ndarray.neg '
+        'numpy.ndarray.sigmoid numpy.ndarray.tanh numpy.ndarray.relu',
     'pytea_ci.models.torch.sparse':
         'torch.Tensor.layout torch.Tensor.is_sparse torch.Tensor.is_sparse_csr',
     'pytea_ci.models.torch.fft':

@@ -928,6 +928,10 @@ for _s, _args in (("ConstantLR", ""), ("CosineAnnealingLR", "T_max=10"), ("Cosin
                   ("SequentialLR", "[torch.optim.lr_scheduler.ConstantLR(opt)], milestones=[]"), ("StepLR", "5")):
     EXEMPT[f"torch.optim.lr_scheduler.{_s}"] = ("learning-rate scheduler: no tensors",
                                                 f"sched_{_s.lower()} = torch.optim.lr_scheduler.{_s}(opt{', ' + _args if _args else ''})")
+for _n in __import__("pytea_ci.models.numpy_.array", fromlist=["TENSOR_ONLY"]).TENSOR_ONLY:
+    EXEMPT[f"numpy.ndarray.{_n}"] = ("a torch.Tensor attribute no NumPy array has: AttributeError, checked against "
+                                     "numpy and torch by tests/test_numpy_tensor_names.py",
+                                     f"# arr.{_n}: the finding is in tests/fixtures/dtype/numpy_not_tensor.py")
 EXEMPT.update({
     "torch.manual_seed": ("seeds the generator", "torch.manual_seed(0)"),
     "torch.cuda.manual_seed": ("seeds the CUDA generators", "torch.cuda.manual_seed(0)"),

@@ -8,7 +8,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.prim import fmt, is_number, known, number_kind, reduce_shape, scalar_unknown, shape_of, sizes_arg
-from pytea_ci.models.registry import model, register
+from pytea_ci.models.registry import model, prop, register
 from pytea_ci.models.torch import creation as tc
 from pytea_ci.models.torch import tensor as tt
 from pytea_ci.models.torch.elementwise import DUNDERS, binary, where
@@ -18,7 +18,7 @@ from pytea_ci.models.values import Builtin, DType, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import add, dmax, dmin, is_dim, mul
 from pytea_ci.shapes.tensor import Tensor
-from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
+from pytea_ci.diagnostics.rules import DTYPE_MISMATCH, INVALID_ARGUMENT
 
 
 def _np(v: Any) -> Any:
@@ -228,3 +228,30 @@ def np_where(ctx: Ctx, condition: Any, x: Any = None, y: Any = None) -> Any:
 for _name, _value in (("inf", float("inf")), ("nan", float("nan")), ("pi", 3.141592653589793),
                       ("e", 2.718281828459045), ("newaxis", None)):
     register(f"numpy.{_name}", _value)
+
+
+# torch.Tensor methods and attributes no numpy.ndarray has, in any NumPy release (1.x and 2.x: checked against
+# `dir(numpy.ndarray)` by tests/test_numpy_tensor_names.py): a NumPy array used as a tensor (`arr.float()`,
+# `arr.cuda()`, `arr.unsqueeze(0)`) raises AttributeError on every run that gets there
+TENSOR_ONLY = (
+    "float", "double", "half", "long", "int", "short", "bool", "byte", "char", "bfloat16", "cuda", "cpu", "to",
+    "unsqueeze", "unsqueeze_", "permute", "contiguous", "detach", "numpy", "dim", "numel", "expand", "expand_as",
+    "masked_fill", "masked_fill_", "requires_grad_", "backward", "type", "type_as", "clone", "add", "sub", "mul",
+    "div", "matmul", "mm", "bmm", "softmax", "log_softmax", "t", "new_zeros", "new_ones", "new_tensor", "new_full",
+    "new_empty", "fill_", "zero_", "copy_", "index_select", "gather", "scatter", "scatter_", "masked_select", "topk",
+    "eq", "ne", "lt", "gt", "le", "ge", "exp", "log", "sqrt", "pow", "clamp", "norm", "split", "chunk", "narrow",
+    "view_as", "is_cuda", "unbind", "flip", "roll", "abs", "neg", "sigmoid", "tanh", "relu",
+)
+
+
+def _tensor_only(name: str) -> None:
+    @prop(f"numpy.ndarray.{name}")
+    def missing(ctx: Ctx, arr: Tensor) -> Any:
+        ctx.require(False, f"ndarray.{name}", f"'numpy.ndarray' object has no attribute '{name}': a NumPy array "
+                    f"is not a tensor (torch.from_numpy or torch.as_tensor makes one)", DTYPE_MISMATCH,
+                    operands=(f"array: {fmt(arr.shape) if arr.shape is not None else 'ndarray'}, {arr.dtype}",))
+        return ctx.unknown(f"numpy.ndarray.{name}")
+
+
+for _name in TENSOR_ONLY:
+    _tensor_only(_name)
