@@ -263,6 +263,8 @@ class ObjectMixin:
         if isinstance(obj, Tensor):
             return self.call_tensor_op(obj, "__getitem__", (idx,))
         if isinstance(obj, (list, tuple, str)):
+            if (head := self.prefix_of_representatives(obj, idx)) is not None:
+                return head
             if isinstance(idx, int) or (isinstance(idx, slice) and is_concrete((idx.start, idx.stop, idx.step))):
                 if isinstance(idx, int) and id(obj) in self.inexact and not isinstance(obj, str):
                     return self.rep_item(obj, idx)  # its items are representatives
@@ -329,6 +331,19 @@ class ObjectMixin:
             # `text[:k]` of a text whose length was taken: min(its length, k) characters, as CPython's
             out.pytype = "str"
             self.unknown_len[id(out)] = (out, dmin(self.unknown_len[id(obj)][1], idx.stop))
+        return out
+
+    def prefix_of_representatives(self: "Interpreter", obj: Any, idx: Any) -> "list[Any] | tuple[Any, ...] | None":
+        """`xs[:k]` of a list holding representatives of its items whose length is known (`f.readlines()`, a
+        comprehension over data): the same representatives, min(len(xs), k) of them, as CPython's slice (k at
+        least 0); None for any other subscript."""
+        if not (isinstance(obj, (list, tuple)) and isinstance(idx, slice) and id(obj) in self.inexact
+                and id(obj) in self.known_len and idx.start in (None, 0) and idx.step is None and is_dim(idx.stop)
+                and not isinstance(idx.stop, bool) and self.holds(P.ge(idx.stop, 0))):
+            return None
+        out = type(obj)(obj)
+        self.mark_inexact(out)
+        self.known_len[id(out)] = dmin(self.known_len[id(obj)], idx.stop)
         return out
 
     def rep_item(self: "Interpreter", obj: "list[Any] | tuple[Any, ...]", idx: int) -> Any:
