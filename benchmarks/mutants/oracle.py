@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import random
 import runpy
 import signal
@@ -80,6 +81,9 @@ def _seed() -> None:
 
 
 def _where(exc: BaseException, work: str) -> tuple[str | None, int | None]:
+    worker = _worker_frame(exc, work)
+    if worker is not None:
+        return worker
     inner: tuple[str | None, int | None] = (None, None)
     driver: tuple[str | None, int | None] = (None, None)
     for fr in traceback.extract_tb(exc.__traceback__):
@@ -91,6 +95,19 @@ def _where(exc: BaseException, work: str) -> tuple[str | None, int | None]:
         elif driver == (None, None):  # the driver's statement that called into the model
             driver = (DRIVER, fr.lineno)
     return inner if inner != (None, None) else driver
+
+
+def _worker_frame(exc: BaseException, work: str) -> tuple[str, int] | None:
+    """The raising statement of an exception a DataLoader worker process raised (torch re-raises it in the
+    main process at the loop, its own traceback in the message: "Original Traceback"): the innermost frame of
+    that traceback in the subject's files; None for any other exception (stop 40)."""
+    text = str(exc)
+    if "Original Traceback" not in text:
+        return None
+    frames = re.findall(r'File "([^"]+)", line (\d+)', text.split("Original Traceback", 1)[1])
+    inside = [(os.path.relpath(os.path.realpath(f), work), int(n)) for f, n in frames
+              if os.path.realpath(f).startswith(work + os.sep)]
+    return inside[-1] if inside else None
 
 
 def _outcome(exc: BaseException | None, work: str) -> dict[str, Any]:
