@@ -106,3 +106,12 @@ def test_a_scripts_command_line_becomes_argparse_overrides() -> None:
         "--arg", "type=bigram", "--arg", "verbose=True")
     assert score.argv_overrides(("data.txt", "--epochs", "3")) == ()  # a positional: not an override
     assert score.argv_overrides(()) == ()
+
+
+def test_a_script_whose_setup_stubs_modules_is_checked_without_naming_the_venv() -> None:
+    """The labelling runs had the stand-ins the setup puts in `sys.modules`; `/work/venv` lacks those modules,
+    and naming it makes their imports ModuleNotFoundErrors that end the run (stop 40: the chatbot's nltk)."""
+    score = _score()
+    stub = "import sys, types\nsys.modules['nltk'] = types.ModuleType('nltk')\n"
+    assert score.stubs_modules(score.Script("s", "src", ".", "train.py", ("train.py",), setup=stub))
+    assert not score.stubs_modules(score.Script("s", "src", ".", "train.py", ("train.py",), setup="open('a', 'w')"))
