@@ -27,7 +27,11 @@ def no_pip(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[str, ...]]]
             os.makedirs(os.path.join(folder, "bin"))
             Path(folder, "bin", "python").write_text("")
 
-    monkeypatch.setattr(bench, "install", lambda python, pins, timeout=None: calls.append((python, pins)) or "")
+    def install(python: str, pins: tuple[str, ...], timeout: float | None = None) -> str:
+        calls.append((python, pins))
+        return ""
+
+    monkeypatch.setattr(bench, "install", install)
     monkeypatch.setattr(bench.venv, "EnvBuilder", Builder)
     return calls
 
