@@ -53,6 +53,8 @@ class ObjectMixin:
             return dp.fn(self, obj)  # `x.dtype.is_floating_point`
         if isinstance(obj, Unknown):
             self.unknown_len.pop(id(obj), None)  # a method of it (`append`, `pop`) may change how many items it has
+        elif (p := get_property(f"builtins.{type(obj).__name__}.{name}")) is not None:
+            return p.fn(self, obj)  # a value of the models' own kinds (`(int | None).__args__`)
         return self.derived(f"attribute {name}", obj)
 
     def attr_of_enum_member(self: "Interpreter", obj: EnumMember, name: str) -> Any:
