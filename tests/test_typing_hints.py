@@ -196,3 +196,12 @@ p_4 = torch.zeros(*code(type_repr(hints[4], names)))
 p_eq = torch.zeros(2 if hints[1] == hints[2] else 3, 2 if typing._eval_type(hints[2], names, None) == hints[2] else 3)
 p_node = torch.zeros(*code(type_repr(Optional[Node], {})))
 ''')
+
+
+def test_builtin_classes_print_their_own_names(analyzer: Analyzer) -> None:
+    """`complex` is a class of its own, not `float`'s model (`str(complex)` printed `<class 'float'>`)."""
+    exact(analyzer, HEAD + '''
+p_complex = torch.zeros(*code(str(complex)), *code(repr(complex(3))))
+p_float = torch.zeros(*code(str(float)), *code(float.__qualname__))
+p_type = torch.zeros(*code(repr(type(1.0))), *code(dict.__module__))
+''')

@@ -299,7 +299,18 @@ def int_(ctx: Ctx, x: Any = 0, *args: Any) -> Any:
     return ctx.unknown("int of unknown")
 
 
-@model("builtins.float", "builtins.complex")
+@model("builtins.complex")
+def complex_(ctx: Ctx, real: Any = 0, imag: Any = 0) -> Any:
+    """A class of its own (not `float`'s model: `complex(3)` is `(3+0j)`, and `str(complex)` is its own)."""
+    if _concrete(real, imag):
+        try:
+            return complex(real, imag)
+        except (ValueError, TypeError):
+            ctx.user_error("TypeError", "complex()")
+    return ctx.unknown("complex value")
+
+
+@model("builtins.float")
 def float_(ctx: Ctx, x: Any = 0.0) -> Any:
     if _concrete(x):
         try:

@@ -52,7 +52,7 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.builtins':
         'builtins.print builtins.input builtins.breakpoint builtins.help builtins.len builtins.range '
         'builtins.enumerate builtins.zip builtins.reversed builtins.sorted builtins.list builtins.tuple '
-        'builtins.set builtins.frozenset builtins.sum builtins.abs builtins.int builtins.float builtins.complex '
+        'builtins.set builtins.frozenset builtins.sum builtins.abs builtins.int builtins.complex builtins.float '
         'builtins.round builtins.divmod builtins.bool builtins.dict collections.abc.Iterable '
         'builtins.isinstance torch.jit.isinstance builtins.issubclass builtins.callable builtins.any '
         'builtins.all builtins.iter builtins.next builtins.map builtins.filter builtins.vars builtins.dir '

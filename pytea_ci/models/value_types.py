@@ -67,8 +67,8 @@ def type_of(v: Any) -> Any:
 
 def printed(cls: Any) -> str | None:
     """CPython's `str(cls)` of a class `type_of` gives, else None."""
-    name = cls.name if isinstance(cls, Builtin) else cls.qualname if isinstance(cls, (Namespace, ClassVal)) else None
-    if name not in _CLASSES or lookup(name) is not cls and lookup(name) != cls:
+    name = _registry_name(cls)
+    if name is None:
         return None
     module, qual = _CLASSES[name]
     return f"<class '{qual}'>" if module == "builtins" else f"<class '{module}.{qual}'>"
