@@ -205,3 +205,15 @@ p_complex = torch.zeros(*code(str(complex)), *code(repr(complex(3))))
 p_float = torch.zeros(*code(str(float)), *code(float.__qualname__))
 p_type = torch.zeros(*code(repr(type(1.0))), *code(dict.__module__))
 ''')
+
+
+def test_get_origin_and_get_args_are_cpythons(analyzer: Analyzer) -> None:
+    """`typing.get_origin`/`get_args` (transformers 5 asks them of its config fields' hints while importing)."""
+    lines = [HEAD]
+    for i, (hint, _) in enumerate(HINTS[:15]):  # (`int | None`: its origin, `types.UnionType`, is not modeled)
+        lines.append(f"h = {hint}")
+        lines.append(f"p_origin_{i} = torch.zeros(*code(repr(typing.get_origin(h))))")
+        lines.append(f"p_args_{i} = torch.zeros(*code(repr(typing.get_args(h))))")
+    lines.append("p_none = torch.zeros(2 if typing.get_origin(Tensor) is None and typing.get_args(int) == () else 3)")
+    lines.append("p_union = torch.zeros(2 if typing.get_origin(Optional[int]) is Union else 3)")
+    exact(analyzer, "\n".join(lines) + "\n")

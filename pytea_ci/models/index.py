@@ -567,7 +567,7 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.typing_':
         'typing._SpecialForm typing._GenericAlias typing.ForwardRef typing.TypeVar typing._AnyMeta '
         'typing.Optional typing.Union typing.List typing.Dict typing.Tuple typing.Set typing.FrozenSet '
-        'typing.Type typing.Any typing._eval_type',
+        'typing.Type typing.Any typing._eval_type typing.get_origin typing.get_args',
     'pytea_ci.models.text':
         'builtins.str builtins.repr builtins.format builtins.chr builtins.ord builtins.hex builtins.bin '
         'builtins.oct builtins.ascii',

@@ -340,3 +340,24 @@ def eval_type(ctx: Ctx, value: Any, globalns: Any, localns: Any = None, *args: A
             or isinstance(value, Instance) and value.cls in (SpecialForm, AnyForm, TypeVar):
         return value
     return ctx.unknown("typing._eval_type")
+
+
+@model("typing.get_origin")
+def get_origin(ctx: Ctx, tp: Any) -> Any:
+    """CPython's `typing.get_origin` of a hint (`list` of `List[int]`, `Union` of `Optional[X]`, None of a class);
+    of a value that is no hint known here, not known."""
+    build = _Real()
+    try:
+        return build.value(t.get_origin(build.real(tp)))
+    except NotAHint:
+        return ctx.unknown("typing.get_origin")
+
+
+@model("typing.get_args")
+def get_args(ctx: Ctx, tp: Any) -> Any:
+    """CPython's `typing.get_args` of a hint (its parameters; `()` of a class); else not known."""
+    build = _Real()
+    try:
+        return tuple(build.value(a) for a in t.get_args(build.real(tp)))
+    except NotAHint:
+        return ctx.unknown("typing.get_args")
