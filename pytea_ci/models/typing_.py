@@ -1,6 +1,6 @@
 """`typing`'s hints as the values CPython makes of them: `Optional[Tensor]`, `Union[...]`, `List[int]`,
 `Tuple[...]`, `Dict[...]`, `Set`, `FrozenSet`, `Type`, `Any`, `TypeVar`, `ForwardRef`, `typing._eval_type`,
-and the annotations `inspect.signature` reports (models/inspect_.py asks `annotation_value`).
+`typing.get_origin`/`get_args`, and the annotations `inspect.signature` reports (models/inspect_.py asks `annotation_value`).
 
 A library that reads its own signatures (torch-geometric's `Inspector` turns every parameter's hint into
 text and back: `type_repr`, `eval_type`) compares hints, prints them and reads their `__origin__`,
