@@ -42,6 +42,10 @@ of package x version x bugs found at the line / false alarms / mean coverage / c
 script (cold: a fresh cache folder; warm: new processes, results forgotten, package imports restored).
 
     python benchmarks/installed_packages.py [--venv DIR] [--keep] [--disk-only] [--matrix [--rows 5,4,xt,df,...]]
+
+The virtualenvs are this script's own: it creates each one and marks it (`MARKER`), and refuses to install
+into a folder that exists without the mark (one line on stderr, exit 2): pip would change the packages of a
+venv someone else uses.
 """
 
 from __future__ import annotations
@@ -130,11 +134,28 @@ def install(python: str, pins: tuple[str, ...], timeout: float | None = None) ->
     return "" if p.returncode == 0 else (p.stderr.strip().splitlines()[-1:] or [str(p.returncode)])[0]
 
 
+# written into each virtualenv `make_env` creates: the only ones it installs into (pip installing the pins
+# into a venv someone else uses would up- or downgrade that venv's packages)
+MARKER = ".pytea-ci-scratch-venv"
+
+
+class ForeignVenv(RuntimeError):
+    """A folder `make_env` was asked to install into that is not empty and holds no `MARKER`."""
+
+
 def make_env(folder: str, pins: tuple[str, ...] = PINS) -> str | None:
-    """A virtualenv with the pinned packages (None when they cannot be installed: offline)."""
+    """A virtualenv with the pinned packages (None when they cannot be installed: offline). Creates the
+    folder's venv and marks it; a folder that exists, is not empty and is not marked is refused
+    (`ForeignVenv`), nothing installed."""
     python = os.path.join(folder, "bin", "python")
+    mark = os.path.join(folder, MARKER)
+    if os.path.isdir(folder) and os.listdir(folder) and not os.path.isfile(mark):
+        raise ForeignVenv(f"refusing to install into {folder}: not a virtualenv this benchmark created "
+                          f"(no {MARKER}); give a new or empty folder")
     if not os.path.isfile(python):
         venv.EnvBuilder(with_pip=True).create(folder)
+        with open(mark, "w") as f:
+            f.write("created by pytea-ci's benchmarks/installed_packages.py; it installs pins into this venv\n")
     return None if install(python, pins, timeout=900) else python
 
 
@@ -177,16 +198,21 @@ def rows(doc: dict) -> list[tuple[str, list[tuple[str, int]], float, int, int, f
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--venv", default=os.path.join(tempfile.gettempdir(), "pytea-ci-hf-venv"))
+    ap.add_argument("--venv", default=os.path.join(tempfile.gettempdir(), "pytea-ci-hf-venv"),
+                    help="the scratch virtualenv to create (or reuse: only one this script created; exit 2 otherwise)")
     ap.add_argument("--keep", action="store_true", help="keep the project folder")
     ap.add_argument("--disk-only", action="store_true", help="only the import cost across processes")
     ap.add_argument("--matrix", action="store_true", help="the version matrix (issue 36)")
     ap.add_argument("--rows", default="", help="with --matrix: only these rows (comma-separated: "
                     "5,4,xt,df,monai,timm,smp,pyg,oc)")
     ns = ap.parse_args()
-    if ns.matrix:
-        return matrix([r for r in ns.rows.split(",") if r])
-    python = make_env(ns.venv)
+    try:
+        if ns.matrix:
+            return matrix([r for r in ns.rows.split(",") if r])
+        python = make_env(ns.venv)
+    except ForeignVenv as e:
+        print(e, file=sys.stderr)
+        return 2
     if python is None:
         print(f"SUMMARY skipped: cannot install {' '.join(PINS)} (offline?)")
         return 0

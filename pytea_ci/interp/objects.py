@@ -56,6 +56,8 @@ class ObjectMixin:
                 p = get_property(f"builtins.Text.{name}")
                 return p.fn(self, obj) if p is not None else self.derived(f"attribute {name}", obj)
             self.unknown_len.pop(id(obj), None)  # a method of it (`append`, `pop`) may change how many items it has
+        elif (p := get_property(f"builtins.{type(obj).__name__}.{name}")) is not None:
+            return p.fn(self, obj)  # a value of the models' own kinds (`(int | None).__args__`)
         return self.derived(f"attribute {name}", obj)
 
     def attr_of_enum_member(self: "Interpreter", obj: EnumMember, name: str) -> Any:

@@ -35,3 +35,4 @@ from pytea_ci.models import abc_sequence  # noqa: F401
 from pytea_ci.models import re_  # noqa: F401
 from pytea_ci.models.numpy_ import known as np_known  # noqa: F401
 from pytea_ci.models import pathlib_  # noqa: F401
+from pytea_ci.models import typing_  # noqa: F401

@@ -12,7 +12,7 @@ from pytea_ci.models.abc_kinds import abc_matches, enum_meta_matches
 from pytea_ci.models.ranges import SCALAR, whole_order
 from pytea_ci.models.set_order import ties as _ties, zip_positions as _zip_positions
 from pytea_ci.models.type_union import TypeUnion, as_classinfo
-from pytea_ci.models.registry import get, members, model, native_class, register
+from pytea_ci.models.registry import ONLY_MODELED, get, members, model, native_class, register
 from pytea_ci.models.value_types import class_of, type_of
 from pytea_ci.models.values import (MISSING, OBJECT_IDS, BoundMethod, Builtin, ClassMethod, ClassVal, EnumMember, Instance, IterVal,
                                     NamedTupleVal, Namespace, PartialVal, PropertyVal, RangeVal, StaticMethod, Unknown,
@@ -299,7 +299,18 @@ def int_(ctx: Ctx, x: Any = 0, *args: Any) -> Any:
     return ctx.unknown("int of unknown")
 
 
-@model("builtins.float", "builtins.complex")
+@model("builtins.complex")
+def complex_(ctx: Ctx, real: Any = 0, imag: Any = 0) -> Any:
+    """A class of its own (not `float`'s model: `complex(3)` is `(3+0j)`, and `str(complex)` is its own)."""
+    if _concrete(real, imag):
+        try:
+            return complex(real, imag)
+        except (ValueError, TypeError):
+            ctx.user_error("TypeError", "complex()")
+    return ctx.unknown("complex value")
+
+
+@model("builtins.float")
 def float_(ctx: Ctx, x: Any = 0.0) -> Any:
     if _concrete(x):
         try:
@@ -377,6 +388,8 @@ def _type_matches(value: Any, t: Any) -> Any:
         return False  # numpy's scalar types hold none of these (a Python number may stand for a numpy scalar)
     if isinstance(t, ClassVal) and t.native and t.qualname == "types.NoneType":
         return value is None  # `isinstance(None, type(None))`
+    if isinstance(t, ClassVal) and t.native and t.lookup(ONLY_MODELED) is True:
+        return isinstance(value, Instance) and t in value.cls.mro()  # `isinstance(Tensor, typing.TypeVar)`
     if isinstance(t, ClassVal):
         if isinstance(value, NamedTupleVal) and t in value.cls.mro():
             return True

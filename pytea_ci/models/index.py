@@ -46,11 +46,13 @@ NAMES: dict[str, str] = {
         'random.triangular random.seed random.shuffle random.setstate os.listdir os.walk os.scandir glob.glob '
         'glob.iglob json.loads pickle.load',
     'pytea_ci.models.value_types':
-        'types.NoneType',
+        'types.NoneType torch.Tensor.__module__ torch.Tensor.__qualname__ torch.Tensor.__name__ '
+        'torch.nn.Parameter.__module__ torch.nn.Parameter.__qualname__ torch.nn.Parameter.__name__ '
+        'numpy.ndarray.__module__ numpy.ndarray.__qualname__ numpy.ndarray.__name__',
     'pytea_ci.models.builtins':
         'builtins.print builtins.input builtins.breakpoint builtins.help builtins.len builtins.range '
         'builtins.enumerate builtins.zip builtins.reversed builtins.sorted builtins.list builtins.tuple '
-        'builtins.set builtins.frozenset builtins.sum builtins.abs builtins.int builtins.float builtins.complex '
+        'builtins.set builtins.frozenset builtins.sum builtins.abs builtins.int builtins.complex builtins.float '
         'builtins.round builtins.divmod builtins.bool builtins.dict collections.abc.Iterable '
         'builtins.isinstance torch.jit.isinstance builtins.issubclass builtins.callable builtins.any '
         'builtins.all builtins.iter builtins.next builtins.map builtins.filter builtins.vars builtins.dir '
@@ -99,8 +101,7 @@ NAMES: dict[str, str] = {
         'typing.overload abc.abstractmethod torch.jit.script torch.jit.unused torch.compile '
         'typing.no_type_check torch.jit.ignore torch.jit.export torch.jit._overload_method typing.cast '
         'functools.reduce copy.deepcopy copy.copy collections.OrderedDict collections.defaultdict_plain '
-        'typing.List typing.Dict typing.Tuple typing.Optional typing.Union typing.Any typing.Callable '
-        'typing.Iterable typing.Iterator typing.Sequence typing.Mapping typing.Set typing.Type typing.Literal '
+        'typing.Callable typing.Iterable typing.Iterator typing.Sequence typing.Mapping typing.Literal '
         'typing.Generator typing.TypeVar_ typing.ClassVar typing.Final typing.Annotated dataclasses.InitVar '
         'typing.TYPE_CHECKING os.path.split urllib.parse.urlsplit urllib.parse.urlparse types.FunctionType '
         'types.LambdaType itertools.repeat',
@@ -563,6 +564,10 @@ NAMES: dict[str, str] = {
         'transformers.utils.doc.add_start_docstrings_to_model_forward transformers.utils.doc.add_end_docstrings '
         'transformers.utils.doc.add_code_sample_docstrings transformers.utils.doc.replace_return_docstrings '
         'transformers.generation.configuration_utils.GenerationConfig.from_model_config',
+    'pytea_ci.models.typing_':
+        'typing._SpecialForm typing._GenericAlias typing.ForwardRef typing.TypeVar typing._AnyMeta '
+        'typing.Optional typing.Union typing.List typing.Dict typing.Tuple typing.Set typing.FrozenSet '
+        'typing.Type typing.Any typing._eval_type typing.get_origin typing.get_args',
     'pytea_ci.models.text':
         'builtins.str builtins.repr builtins.format builtins.chr builtins.ord builtins.hex builtins.bin '
         'builtins.oct builtins.ascii',
@@ -606,6 +611,24 @@ PROPERTIES: dict[str, str] = {
     'pytea_ci.models.machine':
         'builtins.Version.base_version builtins.Version.release builtins.Version.major builtins.Version.minor '
         'builtins.Version.micro',
+    'pytea_ci.models.value_types':
+        'builtins.bool.__module__ builtins.bool.__qualname__ builtins.bool.__name__ builtins.int.__module__ '
+        'builtins.int.__qualname__ builtins.int.__name__ builtins.float.__module__ builtins.float.__qualname__ '
+        'builtins.float.__name__ builtins.str.__module__ builtins.str.__qualname__ builtins.str.__name__ '
+        'builtins.list.__module__ builtins.list.__qualname__ builtins.list.__name__ builtins.slice.__module__ '
+        'builtins.slice.__qualname__ builtins.slice.__name__ builtins.tuple.__module__ '
+        'builtins.tuple.__qualname__ builtins.tuple.__name__ builtins.set.__module__ builtins.set.__qualname__ '
+        'builtins.set.__name__ builtins.range.__module__ builtins.range.__qualname__ builtins.range.__name__ '
+        'torch.Tensor.__module__ torch.Tensor.__qualname__ torch.Tensor.__name__ torch.nn.Parameter.__module__ '
+        'torch.nn.Parameter.__qualname__ torch.nn.Parameter.__name__ numpy.ndarray.__module__ '
+        'numpy.ndarray.__qualname__ numpy.ndarray.__name__ types.NoneType.__module__ '
+        'types.NoneType.__qualname__ types.NoneType.__name__ builtins.dict.__module__ '
+        'builtins.dict.__qualname__ builtins.dict.__name__ builtins.bytes.__module__ '
+        'builtins.bytes.__qualname__ builtins.bytes.__name__ builtins.complex.__module__ '
+        'builtins.complex.__qualname__ builtins.complex.__name__ builtins.frozenset.__module__ '
+        'builtins.frozenset.__qualname__ builtins.frozenset.__name__ builtins.object.__module__ '
+        'builtins.object.__qualname__ builtins.object.__name__ builtins.type.__module__ '
+        'builtins.type.__qualname__ builtins.type.__name__',
     'pytea_ci.models.stdlib':
         'functools.partial.func functools.partial.args functools.partial.keywords',
     'pytea_ci.models.torch.dtypes':
@@ -638,6 +661,8 @@ PROPERTIES: dict[str, str] = {
         'torch.Tensor.layout torch.Tensor.is_sparse torch.Tensor.is_sparse_csr',
     'pytea_ci.models.torch.fft':
         'torch.Tensor.real torch.Tensor.imag',
+    'pytea_ci.models.typing_':
+        'builtins.TypeUnion.__args__',
     'pytea_ci.models.iterables':
         'itertools.chain.from_iterable builtins.dict.fromkeys collections.OrderedDict.fromkeys',
     'pytea_ci.models.unknown_text':
@@ -657,29 +682,31 @@ PROPERTIES: dict[str, str] = {
 # every package prefix of a registered name (a `Namespace` when looked up)
 PREFIXES = (
     'PIL PIL.Image abc accelerate argparse asyncio asyncio.runners builtins builtins.DType builtins.Text '
-    'builtins.Version builtins.dict builtins.property click collections collections.OrderedDict collections.abc '
-    'contextlib contextvars copy csv dataclasses datetime datetime.datetime distutils distutils.version einops '
-    'einops.layers einops.layers.torch enum fire functools functools.partial getpass glob hydra importlib '
-    'importlib.machinery importlib.metadata importlib.util inspect io itertools itertools.chain json '
-    'jsonargparse keyword lightning lightning.fabric lightning_fabric logging math matplotlib matplotlib.pyplot '
-    'multiprocessing numpy numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig '
-    'operator os os.path packaging packaging.version pathlib pickle platform random re shutil socket string sys '
-    'sys.path time timm timm.models timm.models._registry torch torch.Tensor torch._dynamo '
-    'torch._dynamo.external_utils torch._subclasses torch._subclasses.fake_tensor torch._utils torch.amp '
-    'torch.autograd torch.autograd.function torch.autograd.grad_mode torch.backends torch.backends.cuda '
-    'torch.backends.cudnn torch.backends.mps torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp '
-    'torch.cuda.graphs torch.distributed torch.fft torch.fx torch.fx._symbolic_trace torch.fx.proxy torch.hub '
-    'torch.jit torch.linalg torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.attention '
-    'torch.nn.attention.flex_attention torch.nn.functional torch.nn.init torch.nn.modules '
-    'torch.nn.modules.module torch.nn.modules.utils torch.nn.parallel torch.nn.parameter torch.nn.utils '
-    'torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim torch.optim.lr_scheduler '
-    'torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data torch.utils.data.dataloader '
-    'torch.utils.data.dataset torch.utils.data.distributed torch.utils.data.sampler torch.xpu torchvision '
-    'torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
+    'builtins.TypeUnion builtins.Version builtins.bool builtins.bytes builtins.complex builtins.dict '
+    'builtins.float builtins.frozenset builtins.int builtins.list builtins.object builtins.property '
+    'builtins.range builtins.set builtins.slice builtins.str builtins.tuple builtins.type click collections '
+    'collections.OrderedDict collections.abc contextlib contextvars copy csv dataclasses datetime '
+    'datetime.datetime distutils distutils.version einops einops.layers einops.layers.torch enum fire functools '
+    'functools.partial getpass glob hydra importlib importlib.machinery importlib.metadata importlib.util '
+    'inspect io itertools itertools.chain json jsonargparse keyword lightning lightning.fabric lightning_fabric '
+    'logging math matplotlib matplotlib.pyplot multiprocessing numpy numpy.ndarray numpy.random omegaconf '
+    'omegaconf.OmegaConf omegaconf.dictconfig operator os os.path packaging packaging.version pathlib pickle '
+    'platform random re shutil socket string sys sys.path time timm timm.models timm.models._registry torch '
+    'torch.Tensor torch._dynamo torch._dynamo.external_utils torch._subclasses torch._subclasses.fake_tensor '
+    'torch._utils torch.amp torch.autograd torch.autograd.function torch.autograd.grad_mode torch.backends '
+    'torch.backends.cuda torch.backends.cudnn torch.backends.mps torch.compiler torch.cpu torch.cpu.amp '
+    'torch.cuda torch.cuda.amp torch.cuda.graphs torch.distributed torch.fft torch.fx torch.fx._symbolic_trace '
+    'torch.fx.proxy torch.hub torch.jit torch.linalg torch.multiprocessing torch.nn torch.nn.Embedding '
+    'torch.nn.Parameter torch.nn.attention torch.nn.attention.flex_attention torch.nn.functional torch.nn.init '
+    'torch.nn.modules torch.nn.modules.module torch.nn.modules.utils torch.nn.parallel torch.nn.parameter '
+    'torch.nn.utils torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim '
+    'torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data '
+    'torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed torch.utils.data.sampler '
+    'torch.xpu torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
     'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
     'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
     'transformers transformers.generation transformers.generation.configuration_utils '
     'transformers.generation.configuration_utils.GenerationConfig transformers.utils '
-    'transformers.utils.auto_docstring transformers.utils.doc typer types typing urllib urllib.parse warnings '
-    'yaml'
+    'transformers.utils.auto_docstring transformers.utils.doc typer types types.NoneType typing urllib '
+    'urllib.parse warnings yaml'
 )

@@ -1,8 +1,8 @@
 """`inspect.signature` of a function read from source, as CPython builds it: an ordered mapping of
 `Parameter`s (name, kind, default) that a decorator reads to find or rename an argument
 (`set(inspect.signature(fn).parameters)`, `"self" in sig.parameters`). A parameter's kind is an int
-that is also a singleton, as CPython's enum member is. Annotations are not evaluated
-(unknown); the signature of a modeled torch.nn class is torch's (parameter names and kinds, the
+that is also a singleton, as CPython's enum member is. A function's annotations are CPython's values
+(models/typing_.py `annotation_value`; `Parameter.empty` where there is none); the signature of a modeled torch.nn class is torch's (parameter names and kinds, the
 defaults' values unknown); of another modeled callable or of a value not understood, not known.
 `inspect.getattr_static` of a class of the program or of an instance of one is the attribute as stored
 (a function, not a bound method; no property or `__getattr__` runs);
@@ -19,6 +19,7 @@ from pytea_ci.fsio import read_source
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.attributes import class_lacks
+from pytea_ci.models.typing_ import annotation_value
 from pytea_ci.models.values import OPAQUE, BoundMethod, ClassVal, EnumInt, Instance, PropertyVal
 
 # CPython's `inspect._ParameterKind` members: ints, and singletons (`p.kind is Parameter.VAR_KEYWORD`)
@@ -85,10 +86,28 @@ def _native_rows(ctx: Ctx, cls: ClassVal) -> list[tuple[str, EnumInt, Any]] | No
     return out
 
 
-def _signature_of(ctx: Ctx, rows: list[tuple[str, EnumInt, Any]]) -> Instance:
+def _signature_of(ctx: Ctx, rows: list[tuple[str, EnumInt, Any]], fn: Any = None) -> Instance:
+    """The signature of `rows`; with `fn` (a function read from source) its annotations as CPython reports
+    them (models/typing_.py), else not known."""
+    notes = _annotations(fn) if fn is not None else {}
+
+    def hint(name: str) -> Any:
+        return annotation_value(ctx, fn, notes[name], EMPTY) if name in notes else ctx.unknown("annotation")
+
     params = {name: Instance(Parameter, {"name": name, "kind": kind, "default": default,  # type: ignore[arg-type]
-                                         "annotation": ctx.unknown("annotation")}) for name, kind, default in rows}
-    return Instance(Signature, {"parameters": params, "return_annotation": ctx.unknown("annotation")})  # type: ignore[arg-type]
+                                         "annotation": hint(name)}) for name, kind, default in rows}
+    return Instance(Signature, {"parameters": params, "return_annotation": hint("return")})  # type: ignore[arg-type]
+
+
+def _annotations(fn: Any) -> dict[str, Any]:
+    """Each parameter's annotation node (None: not annotated) and the return's (`"return"`)."""
+    node = fn.node
+    args = node.args
+    every = [*args.posonlyargs, *args.args, *([args.vararg] if args.vararg else []), *args.kwonlyargs,
+             *([args.kwarg] if args.kwarg else [])]
+    out: dict[str, Any] = {a.arg: a.annotation for a in every}
+    out["return"] = None if isinstance(node, ast.Lambda) else node.returns
+    return out
 
 
 @model("inspect.signature")
@@ -108,7 +127,7 @@ def signature(ctx: Ctx, obj: Any, *args: Any, **kwargs: Any) -> Any:
         if not rows or rows[0][1] not in (POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD):
             return ctx.unknown("introspection")
         rows = rows[1:]
-    return _signature_of(ctx, rows)
+    return _signature_of(ctx, rows, fn)
 
 
 _NO_DEFAULT = object()

@@ -193,6 +193,9 @@ def native_class(qualname: str, *aliases: str, bases: tuple[Any, ...] = (),
 
 IDENTITY_EQ = "__identity_eq__"  # in a native class's namespace: whether its `==` is identity (native_class)
 RECORDED_ATTRS = "__recorded_attrs__"  # in a native class's namespace: its instances' attributes are recorded
+# in a native class's namespace: every instance of it is one the models made (an `Instance` of it or of a
+# subclass), so `isinstance` of any other value known is False (`isinstance(Tensor, typing.TypeVar)`)
+ONLY_MODELED = "__only_modeled__"
 _CLASS_MACHINERY = {"__module__", "__hash__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__",
                     "__firstlineno__", "__static_attributes__"}
 

@@ -326,8 +326,9 @@ def ordered_dict(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return dict_(ctx, *args, **kwargs)
 
 
-for _name in ("List", "Dict", "Tuple", "Optional", "Union", "Any", "Callable", "Iterable", "Iterator", "Sequence",
-              "Mapping", "Set", "Type", "Literal", "Generator", "TypeVar_", "ClassVar", "Final", "Annotated"):
+# (`Optional`, `Union`, `List`, `Dict`, `Tuple`, `Set`, `FrozenSet`, `Type`, `Any`: hints of models/typing_.py)
+for _name in ("Callable", "Iterable", "Iterator", "Sequence", "Mapping", "Literal", "Generator", "TypeVar_", "ClassVar",
+              "Final", "Annotated"):
     register(f"typing.{_name}", None)
 register("dataclasses.InitVar", None)
 register("typing.TYPE_CHECKING", False)  # False when the program runs: `if TYPE_CHECKING:` imports are skipped

@@ -14,7 +14,9 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import register
 from pytea_ci.models.value_types import printed
-from pytea_ci.models.values import Builtin, ClassVal, EnumMember, Instance
+from pytea_ci.models.type_union import TypeUnion
+from pytea_ci.models.typing_ import text_of as typing_text
+from pytea_ci.models.values import MISSING, Builtin, ClassVal, EnumMember, Instance
 from pytea_ci.shapes.dim import Term
 
 _SCALARS = (bool, int, float, complex, str, bytes, type(None))
@@ -52,6 +54,10 @@ def _shown(ctx: Ctx, v: Any, how: str = "repr") -> Any:
         return _Shown(text)  # `str(type(x))` of a tensor, of an int
     if isinstance(v, Instance) and (text := _exception_text(ctx, v, how)) is not None:
         return _Shown(text)
+    if isinstance(v, Instance) and v.cls.native and (text := _modeled_text(ctx, v, how)) is not None:
+        return _Shown(text)  # a typing hint (models/typing_.py)
+    if isinstance(v, TypeUnion) and isinstance(text := typing_text(ctx, v), str):
+        return _Shown(text)  # `int | None`
     if isinstance(v, ClassVal):
         module, qual = v.ns.get("__module__"), v.own_qualname or None
         ok = not v.native and isinstance(module, str) and isinstance(qual, str)
@@ -61,6 +67,15 @@ def _shown(ctx: Ctx, v: Any, how: str = "repr") -> Any:
         parts = [_shown(ctx, x) for x in items] if items is not None else [None]
         return None if any(p is None for p in parts) else type(v)(parts)
     return v if plain(ctx, v) else None
+
+
+def _modeled_text(ctx: Ctx, v: Instance, how: str) -> str | None:
+    """The text an instance of a modeled class prints, where its model gives one (a `__str__`, else for
+    both a `__repr__`, computed by the model); None otherwise."""
+    method = v.cls.lookup("__str__") if how == "str" else MISSING
+    method = v.cls.lookup("__repr__") if method is MISSING else method
+    out = method.fn(ctx, v) if isinstance(method, Builtin) else None
+    return out if isinstance(out, str) else None
 
 
 _OWN_TEXT = {"builtins.OSError", "builtins.UnicodeError"}  # `[Errno 2] ...`, codec positions: printed their own way

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytea_ci.models.registry import lookup
-from pytea_ci.models.values import Builtin, ClassVal
+from pytea_ci.models.value_types import cpython_names
+from pytea_ci.models.values import Builtin, ClassVal, Namespace
 
 # the built-in classes `isinstance` decides (models/builtins.py `_type_matches`)
 _BUILTIN_CLASSES = frozenset(f"builtins.{n}" for n in (
@@ -34,7 +35,8 @@ class TypeUnion:
 def _members(v: Any) -> tuple[Any, ...] | None:
     if isinstance(v, TypeUnion):
         return v.args
-    if v is None or isinstance(v, ClassVal) or isinstance(v, Builtin) and v.name in _BUILTIN_CLASSES:
+    if v is None or isinstance(v, ClassVal) or isinstance(v, Builtin) and v.name in _BUILTIN_CLASSES \
+            or isinstance(v, Namespace) and cpython_names(v) is not None:  # `Tensor | None`
         return (v,)
     return None
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytea_ci.models.registry import lookup, native_class
+from pytea_ci.models.registry import lookup, native_class, prop, register
 from pytea_ci.models.values import MISSING, Builtin, ClassVal, EnumMember, Namespace, RangeVal
 from pytea_ci.shapes.dim import PInt, Term, is_dim
 from pytea_ci.shapes.tensor import Tensor
@@ -27,7 +27,10 @@ _CLASSES: dict[str, tuple[str, str]] = {
     "builtins.tuple": ("builtins", "tuple"), "builtins.set": ("builtins", "set"),
     "builtins.range": ("builtins", "range"), "torch.Tensor": ("torch", "Tensor"),
     "torch.nn.Parameter": ("torch.nn.parameter", "Parameter"), "numpy.ndarray": ("numpy", "ndarray"),
-    "types.NoneType": ("builtins", "NoneType"),
+    "types.NoneType": ("builtins", "NoneType"), "builtins.dict": ("builtins", "dict"),
+    "builtins.bytes": ("builtins", "bytes"), "builtins.complex": ("builtins", "complex"),
+    "builtins.frozenset": ("builtins", "frozenset"), "builtins.object": ("builtins", "object"),
+    "builtins.type": ("builtins", "type"),
 }
 # exact Python classes of plain values (bool before int: `type(True)` is bool)
 _PLAIN = ((bool, "builtins.bool"), (int, "builtins.int"), (float, "builtins.float"), (str, "builtins.str"),
@@ -64,13 +67,48 @@ def type_of(v: Any) -> Any:
 
 def printed(cls: Any) -> str | None:
     """CPython's `str(cls)` of a class `type_of` gives, else None."""
-    name = cls.name if isinstance(cls, Builtin) else cls.qualname if isinstance(cls, (Namespace, ClassVal)) else None
-    if name not in _CLASSES or lookup(name) is not cls and lookup(name) != cls:
+    name = _registry_name(cls)
+    if name is None:
         return None
     module, qual = _CLASSES[name]
     return f"<class '{qual}'>" if module == "builtins" else f"<class '{module}.{qual}'>"
 
 
+def cpython_names(cls: Any) -> tuple[str, str] | None:
+    """CPython's `cls.__module__` and `cls.__qualname__` of a class of the program or of a package read
+    from source, or of one of the modeled classes listed above (`torch.Tensor`: "torch", "Tensor"); None
+    for anything else (a modeled class whose CPython module is not recorded here)."""
+    if isinstance(cls, ClassVal) and not cls.native:
+        module, qual = cls.ns.get("__module__"), cls.own_qualname or cls.name
+        return (module, qual) if isinstance(module, str) and isinstance(qual, str) else None
+    return _CLASSES[name] if (name := _registry_name(cls)) is not None else None
+
+
+def _registry_name(cls: Any) -> str | None:
+    name = cls.name if isinstance(cls, Builtin) else cls.qualname if isinstance(cls, (Namespace, ClassVal)) else None
+    return name if name in _CLASSES and (lookup(name) is cls or lookup(name) == cls) else None
+
+
+def _class_names(part: int) -> Any:
+    """`cls.__module__` (0) or `cls.__qualname__`/`__name__` (1) of a modeled class of `_CLASSES`."""
+    def get(ctx: Any, cls: Any) -> Any:
+        names = cpython_names(cls)
+        return ctx.unknown("a class's names") if names is None else names[part] if part == 0 else \
+            names[1].rsplit(".", 1)[-1] if part == 2 else names[1]
+    return get
+
+
 @native_class("types.NoneType", identity_eq=True)
 class NoneType:
     """`type(None)` (`types.NoneType` since Python 3.10): `type(x) is type(None)` is decided."""
+
+
+NoneType.ns["__module__"] = "builtins"  # type: ignore[attr-defined]
+
+# `torch.Tensor.__module__` is "torch", `int.__qualname__` "int" (torch-geometric prints its parameters'
+# hints from them): a class read through a namespace (`torch.Tensor`) by the registry, a builtin by a property
+for _name in _CLASSES:
+    for _attr, _part in (("__module__", 0), ("__qualname__", 1), ("__name__", 2)):
+        prop(f"{_name}.{_attr}")(_class_names(_part))
+        if not _name.startswith(("builtins.", "types.")):
+            register(f"{_name}.{_attr}", _CLASSES[_name][_part] if _part < 2 else _CLASSES[_name][1].rsplit(".", 1)[-1])

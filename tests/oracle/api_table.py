@@ -1081,3 +1081,11 @@ for _n in (1, 2, 3):
     add(f"torch.nn.LazyBatchNorm{_n}d", f"m = nn.LazyBatchNorm{_n}d()\n", f"m(torch.randn(2, 5{_sp}))")
     add(f"torch.nn.LazyBatchNorm{_n}d", f"m = nn.LazyBatchNorm{_n}d()\nm(torch.randn(2, 5{_sp}))\n",
         f"m(torch.randn(2, 6{_sp}))", f"m(torch.randn(3, 5{_sp2}))")
+
+
+# ----- a class's names, as CPython gives them (models/value_types.py `cpython_names`; typing hints print them) -----
+for _cls, _text in (("torch.Tensor", "torch.Tensor"), ("torch.nn.Parameter", "torch.nn.Parameter"),
+                    ("numpy.ndarray", "np.ndarray")):
+    for _attr in ("__module__", "__qualname__", "__name__"):
+        add(f"{_cls}.{_attr}", "import numpy as np\n", f"torch.zeros(len({_text}.{_attr}) + 1, 2)",
+            f"torch.zeros(3 if {_text}.{_attr}.startswith('t') else 2)")
