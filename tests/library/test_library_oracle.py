@@ -194,7 +194,8 @@ _FEATURES = lambda s: torch.randn(2, s)  # noqa: E731
 
 @pytest.mark.parametrize("name,inputs", [
     ("passed_through.py", {"Wrapped": _FEATURES, "WrappedOk": _FEATURES, "Grouped": _IDS, "GroupedOk": _IDS}),
-    ("components.py", {"Head": _FEATURES, "HeadOk": _FEATURES})])
+    ("components.py", {"Head": _FEATURES, "HeadOk": _FEATURES}),
+    ("residual_stacks.py", {"Stack": _FEATURES, "StackOk": _FEATURES, "Scaled": _FEATURES, "ScaledOk": _FEATURES})])
 def test_constructions_of_parameters_passed_on_or_built_are_what_torch_builds(name: str, inputs: dict) -> None:
     """The constructions library mode makes of classes passing `*args`/`**kwargs` on (library/forwarded.py)
     and of parameters that must be instances of a project class (built with its defaults) build under torch,
