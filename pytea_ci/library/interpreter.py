@@ -226,7 +226,13 @@ class LibraryInterpreter(Interpreter):
                           dims, outcome.counterexample)
                 raise PathEnd()
             example = coincide.coincidence(self, cond, op)
-            if example is not None:  # only a coincidence of constructor arguments meets it (coincide.py)
+            ones = plausible.unit_construction(self, cond) if example is None and coincide.general(self) else None
+            if ones is not None:  # only a constructor size of 1 meets it (plausible.py)
+                self.coincided |= {self.span}
+                self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING,
+                          plausible.unit_message(self.target.cls, ones, op, message), operands, dims,
+                          outcome.counterexample)
+            elif example is not None:  # only a coincidence of constructor arguments meets it (coincide.py)
                 self.coincided |= {self.span}
                 self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING,
                           coincide.message(self.target.cls, op, message, example), operands, dims,

@@ -216,3 +216,20 @@ def test_constructions_of_parameters_passed_on_or_built_are_what_torch_builds(na
             else:
                 with torch.no_grad():
                     model(inputs[cls](size))
+
+
+def test_a_module_that_works_only_with_a_constructor_size_of_one_under_torch() -> None:
+    """unit_construction.py: the warned Block raises for every width at least 2 and runs with a width of 1 (the
+    only construction the warning says works); BlockOk runs; Biased runs when its bias is as wide as its input."""
+    mod = _load(os.path.join(FIXTURES, "unit_construction.py"))
+    (warned,) = [t for t in targets(os.path.join(FIXTURES, "unit_construction.py")) if t.cls == "Block"]
+    s = analyze_module(warned, FIXTURES, Decider(), 10.0, strict=True)
+    assert [d.rule for d in s.diagnostics if d.severity.value != "note"] == ["PT002"]
+    with torch.no_grad():
+        for dim in (2, 3, 8):
+            x = torch.randn(2, 5, dim)
+            with pytest.raises(RuntimeError):
+                mod.Block(dim, 2)(x)
+            assert mod.BlockOk(dim, 2)(x).shape == x.shape
+            assert mod.Biased(dim, dim)(x).shape == x.shape
+        assert mod.Block(1, 1)(torch.randn(2, 5, 1)).shape == (2, 5, 2)
