@@ -233,3 +233,17 @@ def test_a_module_that_works_only_with_a_constructor_size_of_one_under_torch() -
             assert mod.BlockOk(dim, 2)(x).shape == x.shape
             assert mod.Biased(dim, dim)(x).shape == x.shape
         assert mod.Block(1, 1)(torch.randn(2, 5, 1)).shape == (2, 5, 2)
+
+
+def test_images_of_the_size_the_constructor_says_under_torch() -> None:
+    """image_size.py: Embed runs on images of its `image_size`; EmbedDropped (warned) raises on every such image
+    (its width is never 3 * patch_size ** 2 for these sizes); EmbedDroppedNoSize, which says no image size, runs on
+    patches as wide as its contract asks (so it is silent)."""
+    mod = _load(os.path.join(FIXTURES, "image_size.py"))
+    with torch.no_grad():
+        for p, k in ((2, 2), (2, 3), (4, 2)):
+            img = torch.randn(2, 3, k * p, k * p)
+            assert mod.Embed(image_size=k * p, patch_size=p, dim=8)(img).shape == (2, k * k, 8)
+            with pytest.raises(RuntimeError):
+                mod.EmbedDropped(image_size=k * p, patch_size=p, dim=8)(img)
+            assert mod.EmbedDroppedNoSize(patch_size=p, dim=8)(torch.randn(2, 5, 3 * p * p)).shape == (2, 5, 8)
