@@ -106,9 +106,9 @@ def plausibly_holds(ctx: LibraryInterpreter, cond: Cond) -> bool:
 
 
 def unit_construction(ctx: LibraryInterpreter, cond: Cond) -> list[Sym] | None:
-    """The constructor sizes `cond` involves when, under the path condition, it fails for every plausible
-    input and construction (input sizes and constructor sizes at least 2, as `plausibly_holds` reads them)
-    though some construction meets it: a residual `attn(x) + x` whose attention projects to `dim + 1`
+    """The constructor sizes `cond` involves when, under the path condition, it fails for every input and
+    every plausible construction (constructor sizes at least 2, as `plausibly_holds` reads them) though some
+    construction meets it: a residual `attn(x) + x` whose attention projects to `dim + 1`
     broadcasts only for `dim == 1`. No user builds a transformer of width 1 for it to work: the module works
     only when its constructor sizes are 1, which is said as a warning, as a coincidence of constructor
     sizes is (`coincide.py`); the check joins the contract as before. None otherwise."""
@@ -118,7 +118,7 @@ def unit_construction(ctx: LibraryInterpreter, cond: Cond) -> list[Sym] | None:
     involved = [s for s in ctor if s in symbols(cond)]
     if not involved:
         return None
-    sizes = [ge(s, 2) for s in [*ctor, *ctx.free_sizes]]
+    sizes = [ge(s, 2) for s in ctor]  # (whatever the input: an input size of 1 is `degenerate`'s)
     return involved if ctx.decider.check(cond, ctx.pc + sizes).verdict is Verdict.FAILS else None
 
 
