@@ -107,3 +107,44 @@ def _compute(node: ast.If, func: ast.AST) -> set[str]:
                     and all(id(n) in later for n in loads if n.id == name):
                 out.add(name)
     return out
+
+
+
+def constant_choice(node: ast.If) -> list[dict[str, Any]] | None:
+    """An `if`/`elif`/`else` chain (ending in `else`) whose every side only assigns literal constants that
+    are no sizes (floats, strings, bools, None: `init_eps = 0.1` / `1e-5` / `1e-6` by a layer's depth) to
+    plain names, its tests comparisons of names and numbers: what each side binds, else None. Which side runs changes no
+    shape, so a branch on a size need not fork there (`StmtMixin.ex_If`)."""
+    sides: list[dict[str, Any] | None] = []
+    while True:
+        if not all(isinstance(n, _ARITHMETIC) for n in ast.walk(node.test)):
+            return None  # (a call, an attribute or an index might raise: the tests not taken are not run)
+        sides.append(_constants(node.body))
+        if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+            node = node.orelse[0]
+            continue
+        sides.append(_constants(node.orelse) if node.orelse else None)
+        return [s for s in sides if s is not None] if all(s is not None for s in sides) else None
+
+
+_ARITHMETIC = (ast.Name, ast.Constant, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.BinOp, ast.expr_context,
+               ast.cmpop, ast.boolop, ast.unaryop, ast.operator)
+
+
+def _constants(body: list[ast.stmt]) -> dict[str, Any] | None:
+    """What a block of `name = <literal float/str/bool/None>` statements (or `pass`) binds; None for any other block."""
+    out: dict[str, Any] = {}
+    for st in body:
+        if isinstance(st, ast.Pass):
+            continue
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)):
+            return None
+        v = st.value
+        if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) and isinstance(v.operand, ast.Constant) \
+                and isinstance(v.operand.value, float):
+            out[st.targets[0].id] = -v.operand.value
+        elif isinstance(v, ast.Constant) and (v.value is None or isinstance(v.value, (float, str, bool))):
+            out[st.targets[0].id] = v.value
+        else:
+            return None
+    return out

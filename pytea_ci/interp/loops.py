@@ -25,13 +25,14 @@ import contextlib
 from typing import TYPE_CHECKING, Any, Iterator
 
 from pytea_ci.interp.appends import appended_once, length_bound, may_grow
+from pytea_ci.interp.branch_locals import constant_choice
 from pytea_ci.interp.coroutines import async_items
 from pytea_ci.interp.runtime import BreakSignal, ContinueSignal, Scope, same_value
 from pytea_ci.interp.stmts import assigned_names
 from pytea_ci.models.values import MISSING, Instance, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import UNKNOWN, PInt, Sym, Term
-from pytea_ci.shapes.pred import Cond, Pred
+from pytea_ci.shapes.pred import Cond, Pred, opaque
 from pytea_ci.shapes.tensor import Tensor
 
 if TYPE_CHECKING:
@@ -213,12 +214,47 @@ class LoopMixin:
                 step = _step(list(column))
                 if step is not None and (trips is not None or step == 0):
                     dims.append(column[0] + trips * step if trips is not None else column[0])
+                elif self.unchanged(column):  # `x = block(x) + x` over a ModuleList: [N, max(D, dim)] is [N, D]
+                    dims.append(column[0])
                 else:
                     dims.append(self.fresh(name, kind=UNKNOWN))
             dtypes = {v.dtype for v in seen}
             return seen[-1].with_shape(tuple(dims), dtypes.pop() if len(dtypes) == 1 else None)
         return self.unknown(f"loop variable {name} widened (changes across iterations)")
 
+    def unchanged(self: "Interpreter", column: tuple[Any, ...]) -> bool:
+        """Whether every size a loop variable's dimension took in the iterations followed is its first
+        one on this path (what the path assumes implies it: a residual block's `max(D, dim)` once its
+        `Linear` asked `D == dim`): the same step of zero the concrete case has, so what any number of
+        iterations leaves is that size too."""
+        first = column[0]
+        return all(isinstance(d, (int, Term)) and not isinstance(d, bool) for d in column) and all(
+            d is first or self.holds(P.eq(first, d)) for d in column[1:])
+
+    def join_constants(self: "Interpreter", node: ast.If, cond: Any, scope: Scope) -> bool:
+        """An `if`/`elif` chain on a size that may go either way on this path and only picks constants that are
+        no sizes (`constant_choice`: CaiT's `init_eps` by the layer's depth): run on one path, each name bound
+        to its constant when every side gives the same one, else to a value not known of its type. Forking
+        there multiplied the paths by the sides for every layer a loop builds and spent the module's budget."""
+        t = self.truth_of(cond)
+        sides = constant_choice(node) if isinstance(t, Pred) and not opaque(t) else None
+        tested = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        if sides is None or any(n not in scope.locals and n not in scope.globals for n in tested) \
+                or not all(self.config.decider.branch(t, self.pc)):
+            return False  # (a name not bound: CPython raises NameError in a test this does not run)
+        joined: dict[str, Any] = {}
+        for name in sorted({n for side in sides for n in side}):
+            if name in scope.global_names or name in scope.nonlocal_names:
+                return False
+            values = [side.get(name, scope.locals.get(name, MISSING)) for side in sides]
+            if any(v is MISSING or not (v is None or isinstance(v, (float, str, bool))) for v in values):
+                return False  # unbound before on a side that does not bind it, or a value that may be a size
+            kinds = {type(v).__name__ for v in values}
+            joined[name] = values[0] if all(same_value(values[0], v) for v in values) else \
+                self.unknown(f"{name}: one of {len(set(map(repr, values)))} constants a branch on a size picks",
+                             pytype=kinds.pop() if len(kinds) == 1 else None)
+        scope.locals.update(joined)
+        return True
 
     def later_indices(self: "Interpreter", source: Any) -> "list[Any] | None":
         """The indices of a concrete range after its first two, when few enough to follow one by one."""

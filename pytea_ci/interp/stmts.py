@@ -270,6 +270,8 @@ class StmtMixin:
         if self.is_opaque(cond) and bookkeeping(node.body, own) and bookkeeping(node.orelse, own) \
                 and self.join_branches(node, scope, own):
             return
+        if self.join_constants(node, cond, scope):  # (loops.py)
+            return
         if self.pkg.stack and self.shared.installed is not None and self.is_opaque(cond):
             side = self.shared.installed.guard_side(node)  # inside an installed package: its guards are assumed to pass
             if side is not None:

@@ -44,13 +44,18 @@ DECLARED = re.compile(r"(Lazy)?(Linear|Bilinear|Conv(Transpose)?[123]d|LayerNorm
                       r"group_norm")
 
 
+def general(ctx: LibraryInterpreter) -> bool:
+    """Whether the module runs in general position: built by library mode with symbolic sizes whose number is
+    not a guess, inside the driver's call, with no `forward` input defaulting to None left out (`optional_left`)."""
+    return ctx.active and not ctx.shared.guessed and not ctx.guessed_lengths and not ctx.optional_left
+
+
 def coincidence(ctx: LibraryInterpreter, cond: Cond, op: str) -> str | None:
     """The coincidence of constructor arguments `cond` (a check that may fail, under the path condition)
     needs, as text ("dim == 3*(patch_size * patch_size); with dim = 2, patch_size = 1 every input fails
     here"), when it is a declared size that only a coincidence
     of constructor arguments meets (see the module docstring); else None."""
-    if not ctx.active or ctx.shared.guessed or ctx.guessed_lengths or ctx.optional_left or not DECLARED.fullmatch(op) \
-            or not isinstance(cond, Pred):
+    if not general(ctx) or not DECLARED.fullmatch(op) or not isinstance(cond, Pred):
         return None
     cond = plausible.nonempty(ctx, cond)  # BatchNorm's `numel == 0 or C == num_features`: C == num_features
     if cond.op != "eq" or _divisibility(cond) or not understood(cond) or not all(is_own(s) for s in symbols(cond)):

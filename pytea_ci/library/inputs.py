@@ -3,15 +3,18 @@
 A parameter's rank comes from its jaxtyping/torchtyping annotation (`Float[Tensor, "b c h w"]`:
 names shared across parameters, fixed sizes, `...` and `*batch` variadics) or, without one, is a
 *choice* the verdict layer enumerates (ranks 1 to 5: the first op that needs a rank keeps those it
-accepts). Integer parameters (annotated `int`) are positive symbols; anything else is unknown.
+accepts). Integer parameters (annotated `int`) are positive symbols; anything else is unknown. An
+image input (rank 3 or more) of a module whose constructor says its images' size (`image_size`) has
+that height and width (`tied_to_image`).
 """
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.shapes.dim import INPUT, Dim, Sym
+from pytea_ci.shapes.dim import INPUT, Dim, Sym, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
 if TYPE_CHECKING:
@@ -165,3 +168,40 @@ def _variadic_dims(ctx: "LibraryInterpreter", spec: InputSpec, tok: str, choice:
         ctx.named[key] = [Sym(f"{name}{j}", INPUT, 1, None, ctx.span, f"annotated dimension {name}{j} of {spec.name}")
                           for j in range(choice)]
     return list(ctx.named[key])
+
+
+IMAGE_SIZE = ("image_size", "img_size")  # a constructor parameter that says the size of the module's input images
+
+
+def image_size_of(init: Any, args: tuple, kwargs: dict) -> tuple[Any, Any] | None:
+    """(height, width) of the images a module is built for, from its constructor's `image_size` (`img_size`)
+    argument as given or defaulted (`init`: the `__init__` function value, `args` without `self`): one size
+    for both, or a pair of sizes; None otherwise."""
+    value: Any = next((kwargs[k] for k in IMAGE_SIZE if k in kwargs), None)
+    node = getattr(init, "node", None)
+    if value is None and isinstance(node, ast.FunctionDef):
+        a = node.args
+        params = [p.arg for p in a.posonlyargs + a.args]
+        kwonly = [p.arg for p in a.kwonlyargs]
+        for k in IMAGE_SIZE:
+            if k in params[1:]:
+                i, first_default = params.index(k), len(params) - len(init.defaults)
+                value = args[i - 1] if i - 1 < len(args) else init.defaults[i - first_default] if i >= first_default else None
+            elif k in kwonly and kwonly.index(k) < len(init.kw_defaults):
+                value = init.kw_defaults[kwonly.index(k)]
+            if value is not None:
+                break
+    if is_dim(value) and not isinstance(value, bool):
+        return value, value
+    if isinstance(value, (tuple, list)) and len(value) == 2 and all(is_dim(v) and not isinstance(v, bool) for v in value):
+        return value[0], value[1]
+    return None
+
+
+def tied_to_image(t: Any, spec: InputSpec, size: tuple[Any, Any] | None) -> Any:
+    """An unannotated input of rank 3 or more (an image [C, H, W], a batch [N, C, H, W], a video [N, C, F, H, W])
+    of a module built for images of `size` has that height and width: the module's own statement of its
+    input, as a caller's shapes would be (ViT's patch count and positional embedding follow from it)."""
+    if size is None or not isinstance(t, Tensor) or spec.dims is not None or t.shape is None or len(t.shape) < 3:
+        return t
+    return t.with_shape(tuple(t.shape[:-2]) + size, t.dtype)

@@ -27,7 +27,8 @@ from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.runtime import PathEnd
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
 from pytea_ci.library import coincide, plausible, transpose
-from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget, make_input, positive
+from pytea_ci.library.inputs import (CallerInput, InputSpec, LibraryTarget, image_size_of, make_input, positive,
+                                     tied_to_image)
 from pytea_ci.library.protocol import ATTR, DEFINED, DIM, RESUMED, RUN, STAGES, UNKNOWN_ARG, at_line, resume_source
 from pytea_ci.library.targets import size_attribute
 from pytea_ci.models.torch.nn.module import is_module
@@ -130,6 +131,7 @@ class LibraryInterpreter(Interpreter):
         self.unsure: frozenset[Any] = frozenset()  # where it assumed a check the solver could not decide
         self.optional_left = False  # `forward` has an input defaulting to None not given (`coincide.optional_left`)
         self.operands: list[list[Tensor]] = []  # the tensors of each tensor operation running, innermost last
+        self.image_size: tuple[Any, Any] | None = None  # the images the target is built for (`inputs.image_size_of`)
 
     def _seed(self, seed: Checkpoint) -> None:
         """Start with the modules another file of the same folder imported (an import snapshot): a
@@ -226,7 +228,13 @@ class LibraryInterpreter(Interpreter):
                           dims, outcome.counterexample)
                 raise PathEnd()
             example = coincide.coincidence(self, cond, op)
-            if example is not None:  # only a coincidence of constructor arguments meets it (coincide.py)
+            ones = plausible.unit_construction(self, cond) if example is None and coincide.general(self) else None
+            if ones is not None:  # only a constructor size of 1 meets it (plausible.py)
+                self.coincided |= {self.span}
+                self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING,
+                          plausible.unit_message(self.target.cls, ones, op, message), operands, dims,
+                          outcome.counterexample)
+            elif example is not None:  # only a coincidence of constructor arguments meets it (coincide.py)
                 self.coincided |= {self.span}
                 self.emit(POSSIBLE_SHAPE_MISMATCH, Severity.WARNING,
                           coincide.message(self.target.cls, op, message, example), operands, dims,
@@ -272,6 +280,8 @@ class LibraryInterpreter(Interpreter):
         """Under a script (`LibraryTarget.via`): the first instance of the target class the script
         builds is called with the symbolic inputs, and the path ends there."""
         mine = not self.active and cls.name == self.target.cls
+        if mine and not self.building:
+            self.image_size = image_size_of(cls.lookup("__init__"), args, kwargs)
         self.building += mine
         try:
             inst = super().instantiate(cls, args, kwargs)
@@ -368,7 +378,8 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
         inputs: list[Any] = [Tensor(shape, spec.dtype, dense=None)  # dense or sparse: the caller's
                              for spec, shape in zip(ctx.target.inputs, caller.shapes)]
     else:
-        inputs = [make_input(ctx, spec, rank) for spec, rank in zip(ctx.target.inputs, ctx.ranks)]
+        inputs = [tied_to_image(make_input(ctx, spec, rank), spec, ctx.image_size)
+                  for spec, rank in zip(ctx.target.inputs, ctx.ranks)]
     given = ctx.shared.given
     extra = {given[0].name: make_input(ctx, *given)} if given is not None else {}
     ctx.free_sizes = plausible.free_sizes(inputs + list(extra.values()), ctx.named, ctx.target.unit_sizes)

@@ -105,6 +105,23 @@ def plausibly_holds(ctx: LibraryInterpreter, cond: Cond) -> bool:
     return ctx.decider.check(cond, ctx.pc + [ge(s, 2) for s in sorted(sizes, key=repr)]).verdict is Verdict.HOLDS
 
 
+def unit_construction(ctx: LibraryInterpreter, cond: Cond) -> list[Sym] | None:
+    """The constructor sizes `cond` involves when, under the path condition, it fails for every input and
+    every plausible construction (constructor sizes at least 2, as `plausibly_holds` reads them) though some
+    construction meets it: a residual `attn(x) + x` whose attention projects to `dim + 1`
+    broadcasts only for `dim == 1`. No user builds a transformer of width 1 for it to work: the module works
+    only when its constructor sizes are 1, which is said as a warning, as a coincidence of constructor
+    sizes is (`coincide.py`); the check joins the contract as before. None otherwise."""
+    if not isinstance(cond, Pred):
+        return None
+    ctor = sorted({s for c in [*ctx.pc, cond] for s in symbols(c) if constructor_size(s)}, key=repr)
+    involved = [s for s in ctor if s in symbols(cond)]
+    if not involved:
+        return None
+    sizes = [ge(s, 2) for s in ctor]  # (whatever the input: an input size of 1 is `degenerate`'s)
+    return involved if ctx.decider.check(cond, ctx.pc + sizes).verdict is Verdict.FAILS else None
+
+
 def nonempty(ctx: LibraryInterpreter, cond: Pred) -> Pred:
     """`cond` without the alternatives no input of sizes at least 1 meets: BatchNorm's `numel == 0 or
     C == 1` (an empty input passes torch's channel check) is `C == 1` for every input with elements."""
@@ -117,6 +134,7 @@ def nonempty(ctx: LibraryInterpreter, cond: Pred) -> Pred:
 
 
 MARK = "for every input with"  # in each degenerate finding's message (`verdict.verdict` words its suffix)
+UNIT_MARK = "works only when a constructor size is 1"  # in each `unit_construction` warning
 
 
 def message(cls: str, sizes: list[Sym], pinned: bool, op: str, text: str) -> str:
@@ -124,3 +142,9 @@ def message(cls: str, sizes: list[Sym], pinned: bool, op: str, text: str) -> str
     names = ", ".join(s.name for s in sizes)
     only = " and ".join(f"{s.name} == 1" for s in sizes) if pinned else f"one of {names} equal to 1"
     return f"{op}: {text} ({cls} accepts only inputs with {only}; {MARK} {names} >= 2 it fails here)"
+
+
+def unit_message(cls: str, sizes: list[Sym], op: str, text: str) -> str:
+    """`Tensor.__add__: ... (ViT works only when a constructor size is 1, whatever the input: one of dim == 1)`."""
+    names = " or ".join(f"{s.name} == 1" for s in sizes)
+    return f"{op}: {text} ({cls} {UNIT_MARK}, whatever the input: {names}; with every size at least 2 it fails here)"

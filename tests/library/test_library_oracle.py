@@ -194,7 +194,8 @@ _FEATURES = lambda s: torch.randn(2, s)  # noqa: E731
 
 @pytest.mark.parametrize("name,inputs", [
     ("passed_through.py", {"Wrapped": _FEATURES, "WrappedOk": _FEATURES, "Grouped": _IDS, "GroupedOk": _IDS}),
-    ("components.py", {"Head": _FEATURES, "HeadOk": _FEATURES})])
+    ("components.py", {"Head": _FEATURES, "HeadOk": _FEATURES}),
+    ("residual_stacks.py", {"Stack": _FEATURES, "StackOk": _FEATURES, "Scaled": _FEATURES, "ScaledOk": _FEATURES})])
 def test_constructions_of_parameters_passed_on_or_built_are_what_torch_builds(name: str, inputs: dict) -> None:
     """The constructions library mode makes of classes passing `*args`/`**kwargs` on (library/forwarded.py)
     and of parameters that must be instances of a project class (built with its defaults) build under torch,
@@ -215,3 +216,34 @@ def test_constructions_of_parameters_passed_on_or_built_are_what_torch_builds(na
             else:
                 with torch.no_grad():
                     model(inputs[cls](size))
+
+
+def test_a_module_that_works_only_with_a_constructor_size_of_one_under_torch() -> None:
+    """unit_construction.py: the warned Block raises for every width at least 2 and runs with a width of 1 (the
+    only construction the warning says works); BlockOk runs; Biased runs when its bias is as wide as its input."""
+    mod = _load(os.path.join(FIXTURES, "unit_construction.py"))
+    (warned,) = [t for t in targets(os.path.join(FIXTURES, "unit_construction.py")) if t.cls == "Block"]
+    s = analyze_module(warned, FIXTURES, Decider(), 10.0, strict=True)
+    assert [d.rule for d in s.diagnostics if d.severity.value != "note"] == ["PT002"]
+    with torch.no_grad():
+        for dim in (2, 3, 8):
+            x = torch.randn(2, 5, dim)
+            with pytest.raises(RuntimeError):
+                mod.Block(dim, 2)(x)
+            assert mod.BlockOk(dim, 2)(x).shape == x.shape
+            assert mod.Biased(dim, dim)(x).shape == x.shape
+        assert mod.Block(1, 1)(torch.randn(2, 5, 1)).shape == (2, 5, 2)
+
+
+def test_images_of_the_size_the_constructor_says_under_torch() -> None:
+    """image_size.py: Embed runs on images of its `image_size`; EmbedDropped (warned) raises on every such image
+    (its width is never 3 * patch_size ** 2 for these sizes); EmbedDroppedNoSize, which says no image size, runs on
+    patches as wide as its contract asks (so it is silent)."""
+    mod = _load(os.path.join(FIXTURES, "image_size.py"))
+    with torch.no_grad():
+        for p, k in ((2, 2), (2, 3), (4, 2)):
+            img = torch.randn(2, 3, k * p, k * p)
+            assert mod.Embed(image_size=k * p, patch_size=p, dim=8)(img).shape == (2, k * k, 8)
+            with pytest.raises(RuntimeError):
+                mod.EmbedDropped(image_size=k * p, patch_size=p, dim=8)(img)
+            assert mod.EmbedDroppedNoSize(patch_size=p, dim=8)(torch.randn(2, 5, 3 * p * p)).shape == (2, 5, 8)
