@@ -85,6 +85,11 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
     # project package is the same from every module of it and kept once per run (project_imports.py)
     registered_after_prefix: ClassVar[bool] = False
 
+    def not_the_module_body(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        """The statements of the program that are not its file's own (a driver's), for when the file already
+        ran as the module of its name while its imports ran: none in a program that is the file."""
+        return []
+
     def __init__(self, entry: str, root: str, decider: Decider, budget: Budget, forced: list[bool],
                  options: dict[str, Any], shared: "Shared", deadline: float, strict: bool = False) -> None:
         self.config = PathConfig(entry, os.path.realpath(root), decider, budget, forced, options, deadline, strict)
