@@ -29,7 +29,9 @@ MODES = ("auto", "always", "only", "never")
 MAX_CONFIGS = 3  # constructions per module
 _SEQUENTIAL = {"Sequential", "nn.Sequential", "torch.nn.Sequential"}
 _INT_HINTS = ("dim", "size", "num", "head", "channel", "feature", "class", "hidden", "depth", "width", "len",
-              "ch", "vocab", "embed", "stride", "patch", "kernel", "planes", "n_", "d_", "inp", "out")
+              "ch", "vocab", "embed", "stride", "patch", "kernel", "planes", "inp", "out")
+_INT_PREFIXES = ("n_", "d_")  # at the start of a word only: `n_heads`, `d_model`, `max_n_tokens`; not `rnn_type`,
+# `run_opts` (speechbrain's run options built as a size raised its AttributeError in 8 constructions)
 _TENSOR_ANN = {"Tensor", "torch.Tensor", "FloatTensor", "torch.FloatTensor", "LongTensor", "torch.LongTensor"}
 
 
@@ -700,7 +702,8 @@ def _int_like(p: ast.arg) -> bool:
     if p.annotation is not None:
         return _name(p.annotation) == "int"
     name = p.arg.lower()
-    return name in ("n", "d", "k", "h", "c") or any(h in name for h in _INT_HINTS) and "layers" not in name
+    return name in ("n", "d", "k", "h", "c") or (any(h in name for h in _INT_HINTS) or any(
+        name.startswith(h) or "_" + h in name for h in _INT_PREFIXES)) and "layers" not in name
 
 
 @dataclass

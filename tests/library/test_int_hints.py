@@ -1,0 +1,19 @@
+"""Which required constructor parameters library mode builds as sizes, by their names: `n_` and `d_` only at the
+start of a word (`n_heads`, `d_model`, `max_n_tokens`). Main took any name holding them: speechbrain's
+`run_opts` (then `run_opts.overridden_args` raised an AttributeError CPython never raises, in 8 constructions)
+and asteroid's `rnn_type` (`rnn_type.upper()` not known) were built as positive integers."""
+from __future__ import annotations
+
+import pytest
+
+from pytea_ci.library.targets import _int_name
+
+
+@pytest.mark.parametrize("name", ["n_heads", "d_model", "max_n_tokens", "num_d_layer_dims", "n", "hidden_dim"])
+def test_sizes(name: str) -> None:
+    assert _int_name(name)
+
+
+@pytest.mark.parametrize("name", ["run_opts", "rnn_type", "attn_drop", "fn"])
+def test_not_sizes(name: str) -> None:
+    assert not _int_name(name)
