@@ -205,6 +205,8 @@ def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> N
     try:
         if not interp.registered_after_prefix:
             interp.modules.setdefault(name, ModuleVal(name, interp.config.entry, g))  # `sys.modules[__name__]`
+        else:  # its imports do not find it, but its own `sys.modules[__name__]` does (d2l: `d2l = sys.modules[...]`)
+            interp.program = ModuleVal(name, interp.config.entry, g)
         g, done = run_prefix(interp, tree.body, g, name)
         made = len(interp.trail)
         mod = interp.modules.setdefault(name, ModuleVal(name, interp.config.entry, g))

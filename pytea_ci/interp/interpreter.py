@@ -42,7 +42,7 @@ from pytea_ci.interp.unordered import UnorderedMixin
 from pytea_ci.interp.project_files import data_kind, data_listing, read_text
 from pytea_ci.interp.ops import on_machine
 from pytea_ci.interp.plausible_sizes import implausible_only
-from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope, SideEnd, UserException
+from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, ModuleVal, PathEnd, Scope, SideEnd, UserException
 from pytea_ci.interp.stmts import StmtMixin
 from pytea_ci.interp.unbound import never_bound
 from pytea_ci.models import registry
@@ -99,6 +99,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.per_run: list[Cond] = []  # conjuncts of pc from per-run forks (Ctx.fork)
         self.blind_cases: list[Cond] = []  # those of them whose other side the model does not follow
         self.modules: dict[str, Any] = {}
+        self.program: ModuleVal | None = None  # the module run, in `sys.modules` while its import prefix runs
         self.frames: list[tuple[Span, Any, Any]] = []  # (call site, function, (args, kwargs))
         self.spans: list[Span] = [Span(self.rel(entry), 1, 0)]
         self.cur_path: str = entry
