@@ -32,6 +32,10 @@ _INT_HINTS = ("dim", "size", "num", "head", "channel", "feature", "class", "hidd
               "ch", "vocab", "embed", "stride", "patch", "kernel", "planes", "inp", "out")
 _INT_PREFIXES = ("n_", "d_")  # at the start of a word only: `n_heads`, `d_model`, `max_n_tokens`; not `rnn_type`,
 # `run_opts` (speechbrain's run options built as a size raised its AttributeError in 8 constructions)
+# a name holding these is not a size whatever else it holds: `num_layers` (a count of stages, not a width), a
+# weight (mmsegmentation's `CrossEntropyLoss(class_weight=None)`, per-class weights, built as a size became a 0-d
+# tensor that `class_weight[c]` indexed: a false error)
+_NOT_INTS = ("layers", "weight")
 _TENSOR_ANN = {"Tensor", "torch.Tensor", "FloatTensor", "torch.FloatTensor", "LongTensor", "torch.LongTensor"}
 
 
@@ -703,7 +707,7 @@ def _int_like(p: ast.arg) -> bool:
         return _name(p.annotation) == "int"
     name = p.arg.lower()
     return name in ("n", "d", "k", "h", "c") or (any(h in name for h in _INT_HINTS) or any(
-        name.startswith(h) or "_" + h in name for h in _INT_PREFIXES)) and "layers" not in name
+        name.startswith(h) or "_" + h in name for h in _INT_PREFIXES)) and not any(w in name for w in _NOT_INTS)
 
 
 @dataclass
