@@ -1,7 +1,7 @@
 """Which classes library mode takes for torch modules: the names a base goes through are resolved in its file
 (`library/module_bases.py`). A textbook with one module per framework, each with its own `class Module` (d2l:
 `torch.py`, `jax.py`, `mxnet.py`), gets targets from its torch module only; main took every class named or
-derived from `Module` anywhere (d2l: 43 of its 65 targets reached no tensor operation)."""
+derived from `Module` anywhere (d2l: 44 of its 65 targets reached no tensor operation)."""
 from __future__ import annotations
 
 import os
