@@ -219,12 +219,14 @@ class CallMixin:
         factory = cls.lookup("__new_value__")  # a modeled `__new__` (named tuples, enums): the whole construction
         if isinstance(factory, Builtin):
             return self.call_builtin(factory, args, kwargs)
-        inst = Instance(cls)
         init = cls.lookup("__init__")
         cov = self.shared.coverage
         key = self.module_key(cls)
         cov.building += key is not None
         try:
+            inst = self.new_instance(cls, args, kwargs)
+            if not isinstance(inst, Instance) or cls not in inst.cls.mro():
+                return inst  # as `type.__call__`: `__init__` runs only on an instance of the class
             if init is not MISSING:
                 self.call(init, inst, *args, **kwargs)
         finally:
@@ -232,6 +234,18 @@ class CallMixin:
         if key is not None and not cov.building:  # built by the program, not as a part of another module
             cov.modules_built.add(key)
         return inst
+
+    def new_instance(self: "Interpreter", cls: ClassVal, args: tuple, kwargs: dict) -> Any:
+        """`cls.__new__(cls, *args, **kwargs)` where the program's own class defines `__new__` (implicitly a
+        static method; a `@classmethod` one gets the class twice, as CPython's `type.__call__` binds it),
+        else a new instance (`object.__new__`)."""
+        owner = next((c for c in cls.mro() if "__new__" in c.ns), None)
+        if owner is None or owner.native:
+            return Instance(cls)
+        new = owner.ns["__new__"]
+        if isinstance(new, ClassMethod):
+            return self.call(new.func, cls, cls, *args, **kwargs)
+        return self.call(new.func if isinstance(new, StaticMethod) else new, cls, *args, **kwargs)
 
     def module_key(self: "Interpreter", cls: ClassVal) -> tuple[str, str] | None:
         """(file as shown, class name) of a project `nn.Module` class, for the coverage records."""

@@ -205,10 +205,17 @@ def run_path(interp: Interpreter, tree: ast.Module, name: str = "__main__") -> N
     try:
         if not interp.registered_after_prefix:
             interp.modules.setdefault(name, ModuleVal(name, interp.config.entry, g))  # `sys.modules[__name__]`
+        else:  # its imports do not find it, but its own `sys.modules[__name__]` does (d2l: `d2l = sys.modules[...]`)
+            interp.program = ModuleVal(name, interp.config.entry, g)
         g, done = run_prefix(interp, tree.body, g, name)
         made = len(interp.trail)
-        interp.modules.setdefault(name, ModuleVal(name, interp.config.entry, g))
-        interp.exec_block(tree.body[done:], Scope(g, g))
+        mod = interp.modules.setdefault(name, ModuleVal(name, interp.config.entry, g))
+        body = tree.body[done:]
+        if mod.globals is not g and mod.path == interp.config.entry and not mod.stopped:
+            # its imports imported the program's own file under its name (a package's `__init__` importing its
+            # modules): CPython runs a module's body once, so the rest runs in that module, without the body
+            g, body = mod.globals, interp.not_the_module_body(body)
+        interp.exec_block(body, Scope(g, g))
         interp.completed = True
     except UserException as e:
         cov.end("exception", e.span or interp.span, raised_text(e))

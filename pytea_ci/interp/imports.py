@@ -118,6 +118,8 @@ class ImportMixin:
         """`sys.modules`: the program's modules run so far (the entry as `__main__`); any other name
         may be there too (a library's), so a missing key is unknown, not a KeyError."""
         table = {k: v for k, v in self.modules.items() if isinstance(v, ModuleVal)}
+        if self.program is not None:  # the module run, while its import prefix runs (`run_path`)
+            table.setdefault(self.program.name, self.program)
         self.mark_inexact(table)
         self.escaped.add(id(table))
         return table

@@ -42,7 +42,7 @@ from pytea_ci.interp.unordered import UnorderedMixin
 from pytea_ci.interp.project_files import data_kind, data_listing, read_text
 from pytea_ci.interp.ops import on_machine
 from pytea_ci.interp.plausible_sizes import implausible_only
-from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, PathEnd, Scope, SideEnd, UserException
+from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, ModuleVal, PathEnd, Scope, SideEnd, UserException
 from pytea_ci.interp.stmts import StmtMixin
 from pytea_ci.interp.unbound import never_bound
 from pytea_ci.models import registry
@@ -85,6 +85,11 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
     # project package is the same from every module of it and kept once per run (project_imports.py)
     registered_after_prefix: ClassVar[bool] = False
 
+    def not_the_module_body(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        """The statements of the program that are not its file's own (a driver's), for when the file already
+        ran as the module of its name while its imports ran: none in a program that is the file."""
+        return []
+
     def __init__(self, entry: str, root: str, decider: Decider, budget: Budget, forced: list[bool],
                  options: dict[str, Any], shared: "Shared", deadline: float, strict: bool = False) -> None:
         self.config = PathConfig(entry, os.path.realpath(root), decider, budget, forced, options, deadline, strict)
@@ -94,6 +99,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         self.per_run: list[Cond] = []  # conjuncts of pc from per-run forks (Ctx.fork)
         self.blind_cases: list[Cond] = []  # those of them whose other side the model does not follow
         self.modules: dict[str, Any] = {}
+        self.program: ModuleVal | None = None  # the module run, in `sys.modules` while its import prefix runs
         self.frames: list[tuple[Span, Any, Any]] = []  # (call site, function, (args, kwargs))
         self.spans: list[Span] = [Span(self.rel(entry), 1, 0)]
         self.cur_path: str = entry

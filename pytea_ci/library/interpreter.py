@@ -26,7 +26,7 @@ from pytea_ci.interp.interpreter import Interpreter, Shared
 from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.runtime import PathEnd
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
-from pytea_ci.library import coincide, plausible, transpose
+from pytea_ci.library import coincide, plausible, protocol, transpose
 from pytea_ci.library.inputs import (CallerInput, InputSpec, LibraryTarget, image_size_of, make_input, positive,
                                      tied_to_image)
 from pytea_ci.library.protocol import ATTR, DEFINED, DIM, RESUMED, RUN, STAGES, UNKNOWN_ARG, at_line, resume_source
@@ -132,6 +132,10 @@ class LibraryInterpreter(Interpreter):
         self.optional_left = False  # `forward` has an input defaulting to None not given (`coincide.optional_left`)
         self.operands: list[list[Tensor]] = []  # the tensors of each tensor operation running, innermost last
         self.image_size: tuple[Any, Any] | None = None  # the images the target is built for (`inputs.image_size_of`)
+
+    def not_the_module_body(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        """The driver's statements (`protocol.at_line`: placed at the target's line, with no columns)."""
+        return [st for st in body if protocol.is_driver(st)]
 
     def _seed(self, seed: Checkpoint) -> None:
         """Start with the modules another file of the same folder imported (an import snapshot): a

@@ -60,6 +60,11 @@ def resume_source() -> str:
     return f"{RUN}({RESUMED})"
 
 
+def is_driver(st: ast.stmt) -> bool:
+    """A statement of a driver program (`at_line` gives it no columns: a statement of a file always has some)."""
+    return st.col_offset == 0 and st.end_col_offset == 0
+
+
 def at_line(source: str, line: int) -> list[ast.stmt]:
     """The statements of a driver program, placed at `line` of the module's file (the target's
     definition): a finding at the driver's call, inside a layer that has no source of its own (a

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from pytea_ci.driver import fs
 from pytea_ci.driver.pysource import FileFacts
-from pytea_ci.library import ast_index, forwarded, protocol, sites
+from pytea_ci.library import ast_index, forwarded, module_bases, protocol, sites
 from pytea_ci.library.callers import MAX_CALLERS, caller_inputs
 from pytea_ci.library.callers import factories as factories_of
 from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget, dtype_of, parse_dims
@@ -28,9 +28,14 @@ from pytea_ci.diagnostics import grammar
 MODES = ("auto", "always", "only", "never")
 MAX_CONFIGS = 3  # constructions per module
 _SEQUENTIAL = {"Sequential", "nn.Sequential", "torch.nn.Sequential"}
-_MODULE_BASES = {"Module", "nn.Module", "torch.nn.Module", "Sequential", "nn.Sequential", "torch.nn.Sequential"}
 _INT_HINTS = ("dim", "size", "num", "head", "channel", "feature", "class", "hidden", "depth", "width", "len",
-              "ch", "vocab", "embed", "stride", "patch", "kernel", "planes", "n_", "d_", "inp", "out")
+              "ch", "vocab", "embed", "stride", "patch", "kernel", "planes", "inp", "out")
+_INT_PREFIXES = ("n_", "d_")  # at the start of a word only: `n_heads`, `d_model`, `max_n_tokens`; not `rnn_type`,
+# `run_opts` (speechbrain's run options built as a size raised its AttributeError in 8 constructions)
+# a name holding these is not a size whatever else it holds: `num_layers` (a count of stages, not a width), a
+# weight (mmsegmentation's `CrossEntropyLoss(class_weight=None)`, per-class weights, built as a size became a 0-d
+# tensor that `class_weight[c]` indexed: a false error)
+_NOT_INTS = ("layers", "weight")
 _TENSOR_ANN = {"Tensor", "torch.Tensor", "FloatTensor", "torch.FloatTensor", "LongTensor", "torch.LongTensor"}
 
 
@@ -40,6 +45,7 @@ class ClassInfo:
     node: ast.ClassDef
     bases: list[str]
     methods: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    bound: module_bases.Bindings = field(default_factory=module_bases.Bindings)  # what its file's top level binds
 
 
 def _name(node: ast.expr) -> str:
@@ -107,30 +113,23 @@ class Sources:
 def classes_of(paths: list[str], parse: Parse = _parse) -> dict[str, list[ClassInfo]]:
     """Top-level classes of each file, by class name (the same name may occur in several files)."""
     out: dict[str, list[ClassInfo]] = {}
+    root = os.path.commonpath([os.path.abspath(p) for p in paths]) if paths else ""
+    project = module_bases.project_names([os.path.relpath(os.path.abspath(p), os.path.dirname(root)) for p in paths])
     for path in paths:
         tree = parse(path)
+        bound = None
         for node in tree.body if tree else []:
             if isinstance(node, ast.ClassDef):
+                bound = bound or module_bases.bindings(tree, project)
                 methods = {m.name: m for m in node.body if isinstance(m, ast.FunctionDef)}
-                out.setdefault(node.name, []).append(ClassInfo(path, node, [_name(b) for b in node.bases], methods))
+                out.setdefault(node.name, []).append(ClassInfo(path, node, [_name(b) for b in node.bases], methods,
+                                                               bound))
     return out
 
 
 def module_classes(classes: dict[str, list[ClassInfo]]) -> list[ClassInfo]:
-    """The classes that are nn.Modules, directly or through other known classes (by name)."""
-    modules: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for name, infos in classes.items():
-            if name not in modules and any(_is_module_base(b, modules) for i in infos for b in i.bases):
-                modules.add(name)
-                changed = True
-    return [i for name in sorted(modules) for i in classes[name]]
-
-
-def _is_module_base(base: str, modules: set[str]) -> bool:
-    return base in _MODULE_BASES or base.rsplit(".", 1)[-1] in modules or base.endswith("nn.Module")
+    """The classes that are nn.Modules, directly or through other classes of the project (`module_bases.py`)."""
+    return module_bases.module_classes(classes, {i.path: i.bound for infos in classes.values() for i in infos})
 
 
 def _method(info: ClassInfo, name: str, classes: dict[str, list[ClassInfo]], seen: int = 0) -> ast.FunctionDef | None:
@@ -707,7 +706,8 @@ def _int_like(p: ast.arg) -> bool:
     if p.annotation is not None:
         return _name(p.annotation) == "int"
     name = p.arg.lower()
-    return name in ("n", "d", "k", "h", "c") or any(h in name for h in _INT_HINTS) and "layers" not in name
+    return name in ("n", "d", "k", "h", "c") or (any(h in name for h in _INT_HINTS) or any(
+        name.startswith(h) or "_" + h in name for h in _INT_PREFIXES)) and not any(w in name for w in _NOT_INTS)
 
 
 @dataclass

@@ -693,6 +693,18 @@ class object_:
         return ctx.plain_attr(self, name, fallback=False) if isinstance(self, Instance) else ctx.getattr(self, name)
 
 
+def _object_new(ctx: Ctx, cls: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """`object.__new__(cls)` (`super().__new__(cls)` in a class's own `__new__`): a new instance of a program's
+    class, no `__init__` run; of a native class, not known."""
+    if isinstance(cls, ClassVal) and not cls.native:
+        return Instance(cls)
+    return ctx.unknown("object.__new__ of a class not followed")
+
+
+_OBJECT: ClassVal = object_  # type: ignore[assignment]  # the decorator made it the native class
+_OBJECT.ns["__new__"] = StaticMethod(Builtin("builtins.object.__new__", _object_new))  # static, as CPython's
+
+
 _EXC_TREE = {
     "BaseException": None, "Exception": "BaseException", "KeyboardInterrupt": "BaseException",
     "SystemExit": "BaseException", "ArithmeticError": "Exception", "ZeroDivisionError": "ArithmeticError",
