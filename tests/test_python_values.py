@@ -25,15 +25,18 @@ def analyzer() -> Analyzer:
     return Analyzer()
 
 
-def cpython_probes(source: str) -> dict[str, tuple[int, ...]]:
-    """Run `source` under CPython with a `torch` whose `zeros` records the sizes of each probe."""
+def cpython_probes(source: str, **names: Any) -> dict[str, Any]:
+    """Run `source` under CPython with a `torch` whose `zeros` records the sizes of each probe (and holding
+    `names`, stand-ins such as a `Tensor` class); the probes' values."""
     fake = types.ModuleType("torch")
     fake.zeros = lambda *sizes: tuple(sizes)  # type: ignore[attr-defined]
+    for name, value in names.items():
+        setattr(fake, name, value)
     saved = sys.modules.get("torch")
     sys.modules["torch"] = fake
     try:
         scope: dict[str, Any] = {"__name__": "__main__"}
-        exec(compile(source, "<probe program>", "exec"), scope)
+        exec(compile(source, "<probe program>", "exec", dont_inherit=True), scope)  # not this file's future import
     finally:
         if saved is not None:
             sys.modules["torch"] = saved

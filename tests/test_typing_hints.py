@@ -8,13 +8,12 @@ checksum of their characters."""
 
 from __future__ import annotations
 
-import sys
 import textwrap
-import types
 from typing import Any
 
 import pytest
 
+from tests import test_python_values as python_values
 from tests.oracle.fuzz_python import Analyzer, judge_probe
 
 HEAD = '''
@@ -65,25 +64,11 @@ HINTS = [
 
 
 def cpython_probes(source: str) -> dict[str, Any]:
-    fake = types.ModuleType("torch")
-    fake.zeros = lambda *sizes: tuple(sizes)  # type: ignore[attr-defined]
-
     class Tensor:
         pass
 
     Tensor.__module__, Tensor.__qualname__ = "torch", "Tensor"
-    fake.Tensor = Tensor  # type: ignore[attr-defined]
-    saved = sys.modules.get("torch")
-    sys.modules["torch"] = fake
-    try:
-        scope: dict[str, Any] = {"__name__": "__main__"}
-        exec(compile(source, "<probe program>", "exec", dont_inherit=True), scope)  # not this file's future import
-    finally:
-        if saved is not None:
-            sys.modules["torch"] = saved
-        else:
-            del sys.modules["torch"]
-    return {k: v for k, v in scope.items() if k.startswith("p_")}
+    return python_values.cpython_probes(source, Tensor=Tensor)
 
 
 @pytest.fixture(scope="module")
