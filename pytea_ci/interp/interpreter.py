@@ -266,6 +266,11 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
     def project_text(self, name: str, base: str | None = None) -> str | None:
         return read_text(self, name, base)
 
+    def written_elsewhere(self, key: tuple[str, ...]) -> list[tuple[str, Any]]:
+        from pytea_ci.interp.project_writes import written_elsewhere
+
+        return written_elsewhere(self, key)
+
     def data_kind(self, path: str) -> str | None:
         return data_kind(self, path)
 
@@ -612,6 +617,11 @@ class Shared:
         self.commands_done: set[str] = set()  # commands no path will run again (explore.py)
         self.entry_steps = 0  # the entry point's step budget, all its commands together (explore.py)
         self.unpaid = 0  # steps of the files parsed (`parse`) not yet charged to a path (`collect`)
+        # files other scripts of the project write (project_writes.py): the reader a writer's analysis runs for,
+        # each writer's saves, and the records found per file read
+        self.writer_of: str | None = None
+        self.writers_run: dict[str, dict[tuple[str, ...], list[tuple[str, Any]]]] = {}
+        self.facts_of_writers: dict[str, list[tuple[str, Any]]] = {}
 
     def collect(self) -> int:
         """The steps of the files parsed since the last call (charged to the path that asks): a function

@@ -46,6 +46,10 @@ class Ctx(Protocol):
         """The text of a small file of the project (`name` relative to `base`, default: the folder of
         the file running), read and never executed; None when outside the project, missing or large."""
 
+    def written_elsewhere(self, key: tuple[str, ...]) -> "list[tuple[str, Any]]":
+        """What the project's other scripts save at the path `key` (its segments, relative to the folder the
+        program runs in): one (library, value) per path of theirs that saved it (interp/project_writes.py)."""
+
     def data_kind(self, path: str) -> str | None:
         """Of an absolute path inside the followed installed package whose code is running: "file", "folder"
         or "absent"; None anywhere else (not known)."""

@@ -7,9 +7,15 @@ parts some of which are values not understood (`os.path.join(d, 'x.npy')` with `
 joined with the same names gives the same key, and a different one never does. A save to a known
 key records the value saved (per path, `ctx.facts`); a load of a recorded key gives that value back
 (a numpy array keeps its shape, dtype and value range; `torch.load` gets a copy of the containers
-saved). A save whose path has no key may have written any file: every record is dropped. A load of
-a file the run did not write is unknown, named after its path (`read at run time by
-torch.load('feat.pt')`), so the coverage figures say which file to look at.
+saved). A save whose path has no key may have written any file: every record is dropped.
+
+A load of a file the run did not write, at a path known as a whole, gets what the project's other
+scripts save there (`Ctx.written_elsewhere`, interp/project_writes.py: a `prepro.py` writing what
+`train.py` reads): their paths' values joined — containers of the same form, a tensor's rank, dtype and
+every size all of them agree on; a size they do not agree on, or that was not a number, is a new symbol
+(one per tuple of their sizes, so sizes equal in every writer stay equal: `X` and `Y` saved with the
+same `n` rows keep one row count). Anything else is unknown, named after its path (`read at run time
+by torch.load('feat.pt')`), so the coverage figures say which file to look at.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from pytea_ci.models.context import Ctx
 from pytea_ci.models.random_ import _READ
 from pytea_ci.models.registry import model
 from pytea_ci.models.values import Unknown
+from pytea_ci.shapes.dim import UNKNOWN, Sym
 from pytea_ci.shapes.tensor import Origin, Tensor
 
 SAVED = "saved files"  # ctx.facts key: path key -> (library, value)
@@ -103,14 +110,78 @@ def _name(path: Any) -> str:
     return repr(path) if isinstance(path, str) else "a path not known"
 
 
-def _unread(ctx: Ctx, call: str, path: Any) -> Unknown:
-    """The content of a file the run did not write: unknown, named after the path (data read at run
-    time); of a file it may have written, only unknown (not an input of the run)."""
-    if _may_be_written(ctx, path_key(path)):
+def _unread(ctx: Ctx, call: str, path: Any, lib: str) -> Any:
+    """The content of a file the run did not write: what the project's other scripts save there, else
+    unknown, named after the path (data read at run time); of a file it may have written, only unknown
+    (not an input of the run)."""
+    key = path_key(path)
+    if _may_be_written(ctx, key):
         what = f"{call}({_name(path)}) of a file the run may have written"
         return Unknown(what, None, Origin(ctx.span, what))
+    if key and all(isinstance(p, str) for p in key):
+        records = ctx.written_elsewhere(key)
+        if records and all(r[0] == lib for r in records):
+            joined = _Join(ctx, f"{call}({_name(path)}) of a file another script of the project saves")
+            got = joined.values([r[1] for r in records])
+            if got is not _Join.NOT_ONE:
+                return got
     what = f"{_READ}{call}({_name(path)})"
     return Unknown(what, None, Origin(ctx.span, what))
+
+
+class _Join:
+    """The value every one of several saved values is an instance of (see the module docstring)."""
+
+    NOT_ONE = object()  # no value stands for all of them
+
+    def __init__(self, ctx: Ctx, what: str) -> None:
+        self.ctx, self.what = ctx, what
+        self.sizes: dict[tuple[Any, ...], Any] = {}
+
+    def values(self, vals: list[Any]) -> Any:
+        first = vals[0]
+        if first is None or any(type(v) is not type(first) for v in vals):
+            return self.NOT_ONE
+        if isinstance(first, Tensor):
+            return self._tensor(vals)
+        if isinstance(first, (tuple, list)):
+            if any(len(v) != len(first) for v in vals):
+                return self.NOT_ONE
+            items = [self.values([v[i] for v in vals]) for i in range(len(first))]
+            if any(x is self.NOT_ONE for x in items):
+                items = [Unknown(self.what, None, Origin(self.ctx.span, self.what)) if x is self.NOT_ONE else x
+                         for x in items]
+            return type(first)(items)
+        if isinstance(first, dict):
+            if any(list(v) != list(first) for v in vals) or not all(isinstance(k, (str, int)) for k in first):
+                return self.NOT_ONE
+            out = {k: self.values([v[k] for v in vals]) for k in first}
+            return {k: Unknown(self.what, None, Origin(self.ctx.span, self.what)) if x is self.NOT_ONE else x
+                    for k, x in out.items()}
+        if isinstance(first, (bool, int, float, str)) and all(v == first for v in vals):
+            return first
+        return self.NOT_ONE
+
+    def _tensor(self, vals: list[Tensor]) -> Any:
+        first = vals[0]
+        if first.shape is None or any(v.shape is None or len(v.shape) != len(first.shape) or v.lib != first.lib
+                                      for v in vals):
+            return self.NOT_ONE
+        shape = tuple(self._size(tuple(v.shape[i] for v in vals)) for i in range(len(first.shape)))  # type: ignore[index]
+        dtype = first.dtype if all(v.dtype == first.dtype for v in vals) else None
+        return Tensor(shape, dtype, lib=first.lib, origin=Origin(self.ctx.span, self.what), device=None)
+
+    def _size(self, sizes: tuple[Any, ...]) -> Any:
+        if all(isinstance(d, int) for d in sizes) and len(set(sizes)) == 1:
+            return sizes[0]
+        if sizes not in self.sizes:
+            syms = [d for d in sizes if isinstance(d, Sym)]
+            kind = syms[0].kind if len(syms) == len(sizes) and all(d.kind == syms[0].kind for d in syms) else UNKNOWN
+            lows = [d.lo if isinstance(d, Sym) else d if isinstance(d, int) else None for d in sizes]
+            lo = min(lows) if all(x is not None for x in lows) else 0  # type: ignore[type-var]
+            self.sizes[sizes] = self.ctx.fresh("saved", kind=kind, lo=max(0, lo),  # type: ignore[arg-type]
+                                               note=f"a size of {self.what}")
+        return self.sizes[sizes]
 
 
 def _copy(value: Any, moved: bool = False) -> Any:
@@ -144,7 +215,7 @@ def np_load(ctx: Ctx, file: Any = None, *args: Any, **kwargs: Any) -> Any:
     got = _recorded(ctx, path_key(file))
     if got is not None and got[0] == "numpy" and got[1] is not None:
         return got[1]
-    return _unread(ctx, "numpy.load", file)
+    return _unread(ctx, "numpy.load", file, "numpy")
 
 
 @model("torch.save")
@@ -158,4 +229,4 @@ def torch_load(ctx: Ctx, f: Any = None, *args: Any, **kwargs: Any) -> Any:
     got = _recorded(ctx, path_key(f))
     if got is not None and got[0] == "torch":
         return _copy(got[1], kwargs.get("map_location", args[0] if args else None) is not None)
-    return _unread(ctx, "torch.load", f)
+    return _unread(ctx, "torch.load", f, "torch")
