@@ -109,7 +109,8 @@ def _saves_of(interp: "Interpreter", writer: str) -> dict[tuple[str, ...], list[
     sub = Shared(shared.display_root, shared.installed)
     sub.writer_of = interp.config.entry
     sub.max_file_bytes = shared.max_file_bytes
-    shared.writers_run[writer] = saves = {}
+    saves: dict[tuple[str, ...], list[Record]] = {}
+    shared.writers_run[writer] = saves
     tree = sub.parse(writer)
     if isinstance(tree, SyntaxError):
         return saves

@@ -178,9 +178,8 @@ class _Join:
             syms = [d for d in sizes if isinstance(d, Sym)]
             kind = syms[0].kind if len(syms) == len(sizes) and all(d.kind == syms[0].kind for d in syms) else UNKNOWN
             lows = [d.lo if isinstance(d, Sym) else d if isinstance(d, int) else None for d in sizes]
-            lo = min(lows) if all(x is not None for x in lows) else 0  # type: ignore[type-var]
-            self.sizes[sizes] = self.ctx.fresh("saved", kind=kind, lo=max(0, lo),  # type: ignore[arg-type]
-                                               note=f"a size of {self.what}")
+            lo = min(x for x in lows if x is not None) if all(x is not None for x in lows) else 0
+            self.sizes[sizes] = self.ctx.fresh("saved", kind=kind, lo=max(0, lo), note=f"a size of {self.what}")
         return self.sizes[sizes]
 
 

@@ -206,6 +206,8 @@ for _r in ("sum", "std", "max", "argmax", "all", "softmax"):
     add(f"torch.{_r}", _x, f"torch.{_r}(x, dim=1)", f"torch.{_r}(x, dim=3)")
 add("torch.sum", X234, "torch.sum(x)", "x.sum((0, 2))", "x.sum(-1, keepdim=True)")
 add("torch.mean", X234, "torch.mean(x)", "x.mean((0, 2))", "x.mean(-1, keepdim=True) + torch.zeros(2, 3, 1)", "x.mean(dim=3)")
+add("torch.nanmean", X234, "torch.nanmean(x, 1).view(8)", "x.nanmean(3)")
+add("torch.logsumexp", X234, "torch.logsumexp(x, 1).view(8)", "torch.logsumexp(x, 3)")
 add("torch.cumsum", X234, "torch.cumsum(x, 1)", "x.cumsum(-1) + torch.zeros(2, 3, 4)", "x.cumsum(3)")
 # torch's argument parser takes numpy's `axis=` for `dim=` (models/registry.py `_axis_alias`)
 add("torch.cumsum", X234, "torch.cumprod(x, axis=0)", "x.cumsum(axis=3)", "torch.softmax(x, axis=2)",

@@ -36,6 +36,18 @@ DTYPE_CASES = [
     ("A = torch.ones(3, 3, dtype=torch.long)", "torch.linalg.matrix_power(A, 2)"),
     ("A = torch.eye(3)", "torch.linalg.solve(A, torch.ones(3, dtype=torch.long))"),
     ("A = torch.eye(3).double()", "torch.linalg.det(A)"),
+    # averages need a floating or complex dtype (the input's, or `dtype=`'s for mean); logsumexp promotes integers
+    ("x = torch.randn(2, 3, 4)", "(x > 0).mean()"),
+    ("x = torch.randn(2, 3, 4)", "x.long().mean(1)"),
+    ("x = torch.randn(2, 3, 4)", "x.long().mean(1, dtype=torch.float64)"),
+    ("x = torch.randn(2, 3, 4)", "torch.mean(x, dtype=torch.int32)"),
+    ("x = torch.randn(2, 3, 4)", "x.half().mean()"),
+    ("x = torch.randn(2, 3, 4)", "x.long().nanmean()"),
+    ("x = torch.randn(2, 3, 4)", "torch.nanmean(x.long(), dtype=torch.float32)"),
+    ("x = torch.randn(2, 3, 4)", "torch.logsumexp(x.long(), 1).mean()"),
+    ("x = torch.randn(2, 3, 4)", "x.long().std()"),
+    ("x = torch.randn(2, 3, 4)", "(x > 0).var(1)"),
+    ("x = torch.randn(2, 3, 4)", "x.var(1).mean()"),
     # layers vs their parameters
     ("", "nn.Linear(4, 3)(torch.randint(0, 5, (8, 4)))"),
     ("", "nn.Linear(4, 3)(torch.randint(0, 5, (8, 4)).float())"),

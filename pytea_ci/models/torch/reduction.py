@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.dtype_device import require_floating
 from pytea_ci.models.prim import contiguous_strides, dtype_name, known, norm_dim, reduce_shape, shape_of, with_strides
 from pytea_ci.models.ranges import Indices, argmax_values, argsort_values
 from pytea_ci.models.registry import model
@@ -48,11 +49,37 @@ def _nonempty(ctx: Ctx, op: str, input: Any, dim: Any, whole: bool = True) -> No
             ctx.require(False, op, f"Expected reduction dim {n} to have non-zero size.", INVALID_ARGUMENT)
 
 
-@model("torch.mean", "torch.Tensor.mean", "torch.nanmean", "torch.Tensor.nanmean", "torch.logsumexp",
-       "torch.Tensor.logsumexp")
+_FLOATING = "floating point or complex dtype"
+
+
+@model("torch.mean", "torch.Tensor.mean")
 def mean(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
-    return _reduce(ctx, "sum", input, _dim_kw(dim, kwargs), _keep(keepdim, kwargs),
+    """An average of bools or integers has no dtype to be in: `dtype=` must name a floating or complex one,
+    else the input must be of one (`(pred == y).mean()` raises; `.float().mean()` does not)."""
+    dtype = dtype_name(kwargs.get("dtype"))
+    if dtype is not None:
+        require_floating(ctx, "mean", Tensor((), dtype), "dtype",
+                         f"mean(): could not infer output dtype. Optional dtype must be either a {_FLOATING}. Got: {{got}}")
+    else:
+        require_floating(ctx, "mean", input, "input",
+                         f"mean(): could not infer output dtype. Input dtype must be either a {_FLOATING}. Got: {{got}}")
+    return _reduce(ctx, "mean", input, _dim_kw(dim, kwargs), _keep(keepdim, kwargs), dtype or "")
+
+
+@model("torch.nanmean", "torch.Tensor.nanmean")
+def nanmean(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
+    """The input must be floating or complex whatever `dtype=` says."""
+    require_floating(ctx, "nanmean", input, "input",
+                     "nanmean(): expected input to have floating point or complex dtype but got {got}")
+    return _reduce(ctx, "nanmean", input, _dim_kw(dim, kwargs), _keep(keepdim, kwargs),
                    dtype_name(kwargs.get("dtype")) or "")
+
+
+@model("torch.logsumexp", "torch.Tensor.logsumexp")
+def logsumexp(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
+    """Bools and integers are promoted to the default float dtype."""
+    promoted = "float32" if isinstance(input, Tensor) and category(input.dtype) in (0, 1) else ""
+    return _reduce(ctx, "logsumexp", input, _dim_kw(dim, kwargs), _keep(keepdim, kwargs), promoted)
 
 
 @model("torch.amax", "torch.Tensor.amax", "torch.amin", "torch.Tensor.amin")
@@ -81,6 +108,7 @@ def count_nonzero(ctx: Ctx, input: Any, dim: Any = None) -> Any:
 def std(ctx: Ctx, input: Any, dim: Any = None, unbiased: Any = True, keepdim: Any = False, **kwargs: Any) -> Any:
     if isinstance(unbiased, (int, tuple, list)) and not isinstance(unbiased, bool) and dim is None:
         dim, unbiased = unbiased, True
+    require_floating(ctx, "std", input, "input", "std and var only support floating point and complex dtypes")
     return _reduce(ctx, "std", input, dim, _keep(keepdim, kwargs))
 
 
