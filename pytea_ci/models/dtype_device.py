@@ -152,6 +152,16 @@ def require_floating(ctx: Ctx, op: str, t: Any, name: str, message: str) -> None
         ctx.require(False, op, message.format(got=title(t.dtype)), DTYPE_MISMATCH, operands=(dtype_note(name, t),))
 
 
+def require_cpu_floating(ctx: Ctx, op: str, t: Any, kernel: str) -> None:
+    """`t` goes through a kernel torch's CPU build implements for floating dtypes only (NotImplementedError
+    `"gelu_cpu" not implemented for 'Long'`). Another device's build may implement more, so the failure is
+    claimed only for a tensor known to be on the CPU."""
+    if isinstance(t, Tensor) and t.lib == "torch" and t.device == "cpu" and t.dtype is not None \
+            and category(t.dtype) in (0, 1):
+        ctx.require(False, op, f'"{kernel}" not implemented for \'{title(t.dtype)}\'', DTYPE_MISMATCH,
+                    operands=(dtype_note("input", t),))
+
+
 def require_castable(ctx: Ctx, op: str, target: Any, result: str | None, name: str = "self",
                      message: str = "result type {got} can't be cast to the desired output type {want}") -> None:
     """An in-place op (or an `out=` tensor) takes the result into `target`: a float result cannot go into
@@ -274,7 +284,8 @@ def after_model(ctx: Any, name: str, kind: str | None, out: Any, args: tuple[Any
     if "device" in kwargs:
         dev = device_of(kwargs["device"]) if kwargs["device"] is not None else out.device
         return placed(ctx, out, dev, f"{short}(device=)")
-    if out.device is None:  # results live where their operands do
+    if out.device is None and kind != CONVERTS:  # results live where their operands do (`.to(d)` of a device
+        # not known: not where it was)
         inputs = _input_devices(args, kwargs)
         if len(inputs) == 1 and None not in inputs:
             return placed(ctx, out, inputs.pop(), f"{short} (its operands' device)")

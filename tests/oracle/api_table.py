@@ -206,6 +206,12 @@ for _r in ("sum", "std", "max", "argmax", "all", "softmax"):
     add(f"torch.{_r}", _x, f"torch.{_r}(x, dim=1)", f"torch.{_r}(x, dim=3)")
 add("torch.sum", X234, "torch.sum(x)", "x.sum((0, 2))", "x.sum(-1, keepdim=True)")
 add("torch.mean", X234, "torch.mean(x)", "x.mean((0, 2))", "x.mean(-1, keepdim=True) + torch.zeros(2, 3, 1)", "x.mean(dim=3)")
+# activations declared one by one (their CPU kernels take floating dtypes only: models/torch/elementwise.py)
+for _a in ("celu", "elu", "gelu", "hardsigmoid", "hardswish", "leaky_relu", "logsigmoid", "mish", "rrelu", "selu", "silu",
+           "softplus"):
+    add(f"torch.nn.functional.{_a}", X234, f"F.{_a}(x).view(24)", f"F.{_a}(x).view(5, 5)")
+add("torch.nn.functional.leaky_relu_", X234, "F.leaky_relu_(x.clone()).view(24)", "F.leaky_relu_(x.clone()).view(25)")
+add("torch.nn.functional.gumbel_softmax", X234, "F.gumbel_softmax(x, dim=1).view(24)", "F.gumbel_softmax(x, dim=3)")
 add("torch.nanmean", X234, "torch.nanmean(x, 1).view(8)", "x.nanmean(3)")
 add("torch.logsumexp", X234, "torch.logsumexp(x, 1).view(8)", "torch.logsumexp(x, 3)")
 add("torch.cumsum", X234, "torch.cumsum(x, 1)", "x.cumsum(-1) + torch.zeros(2, 3, 4)", "x.cumsum(3)")

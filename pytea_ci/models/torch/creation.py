@@ -8,7 +8,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.dtype_device import (AUTOCAST, CREATES, CREATES_LIKE_DATA, DEFAULT_DEVICE_SET, DEFAULT_DTYPE_SET,
-                                         require_castable)
+                                         require_castable, require_floating)
 from pytea_ci.models.prim import as_int, fmt, known, norm_dim, shape_of, sizes_arg
 from pytea_ci.models.random_ import TORCH, seed_generator
 from pytea_ci.models.ranges import (arange_values, constant_values, full_values, joined_values, legacy_values, literal_values,
@@ -628,7 +628,9 @@ def grids(items: list[Tensor], sizes: list[Any], indexing: Any, sparse: Any) -> 
 
 @model("torch.multinomial", "torch.Tensor.multinomial")
 def multinomial(ctx: Ctx, input: Any, num_samples: Any, replacement: Any = False, **kwargs: Any) -> Any:
-    """Indices drawn from each row of probabilities: [*, C] -> [*, num_samples]."""
+    """Indices drawn from each row of probabilities: [*, C] -> [*, num_samples]; the probabilities are floating."""
+    require_floating(ctx, "multinomial", input, "input",
+                     "multinomial only supports floating-point dtypes for input, got: {got}")
     if not known(input) or not (1 <= len(shape_of(input)) <= 2):
         return ctx.unknown("multinomial")
     s = shape_of(input)

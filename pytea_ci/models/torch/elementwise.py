@@ -8,6 +8,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.dtype_device import (DTYPE_NAMES, TO_CPU, TO_CUDA, joined_device, require_bool_support,
+                                          require_cpu_floating,
                                          require_castable, require_dtype_in, require_same_device)
 from pytea_ci.models.prim import broadcast_shapes, known, result_dtype
 from pytea_ci.models.registry import (ALWAYS, CONTIGUOUS, LIKE_INPUT, NO_FACETS, Facets, declare, model,
@@ -150,9 +151,18 @@ def _dunder_model(op: str, reflected: bool, inplace: bool) -> Any:
     return run
 
 
+# Activations whose CPU kernels take floating dtypes only (torch 2.13's names; `dtype_device.require_cpu_floating`)
+CPU_FLOAT_KERNELS = {"elu": "elu_cpu", "selu": "elu_cpu", "celu": "elu_cpu", "leaky_relu": "leaky_relu_cpu",
+                     "leakyrelu": "leaky_relu_cpu", "leaky_relu_": "leaky_relu_cpu", "rrelu": "leaky_relu_cpu",
+                     "gelu": "GeluKernelImpl", "silu": "silu_cpu", "mish": "mish_cpu", "softplus": "softplus_cpu",
+                     "hardswish": "hardswish_cpu", "hardsigmoid": "hardsigmoid_cpu", "logsigmoid": "log_sigmoid_cpu"}
+
+
 def unary(ctx: Ctx, op: str, input: Any) -> Any:
     if not isinstance(input, Tensor):
         return ctx.unknown(f"{op} of a non-tensor")
+    if op in CPU_FLOAT_KERNELS:
+        require_cpu_floating(ctx, op, input, CPU_FLOAT_KERNELS[op])
     if op in ("neg", "negative") and input.lib == "torch":
         require_dtype_in(ctx, op, input, tuple(d for d in DTYPE_NAMES if d != "bool"), "input",
                          "Negation, the `-` operator, on a bool tensor is not supported")

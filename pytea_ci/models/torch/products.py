@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.dtype_device import require_floating
 from pytea_ci.models.prim import broadcast_shapes, fmt, known, matrix_operands, norm_dim, shape_of
 from pytea_ci.models.registry import model
 from pytea_ci.models.torch.tensor import bmm, mm
@@ -92,6 +93,8 @@ def cdist(ctx: Ctx, x1: Any, x2: Any, p: Any = 2.0, **kwargs: Any) -> Any:
     if not known(x1, x2):
         return ctx.unknown("cdist")
     a, b = shape_of(x1), shape_of(x2)
+    require_floating(ctx, "cdist", x1, "x1", "cdist only supports floating-point dtypes, X1 got: {got}")
+    require_floating(ctx, "cdist", x2, "x2", "cdist only supports floating-point dtypes, X2 got: {got}")
     ctx.require(len(a) >= 2 and len(b) >= 2, "cdist", f"cdist only supports at least 2D tensors, X1 got: {len(a)}D, "
                 f"X2 got: {len(b)}D", INVALID_ARGUMENT, (f"x1: {fmt(a)}", f"x2: {fmt(b)}"))
     ctx.require(P.eq(a[-1], b[-1]), "cdist", f"X1 and X2 must have the same number of columns. X1: {a[-1]!r} "

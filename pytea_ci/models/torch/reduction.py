@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.dtype_device import require_floating
+from pytea_ci.models.dtype_device import require_cpu_floating, require_floating
 from pytea_ci.models.prim import contiguous_strides, dtype_name, known, norm_dim, reduce_shape, shape_of, with_strides
 from pytea_ci.models.ranges import Indices, argmax_values, argsort_values
 from pytea_ci.models.registry import model
@@ -115,6 +115,7 @@ def std(ctx: Ctx, input: Any, dim: Any = None, unbiased: Any = True, keepdim: An
 @model("torch.quantile", "torch.Tensor.quantile", "torch.nanquantile", "torch.Tensor.nanquantile")
 def quantile(ctx: Ctx, input: Any, q: Any, dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
     """A reduction over `dim` (all elements when None) with one more leading dim of len(q) for a 1-D `q`."""
+    require_floating(ctx, "quantile", input, "input", "quantile() input tensor must be either float or double dtype")
     if isinstance(q, Tensor) and q.shape is not None:
         ctx.require(len(q.shape) <= 1, "quantile", f"q must be a scalar or 1D tensor (got shape {list(q.shape)})", INVALID_ARGUMENT)
     out = _reduce(ctx, "quantile", input, dim, _keep(keepdim, kwargs))
@@ -154,22 +155,37 @@ def median(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs
     return ValuesIndices((values, values.with_shape(values.shape, "int64")))
 
 
+_NORM_FLOAT = "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {got}"
+
+
 @model("torch.norm", "torch.Tensor.norm", "torch.linalg.norm", "torch.linalg.vector_norm")
 def norm(ctx: Ctx, input: Any, p: Any = "fro", dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
+    """Norms of bools and integers raise on every device (`x.long().norm(dim=1)`)."""
+    require_floating(ctx, "norm", input, "input", _NORM_FLOAT)
     if isinstance(p, (tuple, list)) or (isinstance(p, int) and dim is None and "ord" not in kwargs and not isinstance(p, bool) and False):
         dim = p
     return _reduce(ctx, "norm", input, kwargs.get("dim", dim), keepdim)
 
 
 @model("torch.softmax", "torch.Tensor.softmax", "torch.log_softmax", "torch.Tensor.log_softmax",
-       "torch.nn.functional.softmax", "torch.nn.functional.log_softmax", "torch.nn.functional.softmin",
-       "torch.nn.functional.gumbel_softmax")
+       "torch.nn.functional.softmax", "torch.nn.functional.log_softmax", "torch.nn.functional.softmin")
 def softmax(ctx: Ctx, input: Any, dim: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """Bools and integers have no softmax kernel on the CPU (`dtype=` converts the input first)."""
     if not known(input):
         return ctx.unknown("softmax of unknown tensor")
+    if dtype_name(kwargs.get("dtype")) is None:
+        require_cpu_floating(ctx, "softmax", input, "softmax_kernel_impl")
     if dim is not None:
         norm_dim(ctx, dim, len(shape_of(input)), "softmax")
     return input.with_shape(input.shape, "float32" if not input.is_float() else input.dtype)
+
+
+@model("torch.nn.functional.gumbel_softmax")
+def gumbel_softmax(ctx: Ctx, logits: Any, *args: Any, **kwargs: Any) -> Any:
+    """Its noise is drawn in the dtype of the logits: a continuous distribution needs a floating one."""
+    require_floating(ctx, "gumbel_softmax", logits, "logits", "Exponential distribution is a continuous probability "
+                     "distribution. dtype must be a floating point but you specified {got}")
+    return softmax(ctx, logits, kwargs.get("dim", -1))
 
 
 @model("torch.cumsum", "torch.Tensor.cumsum", "torch.cumprod", "torch.Tensor.cumprod")

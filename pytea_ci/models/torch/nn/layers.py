@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.dtype_device import parameter, require_dtype_in, require_parameters
+from pytea_ci.models.dtype_device import parameter, require_cpu_floating, require_dtype_in, require_parameters
 from pytea_ci.models.index_checks import count_bins, require_indices, require_values
 from pytea_ci.models.prim import dim_arg, fmt, known, norm_dim, shape_of, tag
 from pytea_ci.models.registry import CONTIGUOUS, KEEPS, REGISTRY, facets, model, native_class
@@ -160,17 +160,25 @@ class Softmax:
         return softmax(ctx, input, self.attrs["dim"])
 
 
-@model("torch.nn.functional.relu", "torch.nn.functional.relu6", "torch.nn.functional.elu", "torch.nn.functional.selu",
-       "torch.nn.functional.leaky_relu", "torch.nn.functional.gelu", "torch.nn.functional.silu",
-       "torch.nn.functional.mish", "torch.nn.functional.sigmoid", "torch.nn.functional.tanh",
-       "torch.nn.functional.softplus", "torch.nn.functional.hardswish", "torch.nn.functional.hardtanh",
-       "torch.nn.functional.dropout", "torch.nn.functional.dropout1d", "torch.nn.functional.dropout2d",
-       "torch.nn.functional.dropout3d", "torch.nn.functional.alpha_dropout", "torch.nn.functional.celu",
-       "torch.nn.functional.logsigmoid", "torch.nn.functional.hardsigmoid", "torch.nn.functional.relu_",
-       "torch.nn.functional.prelu", "torch.nn.functional.rrelu", "torch.nn.functional.softsign",
-       "torch.nn.functional.threshold", "torch.dropout", "torch.nn.functional.leaky_relu_")
+@model("torch.nn.functional.relu", "torch.nn.functional.relu6", "torch.nn.functional.sigmoid",
+       "torch.nn.functional.tanh", "torch.nn.functional.hardtanh", "torch.nn.functional.dropout",
+       "torch.nn.functional.dropout1d", "torch.nn.functional.dropout2d", "torch.nn.functional.dropout3d",
+       "torch.nn.functional.alpha_dropout", "torch.nn.functional.relu_", "torch.nn.functional.prelu",
+       "torch.nn.functional.softsign", "torch.nn.functional.threshold", "torch.dropout")
 def f_activation(ctx: Ctx, input: Any, *args: Any, **kwargs: Any) -> Any:
     return unary(ctx, "relu", input)
+
+
+def _f_float_kernel(name: str) -> Any:
+    def run(ctx: Ctx, input: Any, *args: Any, **kwargs: Any) -> Any:
+        return unary(ctx, name, input)
+
+    return run
+
+
+for _name in ("elu", "selu", "leaky_relu", "gelu", "silu", "mish", "softplus", "hardswish", "celu", "logsigmoid",
+              "hardsigmoid", "rrelu", "leaky_relu_"):  # their CPU kernels take floating dtypes only (elementwise.py)
+    model(f"torch.nn.functional.{_name}")(_f_float_kernel(_name))
 
 
 def embedding_forward(ctx: Ctx, input: Any, weight: Any, op: str) -> Any:
@@ -292,6 +300,7 @@ def glu_forward(ctx: Ctx, input: Any, dim: Any) -> Any:
     if not known(input):
         return ctx.unknown("glu of unknown input")
     s = shape_of(input)
+    require_cpu_floating(ctx, "glu", input, "glu_cpu")
     ctx.require(len(s) >= 1, "glu", "glu does not support scalars because halving size must be even", INVALID_ARGUMENT)
     d = norm_dim(ctx, dim, len(s), "glu")
     if d is None:

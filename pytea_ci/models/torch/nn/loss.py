@@ -10,8 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.dtype_device import (dtype_note, require_dtype_in, require_floating, require_same_device,
-                                         require_same_dtype, title)
+from pytea_ci.models.dtype_device import (dtype_note, require_cpu_floating, require_dtype_in, require_floating,
+                                         require_same_device, require_same_dtype, title)
 from pytea_ci.models.index_checks import require_indices, require_values
 from pytea_ci.models.prim import broadcast_shapes, fmt, known, same_shape_required, shape_of
 from pytea_ci.models.registry import model, native_class
@@ -36,6 +36,8 @@ def class_index_loss(ctx: Ctx, input: Any, target: Any, reduction: Any, op: str,
     si, st = shape_of(input), shape_of(target)
     ops = (f"input: {fmt(si)}", f"target: {fmt(st)}")
     require_same_device(ctx, op, (("input", input), ("target", target)))
+    if op == "cross_entropy":  # its log_softmax of integer logits has no CPU kernel
+        require_cpu_floating(ctx, op, input, "log_softmax_kernel_impl")
     if probs_ok and target.dtype is not None and target.is_float() and len(si) != len(st):
         ctx.require(False, op, _TARGET_DTYPE.format(got=title(target.dtype)) + " (a floating target holds class "
                     f"probabilities and must have the input's shape {fmt(si)}, got {fmt(st)})", DTYPE_MISMATCH,

@@ -259,6 +259,8 @@ class LocalResponseNorm:
 def f_normalize(ctx: Ctx, input: Any, p: Any = 2.0, dim: Any = 1, *args: Any, **kwargs: Any) -> Any:
     from pytea_ci.models.prim import norm_dim
 
+    require_floating(ctx, "normalize", input, "input",
+                     "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {got}")
     if known(input):
         norm_dim(ctx, dim, len(shape_of(input)), "normalize")
     return input
