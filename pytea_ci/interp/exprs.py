@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.bulk import run_bulk
 from pytea_ci.interp.coroutines import awaited
+from pytea_ci.interp.eval_text import eval_text, is_plain_eval
 from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, contains_term, dim_binop, is_concrete,
                                 on_machine)
 from pytea_ci.interp.runtime import FunctionVal, Scope, SideEnd, UserException, same_value
@@ -495,6 +496,8 @@ class ExprMixin:
             # `kwargs = dict(locals())` in a constructor (configs by prefix): a function's own variables, as
             # CPython's snapshot; a module's or a class body's namespace itself
             return self.function_locals(scope) if scope.func is not None else scope.locals
+        if is_plain_eval(self, fn, node, args, kwargs):  # `eval(args.layers)`: the expression the text holds
+            return eval_text(self, args[0], node, scope)
         with self.at(node):
             return self.call(fn, *args, **kwargs)
 
