@@ -1064,4 +1064,16 @@ STOP41_SCRIPTS: list[Script] = [
            variants=(((), ()), (("--batch_size", "64", "--layers", "[32,16,8]"), ()))),
 ]
 
+# --- tk-rusch/coRNN: one folder per experiment, each with its own task script, argparse options, model and data
+# (the adding problem generated in the script; sequential and permuted pixel MNIST through the torchvision stand-in
+# at its full length, which their fixed `random_split` sizes 57000 + 3000 need: small and wide runs keep it quick)
+STOP41_SCRIPTS += [
+    Script("cornn-adding", "cornn-tk-rusch", "adding", "adding_task.py", ("adding_task.py", "model.py", "utils.py"),
+           argv=("--max_steps", "201", "--batch_test", "100", "--T", "40", "--n_hid", "32"),
+           variants=(((), ()), (("--batch", "16", "--T", "25"), ()))),
+    *(Script(f"cornn-{task.lower()}", "cornn-tk-rusch", task, f"{task}_task.py",
+             (f"{task}_task.py", "network.py", "utils.py"), argv=("--n_hid", "8", "--batch", "5700"),
+             variants=(((), ()),), timeout=600) for task in ("sMNIST", "psMNIST")),
+]
+
 SUBJECTS.update({s.name: s for s in STOP41_SCRIPTS})
