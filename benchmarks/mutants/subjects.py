@@ -952,7 +952,7 @@ def _hl(model: str, file: str) -> Script:
     return Script(f"hl0929-{model.lower()}", "text-classification-hl0929", ".", "train/run.py",
                   ("train/run.py", "train/scripts.py", "utils/utils.py", "models/config.py", f"models/{file}"),
                   argv=("--model", model, "--embedding", "random"), setup=_HL_SETUP,
-                  variants=(((), ()), (("--token-level", "word"), ())))
+                  variants=(((), ()), (("--token-level", "word"), ())), timeout=300)  # Transformer: 23 s alone, 90+ loaded
 
 
 _NER_SETUP = _STUBS41 + """
