@@ -115,3 +115,17 @@ def test_a_script_whose_setup_stubs_modules_is_checked_without_naming_the_venv()
     stub = "import sys, types\nsys.modules['nltk'] = types.ModuleType('nltk')\n"
     assert score.stubs_modules(score.Script("s", "src", ".", "train.py", ("train.py",), setup=stub))
     assert not score.stubs_modules(score.Script("s", "src", ".", "train.py", ("train.py",), setup="open('a', 'w')"))
+
+
+def test_a_mutant_not_labelled_yet_is_skipped_not_a_crash() -> None:
+    """Between `mutate.py` (recipes without a label) and `label.py --merge`, `score.py run` skips the new mutants as
+    it skips unlabelled ones, and still checks the labelled mutants (stop 41: it raised KeyError 'label')."""
+    score = _score()
+    doc = {"inputs": {"lecun1989-repro": [0]}, "mutants": [
+        {"id": "lecun1989-repro#0", "subject": "lecun1989-repro"},
+        {"id": "lecun1989-repro#1", "subject": "lecun1989-repro", "label": {"label": "always"}},
+        {"id": "lecun1989-repro#2", "subject": "lecun1989-repro", "label": {"label": "unlabelled"}}]}
+    keys = [job[0] for job in score._jobs(doc, {"dev"})]
+    assert "lecun1989-repro#1|script" in keys
+    assert not [k for k in keys if k.startswith(("lecun1989-repro#0", "lecun1989-repro#2"))]
+    assert "lecun1989-repro|orig|script" in keys

@@ -119,8 +119,8 @@ def _jobs(doc: dict, halves: set[str]) -> list[tuple[str, str, str, dict | None]
                                                                      "script-never", None)]
     for m in doc["mutants"]:
         subject = SUBJECTS[m["subject"]]
-        if half.get(subject.source) not in halves or m["label"]["label"] == "unlabelled":
-            continue
+        if half.get(subject.source) not in halves or m.get("label", {}).get("label", "unlabelled") == "unlabelled":
+            continue  # a mutant drawn and not labelled yet (mutate.py ran, label.py not) is skipped as an unlabelled one
         if isinstance(subject, Module):
             jobs += [(f"{m['id']}|driver", m["subject"], "driver", m), (f"{m['id']}|library", m["subject"], "library", m)]
             if hashlib.sha256(m["id"].encode()).hexdigest() < "3":  # a fixed ~1/5 sample for item 6 on mutants

@@ -898,3 +898,182 @@ STOP40_SCRIPTS: list[Script] = [
 
 SUBJECTS: dict[str, Module | Script] = {s.name: s for s in [*MODULES, *SCRIPTS, *NEW_MODULES, *NEW_SCRIPTS,
                                                             *STOP34_SCRIPTS, *STOP36_SCRIPTS, *STOP40_SCRIPTS]}
+
+# --- stop 41: development sources of training scripts of the kinds of the stop-40 script test half (a config-driven
+# text classifier, sequence labelling from a configuration file and CoNLL files, a recommender over a ratings file),
+# for developing script mode without that half; appended, so no earlier subject changes. The mirrors hold the .py
+# files only: `setup` writes stand-in data of the real format and stubs modules that are not installed and decide no
+# label (tqdm, sklearn.metrics' scores, tensorboardX, onnx, gensim, jieba's word cutter, pandas, SciPy's dok_matrix).
+
+_STUBS41 = _TB_STUB + """
+import sys, types
+import numpy as np
+_skm = types.ModuleType('sklearn.metrics')  # scores from NumPy: a report is no part of a label
+_skm.accuracy_score = lambda t, p, *a, **k: float(np.mean(np.asarray(t) == np.asarray(p)))
+_skm.f1_score = lambda *a, **k: np.full(len(k['labels']), 0.5) if 'average' in k and k['average'] is None else 0.5
+_skm.classification_report = lambda t, p, *a, **k: ''
+_skm.confusion_matrix = lambda t, p, *a, **k: np.zeros((2, 2), dtype=int)
+_sk = types.ModuleType('sklearn')
+_sk.metrics = _skm
+_tq = types.ModuleType('tqdm')
+_tq.tqdm = lambda it=None, *a, **k: it
+sys.modules.update({'sklearn': _sk, 'sklearn.metrics': _skm, 'tqdm': _tq})
+"""
+
+_HL_SETUP = _STUBS41 + """
+import os, random, sys, types
+jieba = types.ModuleType('jieba')  # jieba is not installed: a word cutter of the same kind (two-character words)
+jieba.lcut = lambda s: [s[i:i + 2] for i in range(0, len(s), 2)]
+sys.modules['jieba'] = jieba
+rng = random.Random(0)
+d = 'data/datasets/THUCNews'
+os.makedirs(d + '/vocab', exist_ok=True)
+if os.path.exists(d + '/vocab/vocab.pkl'):  # built from train.txt by the run (char- or word-level)
+    os.remove(d + '/vocab/vocab.pkl')
+classes = ['finance', 'realty', 'stocks', 'education', 'science', 'society', 'politics', 'sports', 'game',
+           'entertainment']
+chars = [chr(0x4e00 + i) for i in range(0, 600, 7)]
+with open(d + '/class.txt', 'w', encoding='utf-8') as f:
+    f.write('\\n'.join(classes) + '\\n')
+for split, n in (('train', 300), ('dev', 140), ('test', 140)):  # title<TAB>class id
+    with open('%s/%s.txt' % (d, split), 'w', encoding='utf-8') as f:
+        for _ in range(n):
+            f.write(''.join(rng.choices(chars, k=rng.randint(6, 40))) + '\\t%d\\n' % rng.randrange(10))
+import models.config  # 2 epochs of 20: the same lines run
+_init = models.config.Config.__init__
+def _short(self, *a, **k):
+    _init(self, *a, **k)
+    self.num_epochs = 2
+models.config.Config.__init__ = _short
+"""
+
+
+def _hl(model: str, file: str) -> Script:
+    return Script(f"hl0929-{model.lower()}", "text-classification-hl0929", ".", "train/run.py",
+                  ("train/run.py", "train/scripts.py", "utils/utils.py", "models/config.py", f"models/{file}"),
+                  argv=("--model", model, "--embedding", "random"), setup=_HL_SETUP,
+                  variants=(((), ()), (("--token-level", "word"), ())), timeout=300)  # Transformer: 23 s alone, 90+ loaded
+
+
+_NER_SETUP = _STUBS41 + """
+import os, random, shutil, sys, types
+for _name in ('onnx', 'onnxruntime', 'gensim', 'gensim.models'):  # export and pretrained vectors: not run
+    sys.modules[_name] = types.ModuleType(_name)
+sys.modules['gensim.models'].FastText = sys.modules['gensim.models'].KeyedVectors = object
+shutil.rmtree('models', ignore_errors=True)  # main.py refuses an existing save folder
+rng = random.Random(0)
+os.makedirs('data', exist_ok=True)
+words = ['Peter', 'Blackburn', 'EU', 'rejects', 'German', 'call', 'to', 'boycott', 'British', 'lamb', 'the',
+         'European', 'Commission', 'said', 'on', 'Thursday', 'it', 'disagreed', 'with', 'advice', 'Germany', 'Paris',
+         'Reuters', 'Brussels', 'was', 'a', 'of', 'and', 'in', 'spokesman', 'Werner', 'Zwingmann', 'Britain']
+tags = ['O', 'O', 'O', 'B-PER', 'I-PER', 'B-LOC', 'B-ORG', 'I-ORG', 'B-MISC', 'I-MISC', 'I-LOC']
+for split, n in (('train', 120), ('valid', 30), ('test', 30)):  # token<TAB>tag lines, a blank line between sentences
+    with open('data/%s.txt' % split, 'w') as f:
+        for _ in range(n):
+            for _ in range(rng.randint(3, 20)):
+                f.write('%s\\t%s\\n' % (rng.choice(words), rng.choice(tags)))
+            f.write('\\n')
+for name, unit, layers, bi in (('lstm', 'nn.LSTM', 1, 'true'), ('gru', 'nn.GRU', 2, 'false'),
+                               ('rnn', 'nn.RNN', 1, 'true')):
+    for b in (16, 7):
+        with open('%s.b%d.yaml' % (name, b), 'w') as f:
+            f.write('''torch:
+  device: 'cpu'
+  seed: 42
+prepare_data:
+  train_data: {path: 'data/train.txt', sep: '\\t', lower: true, verbose: true}
+  val_data: {path: 'data/valid.txt', sep: '\\t', lower: true, verbose: true}
+  test_data: {path: 'data/test.txt', sep: '\\t', lower: true, verbose: true}
+  token2idx: {min_count: 1, add_pad: true, add_unk: true}
+dataloader:
+  preprocess: true
+  token_padding: '<PAD>'
+  label_padding: 'O'
+  percentile: 100
+  batch_size: %d
+model:
+  embedding: {embedding_dim: 32}
+  rnn: {rnn_unit: %s, hidden_size: 24, num_layers: %d, dropout: 0, bidirectional: %s}
+optimizer:
+  optimizer_type: Adam
+  clip_grad_norm: 0.1
+  params: {lr: 0.001, weight_decay: 0, amsgrad: false}
+train: {n_epoch: 1, verbose: true}
+save: {path_to_folder: 'models/%s/', export_onnx: false}
+''' % (b, unit, layers, bi, name))
+"""
+
+_NER_FILES = ("main.py", "pytorch_ner/dataset.py", "pytorch_ner/prepare_data.py", "pytorch_ner/train.py",
+              "pytorch_ner/nn_modules/architecture.py", "pytorch_ner/nn_modules/embedding.py",
+              "pytorch_ner/nn_modules/linear.py", "pytorch_ner/nn_modules/rnn.py", "pytorch_ner/save.py",
+              "pytorch_ner/utils.py", "pytorch_ner/metrics.py")
+
+
+def _ner(name: str) -> Script:
+    # the first variant is the subject's argv (a later --config wins in argparse), as score.py checks that argv
+    return Script(f"ner-dayyass-{name}", "pytorch-ner-dayyass", ".", "main.py", _NER_FILES,
+                  argv=("--config", f"{name}.b16.yaml"), setup=_NER_SETUP,
+                  variants=(((), ()), (("--config", f"{name}.b7.yaml"), ())))
+
+
+_REC_SETUP = """
+import os, random, sys, types
+pd = types.ModuleType('pandas')  # imported, never used by the run
+sp = types.ModuleType('scipy.sparse')  # SciPy is not installed: the dict of keys the run uses (shape, nnz, keys, in)
+class dok_matrix(dict):
+    def __init__(self, shape, dtype=None):
+        super().__init__()
+        self.shape = tuple(shape)
+        self.dtype = dtype
+    @property
+    def nnz(self):
+        return len(self)
+sp.dok_matrix = dok_matrix
+scipy = types.ModuleType('scipy')
+scipy.sparse = sp
+sys.modules.update({'pandas': pd, 'scipy': scipy, 'scipy.sparse': sp})
+rng = random.Random(0)
+os.makedirs('Data', exist_ok=True)
+n_users, n_items = 60, 150
+with open('Data/movielens.train.rating', 'w') as tr, open('Data/movielens.test.rating', 'w') as te:
+    t = 874965478
+    for u in range(n_users):  # user<TAB>item<TAB>rating<TAB>timestamp; the last item of a user is its test item
+        items = rng.sample(range(1, n_items), rng.randint(5, 20))
+        for i in items[:-1]:
+            t += rng.randint(1, 500)
+            tr.write('%d\\t%d\\t%d\\t%d\\n' % (u, i, rng.randint(1, 5), t))
+        te.write('%d\\t%d\\t%d\\t%d\\n' % (u, items[-1], rng.randint(1, 5), t + 1))
+"""
+
+STOP41_SCRIPTS: list[Script] = [
+    # --- hl0929/chinese-text-classification: train/run.py picks a model file and its Config class by --model
+    _hl("TextCNN", "text_cnn.py"),
+    _hl("TextRNN", "text_rnn.py"),
+    _hl("TextRNNAtt", "text_rnn_att.py"),
+    _hl("TextRCNN", "text_rcnn.py"),
+    _hl("DPCNN", "dpcnn.py"),
+    _hl("Transformer", "transformer.py"),
+    # --- dayyass/pytorch-ner: main.py reads a YAML configuration, CoNLL-like token/tag files, an RNN tagger
+    _ner("lstm"),
+    _ner("gru"),
+    _ner("rnn"),
+    # --- HarshdeepGupta/recommender_pytorch: MLP.py, NCF's MLP over a MovieLens-like ratings file with negatives
+    Script("recommender-harshdeepgupta-mlp", "recommender-harshdeepgupta", ".", "MLP.py",
+           ("MLP.py", "Dataset.py", "utils.py", "evaluate.py"),
+           argv=("--epochs", "1", "--num_neg_test", "20"), setup=_REC_SETUP,
+           variants=(((), ()), (("--batch_size", "64", "--layers", "[32,16,8]"), ()))),
+]
+
+# --- tk-rusch/coRNN: one folder per experiment, each with its own task script, argparse options, model and data
+# (the adding problem generated in the script; sequential and permuted pixel MNIST through the torchvision stand-in
+# at its full length, which their fixed `random_split` sizes 57000 + 3000 need: small and wide runs keep it quick)
+STOP41_SCRIPTS += [
+    Script("cornn-adding", "cornn-tk-rusch", "adding", "adding_task.py", ("adding_task.py", "model.py", "utils.py"),
+           argv=("--max_steps", "201", "--batch_test", "100", "--T", "40", "--n_hid", "32"),
+           variants=(((), ()), (("--batch", "16", "--T", "25"), ()))),
+    *(Script(f"cornn-{task.lower()}", "cornn-tk-rusch", task, f"{task}_task.py",
+             (f"{task}_task.py", "network.py", "utils.py"), argv=("--n_hid", "8", "--batch", "5700"),
+             variants=(((), ()),), timeout=600) for task in ("sMNIST", "psMNIST")),
+]
+
+SUBJECTS.update({s.name: s for s in STOP41_SCRIPTS})
