@@ -61,6 +61,10 @@ class ImportMixin:
             return kept.load(self, dotted, lambda: self.import_path(dotted, path, scope, node))
         return self.import_path(dotted, path, scope, node)
 
+    def load_module(self: "Interpreter", dotted: str) -> Any:
+        """`import dotted` run by a model (`importlib.import_module`, `__import__`): the module itself."""
+        return self.import_module(dotted, Scope({}, {}), ast.Pass())
+
     def not_found(self: "Interpreter", dotted: str, in_environment: bool = False) -> Any:
         """An import neither the project nor the models provide (nor an installed package). A
         third-party package imported where a handler catches its absence (`try: from xformers.ops import
