@@ -64,3 +64,18 @@ def test_zero_divided_by_a_size_is_zero() -> None:
     h = Sym("h", INPUT, 1)
     assert (h - h) // h + 1 == 1 and 0 // h == 0 and (h - h) % h == 0
     assert isinstance(h // h, int) and not isinstance((h - 1) // h, int)
+
+
+def test_the_conjuncts_a_question_needs_are_found_without_comparing_them(monkeypatch) -> None:
+    """`_relevant` keeps the conjuncts connected to the question through shared symbols, in the order of
+    its passes, and never compares conjuncts for equality: a long path condition (a vocabulary loop's
+    thousands of conjuncts) made each question quadratic in deep comparisons (issue 31)."""
+    from pytea_ci.solver import decide
+
+    n = [Sym(f"n{i}", INPUT, 0, None) for i in range(6)]
+    pc = [P.lt(n[4], n[5]), P.le(n[0], n[1]), P.lt(n[2], 9), P.le(n[1], n[4]), P.lt(n[3], 2), P.lt(n[0], 7)]
+    calls = []
+    monkeypatch.setattr(P.Pred, "__eq__", lambda a, b: calls.append(1) or a is b)
+    got = decide._relevant(P.lt(n[0], 5), pc)
+    assert [id(c) for c in got] == [id(pc[i]) for i in (1, 3, 5, 0)]
+    assert not calls

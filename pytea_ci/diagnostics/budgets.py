@@ -21,6 +21,7 @@ SELECTION_BYTES_PER_STEP = 40  # library mode's target selection: source read to
 
 STEPS_PER_PATH = "steps per path"
 STEPS_PER_ENTRY = "steps per entry point"
+STEPS_PER_LOOP = "steps per loop"  # a long loop followed item by item: its later items summarised (a note)
 SOLVER = "solver resource"
 RUN = "steps per run"
 WALL_CLOCK = "wall-clock safety net"  # the one budget whose hit depends on the machine: never cached

@@ -5,8 +5,9 @@ A discovered entry point uses torch (directly or through project modules) and is
 * a script — top-level calls or loops — that no other project file imports (a module with
   top-level statements that others import, like `utils/general.py`, is not a program), or
 * a Jupyter notebook (`.ipynb`: always a program).
-Test files (`test_*.py`, `*_test.py`, `conftest.py`, anything under `tests/` or `test/`) are not
-entry points unless configured. Hidden folders, virtual environments and `exclude` globs are skipped.
+Test files (`test_*.py`, `*_test.py` holding tests — a `def test…`, a `class Test…` or a pytest/unittest
+import —, `conftest.py`, anything under `tests/` or `test/`) are not entry points unless configured; a
+training script named `add_test.py` with none of them (TCN's experiment folders) is a program. Hidden folders, virtual environments and `exclude` globs are skipped.
 """
 
 from __future__ import annotations
@@ -78,8 +79,22 @@ def has_main_guard(path: str) -> bool:
 def is_test_file(path: str, root: str) -> bool:
     parts = rel(path, root).split("/")
     name = parts[-1]
-    return (name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
-            or any(p in TEST_DIRS for p in parts[:-1]))
+    if name == "conftest.py" or any(p in TEST_DIRS for p in parts[:-1]):
+        return True
+    return (name.startswith("test_") or name.endswith("_test.py")) and holds_tests(path)
+
+
+_TESTS = re.compile(rb"^[ \t]*(?:(?:async[ \t]+)?def[ \t]+test|class[ \t]+Test|(?:import|from)[ \t]+(?:pytest|unittest|nose)\b)",
+                    re.MULTILINE)
+
+
+def holds_tests(path: str) -> bool:
+    """Whether a file named like a test holds tests a runner collects (or imports a test framework);
+    an unreadable one is taken as a test file."""
+    try:
+        return _TESTS.search(fs.read(path)) is not None
+    except OSError:
+        return True
 
 
 def imported_files(root: str, exclude: list[str], graph: ImportGraph) -> set[str]:

@@ -24,6 +24,7 @@ class Budget:
     unroll: int = 16
     build_unroll: int = 64  # in a module's constructor: blocks built per stage (DenseNet's 24, ResNet-152's 36)
     loop_iterations: int = 2_000
+    loop_steps: int = 40_000  # a loop over a long known sequence followed item by item: then summarised
     recursion: int = 60
     solver_rlimit: int = rlimit_for(10_000)  # z3 resource units in total per entry point
     wall_seconds: float = 600.0  # the safety net: never reached by a healthy run

@@ -46,6 +46,8 @@ class ImportMixin:
             return self.modules[dotted]
         path = self.find_module_file(dotted)
         if path is None:
+            if not is_modeled_root(dotted) and (space := self.namespace_package(dotted)) is not None:
+                return space
             if is_modeled_root(dotted):
                 if of_tensor_library(dotted + "."):  # nothing checked in a program that imports torch is worth a note
                     self.shared.coverage.library_used = True
@@ -60,6 +62,29 @@ class ImportMixin:
         if kept is not None and kept.applies(self, path):  # a package of the project: once per run
             return kept.load(self, dotted, lambda: self.import_path(dotted, path, scope, node))
         return self.import_path(dotted, path, scope, node)
+
+    def namespace_package(self: "Interpreter", dotted: str) -> "ModuleVal | None":
+        """A folder of the project without `__init__.py` that holds Python files (`models/` of a training
+        script that imports `models.TextCNN`): CPython's namespace package, found when no module or
+        regular package of that name is (the project's, an installed one's). Runs nothing."""
+        parts = dotted.split(".")
+        for root in self.config.search_roots:
+            folder = os.path.join(root, *parts)
+            if os.path.isdir(folder) and self.inside_project(folder) and _holds_python(folder):
+                if "." in dotted:
+                    parent = self.import_module(dotted.rsplit(".", 1)[0], Scope({}, {}), ast.Pass())
+                    if not isinstance(parent, ModuleVal):
+                        return None
+                mod = ModuleVal(dotted, folder, {"__name__": dotted, "__package__": dotted, "__path__": [folder]})
+                self.modules[dotted] = mod
+                if "." in dotted:
+                    parent.globals.setdefault(parts[-1], mod)
+                return mod
+        return None
+
+    def load_module(self: "Interpreter", dotted: str) -> Any:
+        """`import dotted` run by a model (`importlib.import_module`, `__import__`): the module itself."""
+        return self.import_module(dotted, Scope({}, {}), ast.Pass())
 
     def not_found(self: "Interpreter", dotted: str, in_environment: bool = False) -> Any:
         """An import neither the project nor the models provide (nor an installed package). A
@@ -178,3 +203,10 @@ class ImportMixin:
                     self.bind_name(k, v, scope)
         elif isinstance(mod, Namespace):
             self.star_namespaces.setdefault(id(scope.globals), []).append(mod)
+
+
+def _holds_python(folder: str) -> bool:
+    try:
+        return any(name.endswith(".py") for name in os.listdir(folder))
+    except OSError:
+        return False

@@ -569,8 +569,8 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
                     break
         trace = [Frame(call, f"{getattr(fn, 'name', 'function')}()") for call, fn, _ in self.frames]
         if "subcommand" in self.facts:  # the command line this path stands for (models/argparse_.py)
-            name, where = self.facts["subcommand"]
-            trace.insert(0, Frame(where, f"subcommand {name!r}" if name is not None else "no subcommand"))
+            name, where, kind = self.facts["subcommand"]
+            trace.insert(0, Frame(where, f"{kind} {name!r}" if name is not None else f"no {kind}"))
         trace.append(Frame(self.span, message.split(":")[0]))
         where, message = self.relocate(self.span, message)  # installed packages are read-only
         d = Diagnostic(rule.id, sev, where, message, tuple(operands), tuple(related), tuple(trace),

@@ -24,6 +24,7 @@ import ast
 import contextlib
 from typing import TYPE_CHECKING, Any, Iterator
 
+from pytea_ci.diagnostics.budgets import STEPS_PER_LOOP
 from pytea_ci.interp.appends import appended_once, length_bound, may_grow
 from pytea_ci.interp.branch_locals import constant_choice
 from pytea_ci.interp.coroutines import async_items
@@ -331,7 +332,9 @@ class LoopMixin:
         `every`: the items are all of the source's, in an order not known (a set, a folder's listing): a dict
         the body only stores new keys in, a set it adds to and a list it appends to hold what CPython's
         would, in an order not known (`order_free`), instead of only some of their items."""
-        names = assigned_names(node.body) if truncated else set()
+        begun = self.steps
+        costly = begun + self.config.budget.loop_steps if not truncated and len(items) > self.config.budget.unroll else None
+        names = assigned_names(node.body) if truncated or costly is not None else set()
         if truncated:
             self.note_representatives()
         start = {n: scope.locals.get(n, MISSING) for n in names}
@@ -345,6 +348,14 @@ class LoopMixin:
         self.rep_depth += representatives
         try:
             for k, item in enumerate(items):
+                if costly is not None and 2 <= k < len(items) - 1 and self.steps > costly and \
+                        self.outruns((self.steps - begun) * (len(items) - k) // k) and \
+                        not self.shapes_grew(names, before, scope):
+                    self.summarise_rest(node, len(items), k)
+                    items[k:], truncated, consecutive, costly = items[-1:], True, k, None  # the last stands for the rest
+                    item = items[k]
+                    representatives = True
+                    self.rep_depth += 1
                 if truncated and k == consecutive and rest is not None and self.shapes_grew(names, before, scope):
                     items[k:], truncated = rest, False  # follow every iteration: exact again
                     item = items[k]
@@ -385,6 +396,24 @@ class LoopMixin:
             self.loop_mutations[-1] |= mutated
         if not broke:
             self.exec_block(node.orelse, scope)
+
+    def outruns(self: "Interpreter", projected: int) -> bool:
+        """Whether the rest of a loop, at the cost of its items so far, would take more than half of the
+        steps this path (and the entry point) has left: followed one by one, it would leave the model
+        after it unanalyzed."""
+        budget = self.config.budget
+        left = min(budget.steps - self.steps, budget.entry_steps - self.shared.pot(self.command) - self.steps)
+        return projected > left // 2
+
+    def summarise_rest(self: "Interpreter", node: ast.AST, total: int, done: int) -> None:
+        """A loop over a long known sequence (the lines of a data file, a vocabulary) whose items have cost
+        `loop_steps` and whose rest would take more than half of the steps left (`outruns`): the items after
+        the `done` followed are summarised by the last one, after widening what the iterations change (as
+        a long range's loop does), so data preparation does not use up the entry's budget before the
+        model. Noted (PT011)."""
+        self.note_representatives()
+        with self.at(node):
+            self.soft_budget(f"{STEPS_PER_LOOP} ({total} items: {done} followed, the rest summarised)")
 
     def widen_changed(self: "Interpreter", names: set[str], earlier: tuple[dict[str, Any], ...], scope: Scope) -> None:
         """Names whose value differs from one they had earlier (MISSING: not bound then) become unknown;

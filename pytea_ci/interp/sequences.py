@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
 
 
+NEXT_FOLLOWED = 2  # items of a program's iterator class followed before the rest are represented by them
+
+
 class SequenceMixin:
     def loop_items(self: "Interpreter", v: Any) -> tuple[list[Any], bool]:
         """The values a `for` loop body runs with, and whether iterations were left out. A value
@@ -54,7 +57,12 @@ class SequenceMixin:
         if isinstance(v, Instance):
             it = v.cls.lookup("__iter__")
             if it is not MISSING:
-                return self.iteration_of(self.call(self.bind_member(v, v.cls, it)))
+                got = self.call(self.bind_member(v, v.cls, it))
+                if isinstance(got, Instance) and not got.cls.native and got.cls.lookup("__next__") is not MISSING:
+                    return self.next_items(got)  # an iterator of the program (`__iter__` returning self)
+                if got is v:  # CPython: "iter() returned non-iterator"; nothing known of its items
+                    return [], True
+                return self.iteration_of(got)
             if _by_index(v.cls):
                 return self.index_items(v, ("IndexError", "StopIteration"))
             return [], True  # iteration over an object without `__iter__`: its items are not known
@@ -101,6 +109,20 @@ class SequenceMixin:
         items: list[Any] = []
         for i in range(budget.build_unroll if self.shared.coverage.building else budget.unroll):
             found, item = self.attempt(stop, getitem, PInt(i, self.span, "index"))
+            if not found:
+                return items, False
+            items.append(item)
+        return items, True
+
+    def next_items(self: "Interpreter", it: Instance) -> tuple[list[Any], bool]:
+        """`next(it)` until `__next__` raises StopIteration: CPython's iteration of an iterator class of
+        the program (a batch iterator over a dataset list, its `__iter__` returning self). The first
+        `NEXT_FOLLOWED` items are followed (each call may fork where the iterator may stop there: a
+        length not known); past them the items are representatives of the rest."""
+        step = self.getattr(it, "__next__")
+        items: list[Any] = []
+        for _ in range(NEXT_FOLLOWED):
+            found, item = self.attempt("StopIteration", step)
             if not found:
                 return items, False
             items.append(item)

@@ -45,7 +45,8 @@ def _value(ctx: Ctx, dest: str, kwargs: dict[str, Any], positional: bool) -> Any
         return ctx.unknown(f"argparse action {action}")
     if kwargs.get("default") is None:
         if positional or kwargs.get("required") is True:
-            return ctx.unknown(f"required argument {dest}")
+            picked = _choice(ctx, dest, kwargs)
+            return picked if picked is not None else ctx.unknown(f"required argument {dest}")
         # None unless the user gives it, which a run may do: `if not opt.output_dir: raise` is the program
         # requiring it (the run that gets anywhere gives it), `if opt.resume:` two runs, neither a guess of ours
         return ctx.unknown(f"command-line option --{dest} without a default (None unless given)")
@@ -57,6 +58,27 @@ def _value(ctx: Ctx, dest: str, kwargs: dict[str, Any], positional: bool) -> Any
         except ValueError:
             return ctx.unknown("argparse default")
     return _tag(ctx, default, dest, "default")
+
+
+_CHOSEN = "argparse.choices"  # facts: the choice this path made for each required option with choices
+MAX_CHOICES = 8  # a required option with more choices than this stays a value not known
+
+
+def _choice(ctx: Ctx, dest: str, kwargs: dict[str, Any]) -> Any:
+    """A required option (or positional) with `choices` and nothing given: the command line names one
+    of them, so each is a run of its own — one path per choice, like a subcommand (`--model` of a
+    training script that picks its model module by name). The same choice on every later parse of
+    this path. None when the choices are not a few known strings or numbers (or `nargs` makes a list)."""
+    choices = kwargs.get("choices")
+    if not isinstance(choices, (list, tuple)) or not 0 < len(choices) <= MAX_CHOICES or "nargs" in kwargs:
+        return None
+    if not all(isinstance(c, (str, int)) and not isinstance(c, bool) for c in choices):
+        return None
+    made = ctx.facts.get(_CHOSEN, {})
+    if dest not in made:  # (facts are shared by the paths a fork makes: replaced, never changed in place)
+        made = {**made, dest: one_command(ctx, list(choices), f"choice of --{dest}", f"--{dest}")}
+        ctx.facts[_CHOSEN] = made
+    return _tag(ctx, made[dest], dest, "choice")
 
 
 def _tag(ctx: Ctx, v: Any, dest: str, how: str) -> Any:

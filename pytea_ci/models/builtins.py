@@ -86,11 +86,9 @@ def _seq_items(ctx: Ctx, v: Any, placeholder: bool = True) -> tuple[list[Any], b
         return v.items, v.truncated, v.indices
     if not placeholder and isinstance(v, RangeVal) and not _concrete(v.start, v.stop, v.step):
         return [], True, None  # sizes not known: no item drawn, so nothing assumes the range non-empty
-    items = ctx.iterate(v)
-    if items is None:
-        it = ctx.loop_items(v) if placeholder else ctx.iteration_of(v)
-        return it[0], True, None
-    return items, False, None
+    # once: an iterator of the program (`__next__`) is used up by its iteration
+    items, truncated = ctx.loop_items(v) if placeholder else ctx.iteration_of(v)
+    return items, truncated, None
 
 
 def _loop_index(ctx: Ctx, n: Any) -> Any:
@@ -627,7 +625,7 @@ def id_(ctx: Ctx, obj: Any) -> Any:
 
 
 @model("builtins.hash", "builtins.globals", "builtins.locals",
-       "builtins.eval", "builtins.exec", "builtins.compile", "builtins.__import__", "builtins.memoryview",
+       "builtins.eval", "builtins.exec", "builtins.compile", "builtins.memoryview",
        "builtins.bytearray", "builtins.pow", "builtins.object_new")
 def opaque(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("opaque builtin")

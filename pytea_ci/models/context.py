@@ -61,6 +61,10 @@ class Ctx(Protocol):
         """Whether CPython finds no top-level module `top` where the program runs: the environment the
         user named (`--python`) lacks it, and the project, the standard library and the models too."""
 
+    def load_module(self, dotted: str) -> Any:
+        """`import dotted` as the program's own import statement would run it (a project module, an
+        installed package followed from source, a modeled library, else a value not known): the module."""
+
     def registered(self, package: str, decorator: str, key: str) -> Any:
         """The function an installed package's registry holds under `key`: the top-level function
         `key` decorated by `@decorator` in the modules of `package`, found in their source and its

@@ -57,19 +57,19 @@ NAMES: dict[str, str] = {
         'builtins.isinstance torch.jit.isinstance builtins.issubclass builtins.callable builtins.any '
         'builtins.all builtins.iter builtins.next builtins.map builtins.filter builtins.vars builtins.dir '
         'builtins.id builtins.hash builtins.globals builtins.locals builtins.eval builtins.exec '
-        'builtins.compile builtins.__import__ builtins.memoryview builtins.bytearray builtins.pow '
-        'builtins.object_new builtins.bytes builtins.slice builtins.type builtins.staticmethod '
-        'builtins.classmethod builtins.property functools.cached_property builtins.object '
-        'builtins.BaseException builtins.Exception builtins.KeyboardInterrupt builtins.SystemExit '
-        'builtins.ArithmeticError builtins.ZeroDivisionError builtins.OverflowError builtins.LookupError '
-        'builtins.IndexError builtins.KeyError builtins.ValueError builtins.TypeError builtins.RuntimeError '
-        'builtins.NotImplementedError builtins.RecursionError builtins.AttributeError builtins.NameError '
-        'builtins.OSError builtins.IOError builtins.FileNotFoundError builtins.PermissionError '
-        'builtins.FileExistsError builtins.ImportError builtins.ModuleNotFoundError builtins.AssertionError '
-        'builtins.StopIteration builtins.UnicodeError builtins.UnicodeDecodeError builtins.Warning '
-        'builtins.UserWarning builtins.DeprecationWarning builtins.RuntimeWarning builtins.EOFError '
-        'builtins.TimeoutError builtins.ConnectionError builtins.StopAsyncIteration builtins.MemoryError '
-        'builtins.SystemError builtins.NotImplemented builtins.Ellipsis builtins.__debug__',
+        'builtins.compile builtins.memoryview builtins.bytearray builtins.pow builtins.object_new '
+        'builtins.bytes builtins.slice builtins.type builtins.staticmethod builtins.classmethod '
+        'builtins.property functools.cached_property builtins.object builtins.BaseException builtins.Exception '
+        'builtins.KeyboardInterrupt builtins.SystemExit builtins.ArithmeticError builtins.ZeroDivisionError '
+        'builtins.OverflowError builtins.LookupError builtins.IndexError builtins.KeyError builtins.ValueError '
+        'builtins.TypeError builtins.RuntimeError builtins.NotImplementedError builtins.RecursionError '
+        'builtins.AttributeError builtins.NameError builtins.OSError builtins.IOError '
+        'builtins.FileNotFoundError builtins.PermissionError builtins.FileExistsError builtins.ImportError '
+        'builtins.ModuleNotFoundError builtins.AssertionError builtins.StopIteration builtins.UnicodeError '
+        'builtins.UnicodeDecodeError builtins.Warning builtins.UserWarning builtins.DeprecationWarning '
+        'builtins.RuntimeWarning builtins.EOFError builtins.TimeoutError builtins.ConnectionError '
+        'builtins.StopAsyncIteration builtins.MemoryError builtins.SystemError builtins.NotImplemented '
+        'builtins.Ellipsis builtins.__debug__',
     'pytea_ci.models.pil':
         'PIL.Image.Image PIL.Image.fromarray PIL.Image.open PIL.Image.new',
     'pytea_ci.models.datamodel':
@@ -586,7 +586,8 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.contextvars_':
         'contextvars.Token contextvars.ContextVar',
     'pytea_ci.models.importlib_':
-        'importlib.machinery.ModuleSpec importlib.util.find_spec importlib.metadata.version',
+        'importlib.machinery.ModuleSpec importlib.util.find_spec importlib.metadata.version '
+        'importlib.import_module builtins.__import__',
     'pytea_ci.models.inspect_':
         'inspect._empty inspect.Parameter inspect.Signature inspect.signature inspect.getattr_static '
         'inspect.getsource inspect.get_annotations typing.get_type_hints',

@@ -39,7 +39,7 @@ def run_with_defaults(ctx: Ctx, fn: Any, *given: Any, **options: Any) -> Any:
     return ctx.call(fn, *given, **options, **missing)
 
 
-def one_command(ctx: Ctx, options: list[Any], what: str) -> Any:
+def one_command(ctx: Ctx, options: list[Any], what: str, frame: str = "subcommand") -> Any:
     """The command this path runs among `options` (names, or None for "no command"): a command line
     names one, so each is a run of its own — one path per command (an input with one value per run),
     named in the trace of the findings made on it (`subcommand 'train'`)."""
@@ -52,7 +52,7 @@ def one_command(ctx: Ctx, options: list[Any], what: str) -> Any:
         chosen = options[at]
         # explored in order: this command and the ones after it share what the ones before it left
         ctx.enter_command(f"{what} {chosen!r}" if chosen is not None else f"no {what}", len(options) - at)
-    ctx.facts["subcommand"] = (chosen, ctx.span)
+    ctx.facts["subcommand"] = (chosen, ctx.span, frame)  # (`frame`: how the findings' trace names it)
     return chosen
 
 

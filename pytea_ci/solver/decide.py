@@ -118,14 +118,17 @@ def _relevant(cond: Cond, pc: list[Cond]) -> list[Cond]:
     # from a conjunct not understood (dropping it never makes an answer more definite)
     chosen: list[Cond] = []
     changed = True
-    while changed:
-        changed = False
-        for item in list(pending):
+    while changed:  # passes in order until none connects more (`list.remove` compared conjuncts deeply: a
+        changed = False  # long path condition made each question quadratic)
+        rest = []
+        for item in pending:
             if item[1] & wanted:
                 chosen.append(item[0])
                 wanted |= item[1]
-                pending.remove(item)
                 changed = True
+            else:
+                rest.append(item)
+        pending = rest
     return chosen
 
 

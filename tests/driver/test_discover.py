@@ -46,6 +46,21 @@ def test_a_changed_library_module_maps_to_its_importers(tmp_path: Path) -> None:
     assert entries(doc) == {}
 
 
+def test_a_training_script_named_like_a_test_is_a_program(tmp_path: Path) -> None:
+    """TCN's experiment folders: `adding_problem/add_test.py` trains (argparse, top-level loop) and
+    holds no test a runner collects; a `*_test.py` with a `def test…`, a `class Test…` or a pytest or
+    unittest import stays a test file."""
+    root = _project(tmp_path / "p")
+    (root / "adding_problem").mkdir()
+    (root / "adding_problem" / "add_test.py").write_text(
+        "import argparse\nimport torch\n\nparser = argparse.ArgumentParser()\nparser.add_argument('--n', default=4)\n"
+        "args = parser.parse_args()\nfor epoch in range(2):\n    print(torch.zeros(args.n).view(2, 2))\n")
+    (root / "adding_problem" / "unit_test.py").write_text("import unittest\nimport torch\n\nprint(torch.ones(1))\n")
+    (root / "adding_problem" / "cls_test.py").write_text("import torch\n\n\nclass TestX:\n    pass\n\n\nprint(torch.ones(1))\n")
+    _code, doc = run_json(root)
+    assert sorted(entries(doc)) == ["adding_problem/add_test.py", "model.py", "train.py", "use_model.py"]
+
+
 def test_configured_test_files_are_entry_points(tmp_path: Path) -> None:
     root = _project(tmp_path / "p")
     (root / "pyproject.toml").write_text('[tool.pytea-ci]\nentry-points = ["train.py", "tests/*.py"]\n')
