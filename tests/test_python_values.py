@@ -1509,3 +1509,25 @@ def test_parsed_versions_give_their_release_as_packaging_does(analyzer: Analyzer
         p_odd = torch.zeros(len(odd.base_version))
     ''')
     assert {k for k, v in got.items() if v == "exact"} >= {"p_base", "p_parts", "p_short", "p_post"}, got
+
+
+def test_defaults_are_a_tuple_and_a_mutable_default_is_shared_by_calls(analyzer: Analyzer) -> None:
+    """A function's defaults are held as CPython's `__defaults__` (a tuple, shared by copies of the state:
+    interp/snapshot.py); the mutable object inside is the one every call gets."""
+    exact(analyzer, '''
+        import torch
+
+        def grow(acc=[], *, step=2):
+            acc.append(step)
+            return len(acc)
+
+        def plain(x, y=3):
+            return x + y
+
+        grow()
+        p_calls = torch.zeros(grow())
+        p_tuple = torch.zeros(2 if type(grow.__defaults__) is tuple else 3)
+        p_len = torch.zeros(len(plain.__defaults__) + 1)
+        p_value = torch.zeros(plain.__defaults__[0])
+        p_lambda = torch.zeros((lambda a, b=6: a + b)(1))
+    ''')

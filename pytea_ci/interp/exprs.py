@@ -181,8 +181,8 @@ class ExprMixin:
         return v
 
     def ev_Lambda(self: "Interpreter", node: ast.Lambda, scope: Scope) -> Any:
-        defaults = [self.eval(d, scope) for d in node.args.defaults]
-        kw = [None if d is None else self.eval(d, scope) for d in node.args.kw_defaults]
+        defaults = tuple(self.eval(d, scope) for d in node.args.defaults)
+        kw = tuple(None if d is None else self.eval(d, scope) for d in node.args.kw_defaults)
         closure = scope if not scope.is_class and scope.locals is not scope.globals else None
         return FunctionVal(node, "<lambda>", closure, scope.globals, self.cur_path, defaults, kw)
 

@@ -57,12 +57,16 @@ def choice_of(cond: Any, taken: bool) -> Choice:
 
 
 def ends_program(block: list[ast.stmt]) -> bool:
-    """A block that always leaves by `raise`, `sys.exit()`, `exit()` or `os._exit()`."""
+    """A block that always leaves by `raise`, `sys.exit()`, `exit()` or `os._exit()`: also by an
+    `if`/`elif`/`else` every side of which does (peft's "no module matched" guard raises one of three
+    messages)."""
     if not block:
         return False
     last = block[-1]
     if isinstance(last, ast.Raise):
         return True
+    if isinstance(last, ast.If):
+        return ends_program(last.body) and ends_program(last.orelse)
     if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
         f = last.value.func
         name = f.attr if isinstance(f, ast.Attribute) else (f.id if isinstance(f, ast.Name) else "")

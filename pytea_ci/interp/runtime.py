@@ -40,8 +40,10 @@ class FunctionVal:
     closure: Scope | None
     globals: dict[str, Any]
     path: str
-    defaults: list[Any] = field(default_factory=list)
-    kw_defaults: list[Any] = field(default_factory=list)
+    # tuples, as CPython's `__defaults__`: never changed in place, so a copy of the state (snapshot.py) shares
+    # them (an import defines thousands of functions; two lists each were most of a checkpoint's objects)
+    defaults: tuple[Any, ...] = ()
+    kw_defaults: tuple[Any, ...] = ()
     owner: ClassVal | None = None
     qualname: str = ""  # `Class.method` when defined in a class body (read by decorators: `fn.__qualname__`)
     attrs: dict[str, Any] = field(default_factory=dict)  # the function's `__dict__` (`fn.x = 1`, functools.wraps)

@@ -339,8 +339,8 @@ class StmtMixin:
         raise ContinueSignal()
 
     def ex_FunctionDef(self: "Interpreter", node: ast.FunctionDef, scope: Scope) -> None:
-        defaults = [self.eval(d, scope) for d in node.args.defaults]
-        kw = [None if d is None else self.eval(d, scope) for d in node.args.kw_defaults]
+        defaults = tuple(self.eval(d, scope) for d in node.args.defaults)
+        kw = tuple(None if d is None else self.eval(d, scope) for d in node.args.kw_defaults)
         closure = None if scope.is_class or scope.locals is scope.globals else scope
         if scope.is_class:
             closure = scope.parent
