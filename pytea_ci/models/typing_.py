@@ -36,7 +36,7 @@ from pytea_ci.models.value_types import cpython_names
 from pytea_ci.models.values import MISSING, Instance
 
 # the forms modeled: subscripting one gives a hint (CPython's `_GenericAlias` and friends)
-FORMS = ("Optional", "Union", "List", "Dict", "Tuple", "Set", "FrozenSet", "Type")
+FORMS = ("Optional", "Union", "List", "Dict", "Tuple", "Set", "FrozenSet", "Type", "OrderedDict")
 FORM = "__pytea_form__"  # an alias's attribute: the name of the form it was written with
 PARAMS = "__pytea_params__"  # and what it was subscripted with (values of the analysis)
 
@@ -54,6 +54,14 @@ class SpecialForm:
 
     def __getitem__(ctx: Ctx, self: Instance, params: Any) -> Any:  # noqa: N805
         return subscript(ctx, self.attrs["_name"], params)
+
+    def call(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        """`typing.OrderedDict()` makes a `collections.OrderedDict` (a form CPython lets instantiate: its
+        `_inst`); `typing.List()` is CPython's TypeError."""
+        name = self.attrs["_name"]
+        if not getattr(getattr(t, name), "_inst", False) or "__origin__" not in self.attrs:
+            ctx.user_error("TypeError", f"Type {name} cannot be instantiated; use {name.lower()}() instead")
+        return ctx.call(self.attrs["__origin__"], *args, **kwargs)
 
     def __repr__(ctx: Ctx, self: Instance) -> Any:  # type: ignore[override]  # noqa: N805
         return text_of(ctx, self)
@@ -124,7 +132,7 @@ def _form(name: str) -> Instance:
     attrs: dict[str, Any] = {"_name": name, "__module__": "typing"}
     origin = getattr(real, "__origin__", None)
     if isinstance(origin, type):
-        attrs["__origin__"] = lookup(f"builtins.{origin.__name__}")
+        attrs["__origin__"] = lookup(f"{origin.__module__}.{origin.__qualname__}")
     return Instance(SpecialForm, attrs)  # type: ignore[arg-type]
 
 
