@@ -12,7 +12,29 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.machine import TORCH_VERSION
 from pytea_ci.models.registry import lookup, model, native_class
-from pytea_ci.models.values import MISSING, Instance
+from pytea_ci.models.values import MISSING, Instance, Unknown
+from pytea_ci.shapes.tensor import Origin
+
+RUN_TIME_CODE = "code made at run time"  # how the `Origin.what` of such a value begins
+RUN_TIME_FILE = "a temporary file made at run time"  # and of a temporary file's path (or its handle)
+
+
+def run_time_code(span: Any, what: str) -> Unknown:
+    """A value of code made at run time (a module, a spec of one), born at `span`."""
+    return Unknown(what, None, Origin(span, f"{RUN_TIME_CODE}: {what}"))
+
+
+def made_at_run_time(value: Any, kind: str = RUN_TIME_CODE) -> bool:
+    """Whether `value` is a value not understood computed from code made at run time (from a temporary
+    file's path: `kind=RUN_TIME_FILE`)."""
+    return isinstance(value, Unknown) and value.origin is not None and value.origin.what.startswith(kind)
+
+
+@model("tempfile.NamedTemporaryFile", "tempfile.mkstemp", "tempfile.mkdtemp", "tempfile.mktemp",
+       "tempfile.TemporaryDirectory")
+def temporary(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    """A temporary file or folder (its handle, path, or both): not known, made at run time."""
+    return Unknown("a temporary file", None, Origin(ctx.span, f"{RUN_TIME_FILE}: tempfile"))
 
 
 @native_class("importlib.machinery.ModuleSpec")
@@ -33,3 +55,22 @@ def find_spec(ctx: Ctx, name: Any, package: Any = None) -> Any:
 @model("importlib.metadata.version")
 def version(ctx: Ctx, name: Any) -> Any:
     return TORCH_VERSION if name == "torch" else ctx.unknown("importlib.metadata.version")
+
+
+@model("importlib.util.spec_from_file_location")
+def spec_from_file_location(ctx: Ctx, name: Any, location: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """The spec of a temporary file (what it holds was written at run time): a spec of code made at run
+    time; of any other file (one that exists before the run, a path not known): not known."""
+    if not made_at_run_time(location, RUN_TIME_FILE):
+        return ctx.unknown("importlib.util.spec_from_file_location")
+    return run_time_code(ctx.span, f"a module spec of a file the analysis cannot read ({name!r})"
+                         if isinstance(name, str) else "a module spec of a file the analysis cannot read")
+
+
+@model("importlib.util.module_from_spec")
+def module_from_spec(ctx: Ctx, spec: Any) -> Any:
+    """A module of a spec of code made at run time is such code too (its `exec_module` runs it: not
+    followed); of any other spec, not known."""
+    if made_at_run_time(spec):
+        return Unknown("module of code made at run time", None, spec.origin)
+    return ctx.unknown("importlib.util.module_from_spec")
