@@ -12,8 +12,10 @@ When a class attribute that holds a function of the program's or a package's sou
 is assigned a value computed from code made at run time (`models/importlib_.py made_at_run_time`: a module
 spec of a file the analysis cannot read, a module of one, an item of `sys.modules` under a name no file
 on the search path has), the attribute becomes a *stand-in*: calls run the definition it replaced, while
-what belongs to the function itself (`__module__`, `__name__`, `__qualname__`, `__code__`, `__doc__`,
-`__defaults__`, its identity) stays what it is, the generated function's, not known. Any other value not
+what belongs to the function itself is the generated function's: its identity (not the original's), its
+`__module__` the generated module's name when known (a function a module's code defines has its module's
+`__name__`; torch_geometric asks it to render once per class), `__name__`, `__qualname__`, `__doc__`,
+`__defaults__` and `__kwdefaults__` not known. Any other value not
 understood (a function of a package not followed, a wrapper of unknown behaviour) is kept as it is: not
 known.
 """
@@ -24,15 +26,14 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.runtime import FunctionVal
-from pytea_ci.models.importlib_ import made_at_run_time
+from pytea_ci.models.importlib_ import made_at_run_time, made_module_name
 from pytea_ci.models.values import ClassVal
 
 if TYPE_CHECKING:
     from pytea_ci.interp.interpreter import Interpreter
 
 # what a stand-in answers as the generated function (not known), not as the definition it runs
-_OWN = ("__module__", "__name__", "__qualname__", "__code__", "__doc__", "__defaults__", "__kwdefaults__",
-        "__globals__", "__wrapped__")
+_OWN = ("__module__", "__name__", "__qualname__", "__doc__", "__defaults__", "__kwdefaults__")
 
 
 def replacement(interp: "Interpreter", cls: ClassVal, name: str, value: Any) -> Any:
@@ -44,4 +45,6 @@ def replacement(interp: "Interpreter", cls: ClassVal, name: str, value: Any) -> 
     if not isinstance(replaced, FunctionVal):
         return value
     own = {k: interp.derived(f"{k} of a function made at run time", value) for k in _OWN}
+    if (module := made_module_name(value)) is not None:
+        own["__module__"] = module
     return dataclasses.replace(replaced, attrs={**replaced.attrs, **own})

@@ -7,6 +7,7 @@ the modeled torch's version. Anything else stays unknown."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pytea_ci.models.context import Ctx
@@ -28,6 +29,13 @@ def made_at_run_time(value: Any, kind: str = RUN_TIME_CODE) -> bool:
     """Whether `value` is a value not understood computed from code made at run time (from a temporary
     file's path: `kind=RUN_TIME_FILE`)."""
     return isinstance(value, Unknown) and value.origin is not None and value.origin.what.startswith(kind)
+
+
+def made_module_name(value: Any) -> str | None:
+    """The name of the module made at run time `value` was computed from, when known (a spec's name, a
+    `sys.modules` key: `module 'name'` in its origin); its functions' `__module__`."""
+    found = re.search(r"module '([\w.]+)'", value.origin.what) if made_at_run_time(value) else None
+    return found.group(1) if found else None
 
 
 @model("tempfile.NamedTemporaryFile", "tempfile.mkstemp", "tempfile.mkdtemp", "tempfile.mktemp",
@@ -63,8 +71,8 @@ def spec_from_file_location(ctx: Ctx, name: Any, location: Any = None, *args: An
     time; of any other file (one that exists before the run, a path not known): not known."""
     if not made_at_run_time(location, RUN_TIME_FILE):
         return ctx.unknown("importlib.util.spec_from_file_location")
-    return run_time_code(ctx.span, f"a module spec of a file the analysis cannot read ({name!r})"
-                         if isinstance(name, str) else "a module spec of a file the analysis cannot read")
+    return run_time_code(ctx.span, f"spec of module {name!r} in a temporary file" if isinstance(name, str)
+                         else "spec of a module in a temporary file")
 
 
 @model("importlib.util.module_from_spec")
