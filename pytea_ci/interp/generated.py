@@ -44,7 +44,7 @@ def replacement(interp: "Interpreter", cls: ClassVal, name: str, value: Any) -> 
     replaced = cls.lookup(name)
     if not isinstance(replaced, FunctionVal):
         return value
-    own = {k: interp.derived(f"{k} of a function made at run time", value) for k in _OWN}
+    own: dict[str, Any] = {k: interp.derived(f"{k} of a function made at run time", value) for k in _OWN}
     if (module := made_module_name(value)) is not None:
         own["__module__"] = module
     return dataclasses.replace(replaced, attrs={**replaced.attrs, **own})
