@@ -98,13 +98,13 @@ NAMES: dict[str, str] = {
         'sys.path.insert sys.stdout sys.stderr string.ascii_letters os.sep sys.version_info sys.maxsize '
         'functools.update_wrapper functools.wraps contextlib.contextmanager contextlib.suppress '
         'contextlib.nullcontext functools.partial functools.lru_cache functools.cache typing.final '
-        'typing.overload abc.abstractmethod torch.jit.script torch.jit.unused torch.compile '
-        'typing.no_type_check torch.jit.ignore torch.jit.export torch.jit._overload_method typing.cast '
-        'functools.reduce copy.deepcopy copy.copy collections.OrderedDict collections.defaultdict_plain '
-        'typing.Callable typing.Iterable typing.Iterator typing.Sequence typing.Mapping typing.Literal '
-        'typing.Generator typing.TypeVar_ typing.ClassVar typing.Final typing.Annotated dataclasses.InitVar '
-        'typing.TYPE_CHECKING os.path.split urllib.parse.urlsplit urllib.parse.urlparse types.FunctionType '
-        'types.LambdaType itertools.repeat',
+        'typing.overload torch.jit.script torch.jit.unused torch.compile typing.no_type_check torch.jit.ignore '
+        'torch.jit.export torch.jit._overload_method abc.abstractmethod typing.cast functools.reduce '
+        'copy.deepcopy copy.copy collections.OrderedDict collections.defaultdict_plain typing.Callable '
+        'typing.Iterable typing.Iterator typing.Sequence typing.Mapping typing.Literal typing.Generator '
+        'typing.TypeVar_ typing.ClassVar typing.Final typing.Annotated dataclasses.InitVar typing.TYPE_CHECKING '
+        'os.path.split urllib.parse.urlsplit urllib.parse.urlparse types.FunctionType types.LambdaType '
+        'itertools.repeat',
     'pytea_ci.models.attributes':
         'builtins.getattr builtins.setattr builtins.delattr builtins.hasattr',
     'pytea_ci.models.torch.creation':
@@ -567,7 +567,7 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.typing_':
         'typing._SpecialForm typing._GenericAlias typing.ForwardRef typing.TypeVar typing._AnyMeta '
         'typing.Optional typing.Union typing.List typing.Dict typing.Tuple typing.Set typing.FrozenSet '
-        'typing.Type typing.Any typing._eval_type typing.get_origin typing.get_args',
+        'typing.Type typing.OrderedDict typing.Any typing._eval_type typing.get_origin typing.get_args',
     'pytea_ci.models.text':
         'builtins.str builtins.repr builtins.format builtins.chr builtins.ord builtins.hex builtins.bin '
         'builtins.oct builtins.ascii',
@@ -586,7 +586,9 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.contextvars_':
         'contextvars.Token contextvars.ContextVar',
     'pytea_ci.models.importlib_':
-        'importlib.machinery.ModuleSpec importlib.util.find_spec importlib.metadata.version',
+        'tempfile.NamedTemporaryFile tempfile.mkstemp tempfile.mkdtemp tempfile.mktemp '
+        'tempfile.TemporaryDirectory importlib.machinery.ModuleSpec importlib.util.find_spec '
+        'importlib.metadata.version importlib.util.spec_from_file_location importlib.util.module_from_spec',
     'pytea_ci.models.inspect_':
         'inspect._empty inspect.Parameter inspect.Signature inspect.signature inspect.getattr_static '
         'inspect.getsource inspect.get_annotations typing.get_type_hints',
@@ -691,18 +693,19 @@ PREFIXES = (
     'inspect io itertools itertools.chain json jsonargparse keyword lightning lightning.fabric lightning_fabric '
     'logging math matplotlib matplotlib.pyplot multiprocessing numpy numpy.ndarray numpy.random omegaconf '
     'omegaconf.OmegaConf omegaconf.dictconfig operator os os.path packaging packaging.version pathlib pickle '
-    'platform random re shutil socket string sys sys.path time timm timm.models timm.models._registry torch '
-    'torch.Tensor torch._dynamo torch._dynamo.external_utils torch._subclasses torch._subclasses.fake_tensor '
-    'torch._utils torch.amp torch.autograd torch.autograd.function torch.autograd.grad_mode torch.backends '
-    'torch.backends.cuda torch.backends.cudnn torch.backends.mps torch.compiler torch.cpu torch.cpu.amp '
-    'torch.cuda torch.cuda.amp torch.cuda.graphs torch.distributed torch.fft torch.fx torch.fx._symbolic_trace '
-    'torch.fx.proxy torch.hub torch.jit torch.linalg torch.multiprocessing torch.nn torch.nn.Embedding '
-    'torch.nn.Parameter torch.nn.attention torch.nn.attention.flex_attention torch.nn.functional torch.nn.init '
-    'torch.nn.modules torch.nn.modules.module torch.nn.modules.utils torch.nn.parallel torch.nn.parameter '
-    'torch.nn.utils torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim '
-    'torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data '
-    'torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed torch.utils.data.sampler '
-    'torch.xpu torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
+    'platform random re shutil socket string sys sys.path tempfile time timm timm.models timm.models._registry '
+    'torch torch.Tensor torch._dynamo torch._dynamo.external_utils torch._subclasses '
+    'torch._subclasses.fake_tensor torch._utils torch.amp torch.autograd torch.autograd.function '
+    'torch.autograd.grad_mode torch.backends torch.backends.cuda torch.backends.cudnn torch.backends.mps '
+    'torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.cuda.graphs torch.distributed '
+    'torch.fft torch.fx torch.fx._symbolic_trace torch.fx.proxy torch.hub torch.jit torch.linalg '
+    'torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.Parameter torch.nn.attention '
+    'torch.nn.attention.flex_attention torch.nn.functional torch.nn.init torch.nn.modules '
+    'torch.nn.modules.module torch.nn.modules.utils torch.nn.parallel torch.nn.parameter torch.nn.utils '
+    'torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim torch.optim.lr_scheduler '
+    'torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data torch.utils.data.dataloader '
+    'torch.utils.data.dataset torch.utils.data.distributed torch.utils.data.sampler torch.xpu torchvision '
+    'torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
     'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
     'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
     'transformers transformers.generation transformers.generation.configuration_utils '
