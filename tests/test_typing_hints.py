@@ -202,3 +202,21 @@ def test_get_origin_and_get_args_are_cpythons(analyzer: Analyzer) -> None:
     lines.append("p_none = torch.zeros(2 if typing.get_origin(Tensor) is None and typing.get_args(int) == () else 3)")
     lines.append("p_union = torch.zeros(2 if typing.get_origin(Optional[int]) is Union else 3)")
     exact(analyzer, "\n".join(lines) + "\n")
+
+
+def test_ordered_dict_form_makes_an_ordered_dict(analyzer: Analyzer) -> None:
+    """`typing.OrderedDict()` is a `collections.OrderedDict` (torch_geometric's MessagePassing keeps its hooks
+    in one: an unknown dict made every layer's output unknown); its hints print as CPython's; `typing.List()`
+    is CPython's TypeError."""
+    exact(analyzer, HEAD + '''
+hooks = typing.OrderedDict()
+hooks[3] = "a"
+p_len = torch.zeros(len(hooks) + 1, 2 if list(hooks.values()) == ["a"] else 3)
+p_hint = torch.zeros(*code(repr(typing.OrderedDict[int, str])), *code(repr(typing.OrderedDict)))
+try:
+    List()
+    made = True
+except TypeError:
+    made = False
+p_list = torch.zeros(2 if made else 3)
+''')

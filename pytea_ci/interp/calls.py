@@ -421,6 +421,8 @@ class CallMixin:
             if enter is not MISSING:
                 return self.call(self.bind_member(mgr, mgr.cls, enter))
             return mgr if name == "__enter__" else self.unknown(f"{name} of {mgr.cls.name} not found")
+        if isinstance(mgr, Unknown):  # what it gives is computed from it: its origin (a temporary file's)
+            return self.derived("context manager value", mgr)
         return self.unknown("context manager value")
 
     def make_super(self: "Interpreter", scope: Scope, args: list) -> Any:

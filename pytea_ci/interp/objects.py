@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from pytea_ci.interp.escape import escape
 from pytea_ci.interp.ops import is_concrete, tensor_method
+from pytea_ci.interp.generated import replacement
 from pytea_ci.interp.function_attrs import attr_of_bound_method, attr_of_function, attr_of_property
 from pytea_ci.interp.runtime import (FunctionVal, ModuleVal, PathEnd, Scope, SuperVal,
                                      UserException)
 from pytea_ci.interp.join import one_of
 from pytea_ci.models import read_keys
+from pytea_ci.models.importlib_ import run_time_code
 from pytea_ci.models.attributes import may_be_found
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import get_property, lookup
@@ -252,7 +254,7 @@ class ObjectMixin:
                 return
             obj.attrs[name] = value
         elif isinstance(obj, ClassVal):
-            obj.ns[name] = value
+            obj.ns[name] = replacement(self, obj, name, value)  # a method made at run time: generated.py
         elif isinstance(obj, ModuleVal):
             obj.globals[name] = value
         elif isinstance(obj, FunctionVal):
@@ -261,6 +263,17 @@ class ObjectMixin:
             self.facts.setdefault(TENSOR_ATTRS_SET, set()).add(name)
 
     # ----- items --------------------------------------------------------------------------------
+    def made_module(self: "Interpreter", table: dict[Any, Any], name: Any) -> bool:
+        """Whether `table[name]` (missing) is a module the program made at run time: `table` is
+        `sys.modules` (a table of modules only), `name`'s package is a module of it whose source was
+        followed, and no file on the search path is module `name` (a submodule of a package on disk that
+        has no file: only code run at run time can have made it)."""
+        if not isinstance(name, str) or "." not in name or not table:
+            return False
+        parent = table.get(name.rpartition(".")[0])
+        return isinstance(parent, ModuleVal) and bool(parent.path) and all(isinstance(v, ModuleVal) for v in table.values()) \
+            and self.find_module_file(name) is None
+
     def getitem(self: "Interpreter", obj: Any, idx: Any) -> Any:
         if isinstance(obj, Tensor):
             return self.call_tensor_op(obj, "__getitem__", (idx,))
@@ -300,6 +313,8 @@ class ObjectMixin:
                 if is_concrete(idx) and is_concrete(list(obj.keys())) and id(obj) not in self.inexact:
                     raise UserException("KeyError", args=(idx,)) from None
                 if id(obj) in self.escaped:
+                    if self.made_module(obj, idx):
+                        return run_time_code(self.span, f"module {idx!r} of sys.modules, made at run time")
                     return self.unknown(f"dict item {idx!r}, which code not followed may have set")
                 out = self.some_value(list(obj.values()), "dict item")
                 if not self.picks_per_case(obj, idx, out) \

@@ -24,6 +24,9 @@ class Scope:
     nonlocal_names: set[str] = field(default_factory=set)
     func: "FunctionVal | None" = None
     self_arg: Any = None
+    # of a class body while it runs: the functions written in it, whose `__class__` cell (zero-argument
+    # `super()`) is the class, whatever their decorators bind the name to
+    defined: "list[FunctionVal] | None" = None
 
 
 # key of `FunctionVal.attrs`: the decorator not understood the function went through (its result may

@@ -347,6 +347,8 @@ class StmtMixin:
         fn: Any = FunctionVal(node, node.name, closure, scope.globals, self.cur_path, defaults, kw)
         if scope.is_class and isinstance(scope.locals.get("__qualname__"), str):
             fn.qualname = f"{scope.locals['__qualname__']}.{node.name}"
+        if scope.defined is not None:
+            scope.defined.append(fn)
         for dec in reversed(node.decorator_list):
             d = self.eval(dec, scope)
             with self.at(dec):
@@ -372,7 +374,7 @@ class StmtMixin:
                 opaque.append(v.name if isinstance(v, Builtin) else "")
         ns: dict[str, Any] = {"__module__": scope.globals.get("__name__"), "__qualname__": node.name}
         body = Scope(scope.globals, ns, scope if not scope.is_class and scope.locals is not scope.globals else None,
-                     is_class=True)
+                     is_class=True, defined=[])
         self.exec_block(node.body, body)
         if "__doc__" not in ns:  # the compiler's docstring (None under `python -OO`: not known), else None
             # unless a decorator or a metaclass may write one (`@dataclass`, NamedTuple, Enum: by version)
@@ -394,6 +396,9 @@ class StmtMixin:
                 target.owner = cls
             if hasattr(v, "fget") and isinstance(v.fget, FunctionVal):
                 v.fget.owner = cls
+        for f in body.defined or ():  # a method a decorator wrapped (`functools.wraps`): its `super()` too
+            f.owner = f.owner or cls
+        body.defined = None
         kwargs = {k.arg: self.eval(k.value, scope) for k in node.keywords if k.arg not in (None, "metaclass")}
         with self.at(node):
             val: Any = self.init_subclass(cls, kwargs)

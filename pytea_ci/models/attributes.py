@@ -42,11 +42,16 @@ def _lacks(ctx: Ctx, obj: Any, name: str) -> bool:
     """Whether `obj` has no attribute `name`, where CPython's lookup is certain to find none: an instance
     or a class whose MRO the analyzer knows (`_mro_lacks`), an instance whose class has no `__getattr__`
     fallback and was never given attributes of names not known; a torch tensor (torch's tensors lack it,
-    and the program set no attribute of that name on a tensor); a plain tuple."""
+    and the program set no attribute of that name on a tensor); a plain tuple; a Python function no code
+    `abc.abstractmethod` did not mark (`getattr(f, '__isabstractmethod__', False)`: torch_geometric's
+    `Inspector.implements`; the other decorators modeled as returning the function unchanged may set other
+    names in CPython, so no other name of a function is decided absent)."""
     if isinstance(obj, Tensor):
         return obj.lib == "torch" and name not in TENSOR_ATTRS and name not in ctx.facts.get(TENSOR_ATTRS_SET, ())
     if lacks_attribute(obj, name):
         return True
+    if getattr(obj, "python_function", False) and name == "__isabstractmethod__":
+        return name not in obj.attrs  # set only by `abc.abstractmethod` (its model: stdlib.py) or the program
     if isinstance(obj, ClassVal):
         return class_lacks(obj, name)
     if not isinstance(obj, Instance) or name in obj.attrs or obj.cls.lookup(name) is not MISSING:

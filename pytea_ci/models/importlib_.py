@@ -13,6 +13,7 @@ keeps the name's origin, so the note names what to configure. Anything else stay
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pytea_ci.models.context import Ctx
@@ -20,6 +21,37 @@ from pytea_ci.models.machine import TORCH_VERSION
 from pytea_ci.models.registry import lookup, model, native_class
 from pytea_ci.models.values import MISSING, Instance, Unknown
 from pytea_ci.shapes.tensor import Origin
+<<<<<<< HEAD
+=======
+
+RUN_TIME_CODE = "code made at run time"  # how the `Origin.what` of such a value begins
+RUN_TIME_FILE = "a temporary file made at run time"  # and of a temporary file's path (or its handle)
+
+
+def run_time_code(span: Any, what: str) -> Unknown:
+    """A value of code made at run time (a module, a spec of one), born at `span`."""
+    return Unknown(what, None, Origin(span, f"{RUN_TIME_CODE}: {what}"))
+
+
+def made_at_run_time(value: Any, kind: str = RUN_TIME_CODE) -> bool:
+    """Whether `value` is a value not understood computed from code made at run time (from a temporary
+    file's path: `kind=RUN_TIME_FILE`)."""
+    return isinstance(value, Unknown) and value.origin is not None and value.origin.what.startswith(kind)
+
+
+def made_module_name(value: Any) -> str | None:
+    """The name of the module made at run time `value` was computed from, when known (a spec's name, a
+    `sys.modules` key: `module 'name'` in its origin); its functions' `__module__`."""
+    found = re.search(r"module '([\w.]+)'", value.origin.what) if made_at_run_time(value) else None
+    return found.group(1) if found else None
+
+
+@model("tempfile.NamedTemporaryFile", "tempfile.mkstemp", "tempfile.mkdtemp", "tempfile.mktemp",
+       "tempfile.TemporaryDirectory")
+def temporary(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
+    """A temporary file or folder (its handle, path, or both): not known, made at run time."""
+    return Unknown("a temporary file", None, Origin(ctx.span, f"{RUN_TIME_FILE}: tempfile"))
+>>>>>>> s41-hf
 
 
 @native_class("importlib.machinery.ModuleSpec")
@@ -42,6 +74,7 @@ def version(ctx: Ctx, name: Any) -> Any:
     return TORCH_VERSION if name == "torch" else ctx.unknown("importlib.metadata.version")
 
 
+<<<<<<< HEAD
 def _resolved(name: str, package: Any, level: int) -> str | None:
     """The absolute name of a relative import (importlib._bootstrap._resolve_name), None where CPython
     raises (no package, beyond the top-level package)."""
@@ -81,3 +114,22 @@ def dunder_import(ctx: Ctx, name: Any, globals: Any = None, locals: Any = None, 
     if isinstance(fromlist, (list, tuple)) and fromlist:
         return mod
     return ctx.load_module(name.partition(".")[0]) if "." in name else mod
+=======
+@model("importlib.util.spec_from_file_location")
+def spec_from_file_location(ctx: Ctx, name: Any, location: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """The spec of a temporary file (what it holds was written at run time): a spec of code made at run
+    time; of any other file (one that exists before the run, a path not known): not known."""
+    if not made_at_run_time(location, RUN_TIME_FILE):
+        return ctx.unknown("importlib.util.spec_from_file_location")
+    return run_time_code(ctx.span, f"spec of module {name!r} in a temporary file" if isinstance(name, str)
+                         else "spec of a module in a temporary file")
+
+
+@model("importlib.util.module_from_spec")
+def module_from_spec(ctx: Ctx, spec: Any) -> Any:
+    """A module of a spec of code made at run time is such code too (its `exec_module` runs it: not
+    followed); of any other spec, not known."""
+    if made_at_run_time(spec):
+        return Unknown("module of code made at run time", None, spec.origin)
+    return ctx.unknown("importlib.util.module_from_spec")
+>>>>>>> s41-hf

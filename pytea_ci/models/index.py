@@ -57,19 +57,19 @@ NAMES: dict[str, str] = {
         'builtins.isinstance torch.jit.isinstance builtins.issubclass builtins.callable builtins.any '
         'builtins.all builtins.iter builtins.next builtins.map builtins.filter builtins.vars builtins.dir '
         'builtins.id builtins.hash builtins.globals builtins.locals builtins.eval builtins.exec '
-        'builtins.compile builtins.memoryview builtins.bytearray builtins.pow builtins.object_new '
-        'builtins.bytes builtins.slice builtins.type builtins.staticmethod builtins.classmethod '
-        'builtins.property functools.cached_property builtins.object builtins.BaseException builtins.Exception '
-        'builtins.KeyboardInterrupt builtins.SystemExit builtins.ArithmeticError builtins.ZeroDivisionError '
-        'builtins.OverflowError builtins.LookupError builtins.IndexError builtins.KeyError builtins.ValueError '
-        'builtins.TypeError builtins.RuntimeError builtins.NotImplementedError builtins.RecursionError '
-        'builtins.AttributeError builtins.NameError builtins.OSError builtins.IOError '
-        'builtins.FileNotFoundError builtins.PermissionError builtins.FileExistsError builtins.ImportError '
-        'builtins.ModuleNotFoundError builtins.AssertionError builtins.StopIteration builtins.UnicodeError '
-        'builtins.UnicodeDecodeError builtins.Warning builtins.UserWarning builtins.DeprecationWarning '
-        'builtins.RuntimeWarning builtins.EOFError builtins.TimeoutError builtins.ConnectionError '
-        'builtins.StopAsyncIteration builtins.MemoryError builtins.SystemError builtins.NotImplemented '
-        'builtins.Ellipsis builtins.__debug__',
+        'builtins.compile builtins.__import__ builtins.memoryview builtins.bytearray builtins.pow '
+        'builtins.object_new builtins.bytes builtins.slice builtins.type builtins.staticmethod '
+        'builtins.classmethod builtins.property functools.cached_property builtins.object '
+        'builtins.BaseException builtins.Exception builtins.KeyboardInterrupt builtins.SystemExit '
+        'builtins.ArithmeticError builtins.ZeroDivisionError builtins.OverflowError builtins.LookupError '
+        'builtins.IndexError builtins.KeyError builtins.ValueError builtins.TypeError builtins.RuntimeError '
+        'builtins.NotImplementedError builtins.RecursionError builtins.AttributeError builtins.NameError '
+        'builtins.OSError builtins.IOError builtins.FileNotFoundError builtins.PermissionError '
+        'builtins.FileExistsError builtins.ImportError builtins.ModuleNotFoundError builtins.AssertionError '
+        'builtins.StopIteration builtins.UnicodeError builtins.UnicodeDecodeError builtins.Warning '
+        'builtins.UserWarning builtins.DeprecationWarning builtins.RuntimeWarning builtins.EOFError '
+        'builtins.TimeoutError builtins.ConnectionError builtins.StopAsyncIteration builtins.MemoryError '
+        'builtins.SystemError builtins.NotImplemented builtins.Ellipsis builtins.__debug__',
     'pytea_ci.models.pil':
         'PIL.Image.Image PIL.Image.fromarray PIL.Image.open PIL.Image.new',
     'pytea_ci.models.datamodel':
@@ -98,13 +98,13 @@ NAMES: dict[str, str] = {
         'sys.path.insert sys.stdout sys.stderr string.ascii_letters os.sep sys.version_info sys.maxsize '
         'functools.update_wrapper functools.wraps contextlib.contextmanager contextlib.suppress '
         'contextlib.nullcontext functools.partial functools.lru_cache functools.cache typing.final '
-        'typing.overload abc.abstractmethod torch.jit.script torch.jit.unused torch.compile '
-        'typing.no_type_check torch.jit.ignore torch.jit.export torch.jit._overload_method typing.cast '
-        'functools.reduce copy.deepcopy copy.copy collections.OrderedDict collections.defaultdict_plain '
-        'typing.Callable typing.Iterable typing.Iterator typing.Sequence typing.Mapping typing.Literal '
-        'typing.Generator typing.TypeVar_ typing.ClassVar typing.Final typing.Annotated dataclasses.InitVar '
-        'typing.TYPE_CHECKING os.path.split urllib.parse.urlsplit urllib.parse.urlparse types.FunctionType '
-        'types.LambdaType itertools.repeat',
+        'typing.overload torch.jit.script torch.jit.unused torch.compile typing.no_type_check torch.jit.ignore '
+        'torch.jit.export torch.jit._overload_method abc.abstractmethod typing.cast functools.reduce '
+        'copy.deepcopy copy.copy collections.OrderedDict collections.defaultdict_plain typing.Callable '
+        'typing.Iterable typing.Iterator typing.Sequence typing.Mapping typing.Literal typing.Generator '
+        'typing.TypeVar_ typing.ClassVar typing.Final typing.Annotated dataclasses.InitVar typing.TYPE_CHECKING '
+        'os.path.split urllib.parse.urlsplit urllib.parse.urlparse types.FunctionType types.LambdaType '
+        'itertools.repeat',
     'pytea_ci.models.attributes':
         'builtins.getattr builtins.setattr builtins.delattr builtins.hasattr',
     'pytea_ci.models.torch.creation':
@@ -282,18 +282,18 @@ NAMES: dict[str, str] = {
         'torch.nn.LogSigmoid torch.nn.Tanhshrink torch.nn.Softshrink torch.nn.Hardshrink torch.nn.Threshold '
         'torch.nn.RReLU torch.nn.Dropout torch.nn.Dropout1d torch.nn.Dropout2d torch.nn.Dropout3d '
         'torch.nn.AlphaDropout torch.nn.FeatureAlphaDropout torch.nn.Softmax torch.nn.LogSoftmax '
-        'torch.nn.Softmin torch.nn.functional.relu torch.nn.functional.relu6 torch.nn.functional.sigmoid '
-        'torch.nn.functional.tanh torch.nn.functional.hardtanh torch.nn.functional.dropout '
-        'torch.nn.functional.dropout1d torch.nn.functional.dropout2d torch.nn.functional.dropout3d '
-        'torch.nn.functional.alpha_dropout torch.nn.functional.relu_ torch.nn.functional.prelu '
-        'torch.nn.functional.softsign torch.nn.functional.threshold torch.dropout torch.nn.functional.elu '
+        'torch.nn.Softmin torch.nn.functional.relu torch.nn.functional.relu6 torch.nn.functional.elu '
         'torch.nn.functional.selu torch.nn.functional.leaky_relu torch.nn.functional.gelu '
-        'torch.nn.functional.silu torch.nn.functional.mish torch.nn.functional.softplus '
-        'torch.nn.functional.hardswish torch.nn.functional.celu torch.nn.functional.logsigmoid '
-        'torch.nn.functional.hardsigmoid torch.nn.functional.rrelu torch.nn.functional.leaky_relu_ '
-        'torch.nn.Embedding torch.nn.functional.embedding torch.nn.functional.one_hot '
-        'torch.nn.Embedding.from_pretrained torch.nn.functional.bilinear torch.bilinear torch.nn.Bilinear '
-        'torch.nn.functional.glu torch.nn.GLU torch.nn.Softmax2d torch.nn.EmbeddingBag',
+        'torch.nn.functional.silu torch.nn.functional.mish torch.nn.functional.sigmoid torch.nn.functional.tanh '
+        'torch.nn.functional.softplus torch.nn.functional.hardswish torch.nn.functional.hardtanh '
+        'torch.nn.functional.dropout torch.nn.functional.dropout1d torch.nn.functional.dropout2d '
+        'torch.nn.functional.dropout3d torch.nn.functional.alpha_dropout torch.nn.functional.celu '
+        'torch.nn.functional.logsigmoid torch.nn.functional.hardsigmoid torch.nn.functional.relu_ '
+        'torch.nn.functional.prelu torch.nn.functional.rrelu torch.nn.functional.softsign '
+        'torch.nn.functional.threshold torch.dropout torch.nn.functional.leaky_relu_ torch.nn.Embedding '
+        'torch.nn.functional.embedding torch.nn.functional.one_hot torch.nn.Embedding.from_pretrained '
+        'torch.nn.functional.bilinear torch.bilinear torch.nn.Bilinear torch.nn.functional.glu torch.nn.GLU '
+        'torch.nn.Softmax2d torch.nn.EmbeddingBag',
     'pytea_ci.models.torch.nn.loss':
         'torch.nn.CrossEntropyLoss torch.nn.functional.cross_entropy torch.nn.NLLLoss '
         'torch.nn.functional.nll_loss torch.nn.MSELoss torch.nn.functional.mse_loss torch.nn.L1Loss '
@@ -567,7 +567,7 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.typing_':
         'typing._SpecialForm typing._GenericAlias typing.ForwardRef typing.TypeVar typing._AnyMeta '
         'typing.Optional typing.Union typing.List typing.Dict typing.Tuple typing.Set typing.FrozenSet '
-        'typing.Type typing.Any typing._eval_type typing.get_origin typing.get_args',
+        'typing.Type typing.OrderedDict typing.Any typing._eval_type typing.get_origin typing.get_args',
     'pytea_ci.models.text':
         'builtins.str builtins.repr builtins.format builtins.chr builtins.ord builtins.hex builtins.bin '
         'builtins.oct builtins.ascii',
@@ -586,8 +586,9 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.contextvars_':
         'contextvars.Token contextvars.ContextVar',
     'pytea_ci.models.importlib_':
-        'importlib.machinery.ModuleSpec importlib.util.find_spec importlib.metadata.version '
-        'importlib.import_module builtins.__import__',
+        'tempfile.NamedTemporaryFile tempfile.mkstemp tempfile.mkdtemp tempfile.mktemp '
+        'tempfile.TemporaryDirectory importlib.machinery.ModuleSpec importlib.util.find_spec '
+        'importlib.metadata.version importlib.util.spec_from_file_location importlib.util.module_from_spec',
     'pytea_ci.models.inspect_':
         'inspect._empty inspect.Parameter inspect.Signature inspect.signature inspect.getattr_static '
         'inspect.getsource inspect.get_annotations typing.get_type_hints',
@@ -692,18 +693,19 @@ PREFIXES = (
     'inspect io itertools itertools.chain json jsonargparse keyword lightning lightning.fabric lightning_fabric '
     'logging math matplotlib matplotlib.pyplot multiprocessing numpy numpy.ndarray numpy.random omegaconf '
     'omegaconf.OmegaConf omegaconf.dictconfig operator os os.path packaging packaging.version pathlib pickle '
-    'platform random re shutil socket string sys sys.path time timm timm.models timm.models._registry torch '
-    'torch.Tensor torch._dynamo torch._dynamo.external_utils torch._subclasses torch._subclasses.fake_tensor '
-    'torch._utils torch.amp torch.autograd torch.autograd.function torch.autograd.grad_mode torch.backends '
-    'torch.backends.cuda torch.backends.cudnn torch.backends.mps torch.compiler torch.cpu torch.cpu.amp '
-    'torch.cuda torch.cuda.amp torch.cuda.graphs torch.distributed torch.fft torch.fx torch.fx._symbolic_trace '
-    'torch.fx.proxy torch.hub torch.jit torch.linalg torch.multiprocessing torch.nn torch.nn.Embedding '
-    'torch.nn.Parameter torch.nn.attention torch.nn.attention.flex_attention torch.nn.functional torch.nn.init '
-    'torch.nn.modules torch.nn.modules.module torch.nn.modules.utils torch.nn.parallel torch.nn.parameter '
-    'torch.nn.utils torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim '
-    'torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data '
-    'torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed torch.utils.data.sampler '
-    'torch.xpu torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
+    'platform random re shutil socket string sys sys.path tempfile time timm timm.models timm.models._registry '
+    'torch torch.Tensor torch._dynamo torch._dynamo.external_utils torch._subclasses '
+    'torch._subclasses.fake_tensor torch._utils torch.amp torch.autograd torch.autograd.function '
+    'torch.autograd.grad_mode torch.backends torch.backends.cuda torch.backends.cudnn torch.backends.mps '
+    'torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.cuda.graphs torch.distributed '
+    'torch.fft torch.fx torch.fx._symbolic_trace torch.fx.proxy torch.hub torch.jit torch.linalg '
+    'torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.Parameter torch.nn.attention '
+    'torch.nn.attention.flex_attention torch.nn.functional torch.nn.init torch.nn.modules '
+    'torch.nn.modules.module torch.nn.modules.utils torch.nn.parallel torch.nn.parameter torch.nn.utils '
+    'torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim torch.optim.lr_scheduler '
+    'torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data torch.utils.data.dataloader '
+    'torch.utils.data.dataset torch.utils.data.distributed torch.utils.data.sampler torch.xpu torchvision '
+    'torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
     'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
     'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
     'transformers transformers.generation transformers.generation.configuration_utils '

@@ -283,12 +283,21 @@ for _field in ("func", "args", "keywords"):
     prop(f"functools.partial.{_field}")(_partial_field(_field))
 
 
-@model("functools.lru_cache", "functools.cache", "typing.final", "typing.overload", "abc.abstractmethod",
+@model("functools.lru_cache", "functools.cache", "typing.final", "typing.overload",
        "torch.jit.script", "torch.jit.unused", "torch.compile", "typing.no_type_check", "torch.jit.ignore",
        "torch.jit.export", "torch.jit._overload_method")
 def passthrough_decorator(ctx: Ctx, fn: Any = None, *args: Any, **kwargs: Any) -> Any:
     if fn is None or isinstance(fn, int):
         return Builtin("decorator", lambda c, f: f)
+    return fn
+
+
+@model("abc.abstractmethod")
+def abstractmethod(ctx: Ctx, fn: Any) -> Any:
+    """CPython's sets `fn.__isabstractmethod__ = True` and returns `fn` (attributes.py decides a function
+    without it lacks it)."""
+    if getattr(fn, "python_function", False):
+        fn.attrs["__isabstractmethod__"] = True
     return fn
 
 

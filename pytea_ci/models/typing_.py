@@ -26,7 +26,7 @@ import functools
 import operator
 import re
 import typing as t
-from typing import Any
+from typing import Any, Callable
 
 from pytea_ci.fsio import read_source
 from pytea_ci.models.context import Ctx
@@ -36,7 +36,7 @@ from pytea_ci.models.value_types import cpython_names
 from pytea_ci.models.values import MISSING, Instance
 
 # the forms modeled: subscripting one gives a hint (CPython's `_GenericAlias` and friends)
-FORMS = ("Optional", "Union", "List", "Dict", "Tuple", "Set", "FrozenSet", "Type")
+FORMS = ("Optional", "Union", "List", "Dict", "Tuple", "Set", "FrozenSet", "Type", "OrderedDict")
 FORM = "__pytea_form__"  # an alias's attribute: the name of the form it was written with
 PARAMS = "__pytea_params__"  # and what it was subscripted with (values of the analysis)
 
@@ -45,7 +45,30 @@ class NotAHint(Exception):
     """A value CPython's typing object cannot be built for here (not a class whose names are known)."""
 
 
+def _hint_methods(*names: str) -> Callable[[type], type]:
+    """Give a hint class `__repr__` (CPython's text of the hint) and, when named, `__eq__` (CPython's
+    equality): declared once here for every hint class (a native class's methods are its body's own)."""
+    def deco(body: type) -> type:
+        for name in names:
+            setattr(body, name, _HINT_METHODS[name])
+        return body
+
+    return deco
+
+
+def _repr(ctx: Ctx, self: Instance) -> Any:
+    return text_of(ctx, self)
+
+
+def _eq(ctx: Ctx, self: Instance, other: Any) -> Any:
+    return equal(ctx, self, other)
+
+
+_HINT_METHODS: dict[str, Callable[..., Any]] = {"__repr__": _repr, "__eq__": _eq}
+
+
 @native_class("typing._SpecialForm", identity_eq=True)
+@_hint_methods("__repr__")
 class SpecialForm:
     """`typing.Optional`, `typing.List`, ...: `_name` and `__module__` as CPython's (`__origin__` of the
     generic ones: `list`, `dict`, ...)."""
@@ -55,24 +78,25 @@ class SpecialForm:
     def __getitem__(ctx: Ctx, self: Instance, params: Any) -> Any:  # noqa: N805
         return subscript(ctx, self.attrs["_name"], params)
 
-    def __repr__(ctx: Ctx, self: Instance) -> Any:  # type: ignore[override]  # noqa: N805
-        return text_of(ctx, self)
+    def call(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        """`typing.OrderedDict()` makes a `collections.OrderedDict` (a form CPython lets instantiate: its
+        `_inst`); `typing.List()` is CPython's TypeError."""
+        name = self.attrs["_name"]
+        if not getattr(getattr(t, name), "_inst", False) or "__origin__" not in self.attrs:
+            ctx.user_error("TypeError", f"Type {name} cannot be instantiated; use {name.lower()}() instead")
+        return ctx.call(self.attrs["__origin__"], *args, **kwargs)
 
 
 @native_class("typing._GenericAlias")
+@_hint_methods("__eq__", "__repr__")
 class GenericAlias:
     """A subscripted form (`Optional[Tensor]`): `_name`, `__module__`, `__origin__`, `__args__`."""
 
     __only_modeled__ = True
 
-    def __eq__(ctx: Ctx, self: Instance, other: Any) -> Any:  # type: ignore[override]  # noqa: N805
-        return equal(ctx, self, other)
-
-    def __repr__(ctx: Ctx, self: Instance) -> Any:  # type: ignore[override]  # noqa: N805
-        return text_of(ctx, self)
-
 
 @native_class("typing.ForwardRef")
+@_hint_methods("__eq__", "__repr__")
 class ForwardRef:
     """A hint written as text (`Optional["Tensor"]`, `typing.ForwardRef("Tensor")`)."""
 
@@ -84,14 +108,9 @@ class ForwardRef:
             ctx.user_error("TypeError", f"Forward reference must be a string -- got {arg!r}")
         self.attrs.update({"__forward_arg__": arg, "__forward_module__": module})
 
-    def __eq__(ctx: Ctx, self: Instance, other: Any) -> Any:  # type: ignore[override]  # noqa: N805
-        return equal(ctx, self, other)
-
-    def __repr__(ctx: Ctx, self: Instance) -> Any:  # type: ignore[override]  # noqa: N805
-        return text_of(ctx, self)
-
 
 @native_class("typing.TypeVar")
+@_hint_methods("__repr__")
 class TypeVar:
     """`T = TypeVar("T")`: its `__name__`; a hint over it prints `~T` as CPython's."""
 
@@ -102,18 +121,13 @@ class TypeVar:
         self.attrs.update({"__name__": name, "__bound__": bound, "__constraints__": constraints,
                            "__covariant__": covariant, "__contravariant__": contravariant})
 
-    def __repr__(ctx: Ctx, self: Instance) -> Any:  # type: ignore[override]  # noqa: N805
-        return text_of(ctx, self)
-
 
 @native_class("typing._AnyMeta", identity_eq=True, recorded_attrs=True)
+@_hint_methods("__repr__")
 class AnyForm:
     """`typing.Any` (a class of its own since Python 3.11: no `_name`)."""
 
     __only_modeled__ = True
-
-    def __repr__(ctx: Ctx, self: Instance) -> Any:  # type: ignore[override]  # noqa: N805
-        return text_of(ctx, self)
 
 
 _ANY = Instance(AnyForm, {"__module__": "typing", "__name__": "Any", "__qualname__": "Any"})  # type: ignore[arg-type]
@@ -124,7 +138,7 @@ def _form(name: str) -> Instance:
     attrs: dict[str, Any] = {"_name": name, "__module__": "typing"}
     origin = getattr(real, "__origin__", None)
     if isinstance(origin, type):
-        attrs["__origin__"] = lookup(f"builtins.{origin.__name__}")
+        attrs["__origin__"] = lookup(f"{origin.__module__}.{origin.__qualname__}")
     return Instance(SpecialForm, attrs)  # type: ignore[arg-type]
 
 

@@ -57,8 +57,10 @@ def _result(text: Unknown, name: str) -> Any:
 
 def _method(text: Unknown, name: str) -> Builtin:
     def call(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
-        key = _key(args + tuple(kwargs.items() and sorted(kwargs.items())))
-        if key is None:  # keyword pairs are tuples: not plain, so a call with keywords is never memoized
+        if kwargs:  # a call with keywords is never memoized (one plain key per call written positionally)
+            return _result(text, name)
+        key = _key(args)
+        if key is None:
             return _result(text, name)
         memo = ctx.facts.setdefault(_MEMO, {})
         found = memo.get((id(text), name, key))
