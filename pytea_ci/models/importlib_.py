@@ -9,7 +9,9 @@ the modeled torch's version.
 here (`'models.' + args.model` with the model named on the command line, `--arg model=TextCNN`) import
 it as the program's own import statement would: a project module is run and followed, a modeled
 library is its model. A name not known (a required option nobody gave) gives a module not known that
-keeps the name's origin, so the note names what to configure. Anything else stays unknown."""
+keeps the name's origin, so the note names what to configure. The spec and module of a temporary file
+(`spec_from_file_location` of a `tempfile` path, `module_from_spec`) are code made at run time, which
+interp/generated.py reads as what it replaced. Anything else stays unknown."""
 
 from __future__ import annotations
 
@@ -21,8 +23,6 @@ from pytea_ci.models.machine import TORCH_VERSION
 from pytea_ci.models.registry import lookup, model, native_class
 from pytea_ci.models.values import MISSING, Instance, Unknown
 from pytea_ci.shapes.tensor import Origin
-<<<<<<< HEAD
-=======
 
 RUN_TIME_CODE = "code made at run time"  # how the `Origin.what` of such a value begins
 RUN_TIME_FILE = "a temporary file made at run time"  # and of a temporary file's path (or its handle)
@@ -51,7 +51,6 @@ def made_module_name(value: Any) -> str | None:
 def temporary(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     """A temporary file or folder (its handle, path, or both): not known, made at run time."""
     return Unknown("a temporary file", None, Origin(ctx.span, f"{RUN_TIME_FILE}: tempfile"))
->>>>>>> s41-hf
 
 
 @native_class("importlib.machinery.ModuleSpec")
@@ -74,7 +73,6 @@ def version(ctx: Ctx, name: Any) -> Any:
     return TORCH_VERSION if name == "torch" else ctx.unknown("importlib.metadata.version")
 
 
-<<<<<<< HEAD
 def _resolved(name: str, package: Any, level: int) -> str | None:
     """The absolute name of a relative import (importlib._bootstrap._resolve_name), None where CPython
     raises (no package, beyond the top-level package)."""
@@ -114,7 +112,6 @@ def dunder_import(ctx: Ctx, name: Any, globals: Any = None, locals: Any = None, 
     if isinstance(fromlist, (list, tuple)) and fromlist:
         return mod
     return ctx.load_module(name.partition(".")[0]) if "." in name else mod
-=======
 @model("importlib.util.spec_from_file_location")
 def spec_from_file_location(ctx: Ctx, name: Any, location: Any = None, *args: Any, **kwargs: Any) -> Any:
     """The spec of a temporary file (what it holds was written at run time): a spec of code made at run
@@ -132,4 +129,3 @@ def module_from_spec(ctx: Ctx, spec: Any) -> Any:
     if made_at_run_time(spec):
         return Unknown("module of code made at run time", None, spec.origin)
     return ctx.unknown("importlib.util.module_from_spec")
->>>>>>> s41-hf

@@ -57,19 +57,19 @@ NAMES: dict[str, str] = {
         'builtins.isinstance torch.jit.isinstance builtins.issubclass builtins.callable builtins.any '
         'builtins.all builtins.iter builtins.next builtins.map builtins.filter builtins.vars builtins.dir '
         'builtins.id builtins.hash builtins.globals builtins.locals builtins.eval builtins.exec '
-        'builtins.compile builtins.__import__ builtins.memoryview builtins.bytearray builtins.pow '
-        'builtins.object_new builtins.bytes builtins.slice builtins.type builtins.staticmethod '
-        'builtins.classmethod builtins.property functools.cached_property builtins.object '
-        'builtins.BaseException builtins.Exception builtins.KeyboardInterrupt builtins.SystemExit '
-        'builtins.ArithmeticError builtins.ZeroDivisionError builtins.OverflowError builtins.LookupError '
-        'builtins.IndexError builtins.KeyError builtins.ValueError builtins.TypeError builtins.RuntimeError '
-        'builtins.NotImplementedError builtins.RecursionError builtins.AttributeError builtins.NameError '
-        'builtins.OSError builtins.IOError builtins.FileNotFoundError builtins.PermissionError '
-        'builtins.FileExistsError builtins.ImportError builtins.ModuleNotFoundError builtins.AssertionError '
-        'builtins.StopIteration builtins.UnicodeError builtins.UnicodeDecodeError builtins.Warning '
-        'builtins.UserWarning builtins.DeprecationWarning builtins.RuntimeWarning builtins.EOFError '
-        'builtins.TimeoutError builtins.ConnectionError builtins.StopAsyncIteration builtins.MemoryError '
-        'builtins.SystemError builtins.NotImplemented builtins.Ellipsis builtins.__debug__',
+        'builtins.compile builtins.memoryview builtins.bytearray builtins.pow builtins.object_new '
+        'builtins.bytes builtins.slice builtins.type builtins.staticmethod builtins.classmethod '
+        'builtins.property functools.cached_property builtins.object builtins.BaseException builtins.Exception '
+        'builtins.KeyboardInterrupt builtins.SystemExit builtins.ArithmeticError builtins.ZeroDivisionError '
+        'builtins.OverflowError builtins.LookupError builtins.IndexError builtins.KeyError builtins.ValueError '
+        'builtins.TypeError builtins.RuntimeError builtins.NotImplementedError builtins.RecursionError '
+        'builtins.AttributeError builtins.NameError builtins.OSError builtins.IOError '
+        'builtins.FileNotFoundError builtins.PermissionError builtins.FileExistsError builtins.ImportError '
+        'builtins.ModuleNotFoundError builtins.AssertionError builtins.StopIteration builtins.UnicodeError '
+        'builtins.UnicodeDecodeError builtins.Warning builtins.UserWarning builtins.DeprecationWarning '
+        'builtins.RuntimeWarning builtins.EOFError builtins.TimeoutError builtins.ConnectionError '
+        'builtins.StopAsyncIteration builtins.MemoryError builtins.SystemError builtins.NotImplemented '
+        'builtins.Ellipsis builtins.__debug__',
     'pytea_ci.models.pil':
         'PIL.Image.Image PIL.Image.fromarray PIL.Image.open PIL.Image.new',
     'pytea_ci.models.datamodel':
@@ -282,18 +282,18 @@ NAMES: dict[str, str] = {
         'torch.nn.LogSigmoid torch.nn.Tanhshrink torch.nn.Softshrink torch.nn.Hardshrink torch.nn.Threshold '
         'torch.nn.RReLU torch.nn.Dropout torch.nn.Dropout1d torch.nn.Dropout2d torch.nn.Dropout3d '
         'torch.nn.AlphaDropout torch.nn.FeatureAlphaDropout torch.nn.Softmax torch.nn.LogSoftmax '
-        'torch.nn.Softmin torch.nn.functional.relu torch.nn.functional.relu6 torch.nn.functional.elu '
+        'torch.nn.Softmin torch.nn.functional.relu torch.nn.functional.relu6 torch.nn.functional.sigmoid '
+        'torch.nn.functional.tanh torch.nn.functional.hardtanh torch.nn.functional.dropout '
+        'torch.nn.functional.dropout1d torch.nn.functional.dropout2d torch.nn.functional.dropout3d '
+        'torch.nn.functional.alpha_dropout torch.nn.functional.relu_ torch.nn.functional.prelu '
+        'torch.nn.functional.softsign torch.nn.functional.threshold torch.dropout torch.nn.functional.elu '
         'torch.nn.functional.selu torch.nn.functional.leaky_relu torch.nn.functional.gelu '
-        'torch.nn.functional.silu torch.nn.functional.mish torch.nn.functional.sigmoid torch.nn.functional.tanh '
-        'torch.nn.functional.softplus torch.nn.functional.hardswish torch.nn.functional.hardtanh '
-        'torch.nn.functional.dropout torch.nn.functional.dropout1d torch.nn.functional.dropout2d '
-        'torch.nn.functional.dropout3d torch.nn.functional.alpha_dropout torch.nn.functional.celu '
-        'torch.nn.functional.logsigmoid torch.nn.functional.hardsigmoid torch.nn.functional.relu_ '
-        'torch.nn.functional.prelu torch.nn.functional.rrelu torch.nn.functional.softsign '
-        'torch.nn.functional.threshold torch.dropout torch.nn.functional.leaky_relu_ torch.nn.Embedding '
-        'torch.nn.functional.embedding torch.nn.functional.one_hot torch.nn.Embedding.from_pretrained '
-        'torch.nn.functional.bilinear torch.bilinear torch.nn.Bilinear torch.nn.functional.glu torch.nn.GLU '
-        'torch.nn.Softmax2d torch.nn.EmbeddingBag',
+        'torch.nn.functional.silu torch.nn.functional.mish torch.nn.functional.softplus '
+        'torch.nn.functional.hardswish torch.nn.functional.celu torch.nn.functional.logsigmoid '
+        'torch.nn.functional.hardsigmoid torch.nn.functional.rrelu torch.nn.functional.leaky_relu_ '
+        'torch.nn.Embedding torch.nn.functional.embedding torch.nn.functional.one_hot '
+        'torch.nn.Embedding.from_pretrained torch.nn.functional.bilinear torch.bilinear torch.nn.Bilinear '
+        'torch.nn.functional.glu torch.nn.GLU torch.nn.Softmax2d torch.nn.EmbeddingBag',
     'pytea_ci.models.torch.nn.loss':
         'torch.nn.CrossEntropyLoss torch.nn.functional.cross_entropy torch.nn.NLLLoss '
         'torch.nn.functional.nll_loss torch.nn.MSELoss torch.nn.functional.mse_loss torch.nn.L1Loss '
@@ -588,7 +588,8 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.importlib_':
         'tempfile.NamedTemporaryFile tempfile.mkstemp tempfile.mkdtemp tempfile.mktemp '
         'tempfile.TemporaryDirectory importlib.machinery.ModuleSpec importlib.util.find_spec '
-        'importlib.metadata.version importlib.util.spec_from_file_location importlib.util.module_from_spec',
+        'importlib.metadata.version importlib.import_module builtins.__import__ '
+        'importlib.util.spec_from_file_location importlib.util.module_from_spec',
     'pytea_ci.models.inspect_':
         'inspect._empty inspect.Parameter inspect.Signature inspect.signature inspect.getattr_static '
         'inspect.getsource inspect.get_annotations typing.get_type_hints',
