@@ -338,6 +338,7 @@ class LoopMixin:
         if truncated:
             self.note_representatives()
         start = {n: scope.locals.get(n, MISSING) for n in names}
+        chose = len(self.trail)  # the choices this path had made before the loop
         before: dict[str, Any] = {}
         items = list(items)
         self.loop_mutations.append(set())
@@ -379,6 +380,8 @@ class LoopMixin:
         if truncated:
             with self.at(node):
                 self.widen_changed(names, (start, before), scope)
+                if len(self.trail) > chose:
+                    self.widen_unfollowed(names, start, scope)
             made = {id(o): o for o in self.keepalive[kept_from:]} if every and not broke else {}
             self.grown_in_loop(mutated)
             for lst in mutated:
@@ -429,6 +432,17 @@ class LoopMixin:
                 isinstance(v, Tensor) and v.shape is not None and len(v.shape) == len(now.shape) for v in seen)
             scope.locals[n] = self.widened(n, seen, None) if same_rank else \
                 self.unknown(f"loop variable {n} widened (changes across iterations)")
+
+
+    def widen_unfollowed(self: "Interpreter", names: set[str], start: dict[str, Any], scope: Scope) -> None:
+        """After a loop of representatives in which this path made a choice, names the body assigns that still
+        hold their value from before the loop become unknown: the representatives took one side, the
+        iterations they stand for may take the other and assign them (a `continue` on a blank line leaves an
+        embedding width at its start value -1 on this path only)."""
+        for n in names:
+            now = scope.locals.get(n, MISSING)
+            if now is not MISSING and start.get(n, MISSING) is not MISSING and same_value(start[n], now):
+                scope.locals[n] = self.unknown(f"{n}: a value an iteration not followed may have set")
 
 
 def _leading_run(positions: tuple[int, ...]) -> int:
