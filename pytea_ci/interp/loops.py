@@ -433,7 +433,6 @@ class LoopMixin:
             scope.locals[n] = self.widened(n, seen, None) if same_rank else \
                 self.unknown(f"loop variable {n} widened (changes across iterations)")
 
-
     def widen_unfollowed(self: "Interpreter", names: set[str], start: dict[str, Any], scope: Scope) -> None:
         """After a loop of representatives in which this path made a choice, names the body assigns that still
         hold their value from before the loop become unknown: the representatives took one side, the

@@ -44,9 +44,15 @@ def read_text(interp: "Interpreter", name: str, base: str | None = None) -> str 
     if len(data) > MAX_BYTES:
         return None
     if not own:
-        rel = os.path.relpath(os.path.realpath(path), interp.config.root).replace(os.sep, "/")
-        interp.shared.inputs[rel] = content_hash(data)
+        record_input(interp, path, data)
     return text
+
+
+def record_input(interp: "Interpreter", path: str, data: bytes) -> None:
+    """The analysis read the project file `path` (its first bytes `data`, as the result cache rereads them):
+    a cached result is used again only while it holds them (`Shared.inputs`, driver/cache.py)."""
+    rel = os.path.relpath(os.path.realpath(path), interp.config.root).replace(os.sep, "/")
+    interp.shared.inputs[rel] = content_hash(data)
 
 
 MAX_ENTRIES = 2_000  # a folder listed holds at most this many entries (else not known)

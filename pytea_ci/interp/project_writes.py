@@ -20,7 +20,8 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.fsio import DATA_FILE_LIMIT, content_hash
+from pytea_ci.fsio import DATA_FILE_LIMIT
+from pytea_ci.interp.project_files import record_input
 from pytea_ci.models.saved import SAVED
 
 if TYPE_CHECKING:
@@ -131,10 +132,9 @@ def _saves_of(interp: "Interpreter", writer: str) -> dict[tuple[str, ...], list[
     for path, parsed in sub.asts.items():  # the reader's result depends on these files now
         if interp.inside_project(path) and not isinstance(parsed, SyntaxError):
             try:
-                with open(path, "rb") as f:  # hashed as the result cache checks data files (fsio.files_unchanged)
-                    digest = content_hash(f.read(DATA_FILE_LIMIT + 1))
+                with open(path, "rb") as f:  # as much as the result cache rereads (fsio.files_unchanged)
+                    record_input(interp, path, f.read(DATA_FILE_LIMIT + 1))
             except OSError:
                 continue
-            shared.inputs[os.path.relpath(os.path.realpath(path), interp.config.root).replace(os.sep, "/")] = digest
     shared.inputs.update(sub.inputs)
     return saves

@@ -147,20 +147,19 @@ class _Join:
         if isinstance(first, (tuple, list)):
             if any(len(v) != len(first) for v in vals):
                 return self.NOT_ONE
-            items = [self.values([v[i] for v in vals]) for i in range(len(first))]
-            if any(x is self.NOT_ONE for x in items):
-                items = [Unknown(self.what, None, Origin(self.ctx.span, self.what)) if x is self.NOT_ONE else x
-                         for x in items]
-            return type(first)(items)
+            return type(first)(self._item([v[i] for v in vals]) for i in range(len(first)))
         if isinstance(first, dict):
             if any(list(v) != list(first) for v in vals) or not all(isinstance(k, (str, int)) for k in first):
                 return self.NOT_ONE
-            out = {k: self.values([v[k] for v in vals]) for k in first}
-            return {k: Unknown(self.what, None, Origin(self.ctx.span, self.what)) if x is self.NOT_ONE else x
-                    for k, x in out.items()}
+            return {k: self._item([v[k] for v in vals]) for k in first}
         if isinstance(first, (bool, int, float, str)) and all(v == first for v in vals):
             return first
         return self.NOT_ONE
+
+    def _item(self, vals: list[Any]) -> Any:
+        """An item of a container: the value standing for all of `vals`, else a value not known."""
+        got = self.values(vals)
+        return Unknown(self.what, None, Origin(self.ctx.span, self.what)) if got is self.NOT_ONE else got
 
     def _tensor(self, vals: list[Tensor]) -> Any:
         first = vals[0]

@@ -8,8 +8,8 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.dtype_device import (DTYPE_NAMES, TO_CPU, TO_CUDA, joined_device, require_bool_support,
-                                          require_cpu_floating,
-                                         require_castable, require_dtype_in, require_same_device)
+                                         require_castable, require_cpu_floating, require_dtype_in,
+                                         require_same_device)
 from pytea_ci.models.prim import broadcast_shapes, known, result_dtype
 from pytea_ci.models.registry import (ALWAYS, CONTIGUOUS, LIKE_INPUT, NO_FACETS, Facets, declare, model,
                                       register)
@@ -171,7 +171,9 @@ def unary(ctx: Ctx, op: str, input: Any) -> Any:
     return input.with_shape(input.shape, dtype) if getattr(input, "lib", "torch") != "numpy" else input
 
 
-def _unary_model(op: str) -> Any:
+def unary_model(op: str) -> Any:
+    """The model of the unary op `op` (its first argument the input; the others change no shape)."""
+
     def run(ctx: Ctx, input: Any, *args: Any, **kwargs: Any) -> Any:
         return unary(ctx, op, input)
 
@@ -201,14 +203,14 @@ def _register_tables() -> None:
         register(f"torch.Tensor.{name}", Builtin(f"torch.Tensor.{name}", _dunder_model(op, reflected, name.startswith("__i"))))
         declare(f"torch.Tensor.{name}", _LIKE_INPUT if name != "__rpow__" else NO_FACETS)
     for op in UNARY:
-        u = Builtin(f"torch.{op}", _unary_model(op))
+        u = Builtin(f"torch.{op}", unary_model(op))
         register(f"torch.Tensor.{op}", u)
         declare(u.name, _UNARY_FACETS.get(op, _LIKE_INPUT))
         if not op.endswith("_") and op not in ("cpu", "cuda", "detach", "contiguous", "requires_grad_", "pin_memory",
                                                "share_memory_", "retain_grad", "coalesce", "add_noise"):
             register(f"torch.{op}", u)
     for name, op in (("__neg__", "neg"), ("__pos__", "positive"), ("__invert__", "bitwise_not"), ("__abs__", "abs")):
-        register(f"torch.Tensor.{name}", Builtin(name, _unary_model(op)))
+        register(f"torch.Tensor.{name}", Builtin(name, unary_model(op)))
         declare(name, _LIKE_INPUT)
 
 

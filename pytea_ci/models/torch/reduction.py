@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.dtype_device import require_cpu_floating, require_floating
+from pytea_ci.models.dtype_device import require_cpu_floating, require_floating, title
 from pytea_ci.models.prim import contiguous_strides, dtype_name, known, norm_dim, reduce_shape, shape_of, with_strides
 from pytea_ci.models.ranges import Indices, argmax_values, argsort_values
 from pytea_ci.models.registry import model
 from pytea_ci.models.torch.elementwise import binary
 from pytea_ci.models.values import ValuesIndices
 from pytea_ci.shapes.tensor import Tensor, category
-from pytea_ci.diagnostics.rules import INVALID_ARGUMENT
+from pytea_ci.diagnostics.rules import DTYPE_MISMATCH, INVALID_ARGUMENT
 
 
 def _reduce(ctx: Ctx, op: str, input: Any, dim: Any, keepdim: Any, dtype: str | None = "") -> Any:
@@ -58,8 +58,8 @@ def mean(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs: 
     else the input must be of one (`(pred == y).mean()` raises; `.float().mean()` does not)."""
     dtype = dtype_name(kwargs.get("dtype"))
     if dtype is not None:
-        require_floating(ctx, "mean", Tensor((), dtype), "dtype",
-                         f"mean(): could not infer output dtype. Optional dtype must be either a {_FLOATING}. Got: {{got}}")
+        ctx.require(category(dtype) not in (0, 1), "mean", "mean(): could not infer output dtype. Optional dtype must "
+                    f"be either a {_FLOATING}. Got: {title(dtype)}", DTYPE_MISMATCH)
     else:
         require_floating(ctx, "mean", input, "input",
                          f"mean(): could not infer output dtype. Input dtype must be either a {_FLOATING}. Got: {{got}}")
@@ -155,13 +155,13 @@ def median(ctx: Ctx, input: Any, dim: Any = None, keepdim: Any = False, **kwargs
     return ValuesIndices((values, values.with_shape(values.shape, "int64")))
 
 
-_NORM_FLOAT = "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {got}"
+NORM_FLOAT = "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {got}"
 
 
 @model("torch.norm", "torch.Tensor.norm", "torch.linalg.norm", "torch.linalg.vector_norm")
 def norm(ctx: Ctx, input: Any, p: Any = "fro", dim: Any = None, keepdim: Any = False, **kwargs: Any) -> Any:
     """Norms of bools and integers raise on every device (`x.long().norm(dim=1)`)."""
-    require_floating(ctx, "norm", input, "input", _NORM_FLOAT)
+    require_floating(ctx, "norm", input, "input", NORM_FLOAT)
     if isinstance(p, (tuple, list)) or (isinstance(p, int) and dim is None and "ord" not in kwargs and not isinstance(p, bool) and False):
         dim = p
     return _reduce(ctx, "norm", input, kwargs.get("dim", dim), keepdim)

@@ -11,7 +11,7 @@ from pytea_ci.models.dtype_device import parameter, require_cpu_floating, requir
 from pytea_ci.models.index_checks import count_bins, require_indices, require_values
 from pytea_ci.models.prim import dim_arg, fmt, known, norm_dim, shape_of, tag
 from pytea_ci.models.registry import CONTIGUOUS, KEEPS, REGISTRY, facets, model, native_class
-from pytea_ci.models.torch.elementwise import unary
+from pytea_ci.models.torch.elementwise import unary, unary_model
 from pytea_ci.models.torch.nn.module import Module
 from pytea_ci.models.torch.nn.parameters import UNSURE, flag
 from pytea_ci.models.torch.tensor import flatten, unflatten
@@ -169,16 +169,9 @@ def f_activation(ctx: Ctx, input: Any, *args: Any, **kwargs: Any) -> Any:
     return unary(ctx, "relu", input)
 
 
-def _f_float_kernel(name: str) -> Any:
-    def run(ctx: Ctx, input: Any, *args: Any, **kwargs: Any) -> Any:
-        return unary(ctx, name, input)
-
-    return run
-
-
 for _name in ("elu", "selu", "leaky_relu", "gelu", "silu", "mish", "softplus", "hardswish", "celu", "logsigmoid",
               "hardsigmoid", "rrelu", "leaky_relu_"):  # their CPU kernels take floating dtypes only (elementwise.py)
-    model(f"torch.nn.functional.{_name}")(_f_float_kernel(_name))
+    model(f"torch.nn.functional.{_name}")(unary_model(_name))
 
 
 def embedding_forward(ctx: Ctx, input: Any, weight: Any, op: str) -> Any:

@@ -12,6 +12,7 @@ from pytea_ci.models.dtype_device import (creation_device, parameter, placed, re
 from pytea_ci.models.prim import fmt, known, shape_of
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.torch.nn.module import Module
+from pytea_ci.models.torch.reduction import NORM_FLOAT
 from pytea_ci.models.torch.nn.parameters import UNSURE, flag
 from pytea_ci.models.values import Instance
 from pytea_ci.shapes import pred as P
@@ -259,8 +260,7 @@ class LocalResponseNorm:
 def f_normalize(ctx: Ctx, input: Any, p: Any = 2.0, dim: Any = 1, *args: Any, **kwargs: Any) -> Any:
     from pytea_ci.models.prim import norm_dim
 
-    require_floating(ctx, "normalize", input, "input",
-                     "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {got}")
+    require_floating(ctx, "normalize", input, "input", NORM_FLOAT)  # F.normalize divides by the vector norm
     if known(input):
         norm_dim(ctx, dim, len(shape_of(input)), "normalize")
     return input
