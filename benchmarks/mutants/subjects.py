@@ -1077,3 +1077,207 @@ STOP41_SCRIPTS += [
 ]
 
 SUBJECTS.update({s.name: s for s in STOP41_SCRIPTS})
+
+# --- stop 42: the sources of a new script test half (split.json; three of the stop-40 script sources were
+# compromised at stop 41), chosen and committed before any label or pytea-ci result on them existed; appended, so no
+# earlier subject changes. One source of each kind of the stop-40 script half: a text classifier whose configuration
+# file picks the model class, sequence tasks generated in the script (a neural Turing machine's copy and repeat-copy
+# tasks chosen by `--task`), a sequence labeller with a CRF over a vocabulary built from the training data, a ratings
+# recommender (BPR matrix factorisation). The mirrors hold the .py files only: `setup` writes stand-in data of the real
+# format and stubs modules that are not installed and decide no label (sklearn.metrics' F1, argcomplete's shell
+# completion), or stands in for one with the same behaviour on what the run uses (gensim's word2vec reader, for the text
+# format the setup writes).
+
+_OMU_SETUP = """
+import json, os, random, shutil, sys, types
+import numpy as np
+_skm = types.ModuleType('sklearn.metrics')  # a score from NumPy: a report is no part of a label
+_skm.f1_score = lambda t, p, *a, **k: float(np.mean(np.asarray(t) == np.asarray(p)))
+_sk = types.ModuleType('sklearn')
+_sk.metrics = _skm
+class KeyedVectors:  # gensim is not installed: its word2vec reader (vocab, vector_size, word_vec), text format
+    def __init__(self, vocab, vectors):
+        self.vocab, self._vectors, self.vector_size = vocab, vectors, vectors.shape[1]
+    @classmethod
+    def load_word2vec_format(cls, path, binary=False):
+        with open(path) as f:
+            n, dim = map(int, f.readline().split())
+            words, rows = [], []
+            for line in f:
+                parts = line.rstrip().split(' ')
+                words.append(parts[0])
+                rows.append([float(v) for v in parts[1:]])
+        return cls({w: i for i, w in enumerate(words)}, np.asarray(rows, dtype=np.float32))
+    def word_vec(self, w):
+        return self._vectors[self.vocab[w]]
+_gm = types.ModuleType('gensim.models')
+_gm.KeyedVectors = KeyedVectors
+_g = types.ModuleType('gensim')
+_g.models = _gm
+sys.modules.update({'sklearn': _sk, 'sklearn.metrics': _skm, 'gensim': _g, 'gensim.models': _gm})
+shutil.rmtree('result', ignore_errors=True)
+rng = random.Random(0)
+words = ['kyou', 'wa', 'tenki', 'ga', 'yoi', 'warui', 'eiga', 'omoshiroi', 'tsumaranai', 'totemo', 'amari', 'nai',
+         'desu', 'ta', 'no', 'ni', 'wo', 'hon', 'ryouri', 'oishii', 'mazui', 'sugoku', 'suki', 'kirai', 'mata', 'iku']
+sections = {}
+for folder, n_vocab, n_vec, n, lo, hi in (('data', 22, 18, 150, 2, 30), ('debug', 12, 12, 90, 1, 8)):
+    os.makedirs(folder, exist_ok=True)
+    with open(folder + '/vocab.txt', 'w') as f:  # one word a line; ids from 1 (0 is <UNK>)
+        f.write('\\n'.join(words[:n_vocab]) + '\\n')
+    with open(folder + '/w2v.txt', 'w') as f:  # word2vec text format, 32 dimensions, <UNK> and most words covered
+        cov = ['<UNK>'] + words[:n_vec]
+        f.write('%d 32\\n' % len(cov))
+        for w in cov:
+            f.write(w + ' ' + ' '.join('%.4f' % rng.uniform(-1, 1) for _ in range(32)) + '\\n')
+    for split, k in (('train', n), ('valid', n // 2), ('test', n // 2)):  # label<TAB>space-separated words
+        with open('%s/%s.txt' % (folder, split), 'w') as f:
+            for _ in range(k):
+                f.write('%s\\t%s\\n' % (rng.choice(['-1', '1']), ' '.join(rng.choices(words, k=rng.randint(lo, hi)))))
+    sections[folder] = {'labels': ['-1', '1'], 'vocabulary': folder + '/vocab.txt', 'w2v': folder + '/w2v.txt',
+                        'train': folder + '/train.txt', 'valid': folder + '/valid.txt', 'test': folder + '/test.txt'}
+for model in ('LSTM', 'Transformer'):  # config/sample.json's layout; `--debug` reads the "debug" section
+    cfg = {'arguments': {'model_name': model, 'seed': 1, 'd_emb': 32, 'd_hid': 24, 'n_class': 2, 'max_seq_len': 20,
+                         'batch_size': 16, 'epoch': 1, 'learning_rate': 0.001, 'delimiter': '\\t',
+                         'save_path': 'result/%s/' % model},
+           'documents': sections['data'], 'debug': sections['debug']}
+    with open('%s.json' % model.lower(), 'w') as f:
+        json.dump(cfg, f, indent=1)
+"""
+
+
+def _omu(model: str) -> Script:
+    # the configuration file is a positional argument: the second input is the script's --debug data section
+    return Script(f"omukazu-{model.lower()}", "text-classifier-omukazu", ".", "src/train.py",
+                  ("src/train.py", "src/classifiers.py", "src/data_loader.py", "src/model_components.py",
+                   "src/miscellaneous/*.py"),
+                  argv=(f"{model.lower()}.json",), setup=_OMU_SETUP, variants=(((), ()), (("--debug",), ())),
+                  timeout=180)
+
+
+_NTM_SETUP = """
+import sys, types
+import attr
+_attrib = attr.attrib
+def _old_attrib(*a, convert=None, **k):  # attrs < 19.2 (the repository's time) spelled `converter` as `convert`
+    if convert is not None:
+        k['converter'] = convert
+    return _attrib(*a, **k)
+attr.attrib = _old_attrib
+_ac = types.ModuleType('argcomplete')  # shell completion only
+_ac.autocomplete = lambda parser, *a, **k: None
+sys.modules['argcomplete'] = _ac
+"""
+
+_NTM_FILES = ("train.py", "tasks/*.py", "ntm/*.py")
+
+
+def _ntm(name: str, argv: tuple[str, ...], second: tuple[str, ...]) -> Script:
+    # a few batches instead of 50000 or 250000 (`-p num_batches`, the script's own override); the second input
+    # overrides more parameters (a later `-p` wins)
+    return Script(f"ntm-{name}", "ntm-loudinthecloud", ".", "train.py", _NTM_FILES,
+                  argv=(*argv, "-pnum_batches=4", "--report-interval", "2"), setup=_NTM_SETUP,
+                  variants=(((), ()), (second, ())), timeout=180)
+
+
+_CRF_DATA = """
+import os, random
+rng = random.Random(0)
+ents = {'PER': ['Peter', 'Blackburn', 'Werner'], 'ORG': ['EU', 'Commission', 'Reuters'],
+        'LOC': ['Germany', 'Brussels', 'Paris']}
+plain = ['rejects', 'call', 'to', 'boycott', 'lamb', 'the', 'said', 'on', 'Thursday', 'it', 'of', 'a', 'in', 'was',
+         'farmers', 'sheep', 'would', 'not', 'be', '1996', 'and', 'that', 'mad', 'cow']
+def sentence(lo, hi):
+    out = []
+    for _ in range(rng.randint(lo, hi)):
+        if rng.random() < 0.3:
+            k = rng.choice(sorted(ents))
+            out.append((rng.choice(ents[k]), k))
+        else:
+            out.append((rng.choice(plain), 'O'))
+    return out
+def prepare(name, n, lo, hi):  # what pos-tagging/prepare.py writes with UNIT = "char": NAME.csv (ids, then tags,
+    wti = {'<PAD>': 0, '<SOS>': 1, '<EOS>': 2, '<UNK>': 3}  # longest first), NAME.word_to_idx, NAME.tag_to_idx
+    tti = {'<PAD>': 0, '<SOS>': 1, '<EOS>': 2}
+    data = []
+    for _ in range(n):
+        seq, tags = [], []
+        for w, t in sentence(lo, hi):
+            for i, c in enumerate(w.lower()):
+                tag = ('B-' if i == 0 else 'I-') + t
+                wti.setdefault(c, len(wti))
+                tti.setdefault(tag, len(tti))
+                seq.append(str(wti[c]))
+                tags.append(str(tti[tag]))
+        data.append(seq + tags)
+    data.sort(key=lambda x: -len(x))
+    with open(name + '.csv', 'w') as f:
+        f.write(''.join(' '.join(x) + '\\n' for x in data))
+    for ext, d in (('word_to_idx', wti), ('tag_to_idx', tti)):
+        with open('%s.%s' % (name, ext), 'w') as f:
+            f.write(''.join(k + '\\n' for k, _ in sorted(d.items(), key=lambda kv: kv[1])))
+    return len(wti), len(tti)
+n_words, n_tags = prepare('train', 540, 2, 5)  # 2 batches of 256 (the script's BATCH_SIZE; a residue is dropped)
+for f in os.listdir('.'):
+    if '.epoch' in f:
+        os.remove(f)
+"""
+
+_CRF_CHECKPOINT = """
+import torch
+from torch import nn
+torch.manual_seed(0)  # a checkpoint of the format train.py saves (model.py's sizes: 300, 1000, 2 layers), made with
+emb = nn.Embedding(n_words, 300, padding_idx=0)  # torch's own layers, not the subject's code
+rnn = nn.LSTM(300, 500, 2, batch_first=True, bidirectional=True)
+out = nn.Linear(1000, n_tags)
+state = {'lstm.embed.weight': emb.weight.data, **{'lstm.lstm.' + k: v for k, v in rnn.state_dict().items()},
+         'lstm.out.weight': out.weight.data, 'lstm.out.bias': out.bias.data, 'crf.trans': torch.randn(n_tags, n_tags)}
+torch.save({'state_dict': state, 'epoch': 1, 'loss': 1.0}, 'model.epoch1')
+with open('test.txt', 'w') as f:  # raw sentences, tokenised into characters by the script
+    for _ in range(300):
+        f.write(' '.join(w for w, _ in sentence(1, 6)) + '\\n')
+"""
+
+_CRF_FILES = ("train.py", "predict.py", "model.py", "utils.py")
+
+_BPR_SETUP = """
+import os, random, runpy
+rng = random.Random(0)
+os.makedirs('data', exist_ok=True)
+with open('data/rating.csv', 'w') as f:  # MovieLens u.data format: user<TAB>item<TAB>rating<TAB>timestamp (ids with gaps)
+    t = 874965478
+    for u in rng.sample(range(1, 120), 40):
+        for i in rng.sample(range(1, 400, 2), rng.randint(6, 25)):
+            t += rng.randint(1, 900)
+            f.write('%d\\t%d\\t%d\\t%d\\n' % (u, i, rng.randint(1, 5), t))
+runpy.run_path('pre.py')  # the repository's own preprocessing (no torch; never mutated): ids -> indices, the last item
+"""  # of each user held out
+
+STOP42_SCRIPTS: list[Script] = [
+    # --- omukazu/Pytorch-Text-Classifier: src/train.py CONFIG; the configuration's model_name picks the class
+    # (its CNN is left out: `F.max_pool2d` with a square window over a width-1 map fails on every input)
+    _omu("LSTM"),
+    _omu("Transformer"),
+    # --- loudinthecloud/pytorch-ntm: train.py --task copy | repeat-copy, random bit sequences made per batch
+    _ntm("copy", ("--task", "copy", "-pbatch_size=4", "-psequence_max_len=6", "--checkpoint-interval", "0"),
+         ("-pbatch_size=2", "-psequence_min_len=3", "-psequence_max_len=4")),
+    _ntm("copy-2heads", ("--task", "copy", "-pbatch_size=5", "-psequence_max_len=6", "-pnum_heads=2",
+                         "-pcontroller_layers=2", "-pmemory_n=64", "--checkpoint-interval", "4"),
+         ("-pbatch_size=3", "-pcontroller_size=40")),
+    _ntm("repeat-copy", ("--task", "repeat-copy", "-pbatch_size=3", "-psequence_max_len=5", "-prepeat_max=3",
+                         "--checkpoint-interval", "0"),
+         ("-pbatch_size=1", "-psequence_width=5", "-prepeat_min=2")),
+    # --- threelittlemonkeys/lstm-crf-pytorch at its last commit before 2020 (from then on every run on a CPU fails:
+    # `randn` returns torch.randn itself when CUDA is off): train.py and predict.py, argv by position
+    Script("lstmcrf-train", "lstm-crf-threelittlemonkeys", ".", "train.py", _CRF_FILES,
+           argv=("model", "train.word_to_idx", "train.tag_to_idx", "train.csv", "1"), setup=_CRF_DATA,
+           variants=(((), ()),), timeout=300),
+    Script("lstmcrf-predict", "lstm-crf-threelittlemonkeys", ".", "predict.py", _CRF_FILES,
+           argv=("model.epoch1", "train.word_to_idx", "train.tag_to_idx", "test.txt"),
+           setup=_CRF_DATA + _CRF_CHECKPOINT, variants=(((), ()),), timeout=300),
+    # --- rdz98/bprmf-pytorch: main.py, BPR matrix factorisation over the ratings file pre.py prepares (200 epochs,
+    # no option to shorten: 20 s alone)
+    Script("bprmf-main", "bprmf-rdz98", ".", "main.py", ("main.py", "data.py", "bprmf.py"), setup=_BPR_SETUP,
+           variants=(((), ()),), timeout=300),
+]
+
+SUBJECTS.update({s.name: s for s in STOP42_SCRIPTS})
