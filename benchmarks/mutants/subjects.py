@@ -1281,3 +1281,89 @@ STOP42_SCRIPTS: list[Script] = [
 ]
 
 SUBJECTS.update({s.name: s for s in STOP42_SCRIPTS})
+
+
+# --- Renovamen/Text-Classification (added ~20 minutes after the other 4, before any label or result on it): train.py
+# --config C, whose model_name picks the model (HAN over documents, fastText, an attention BiLSTM, TextCNN with 1-d or
+# 2-d convolutions, a Transformer encoder); the files its preprocessing saves (encoded, padded sentences or documents
+# and a word map) and GloVe-format vectors written by the setup (its preprocessing needs pandas and nltk; their modules
+# are stubbed because datasets/__init__ imports them). Two inputs: configurations with a longer word limit and batch 16,
+# and a shorter one with batch 10 (the second `--config` wins).
+_REN_SETUP = """
+import json, os, random, shutil, sys, types
+import torch
+class _Tok:  # nltk is not installed: its tokenizers are built when datasets.preprocess is imported, never used by a run
+    def tokenize(self, s):
+        return s.split()
+_nt = types.ModuleType('nltk.tokenize')
+_nt.PunktSentenceTokenizer = _nt.TreebankWordTokenizer = _Tok
+_nltk = types.ModuleType('nltk')
+_nltk.tokenize = _nt
+_tq = types.ModuleType('tqdm')
+_tq.tqdm = lambda it=None, *a, **k: it
+sys.modules.update({'nltk': _nltk, 'nltk.tokenize': _nt, 'pandas': types.ModuleType('pandas'), 'tqdm': _tq})
+rng = random.Random(0)
+words = ['wall', 'st', 'bears', 'claw', 'back', 'into', 'the', 'black', 'reuters', 'short', 'sellers', 'street',
+         'dwindling', 'band', 'of', 'ultra', 'cynics', 'are', 'seeing', 'green', 'again', 'oil', 'prices', 'soar',
+         'team', 'wins', 'cup', 'final', 'new', 'chip', 'space', 'probe', 'launch', 'election', 'vote']
+word_map = {'<pad>': 0}
+for w in words[:30]:  # preprocess.py's word map: <pad> 0, words with enough counts, <unk> last
+    word_map[w] = len(word_map)
+word_map['<unk>'] = len(word_map)
+def enc(s, limit):
+    return [word_map.get(w, word_map['<unk>']) for w in s] + [0] * (limit - len(s))
+shutil.rmtree('data', ignore_errors=True)
+os.makedirs('data/glove', exist_ok=True)
+with open('data/glove/glove.6B.20d.txt', 'w') as f:  # GloVe text format, 20 dimensions, most words covered
+    for w in words[:26]:
+        f.write(w + ' ' + ' '.join('%.5f' % rng.uniform(-1, 1) for _ in range(20)) + '\\n')
+for name, n, word_limit, sentence_limit in (('a', 150, 30, 6), ('b', 70, 12, 3)):
+    sents, docs, labels = [], [], []
+    for _ in range(n):
+        labels.append(rng.randrange(4))  # ag_news: 4 classes, 0-based after preprocessing
+        s = rng.choices(words, k=rng.randint(1, word_limit))
+        sents.append(s)
+        docs.append([rng.choices(words, k=rng.randint(1, word_limit)) for _ in range(rng.randint(1, sentence_limit))])
+    os.makedirs('data/%s/sents' % name)
+    os.makedirs('data/%s/docs' % name)
+    for kind in ('sents', 'docs'):
+        with open('data/%s/%s/word_map.json' % (name, kind), 'w') as f:
+            json.dump(word_map, f)
+    for split in ('TRAIN', 'TEST'):  # the files datasets/preprocess/{sentence,document}.py save
+        torch.save({'sents': [enc(s, word_limit) for s in sents], 'labels': labels,
+                    'words_per_sentence': [len(s) for s in sents]}, 'data/%s/sents/%s_data.pth.tar' % (name, split))
+        torch.save({'docs': [[enc(s, word_limit) for s in d] + [[0] * word_limit] * (sentence_limit - len(d))
+                             for d in docs], 'labels': labels, 'sentences_per_document': [len(d) for d in docs],
+                    'words_per_sentence': [[len(s) for s in d] + [0] * (sentence_limit - len(d)) for d in docs]},
+                   'data/%s/docs/%s_data.pth.tar' % (name, split))
+    for model, extra in (('han', 'word_rnn_size: 16\\nsentence_rnn_size: 16\\nword_rnn_layers: 1\\nsentence_rnn_layers: 1\\n'
+                                 'word_att_size: 20\\nsentence_att_size: 20\\ndropout: 0.3\\n'),
+                         ('fasttext', 'hidden_size: 10\\n'),
+                         ('attbilstm', 'rnn_size: 10\\nrnn_layers: 1\\ndropout: 0.3\\n'),
+                         ('textcnn', "conv_layer: '1D'\\nn_kernels: 16\\nkernel_sizes: [3, 4, 5]\\nn_channels: 2\\ndropout: 0.3\\n"),
+                         ('textcnn2d', "conv_layer: '2D'\\nn_kernels: 16\\nkernel_sizes: [2, 3]\\nn_channels: 1\\ndropout: 0.3\\n"),
+                         ('transformer', 'n_heads: 5\\nn_encoders: 2\\nhidden_size: 32\\ndropout: 0.3\\n')):
+        folder = 'data/%s/%s' % (name, 'docs' if model == 'han' else 'sents')
+        with open('%s.%s.yaml' % (model, name), 'w') as f:  # configs/ag_news/*.yaml with small sizes
+            f.write('model_name: %s\\ndataset: ag_news\\ndataset_path: data/ag_news\\noutput_path: %s\\n'
+                    'sentence_limit: %d\\nword_limit: %d\\nmin_word_count: 1\\nemb_pretrain: True\\n'
+                    'emb_folder: data/glove\\nemb_filename: glove.6B.20d.txt\\nemb_size: 24\\n'
+                    'fine_tune_word_embeddings: True\\n%scheckpoint_path: null\\ncheckpoint_basename: ckpt\\n'
+                    'start_epoch: 0\\nbatch_size: %d\\nlr: 0.001\\nlr_decay: 0.3\\nworkers: 0\\nnum_epochs: 1\\n'
+                    'grad_clip: null\\nprint_freq: 3\\ncheckpoint: null\\ntensorboard: False\\nlog_dir: null\\n'
+                    % (model.replace('textcnn2d', 'textcnn'), folder, sentence_limit, word_limit, extra,
+                       16 if name == 'a' else 10))
+"""
+
+
+def _ren(model: str) -> Script:
+    return Script(f"renovamen-{model}", "text-classification-renovamen", ".", "train.py",
+                  ("train.py", "trainer/*.py", "models/*.py", "models/*/*.py", "datasets/dataloader.py",
+                   "utils/*.py"),
+                  argv=("--config", f"{model}.a.yaml"), setup=_REN_SETUP,
+                  variants=(((), ()), (("--config", f"{model}.b.yaml"), ())), timeout=180)
+
+
+STOP42_SCRIPTS_REN: list[Script] = [_ren(m) for m in ("han", "fasttext", "attbilstm", "textcnn", "textcnn2d",
+                                                     "transformer")]
+SUBJECTS.update({s.name: s for s in STOP42_SCRIPTS_REN})
