@@ -189,9 +189,13 @@ def infer_data(ctx: Ctx, data: Any) -> tuple[tuple[Any, ...] | None, str | None]
 
 
 @model("torch.arange", layout=CONTIGUOUS, device=CREATES, values=arange_values)
-def arange(ctx: Ctx, start: Any, end: Any = None, step: Any = 1, **kwargs: Any) -> Any:
+def arange(ctx: Ctx, start: Any = None, end: Any = None, step: Any = 1, **kwargs: Any) -> Any:
+    if start is None and end is None:
+        raise TypeError("arange() missing required argument 'end'")
     if end is None:
         start, end = 0, start
+    elif start is None:  # `torch.arange(end=n)`: from 0, as torch's keyword form
+        start = 0
     is_float = any(isinstance(v, float) for v in (start, end, step))
     if all(isinstance(v, (int, float)) for v in (start, end, step)) and step:
         import math
