@@ -585,6 +585,11 @@ add("einops.layers.torch.Reduce", _E + X234, "Reduce('b c w -> b c', 'max')(x)",
 # ----- numpy ---------------------------------------------------------------------------------------------------------
 A23 = "a = np.random.rand(2, 3)\n"
 add("numpy.arange", "", "np.arange(6).reshape(2, 3)", "np.arange(6).reshape(4, 2)")
+add("numpy.percentile", "a = np.zeros((4, 6))\n", "np.percentile(a, [10, 90], axis=1).reshape(8)",
+    "np.percentile(a, [10, 90], axis=1).reshape(7)", "np.percentile(a, 50, axis=0).reshape(6)",
+    "np.quantile(a, 0.5, axis=0).reshape(4)", "np.zeros(int(np.percentile((np.array([3]), np.array([5])), 100)))")
+add("numpy.median", "a = np.zeros((4, 6))\n", "np.median(a, axis=1).reshape(4)", "np.median(a, axis=1).reshape(6)",
+    "np.nanmedian(a, axis=0, keepdims=True).reshape(1, 6)")
 add("numpy.newaxis", A23, "a[np.newaxis].reshape(1, 6)", "a[:, np.newaxis].reshape(6)", "a[np.newaxis].reshape(7)")
 add("numpy.ndarray.__len__", A23, "np.zeros(len(a)).reshape(2, 1)", "np.zeros(len(a)).reshape(3, 1)")
 add("numpy.where", A23 + "b = np.random.rand(3)\n", "np.where(a > 0.5, a, b)", "np.where(a > 0.5, 1.0, 0.0).reshape(3, 2)",
