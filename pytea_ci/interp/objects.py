@@ -552,7 +552,9 @@ def _py_method(name: str) -> Any:
         if isinstance(obj, dict) and name in _KEYED and args and _key_unsure(ctx, obj, args[0]):
             if name != "get":  # `pop`/`setdefault` of a key that may or may not be there
                 ctx.mark_inexact(obj)
-            return ctx.unknown(f"dict.{name} of a key not known")
+                return ctx.unknown(f"dict.{name} of a key not known")
+            # one of its values, or the default: ids of a vocabulary (`vocab.get(token, vocab[UNK])`) are ints
+            return ctx.some_value([*obj.values(), args[1] if len(args) > 1 else None], "dict.get of a key not known")
         if not isinstance(obj, (list, dict, set)) and not (is_concrete(args) and is_concrete(kwargs)):
             return ctx.unknown(f"{type(obj).__name__}.{name} with unknown arguments")
         try:
