@@ -134,6 +134,7 @@ def explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: B
         if decider.spending is not None and decider.spending.deadline is not None:
             decider.spending.deadline = max(decider.spending.deadline, deadline)
         interp = make(entry, root, decider, budget, [d.choice for d in prefix], options, shared, deadline, strict)
+        shared.paths_pending = sum(d.alt_pending for d in prefix)  # each will replay what this one replays
         paths += 1
         (run or run_path)(interp, tree, name)
         shared.machine.path_done(Ran(interp.path_id, interp.decisions(), interp.stopped_at_finding,

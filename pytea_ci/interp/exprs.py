@@ -19,7 +19,7 @@ from pytea_ci.models import contents, ratios, registry
 from pytea_ci.models.type_union import union_of
 from pytea_ci.models.values import MISSING, SPREAD, Builtin, ClassVal, DType, EnumMember, Instance, KeysView, Namespace, Spread, Unknown
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, MACHINE, PInt, Sym, Term, is_dim, is_input_size
+from pytea_ci.shapes.dim import ASSUMED_SIZE, INPUT, MACHINE, PInt, Sym, Term, dmax, is_dim, is_input_size
 from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.tensor import Tensor
 
@@ -310,7 +310,10 @@ class ExprMixin:
                 for _ in range(b):
                     out_pow = dim_binop("mul", out_pow, a)
                 return out_pow
-            if name == "mul" and isinstance(a, (tuple, list)) and isinstance(b, Term):
+            if name == "mul" and (repeated := self.repeated(a, b) if isinstance(b, Term) else self.repeated(b, a)) \
+                    is not None:
+                return repeated
+            if name == "mul" and (isinstance(a, (tuple, list)) or isinstance(b, (tuple, list))):
                 return self.unknown("sequence repeated a symbolic number of times")
             out = self.unknown(f"{name} on a symbolic value")
             if isinstance(out, Unknown) and name in _ARITH and is_number(a) and is_number(b):
@@ -323,7 +326,7 @@ class ExprMixin:
             return self.unknown("set operation on the keys of a dict holding only some of its items")
         if not (is_concrete(a) and is_concrete(b)):
             if name == "add" and isinstance(a, (list, tuple)) and isinstance(b, type(a)):
-                return self.same_exactness(b, self.same_exactness(a, a + b))  # type: ignore[operator]
+                return self.concatenated((a, b), a + b)  # type: ignore[operator]
             if name == "mul" and isinstance(a, (list, tuple)) and isinstance(b, int):
                 return self.same_exactness(a, a * b)
             if name == "mul" and isinstance(b, (list, tuple)) and isinstance(a, int):
@@ -442,6 +445,17 @@ class ExprMixin:
 
     def compare_values(self: "Interpreter", op: str, a: Any, b: Any) -> Any:
         return self.compare(_CMP_NODES[op](), a, b)
+
+    def repeated(self: "Interpreter", seq: Any, n: Any) -> Any:
+        """`seq * n` for a symbolic integer `n` (`[PAD] * (pad_size - len(tokens))`): as CPython, the items
+        `n` times over, none for `n <= 0`; here one copy of them as representatives of a list (tuple) of
+        `len(seq) * max(n, 0)` items. None when `seq` is no list or tuple of known items or `n` no size."""
+        if not isinstance(seq, (list, tuple)) or id(seq) in self.inexact or not is_dim(n):
+            return None
+        if not seq:
+            return type(seq)()
+        count = n if self.holds(P.ge(n, 0)) else dmax(n, 0)  # the path may say (`if pad_size > len(tokens)`)
+        return self.sized_items(type(seq)(seq), dim_binop("mul", len(seq), count))
 
     def binary_values(self: "Interpreter", op: str, a: Any, b: Any) -> Any:
         return self.binop(_BIN_NODES[op], a, b)

@@ -616,6 +616,8 @@ class Shared:
         self.command_parent: dict[str, str | None] = {}  # the command a nested one runs inside (click groups)
         self.commands_done: set[str] = set()  # commands no path will run again (explore.py)
         self.entry_steps = 0  # the entry point's step budget, all its commands together (explore.py)
+        self.paths_pending = 0  # other paths the replayed choices of the running one still owe (explore.py)
+        self.costly_loops: set[tuple[str, int, int, int]] = set()  # loops an earlier path followed at a cost (loops.py)
         self.unpaid = 0  # steps of the files parsed (`parse`) not yet charged to a path (`collect`)
         # files other scripts of the project write (project_writes.py): the reader a writer's analysis runs for,
         # each writer's saves, and the records found per file read

@@ -3,7 +3,9 @@ item of a custom Dataset at the index a DataLoader draws): the values joined pos
 
 Equal parts stay as they are; ints and dims that differ become one fresh symbol that takes one of
 them (its set when they are concrete, else a disjunction added to the path condition); tensors of
-one rank join shape by shape, so items whose lengths differ give a tensor of symbolic length.
+one rank join shape by shape, so items whose lengths differ give a tensor of symbolic length; numbers
+some of which are not known, a number of unknown value of their kind (an int and a bool: an int, as
+CPython's `True + 1`; with a float: a float).
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from pytea_ci.models.prim import is_number, number_kind
 from pytea_ci.models.values import Unknown
 from pytea_ci.shapes import pred as P
+from pytea_ci.shapes.pred import Pred
 from pytea_ci.shapes.dim import INPUT, UNKNOWN, Sym, is_dim, symbols
 from pytea_ci.shapes.tensor import Tensor
 from pytea_ci.shapes.vrange import hull
@@ -42,6 +46,11 @@ def join(it: "Interpreter", values: list[Any]) -> Any:
             all(isinstance(v, list) and len(v) == len(first) for v in values):
         parts = [join(it, [v[k] for v in values]) for k in range(len(first))]
         return tuple(parts) if isinstance(first, tuple) else parts
+    if all(is_number(v) or isinstance(v, Pred) for v in values):  # numbers, some not known: a number of their kind
+        kinds = {"bool" if isinstance(v, (bool, Pred)) or getattr(v, "pytype", None) == "bool" else number_kind(v)
+                 for v in values}
+        return Unknown("one of several numbers", pytype=next(iter(kinds)) if len(kinds) == 1 else
+                       "float" if "float" in kinds else "int")
     return _NOT_JOINED
 
 

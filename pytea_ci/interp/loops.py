@@ -334,6 +334,9 @@ class LoopMixin:
         would, in an order not known (`order_free`), instead of only some of their items."""
         begun = self.steps
         costly = begun + self.config.budget.loop_steps if not truncated and len(items) > self.config.budget.unroll else None
+        site = (self.span.path, getattr(node, "lineno", 0), getattr(node, "col_offset", 0), len(items))
+        if costly is not None and site in self.shared.costly_loops:
+            costly = begun  # an earlier path followed this loop at that cost: this one weighs it from its start
         names = assigned_names(node.body) if truncated or costly is not None else set()
         if truncated:
             self.note_representatives()
@@ -377,6 +380,8 @@ class LoopMixin:
             mutated = self.loop_mutations.pop()
             free = self.order_free.pop()
             self.rep_depth -= representatives
+        if costly is not None and not truncated and self.steps - begun > self.config.budget.loop_steps:
+            self.shared.costly_loops.add(site)  # a later path replaying it weighs it at once
         if truncated:
             with self.at(node):
                 self.widen_changed(names, (start, before), scope)
@@ -405,7 +410,9 @@ class LoopMixin:
         steps this path (and the entry point) has left: followed one by one, it would leave the model
         after it unanalyzed."""
         budget = self.config.budget
-        left = min(budget.steps - self.steps, budget.entry_steps - self.shared.pot(self.command) - self.steps)
+        entry_left = budget.entry_steps - self.shared.pot(self.command) - self.steps
+        # the paths the replayed choices still owe replay this loop too: this path's part of what the entry has left
+        left = min(budget.steps - self.steps, entry_left // (1 + self.shared.paths_pending))
         return projected > left // 2
 
     def summarise_rest(self: "Interpreter", node: ast.AST, total: int, done: int) -> None:

@@ -301,6 +301,8 @@ class ObjectMixin:
                 n = len(obj)
                 return self.per_case(idx, [((k, k - n), obj[k]) for k in range(n)], "IndexError",
                                      f"{_SEQ_NAMES.get(type(obj), 'tuple')} index out of range")
+            if isinstance(idx, slice) and not isinstance(obj, str) and (part := self.sliced(obj, idx)) is not None:
+                return part
             return self.unknown("index with an unknown position")
         if isinstance(obj, dict):
             if hasattr(obj, "__missing__") and not is_concrete(idx) and not any(k is idx for k in obj):
@@ -514,6 +516,7 @@ def _py_method(name: str) -> Any:
                 and (numbered := ctx.setdefault_numbered(obj, *args)) is not None:
             return numbered  # a table numbered by its length stays one (index_maps.py)
         if isinstance(obj, (list, dict, set)) and name in _MUTATORS:
+            before = ctx.known_length(obj) if isinstance(obj, list) and name == "extend" else None
             ctx.note_mutation(obj, free=name in ("append", "add", "extend") and not isinstance(obj, dict),
                               grew=name == "append" and isinstance(obj, list))
             if isinstance(obj, list) and name == "extend":
@@ -523,8 +526,11 @@ def _py_method(name: str) -> Any:
                     ctx.mark_unordered(obj)
                     return None
                 if items is None:
-                    if isinstance(args[0], (list, tuple)):
-                        obj.extend(args[0])  # its representatives (and their origins) are this list's too
+                    if isinstance(args[0], (list, tuple)):  # its representatives (and origins) are this list's too
+                        added = ctx.known_length(args[0])
+                        obj.extend(args[0])
+                        ctx.concatenated((obj, args[0]), obj, [before, added])
+                        return None
                     ctx.mark_inexact(obj)
                     return None
                 obj.extend(items)
@@ -546,7 +552,9 @@ def _py_method(name: str) -> Any:
         if isinstance(obj, dict) and name in _KEYED and args and _key_unsure(ctx, obj, args[0]):
             if name != "get":  # `pop`/`setdefault` of a key that may or may not be there
                 ctx.mark_inexact(obj)
-            return ctx.unknown(f"dict.{name} of a key not known")
+                return ctx.unknown(f"dict.{name} of a key not known")
+            # one of its values, or the default: ids of a vocabulary (`vocab.get(token, vocab[UNK])`) are ints
+            return ctx.some_value([*obj.values(), args[1] if len(args) > 1 else None], "dict.get of a key not known")
         if not isinstance(obj, (list, dict, set)) and not (is_concrete(args) and is_concrete(kwargs)):
             return ctx.unknown(f"{type(obj).__name__}.{name} with unknown arguments")
         try:

@@ -13,7 +13,8 @@ the program's constants say how large that data is at least: a check that fails 
 small (`torch.topk(logits, 10)` over a vocabulary of a text's distinct characters, `data[:64]` of a text)
 and holds for any large enough data is the program's assumption about its data, not a finding (stop 35).
 A check that fails for large data too (a size that must equal a constant, a last batch that must be full)
-stays one, and so does a check that fails for every plausible count (an error)."""
+stays one, and so does a check that fails for every plausible count (an error). An empty input is such small
+data too: `x.view(x.size(0), -1)` of a tensor with a row per line of a file fails only for an empty file."""
 
 from __future__ import annotations
 
@@ -45,11 +46,11 @@ def implausible_only(decider: Decider, cond: Cond, pc: list[Cond]) -> bool:
     program's constants (it holds once every count of data read at run time is large)."""
     if degenerate_only(decider, cond, pc):
         return True
-    if not isinstance(cond, Pred) or cond.op == "ne":
+    if not isinstance(cond, Pred):
         return False
     sizes = [s for s in symbols(cond) if isinstance(s, Sym) and assumed(s)]
     counts = [s for s in sizes if data_count(s)]
-    if not counts:
+    if not counts or cond.op == "ne" and len(counts) < len(sizes):  # `!=`: a divisor read (`k - 1`) may be 0
         return False
     floor = [ge(s, _LARGE if s in counts else 2) for s in sizes]
     return decider.check(cond, pc + floor).verdict is Verdict.HOLDS

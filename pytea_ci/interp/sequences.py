@@ -7,13 +7,14 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
+from pytea_ci.interp.join import one_of
 from pytea_ci.interp.ops import compare_dims, is_concrete, truth
 from pytea_ci.models import registry
 from pytea_ci.models.random_ import _READ
 from pytea_ci.models.values import MISSING, ClassVal, Instance, IterVal, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.pred import Pred, opaque
-from pytea_ci.shapes.dim import ITERATION, Dim, PInt, Sym, Term, dmax, is_dim
+from pytea_ci.shapes.dim import ITERATION, Dim, PInt, Sym, Term, add as dim_add, dmax, dmin, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
 
@@ -246,6 +247,40 @@ class SequenceMixin:
             if at is not None:
                 self.rep_positions[id(made)] = at
         return made
+
+    def concatenated(self: "Interpreter", parts: "tuple[Any, ...]", made: Any,
+                     lengths: "list[Dim | None] | None" = None) -> Any:
+        """`made`, the items of `parts` one after another (`a + b`, `a.extend(b)`): inexact when a part is,
+        then of the sum of their lengths (`lengths`, or each part's now) where each is known
+        (`tokens + [PAD] * (n - len(tokens))`)."""
+        if not any(id(p) in self.inexact for p in parts):
+            return made
+        lengths = [self.known_length(p) for p in parts] if lengths is None else lengths
+        self.mark_inexact(made)
+        known = [n for n in lengths if n is not None]
+        if len(known) == len(lengths):
+            total: Dim = 0
+            for n in known:
+                total = dim_add(total, n)
+            self.known_len[id(made)] = total
+        return made
+
+    def sliced(self: "Interpreter", seq: "list[Any] | tuple[Any, ...]", idx: slice) -> Any:
+        """`seq[a:b]` with a bound not known (a batch `data[i * bs:(i + 1) * bs]`): as CPython, the items from
+        `min(a, n)` to `min(b, n)` of the `n`, here the join of `seq`'s items as their representative, with that
+        length. None for a step other than 1 or a bound that is no size this path knows to be at least 0 (a
+        negative one counts from the end)."""
+        if idx.step not in (None, 1):
+            return None
+        start = 0 if idx.start is None else idx.start
+        n = self.length_of(seq)
+        stop = n if idx.stop is None else idx.stop
+        if not all(b is n or is_dim(b) and not isinstance(b, bool) and self.holds(P.ge(b, 0)) for b in (start, stop)):
+            return None
+        if not seq:
+            return type(seq)()
+        made = type(seq)([one_of(self, list(seq), "item of a slice with a bound not known")])
+        return self.sized_items(made, dmax(dmin(stop, n) - dmin(start, n), 0))
 
     def sized_items(self: "Interpreter", made: Any, n: Dim) -> Any:
         """`made`, representatives of a list of `n` items: inexact, with known length `n`."""

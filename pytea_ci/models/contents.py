@@ -78,9 +78,9 @@ def linspace(start: Any, end: Any, steps: Any, dtype: str | None) -> tuple[Eleme
     return tuple(out)
 
 
-def arange(args: tuple, dtype: str | None) -> tuple[Element, ...] | None:
+def arange(args: tuple, dtype: str | None, kwargs: "dict[str, Any] | None" = None) -> tuple[Element, ...] | None:
     """torch.arange of ints into an integer tensor: every element exactly."""
-    start, end, step = arange_args(args)
+    start, end, step = arange_args(args, kwargs)
     if dtype not in INT_DTYPES or not all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end, step)) \
             or not step:
         return None
@@ -148,8 +148,8 @@ def sources(name: str, out: Tensor, args: tuple, kwargs: dict) -> tuple[Element,
         return linspace(args[0], args[1], args[2], out.dtype)
     if name == "torch.linspace" and len(args) == 2 and "steps" in kwargs:
         return linspace(args[0], args[1], kwargs["steps"], out.dtype)
-    if name == "torch.arange" and args:
-        return arange(args, out.dtype)
+    if name == "torch.arange" and (args or kwargs):
+        return arange(args, out.dtype, kwargs)
     if name in ("torch.tensor", "torch.as_tensor") and args and last in ("tensor", "as_tensor"):
         return literal(args[0], out.dtype)
     if name in _NUMPY_LITERALS and args and out.lib == "numpy":  # `np.asarray(in_shape, dtype=int)`

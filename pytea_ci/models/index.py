@@ -423,7 +423,8 @@ NAMES: dict[str, str] = {
         'numpy.transpose numpy.ndarray.transpose numpy.swapaxes numpy.ndarray.swapaxes numpy.expand_dims '
         'numpy.squeeze numpy.ndarray.squeeze numpy.ravel numpy.ndarray.ravel numpy.ndarray.flatten '
         'numpy.concatenate numpy.stack numpy.vstack numpy.hstack numpy.mean numpy.ndarray.mean numpy.std '
-        'numpy.ndarray.std numpy.var numpy.ndarray.var numpy.sum numpy.ndarray.sum numpy.prod '
+        'numpy.ndarray.std numpy.var numpy.ndarray.var numpy.percentile numpy.nanpercentile numpy.quantile '
+        'numpy.nanquantile numpy.median numpy.nanmedian numpy.sum numpy.ndarray.sum numpy.prod '
         'numpy.ndarray.prod numpy.max numpy.ndarray.max numpy.amax numpy.min numpy.ndarray.min numpy.amin '
         'numpy.argmax numpy.ndarray.argmax numpy.argmin numpy.ndarray.argmin numpy.ndarray.astype '
         'numpy.ndarray.copy numpy.where numpy.inf numpy.nan numpy.pi numpy.e numpy.newaxis',

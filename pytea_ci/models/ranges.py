@@ -100,13 +100,20 @@ def integers_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRa
     return made(ctx, low, top, f"Generator.integers({low!r}, {high!r})", drawn=drawn, random=True, seed=seed)
 
 
-def arange_args(args: tuple) -> tuple[Any, Any, Any]:
-    """(start, end, step) of `arange(end)` / `arange(start, end[, step])`."""
-    return (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) > 2 else 1)
+def arange_args(args: tuple, kwargs: "dict[str, Any] | None" = None) -> tuple[Any, Any, Any]:
+    """(start, end, step) of `arange(end)` / `arange(start, end[, step])`, any of them by keyword."""
+    named = dict(zip(("start", "end", "step"), args if len(args) > 1 else ())) | dict(kwargs or {})
+    if len(args) == 1 and "end" not in named:
+        named["end"] = args[0]
+    elif len(args) == 1:
+        named["start"] = args[0]
+    return named.get("start", 0), named.get("end"), named.get("step", 1)
 
 
 def arange_values(ctx: Ctx, out: Tensor, args: tuple, kwargs: dict) -> ValueRange | None:
-    start, end, step = arange_args(args)
+    start, end, step = arange_args(args, kwargs)
+    if end is None:
+        return None
     if not (_ints(start, end, step) and step):
         return made(ctx, start, end - 1, "torch.arange", attained=True, dense=True) \
             if is_dim(start) and is_dim(end) and step == 1 else None

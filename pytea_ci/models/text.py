@@ -114,6 +114,10 @@ def _text(name: str) -> Any:
                 return fn(*args, **kwargs)
             except (TypeError, ValueError, OverflowError) as e:  # CPython's own error: the path ends there
                 ctx.user_error(type(e).__name__, name)
+        if name == "ord":  # a character's code point: an int of unknown value, as CPython's
+            out = ctx.unknown("code point of a character not known")
+            out.pytype = "int"
+            return out
         return ctx.unknown("string")
 
     return run

@@ -124,7 +124,7 @@ def _scalar_or_flow(text: str) -> Any:
         out = {}
         for part in _split_flow(text[1:-1]):
             key = _key_of(part)
-            if key is None:
+            if key is None or part[0] in "'\"":  # (a quoted key may hold the `:`)
                 raise _Unsupported()
             out[key] = _scalar(part.split(":", 1)[1].strip())
         return out
@@ -132,9 +132,27 @@ def _scalar_or_flow(text: str) -> Any:
 
 
 def _split_flow(body: str) -> list[str]:
-    if any(c in body for c in "[]{}'\""):
-        raise _Unsupported()  # nested or quoted flow items
-    parts = [p.strip() for p in body.split(",")]
+    """The items of a flow collection's body, split at commas outside quotes. A quote opens a quoted scalar
+    only where one starts (after `[`/`{`, a comma or a mapping's `: `); anywhere else, and nested
+    collections, are outside the subset."""
+    if any(c in body for c in "[]{}"):
+        raise _Unsupported()  # nested flow collections
+    parts: list[str] = []
+    quote, start = "", 0
+    for i, ch in enumerate(body):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            before = body[:i].rstrip()
+            if not (before == body[:start].rstrip() or before.endswith(":")):
+                raise _Unsupported()  # a quote inside a plain scalar
+            quote = ch
+        elif ch == ",":
+            parts.append(body[start:i].strip())
+            start = i + 1
+    if quote:
+        raise _Unsupported()
+    parts.append(body[start:].strip())
     if parts and parts[-1] == "":
         parts.pop()
     if any(p == "" for p in parts):

@@ -140,7 +140,8 @@ add("torch.Tensor.view", X234, "x.view(6, 4)", "x.view(-1, 5)", "x.view(2, -1)")
 add("torch.Tensor.view_as", X234 + "z = torch.zeros(4, 6)\nw = torch.zeros(5, 5)\n", "x.view_as(z)", "x.view_as(w)")
 add("torch.Tensor.reshape", X234, "x.reshape(4, -1)", "x.reshape(5, -1)")
 add("torch.Tensor.repeat", X23, "x.repeat(2, 1, 3)", "x.repeat(2)")
-add("torch.Tensor.expand", "x = torch.randn(3, 1)\n", "x.expand(2, 3, 4)", "x.expand(4, 4)")
+add("torch.Tensor.expand", "x = torch.randn(3, 1)\n", "x.expand(2, 3, 4)", "x.expand(4, 4)", "x.expand(size=(2, 3, 4))",
+    "x.expand(size=(4, 4))")
 add("torch.broadcast_tensors", "a = torch.randn(3, 1)\nb = torch.randn(4)\nc = torch.randn(2, 1, 1)\n",
     "torch.broadcast_tensors(a, b)[0]", "torch.broadcast_tensors(a, b)[1]", "torch.broadcast_tensors(a, b, c)[2]",
     "torch.broadcast_tensors(a, torch.randn(2))[0]", "torch.broadcast_tensors(c, torch.randn(3, 5))[1]")
@@ -158,7 +159,8 @@ for _conv in ("bool", "byte", "int", "long", "short", "half", "double", "float",
 add("torch.Tensor.backward", "x = torch.randn(2, 3, requires_grad=True)\nl = (x * 2).sum()\n", "l.backward()")
 
 # ----- creation ------------------------------------------------------------------------------------------------
-add("torch.arange", "", "torch.arange(5)", "torch.arange(1, 10, 2)", "torch.arange(0, 1, 0.25)")
+add("torch.arange", "", "torch.arange(5)", "torch.arange(1, 10, 2)", "torch.arange(0, 1, 0.25)", "torch.arange(end=5)",
+    "torch.arange(2, end=7).reshape(5, 1)", "torch.arange(start=1, end=9, step=2).reshape(3, 2)")
 add("torch.full", "", "torch.full((2, 3), 7.0)")
 add("torch.eye", "", "torch.eye(3)", "torch.eye(3, 5)")
 add("torch.randn", "", "torch.randn(2, 3)", "torch.randn((4,))")
@@ -583,6 +585,11 @@ add("einops.layers.torch.Reduce", _E + X234, "Reduce('b c w -> b c', 'max')(x)",
 # ----- numpy ---------------------------------------------------------------------------------------------------------
 A23 = "a = np.random.rand(2, 3)\n"
 add("numpy.arange", "", "np.arange(6).reshape(2, 3)", "np.arange(6).reshape(4, 2)")
+add("numpy.percentile", "a = np.zeros((4, 6))\n", "np.percentile(a, [10, 90], axis=1).reshape(8)",
+    "np.percentile(a, [10, 90], axis=1).reshape(7)", "np.percentile(a, 50, axis=0).reshape(6)",
+    "np.quantile(a, 0.5, axis=0).reshape(4)", "np.zeros(int(np.percentile((np.array([3]), np.array([5])), 100)))")
+add("numpy.median", "a = np.zeros((4, 6))\n", "np.median(a, axis=1).reshape(4)", "np.median(a, axis=1).reshape(6)",
+    "np.nanmedian(a, axis=0, keepdims=True).reshape(1, 6)")
 add("numpy.newaxis", A23, "a[np.newaxis].reshape(1, 6)", "a[:, np.newaxis].reshape(6)", "a[np.newaxis].reshape(7)")
 add("numpy.ndarray.__len__", A23, "np.zeros(len(a)).reshape(2, 1)", "np.zeros(len(a)).reshape(3, 1)")
 add("numpy.where", A23 + "b = np.random.rand(3)\n", "np.where(a > 0.5, a, b)", "np.where(a > 0.5, 1.0, 0.0).reshape(3, 2)",

@@ -23,7 +23,17 @@ DOCS = [
     "defaults:\n  - model: mlp\n  - data@train: toy\n  - override hydra/launcher: basic\n  - _self_\n",
     "d:\n-   a: 1\n    b: [1, 2]\n-   c:\n      e: 3\n- x\n", "- a: 1\n  b:\n    c: 2\n- d: 3\n",
     "- a: 1\n   b: 2\n", "- a: 1\n b: 2\n", "- a: 1\n- - b\n", "- a:\n  - 1\n  b: 2\n", "- a b: 1\n",
+    "a: {x: don't, y: 1}\n", "a: {x: 'it''s', y: 1}\n", "a: [a'b, c]\n", "a: {'k:1': 2}\n", "a: ['x\n", "a: [\"a\\tb\"]\n",
+    *(QUOTED_FLOW := [
+        "train: {path: 'data/train.txt', sep: '\t', lower: true}\nsave: {path_to_folder: 'models/lstm/', onnx: false}\n",
+        "a: ['x, y', \"z\", 3]\n", "a: {x: 'a:b', y: 'c,d', z: \"\"}\n", "a: [ 'x' ,  'y' ]\n",
+    ]),
 ]
+
+
+@pytest.mark.parametrize("doc", QUOTED_FLOW)
+def test_quoted_scalars_in_flow_collections_are_read(doc: str) -> None:
+    assert parse(doc) == yaml.safe_load(doc)  # a tagger's config: `{path: 'data/train.txt', sep: '\t'}`
 
 
 @pytest.mark.parametrize("doc", DOCS)

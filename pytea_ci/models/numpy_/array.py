@@ -163,6 +163,28 @@ def mean(ctx: Ctx, a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
     return res.with_shape(res.shape, "float64") if isinstance(res, Tensor) and not res.is_float() else res
 
 
+@model("numpy.percentile", "numpy.nanpercentile", "numpy.quantile", "numpy.nanquantile")
+def percentile(ctx: Ctx, a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: Any = False,
+               method: Any = "linear", keepdims: Any = False, **kwargs: Any) -> Any:
+    """`np.percentile(a, q)`: with one `q`, a reduction over `axis` (a float64 number over every item, whatever
+    `a` holds: a list or tuple of lengths too); a sequence of `q`s puts their count first."""
+    if is_number(q) and axis is None and not keepdims:
+        return scalar_unknown(ctx, "numpy percentile of data", "float")
+    res = _reduce(ctx, a, axis, keepdims, "percentile", "float64")
+    if is_number(q) or not isinstance(res, Tensor):
+        return res
+    qs = as_ndarray(q) if not isinstance(q, (list, tuple)) else Tensor((len(q),), "float64", "numpy")
+    if not (isinstance(qs, Tensor) and qs.shape is not None and len(qs.shape) == 1) or res.shape is None:
+        return ctx.unknown("numpy percentile of quantiles not understood")
+    return res.with_shape(qs.shape + res.shape, "float64")
+
+
+@model("numpy.median", "numpy.nanmedian")
+def median(ctx: Ctx, a: Any, axis: Any = None, out: Any = None, overwrite_input: Any = False, keepdims: Any = False) -> Any:
+    """`np.median(a)`: a float64 number over every item; over `axis`, that reduction."""
+    return percentile(ctx, a, 50, axis, out, overwrite_input, keepdims=keepdims)
+
+
 _FOLDS = {"sum": add, "prod": mul, "max": dmax, "min": dmin}
 
 

@@ -11,7 +11,7 @@ from pytea_ci.models.pil import array_of_image
 from pytea_ci.models.prim import sizes_arg
 from pytea_ci.models.ranges import array_values, randint_values
 from pytea_ci.models.registry import model, register
-from pytea_ci.models.torch.creation import grids, infer_data
+from pytea_ci.models.torch.creation import grids, infer_sized
 from pytea_ci.models.torch.creation import arange as torch_arange
 from pytea_ci.models.values import Builtin, DType
 from pytea_ci.models.random_ import _READ, NUMPY, seed_generator
@@ -69,11 +69,7 @@ def _array(ctx: Ctx, data: Any, dtype: Any, kwargs: dict[str, Any]) -> Any:
     image = array_of_image(data)
     if image is not None:
         return array_of(image[0], _dtype(ctx, kwargs, image[1]))
-    shape, dt = infer_data(ctx, data)
-    if shape is None and isinstance(data, list) and data and ctx.known_length(data) is None:
-        # a list built in a loop not followed to the end: its items may be known, its length is not
-        inner, dt = infer_data(ctx, data[0])
-        shape = None if inner is None else (ctx.length_of(data),) + inner
+    shape, dt = infer_sized(ctx, data)
     if shape is None:
         return array_of(None, _dtype(ctx, kwargs, None))
     return array_of(shape, _dtype(ctx, kwargs, "float64" if dt == "float32" and _python_floats(data) else dt))

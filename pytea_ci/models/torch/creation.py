@@ -148,14 +148,21 @@ def zeros_like(ctx: Ctx, input: Any, *args: Any, **kwargs: Any) -> Any:
 def tensor(ctx: Ctx, data: Any, *args: Any, **kwargs: Any) -> Any:
     if isinstance(data, Tensor):
         return Tensor(data.shape, _dtype(kwargs, data.dtype))
-    shape, dtype = infer_data(ctx, data)
-    if shape is None and isinstance(data, list) and data and ctx.known_length(data) is None:
-        # A list built in a loop that was not followed to the end: its length is not known.
-        inner, dtype = infer_data(ctx, data[0])
-        shape = None if inner is None else (ctx.length_of(data),) + inner
+    shape, dtype = infer_sized(ctx, data)
     if shape is None:
         return Tensor(None, _dtype(kwargs, None))
     return Tensor(shape, _dtype(kwargs, dtype))
+
+
+def infer_sized(ctx: Ctx, data: Any) -> tuple[tuple[Any, ...] | None, str | None]:
+    """`infer_data`, and of a list or tuple holding representatives of items of a length not known (built in
+    a loop not followed to the end, the `zip(*batch)` of a batch): that length first, then the first item's
+    shape."""
+    shape, dtype = infer_data(ctx, data)
+    if shape is None and isinstance(data, (list, tuple)) and data and ctx.known_length(data) is None:
+        inner, dtype = infer_data(ctx, data[0])
+        shape = None if inner is None else (ctx.length_of(data),) + inner
+    return shape, dtype
 
 
 def infer_data(ctx: Ctx, data: Any) -> tuple[tuple[Any, ...] | None, str | None]:
@@ -172,6 +179,11 @@ def infer_data(ctx: Ctx, data: Any) -> tuple[tuple[Any, ...] | None, str | None]
         return (), "float32"
     if isinstance(data, Tensor):
         return data.shape, data.dtype
+    if isinstance(data, Instance):  # a known array (`np.array([len(tokens)])`): the 1-D ndarray it stands for
+        from pytea_ci.models.numpy_.known import as_ndarray
+
+        arr = as_ndarray(data)
+        return (arr.shape, arr.dtype) if isinstance(arr, Tensor) else (None, None)
     if isinstance(data, (list, tuple)):
         n = ctx.known_length(data)
         if n is None:
@@ -189,9 +201,13 @@ def infer_data(ctx: Ctx, data: Any) -> tuple[tuple[Any, ...] | None, str | None]
 
 
 @model("torch.arange", layout=CONTIGUOUS, device=CREATES, values=arange_values)
-def arange(ctx: Ctx, start: Any, end: Any = None, step: Any = 1, **kwargs: Any) -> Any:
+def arange(ctx: Ctx, start: Any = None, end: Any = None, step: Any = 1, **kwargs: Any) -> Any:
+    if start is None and end is None:
+        raise TypeError("arange() missing required argument 'end'")
     if end is None:
         start, end = 0, start
+    elif start is None:  # `torch.arange(end=n)`: from 0, as torch's keyword form
+        start = 0
     is_float = any(isinstance(v, float) for v in (start, end, step))
     if all(isinstance(v, (int, float)) for v in (start, end, step)) and step:
         import math

@@ -312,7 +312,11 @@ def t(ctx: Ctx, input: Tensor) -> Any:
 
 
 @model("torch.Tensor.expand")
-def expand(ctx: Ctx, self: Tensor, *sizes: Any) -> Any:
+def expand(ctx: Ctx, self: Tensor, *sizes: Any, size: Any = None) -> Any:
+    if size is not None:  # `expand(size=(b, n))`, torch's keyword
+        if sizes:
+            raise TypeError("expand() got multiple values for argument 'size'")
+        sizes = (size,)
     target = sizes_arg(sizes, held=ctx)
     if not known(self) or target is None:
         return Tensor(None, self.dtype)
