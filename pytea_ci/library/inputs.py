@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pytea_ci.models.torch.nn.module import is_module
+from pytea_ci.models.values import Instance
 from pytea_ci.shapes.dim import INPUT, Dim, Sym, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
@@ -223,20 +226,35 @@ def image_size_of(init: Any, args: tuple, kwargs: dict) -> Stated | None:
     """What a module's constructor states of its input (given or defaulted; `init`: the `__init__` function
     value, `args` without `self`): `image_size` (one size for both sides, or a pair), a `(height, width)` pair
     under `INPUT_SIZE`'s names, a sample's shape of two or more sizes under `INPUT_SHAPE`'s
-    (`input_shape=(channels, height, width)`); None otherwise."""
+    (`input_shape=(channels, height, width)`); else the same names as attributes of a configuration object it
+    is given (`ViT(config)` with `config.image_size = 224`, a dataclass, a `SimpleNamespace`); None otherwise."""
+    found = _stated(lambda name: _argument(init, name, args, kwargs))
+    node = getattr(init, "node", None)
+    params = [p.arg for p in (node.args.posonlyargs + node.args.args)[1:] + node.args.kwonlyargs] \
+        if isinstance(node, ast.FunctionDef) else []
+    given = [*args, *kwargs.values(), *(_argument(init, p, args, kwargs) for p in params)]
+    for value in given if found is None else ():
+        if isinstance(value, Instance) and not is_module(value):
+            found = _stated(value.attrs.get)
+            if found is not None:
+                break
+    return found
+
+
+def _stated(get: Callable[[str], Any]) -> Stated | None:
     for name in IMAGE_SIZE:
-        value = _argument(init, name, args, kwargs)
+        value = get(name)
         if is_dim(value) and not isinstance(value, bool):
             return Stated((value, value))
         pair = _sizes(value)
         if pair is not None and len(pair) == 2:
             return Stated(pair)
     for name in INPUT_SIZE:
-        pair = _sizes(_argument(init, name, args, kwargs))
+        pair = _sizes(get(name))
         if pair is not None and len(pair) == 2:
             return Stated(pair)
     for name in INPUT_SHAPE:
-        shape = _sizes(_argument(init, name, args, kwargs))
+        shape = _sizes(get(name))
         if shape is not None and len(shape) >= 2:
             return Stated(shape, whole=True)
     return None
