@@ -180,7 +180,7 @@ IMAGE_SIZE = ("image_size", "img_size")  # its images' size: one size for both s
 # a U-Net block's `in_size` of channels), not an image's side
 INPUT_SIZE = ("in_size", "input_size", "input_resolution", "image_resolution", "img_resolution", "input_image_size")
 # a sample's whole shape (`(channels, height, width)`, `(channels, *spatial)`): the input's last sizes
-INPUT_SHAPE = ("in_shape", "input_shape", "img_shape", "image_shape", "sample_shape")
+INPUT_SHAPE = ("in_shape", "input_shape", "img_shape", "image_shape")
 
 
 def _argument(init: Any, name: str, args: tuple, kwargs: dict) -> Any:
