@@ -129,3 +129,20 @@ def test_a_mutant_not_labelled_yet_is_skipped_not_a_crash() -> None:
     assert "lecun1989-repro#1|script" in keys
     assert not [k for k in keys if k.startswith(("lecun1989-repro#0", "lecun1989-repro#2"))]
     assert "lecun1989-repro|orig|script" in keys
+
+
+def test_a_report_names_the_subjects_whose_executed_lines_are_not_recorded(monkeypatch) -> None:
+    """Without the lines a subject's runs execute, every finding of its library-mode checks counts for it: a
+    `__main__` self-test's true error on a mutant labelled `never` is then a false alarm. The report says so,
+    with the command that records them (stop 42: three such false alarms in the dev half)."""
+    score = _score()
+    name = next(iter(score.SUBJECTS))
+    half = {score.SUBJECTS[name].source: "dev"}
+    res = {"a": {**_result("library"), "subject": name}, "b": {**_result("driver"), "subject": name}}
+    score._EXECUTED.clear()
+    monkeypatch.setattr(score, "CACHE", "/nonexistent")
+    score._EXECUTED["other"] = {}
+    assert score.unrecorded_lines(res, half, "dev") == [name]
+    assert score.unrecorded_lines(res, half, "test") == []
+    score._EXECUTED[name] = {"model.py": {1}}
+    assert score.unrecorded_lines(res, half, "dev") == []

@@ -4,16 +4,20 @@ A parameter's rank comes from its jaxtyping/torchtyping annotation (`Float[Tenso
 names shared across parameters, fixed sizes, `...` and `*batch` variadics) or, without one, is a
 *choice* the verdict layer enumerates (ranks 1 to 5: the first op that needs a rank keeps those it
 accepts). Integer parameters (annotated `int`) are positive symbols; anything else is unknown. An
-image input (rank 3 or more) of a module whose constructor says its images' size (`image_size`) has
-that height and width (`tied_to_image`).
+image input (rank 3 or more) of a module whose constructor says its images' size (`image_size`, an
+`input_size=(H, W)` pair) has that height and width, and one whose constructor says a sample's shape
+(`input_shape=(C, H, W)`) has those last sizes (`tied_to_image`).
 """
 
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pytea_ci.models.torch.nn.module import is_module
+from pytea_ci.models.values import Instance
 from pytea_ci.shapes.dim import INPUT, Dim, Sym, is_dim
 from pytea_ci.shapes.tensor import Tensor
 
@@ -170,38 +174,107 @@ def _variadic_dims(ctx: "LibraryInterpreter", spec: InputSpec, tok: str, choice:
     return list(ctx.named[key])
 
 
-IMAGE_SIZE = ("image_size", "img_size")  # a constructor parameter that says the size of the module's input images
+# Constructor parameters that state the module's input, given or defaulted, by how people name them:
+IMAGE_SIZE = ("image_size", "img_size")  # its images' size: one size for both sides, or (height, width)
+# (height, width) only as a pair: one integer under these names is a width of features (an RNN's `input_size`,
+# a U-Net block's `in_size` of channels), not an image's side
+INPUT_SIZE = ("in_size", "input_size", "input_resolution", "image_resolution", "img_resolution", "input_image_size")
+# a sample's whole shape (`(channels, height, width)`, `(channels, *spatial)`): the input's last sizes
+INPUT_SHAPE = ("in_shape", "input_shape", "img_shape", "image_shape")
 
 
-def image_size_of(init: Any, args: tuple, kwargs: dict) -> tuple[Any, Any] | None:
-    """(height, width) of the images a module is built for, from its constructor's `image_size` (`img_size`)
-    argument as given or defaulted (`init`: the `__init__` function value, `args` without `self`): one size
-    for both, or a pair of sizes; None otherwise."""
-    value: Any = next((kwargs[k] for k in IMAGE_SIZE if k in kwargs), None)
+def _argument(init: Any, name: str, args: tuple, kwargs: dict) -> Any:
+    """The value of `__init__`'s parameter `name` (`init`: the function value, `args` without `self`): given
+    by keyword or position, else its default; None when it has neither or no such parameter."""
+    if name in kwargs:
+        return kwargs[name]
     node = getattr(init, "node", None)
-    if value is None and isinstance(node, ast.FunctionDef):
-        a = node.args
-        params = [p.arg for p in a.posonlyargs + a.args]
-        kwonly = [p.arg for p in a.kwonlyargs]
-        for k in IMAGE_SIZE:
-            if k in params[1:]:
-                i, first_default = params.index(k), len(params) - len(init.defaults)
-                value = args[i - 1] if i - 1 < len(args) else init.defaults[i - first_default] if i >= first_default else None
-            elif k in kwonly and kwonly.index(k) < len(init.kw_defaults):
-                value = init.kw_defaults[kwonly.index(k)]
-            if value is not None:
-                break
-    if is_dim(value) and not isinstance(value, bool):
-        return value, value
-    if isinstance(value, (tuple, list)) and len(value) == 2 and all(is_dim(v) and not isinstance(v, bool) for v in value):
-        return value[0], value[1]
+    if not isinstance(node, ast.FunctionDef):
+        return None
+    a = node.args
+    params = [p.arg for p in a.posonlyargs + a.args]
+    kwonly = [p.arg for p in a.kwonlyargs]
+    if name in params[1:]:
+        i, first_default = params.index(name), len(params) - len(init.defaults)
+        return args[i - 1] if i - 1 < len(args) else init.defaults[i - first_default] if i >= first_default else None
+    if name in kwonly and kwonly.index(name) < len(init.kw_defaults):
+        return init.kw_defaults[kwonly.index(name)]
     return None
 
 
-def tied_to_image(t: Any, spec: InputSpec, size: tuple[Any, Any] | None) -> Any:
-    """An unannotated input of rank 3 or more (an image [C, H, W], a batch [N, C, H, W], a video [N, C, F, H, W])
-    of a module built for images of `size` has that height and width: the module's own statement of its
-    input, as a caller's shapes would be (ViT's patch count and positional embedding follow from it)."""
-    if size is None or not isinstance(t, Tensor) or spec.dims is not None or t.shape is None or len(t.shape) < 3:
+def _sizes(value: Any) -> tuple[Any, ...] | None:
+    if isinstance(value, (tuple, list)) and all(is_dim(v) and not isinstance(v, bool) for v in value):
+        return tuple(value)
+    return None
+
+
+@dataclass(frozen=True)
+class Stated:
+    """The last sizes of the inputs a module is built for, as its constructor states them (`image_size_of`):
+    an image's (height, width), or (`whole`) a sample's whole shape, which the input's rank must hold."""
+
+    sizes: tuple[Any, ...]
+    whole: bool = False
+
+    def min_rank(self) -> int:
+        """The rank from which an input is tied: an image's height and width from rank 3 ([C, H, W]), a sample's
+        whole shape from its own rank (unbatched)."""
+        return len(self.sizes) if self.whole else 3
+
+
+def image_size_of(init: Any, args: tuple, kwargs: dict) -> Stated | None:
+    """What a module's constructor states of its input (given or defaulted; `init`: the `__init__` function
+    value, `args` without `self`): `image_size` (one size for both sides, or a pair), a `(height, width)` pair
+    under `INPUT_SIZE`'s names, a sample's shape of two or more sizes under `INPUT_SHAPE`'s
+    (`input_shape=(channels, height, width)`); else the same names as attributes of a configuration object it
+    is given (`ViT(config)` with `config.image_size = 224`, a dataclass, a `SimpleNamespace`); None otherwise."""
+    found = _stated(lambda name: _argument(init, name, args, kwargs))
+    node = getattr(init, "node", None)
+    params = [p.arg for p in (node.args.posonlyargs + node.args.args)[1:] + node.args.kwonlyargs] \
+        if isinstance(node, ast.FunctionDef) else []
+    given = [*args, *kwargs.values(), *(_argument(init, p, args, kwargs) for p in params)]
+    for value in given if found is None else ():
+        if isinstance(value, Instance) and not is_module(value):
+            found = _stated(value.attrs.get)
+            if found is not None:
+                break
+    return found
+
+
+def _stated(get: Callable[[str], Any]) -> Stated | None:
+    for name in IMAGE_SIZE:
+        value = get(name)
+        if is_dim(value) and not isinstance(value, bool):
+            return Stated((value, value))
+        pair = _sizes(value)
+        if pair is not None and len(pair) == 2:
+            return Stated(pair)
+    for name in INPUT_SIZE:
+        pair = _sizes(get(name))
+        if pair is not None and len(pair) == 2:
+            return Stated(pair)
+    for name in INPUT_SHAPE:
+        shape = _sizes(get(name))
+        if shape is not None and len(shape) >= 2:
+            return Stated(shape, whole=True)
+    return None
+
+
+def tied_to_image(t: Any, spec: InputSpec, stated: Stated | None) -> Any:
+    """An unannotated input of a module built for inputs whose last sizes are `stated` (an image's height and
+    width: from rank 3, an image [C, H, W], a batch [N, C, H, W], a video [N, C, F, H, W]; a sample's whole
+    shape: from its own rank) has those last sizes: the module's own statement of its input, as a caller's
+    shapes would be (ViT's patch count and positional embedding follow from it)."""
+    if stated is None or not isinstance(t, Tensor) or spec.dims is not None or t.shape is None \
+            or len(t.shape) < stated.min_rank():
         return t
-    return t.with_shape(tuple(t.shape[:-2]) + size, t.dtype)
+    size = stated.sizes
+    return t.with_shape(tuple(t.shape[:len(t.shape) - len(size)]) + tuple(size), t.dtype)
+
+
+def below_stated(t: Any, spec: InputSpec, stated: Stated | None) -> bool:
+    """Whether an unannotated input's rank is not that of a batch of the samples whose whole shape its module
+    states (`input_shape=(C, H, W)` fed a tensor of rank 3 or less): a module that states its sample's shape
+    takes batches of it (`x.flatten(1)` of a rank-3 `[C, H, W]` would read the channels as the batch)."""
+    return stated is not None and stated.whole and isinstance(t, Tensor) and spec.dims is None \
+        and t.shape is not None and len(t.shape) <= len(stated.sizes)

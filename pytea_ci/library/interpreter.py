@@ -27,8 +27,8 @@ from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.runtime import PathEnd
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
 from pytea_ci.library import coincide, plausible, protocol, transpose
-from pytea_ci.library.inputs import (CallerInput, InputSpec, LibraryTarget, image_size_of, make_input, positive,
-                                     tied_to_image)
+from pytea_ci.library.inputs import (CallerInput, InputSpec, LibraryTarget, Stated, below_stated, image_size_of,
+                                     make_input, positive, tied_to_image)
 from pytea_ci.library.protocol import ATTR, DEFINED, DIM, RESUMED, RUN, STAGES, UNKNOWN_ARG, at_line, resume_source
 from pytea_ci.library.targets import size_attribute
 from pytea_ci.models.torch.nn.module import is_module
@@ -131,7 +131,7 @@ class LibraryInterpreter(Interpreter):
         self.unsure: frozenset[Any] = frozenset()  # where it assumed a check the solver could not decide
         self.optional_left = False  # `forward` has an input defaulting to None not given (`coincide.optional_left`)
         self.operands: list[list[Tensor]] = []  # the tensors of each tensor operation running, innermost last
-        self.image_size: tuple[Any, Any] | None = None  # the images the target is built for (`inputs.image_size_of`)
+        self.image_size: Stated | None = None  # the inputs' last sizes the target is built for (`inputs.image_size_of`)
 
     def not_the_module_body(self, body: list[ast.stmt]) -> list[ast.stmt]:
         """The driver's statements (`protocol.at_line`: placed at the target's line, with no columns)."""
@@ -384,6 +384,8 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
     else:
         inputs = [tied_to_image(make_input(ctx, spec, rank), spec, ctx.image_size)
                   for spec, rank in zip(ctx.target.inputs, ctx.ranks)]
+        if inputs and below_stated(inputs[0], ctx.target.inputs[0], ctx.image_size):
+            raise PathEnd()  # a rank the module's statement of its first input rules out: not an input of it
     given = ctx.shared.given
     extra = {given[0].name: make_input(ctx, *given)} if given is not None else {}
     ctx.free_sizes = plausible.free_sizes(inputs + list(extra.values()), ctx.named, ctx.target.unit_sizes)

@@ -252,6 +252,7 @@ def joined_device(*operands: Any) -> str | None:
 # How a model places its result (`device=` of its registration; None: where its operands live).
 CREATES = "creates"  # a creation: on the CPU unless told otherwise, its dtype set here
 CREATES_LIKE_DATA = "creates like its data"  # a creation whose tensor data keeps its device (`torch.tensor(t)`)
+CREATES_ON_CUDA = "creates on cuda"  # a legacy CUDA tensor type's constructor (`torch.cuda.FloatTensor(2, 3)`)
 TO_CUDA = "to cuda"  # `.cuda()`
 TO_CPU = "to cpu"  # `.cpu()`
 CONVERTS = "converts"  # `.float()`, `.to(dtype)`, `.type_as(t)`: not an autocast op, its dtype is the one asked for
@@ -267,7 +268,7 @@ def after_model(ctx: Any, name: str, kind: str | None, out: Any, args: tuple[Any
     if isinstance(target, Tensor) and target.lib == "torch":  # the result is written into `out=` and returned
         return _replace(out, dtype=target.dtype, dtype_from=target.dtype_from, device=target.device,
                         device_from=target.device_from)
-    creates = kind in (CREATES, CREATES_LIKE_DATA)
+    creates = kind in (CREATES, CREATES_LIKE_DATA, CREATES_ON_CUDA)
     if ctx.facts.get(AUTOCAST) and category(out.dtype) == 2 and not creates and kind != CONVERTS:
         out = cast(ctx, out, None, "autocast")  # float16/bfloat16 or float32: the autocast's choice
     short = name.replace("torch.Tensor.", ".").replace("torch.", "torch.")
@@ -278,6 +279,8 @@ def after_model(ctx: Any, name: str, kind: str | None, out: Any, args: tuple[Any
     if kind == CREATES_LIKE_DATA and args and isinstance(args[0], Tensor) and args[0].lib == "torch" \
             and "device" not in kwargs:
         return placed(ctx, with_dtype_origin(ctx, out, short), args[0].device, short)
+    if kind == CREATES_ON_CUDA:
+        return placed(ctx, with_dtype_origin(ctx, out, short), "cuda", short)
     if creates:
         return created(ctx, out, kwargs, short)
     out = _dtype_from_operands(out, args, kwargs)

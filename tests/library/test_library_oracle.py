@@ -247,3 +247,28 @@ def test_images_of_the_size_the_constructor_says_under_torch() -> None:
             with pytest.raises(RuntimeError):
                 mod.EmbedDropped(image_size=k * p, patch_size=p, dim=8)(img)
             assert mod.EmbedDroppedNoSize(patch_size=p, dim=8)(torch.randn(2, 5, 3 * p * p)).shape == (2, 5, 8)
+
+
+def test_inputs_the_constructor_states_under_torch() -> None:
+    """stated_input.py: each module runs on batches of what its constructor states (`input_shape`, `in_size`,
+    `in_shape`, `img_shape`, a configuration object's `image_size` or `input_shape`), the warned ones raise on every such batch; the head without a statement runs on an
+    input its contract allows; an integer `input_size` is an RNN's features."""
+    mod = _load(os.path.join(FIXTURES, "stated_input.py"))
+    with torch.no_grad():
+        for n in (1, 2, 4):
+            assert mod.FlatClassifier()(torch.randn(n, 3, 16, 16)).shape == (n, 5)
+            assert mod.FlatClassifier(input_shape=(1, 8, 6))(torch.randn(n, 1, 8, 6)).shape == (n, 5)
+            assert mod.PooledNet()(torch.randn(n, 3, 32, 32)).shape == (n, 4)
+            assert mod.PooledNet(in_size=(64, 64))(torch.randn(n, 3, 64, 64)).shape == (n, 4)
+            assert mod.SignalNet()(torch.randn(n, 2, 12)).shape == (n, 3)
+            assert mod.Tagger()(torch.randn(n, 7, 10)).shape == (n, 7, 4)
+            assert mod.Critic()(torch.randn(n, 1, 8, 8), torch.randn(n, 3)).shape == (n, 1)
+            assert mod.FlatClassifierNoShape()(torch.randn(n, 1, 16, 16)).shape == (n, 5)
+            assert mod.PatchEncoder()(torch.randn(n, 3, 24, 24)).shape == (n, 36, 16)
+            for bad, x in ((mod.FlatClassifierNoChannels(), torch.randn(n, 3, 16, 16)),
+                           (mod.PatchEncoderOneShort(), torch.randn(n, 3, 24, 24)),
+                           (mod.ShapeFromNamespace(), torch.randn(n, 2, 6, 6)),
+                           (mod.PooledNetSmallPool(), torch.randn(n, 3, 32, 32)),
+                           (mod.SignalNetUnpadded(), torch.randn(n, 2, 12))):
+                with pytest.raises(RuntimeError):
+                    bad(x)

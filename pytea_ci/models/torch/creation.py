@@ -7,7 +7,7 @@ import dataclasses
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.dtype_device import (AUTOCAST, CREATES, CREATES_LIKE_DATA, DEFAULT_DEVICE_SET, DEFAULT_DTYPE_SET,
+from pytea_ci.models.dtype_device import (AUTOCAST, CREATES, CREATES_LIKE_DATA, CREATES_ON_CUDA, DEFAULT_DEVICE_SET, DEFAULT_DTYPE_SET,
                                          require_castable, require_floating)
 from pytea_ci.models.prim import as_int, fmt, known, norm_dim, shape_of, sizes_arg
 from pytea_ci.models.random_ import TORCH, seed_generator
@@ -89,14 +89,21 @@ def legacy_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     return _legacy(ctx, size, kwargs, "float32")
 
 
-@model("torch.FloatTensor", "torch.cuda.FloatTensor", layout=CONTIGUOUS, device=CREATES)
+# each legacy type its own model, the CUDA ones apart: one model under both names had the CPU type's name, so
+# `x.type(torch.cuda.FloatTensor)` (PyTorch-GAN's `Tensor = torch.cuda.FloatTensor if cuda else ...`) stayed on
+# the CPU and `torch.cuda.FloatTensor(n, 1)` was made there (false device mismatches with a `.cuda()` model)
+@model("torch.FloatTensor", layout=CONTIGUOUS, device=CREATES)
 def float_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     return _legacy(ctx, size, kwargs, "float32")
 
 
-@model("torch.LongTensor", "torch.cuda.LongTensor", layout=CONTIGUOUS, device=CREATES, values=legacy_values)
+@model("torch.LongTensor", layout=CONTIGUOUS, device=CREATES, values=legacy_values)
 def long_tensor(ctx: Ctx, *size: Any, **kwargs: Any) -> Any:
     return _legacy(ctx, size, kwargs, "int64")
+
+
+model("torch.cuda.FloatTensor", layout=CONTIGUOUS, device=CREATES_ON_CUDA)(float_tensor)
+model("torch.cuda.LongTensor", layout=CONTIGUOUS, device=CREATES_ON_CUDA, values=legacy_values)(long_tensor)
 
 
 def _legacy_model(dtype: str) -> Any:
@@ -108,7 +115,8 @@ def _legacy_model(dtype: str) -> Any:
 
 for _kind, _dt in (("Double", "float64"), ("Half", "float16"), ("BFloat16", "bfloat16"), ("Int", "int32"),
                    ("Short", "int16"), ("Char", "int8"), ("Byte", "uint8"), ("Bool", "bool")):
-    model(f"torch.{_kind}Tensor", f"torch.cuda.{_kind}Tensor", device=CREATES, values=legacy_values)(_legacy_model(_dt))
+    model(f"torch.{_kind}Tensor", device=CREATES, values=legacy_values)(_legacy_model(_dt))
+    model(f"torch.cuda.{_kind}Tensor", device=CREATES_ON_CUDA, values=legacy_values)(_legacy_model(_dt))
 
 
 @model("torch.full", layout=CONTIGUOUS, device=CREATES, values=full_values)
