@@ -61,9 +61,10 @@ def _join_lists(it: "Interpreter", lists: list[Any]) -> Any:
     """One of several lists whose lengths differ or are not all known: the join of all their items as the
     representative of each item, of the join of their lengths (a sentence of a corpus: a list of ids of some
     length). Not known when a length is not known or the items do not join."""
-    lengths = [it.known_length(v) for v in lists]
+    known = [it.known_length(v) for v in lists]
+    lengths = [n for n in known if n is not None]
     items = [x for v in lists for x in v]
-    if any(n is None for n in lengths) or not items:
+    if len(lengths) < len(known) or not items:
         return _NOT_JOINED
     item = join(it, items)
     if isinstance(item, Unknown) and item.pytype is None:
