@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from pytea_ci.interp.bulk import run_bulk
 from pytea_ci.interp.coroutines import awaited
 from pytea_ci.interp.eval_text import eval_text, is_plain_eval
+from pytea_ci.interp.join import join
 from pytea_ci.interp.ops import (BINOPS, CMPOPS, compare_dims, compare_seq, contains_term, dim_binop, is_concrete,
                                 on_machine)
 from pytea_ci.interp.runtime import FunctionVal, Scope, SideEnd, UserException, same_value
@@ -204,6 +205,10 @@ class ExprMixin:
         b = self.eval(node.orelse, scope)
         if a is b or (type(a) is type(b) and _safe_eq(a, b)):
             return a
+        if (is_number(a) or isinstance(a, Pred)) and (is_number(b) or isinstance(b, Pred)):
+            joined = join(self, [a, b])  # one of two numbers: an int symbol taking one of them, or a number of their kind
+            if not isinstance(joined, Unknown) or joined.pytype is not None:
+                return joined
         return self.derived("conditional expression", a, b)
 
     def ev_BoolOp(self: "Interpreter", node: ast.BoolOp, scope: Scope) -> Any:

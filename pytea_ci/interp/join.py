@@ -42,16 +42,35 @@ def join(it: "Interpreter", values: list[Any]) -> Any:
         return _join_dims(it, values)
     if all(isinstance(v, Tensor) for v in values):
         return _join_tensors(it, values)
-    if all(isinstance(v, tuple) and len(v) == len(first) for v in values) or \
-            all(isinstance(v, list) and len(v) == len(first) for v in values):
+    exact = not any(id(v) in it.inexact for v in values)
+    if exact and (all(isinstance(v, tuple) and len(v) == len(first) for v in values) or
+                  all(isinstance(v, list) and len(v) == len(first) for v in values)):
         parts = [join(it, [v[k] for v in values]) for k in range(len(first))]
         return tuple(parts) if isinstance(first, tuple) else parts
+    if all(isinstance(v, list) for v in values):  # lists of different lengths (sentences of a corpus)
+        return _join_lists(it, values)
     if all(is_number(v) or isinstance(v, Pred) for v in values):  # numbers, some not known: a number of their kind
         kinds = {"bool" if isinstance(v, (bool, Pred)) or getattr(v, "pytype", None) == "bool" else number_kind(v)
                  for v in values}
         return Unknown("one of several numbers", pytype=next(iter(kinds)) if len(kinds) == 1 else
                        "float" if "float" in kinds else "int")
     return _NOT_JOINED
+
+
+def _join_lists(it: "Interpreter", lists: list[Any]) -> Any:
+    """One of several lists whose lengths differ or are not all known: the join of all their items as the
+    representative of each item, of the join of their lengths (a sentence of a corpus: a list of ids of some
+    length). Not known when a length is not known or the items do not join."""
+    known = [it.known_length(v) for v in lists]
+    lengths = [n for n in known if n is not None]
+    items = [x for v in lists for x in v]
+    if len(lengths) < len(known) or not items:
+        return _NOT_JOINED
+    item = join(it, items)
+    if isinstance(item, Unknown) and item.pytype is None:
+        return _NOT_JOINED
+    n = lengths[0] if all(_same(lengths[0], m) for m in lengths) else _join_dims(it, lengths)
+    return it.sized_items([item], n)
 
 
 def _same(a: Any, b: Any) -> bool:

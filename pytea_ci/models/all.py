@@ -8,7 +8,7 @@ from pytea_ci.models.torch.nn import attention, distance, rnn, vision  # noqa: F
 from pytea_ci.models.torchvision import datasets, transforms  # noqa: F401
 from pytea_ci.models.torch import joining, products  # noqa: F401
 from pytea_ci.models.numpy_ import array, creation as np_creation, rng  # noqa: F401
-from pytea_ci.models import datamodel, einops_, tqdm_, yaml_  # noqa: F401
+from pytea_ci.models import datamodel, einops_, heapq_, tqdm_, yaml_  # noqa: F401
 from pytea_ci.models.torch import autograd, checks, dtypes, eager  # noqa: F401
 from pytea_ci.models.torch.nn import fold, init, parallel, reparam, utils_tuples  # noqa: F401
 from pytea_ci.models.torchvision import models, utils  # noqa: F401

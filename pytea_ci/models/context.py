@@ -159,6 +159,10 @@ class Ctx(Protocol):
     def sized_items(self, made: list[Any], n: "Dim") -> list[Any]:
         """`made`, representatives of a list of `n` items (marked inexact, with known length `n`)."""
 
+    def some_value(self, values: list[Any], what: str) -> Any:
+        """One of `values`, not knowing which: a fresh int when they are all ints, the common value when
+        they are all equal, else Unknown."""
+
     def positions(self, lst: list[Any]) -> "tuple[int, ...] | None":
         """Where the representative items of an inexact list sit among all of its items, when known."""
 

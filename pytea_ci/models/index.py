@@ -433,6 +433,9 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.einops_':
         'einops.rearrange einops.repeat einops.reduce einops.parse_shape einops.einsum einops.pack '
         'einops.unpack einops.layers.torch.Rearrange einops.layers.torch.Reduce einops.layers.torch.Repeat',
+    'pytea_ci.models.heapq_':
+        'heapq.nlargest heapq.nsmallest heapq.heappush heapq.heappop heapq.heapify heapq.heappushpop '
+        'heapq.heapreplace',
     'pytea_ci.models.tqdm_':
         'tqdm.tqdm tqdm.auto.tqdm tqdm.notebook.tqdm tqdm.std.tqdm tqdm.tqdm_notebook tqdm.trange '
         'tqdm.auto.trange tqdm.notebook.trange',
@@ -691,7 +694,7 @@ PREFIXES = (
     'builtins.range builtins.set builtins.slice builtins.str builtins.tuple builtins.type click collections '
     'collections.OrderedDict collections.abc contextlib contextvars copy csv dataclasses datetime '
     'datetime.datetime distutils distutils.version einops einops.layers einops.layers.torch enum fire functools '
-    'functools.partial getpass glob hydra importlib importlib.machinery importlib.metadata importlib.util '
+    'functools.partial getpass glob heapq hydra importlib importlib.machinery importlib.metadata importlib.util '
     'inspect io itertools itertools.chain json jsonargparse keyword lightning lightning.fabric lightning_fabric '
     'logging math matplotlib matplotlib.pyplot multiprocessing numpy numpy.ndarray numpy.random omegaconf '
     'omegaconf.OmegaConf omegaconf.dictconfig operator os os.path packaging packaging.version pathlib pickle '

@@ -55,7 +55,9 @@ def sizes_arg(args: Sequence[Any], ctx: Ctx | None = None, held: Ctx | None = No
 
         out = [as_size(ctx, a) for a in out]
         # a 0-d integer tensor is a size as torch takes it (`zeros(n, lengths.max())`): its value is data's
-        out = [ctx.fresh("size", note="a size given by a tensor's value") if _scalar_int(a) else a for a in out]
+        out = [value_size(ctx, a) if _scalar_int(a) else a for a in out]
+    elif held is not None:
+        out = [value_size(held, a) if _scalar_int(a) else a for a in out]
     if not all(is_dim(a) for a in out):
         return None
     return out
@@ -63,6 +65,19 @@ def sizes_arg(args: Sequence[Any], ctx: Ctx | None = None, held: Ctx | None = No
 
 def _scalar_int(v: Any) -> bool:
     return isinstance(v, Tensor) and v.shape == () and v.is_int()
+
+
+_VALUE_SIZES = "sizes given by tensors' values"  # ctx.facts key: id -> (the 0-d tensor, its size symbol)
+
+
+def value_size(ctx: Ctx, t: Tensor) -> Dim:
+    """The value of a 0-d integer tensor taken as a size (`zeros(n, lengths.max())`, `arange(end=m)`,
+    `expand(b, m)`): data's, not known, and the same symbol wherever the same tensor is given."""
+    memo = ctx.facts.setdefault(_VALUE_SIZES, {})
+    hit = memo.get(id(t))
+    if hit is None or hit[0] is not t:
+        hit = memo[id(t)] = (t, ctx.fresh("size", lo=0, note="a size given by a tensor's value"))
+    return hit[1]  # type: ignore[no-any-return]
 
 
 def dim_arg(ctx: Ctx, v: Any, hint: str = "size") -> Dim:

@@ -110,7 +110,10 @@ def randrange(ctx: Ctx, start: Any, stop: Any = None, step: Any = 1) -> Any:
     if stop is None:
         start, stop = 0, start
     what = f"random.randrange({start!r}, {stop!r}" + (f", {step!r})" if step != 1 else ")")
-    last = stop - 1 if _int(step) is None or step > 0 else stop + 1
+    if not (is_dim(stop) and is_dim(step)):  # a bound not understood: an int drawn, its range not known
+        last = None
+    else:
+        last = stop - 1 if _int(step) is None or step > 0 else stop + 1
     return drawn_int(ctx, start, last, what, step)
 
 

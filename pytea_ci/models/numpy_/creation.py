@@ -196,7 +196,8 @@ def randint(ctx: Ctx, low: Any, high: Any = None, size: Any = None, **kwargs: An
         from pytea_ci.models.random_ import drawn_int
 
         low, high = (0, low) if high is None else (low, high)
-        return drawn_int(ctx, low, high - 1, f"numpy.random.randint({low!r}, {high!r})", generator=NUMPY)
+        last = high - 1 if is_dim(high) else None  # a bound not understood: an int drawn, its range not known
+        return drawn_int(ctx, low, last, f"numpy.random.randint({low!r}, {high!r})", generator=NUMPY)
     return _make(ctx, size, kwargs, "int64")
 
 
