@@ -829,6 +829,11 @@ def rec(name: str, setup: str, expr: str, expected: object) -> None:
     RECORDED.append((name, setup, expr, expected))
 
 
+# the legacy CUDA tensor types need a CUDA device: they make what the CPU types make (sizes or data), on it
+for _k in ("Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool"):
+    rec(f"torch.cuda.{_k}Tensor", "", f"torch.cuda.{_k}Tensor(2, 3)", (2, 3))
+    rec(f"torch.cuda.{_k}Tensor", "", f"torch.cuda.{_k}Tensor([1, 0, 1]).view(2, 2)", "error")
+
 # data_parallel needs CUDA devices: on them it returns what the module returns (PyTorch documentation)
 rec("torch.nn.parallel.data_parallel", X23, "nn.parallel.data_parallel(nn.Linear(3, 4), x)", (2, 4))
 rec("torch.nn.parallel.data_parallel", X23, "nn.parallel.data_parallel(nn.Linear(2, 4), x)", "error")
