@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import ast
 import json
+import os
+import subprocess
+import sys
 import venv
 from pathlib import Path
 
@@ -62,6 +65,28 @@ DECORATE = '''def decorate(cls):
     cls.decorated = True
     return cls
 '''
+EXTRA = '''from latelib import Head
+
+SMALL = Head
+
+
+def make(size):
+    return SMALL(size)
+'''
+TWO_IMPORTS = '''import torch
+import latelib
+import latelib.extra
+
+head = latelib.extra.make("small")
+y = head(torch.randn(2, 16))
+'''
+RUN = '''
+import json, sys
+from pytea_ci.cli import main
+from pytea_ci.packages import disk, kept
+code = main(sys.argv[1:])
+print(json.dumps({"disk": disk.STATS, "kept": kept.STATS}), file=sys.stderr)
+'''
 PROGRAM = '''import torch
 from latelib import Head, decorate
 
@@ -83,6 +108,7 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> str:
     (pkg / "layers.py").write_text(LAYERS)
     (pkg / "auto.py").write_text(AUTO)
     (pkg / "sizes.py").write_text(SIZES)
+    (pkg / "extra.py").write_text(EXTRA)
     (pkg / "decorate" / "__init__.py").write_text("from .decorate import decorate\n")
     (pkg / "decorate" / "decorate.py").write_text(DECORATE)
     info = site / "latelib-0.1.dist-info"
@@ -118,6 +144,34 @@ def test_a_name_a_call_reads_is_imported_then_and_the_twin_is_clean(env: str, tm
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     doc = _check(tmp_path, env, "wide", capsys)  # width_of("wide") = 16: read in Head.__init__, imported then
     assert _findings(doc) == [] and doc["entries"][0]["coverage"]["ratio"] == 1.0, doc
+
+
+def test_an_import_binding_a_late_name_of_a_module_loaded_before_is_kept_on_disk(env: str, tmp_path: Path) -> None:
+    """`import latelib.extra` reads `latelib.Head`, whose import `latelib` left for its first read: the
+    name is bound in `latelib`, loaded by an import before it. Replayable all the same (a restored import
+    leaves it unbound, and `latelib` binds it again when read): a second process restores both imports
+    from the cache folder, imports nothing cold, and gives the same report (main: `latelib.extra` is
+    imported cold by every process, its import not kept)."""
+    (tmp_path / "pyproject.toml").write_text('[tool.pytea-ci]\nfollow-packages = ["latelib"]\npackage-budget = 0.5\n')
+    (tmp_path / "main.py").write_text(TWO_IMPORTS)
+    argv = ["check", "--root", str(tmp_path), "--cache-dir", str(tmp_path / "cache"), "--python", env, "--format",
+            "json", "--jobs", "1", "main.py"]
+    runs = []
+    for _ in range(2):
+        for sub in ("results", "replay"):
+            for root, _dirs, files in os.walk(tmp_path / "cache" / sub):
+                for f in files:
+                    os.remove(os.path.join(root, f))
+        p = subprocess.run([sys.executable, "-c", RUN, *argv], capture_output=True, text=True, cwd=tmp_path,
+                           env={k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"})
+        assert p.returncode in (0, 1), p.stderr
+        runs.append((json.loads(p.stdout), json.loads(p.stderr.strip().splitlines()[-1])))
+    (cold, cold_did), (warm, warm_did) = runs
+    assert _findings(cold) == [("PT001", "error", 6)], cold["diagnostics"]
+    assert cold_did["kept"]["kept"] == 2 and cold_did["disk"]["saved"] == 2, cold_did
+    assert warm_did["kept"]["kept"] == 0 and warm_did["disk"]["loaded"] == 2, warm_did
+    assert _findings(warm) == _findings(cold)
+    assert warm["entries"][0]["stats"]["steps"] == cold["entries"][0]["stats"]["steps"]
 
 
 def _late_names(source: str) -> set[str]:

@@ -62,6 +62,10 @@ class Packages:
     def late_global(self, interp: "Interpreter", g: dict[str, Any], name: str) -> Any:
         return lazy.late_name(interp, g, name) if self.site is not None else None
 
+    def late_names(self, interp: "Interpreter", mod: ModuleVal) -> frozenset[str]:
+        found = lazy.late_table(interp, mod.path) if self.site is not None else None
+        return frozenset(found.by_name) if found is not None else frozenset()
+
     def entered(self, interp: "Interpreter", callee: FunctionVal | ClassVal) -> str | None:
         if self.site is None:
             return None
