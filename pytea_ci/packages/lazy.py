@@ -1,6 +1,8 @@
 """Lazy exports of installed packages (issue 21): the `__init__.py` of a followed package does not run
 its `from .sub import *` statements until one of their names is asked for, and a `_LazyModule`
 package (transformers, diffusers) gives the names it writes under `if TYPE_CHECKING:` (`lazy_name`).
+Any module of a followed package leaves for their first read the top-level imports its own code reads
+only inside functions ("late imports", issue 36 item 3, at the end of this file).
 
 Model libraries gather everything in their package `__init__`: `import timm` runs `from .beit import *`,
 `from .byobnet import *`, ... for about a hundred model files (each building a large table of pretrained
@@ -271,6 +273,24 @@ def indexed(interp: "Interpreter", mod: Any, name: str) -> Any:
 
 
 # ----- imports a module's own code reads only inside its functions ---------------------------------------
+# A top-level `import m` / `from m import a, b` of a followed package's module whose names the module's
+# code never reads while it is imported (outside function bodies: class bodies, decorators, defaults and
+# annotations count as import time) runs when one of its names is first read: a global of the module
+# (`Interpreter._global`) or an attribute of it (`attr_of_module`, before its submodules: the imported value
+# wins, as in CPython where the import statement rebinds the name after the submodule's import bound it).
+# Only when its module is a followed package's not loaded yet (an import of a loaded module costs
+# nothing), and never for a name bound twice in the module (a fallback, `global`, `del`), a name a
+# submodule of the package has (its import binds the submodule there), or in a module that reads its
+# namespace (`globals()`, a module `__getattr__`, a star import). The statement then runs in the module,
+# at its line, as written; `from m import *` and `m.__dict__` run every one left (`force_late`).
+# transformers 5's `modeling_layers` imports `AutoModel` for the generic heads a BERT script never builds;
+# its import (every auto class's docstring rewritten over every model type) was 6.9 of the cold check's
+# 11.8 CPU seconds. What changes, as for the deferred star imports above: the side effects of a module
+# imported late happen when one of its names is read, and not at all when none is (a registry it would
+# fill lacks its entries until then). A name bound late in a module loaded by an earlier import does not
+# stop the import that read it from being kept (`interp/kept.py` `_late`): a restored one leaves it
+# unbound, and the module binds it again on its next read. The tables are static facts of each file, not
+# charged to the path (a restored import is charged as its cold run).
 @dataclass
 class Late:
     """The top-level imports of one followed module that its import-time code never reads."""
