@@ -434,7 +434,9 @@ def late_name(interp: "Interpreter", g: dict[str, Any], name: str) -> Any:
     """`name` of the module whose globals are `g`, bound by a late import not run yet: run it now (in
     the module, as it would have run at its line) and give the name (None: not such a name)."""
     path = g.get("__file__")
-    found = late_table(interp, path) if isinstance(path, str) else None
+    if not isinstance(path, str):
+        return None
+    found = late_table(interp, path)
     stmt = found.by_name.get(name) if found is not None else None
     key = (id(interp), path, name)
     if stmt is None or key in _RESOLVING:
