@@ -71,6 +71,8 @@ class Backbone(Base):
 INIT = '''
 from .core import REGISTRY, WIDTHS, TAGS
 
+SIZES = sorted(WIDTHS)  # read at import: the package's import runs core's (not a late import, packages/lazy.py)
+
 
 def create_model(name, size="base"):
     return REGISTRY[name](WIDTHS[size])

@@ -8,7 +8,7 @@ to the interpreter by the driver (through `Shared.installed`). Without it (no en
 mode), every import the project and the models do not provide is unknown, as before.
 
 The interpreter calls it at import time (`find`, `importing` and `load`, `missing`, `absent`), when a module
-attribute is not there (`module_attr`, `all_names`, `deferred`), and when a call enters code of a
+attribute is not there (`module_attr`, `all_names`, `deferred`, `late_global`, `late_names`), and when a call enters code of a
 package (`entered` and `enter`, `overlay`, `class_method`); `tick`, `relocate` and `guard_side` keep a package's budget and its
 read-only lines. The per-path state (`interp/config.PackagePath`: `stack`, `used`, `entry`) stays on the interpreter,
 which copies it with the path.
@@ -61,8 +61,15 @@ class Installed(Protocol):
     def all_names(self, interp: "Interpreter", mod: "ModuleVal") -> None:
         """Bind every name `mod` exports lazily (`from mod import *`, `mod.__dict__`)."""
 
-    def deferred(self, interp: "Interpreter", node: ast.ImportFrom, scope: "Scope") -> bool:
+    def deferred(self, interp: "Interpreter", node: "ast.Import | ast.ImportFrom", scope: "Scope") -> bool:
         """Whether the import statement being run is left for when one of its names is used."""
+
+    def late_global(self, interp: "Interpreter", g: dict[str, Any], name: str) -> Any:
+        """`name` of the module whose globals are `g`, bound now by its import left for this first read
+        (None: not such a name)."""
+
+    def late_names(self, interp: "Interpreter", mod: "ModuleVal") -> frozenset[str]:
+        """The names of `mod` its imports left for their first read bind."""
 
     def entered(self, interp: "Interpreter", callee: "FunctionVal | ClassVal") -> str | None:
         """The package a call of `callee` enters (None: project code, or already inside it)."""

@@ -363,6 +363,10 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             return provide(self)
         if name in scope.globals:
             return scope.globals[name]
+        if self.shared.installed is not None:
+            late = self.shared.installed.late_global(self, scope.globals, name)
+            if late is not None or name in scope.globals:
+                return late
         if name == "super":
             return SUPER_MARK
         for ns in self.star_namespaces.get(id(scope.globals), []):

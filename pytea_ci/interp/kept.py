@@ -121,7 +121,8 @@ class Before:
     def replayable(self, interp: "Interpreter") -> bool:
         sh = interp.shared
         new = set(interp.modules) - self.modules
-        return (_same(self.sizes, _sizes(interp, self.modules), {n.rpartition(".")[2] for n in new}, self.containers)
+        after = _sizes(interp, self.modules)
+        return (_same(self.sizes, after, {n.rpartition(".")[2] for n in new}, self.containers, _late(interp, self.sizes, after))
                 and len(interp.trail) - self.trail <= MAX_CHOICES
                 and interp.machine.choices[:len(self.made)] == self.made
                 and (len(interp.per_run), len(interp.blind_cases)) == self.per_run
@@ -342,14 +343,31 @@ def _sizes(interp: "Interpreter", names: set[str] | None = None) -> dict[str, An
     return out
 
 
+def _late(interp: "Interpreter", before: dict[str, Any], after: dict[str, Any]) -> dict[str, frozenset[str]]:
+    """The names a module loaded before the import gained that its own late imports bind (an installed
+    package's import its code reads only in functions, `packages/lazy.py`): a restored import leaves them
+    unbound, and the module binds them again when they are read, as it did here."""
+    installed = interp.shared.installed
+    out: dict[str, frozenset[str]] = {}
+    for key, names in after.items():
+        old = before.get(key)
+        mod = interp.modules.get(key)
+        if installed is not None and isinstance(names, set) and isinstance(old, set) and names - old \
+                and isinstance(mod, ModuleVal):
+            out[key] = installed.late_names(interp, mod)
+    return out
+
+
 def _same(before: dict[str, Any], after: dict[str, Any], children: set[str],
-          containers: dict[str, tuple[Any, Any, dict[str, Any], str]] | None = None) -> bool:
-    """Equal but for the names of new submodules bound in their packages, and for containers that only
-    grew (`containers`: their contents before; a registry filled by a class of the import)."""
+          containers: dict[str, tuple[Any, Any, dict[str, Any], str]] | None = None,
+          late: dict[str, frozenset[str]] | None = None) -> bool:
+    """Equal but for the names of new submodules bound in their packages, for names a module's late
+    imports bound (`late`), and for containers that only grew (`containers`: their contents before; a
+    registry filled by a class of the import)."""
     for key in before.keys() | after.keys():
         a, b = before.get(key), after.get(key)
         if isinstance(a, set) and isinstance(b, set):
-            if (a ^ b) - children:
+            if (a - b) - children or (b - a) - children - (late or {}).get(key, frozenset()):
                 return False
         elif isinstance(a, dict) and isinstance(b, dict):  # names bound before and after: to the same object
             if any(a[k] != b[k] for k in a.keys() & b.keys()):

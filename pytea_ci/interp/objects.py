@@ -183,6 +183,10 @@ class ObjectMixin:
             if self.shared.installed is not None:
                 self.shared.installed.all_names(self, obj)
             return obj.globals
+        if self.shared.installed is not None:  # a late import of the module binds it (not its submodule)
+            late = self.shared.installed.late_global(self, obj.globals, name)
+            if late is not None or name in obj.globals:
+                return late
         sub = self.try_submodule(obj, name)
         if sub is None and self.shared.installed is not None:  # an installed package's lazy exports
             sub = self.shared.installed.module_attr(self, obj, name)

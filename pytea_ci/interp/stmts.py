@@ -409,6 +409,8 @@ class StmtMixin:
         self.bind_name(node.name, val, scope)
 
     def ex_Import(self: "Interpreter", node: ast.Import, scope: Scope) -> None:
+        if self.shared.installed is not None and self.shared.installed.deferred(self, node, scope):
+            return  # a followed package's import its module's code reads only in functions (packages/lazy.py)
         for alias in node.names:
             with self.at(node):
                 mod = self.import_module(alias.name, scope, node)

@@ -53,9 +53,18 @@ class Packages:
     def all_names(self, interp: "Interpreter", mod: ModuleVal) -> None:
         if self.site is not None:
             lazy.force(interp, mod)
+            lazy.force_late(interp, mod)
 
-    def deferred(self, interp: "Interpreter", node: ast.ImportFrom, scope: Scope) -> bool:
-        return self.site is not None and lazy.skip(interp, node, scope)
+    def deferred(self, interp: "Interpreter", node: ast.Import | ast.ImportFrom, scope: Scope) -> bool:
+        return self.site is not None and (isinstance(node, ast.ImportFrom) and lazy.skip(interp, node, scope)
+                                          or lazy.skip_late(interp, node, scope))
+
+    def late_global(self, interp: "Interpreter", g: dict[str, Any], name: str) -> Any:
+        return lazy.late_name(interp, g, name) if self.site is not None else None
+
+    def late_names(self, interp: "Interpreter", mod: ModuleVal) -> frozenset[str]:
+        found = lazy.late_table(interp, mod.path) if self.site is not None else None
+        return frozenset(found.by_name) if found is not None else frozenset()
 
     def entered(self, interp: "Interpreter", callee: FunctionVal | ClassVal) -> str | None:
         if self.site is None:

@@ -1,6 +1,8 @@
 """Lazy exports of installed packages (issue 21): the `__init__.py` of a followed package does not run
 its `from .sub import *` statements until one of their names is asked for, and a `_LazyModule`
 package (transformers, diffusers) gives the names it writes under `if TYPE_CHECKING:` (`lazy_name`).
+Any module of a followed package leaves for their first read the top-level imports its own code reads
+only inside functions ("late imports", issue 36 item 3, at the end of this file).
 
 Model libraries gather everything in their package `__init__`: `import timm` runs `from .beit import *`,
 `from .byobnet import *`, ... for about a hundred model files (each building a large table of pretrained
@@ -268,3 +270,197 @@ def indexed(interp: "Interpreter", mod: Any, name: str) -> Any:
         mod.globals[name] = target.globals[name]
         return mod.globals[name]
     return target if isinstance(target, Unknown) else interp.getattr(target, name)
+
+
+# ----- imports a module's own code reads only inside its functions ---------------------------------------
+# A top-level `import m` / `from m import a, b` of a followed package's module whose names the module's
+# code never reads while it is imported (outside function bodies: class bodies, decorators, defaults and
+# annotations count as import time) runs when one of its names is first read: a global of the module
+# (`Interpreter._global`) or an attribute of it (`attr_of_module`, before its submodules: the imported value
+# wins, as in CPython where the import statement rebinds the name after the submodule's import bound it).
+# Only when its module is a followed package's not loaded yet (an import of a loaded module costs
+# nothing), and never for a name bound twice in the module (a fallback, `global`, `del`), a name a
+# submodule of the package has (its import binds the submodule there), or in a module that reads its
+# namespace (`globals()`, a module `__getattr__`, a star import). The statement then runs in the module,
+# at its line, as written; `from m import *` and `m.__dict__` run every one left (`force_late`).
+# transformers 5's `modeling_layers` imports `AutoModel` for the generic heads a BERT script never builds;
+# its import (every auto class's docstring rewritten over every model type) was 6.9 of the cold check's
+# 11.8 CPU seconds. What changes, as for the deferred star imports above: the side effects of a module
+# imported late happen when one of its names is read, and not at all when none is (a registry it would
+# fill lacks its entries until then). A name bound late in a module loaded by an earlier import does not
+# stop the import that read it from being kept (`interp/kept.py` `_late`): a restored one leaves it
+# unbound, and the module binds it again on its next read. The tables are static facts of each file, not
+# charged to the path (a restored import is charged as its cold run).
+@dataclass
+class Late:
+    """The top-level imports of one followed module that its import-time code never reads."""
+
+    by_name: dict[str, ast.Import | ast.ImportFrom]
+    nodes: frozenset[tuple[int, int]]
+
+
+_LATE: dict[str, Late | None] = {}
+_RESOLVING: set[tuple[int, str, str]] = set()
+
+
+def late_table(interp: "Interpreter", path: str) -> Late | None:
+    """The late imports of the followed package module `path` (None: none, or not such a module)."""
+    if path not in _LATE:
+        site = site_of(interp)
+        unpaid = interp.shared.unpaid  # a fact of the file, read for any path (a restored import's module
+        tree = interp.shared.parse(path) if site is not None and site.package_of(path) is not None else None
+        interp.shared.unpaid = unpaid  # too): not charged, so a restored import is charged as its cold run
+        _LATE[path] = _late(tree, _submodules(path)) if isinstance(tree, ast.Module) else None
+    return _LATE[path]
+
+
+def _submodules(path: str) -> frozenset[str]:
+    """The names of a package's submodules (of an `__init__.py`; none for a module)."""
+    if os.path.basename(path) != "__init__.py":
+        return frozenset()
+    try:
+        names = os.listdir(os.path.dirname(path))
+    except OSError:
+        return frozenset()
+    return frozenset(n[:-3] if n.endswith(".py") else n for n in names)
+
+
+def _late(tree: ast.Module, submodules: frozenset[str] = frozenset()) -> Late | None:
+    """(`submodules`: a package's submodule binds its name in the package when it is imported, as CPython
+    does, so an import binding a name a submodule has runs as written: else the submodule would stay.)"""
+    eager, bound, dynamic = _import_time_reads(tree)
+    if dynamic:
+        return None
+    by_name: dict[str, ast.Import | ast.ImportFrom] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ImportFrom) and (stmt.module == "__future__" or any(a.name == "*" for a in stmt.names)):
+            continue
+        if not isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            continue
+        if isinstance(stmt, ast.Import) and any(a.asname is None and "." in a.name for a in stmt.names):
+            continue  # `import a.b` binds `a` and loads `a.b`: run as written
+        names = [(a.asname or a.name).split(".")[0] for a in stmt.names]
+        if all(n not in eager and bound.get(n) == 1 and n not in submodules for n in names):
+            for n in names:
+                by_name[n] = stmt
+    nodes = frozenset((s.lineno, s.col_offset) for s in by_name.values())
+    return Late(by_name, nodes) if by_name else None
+
+
+def _import_time_reads(tree: ast.Module) -> tuple[set[str], dict[str, int], bool]:
+    """The names the module's code reads while it is imported (outside function bodies: class bodies,
+    decorators, defaults and annotations included), how many statements bind each name anywhere in the
+    module (a `global` declaration counts as one), and whether the module looks at its own namespace."""
+    eager: set[str] = set()
+    bound: dict[str, int] = {}
+    dynamic = False
+
+    def bind(name: str) -> None:
+        bound[name] = bound.get(name, 0) + 1
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        nonlocal dynamic
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = node.args
+            params = [*args.posonlyargs, *args.args, *args.kwonlyargs, *([args.vararg] if args.vararg else []),
+                      *([args.kwarg] if args.kwarg else [])]
+            parts = [*args.defaults, *(d for d in args.kw_defaults if d is not None),
+                     *(a.annotation for a in params if a.annotation is not None)]
+            if not isinstance(node, ast.Lambda):
+                parts += [*node.decorator_list, *([node.returns] if node.returns is not None else [])]
+            for part in parts:
+                visit(part, in_function)
+            if not isinstance(node, ast.Lambda):
+                if not in_function:
+                    bind(node.name)
+                if node.name in ("__getattr__", "__dir__") and not in_function:
+                    dynamic = True
+            body = node.body if isinstance(node.body, list) else [node.body]
+            for stmt in body:
+                visit(stmt, True)
+            return
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                if node.id in _DYNAMIC:
+                    dynamic = True
+                if not in_function:
+                    eager.add(node.id)
+            elif not in_function:
+                bind(node.id)
+        elif isinstance(node, ast.Global):
+            for n in node.names:
+                bind(n)
+        elif not in_function:
+            if isinstance(node, ast.ClassDef):
+                bind(node.name)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                for a in node.names:
+                    if a.name != "*":
+                        bind((a.asname or a.name).split(".")[0])
+                    else:
+                        dynamic = True  # a star import may bind any name
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                bind(node.name)
+            elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+                bind(node.name)
+        for child in ast.iter_child_nodes(node):
+            visit(child, in_function)
+
+    for stmt in tree.body:
+        visit(stmt, False)
+    return eager, bound, dynamic
+
+
+def skip_late(interp: "Interpreter", node: ast.Import | ast.ImportFrom, scope: Scope) -> bool:
+    """Whether the top-level import being run is left for when the module's code first reads one of its
+    names: its module is a followed package's, not loaded yet."""
+    if scope.locals is not scope.globals:
+        return False
+    found = late_table(interp, interp.cur_path)
+    if found is None or (node.lineno, node.col_offset) not in found.nodes:
+        return False
+    site = site_of(interp)
+    if site is None:
+        return False
+    if isinstance(node, ast.ImportFrom):
+        dotted = interp.resolve_relative(node, scope)
+        targets = [dotted, *(f"{dotted}.{a.name}" for a in node.names)] if dotted else [a.name for a in node.names]
+    else:
+        targets = [a.name for a in node.names]
+    return any(t not in interp.modules and site.find(t) is not None for t in targets)
+
+
+def late_name(interp: "Interpreter", g: dict[str, Any], name: str) -> Any:
+    """`name` of the module whose globals are `g`, bound by a late import not run yet: run it now (in
+    the module, as it would have run at its line) and give the name (None: not such a name)."""
+    path = g.get("__file__")
+    if not isinstance(path, str):
+        return None
+    found = late_table(interp, path)
+    stmt = found.by_name.get(name) if found is not None else None
+    key = (id(interp), path, name)
+    if stmt is None or key in _RESOLVING:
+        return None
+    _RESOLVING.add(key)
+    saved = interp.cur_path
+    interp.cur_path = path
+    try:
+        scope = Scope(g, g)
+        with interp.at(stmt):
+            if isinstance(stmt, ast.ImportFrom):
+                interp.import_from(stmt, scope)
+            else:
+                for alias in stmt.names:
+                    interp.bind_name(alias.asname or alias.name, interp.import_module(alias.name, scope, stmt), scope)
+    finally:
+        interp.cur_path = saved
+        _RESOLVING.discard(key)
+    return g.get(name)
+
+
+def force_late(interp: "Interpreter", mod: ModuleVal) -> None:
+    found = late_table(interp, mod.path)
+    if found is not None:
+        for name in list(found.by_name):
+            if name not in mod.globals:
+                late_name(interp, mod.globals, name)
