@@ -247,3 +247,25 @@ def test_images_of_the_size_the_constructor_says_under_torch() -> None:
             with pytest.raises(RuntimeError):
                 mod.EmbedDropped(image_size=k * p, patch_size=p, dim=8)(img)
             assert mod.EmbedDroppedNoSize(patch_size=p, dim=8)(torch.randn(2, 5, 3 * p * p)).shape == (2, 5, 8)
+
+
+def test_a_unit_size_that_one_rank_needs_and_another_does_not_under_torch() -> None:
+    """unit_ranks.py: HeadsView and HeadsLast (silent) run on every rank-3 `[B, N, F]` input for heads 1, 2 and 4; a
+    rank-2 `[N, F]` input reshapes only for F == 1, the width-1 projection the old warning named, so the site is the
+    rank-2 input's contract, not the module's bug. HeadsSquared (warned) raises for every heads at least 2, at ranks
+    2 to 4, and runs for heads == 1."""
+    path = os.path.join(FIXTURES, "unit_ranks.py")
+    mod = _load(path)
+    assert expectations(path) == {(56, "PT002")}
+    with torch.no_grad():
+        for heads in (1, 2, 4):
+            for cls in (mod.HeadsView, mod.HeadsLast):
+                m = cls(8, heads, head_channels=4)
+                assert m(torch.randn(2, 5, 8)).shape[:2] == (2, 5)
+                with pytest.raises(RuntimeError):
+                    m(torch.randn(5, 8))
+                assert cls(1, heads, head_channels=4)(torch.randn(5, 1)).shape[0] == 5
+        for shape in ((5, 8), (2, 5, 8), (2, 3, 5, 8)):
+            with pytest.raises(RuntimeError):
+                mod.HeadsSquared(8, 2, head_channels=4)(torch.randn(*shape))
+            assert mod.HeadsSquared(8, 1, head_channels=4)(torch.randn(*shape)).shape[-1] == 4
