@@ -11,6 +11,7 @@ its defaults, required integer-like parameters becoming positive symbols and oth
 from __future__ import annotations
 
 import ast
+import copy
 import os
 import re
 from collections.abc import Callable
@@ -202,14 +203,17 @@ def _is_sequential(info: ClassInfo, classes: dict[str, list[ClassInfo]], seen: i
 
 
 # ----- forward's inputs ------------------------------------------------------------------------------
-def forward_inputs(fwd: ast.FunctionDef) -> tuple[InputSpec, ...]:
+def forward_inputs(fwd: ast.FunctionDef, tree: ast.Module | None = None) -> tuple[InputSpec, ...]:
+    """`tree`: the class's file, whose aliases of torch (`import torch as th`) name a tensor annotation too
+    (`obs: th.Tensor`, stable-baselines3's spelling throughout)."""
+    aliases = _torch_aliases(tree)
     a = fwd.args
     params = (a.posonlyargs + a.args)[0 if _static(fwd) else 1:]  # `module(x)` calls a static forward(x)
     required = params[:len(params) - len(a.defaults)] if a.defaults else params
     specs: list[InputSpec] = []
     polymorphic, containers = _isinstance_checked(fwd), _containers(fwd)
     for p in required:
-        kind, dims, dtype = _annotation(p.annotation)
+        kind, dims, dtype = _annotation(_unaliased(p.annotation, aliases))
         if p.arg in polymorphic and dims is None:  # `x[0]` if isinstance(x, tuple) else x: not always a tensor
             kind = "unknown"
         if p.arg in containers and p.annotation is None:  # `hs[1]`: maybe a list of tensors
@@ -259,12 +263,32 @@ def optional_inputs(fwd: ast.FunctionDef, first: int, tree: ast.Module | None = 
     for p, d in with_default:
         if not (isinstance(d, ast.Constant) and d.value is None) or p.arg in skip:
             continue
-        ann = _optional_of(p.annotation)
+        ann = _optional_of(_unaliased(p.annotation, _torch_aliases(tree)))
         kind, dims, dtype = _annotation(ann)
         if kind != "tensor" or (ann is None and p.arg not in used):
             continue
         out.append(InputSpec(p.arg, kind, dims, dtype, first + len(out)))
     return tuple(out)
+
+
+def _torch_aliases(tree: ast.Module | None) -> set[str]:
+    """The names a file binds to the torch package itself (`import torch as th`: th), other than `torch`."""
+    if tree is None:
+        return set()
+    return {al.asname for node in ast_index.imports(tree) if isinstance(node, ast.Import)
+            for al in node.names if al.name == "torch" and al.asname and al.asname != "torch"}
+
+
+def _unaliased(ann: ast.expr | None, aliases: set[str]) -> ast.expr | None:
+    """`ann` with each `alias.X` of torch read as `torch.X` (inside `Optional[...]` and `X | None` too)."""
+    if ann is None or not aliases:
+        return ann
+
+    class _Swap(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            return ast.copy_location(ast.Name("torch", node.ctx), node) if node.id in aliases else node
+
+    return _Swap().visit(copy.deepcopy(ann))
 
 
 def _torch_names(tree: ast.Module) -> set[str]:
@@ -797,7 +821,7 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
     fwd = _method(info, "forward", classes)
     optional: tuple[InputSpec, ...] = ()
     if fwd is not None:
-        inputs = forward_inputs(fwd)
+        inputs = forward_inputs(fwd, sources.parse(info.path))
         optional = optional_inputs(fwd, sum(s.kind == "tensor" for s in inputs), sources.parse(info.path))
     elif _is_sequential(info, classes):
         inputs = (InputSpec("input"),)
