@@ -269,3 +269,15 @@ def test_a_unit_size_that_one_rank_needs_and_another_does_not_under_torch() -> N
             with pytest.raises(RuntimeError):
                 mod.HeadsSquared(8, 2, head_channels=4)(torch.randn(*shape))
             assert mod.HeadsSquared(8, 1, head_channels=4)(torch.randn(*shape)).shape[-1] == 4
+
+
+def test_an_input_annotated_through_an_alias_of_torch_under_torch() -> None:
+    """torch_alias.py: Extractor runs on `[N, n_input]` observations; Head (the PT001) raises for every input its
+    first Linear accepts, the mask given or not."""
+    mod = _load(os.path.join(FIXTURES, "torch_alias.py"))
+    with torch.no_grad():
+        for n in (1, 3):
+            assert mod.Extractor(12, 5)(torch.randn(n, 3, 4)).shape == (n, 5)
+            for mask in (None, torch.ones(n, 16)):
+                with pytest.raises(RuntimeError):
+                    mod.Head()(torch.randn(n, 8), mask)
