@@ -37,6 +37,10 @@ _INT_PREFIXES = ("n_", "d_")  # at the start of a word only: `n_heads`, `d_model
 # weight (mmsegmentation's `CrossEntropyLoss(class_weight=None)`, per-class weights, built as a size became a 0-d
 # tensor that `class_weight[c]` indexed: a false error)
 _NOT_INTS = ("layers", "weight")
+# a word ending the name that makes it a size: a low rank (`read_gate_rank`, `lora_rank`; not `rank_key` nor
+# `low_rank_silu_gates`), a count of neurons (speechbrain's `lin_neurons`, `dnn_neurons`); before the narrowing of
+# `n_`/`d_`, `read_gate_rank` was one only through its `d_` (x-transformers' GatedMultiResidual: 12 checks lost)
+_INT_LAST_WORDS = ("rank", "neurons")
 _TENSOR_ANN = {"Tensor", "torch.Tensor", "FloatTensor", "torch.FloatTensor", "LongTensor", "torch.LongTensor"}
 
 
@@ -731,7 +735,8 @@ def _int_like(p: ast.arg) -> bool:
         return _name(p.annotation) == "int"
     name = p.arg.lower()
     return name in ("n", "d", "k", "h", "c") or (any(h in name for h in _INT_HINTS) or any(
-        name.startswith(h) or "_" + h in name for h in _INT_PREFIXES)) and not any(w in name for w in _NOT_INTS)
+        name.startswith(h) or "_" + h in name for h in _INT_PREFIXES)
+        or name.rsplit("_", 1)[-1] in _INT_LAST_WORDS) and not any(w in name for w in _NOT_INTS)
 
 
 @dataclass
