@@ -45,6 +45,9 @@ class InputSpec:
     dtype: str | None = None
     index: int = 0  # among the tensor parameters (the first one gets the plain letters)
     stated_rank: int | None = None  # the rank `forward` unpacks the input's shape to (`b, c, h, w = x.shape`)
+    # `forward` names the input's last two sizes, neither as a height or width (`b, n, _ = x.shape`, `b, n, d`): a
+    # sequence of tokens, not an image, whatever the constructor's `image_size` (`tied_to_image`)
+    not_image: bool = False
 
 
 @dataclass(frozen=True)
@@ -191,6 +194,8 @@ def image_size_of(init: Any, args: tuple, kwargs: dict) -> tuple[Any, Any] | Non
                 value = init.kw_defaults[kwonly.index(k)]
             if value is not None:
                 break
+    if isinstance(node, ast.FunctionDef) and _passed_on_as_other(node):
+        return None
     if is_dim(value) and not isinstance(value, bool):
         return value, value
     if isinstance(value, (tuple, list)) and len(value) == 2 and all(is_dim(v) and not isinstance(v, bool) for v in value):
@@ -198,10 +203,26 @@ def image_size_of(init: Any, args: tuple, kwargs: dict) -> tuple[Any, Any] | Non
     return None
 
 
+def _passed_on_as_other(init: ast.FunctionDef) -> bool:
+    """Whether `__init__` uses its `image_size` only as another keyword of a call (rvt's `Transformer` builds
+    `AxialRotaryEmbedding(dim_head, max_freq=image_size)`): the size of something else, not of its own inputs. A use
+    of it in any other way (`pair(image_size)`, `image_size // patch_size`, `img_size=img_size` passed on) keeps it."""
+    uses = [n for n in ast.walk(init) if isinstance(n, ast.Name) and n.id in IMAGE_SIZE]
+    if not uses:
+        return False
+    others = {id(k.value) for n in ast.walk(init) if isinstance(n, ast.Call) for k in n.keywords
+              if k.arg is not None and k.arg not in IMAGE_SIZE and isinstance(k.value, ast.Name) and k.value.id in IMAGE_SIZE}
+    return all(id(u) in others for u in uses)
+
+
 def tied_to_image(t: Any, spec: InputSpec, size: tuple[Any, Any] | None) -> Any:
     """An unannotated input of rank 3 or more (an image [C, H, W], a batch [N, C, H, W], a video [N, C, F, H, W])
     of a module built for images of `size` has that height and width: the module's own statement of its
-    input, as a caller's shapes would be (ViT's patch count and positional embedding follow from it)."""
-    if size is None or not isinstance(t, Tensor) or spec.dims is not None or t.shape is None or len(t.shape) < 3:
+    input, as a caller's shapes would be (ViT's patch count and positional embedding follow from it). Not an input
+    `forward` names as a sequence (`InputSpec.not_image`): rvt's `Transformer(dim, ..., image_size)` takes tokens
+    `b, n, _ = x.shape` and uses `image_size` for its rotary frequencies; tied, its `LayerNorm(dim)` met the image's
+    width and was warned as a coincidence of `image_size` and `dim`."""
+    if size is None or not isinstance(t, Tensor) or spec.dims is not None or t.shape is None or len(t.shape) < 3 \
+            or spec.not_image:
         return t
     return t.with_shape(tuple(t.shape[:-2]) + size, t.dtype)

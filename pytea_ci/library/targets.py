@@ -223,14 +223,26 @@ def forward_inputs(fwd: ast.FunctionDef, tree: ast.Module | None = None) -> tupl
         if p.arg in containers and p.annotation is None:  # `hs[1]`: maybe a list of tensors
             kind = "unknown"
         index = sum(s.kind == "tensor" for s in specs)
-        specs.append(InputSpec(p.arg, kind, dims, dtype, index, _stated_rank(fwd, p.arg)))
+        names = _stated_names(fwd, p.arg)
+        specs.append(InputSpec(p.arg, kind, dims, dtype, index, None if names is None else len(names),
+                               not_image=names is not None and len(names) >= 2 and not any(
+                                   _spatial(n) for n in names[-2:])))
     return tuple(specs)
 
 
-def _stated_rank(fwd: ast.FunctionDef, name: str) -> int | None:
-    """The rank `forward` unpacks its input `name`'s shape to, where it says so in one statement:
+_SPATIAL = ("h", "w", "height", "width", "hh", "ww", "ih", "iw", "img_h", "img_w", "rows", "cols")
+
+
+def _spatial(name: str) -> bool:
+    """Whether a name `forward` gives a size reads as a height or a width (`h`, `W`, `height`, `img_w`)."""
+    low = name.lower()
+    return low in _SPATIAL or low.startswith(("h_", "w_")) or low.endswith(("_h", "_w", "height", "width"))
+
+
+def _stated_names(fwd: ast.FunctionDef, name: str) -> list[str] | None:
+    """The names `forward` unpacks its input `name`'s shape to, where it says so in one statement:
     `b, c, h, w = x.shape` (or `x.size()`), `b, n, _, d, h = *x.shape, self.heads` (the names, less the
-    other items of the tuple)."""
+    other items of the tuple; a target that is not a plain name as `?`); their number is the input's rank."""
     def is_shape(e: ast.expr) -> bool:
         if isinstance(e, ast.Call) and not e.args and not e.keywords:
             e = e.func  # `x.size()`
@@ -243,12 +255,14 @@ def _stated_rank(fwd: ast.FunctionDef, name: str) -> int | None:
         names = node.targets[0].elts
         if any(isinstance(t, ast.Starred) for t in names):
             continue
+        ids = [t.id if isinstance(t, ast.Name) else "?" for t in names]
         if is_shape(node.value):
-            return len(names)
+            return ids
         if isinstance(node.value, ast.Tuple):
             stars = [e for e in node.value.elts if isinstance(e, ast.Starred)]
             if len(stars) == 1 and is_shape(stars[0].value):
-                return len(names) - (len(node.value.elts) - 1)
+                at = node.value.elts.index(stars[0])  # each item before the starred shape takes one name
+                return ids[at:at + len(names) - (len(node.value.elts) - 1)]
     return None
 
 

@@ -17,7 +17,7 @@ from tests.library.helpers import FIXTURES, expectations, targets
 FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py", "verdicts.py", os.path.join("proj", "models.py"), os.path.join("proj", "wide.py"),
          os.path.join("sites", "models.py"), "broadcast.py", "rnn_tutorial.py", "own_asserts.py", "factories.py", "pieces.py", "filled_later.py", "optional_inputs.py", "conditional_layers.py", "config_objects.py",
          "coincidence.py", "transposes.py", "stated_rank.py", "optional_arguments.py", "stage_sizes.py",
-         "dimension_tables.py", "passed_through.py", "components.py", "residual_stacks.py", "unit_construction.py", "image_size.py", "unit_ranks.py", "torch_alias.py"]
+         "dimension_tables.py", "passed_through.py", "components.py", "residual_stacks.py", "unit_construction.py", "image_size.py", "unit_ranks.py", "torch_alias.py", "image_tokens.py"]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:

@@ -281,3 +281,17 @@ def test_an_input_annotated_through_an_alias_of_torch_under_torch() -> None:
             for mask in (None, torch.ones(n, 16)):
                 with pytest.raises(RuntimeError):
                     mod.Head()(torch.randn(n, 8), mask)
+
+
+def test_tokens_of_a_module_built_with_an_image_size_under_torch() -> None:
+    """image_tokens.py: Tokens, TokensHeads and PassedOn (silent) run on token sequences `[b, n, dim]` whatever their
+    `image_size`; Images (warned) normalizes the images' width, so it raises unless `image_size` equals its channels."""
+    mod = _load(os.path.join(FIXTURES, "image_tokens.py"))
+    with torch.no_grad():
+        for image_size in (4, 32):
+            assert mod.Tokens(8, image_size)(torch.randn(2, 5, 8)).shape == (2, 5, 8)
+            assert mod.TokensHeads(8, 2, image_size)(torch.randn(2, 5, 8)).shape == (2, 5, 8)
+            assert mod.PassedOn(8, image_size)(torch.randn(2, 5, 8)).shape == (2, 5, 8)
+            with pytest.raises(RuntimeError):
+                mod.Images(image_size)(torch.randn(2, 3, image_size, image_size))
+        assert mod.Images(3)(torch.randn(2, 3, 3, 3)).shape == (2, 3, 3, 3)
