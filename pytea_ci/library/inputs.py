@@ -49,6 +49,9 @@ class InputSpec:
     dtype: str | None = None
     index: int = 0  # among the tensor parameters (the first one gets the plain letters)
     stated_rank: int | None = None  # the rank `forward` unpacks the input's shape to (`b, c, h, w = x.shape`)
+    # `forward` names the input's last two sizes, neither as a height or width (`b, n, _ = x.shape`, `b, n, d`): a
+    # sequence of tokens, not an image, whatever the constructor's `image_size` (`tied_to_image`)
+    not_image: bool = False
 
 
 @dataclass(frozen=True)
@@ -228,8 +231,10 @@ def image_size_of(init: Any, args: tuple, kwargs: dict) -> Stated | None:
     under `INPUT_SIZE`'s names, a sample's shape of two or more sizes under `INPUT_SHAPE`'s
     (`input_shape=(channels, height, width)`); else the same names as attributes of a configuration object it
     is given (`ViT(config)` with `config.image_size = 224`, a dataclass, a `SimpleNamespace`); None otherwise."""
-    found = _stated(lambda name: _argument(init, name, args, kwargs))
     node = getattr(init, "node", None)
+    if isinstance(node, ast.FunctionDef) and _passed_on_as_other(node):
+        return None
+    found = _stated(lambda name: _argument(init, name, args, kwargs))
     params = [p.arg for p in (node.args.posonlyargs + node.args.args)[1:] + node.args.kwonlyargs] \
         if isinstance(node, ast.FunctionDef) else []
     given = [*args, *kwargs.values(), *(_argument(init, p, args, kwargs) for p in params)]
@@ -239,6 +244,18 @@ def image_size_of(init: Any, args: tuple, kwargs: dict) -> Stated | None:
             if found is not None:
                 break
     return found
+
+
+def _passed_on_as_other(init: ast.FunctionDef) -> bool:
+    """Whether `__init__` uses its `image_size` only as another keyword of a call (rvt's `Transformer` builds
+    `AxialRotaryEmbedding(dim_head, max_freq=image_size)`): the size of something else, not of its own inputs. A use
+    of it in any other way (`pair(image_size)`, `image_size // patch_size`, `img_size=img_size` passed on) keeps it."""
+    uses = [n for n in ast.walk(init) if isinstance(n, ast.Name) and n.id in IMAGE_SIZE]
+    if not uses:
+        return False
+    others = {id(k.value) for n in ast.walk(init) if isinstance(n, ast.Call) for k in n.keywords
+              if k.arg is not None and k.arg not in IMAGE_SIZE and isinstance(k.value, ast.Name) and k.value.id in IMAGE_SIZE}
+    return all(id(u) in others for u in uses)
 
 
 def _stated(get: Callable[[str], Any]) -> Stated | None:
@@ -264,9 +281,12 @@ def tied_to_image(t: Any, spec: InputSpec, stated: Stated | None) -> Any:
     """An unannotated input of a module built for inputs whose last sizes are `stated` (an image's height and
     width: from rank 3, an image [C, H, W], a batch [N, C, H, W], a video [N, C, F, H, W]; a sample's whole
     shape: from its own rank) has those last sizes: the module's own statement of its input, as a caller's
-    shapes would be (ViT's patch count and positional embedding follow from it)."""
+    shapes would be (ViT's patch count and positional embedding follow from it). Not an input `forward` names as
+    a sequence (`InputSpec.not_image`): rvt's `Transformer(dim, ..., image_size)` takes tokens `b, n, _ = x.shape`
+    and uses `image_size` for its rotary frequencies; tied, its `LayerNorm(dim)` met the image's width and was
+    warned as a coincidence of `image_size` and `dim`."""
     if stated is None or not isinstance(t, Tensor) or spec.dims is not None or t.shape is None \
-            or len(t.shape) < stated.min_rank():
+            or len(t.shape) < stated.min_rank() or spec.not_image:
         return t
     size = stated.sizes
     return t.with_shape(tuple(t.shape[:len(t.shape) - len(size)]) + tuple(size), t.dtype)

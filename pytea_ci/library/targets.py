@@ -11,6 +11,7 @@ its defaults, required integer-like parameters becoming positive symbols and oth
 from __future__ import annotations
 
 import ast
+import copy
 import os
 import re
 from collections.abc import Callable
@@ -36,6 +37,10 @@ _INT_PREFIXES = ("n_", "d_")  # at the start of a word only: `n_heads`, `d_model
 # weight (mmsegmentation's `CrossEntropyLoss(class_weight=None)`, per-class weights, built as a size became a 0-d
 # tensor that `class_weight[c]` indexed: a false error)
 _NOT_INTS = ("layers", "weight")
+# a word ending the name that makes it a size: a low rank (`read_gate_rank`, `lora_rank`; not `rank_key` nor
+# `low_rank_silu_gates`), a count of neurons (speechbrain's `lin_neurons`, `dnn_neurons`); before the narrowing of
+# `n_`/`d_`, `read_gate_rank` was one only through its `d_` (x-transformers' GatedMultiResidual: 12 checks lost)
+_INT_LAST_WORDS = ("rank", "neurons")
 _TENSOR_ANN = {"Tensor", "torch.Tensor", "FloatTensor", "torch.FloatTensor", "LongTensor", "torch.LongTensor"}
 
 
@@ -202,27 +207,42 @@ def _is_sequential(info: ClassInfo, classes: dict[str, list[ClassInfo]], seen: i
 
 
 # ----- forward's inputs ------------------------------------------------------------------------------
-def forward_inputs(fwd: ast.FunctionDef) -> tuple[InputSpec, ...]:
+def forward_inputs(fwd: ast.FunctionDef, tree: ast.Module | None = None) -> tuple[InputSpec, ...]:
+    """`tree`: the class's file, whose aliases of torch (`import torch as th`) name a tensor annotation too
+    (`obs: th.Tensor`, stable-baselines3's spelling throughout)."""
+    aliases = _torch_aliases(tree)
     a = fwd.args
     params = (a.posonlyargs + a.args)[0 if _static(fwd) else 1:]  # `module(x)` calls a static forward(x)
     required = params[:len(params) - len(a.defaults)] if a.defaults else params
     specs: list[InputSpec] = []
     polymorphic, containers = _isinstance_checked(fwd), _containers(fwd)
     for p in required:
-        kind, dims, dtype = _annotation(p.annotation)
+        kind, dims, dtype = _annotation(_unaliased(p.annotation, aliases))
         if p.arg in polymorphic and dims is None:  # `x[0]` if isinstance(x, tuple) else x: not always a tensor
             kind = "unknown"
         if p.arg in containers and p.annotation is None:  # `hs[1]`: maybe a list of tensors
             kind = "unknown"
         index = sum(s.kind == "tensor" for s in specs)
-        specs.append(InputSpec(p.arg, kind, dims, dtype, index, _stated_rank(fwd, p.arg)))
+        names = _stated_names(fwd, p.arg)
+        specs.append(InputSpec(p.arg, kind, dims, dtype, index, None if names is None else len(names),
+                               not_image=names is not None and len(names) >= 2 and not any(
+                                   _spatial(n) for n in names[-2:])))
     return tuple(specs)
 
 
-def _stated_rank(fwd: ast.FunctionDef, name: str) -> int | None:
-    """The rank `forward` unpacks its input `name`'s shape to, where it says so in one statement:
+_SPATIAL = ("h", "w", "height", "width", "hh", "ww", "ih", "iw", "img_h", "img_w", "rows", "cols")
+
+
+def _spatial(name: str) -> bool:
+    """Whether a name `forward` gives a size reads as a height or a width (`h`, `W`, `height`, `img_w`)."""
+    low = name.lower()
+    return low in _SPATIAL or low.startswith(("h_", "w_")) or low.endswith(("_h", "_w", "height", "width"))
+
+
+def _stated_names(fwd: ast.FunctionDef, name: str) -> list[str] | None:
+    """The names `forward` unpacks its input `name`'s shape to, where it says so in one statement:
     `b, c, h, w = x.shape` (or `x.size()`), `b, n, _, d, h = *x.shape, self.heads` (the names, less the
-    other items of the tuple)."""
+    other items of the tuple; a target that is not a plain name as `?`); their number is the input's rank."""
     def is_shape(e: ast.expr) -> bool:
         if isinstance(e, ast.Call) and not e.args and not e.keywords:
             e = e.func  # `x.size()`
@@ -235,12 +255,14 @@ def _stated_rank(fwd: ast.FunctionDef, name: str) -> int | None:
         names = node.targets[0].elts
         if any(isinstance(t, ast.Starred) for t in names):
             continue
+        ids = [t.id if isinstance(t, ast.Name) else "?" for t in names]
         if is_shape(node.value):
-            return len(names)
+            return ids
         if isinstance(node.value, ast.Tuple):
             stars = [e for e in node.value.elts if isinstance(e, ast.Starred)]
             if len(stars) == 1 and is_shape(stars[0].value):
-                return len(names) - (len(node.value.elts) - 1)
+                at = node.value.elts.index(stars[0])  # each item before the starred shape takes one name
+                return ids[at:at + len(names) - (len(node.value.elts) - 1)]
     return None
 
 
@@ -259,12 +281,32 @@ def optional_inputs(fwd: ast.FunctionDef, first: int, tree: ast.Module | None = 
     for p, d in with_default:
         if not (isinstance(d, ast.Constant) and d.value is None) or p.arg in skip:
             continue
-        ann = _optional_of(p.annotation)
+        ann = _optional_of(_unaliased(p.annotation, _torch_aliases(tree)))
         kind, dims, dtype = _annotation(ann)
         if kind != "tensor" or (ann is None and p.arg not in used):
             continue
         out.append(InputSpec(p.arg, kind, dims, dtype, first + len(out)))
     return tuple(out)
+
+
+def _torch_aliases(tree: ast.Module | None) -> set[str]:
+    """The names a file binds to the torch package itself (`import torch as th`: th), other than `torch`."""
+    if tree is None:
+        return set()
+    return {al.asname for node in ast_index.imports(tree) if isinstance(node, ast.Import)
+            for al in node.names if al.name == "torch" and al.asname and al.asname != "torch"}
+
+
+def _unaliased(ann: ast.expr | None, aliases: set[str]) -> ast.expr | None:
+    """`ann` with each `alias.X` of torch read as `torch.X` (inside `Optional[...]` and `X | None` too)."""
+    if ann is None or not aliases:
+        return ann
+
+    class _Swap(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            return ast.copy_location(ast.Name("torch", node.ctx), node) if node.id in aliases else node
+
+    return _Swap().visit(copy.deepcopy(ann))
 
 
 def _torch_names(tree: ast.Module) -> set[str]:
@@ -707,7 +749,8 @@ def _int_like(p: ast.arg) -> bool:
         return _name(p.annotation) == "int"
     name = p.arg.lower()
     return name in ("n", "d", "k", "h", "c") or (any(h in name for h in _INT_HINTS) or any(
-        name.startswith(h) or "_" + h in name for h in _INT_PREFIXES)) and not any(w in name for w in _NOT_INTS)
+        name.startswith(h) or "_" + h in name for h in _INT_PREFIXES)
+        or name.rsplit("_", 1)[-1] in _INT_LAST_WORDS) and not any(w in name for w in _NOT_INTS)
 
 
 @dataclass
@@ -797,7 +840,7 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
     fwd = _method(info, "forward", classes)
     optional: tuple[InputSpec, ...] = ()
     if fwd is not None:
-        inputs = forward_inputs(fwd)
+        inputs = forward_inputs(fwd, sources.parse(info.path))
         optional = optional_inputs(fwd, sum(s.kind == "tensor" for s in inputs), sources.parse(info.path))
     elif _is_sequential(info, classes):
         inputs = (InputSpec("input"),)

@@ -290,9 +290,13 @@ def verdict(run: LibraryRun, rel: str, describe: Callable[[ComboResult], str]) -
     sites = {s for c in runs for p in c.completed for s in p.coincided}
     whole = not any(c.cut for c in runs) and all(complete for _, complete in run.variants)
     only = whole and all(p.coincided or p.unsure & sites for c in runs for p in c.completed)
-    found = {d.key(): d for d in _symbolic(run.target, run.combos, run.out_of_budget, describe, only)}
+    # a constructor size of 1 (plausible.unit_construction) only when no completed path, of any rank, got past the
+    # site without it: a rank-2 `[N, F]` input read as `B, N, *_ = x.shape` reshapes only for `F == 1` where every
+    # rank-3 `[B, N, F]` passes (torch-geometric's PerformerAttention): that is the rank-2 input's contract
+    units = {s for s in sites if whole and all(s in p.coincided or p.unsure & sites for c in runs for p in c.completed)}
+    found = {d.key(): d for d in _symbolic(run.target, run.combos, run.out_of_budget, describe, only, units)}
     for combos, complete in run.variants:  # a failure with an optional input given fails every such input
-        for d in _symbolic(run.target, combos, not complete, describe, only):
+        for d in _symbolic(run.target, combos, not complete, describe, only, units):
             found.setdefault(d.key(), d)
     for d in _from_callers(run):
         found.setdefault(d.key(), d)
@@ -300,10 +304,11 @@ def verdict(run: LibraryRun, rel: str, describe: Callable[[ComboResult], str]) -
 
 
 def _symbolic(target: LibraryTarget, combos: list[ComboResult], cut: bool,
-              describe: Callable[[ComboResult], str], only: bool) -> list[Diagnostic]:
+              describe: Callable[[ComboResult], str], only: bool, units: set[Any]) -> list[Diagnostic]:
     accepted = [c for c in combos if c.completed]
     if accepted:
-        warnings = {d.key(): d for c in accepted for d in c.warnings if only or coincide.MARK not in d.message}
+        warnings = {d.key(): d for c in accepted for d in c.warnings if (only or coincide.MARK not in d.message)
+                    and (plausible.UNIT_MARK not in d.message or _site(d) in units)}
         # a forgotten transpose is one only when every accepted input meets it: an unbatched `[C, H, W]` of a
         # Conv2d block gives GroupNorm H as its channels, which a batched `[N, C, H, W]` never does; and only
         # when every combination ran to its end (one a budget cut before any path completed is no evidence:
@@ -327,6 +332,11 @@ def _symbolic(target: LibraryTarget, combos: list[ComboResult], cut: bool,
         return f" (library mode: {target.cls} built with {target.label}; fails for {every} {describe(shown)})"
 
     return [dataclasses.replace(d, message=d.message + suffix(d)) for d, depth in shown.failures if depth == deepest]
+
+
+def _site(d: Diagnostic) -> Span:
+    """The span a path records for the check `d` was made at (`LibraryInterpreter.require`: `self.span`)."""
+    return d.span
 
 
 def _from_callers(run: LibraryRun) -> list[Diagnostic]:

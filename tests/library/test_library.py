@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from pytea_ci.library.results import analyze_module
+from pytea_ci.library.results import analyze_module, module_result
 from pytea_ci.solver import Decider
 from tests.library.helpers import FIXTURES, expectations, targets
 
@@ -18,7 +18,7 @@ FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py
          os.path.join("sites", "models.py"), "broadcast.py", "rnn_tutorial.py", "own_asserts.py", "factories.py", "pieces.py", "filled_later.py", "optional_inputs.py", "conditional_layers.py", "config_objects.py",
          "coincidence.py", "transposes.py", "stated_rank.py", "optional_arguments.py", "stage_sizes.py",
          "dimension_tables.py", "passed_through.py", "components.py", "residual_stacks.py", "unit_construction.py", "image_size.py",
-         "stated_input.py"]
+         "stated_input.py", "unit_ranks.py", "torch_alias.py", "image_tokens.py"]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
@@ -521,3 +521,14 @@ def test_a_construction_the_constructor_rejects_outright_is_not_a_target() -> No
     assert len(built) == 1 and "input_size=" in built[0], built
     kept = [t.construct for t in targets(os.path.join(FIXTURES, "optional_arguments.py"), "HeadOffByOne")]
     assert len(kept) == 2, kept  # its defaults build a module (no guard rejects them)
+
+
+def test_an_input_annotated_through_an_alias_of_torch_is_a_tensor() -> None:
+    """torch_alias.py: `observations: th.Tensor` (`import torch as th`) is built as a tensor and checked; main
+    built a value not understood (stable-baselines3's extractors and actors checked nothing)."""
+    (t,) = targets(os.path.join(FIXTURES, "torch_alias.py"), "Extractor")
+    assert [s.kind for s in t.inputs] == ["tensor"]
+    _, stats = module_result(t, FIXTURES, Decider(), 10.0, strict=True)
+    assert stats.ops_checked >= 3 and stats.ops_checked == stats.ops_reached
+    (head,) = targets(os.path.join(FIXTURES, "torch_alias.py"), "Head")
+    assert [s.kind for s in head.inputs] == ["tensor"] and [s.name for s in head.optional] == ["mask"]

@@ -272,3 +272,51 @@ def test_inputs_the_constructor_states_under_torch() -> None:
                            (mod.SignalNetUnpadded(), torch.randn(n, 2, 12))):
                 with pytest.raises(RuntimeError):
                     bad(x)
+
+
+def test_a_unit_size_that_one_rank_needs_and_another_does_not_under_torch() -> None:
+    """unit_ranks.py: HeadsView and HeadsLast (silent) run on every rank-3 `[B, N, F]` input for heads 1, 2 and 4; a
+    rank-2 `[N, F]` input reshapes only for F == 1, the width-1 projection the old warning named, so the site is the
+    rank-2 input's contract, not the module's bug. HeadsSquared (warned) raises for every heads at least 2, at ranks
+    2 to 4, and runs for heads == 1."""
+    path = os.path.join(FIXTURES, "unit_ranks.py")
+    mod = _load(path)
+    assert expectations(path) == {(56, "PT002")}
+    with torch.no_grad():
+        for heads in (1, 2, 4):
+            for cls in (mod.HeadsView, mod.HeadsLast):
+                m = cls(8, heads, head_channels=4)
+                assert m(torch.randn(2, 5, 8)).shape[:2] == (2, 5)
+                with pytest.raises(RuntimeError):
+                    m(torch.randn(5, 8))
+                assert cls(1, heads, head_channels=4)(torch.randn(5, 1)).shape[0] == 5
+        for shape in ((5, 8), (2, 5, 8), (2, 3, 5, 8)):
+            with pytest.raises(RuntimeError):
+                mod.HeadsSquared(8, 2, head_channels=4)(torch.randn(*shape))
+            assert mod.HeadsSquared(8, 1, head_channels=4)(torch.randn(*shape)).shape[-1] == 4
+
+
+def test_an_input_annotated_through_an_alias_of_torch_under_torch() -> None:
+    """torch_alias.py: Extractor runs on `[N, n_input]` observations; Head (the PT001) raises for every input its
+    first Linear accepts, the mask given or not."""
+    mod = _load(os.path.join(FIXTURES, "torch_alias.py"))
+    with torch.no_grad():
+        for n in (1, 3):
+            assert mod.Extractor(12, 5)(torch.randn(n, 3, 4)).shape == (n, 5)
+            for mask in (None, torch.ones(n, 16)):
+                with pytest.raises(RuntimeError):
+                    mod.Head()(torch.randn(n, 8), mask)
+
+
+def test_tokens_of_a_module_built_with_an_image_size_under_torch() -> None:
+    """image_tokens.py: Tokens, TokensHeads and PassedOn (silent) run on token sequences `[b, n, dim]` whatever their
+    `image_size`; Images (warned) normalizes the images' width, so it raises unless `image_size` equals its channels."""
+    mod = _load(os.path.join(FIXTURES, "image_tokens.py"))
+    with torch.no_grad():
+        for image_size in (4, 32):
+            assert mod.Tokens(8, image_size)(torch.randn(2, 5, 8)).shape == (2, 5, 8)
+            assert mod.TokensHeads(8, 2, image_size)(torch.randn(2, 5, 8)).shape == (2, 5, 8)
+            assert mod.PassedOn(8, image_size)(torch.randn(2, 5, 8)).shape == (2, 5, 8)
+            with pytest.raises(RuntimeError):
+                mod.Images(image_size)(torch.randn(2, 3, image_size, image_size))
+        assert mod.Images(3)(torch.randn(2, 3, 3, 3)).shape == (2, 3, 3, 3)
