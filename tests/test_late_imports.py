@@ -80,6 +80,7 @@ import latelib.extra
 head = latelib.extra.make("small")
 y = head(torch.randn(2, 16))
 '''
+REPO = str(Path(__file__).resolve().parents[1])  # the code under test, whatever is installed
 RUN = '''
 import json, sys
 from pytea_ci.cli import main
@@ -163,7 +164,8 @@ def test_an_import_binding_a_late_name_of_a_module_loaded_before_is_kept_on_disk
                 for f in files:
                     os.remove(os.path.join(root, f))
         p = subprocess.run([sys.executable, "-c", RUN, *argv], capture_output=True, text=True, cwd=tmp_path,
-                           env={k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"})
+                           env={**{k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"},
+                                "PYTHONPATH": os.pathsep.join([REPO, *filter(None, [os.environ.get("PYTHONPATH")])])})
         assert p.returncode in (0, 1), p.stderr
         runs.append((json.loads(p.stdout), json.loads(p.stderr.strip().splitlines()[-1])))
     (cold, cold_did), (warm, warm_did) = runs
