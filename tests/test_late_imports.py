@@ -13,13 +13,13 @@ import json
 import os
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 import pytest
 
 from pytea_ci.cli import main
-from pytea_ci.packages import environment, lazy
+from pytea_ci.packages import lazy
+from tests.scratch_site import scratch_site, write_package
 
 INIT = '''from .layers import Head, auto_head
 from .decorate import decorate
@@ -98,25 +98,10 @@ y = head(torch.randn(2, 16))
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory: pytest.TempPathFactory) -> str:
-    folder = tmp_path_factory.mktemp("venv")
-    venv.EnvBuilder(with_pip=False).create(folder)
-    python = str(folder / "bin" / "python")
-    environment.site_folders.cache_clear()
-    site = Path(environment.site_folders(python)[0])
-    pkg = site / "latelib"
-    (pkg / "decorate").mkdir(parents=True)
-    (pkg / "__init__.py").write_text(INIT)
-    (pkg / "layers.py").write_text(LAYERS)
-    (pkg / "auto.py").write_text(AUTO)
-    (pkg / "sizes.py").write_text(SIZES)
-    (pkg / "extra.py").write_text(EXTRA)
-    (pkg / "decorate" / "__init__.py").write_text("from .decorate import decorate\n")
-    (pkg / "decorate" / "decorate.py").write_text(DECORATE)
-    info = site / "latelib-0.1.dist-info"
-    info.mkdir()
-    (info / "RECORD").write_text("latelib/__init__.py,,\n")
-    (info / "top_level.txt").write_text("latelib\n")
-    environment.site_folders.cache_clear()
+    python, site = scratch_site(tmp_path_factory)
+    write_package(site, "latelib", {"__init__.py": INIT, "layers.py": LAYERS, "auto.py": AUTO, "sizes.py": SIZES,
+                                    "extra.py": EXTRA, "decorate/__init__.py": "from .decorate import decorate\n",
+                                    "decorate/decorate.py": DECORATE}, version="0.1")
     return python
 
 
