@@ -280,7 +280,8 @@ class SequenceMixin:
         if not seq:
             return type(seq)()
         made = type(seq)([one_of(self, list(seq), "item of a slice with a bound not known")])
-        return self.sized_items(made, dmax(dmin(stop, n) - dmin(start, n), 0))
+        end = dmin(stop, n)  # from the start, as many as that: `data[:max_len]`
+        return self.sized_items(made, end if isinstance(start, int) and start == 0 else dmax(end - dmin(start, n), 0))
 
     def sized_items(self: "Interpreter", made: Any, n: Dim) -> Any:
         """`made`, representatives of a list of `n` items: inexact, with known length `n`."""

@@ -1,7 +1,9 @@
-"""`heapq.nlargest` and `heapq.nsmallest` (a recommender's top-k ranking: `nlargest(k, scores,
-key=scores.get)`): as CPython, `key` is called on every item and the result is a list of `min(n, len)` of
-the items; which ones the analyzer knows only when every key is a number it knows, else the list holds one
-of the items as the representative of each, its length still known."""
+"""`heapq` as CPython runs it. `nlargest`/`nsmallest` (a recommender's top-k ranking: `nlargest(k, scores,
+key=scores.get)`): `key` is called on every item and the result is a list of `min(n, len)` of the items;
+which ones the analyzer knows only when every key is a plain value, else the list holds one of the items as
+the representative of each, its length still known. The heap operations (`heappush`, `heappop`, `heapify`,
+`heappushpop`, `heapreplace`) run CPython's own on a list of plain values; on another list, what they give
+is one of its items and the list holds only some of its items after."""
 
 from __future__ import annotations
 
@@ -10,11 +12,8 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model
+from pytea_ci.models.text import plain
 from pytea_ci.shapes.dim import dmax, dmin, is_dim
-
-
-def _plain(v: Any) -> bool:
-    return isinstance(v, (int, float, str)) and not hasattr(v, "op")
 
 
 def _pick(largest: bool) -> Any:
@@ -23,7 +22,7 @@ def _pick(largest: bool) -> Any:
         if items is None or not is_dim(n) or isinstance(n, bool):
             return ctx.unknown(f"heapq.{'nlargest' if largest else 'nsmallest'} of items not known")
         keys = [ctx.call(key, x) for x in items] if key is not None else list(items)
-        exact = isinstance(n, int) and all(_plain(k) for k in keys) and not isinstance(iterable, (set, frozenset)) \
+        exact = isinstance(n, int) and all(plain(ctx, k) for k in keys) and not isinstance(iterable, (set, frozenset)) \
             and ctx.known_length(iterable) == len(items)
         if exact:
             chosen = (heapq.nlargest if largest else heapq.nsmallest)(n, range(len(items)), key=keys.__getitem__)
@@ -49,7 +48,7 @@ def _heap_op(name: str) -> Any:
         if not isinstance(heap, list):
             return ctx.unknown(f"heapq.{name} of a value not understood")
         ctx.note_mutation(heap)
-        if id(heap) not in ctx.inexact and all(_plain(v) for v in (*heap, *args)):
+        if id(heap) not in ctx.inexact and all(plain(ctx, v) for v in (*heap, *args)):
             try:
                 return fn(heap, *args)
             except IndexError:

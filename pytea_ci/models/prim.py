@@ -44,8 +44,8 @@ def sizes_arg(args: Sequence[Any], ctx: Ctx | None = None, held: Ctx | None = No
     a key path of a document read at run time is its one size symbol (models/read_keys.py). A list or
     tuple holding only representatives of its items (built in a loop not followed one by one; `ctx`'s or
     `held`'s inexact set) is no shape: unknown, as CPython's sizes are all of its items."""
+    tracker = ctx if ctx is not None else held
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        tracker = ctx if ctx is not None else held
         if tracker is not None and id(args[0]) in tracker.inexact:
             return None
         args = args[0]
@@ -54,17 +54,16 @@ def sizes_arg(args: Sequence[Any], ctx: Ctx | None = None, held: Ctx | None = No
         from pytea_ci.models.read_keys import as_size
 
         out = [as_size(ctx, a) for a in out]
-        # a 0-d integer tensor is a size as torch takes it (`zeros(n, lengths.max())`): its value is data's
-        out = [value_size(ctx, a) if _scalar_int(a) else a for a in out]
-    elif held is not None:
-        out = [value_size(held, a) if _scalar_int(a) else a for a in out]
+    if tracker is not None:  # a 0-d integer tensor is a size as torch takes it (`zeros(n, lengths.max())`)
+        out = [as_value_size(tracker, a) for a in out]
     if not all(is_dim(a) for a in out):
         return None
     return out
 
 
-def _scalar_int(v: Any) -> bool:
-    return isinstance(v, Tensor) and v.shape == () and v.is_int()
+def as_value_size(ctx: Ctx, v: Any) -> Any:
+    """`v`, or of a 0-d integer tensor its value as a size (`value_size`)."""
+    return value_size(ctx, v) if isinstance(v, Tensor) and v.shape == () and v.is_int() else v
 
 
 _VALUE_SIZES = "sizes given by tensors' values"  # ctx.facts key: id -> (the 0-d tensor, its size symbol)

@@ -9,7 +9,7 @@ from typing import Any
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.dtype_device import (AUTOCAST, CREATES, CREATES_LIKE_DATA, CREATES_ON_CUDA, DEFAULT_DEVICE_SET, DEFAULT_DTYPE_SET,
                                          require_castable, require_floating)
-from pytea_ci.models.prim import as_int, fmt, known, norm_dim, shape_of, sizes_arg, value_size
+from pytea_ci.models.prim import as_int, as_value_size, fmt, known, norm_dim, shape_of, sizes_arg
 from pytea_ci.models.random_ import TORCH, seed_generator
 from pytea_ci.models.ranges import (arange_values, constant_values, full_values, joined_values, legacy_values, literal_values,
                                     randint_values, randperm_values)
@@ -216,7 +216,7 @@ def arange(ctx: Ctx, start: Any = None, end: Any = None, step: Any = 1, **kwargs
         start, end = 0, start
     elif start is None:  # `torch.arange(end=n)`: from 0, as torch's keyword form
         start = 0
-    start, end = (value_size(ctx, v) if isinstance(v, Tensor) and v.shape == () and v.is_int() else v for v in (start, end))
+    start, end = as_value_size(ctx, start), as_value_size(ctx, end)
     is_float = any(isinstance(v, float) for v in (start, end, step))
     if all(isinstance(v, (int, float)) for v in (start, end, step)) and step:
         import math
