@@ -433,6 +433,13 @@ NAMES: dict[str, str] = {
     'pytea_ci.models.einops_':
         'einops.rearrange einops.repeat einops.reduce einops.parse_shape einops.einsum einops.pack '
         'einops.unpack einops.layers.torch.Rearrange einops.layers.torch.Reduce einops.layers.torch.Repeat',
+    'pytea_ci.models.typing_':
+        'typing._SpecialForm typing._GenericAlias typing.ForwardRef typing.TypeVar typing._AnyMeta '
+        'typing.Optional typing.Union typing.List typing.Dict typing.Tuple typing.Set typing.FrozenSet '
+        'typing.Type typing.OrderedDict typing.Any typing._eval_type typing.get_origin typing.get_args',
+    'pytea_ci.models.text':
+        'builtins.str builtins.repr builtins.format builtins.chr builtins.ord builtins.hex builtins.bin '
+        'builtins.oct builtins.ascii',
     'pytea_ci.models.heapq_':
         'heapq.nlargest heapq.nsmallest heapq.heappush heapq.heappop heapq.heapify heapq.heappushpop '
         'heapq.heapreplace',
@@ -568,13 +575,6 @@ NAMES: dict[str, str] = {
         'transformers.utils.doc.add_start_docstrings_to_model_forward transformers.utils.doc.add_end_docstrings '
         'transformers.utils.doc.add_code_sample_docstrings transformers.utils.doc.replace_return_docstrings '
         'transformers.generation.configuration_utils.GenerationConfig.from_model_config',
-    'pytea_ci.models.typing_':
-        'typing._SpecialForm typing._GenericAlias typing.ForwardRef typing.TypeVar typing._AnyMeta '
-        'typing.Optional typing.Union typing.List typing.Dict typing.Tuple typing.Set typing.FrozenSet '
-        'typing.Type typing.OrderedDict typing.Any typing._eval_type typing.get_origin typing.get_args',
-    'pytea_ci.models.text':
-        'builtins.str builtins.repr builtins.format builtins.chr builtins.ord builtins.hex builtins.bin '
-        'builtins.oct builtins.ascii',
     'pytea_ci.models.iterables':
         'itertools.cycle itertools.count itertools.product itertools.permutations itertools.combinations '
         'itertools.combinations_with_replacement itertools.chain itertools.islice itertools.zip_longest '
@@ -664,12 +664,12 @@ PROPERTIES: dict[str, str] = {
         'numpy.ndarray.chunk numpy.ndarray.narrow numpy.ndarray.view_as numpy.ndarray.is_cuda '
         'numpy.ndarray.unbind numpy.ndarray.flip numpy.ndarray.roll numpy.ndarray.abs numpy.ndarray.neg '
         'numpy.ndarray.sigmoid numpy.ndarray.tanh numpy.ndarray.relu',
+    'pytea_ci.models.typing_':
+        'builtins.TypeUnion.__args__',
     'pytea_ci.models.torch.sparse':
         'torch.Tensor.layout torch.Tensor.is_sparse torch.Tensor.is_sparse_csr',
     'pytea_ci.models.torch.fft':
         'torch.Tensor.real torch.Tensor.imag',
-    'pytea_ci.models.typing_':
-        'builtins.TypeUnion.__args__',
     'pytea_ci.models.iterables':
         'itertools.chain.from_iterable builtins.dict.fromkeys collections.OrderedDict.fromkeys',
     'pytea_ci.models.unknown_text':
