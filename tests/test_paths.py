@@ -133,3 +133,42 @@ def test_a_counter_only_branch_tests_read_is_joined(tmp_path: Path) -> None:
     """)
     assert r.stats.paths == 2
     assert [(d.rule, d.span.line) for d in r.diagnostics] == [("PT002", 24)]
+
+
+def test_an_early_branch_gets_its_turn_before_a_loop_s_combinations(tmp_path: Path) -> None:
+    # the first side's training loop forks on every step (a helper not installed decides whether it logs):
+    # depth first, its 2**10 combinations used the path budget and `else` was never taken
+    r = _analyze(tmp_path, """
+        import helpers_not_here
+        p = argparse.ArgumentParser()
+        p.add_argument("--model", required=True)
+        args = p.parse_args()
+        net = nn.Linear(16, 4)
+        if args.model == "big":
+            for step in range(10):
+                if helpers_not_here.should_log(step):
+                    t = torch.randn(2, 8)
+                else:
+                    t = torch.randn(3, 8)
+                y = net(torch.randn(2, 16))
+        else:
+            y = net(torch.randn(2, 17))
+    """)
+    assert r.stats.paths == 64  # the budget still ends the loop's combinations
+    assert ("PT002", 18) in [(d.rule, d.span.line) for d in r.diagnostics]
+
+
+def test_every_path_is_still_taken_when_the_budget_allows(tmp_path: Path) -> None:
+    r = _analyze(tmp_path, """
+        import helpers_not_here
+        net = nn.Linear(16, 4)
+        for step in range(5):
+            if helpers_not_here.should_log(step):
+                t = torch.randn(2, 8)
+            else:
+                t = torch.randn(3, 8)
+        if helpers_not_here.big():
+            y = net(torch.randn(2, 17))
+    """)
+    assert r.stats.paths == 2 ** 5 * 2
+    assert [d.rule for d in r.diagnostics] == ["PT002"]

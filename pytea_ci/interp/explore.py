@@ -1,7 +1,8 @@
-"""Path exploration: replay the entry point with different branch decisions, depth first.
+"""Path exploration: replay the entry point with different branch decisions.
 
 Each run follows one path from the start; an undecided branch records its other side, which a
-later run takes by replaying the same prefix of decisions. Findings from all paths are merged.
+later run takes by replaying the same prefix of decisions (a branch side no path took yet first,
+else depth first: `_Worklist`). Findings from all paths are merged.
 """
 
 from __future__ import annotations
@@ -118,11 +119,14 @@ def explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: B
             shared: Shared, t0: float, strict: bool, make: type[Interpreter] = Interpreter,
             name: str = "__main__", run: Callable[[Interpreter, ast.Module, str], None] | None = None,
             ) -> tuple[int, int, list[tuple[str, Span | None]]]:
-    """Run every path (depth first, by replaying decisions) until done or a budget stops it.
+    """Run every path (by replaying decisions) until done or a budget stops it, in the order `_Worklist`
+    gives.
 
     `make`, `name` and `run`: a caller may run its own interpreter class over a module imported as
     `name`, each path through its own `run` (which may resume from a state it saved)."""
-    prefix: list[Decision] = []
+    work = _Worklist()
+    forced: list[bool] = []
+    came_from: tuple[_Run, int] | None = None  # the alternative the next path takes
     incomplete: list[tuple[str, Span | None]] = []
     paths = steps = 0
     paths_of: dict[str | None, int] = {}  # per CLI command: each has a path budget of its own
@@ -133,8 +137,8 @@ def explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: B
     while True:
         if decider.spending is not None and decider.spending.deadline is not None:
             decider.spending.deadline = max(decider.spending.deadline, deadline)
-        interp = make(entry, root, decider, budget, [d.choice for d in prefix], options, shared, deadline, strict)
-        shared.paths_pending = sum(d.alt_pending for d in prefix)  # each will replay what this one replays
+        interp = make(entry, root, decider, budget, forced, options, shared, deadline, strict)
+        shared.paths_pending = work.owed(came_from)  # each will replay what this one replays
         paths += 1
         (run or run_path)(interp, tree, name)
         shared.machine.path_done(Ran(interp.path_id, interp.decisions(), interp.stopped_at_finding,
@@ -142,38 +146,108 @@ def explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: B
         steps += interp.steps
         shared.charge(interp.command, interp.steps)
         label = interp.command[0] if interp.command is not None else None
+        start = interp.command[1] if interp.command is not None else 0
         paths_of[label] = paths_of.get(label, 0) + 1
-        full = prefix + interp.trail[len(prefix):]
+        work.add(_Run(interp.trail, came_from), len(forced), label, start)
         spent = interp.budget_note is not None and interp.budget_note[0] == STEPS_PER_ENTRY
         if interp.budget_note is not None:
             incomplete.append(_named(interp.budget_note, label))
             if interp.budget_note[0] in (WALL_CLOCK, CANCELLED) or (spent and interp.command is None):
                 break
-        if paths_of[label] >= budget.paths and _pending(full[interp.command[1]:] if interp.command else full):
+        if paths_of[label] >= budget.paths and work.any_in(label):
             incomplete.append(_named(("paths per entry point", None), label))
             if interp.command is None:
                 break
             spent = True
         if spent and interp.command is not None:  # this command is done: on to the next one
-            full = full[:interp.command[1]]
-        while full and not full[-1].alt_pending:
-            full.pop()
-        if not full:
+            work.drop(label)
+        nxt = work.pop()
+        if nxt is None:
             break
-        if interp.command is not None and len(full) - 1 < interp.command[1] and not _pending(full[:-1]):
+        if interp.command is not None and nxt.at < start and not work.may_lead_to(label):
             shared.commands_done.add(interp.command[0])  # the next path leaves it, and nothing leads back
-        last = full.pop()
-        prefix = full + [Decision(not last.choice, False)]
+        forced, came_from = nxt.forced(), (nxt.run, nxt.at)
     return paths, steps, incomplete
+
+
+@dataclasses.dataclass(eq=False)
+class _Run:
+    """A finished path's decisions, and the alternative of an earlier path it took (None: the first path)."""
+    trail: list[Decision]
+    parent: tuple["_Run", int] | None
+
+
+@dataclasses.dataclass(eq=False)
+class _Alternative:
+    """A decision of a finished path still to be taken the other way: a later path replays the path's
+    choices before it, then takes the other side."""
+    run: _Run
+    at: int
+    command: str | None  # the CLI command the path ran when it made the decision (None: before any)
+    order: int  # when it was found: the greatest is the deepest of the latest path (depth-first order)
+
+    def forced(self) -> list[bool]:
+        return [d.choice for d in self.run.trail[:self.at]] + [not self.run.trail[self.at].choice]
+
+    def side(self) -> tuple[tuple[str, int, int], bool] | None:
+        d = self.run.trail[self.at]
+        return None if d.site is None else (d.site, not d.choice)
+
+
+class _Worklist:
+    """The alternatives still to take, and which one goes next: a side of a branch no path has taken yet
+    before any other (the latest found first), else depth first (the latest found). Depth first alone
+    spends the path budget on the combinations of a long run's late branches (a training loop's logging,
+    checkpointing and early-stopping tests) while an early branch's other side (the vocabulary built from
+    the data when no saved one exists, the other model a config picks) is never taken; every path is
+    still taken when the budget allows, so only the order changes."""
+
+    def __init__(self) -> None:
+        self.pending: list[_Alternative] = []
+        self.taken: set[tuple[tuple[str, int, int], bool]] = set()  # branch sides some path took
+        self.found = 0
+
+    def add(self, run: _Run, replayed: int, command: str | None, start: int) -> None:
+        """The finished path `run`: the sides it took, and its decisions after the `replayed` ones."""
+        self.taken.update((d.site, d.choice) for d in run.trail if d.site is not None)
+        for i in range(replayed, len(run.trail)):
+            if run.trail[i].alt_pending:
+                self.found += 1
+                self.pending.append(_Alternative(run, i, command if command is not None and i >= start else None,
+                                                 self.found))
+
+    def pop(self) -> _Alternative | None:
+        if not self.pending:
+            return None
+        fresh = [a for a in self.pending if (side := a.side()) is not None and side not in self.taken]
+        nxt = max(fresh or self.pending, key=lambda a: a.order)
+        self.pending.remove(nxt)
+        return nxt
+
+    def any_in(self, command: str | None) -> bool:
+        """Alternatives left inside `command` (None: any at all)."""
+        return any(command is None or a.command == command for a in self.pending)
+
+    def drop(self, command: str) -> None:
+        self.pending = [a for a in self.pending if a.command != command]
+
+    def may_lead_to(self, command: str) -> bool:
+        """Alternatives left inside `command` or made before any command (which may lead back to it)."""
+        return any(a.command is None or a.command == command for a in self.pending)
+
+    def owed(self, came_from: tuple[_Run, int] | None) -> int:
+        """The alternatives left among the decisions the next path replays: each replays them again."""
+        n, cut = 0, came_from
+        while cut is not None:
+            run, at = cut
+            n += sum(1 for a in self.pending if a.run is run and a.at < at)
+            cut = run.parent
+        return n
 
 
 def _named(note: tuple[str, Span | None], command: str | None) -> tuple[str, Span | None]:
     """A budget note of one CLI command names it (`steps per entry point (subcommand 'train')`)."""
     return note if command is None else (f"{note[0]} ({command})", note[1])
-
-
-def _pending(trail: list[Decision]) -> bool:
-    return any(d.alt_pending for d in trail)
 
 
 def _budget_notes(result: EntryResult, hits: list[tuple[str, Span | None]], rel_entry: str) -> dict[str, Span | None]:

@@ -70,6 +70,7 @@ def dim_work() -> int:
 class Decision:
     choice: bool
     alt_pending: bool
+    site: tuple[str, int, int] | None = None  # the branch's place (None: a choice replayed from a record)
 
 
 class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, CallMixin, SequenceMixin, ImportMixin,
@@ -419,7 +420,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             choice = can_t
             at = len(self.trail)
             if can_t and can_f:
-                choice = self.choose(t)
+                choice = self.choose(t, node)
                 self.pc.append(t if choice else P.not_(t))
                 if self.seed_ordered(t) and len(self.trail) > at:  # a side the hash seed picks: a guess
                     named = guess_text(t, node, self.span_of(node) if node is not None and hasattr(node, "lineno") else self.span)
@@ -435,7 +436,7 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
         """A branch on a value not understood: both sides are followed, and the side this path takes is
         a guess (`interp.machine`) no definite finding rests on."""
         at = len(self.trail)
-        choice = self.choose(None)
+        choice = self.choose(None, node)
         if len(self.trail) == at:
             # not forked (import-time code takes one side): of a guard (`if <not understood>: raise`),
             # the side that goes on. A module imported by a program that works imports without
@@ -481,23 +482,26 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
             self.machine.guess(at, f"`{cond!r}` is {{side}} at {self.span.path}:{self.span.line}", choice, False, None)
         return choice
 
-    def choose(self, cond: Cond | None) -> bool:
+    def choose(self, cond: Cond | None, node: ast.AST | None = None) -> bool:
         """Take the forced decision when replaying, else try True first and remember False.
 
         While a project module is imported, a branch on a value not understood (`cond` None: an
         installed package's version, a file's presence, a cache) is not forked: its first side is
         taken, as the first path would, so import-time code does not multiply the paths before the
         program proper runs (facts about the machine still fork; of a guard, `guess` takes the side
-        that goes on)."""
+        that goes on). `node`: the branch, whose place the decision records (explore.py takes a side no
+        path took before other alternatives)."""
         if cond is None and self.importing:
             return True
         i = len(self.trail)
+        at = self.span_of(node)
+        site = (at.path, at.line, at.col)
         if i < len(self.config.forced):
             choice = self.config.forced[i]
-            self.trail.append(Decision(choice, False))
+            self.trail.append(Decision(choice, False, site))
         else:
             choice = True
-            self.trail.append(Decision(True, True))
+            self.trail.append(Decision(True, True, site))
         return choice
 
     # ----- checks and findings ------------------------------------------------------------------

@@ -195,7 +195,7 @@ class LibraryInterpreter(Interpreter):
         """Whether a check is the module's: in its forward (the driver's call) or its construction."""
         return self.active or self.building > 0
 
-    def choose(self, cond: Cond | None) -> bool:
+    def choose(self, cond: Cond | None, node: ast.AST | None = None) -> bool:
         """The file's own definitions are import-time code: a branch on a value not understood takes
         its first side, as in an imported module (`Interpreter.choose`), instead of forking; """
         if self.defining and not self.target.via:  # machine facts included: they are not the module's
@@ -205,7 +205,7 @@ class LibraryInterpreter(Interpreter):
             # the side not taken, so it is never reported (`verdict.verdict`)
             self.shared.guessed = self.shared.guessed or not self.defining
             return True
-        return super().choose(cond)
+        return super().choose(cond, node)
 
     def fork(self, cond: Cond, per_run: bool = False, blind: bool = False, guess: bool = False) -> bool:
         """A model's case whose other side it does not follow (`blind`: `chunk(2)` of a size not known gives
