@@ -160,11 +160,11 @@ def explore(entry: str, root: str, tree: ast.Module, decider: Decider, budget: B
                 break
             spent = True
         if spent and interp.command is not None:  # this command is done: on to the next one
-            work.drop(label)
+            work.drop(interp.command[0])
         nxt = work.pop()
         if nxt is None:
             break
-        if interp.command is not None and nxt.at < start and not work.may_lead_to(label):
+        if interp.command is not None and nxt.at < start and not work.may_lead_to(interp.command[0]):
             shared.commands_done.add(interp.command[0])  # the next path leaves it, and nothing leads back
         forced, came_from = nxt.forced(), (nxt.run, nxt.at)
     return paths, steps, incomplete
