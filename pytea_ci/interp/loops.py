@@ -278,7 +278,8 @@ class LoopMixin:
                 source = async_items(self, source)
             view = self.iter_view(source)
             items, truncated = self.loop_items(view)
-        grown = self.grown_lists(node, scope, source) if truncated else {}
+        # (a long loop followed one by one may still be cut by its cost, `run_loop`: its lists too)
+        grown = self.grown_lists(node, scope, source) if truncated or len(items) > self.config.budget.unroll else {}
         exact_before = {name: len(lst) for name, (lst, _) in grown.items() if id(lst) not in self.inexact}
         # representatives that follow one another: the first two of a long concrete range (its first,
         # second and last index), of a list a range loop grew...; before a later one the loop-carried
