@@ -130,3 +130,14 @@ b = torch.nn.Linear(5, 2)(x)
 """
     found = _check(_project(tmp_path, {"prepro.py": prepro}, reader))
     assert found == [("PT001", 4)], found
+
+
+def test_an_excluded_writer_is_not_searched(tmp_path: Path) -> None:
+    """A project's `exclude` globs hold for the writers searched too: a `prepro.py` the run skips gives the
+    reader nothing (the files the run sees come from the driver)."""
+    entry = _project(tmp_path, {"prepro.py": PREPRO}, TRAIN.format(width=255))
+    (res,) = run([str(entry)], Options(root=str(tmp_path), exclude=["prepro.py"], strict=True)).entries
+    assert "prepro.py" not in res.inputs
+    assert [d.rule for d in res.diagnostics if d.severity.name != "NOTE"] == []
+    (res,) = run([str(entry)], Options(root=str(tmp_path), exclude=["other/*"], strict=True)).entries
+    assert [d.rule for d in res.diagnostics if d.severity.name != "NOTE"] == ["PT001"]

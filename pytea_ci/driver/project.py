@@ -94,7 +94,7 @@ def options(cfg: Config, root: str, entries: list[str], req: CheckRequest) -> Op
     budget = Budget(paths=cfg.max_paths, steps=cfg.max_steps, unroll=cfg.loop_unroll,
                     entry_steps=steps_for(cfg.time_budget), wall_seconds=cfg.wall_clock_limit)
     meter = RunMeter.for_budget(cfg.run_budget, req.started)
-    out = Options(root=root, budget=budget, solver_timeout_ms=cfg.solver_timeout,
+    out = Options(root=root, exclude=list(cfg.exclude), budget=budget, solver_timeout_ms=cfg.solver_timeout,
                   entry_options={"args": dict(req.args), **({"site": env} if env else {})}, cache_dir=None if req.no_cache else cache_dir(cfg, root),
                   jobs=cfg.jobs, per_entry=per_entry, meter=meter)
     out.editor = req.editor

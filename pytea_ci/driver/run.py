@@ -157,6 +157,7 @@ class RunMeter:
 @dataclass
 class Options:
     root: str = "."
+    exclude: list[str] = field(default_factory=list)  # globs of project files the run skips (`exclude`)
     budget: Budget = field(default_factory=Budget)
     solver_timeout_ms: int = 2000
     entry_options: dict[str, Any] = field(default_factory=dict)  # argparse overrides etc.
@@ -261,6 +262,14 @@ def installed_packages(options: dict[str, Any], cache_dir: str | None) -> "Insta
     return Packages.from_options(options, use_package_cache(cache_dir))
 
 
+def project_files(root: str, exclude: tuple[str, ...]) -> list[str]:
+    """The project's Python files as the run sees them (hidden folders, virtual environments and `exclude`
+    skipped), for the interpreter's searches of the project (interp/project_writes.py)."""
+    from pytea_ci.driver.discover import python_files
+
+    return python_files(root, root, list(exclude))
+
+
 def project_imports() -> "ProjectImports":
     """A run's store of the project packages' imports (one per process of the run: never kept between runs)."""
     from pytea_ci.interp.project_imports import ProjectImports
@@ -277,7 +286,7 @@ def run_one(entry: str, opts: Options, decider: Decider, imports: "ProjectImport
     try:
         result = analyze_entry(entry, opts.root, decider, opts.meter.bounded(opts.budget, opts.entry_seconds), options, opts.root, opts.strict,
                                installed=installed_packages(options, opts.cache_dir), editor=opts.editor or NO_EDITOR,
-                               imports=imports)
+                               imports=imports, project_files=functools.partial(project_files, opts.root, tuple(opts.exclude)))
         return notebook.to_file(result, opts.root)  # notebook findings placed on the .ipynb file
     except Exception as e:  # an analyzer bug: report it for this entry point, keep going
         if opts.strict:

@@ -40,11 +40,13 @@ _RECURSION_LIMIT = 30_000
 def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None = None,
                   options: dict[str, Any] | None = None, display_root: str | None = None,
                   strict: bool = False, installed: Installed | None = None, editor: Editor = NO_EDITOR,
-                  imports: ProjectImports | None = None) -> EntryResult:
+                  imports: ProjectImports | None = None,
+                  project_files: Callable[[], list[str]] | None = None) -> EntryResult:
     """Analyze one entry point run as `__main__`; never raises for problems in the analyzed code.
     `installed`: the installed packages it may read (`pytea_ci/packages`, wired in by the driver);
     `editor`: an editor's buffers, shape recorder and cancel test (`observe.py`); `imports`: the run's kept
-    imports of the project's packages (`project_imports.py`), None to run them every time.
+    imports of the project's packages (`project_imports.py`), None to run them every time; `project_files`:
+    the project's Python files as the run sees them (its `exclude`), None for every one under the root.
 
     The interpreter recurses along the analyzed program's nesting, so it runs in a thread with a
     large stack: deeply nested code reaches the recursion budget, not a crash.
@@ -54,7 +56,7 @@ def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None
     def work() -> None:
         try:
             out.append(_analyze(entry, root, decider, budget or Budget(), options or {}, display_root, strict, installed,
-                               editor, imports))
+                               editor, imports, project_files))
         except BaseException as e:  # re-raised in the caller's thread
             out.append(e)
 
@@ -76,9 +78,11 @@ def analyze_entry(entry: str, root: str, decider: Decider, budget: Budget | None
 
 def _analyze(entry: str, root: str, decider: Decider, budget: Budget, options: dict[str, Any],
              display_root: str | None, strict: bool, installed: Installed | None = None,
-             editor: Editor = NO_EDITOR, imports: ProjectImports | None = None) -> EntryResult:
+             editor: Editor = NO_EDITOR, imports: ProjectImports | None = None,
+             project_files: Callable[[], list[str]] | None = None) -> EntryResult:
     shared = Shared(display_root or root, installed, editor)
     shared.project_imports = imports
+    shared.project_files = project_files
     shared.max_file_bytes = budget.max_file_bytes
     t0 = time.monotonic()
     before = dataclasses.replace(decider.stats)

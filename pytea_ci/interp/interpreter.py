@@ -616,6 +616,7 @@ class Shared:
         self.steps_done = 0  # steps of the paths already finished (the entry point's step budget)
         self.shared_steps = 0  # steps of work this entry did for the others of its run too (snapshot.py `_run_shared`)
         self.project_imports: ProjectImports | None = None  # the run's kept project imports (driver-made)
+        self.project_files: Callable[[], list[str]] | None = None  # the project's .py files, `exclude` applied (driver-made)
         self.shared_imports: dict[str, int] = {}  # kept project imports used: key digest -> their cold steps
         self.rel_paths: dict[str, str] = {}  # file path -> as findings show it (Interpreter.rel)
         self.inputs: dict[str, str] = {}  # data files of the project read (project_files.py): path -> hash

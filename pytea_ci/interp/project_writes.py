@@ -70,7 +70,9 @@ def _candidates(interp: "Interpreter", name: str) -> list[str]:
     here = os.path.dirname(os.path.realpath(interp.config.entry))
     entry = os.path.realpath(interp.config.entry)
     found: list[tuple[int, bool, str]] = []
-    for path in _project_files(interp.config.root):
+    listed = interp.shared.project_files
+    for path in ([os.path.realpath(p) for p in listed()[:MAX_FILES]] if listed is not None
+                 else _project_files(interp.config.root)):
         if path == entry:
             continue
         try:
@@ -90,6 +92,7 @@ def _candidates(interp: "Interpreter", name: str) -> list[str]:
 
 
 def _project_files(root: str) -> list[str]:
+    """Every project `.py` file under `root`, when no driver handed in the run's list (`Shared.project_files`)."""
     out: list[str] = []
     for folder, dirs, files in os.walk(os.path.realpath(root)):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
