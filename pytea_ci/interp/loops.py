@@ -28,7 +28,7 @@ from pytea_ci.diagnostics.budgets import STEPS_PER_LOOP
 from pytea_ci.interp.appends import appended_once, length_bound, may_grow
 from pytea_ci.interp.branch_locals import constant_choice
 from pytea_ci.interp.coroutines import async_items
-from pytea_ci.interp.runtime import BreakSignal, ContinueSignal, Scope, same_value
+from pytea_ci.interp.runtime import BreakSignal, ContinueSignal, ReturnSignal, Scope, same_value
 from pytea_ci.interp.stmts import assigned_names
 from pytea_ci.models.values import MISSING, Instance, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
@@ -88,6 +88,24 @@ def own_break(body: list[ast.stmt]) -> bool:
     return False
 
 
+def _own(body: list[ast.stmt], kinds: tuple[type, ...]) -> bool:
+    """A node of `kinds` in `body` outside nested functions and classes (a `yield`, a `return` of its function)."""
+    todo: list[ast.AST] = list(body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, kinds):
+            return True
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(n))
+    return False
+
+
+def endless(node: ast.While) -> bool:
+    """`while True:` with no `break` or `return` of its own: only an exception leaves it."""
+    return isinstance(node.test, ast.Constant) and bool(node.test.value) and not own_break(node.body) \
+        and not _own(node.body, (ast.Return,))
+
+
 class LoopMixin:
     @contextlib.contextmanager
     def one_side(self: "Interpreter") -> Iterator[None]:
@@ -112,6 +130,11 @@ class LoopMixin:
         history: list[dict[Any, Any]] = []  # the names (and `obj.attr` fields) before each iteration followed
         lengths: list[dict[int, int]] = []  # and the lengths of the lists they hold
         count, assumed, cut = 0, False, False
+        # a generator's own `while True:` that yields and is left only by an exception (an endless batch
+        # stream): CPython runs it only as far as its consumer takes items, so the eager collection (calls.py)
+        # follows two iterations and cuts the rest, its items becoming representatives of every item
+        forever = bool(self.gen_reps) and self.gen_reps[-1][0] == len(self.frames) and endless(node) \
+            and _own(node.body, (ast.Yield, ast.YieldFrom))
         entered = False  # the first iteration's condition was decided true: at least one iteration runs
         self.loop_mutations.append(set())
         try:
@@ -125,6 +148,9 @@ class LoopMixin:
                     assumed = True  # a condition not understood: the body is run as if it held
                 elif not self.decide(cond, node):
                     self.exec_block(node.orelse, scope)
+                    break
+                elif forever and count >= _FOLLOWED:
+                    cut = True
                     break
                 entered = entered or (count == 0 and not assumed)
                 count += 1
@@ -153,6 +179,8 @@ class LoopMixin:
         with self.at(node):
             trips = self.fresh("trips", kind=UNKNOWN, lo=0 if assumed else count, note="iterations of a while loop")
             self.widen_loop(names, history, lengths, mutated, trips, scope)
+        if forever:
+            raise ReturnSignal(None)  # nothing after an endless loop runs: the generator's items are its yields
         if own_break(node.body):
             return  # left by its condition or by a break: neither the condition's negation nor `else` is sure
         if _pure(node.test):  # the loop leaves only when its condition fails
