@@ -135,6 +135,12 @@ class LoopMixin:
         # follows two iterations and cuts the rest, its items becoming representatives of every item
         forever = bool(self.gen_reps) and self.gen_reps[-1][0] == len(self.frames) and endless(node) \
             and _own(node.body, (ast.Yield, ast.YieldFrom))
+        # `while True:` left by a `break` the data decides (rejection sampling: draw until the item is not a
+        # positive one): each iteration forks into leaving and going on, so, like a loop whose condition the
+        # data decides, it is cut once an iteration went on past a choice not decided (two paths leave it: the
+        # first iteration's break, and the cut one with what the iterations change widened)
+        by_data = isinstance(node.test, ast.Constant) and bool(node.test.value) and own_break(node.body)
+        went_on: list[bool] = []  # per iteration followed: whether the path made an undecided choice in it
         entered = False  # the first iteration's condition was decided true: at least one iteration runs
         self.loop_mutations.append(set())
         try:
@@ -149,7 +155,7 @@ class LoopMixin:
                 elif not self.decide(cond, node):
                     self.exec_block(node.orelse, scope)
                     break
-                elif forever and count >= _FOLLOWED:
+                elif forever and count >= _FOLLOWED or by_data and went_on and went_on[-1]:
                     cut = True
                     break
                 entered = entered or (count == 0 and not assumed)
@@ -159,6 +165,7 @@ class LoopMixin:
                 history.append(_state(scope, names))
                 lengths.append(_list_lengths(scope))
                 self.rep_depth += assumed  # an iteration run as if its condition held: some runs have none
+                choices = len(self.trail)
                 try:
                     self.exec_block(node.body, scope)
                 except ContinueSignal:
@@ -167,6 +174,7 @@ class LoopMixin:
                     break
                 finally:
                     self.rep_depth -= assumed
+                    went_on.append(len(self.trail) > choices)
         finally:
             mutated = self.loop_mutations.pop()
         if not cut:
@@ -216,7 +224,13 @@ class LoopMixin:
             if len(seen) == len(history) and all(same_value(seen[0], v) for v in seen[1:]):
                 continue
             what = n if isinstance(n, str) else ".".join(n)
-            value = self.widened(what, seen if len(seen) == len(history) else [], trips)
+            if seen and len(seen) < len(history) and all(_int(v) for v in seen) \
+                    and all(h[n] is MISSING for h in history[:len(history) - len(seen)]):
+                # an int first bound inside the loop (`j = randint(0, n_items)` of a rejection loop): after
+                # it, one of the ints an iteration leaves, not a value not understood
+                value = self.fresh(what, kind=UNKNOWN, lo=None, note="an int a while loop's iterations leave")
+            else:
+                value = self.widened(what, seen if len(seen) == len(history) else [], trips)
             if isinstance(n, str):
                 scope.locals[n] = value
             elif isinstance(obj := _base(scope, n[0]), Instance):
