@@ -13,6 +13,11 @@ without effects, and its `else` runs. The symbols made here are of the *unknown*
 them is an error only when it fails for every value (DESIGN §3), so an approximation never produces
 a finding of its own.
 
+A `while True:` is cut the same way when the data decides its end: once an iteration went on past a choice
+not decided (rejection sampling left by a `break`), and, in a generator's own frame, after two iterations
+when only an exception leaves it (an endless batch stream: the generator's items are collected eagerly, so
+those two stand for every item and nothing after the loop runs).
+
 A `for` over a long concrete range whose carried tensor changes shape (a generation loop) is followed
 one by one (`later_indices`, `shapes_grew`); a side of a data-dependent branch run on a path that may
 not take it makes the lists it extends of unknown length (`one_side`).
