@@ -618,6 +618,12 @@ NAMES: dict[str, str] = {
         'attr.dataclass attr.define attr.mutable attrs.define attrs.mutable attr.frozen attrs.frozen '
         'attr.evolve attrs.evolve attr.asdict attrs.asdict attr.astuple attrs.astuple attr.fields attrs.fields '
         'attr.has attrs.has',
+    'pytea_ci.models.configparser_':
+        'configparser.Error configparser.NoSectionError configparser.DuplicateSectionError '
+        'configparser.DuplicateOptionError configparser.NoOptionError configparser.InterpolationError '
+        'configparser.InterpolationMissingOptionError configparser.InterpolationSyntaxError '
+        'configparser.InterpolationDepthError configparser.ParsingError configparser.MissingSectionHeaderError '
+        'configparser.RawConfigParser configparser.ConfigParser configparser.SectionProxy',
 }
 
 # model module -> the computed attributes it registers
@@ -699,9 +705,9 @@ PREFIXES = (
     'attrs.exceptions builtins builtins.DType builtins.Text builtins.TypeUnion builtins.Version builtins.bool '
     'builtins.bytes builtins.complex builtins.dict builtins.float builtins.frozenset builtins.int builtins.list '
     'builtins.object builtins.property builtins.range builtins.set builtins.slice builtins.str builtins.tuple '
-    'builtins.type click collections collections.OrderedDict collections.abc contextlib contextvars copy csv '
-    'dataclasses datetime datetime.datetime distutils distutils.version einops einops.layers '
-    'einops.layers.torch enum fire functools functools.partial getpass glob heapq hydra importlib '
+    'builtins.type click collections collections.OrderedDict collections.abc configparser contextlib '
+    'contextvars copy csv dataclasses datetime datetime.datetime distutils distutils.version einops '
+    'einops.layers einops.layers.torch enum fire functools functools.partial getpass glob heapq hydra importlib '
     'importlib.machinery importlib.metadata importlib.util inspect io itertools itertools.chain json '
     'jsonargparse keyword lightning lightning.fabric lightning_fabric logging math matplotlib matplotlib.pyplot '
     'multiprocessing numpy numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig '
