@@ -46,7 +46,7 @@ from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, ModuleVal, Path
 from pytea_ci.interp.stmts import StmtMixin
 from pytea_ci.interp.unbound import never_bound
 from pytea_ci.models import registry
-from pytea_ci.models.values import DELETED_GLOBALS, Namespace, Unknown
+from pytea_ci.models.values import DELETED_GLOBALS, ClassVal, Instance, Namespace, Unknown
 from pytea_ci.shapes import pred as P
 from pytea_ci.shapes.dim import WORK as _DIM_WORK
 from pytea_ci.shapes.dim import INPUT, UNKNOWN, Dim, Sym, origin_of, symbols
@@ -344,8 +344,8 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
     def option(self, key: str) -> Any:
         return self.config.options.get(key)
 
-    def user_error(self, kind: str, message: str) -> None:
-        raise UserException(kind)
+    def user_error(self, kind: str, message: str, cls: Any = None) -> None:
+        raise UserException(kind, Instance(cls) if isinstance(cls, ClassVal) else None)
 
     # ----- names --------------------------------------------------------------------------------
     def lookup(self, name: str, scope: Scope, node: ast.AST) -> Any:

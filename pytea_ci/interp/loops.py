@@ -13,6 +13,11 @@ without effects, and its `else` runs. The symbols made here are of the *unknown*
 them is an error only when it fails for every value (DESIGN §3), so an approximation never produces
 a finding of its own.
 
+A `while True:` is cut the same way when the data decides its end: once an iteration went on past a choice
+not decided (rejection sampling left by a `break`), and, in a generator's own frame, after two iterations
+when only an exception leaves it (an endless batch stream: the generator's items are collected eagerly, so
+those two stand for every item and nothing after the loop runs).
+
 A `for` over a long concrete range whose carried tensor changes shape (a generation loop) is followed
 one by one (`later_indices`, `shapes_grew`); a side of a data-dependent branch run on a path that may
 not take it makes the lists it extends of unknown length (`one_side`).
@@ -28,7 +33,7 @@ from pytea_ci.diagnostics.budgets import STEPS_PER_LOOP
 from pytea_ci.interp.appends import appended_once, length_bound, may_grow
 from pytea_ci.interp.branch_locals import constant_choice
 from pytea_ci.interp.coroutines import async_items
-from pytea_ci.interp.runtime import BreakSignal, ContinueSignal, Scope, same_value
+from pytea_ci.interp.runtime import BreakSignal, ContinueSignal, ReturnSignal, Scope, same_value
 from pytea_ci.interp.stmts import assigned_names
 from pytea_ci.models.values import MISSING, Instance, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
@@ -88,6 +93,24 @@ def own_break(body: list[ast.stmt]) -> bool:
     return False
 
 
+def _own(body: list[ast.stmt], kinds: tuple[type, ...]) -> bool:
+    """A node of `kinds` in `body` outside nested functions and classes (a `yield`, a `return` of its function)."""
+    todo: list[ast.AST] = list(body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, kinds):
+            return True
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(n))
+    return False
+
+
+def endless(node: ast.While) -> bool:
+    """`while True:` with no `break` or `return` of its own: only an exception leaves it."""
+    return isinstance(node.test, ast.Constant) and bool(node.test.value) and not own_break(node.body) \
+        and not _own(node.body, (ast.Return,))
+
+
 class LoopMixin:
     @contextlib.contextmanager
     def one_side(self: "Interpreter") -> Iterator[None]:
@@ -112,6 +135,17 @@ class LoopMixin:
         history: list[dict[Any, Any]] = []  # the names (and `obj.attr` fields) before each iteration followed
         lengths: list[dict[int, int]] = []  # and the lengths of the lists they hold
         count, assumed, cut = 0, False, False
+        # a generator's own `while True:` that yields and is left only by an exception (an endless batch
+        # stream): CPython runs it only as far as its consumer takes items, so the eager collection (calls.py)
+        # follows two iterations and cuts the rest, its items becoming representatives of every item
+        forever = bool(self.gen_reps) and self.gen_reps[-1][0] == len(self.frames) and endless(node) \
+            and _own(node.body, (ast.Yield, ast.YieldFrom))
+        # `while True:` left by a `break` the data decides (rejection sampling: draw until the item is not a
+        # positive one): each iteration forks into leaving and going on, so, like a loop whose condition the
+        # data decides, it is cut once an iteration went on past a choice not decided (two paths leave it: the
+        # first iteration's break, and the cut one with what the iterations change widened)
+        by_data = isinstance(node.test, ast.Constant) and bool(node.test.value) and own_break(node.body)
+        went_on: list[bool] = []  # per iteration followed: whether the path made an undecided choice in it
         entered = False  # the first iteration's condition was decided true: at least one iteration runs
         self.loop_mutations.append(set())
         try:
@@ -126,6 +160,9 @@ class LoopMixin:
                 elif not self.decide(cond, node):
                     self.exec_block(node.orelse, scope)
                     break
+                elif forever and count >= _FOLLOWED or by_data and went_on and went_on[-1]:
+                    cut = True
+                    break
                 entered = entered or (count == 0 and not assumed)
                 count += 1
                 if count > self.config.budget.loop_iterations:
@@ -133,6 +170,7 @@ class LoopMixin:
                 history.append(_state(scope, names))
                 lengths.append(_list_lengths(scope))
                 self.rep_depth += assumed  # an iteration run as if its condition held: some runs have none
+                choices = len(self.trail)
                 try:
                     self.exec_block(node.body, scope)
                 except ContinueSignal:
@@ -141,6 +179,7 @@ class LoopMixin:
                     break
                 finally:
                     self.rep_depth -= assumed
+                    went_on.append(len(self.trail) > choices)
         finally:
             mutated = self.loop_mutations.pop()
         if not cut:
@@ -153,6 +192,8 @@ class LoopMixin:
         with self.at(node):
             trips = self.fresh("trips", kind=UNKNOWN, lo=0 if assumed else count, note="iterations of a while loop")
             self.widen_loop(names, history, lengths, mutated, trips, scope)
+        if forever:
+            raise ReturnSignal(None)  # nothing after an endless loop runs: the generator's items are its yields
         if own_break(node.body):
             return  # left by its condition or by a break: neither the condition's negation nor `else` is sure
         if _pure(node.test):  # the loop leaves only when its condition fails
@@ -188,7 +229,13 @@ class LoopMixin:
             if len(seen) == len(history) and all(same_value(seen[0], v) for v in seen[1:]):
                 continue
             what = n if isinstance(n, str) else ".".join(n)
-            value = self.widened(what, seen if len(seen) == len(history) else [], trips)
+            if seen and len(seen) < len(history) and all(_int(v) for v in seen) \
+                    and all(h[n] is MISSING for h in history[:len(history) - len(seen)]):
+                # an int first bound inside the loop (`j = randint(0, n_items)` of a rejection loop): after
+                # it, one of the ints an iteration leaves, not a value not understood
+                value = self.fresh(what, kind=UNKNOWN, lo=None, note="an int a while loop's iterations leave")
+            else:
+                value = self.widened(what, seen if len(seen) == len(history) else [], trips)
             if isinstance(n, str):
                 scope.locals[n] = value
             elif isinstance(obj := _base(scope, n[0]), Instance):

@@ -17,7 +17,7 @@ from pytea_ci.interp.runtime import (FunctionVal, ModuleVal, PathEnd, Scope, Sup
 from pytea_ci.interp.join import one_of
 from pytea_ci.models import read_keys
 from pytea_ci.models.importlib_ import run_time_code
-from pytea_ci.models.attributes import may_be_found
+from pytea_ci.models.attributes import may_be_found, no_slot_for
 from pytea_ci.models.registry import get as registry_get
 from pytea_ci.models.registry import get_property, lookup
 from pytea_ci.models.values import (DELETED_GLOBALS, MISSING, OBJECT_IDS, lacks_attribute, plain_member, TENSOR_ATTRS_SET, BoundMethod, Builtin, ClassMethod, ClassVal, DType, EnumMember, Instance, KeysView, NamedTupleVal, Namespace, PropertyVal, SizeVal, StaticMethod, Unknown,
@@ -250,8 +250,12 @@ class ObjectMixin:
                 if isinstance(prop.fset, (FunctionVal, BoundMethod)):
                     self.call(prop.fset, obj, value)
                 return
-            if obj.cls.lookup("__frozen__") is True:  # a frozen dataclass
-                raise UserException("FrozenInstanceError")
+            if obj.cls.lookup("__frozen__") is True:  # a frozen dataclass (attrs class): its error is an AttributeError
+                err = obj.cls.lookup("__frozen_error__")
+                err = err if isinstance(err, ClassVal) else registry_get("dataclasses.FrozenInstanceError")
+                raise UserException("FrozenInstanceError", Instance(err) if isinstance(err, ClassVal) else None)
+            if no_slot_for(obj.cls, name):
+                raise UserException("AttributeError")
             setter = obj.cls.lookup("__setattr__")
             if isinstance(setter, FunctionVal):
                 self.call(setter, obj, name, value)

@@ -36,3 +36,5 @@ from pytea_ci.models import re_  # noqa: F401
 from pytea_ci.models.numpy_ import known as np_known  # noqa: F401
 from pytea_ci.models import pathlib_  # noqa: F401
 from pytea_ci.models import typing_  # noqa: F401
+from pytea_ci.models import attrs_  # noqa: F401
+from pytea_ci.models import configparser_  # noqa: F401

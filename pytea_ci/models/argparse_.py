@@ -2,7 +2,9 @@
 overrides them (`args`) or declares them symbolic; an option without a default is None unless the
 user gives it (also with `default=None`), so it is a value not known (a guard requiring it takes the side that goes on). With subparsers, each subcommand is a run of its
 own (one path per subcommand, with its arguments' defaults), unless the configuration names one
-(`--arg command=train` for `add_subparsers(dest="command")`). Unknown actions are Unknown."""
+(`--arg command=train` for `add_subparsers(dest="command")`). An option that collects values
+(`action="append"`, `"append_const"`, `"extend"`: `-p key=value` repeated) is its default when not
+given, as CPython leaves it. Unknown actions (an `Action` class of the program's own) are Unknown."""
 
 from __future__ import annotations
 
@@ -32,15 +34,18 @@ def _value(ctx: Ctx, dest: str, kwargs: dict[str, Any], positional: bool) -> Any
         return declared(ctx, dest, symbolic[dest], f"command-line argument --{dest} (declared symbolic)")
     action = kwargs.get("action")
     if dest in overrides:
-        return _tag(ctx, overrides[dest], dest, "configured")
+        given = overrides[dest]
+        if action in ("append", "extend") and not isinstance(given, list):  # one `-p VALUE` given: added to
+            given = [*(kwargs.get("default") or []), given]  # (a copy of) the default list, as CPython does
+        return _tag(ctx, given, dest, "configured")
     if action == "store_true":
         return kwargs.get("default", False)
     if action == "store_false":
         return kwargs.get("default", True)
     if action in ("count",):
         return kwargs.get("default", 0)
-    if action == "store_const":
-        return kwargs.get("default")
+    if action in ("store_const", "append", "append_const", "extend"):
+        return kwargs.get("default")  # what a run not giving the option gets: its default (None without one)
     if action not in (None, "store"):
         return ctx.unknown(f"argparse action {action}")
     if kwargs.get("default") is None:

@@ -126,6 +126,22 @@ def may_be_found(cls: ClassVal, name: str) -> bool:
     return any(name in (_slot_names(c) or ()) for c in cls.mro() if not c.native)
 
 
+SLOTTED = "__slotted__"  # in a class namespace: a modeled class factory made it with `__slots__` (attrs' define)
+
+
+def no_slot_for(cls: ClassVal, name: str) -> bool:
+    """Whether CPython's `obj.name = v` on an instance of `cls`, a class a modeled factory made slotted,
+    raises AttributeError: no class of its MRO has a slot `name`, and every program class of it declares
+    `__slots__` (else instances have a `__dict__`). Only for factory-made classes: a program's own
+    `__slots__` is not enforced (a modeled base's may not be listed)."""
+    if cls.lookup(SLOTTED) is not True or cls.lookup(name) is not MISSING:
+        return False
+    mine = [c for c in cls.mro() if not c.native]
+    if any(c.qualname != "builtins.object" for c in cls.mro() if c.native) or any(_slot_names(c) is None or "__slots__" not in c.ns for c in mine):
+        return False
+    return not any(name in (_slot_names(c) or ()) or "__dict__" in (_slot_names(c) or ()) for c in mine)
+
+
 def _slot_names(c: ClassVal) -> tuple[str, ...] | None:
     """The slots a program's class declares (`__slots__ = ("w",)` or `"w"`); None where they are not known."""
     slots = c.ns.get("__slots__", ())

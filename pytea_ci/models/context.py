@@ -199,5 +199,6 @@ class Ctx(Protocol):
         """`if not value: raise kind()` as the program states it: assumed on this path from here on, and
         the program raises `kind` where it can never hold (a value not understood is assumed)."""
 
-    def user_error(self, kind: str, message: str) -> None:
-        """Raise a Python exception inside the analyzed program (not a shape finding)."""
+    def user_error(self, kind: str, message: str, cls: Any = None) -> None:
+        """Raise a Python exception inside the analyzed program (not a shape finding); `cls`: its modeled
+        class, so a handler of one of its bases catches it (`except configparser.Error`)."""

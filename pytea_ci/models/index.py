@@ -611,6 +611,19 @@ NAMES: dict[str, str] = {
         're.Pattern',
     'pytea_ci.models.pathlib_':
         'pathlib.Path pathlib.PosixPath pathlib.PurePath pathlib.PurePosixPath',
+    'pytea_ci.models.attrs_':
+        'attr._make._Nothing attr.NOTHING attrs.NOTHING attr.exceptions.FrozenInstanceError '
+        'attrs.exceptions.FrozenInstanceError attr.Factory attrs.Factory attr._make._CountingAttr '
+        'attr.Attribute attrs.Attribute attr.ib attr.attrib attr.field attrs.field attr.s attr.attrs '
+        'attr.dataclass attr.define attr.mutable attrs.define attrs.mutable attr.frozen attrs.frozen '
+        'attr.evolve attrs.evolve attr.asdict attrs.asdict attr.astuple attrs.astuple attr.fields attrs.fields '
+        'attr.has attrs.has',
+    'pytea_ci.models.configparser_':
+        'configparser.Error configparser.NoSectionError configparser.DuplicateSectionError '
+        'configparser.DuplicateOptionError configparser.NoOptionError configparser.InterpolationError '
+        'configparser.InterpolationMissingOptionError configparser.InterpolationSyntaxError '
+        'configparser.InterpolationDepthError configparser.ParsingError configparser.MissingSectionHeaderError '
+        'configparser.RawConfigParser configparser.ConfigParser configparser.SectionProxy',
 }
 
 # model module -> the computed attributes it registers
@@ -688,24 +701,24 @@ PROPERTIES: dict[str, str] = {
 
 # every package prefix of a registered name (a `Namespace` when looked up)
 PREFIXES = (
-    'PIL PIL.Image abc accelerate argparse asyncio asyncio.runners builtins builtins.DType builtins.Text '
-    'builtins.TypeUnion builtins.Version builtins.bool builtins.bytes builtins.complex builtins.dict '
-    'builtins.float builtins.frozenset builtins.int builtins.list builtins.object builtins.property '
-    'builtins.range builtins.set builtins.slice builtins.str builtins.tuple builtins.type click collections '
-    'collections.OrderedDict collections.abc contextlib contextvars copy csv dataclasses datetime '
-    'datetime.datetime distutils distutils.version einops einops.layers einops.layers.torch enum fire functools '
-    'functools.partial getpass glob heapq hydra importlib importlib.machinery importlib.metadata importlib.util '
-    'inspect io itertools itertools.chain json jsonargparse keyword lightning lightning.fabric lightning_fabric '
-    'logging math matplotlib matplotlib.pyplot multiprocessing numpy numpy.ndarray numpy.random omegaconf '
-    'omegaconf.OmegaConf omegaconf.dictconfig operator os os.path packaging packaging.version pathlib pickle '
-    'platform random re shutil socket string sys sys.path tempfile time timm timm.models timm.models._registry '
-    'torch torch.Tensor torch._dynamo torch._dynamo.external_utils torch._subclasses '
-    'torch._subclasses.fake_tensor torch._utils torch.amp torch.autograd torch.autograd.function '
-    'torch.autograd.grad_mode torch.backends torch.backends.cuda torch.backends.cudnn torch.backends.mps '
-    'torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.cuda.graphs torch.distributed '
-    'torch.fft torch.fx torch.fx._symbolic_trace torch.fx.proxy torch.hub torch.jit torch.linalg '
-    'torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.Parameter torch.nn.attention '
-    'torch.nn.attention.flex_attention torch.nn.functional torch.nn.init torch.nn.modules '
+    'PIL PIL.Image abc accelerate argparse asyncio asyncio.runners attr attr._make attr.exceptions attrs '
+    'attrs.exceptions builtins builtins.DType builtins.Text builtins.TypeUnion builtins.Version builtins.bool '
+    'builtins.bytes builtins.complex builtins.dict builtins.float builtins.frozenset builtins.int builtins.list '
+    'builtins.object builtins.property builtins.range builtins.set builtins.slice builtins.str builtins.tuple '
+    'builtins.type click collections collections.OrderedDict collections.abc configparser contextlib '
+    'contextvars copy csv dataclasses datetime datetime.datetime distutils distutils.version einops '
+    'einops.layers einops.layers.torch enum fire functools functools.partial getpass glob heapq hydra importlib '
+    'importlib.machinery importlib.metadata importlib.util inspect io itertools itertools.chain json '
+    'jsonargparse keyword lightning lightning.fabric lightning_fabric logging math matplotlib matplotlib.pyplot '
+    'multiprocessing numpy numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig '
+    'operator os os.path packaging packaging.version pathlib pickle platform random re shutil socket string sys '
+    'sys.path tempfile time timm timm.models timm.models._registry torch torch.Tensor torch._dynamo '
+    'torch._dynamo.external_utils torch._subclasses torch._subclasses.fake_tensor torch._utils torch.amp '
+    'torch.autograd torch.autograd.function torch.autograd.grad_mode torch.backends torch.backends.cuda '
+    'torch.backends.cudnn torch.backends.mps torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp '
+    'torch.cuda.graphs torch.distributed torch.fft torch.fx torch.fx._symbolic_trace torch.fx.proxy torch.hub '
+    'torch.jit torch.linalg torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.Parameter '
+    'torch.nn.attention torch.nn.attention.flex_attention torch.nn.functional torch.nn.init torch.nn.modules '
     'torch.nn.modules.module torch.nn.modules.utils torch.nn.parallel torch.nn.parameter torch.nn.utils '
     'torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim torch.optim.lr_scheduler '
     'torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data torch.utils.data.dataloader '

@@ -38,7 +38,7 @@ MODELED_ROOTS = (
     "tqdm", "matplotlib", "pickle", "csv", "string", "operator", "einops", "yaml", "socket", "platform",
     "packaging", "getpass", "types", "inspect", "urllib", "contextlib", "contextvars", "asyncio",
     "fire", "jsonargparse", "typer", "click", "hydra", "accelerate", "lightning", "lightning_fabric", "importlib",
-    "keyword", "tempfile", "heapq",
+    "keyword", "tempfile", "heapq", "attr", "attrs", "configparser",
 )
 
 

@@ -490,9 +490,11 @@ for _name, _dt in (("float", "float32"), ("double", "float64"), ("half", "float1
 
 @model("torch.Tensor.type_as", device=CONVERTS)
 def type_as(ctx: Ctx, self: Tensor, other: Any) -> Any:
+    """`self.type(other.type())`: the type's name holds the device, so a CPU tensor `type_as` a CUDA one is
+    on CUDA (`torch.zeros(n, d).type_as(self.h.data)` of recurrent cells' zero inputs)."""
     if not isinstance(other, Tensor):
         return ctx.unknown("type_as of a non-tensor")
-    return cast(ctx, self, other.dtype, ".type_as()")
+    return _convert(ctx, self, ".type_as", other)
 
 
 @model("torch.Tensor.item", values=SCALAR, reads_data=True)
