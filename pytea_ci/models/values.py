@@ -378,9 +378,10 @@ OBJECT_NAMES = frozenset(dir(object)) - {"__getstate__"}
 
 
 def lacks_attribute(obj: Any, name: str) -> bool:
-    """Whether a plain tuple (not a torch.Size, a named tuple or a return type with fields) has no
-    attribute `name`: CPython raises AttributeError for it."""
-    return type(obj) is tuple and not hasattr(tuple, name)
+    """Whether a plain tuple (not a torch.Size, a named tuple or a return type with fields) or list has no
+    attribute `name`: CPython raises AttributeError for it (`rows.shape` of a list loaded where an array was
+    expected). Not a dict: an `OrderedDict` is one here, and has `move_to_end`."""
+    return type(obj) in (tuple, list) and not hasattr(type(obj), name)
 
 
 class SizeVal(tuple):  # type: ignore[type-arg]
