@@ -5,7 +5,7 @@ Modes, each a fresh `pytea-ci check --no-cache --format json` in the mutant's wo
 - library: the mutated file alone, no driver in the folder (`check FILE`, default library mode; with the
   driver there, `check FILE` ran it as an importer of FILE: driver mode, not library mode);
 - script: a Script subject's entry (`check ENTRY`, default), after the subject's setup has written its data
-  files, with its command line as `--arg` overrides where the entry reads it with argparse (`script_args`).
+  files, with its command line (`--argv`, `script_args`; `--arg` overrides of argparse entries before stop 43).
 Item 6: every subject's original, driver / script entry, default vs `--library-mode never`.
 
 Figures per mode, per half (split.json), per operator and per source: mutants that fail always /
@@ -33,6 +33,7 @@ import json
 import os
 import re
 import resource
+import shlex
 import shutil
 import signal
 import statistics
@@ -191,14 +192,13 @@ def argv_overrides(argv: tuple[str, ...]) -> tuple[str, ...]:
 def script_args(subject: Script, work: str) -> tuple[str, ...]:
     """What a script check is given beside its entry, so it checks the run torch labelled: the subject's
     setup is run in the work folder first (the data files its script reads, as the labelling runs
-    had them), and its command line, where the entry reads it with argparse (a `configurator.py` or a
-    parser of its own reads `sys.argv` in ways pytea-ci's overrides do not set: those run on defaults)."""
+    had them), and its command line verbatim (`--argv`, since stop 43: `sys.argv` and whatever parser the
+    entry has read it as CPython does — short options, positionals; before, only `--name value` pairs
+    reached an entry that used argparse, as `--arg` overrides, `argv_overrides`)."""
     if subject.setup:
         subprocess.run([PYTHON, "-c", subject.setup], cwd=work, capture_output=True, timeout=120,
                        env={**os.environ, "PYTHONPATH": work})
-    with open(os.path.join(work, subject.entry), encoding="utf-8", errors="replace") as f:
-        uses_argparse = "argparse" in f.read()
-    return argv_overrides(subject.argv) if uses_argparse else ()
+    return (f"--argv={shlex.join(subject.argv)}",) if subject.argv else ()
 
 
 def cmd_run(args: argparse.Namespace) -> int:
