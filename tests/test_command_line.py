@@ -107,3 +107,19 @@ def test_a_program_setting_sys_argv_parses_its_own_list(tmp_path: Path) -> None:
         torch.zeros(a.n, len(sys.argv)).view(9, 1)
     """, "--n 4")
     assert raised is None and found == [], (found, raised)  # 3 x 3 elements: the list the program set
+
+
+def test_a_type_of_the_program_converts_the_word(tmp_path: Path) -> None:
+    found, raised = _both(tmp_path, """\
+        import argparse
+        import torch
+        def str2bool(v):
+            return v.lower() in ("yes", "true", "1")
+        p = argparse.ArgumentParser(description="x")
+        p.add_argument("--wide", type=str2bool, default=False)
+        p.add_argument("--version", action="version", version="1")
+        a = p.parse_args()
+        x = torch.zeros(4, 8 if a.wide else 6)
+        x.view(-1, 6)
+    """, "--wide yes")
+    assert raised == 10 and found == [("PT001", 10)], (found, raised)

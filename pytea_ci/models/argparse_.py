@@ -6,8 +6,8 @@ own (one path per subcommand, with its arguments' defaults), unless the configur
 
 A command line given to the analysis (`--argv`) is parsed as CPython's argparse parses it: a parser of the
 same arguments (their names, actions, `nargs`, `required`; defaults left out, so only what the command line
-gives appears) parses it, and what it gives replaces the defaults, converted by the argument's `type` when
-that is `int`, `float`, `str` or `bool` (another `type`: a value not known). A command line that parser
+gives appears) parses it, and what it gives replaces the defaults, converted by the argument's `type`
+(`int`, `float`, `str`, `bool`, or the program's own function, called as argparse calls it). A command line that parser
 rejects (a missing required argument, a word it does not know for `parse_args`) ends the path as CPython's
 `SystemExit` does, when the program's parser was made with no option that changes parsing (`prefix_chars`,
 `allow_abbrev`, ...); else, and for a parser with subcommands, the command line is not used: the defaults
@@ -169,7 +169,7 @@ def _parse_into(ctx: Ctx, parser: Instance, ns: Instance, given: dict[str, Any] 
         _parse_into(ctx, chosen, ns)
 
 
-_ACTIONS = ("store", "store_true", "store_false", "store_const", "count", "append", "append_const")
+_ACTIONS = ("store", "store_true", "store_false", "store_const", "count", "append", "append_const", "extend")
 _PLAIN_OPTIONS = {"description", "formatter_class", "epilog", "prog", "usage", "add_help"}
 
 
@@ -190,6 +190,8 @@ def _given(ctx: Ctx, parser: Instance, args: Any, known: bool) -> dict[str, Any]
             if not names:  # set_defaults
                 continue
             action = kwargs.get("action", "store")
+            if action in ("help", "version"):  # given, CPython prints and exits: a word this parser rejects
+                continue
             if not all(isinstance(n, str) for n in names) or action not in _ACTIONS:
                 return {}
             extra: dict[str, Any] = {"action": action, "default": argparse.SUPPRESS}
@@ -235,7 +237,7 @@ def _converted(ctx: Ctx, dest: str, v: Any, kwargs: dict[str, Any]) -> Any:
         return v
     if name == "builtins.bool":
         return bool(v)
-    return ctx.unknown(f"command-line argument --{dest} converted by its type")
+    return ctx.call(conv, v)  # the program's own converter (`type=str2bool`), as argparse calls it
 
 
 def _command(ctx: Ctx, sub: Instance) -> Any:
