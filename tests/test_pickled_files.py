@@ -157,3 +157,15 @@ def test_a_dict_saved_with_numpy_in_the_run_is_loaded_back(tmp_path: Path) -> No
     """)
     assert raised == 13 and found == [("PT001", 13)], found
     assert checked == reached
+
+
+def test_an_array_larger_than_a_text_data_file_is_read_by_its_structure(tmp_path: Path) -> None:
+    with open(tmp_path / "ids.pkl", "wb") as f:  # 9.6 MB: the bytes of the array are skipped, its shape kept
+        pickle.dump(np.zeros((20000, 60), dtype=np.int64), f)
+    found, checked, reached, raised = _check(tmp_path, """\
+        import pickle
+        import torch
+        x = pickle.load(open("ids.pkl", "rb"))
+        torch.from_numpy(x).view(7, 7)
+    """)
+    assert raised == 4 and found == [("PT001", 4)], found
