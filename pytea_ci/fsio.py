@@ -60,6 +60,7 @@ def read_json(path: str) -> Any:
 
 
 DATA_FILE_LIMIT = 256_000  # bytes: larger data files of a project are never read (interp/project_files.py)
+BINARY_LIMIT = 64_000_000  # bytes: a larger pickled / NumPy / torch data file is never read (models/pickled.py)
 
 
 def content_hash(data: bytes) -> str:

@@ -5,7 +5,7 @@ Modes, each a fresh `pytea-ci check --no-cache --format json` in the mutant's wo
 - library: the mutated file alone, no driver in the folder (`check FILE`, default library mode; with the
   driver there, `check FILE` ran it as an importer of FILE: driver mode, not library mode);
 - script: a Script subject's entry (`check ENTRY`, default), after the subject's setup has written its data
-  files, with its command line as `--arg` overrides where the entry reads it with argparse (`script_args`).
+  files, with its command line (`--arg` pairs for argparse entries, and since stop 43 `--argv`: `script_args`).
 Item 6: every subject's original, driver / script entry, default vs `--library-mode never`.
 
 Figures per mode, per half (split.json), per operator and per source: mutants that fail always /
@@ -33,6 +33,7 @@ import json
 import os
 import re
 import resource
+import shlex
 import shutil
 import signal
 import statistics
@@ -191,14 +192,16 @@ def argv_overrides(argv: tuple[str, ...]) -> tuple[str, ...]:
 def script_args(subject: Script, work: str) -> tuple[str, ...]:
     """What a script check is given beside its entry, so it checks the run torch labelled: the subject's
     setup is run in the work folder first (the data files its script reads, as the labelling runs
-    had them), and its command line, where the entry reads it with argparse (a `configurator.py` or a
-    parser of its own reads `sys.argv` in ways pytea-ci's overrides do not set: those run on defaults)."""
+    had them), and its command line: its `--name value` pairs as `--arg` overrides where the entry reads
+    argparse (`argv_overrides`), and since stop 43 the whole line verbatim (`--argv`: `sys.argv` and the
+    entry's parser read it as CPython does — short options, positionals, which the pairs cannot say)."""
     if subject.setup:
         subprocess.run([PYTHON, "-c", subject.setup], cwd=work, capture_output=True, timeout=120,
                        env={**os.environ, "PYTHONPATH": work})
     with open(os.path.join(work, subject.entry), encoding="utf-8", errors="replace") as f:
         uses_argparse = "argparse" in f.read()
-    return argv_overrides(subject.argv) if uses_argparse else ()
+    pairs = argv_overrides(subject.argv) if uses_argparse else ()  # as before stop 43 (an --arg wins)
+    return (*pairs, f"--argv={shlex.join(subject.argv)}") if subject.argv else ()
 
 
 def cmd_run(args: argparse.Namespace) -> int:

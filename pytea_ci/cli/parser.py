@@ -95,6 +95,9 @@ def _analysis_options(p: argparse.ArgumentParser) -> None:
                    "none, their modules alone); none: every entry point")
     p.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE",
                    help="override an argparse default of the analyzed program (repeatable)")
+    p.add_argument("--argv", default=None, metavar="ARGS",
+                   help="the analyzed program's command line, as shell words (--argv=\"-c config.json data.txt\"): "
+                        "sys.argv[1:], and what its argparse parser reads from it (an --arg wins)")
     p.add_argument("--symbolic", action="append", default=[], metavar="NAME=RANGE",
                    help="declare an argparse option, a Dataset class's length or the value at FILE:LINE symbolic "
                         "over RANGE, e.g. batch_size=1..1024 or image_size=224,256..512 step 32 (repeatable)")

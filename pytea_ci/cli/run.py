@@ -4,6 +4,7 @@ written where the output plan says, and the exit code (0 clean, 1 findings, 2 us
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -37,6 +38,16 @@ def arg_overrides(items: Sequence[str]) -> dict[str, object]:
     return overrides
 
 
+def command_line(text: str | None) -> list[str] | None:
+    """--argv: the analyzed program's command line split as a POSIX shell splits it."""
+    if text is None:
+        return None
+    try:
+        return shlex.split(text)
+    except ValueError as e:
+        raise UsageError(f"--argv {text!r}: {e}") from None
+
+
 def _symbolic(items: Sequence[str]) -> dict[str, object]:
     from pytea_ci.driver.symranges import parse_cli
 
@@ -64,7 +75,8 @@ def request(ns: argparse.Namespace) -> CheckRequest:
         raise UsageError("--affected-only needs --diff")
     return CheckRequest(paths=ns.paths, root=ns.root, config_file=ns.config, staged=ns.staged, diff=ns.diff,
                         affected_only=ns.affected_only, new_only=ns.new_only, baseline=ns.baseline, shard=ns.shard,
-                        no_cache=ns.no_cache, args=arg_overrides(ns.arg), overrides=overrides,
+                        no_cache=ns.no_cache, args=arg_overrides(ns.arg), argv=command_line(ns.argv),
+                        overrides=overrides,
                         progress=progress.for_stderr(ns.progress))
 
 
@@ -137,7 +149,8 @@ def baseline_write(ns: argparse.Namespace) -> int:
     from pytea_ci.driver.check import check as run_check
 
     outcome = run_check(CheckRequest(paths=ns.paths, root=ns.root, config_file=ns.config, no_cache=ns.no_cache,
-                                     args=arg_overrides(ns.arg), overrides=_overrides(ns)))
+                                     args=arg_overrides(ns.arg), argv=command_line(ns.argv),
+                                     overrides=_overrides(ns)))
     sys.stderr.write("".join(f"pytea-ci: warning: {message}\n" for message in outcome.messages))
     if any(e.status == "internal-error" for e in outcome.result.entries):
         raise UsageError("an entry point failed with an internal error; the baseline was not written")

@@ -26,7 +26,7 @@ from pytea_ci.driver.identity import analyzer_hash
 from pytea_ci.driver.imports_graph import Closure
 from pytea_ci.diagnostics.budgets import CANCELLED, WALL_CLOCK
 from pytea_ci.diagnostics.rules import INCOMPLETE
-from pytea_ci.fsio import DATA_FILE_LIMIT, atomic_write, files_unchanged, read_json
+from pytea_ci.fsio import BINARY_LIMIT, atomic_write, files_unchanged, read_json
 
 FORMAT = 2
 SUBDIRS = ("results", "solver", "replay", "packages", "environment")
@@ -111,7 +111,8 @@ class ResultCache:
         try:
             if isinstance(doc, dict) and doc.get("format") == FORMAT and doc.get("key") == key:
                 found = load_entry(doc["result"])
-                if files_unchanged(self.root, found.inputs, DATA_FILE_LIMIT):  # the data files it read
+                # the data files it read (a text one is at most DATA_FILE_LIMIT bytes, a binary one BINARY_LIMIT)
+                if files_unchanged(self.root, found.inputs, BINARY_LIMIT):
                     self.hits += 1
                     return found
         except (KeyError, TypeError, ValueError):

@@ -34,6 +34,7 @@ class CheckRequest:
     shard: tuple[int, int] | None = None
     no_cache: bool = False
     args: dict[str, Any] = field(default_factory=dict)  # --arg NAME=VALUE, on top of the config
+    argv: list[str] | None = None  # --argv: the analyzed program's command line (sys.argv[1:])
     overrides: dict[str, Any] = field(default_factory=dict)  # CLI flags by Config attribute name
     progress: Progress | None = None
     resident: Resident | None = None  # the language server's in-memory caches (driver/resident.py)
@@ -88,6 +89,8 @@ def options(cfg: Config, root: str, entries: list[str], req: CheckRequest) -> Op
         rel = os.path.relpath(e, root).replace(os.sep, "/")
         opts = cfg.analysis_options(rel)
         opts["args"] = {**opts["args"], **req.args}
+        if req.argv is not None:
+            opts["argv"] = list(req.argv)
         if env:
             opts["site"] = env
         per_entry[e] = opts
@@ -95,7 +98,8 @@ def options(cfg: Config, root: str, entries: list[str], req: CheckRequest) -> Op
                     entry_steps=steps_for(cfg.time_budget), wall_seconds=cfg.wall_clock_limit)
     meter = RunMeter.for_budget(cfg.run_budget, req.started)
     out = Options(root=root, exclude=list(cfg.exclude), budget=budget, solver_timeout_ms=cfg.solver_timeout,
-                  entry_options={"args": dict(req.args), **({"site": env} if env else {})}, cache_dir=None if req.no_cache else cache_dir(cfg, root),
+                  entry_options={"args": dict(req.args), **({"site": env} if env else {}),
+                                 **({"argv": list(req.argv)} if req.argv is not None else {})}, cache_dir=None if req.no_cache else cache_dir(cfg, root),
                   jobs=cfg.jobs, per_entry=per_entry, meter=meter)
     out.editor = req.editor
     out.progress = req.progress

@@ -39,7 +39,7 @@ from pytea_ci.interp.calls import CallMixin
 from pytea_ci.interp.objects import ObjectMixin
 from pytea_ci.interp.sequences import SequenceMixin
 from pytea_ci.interp.unordered import UnorderedMixin
-from pytea_ci.interp.project_files import data_kind, data_listing, read_text
+from pytea_ci.interp.project_files import BINARY_LIMIT, data_kind, data_listing, read_bytes, read_text
 from pytea_ci.interp.ops import on_machine
 from pytea_ci.interp.plausible_sizes import implausible_only
 from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, ModuleVal, PathEnd, Scope, SideEnd, UserException
@@ -266,6 +266,9 @@ class Interpreter(LoopMixin, PatternMixin, StmtMixin, ExprMixin, ObjectMixin, Ca
 
     def project_text(self, name: str, base: str | None = None) -> str | None:
         return read_text(self, name, base)
+
+    def project_data(self, name: str, base: str | None = None) -> bytes | None:
+        return read_bytes(self, name, base, BINARY_LIMIT)
 
     def written_elsewhere(self, key: tuple[str, ...]) -> list[tuple[str, Any]]:
         from pytea_ci.interp.project_writes import written_elsewhere

@@ -4,6 +4,8 @@ iteration and the tracking of list lengths `sequences.py`'s."""
 
 from __future__ import annotations
 
+import os
+
 import ast
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
@@ -37,6 +39,9 @@ _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "
 _ITEM_DEPENDENT = {"pop", "popitem", "remove", "index", "count"}
 _SHORT = 8  # a table this long or shorter, indexed by a size symbol, is followed entry by entry (`per_case`)
 _SEQ_NAMES = {list: "list", str: "string"}  # CPython's IndexError text; a tuple's or a tuple subclass's: "tuple"
+
+
+ARGV = "sys.argv"  # facts: the command line of this run once the program has read or set it (`--argv`)
 
 
 class ObjectMixin:
@@ -198,6 +203,11 @@ class ObjectMixin:
         qual = f"{obj.qualname}.{name}"
         if qual == "sys.modules":  # the interpreter's own table of the program's modules
             return self.module_table()
+        if qual == "sys.argv" and (ARGV in self.facts or isinstance(self.option("argv"), list)):
+            if ARGV not in self.facts:  # --argv: the command line, one list for the run (the program may change it)
+                self.facts[ARGV] = [os.path.relpath(os.path.realpath(self.config.entry), self.config.root),
+                                    *self.option("argv")]
+            return self.facts[ARGV]
         found = lookup(qual)
         if isinstance(found, Unknown) and found.origin is None:  # a modeled constant not understood
             return Unknown(found.reason, found.pytype, Origin(self.span, found.reason or qual))
@@ -269,6 +279,8 @@ class ObjectMixin:
             obj.attrs[name] = value
         elif isinstance(obj, Tensor):  # not kept on the value; `getattr(t, name, default)` is then unknown
             self.facts.setdefault(TENSOR_ATTRS_SET, set()).add(name)
+        elif isinstance(obj, Namespace) and obj.qualname == "sys" and name == "argv":
+            self.facts[ARGV] = value  # `sys.argv = [...]`: what the program reads from then on
 
     # ----- items --------------------------------------------------------------------------------
     def made_module(self: "Interpreter", table: dict[Any, Any], name: Any) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
+from pytea_ci.fsio import BINARY_LIMIT  # noqa: F401  (re-exported for the interpreter)
 from pytea_ci.fsio import DATA_FILE_LIMIT as MAX_BYTES
 from pytea_ci.fsio import content_hash
 
@@ -24,6 +25,17 @@ if TYPE_CHECKING:
 def read_text(interp: "Interpreter", name: str, base: str | None = None) -> str | None:
     """The text of the project file `name` (relative to `base`, itself relative to the folder of the
     file running), or None when it is outside the project, missing, too large or not text."""
+    data = read_bytes(interp, name, base)
+    try:
+        return None if data is None else data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def read_bytes(interp: "Interpreter", name: str, base: str | None = None, limit: int = MAX_BYTES) -> bytes | None:
+    """The bytes of the project file `name` (as `read_text` finds it; a pickle, a NumPy or torch file the
+    program loads, parsed as data by models/pickled.py, up to `BINARY_LIMIT`: its arrays' bytes are skipped,
+    its structure is what is read), or None when outside the project, missing or larger than `limit`."""
     if not name or "\0" in name:
         return None
     folder = os.path.join(os.path.dirname(os.path.abspath(interp.cur_path)), base or "")
@@ -31,21 +43,22 @@ def read_text(interp: "Interpreter", name: str, base: str | None = None) -> str 
     own = package_data(interp, path)
     if not (own or interp.inside_project(path)) or not os.path.isfile(path):
         return None
-    data = interp.shared.editor.text(path)
+    text = interp.shared.editor.text(path)
     try:
-        if data is None:
-            if os.path.getsize(path) > MAX_BYTES:
+        if text is not None:
+            data = text
+        else:
+            if os.path.getsize(path) > limit:
                 return None
             with open(path, "rb") as f:
-                data = f.read(MAX_BYTES + 1)
-        text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+                data = f.read(limit + 1)
+    except OSError:
         return None
-    if len(data) > MAX_BYTES:
+    if len(data) > limit:
         return None
     if not own:
         record_input(interp, path, data)
-    return text
+    return data
 
 
 def record_input(interp: "Interpreter", path: str, data: bytes) -> None:

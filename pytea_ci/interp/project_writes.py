@@ -20,7 +20,7 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from pytea_ci.fsio import DATA_FILE_LIMIT
+from pytea_ci.fsio import BINARY_LIMIT
 from pytea_ci.interp.project_files import record_input
 from pytea_ci.models.saved import SAVED
 
@@ -136,7 +136,7 @@ def _saves_of(interp: "Interpreter", writer: str) -> dict[tuple[str, ...], list[
         if interp.inside_project(path) and not isinstance(parsed, SyntaxError):
             try:
                 with open(path, "rb") as f:  # as much as the result cache rereads (fsio.files_unchanged)
-                    record_input(interp, path, f.read(DATA_FILE_LIMIT + 1))
+                    record_input(interp, path, f.read(BINARY_LIMIT + 1))  # as the result cache rereads it
             except OSError:
                 continue
     shared.inputs.update(sub.inputs)

@@ -26,6 +26,7 @@ from pytea_ci.models import dict_subclass  # noqa: F401
 from pytea_ci.models import property_base  # noqa: F401
 from pytea_ci.models import value_types  # noqa: F401
 from pytea_ci.models import saved  # noqa: F401
+from pytea_ci.models import pickled  # noqa: F401
 from pytea_ci.models import transformers_  # noqa: F401
 from pytea_ci.models import iterables, text, unknown_text  # noqa: F401
 from pytea_ci.models import operator_  # noqa: F401

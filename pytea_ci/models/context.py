@@ -46,6 +46,9 @@ class Ctx(Protocol):
         """The text of a small file of the project (`name` relative to `base`, default: the folder of
         the file running), read and never executed; None when outside the project, missing or large."""
 
+    def project_data(self, name: str, base: str | None = None) -> bytes | None:
+        """The bytes of such a file (a pickle, a NumPy or torch file the program loads; models/pickled.py)."""
+
     def written_elsewhere(self, key: tuple[str, ...]) -> "list[tuple[str, Any]]":
         """What the project's other scripts save at the path `key` (its segments, relative to the folder the
         program runs in): one (library, value) per path of theirs that saved it (interp/project_writes.py)."""

@@ -44,7 +44,7 @@ NAMES: dict[str, str] = {
         'random.randint random.randrange random.choice random.sample random.choices random.random '
         'random.uniform random.gauss random.normalvariate random.betavariate random.expovariate '
         'random.triangular random.seed random.shuffle random.setstate os.listdir os.walk os.scandir glob.glob '
-        'glob.iglob json.loads pickle.load',
+        'glob.iglob json.loads',
     'pytea_ci.models.value_types':
         'types.NoneType torch.Tensor.__module__ torch.Tensor.__qualname__ torch.Tensor.__name__ '
         'torch.nn.Parameter.__module__ torch.nn.Parameter.__qualname__ torch.nn.Parameter.__name__ '
@@ -568,6 +568,8 @@ NAMES: dict[str, str] = {
         'builtins.dict.__base__ collections.defaultdict',
     'pytea_ci.models.property_base':
         'builtins.property.__base__',
+    'pytea_ci.models.pickled':
+        'numpy.ObjectArray0d numpy.lib.npyio.NpzFile pickle.load',
     'pytea_ci.models.saved':
         'os.path.join numpy.save numpy.load torch.save torch.load',
     'pytea_ci.models.transformers_':
@@ -710,20 +712,20 @@ PREFIXES = (
     'einops.layers einops.layers.torch enum fire functools functools.partial getpass glob heapq hydra importlib '
     'importlib.machinery importlib.metadata importlib.util inspect io itertools itertools.chain json '
     'jsonargparse keyword lightning lightning.fabric lightning_fabric logging math matplotlib matplotlib.pyplot '
-    'multiprocessing numpy numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf omegaconf.dictconfig '
-    'operator os os.path packaging packaging.version pathlib pickle platform random re shutil socket string sys '
-    'sys.path tempfile time timm timm.models timm.models._registry torch torch.Tensor torch._dynamo '
-    'torch._dynamo.external_utils torch._subclasses torch._subclasses.fake_tensor torch._utils torch.amp '
-    'torch.autograd torch.autograd.function torch.autograd.grad_mode torch.backends torch.backends.cuda '
-    'torch.backends.cudnn torch.backends.mps torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp '
-    'torch.cuda.graphs torch.distributed torch.fft torch.fx torch.fx._symbolic_trace torch.fx.proxy torch.hub '
-    'torch.jit torch.linalg torch.multiprocessing torch.nn torch.nn.Embedding torch.nn.Parameter '
-    'torch.nn.attention torch.nn.attention.flex_attention torch.nn.functional torch.nn.init torch.nn.modules '
-    'torch.nn.modules.module torch.nn.modules.utils torch.nn.parallel torch.nn.parameter torch.nn.utils '
-    'torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim torch.optim.lr_scheduler '
-    'torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data torch.utils.data.dataloader '
-    'torch.utils.data.dataset torch.utils.data.distributed torch.utils.data.sampler torch.xpu torchvision '
-    'torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
+    'multiprocessing numpy numpy.lib numpy.lib.npyio numpy.ndarray numpy.random omegaconf omegaconf.OmegaConf '
+    'omegaconf.dictconfig operator os os.path packaging packaging.version pathlib pickle platform random re '
+    'shutil socket string sys sys.path tempfile time timm timm.models timm.models._registry torch torch.Tensor '
+    'torch._dynamo torch._dynamo.external_utils torch._subclasses torch._subclasses.fake_tensor torch._utils '
+    'torch.amp torch.autograd torch.autograd.function torch.autograd.grad_mode torch.backends '
+    'torch.backends.cuda torch.backends.cudnn torch.backends.mps torch.compiler torch.cpu torch.cpu.amp '
+    'torch.cuda torch.cuda.amp torch.cuda.graphs torch.distributed torch.fft torch.fx torch.fx._symbolic_trace '
+    'torch.fx.proxy torch.hub torch.jit torch.linalg torch.multiprocessing torch.nn torch.nn.Embedding '
+    'torch.nn.Parameter torch.nn.attention torch.nn.attention.flex_attention torch.nn.functional torch.nn.init '
+    'torch.nn.modules torch.nn.modules.module torch.nn.modules.utils torch.nn.parallel torch.nn.parameter '
+    'torch.nn.utils torch.nn.utils.parametrizations torch.nn.utils.rnn torch.onnx torch.optim '
+    'torch.optim.lr_scheduler torch.package torch.sparse torch.utils torch.utils._pytree torch.utils.data '
+    'torch.utils.data.dataloader torch.utils.data.dataset torch.utils.data.distributed torch.utils.data.sampler '
+    'torch.xpu torchvision torchvision.datasets torchvision.io torchvision.io.ImageReadMode torchvision.models '
     'torchvision.models.alexnet torchvision.models.mobilenetv2 torchvision.models.resnet torchvision.models.vgg '
     'torchvision.transforms torchvision.transforms.v2 torchvision.utils tqdm tqdm.auto tqdm.notebook tqdm.std '
     'transformers transformers.generation transformers.generation.configuration_utils '

@@ -186,8 +186,7 @@ def declared_for(ctx: Ctx, key: str, note: str) -> Any:
 
 # What a program reads at run time whose length is an input of the run: folder listings and data files.
 _READ = "read at run time by "
-_DATA_SOURCES = ("os.listdir", "os.walk", "os.scandir", "glob.glob", "glob.iglob", "json.loads",
-                 "pickle.load")
+_DATA_SOURCES = ("os.listdir", "os.walk", "os.scandir", "glob.glob", "glob.iglob", "json.loads")  # pickle.load: pickled.py
 
 
 def _data_read(name: str) -> Any:

@@ -9,7 +9,8 @@ key records the value saved (per path, `ctx.facts`); a load of a recorded key gi
 (a numpy array keeps its shape, dtype and value range; `torch.load` gets a copy of the containers
 saved). A save whose path has no key may have written any file: every record is dropped.
 
-A load of a file the run did not write, at a path known as a whole, gets what the project's other
+A load of a file the run did not write that the project holds is read as data (models/pickled.py: a
+preprocessing's arrays, tensors and vocabularies left on disk). Else, at a path known as a whole, it gets what the project's other
 scripts save there (`Ctx.written_elsewhere`, interp/project_writes.py: a `prepro.py` writing what
 `train.py` reads): their paths' values joined — containers of the same form, a tensor's rank, dtype and
 every size all of them agree on; a size they do not agree on, or that was not a number, is a new symbol
@@ -25,6 +26,7 @@ import os
 from typing import Any
 
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.pickled import is_object_array, np_file, object_array, torch_file
 from pytea_ci.models.random_ import _READ
 from pytea_ci.models.registry import model
 from pytea_ci.models.values import Unknown
@@ -203,6 +205,8 @@ def np_save(ctx: Ctx, file: Any = None, arr: Any = None, *args: Any, **kwargs: A
     if isinstance(arr, Tensor):
         _record(ctx, key, "numpy", dataclasses.replace(arr, lib="numpy", strides=None, device=None,
                                                         device_from=None))
+    elif isinstance(arr, dict):  # a 0-d object array holding a copy of the dict (`np.load(...).item()`)
+        _record(ctx, key, "numpy", object_array(_copy(arr)))
     else:
         _record(ctx, key, "numpy", None)  # saved, content not known (a list of ints is an array too)
     return None
@@ -212,7 +216,12 @@ def np_save(ctx: Ctx, file: Any = None, arr: Any = None, *args: Any, **kwargs: A
 def np_load(ctx: Ctx, file: Any = None, *args: Any, **kwargs: Any) -> Any:
     got = _recorded(ctx, path_key(file))
     if got is not None and got[0] == "numpy" and got[1] is not None:
+        if is_object_array(got[1]):  # NumPy refuses an object array without allow_pickle=True
+            return object_array(_copy(got[1].attrs["_held"])) if kwargs.get("allow_pickle") is True else \
+                _unread(ctx, "numpy.load", file, "numpy")
         return got[1]
+    if not _may_be_written(ctx, path_key(file)) and (read := np_file(ctx, file, kwargs.get("allow_pickle"))) is not None:
+        return read  # a data file of the project (models/pickled.py)
     return _unread(ctx, "numpy.load", file, "numpy")
 
 
@@ -225,6 +234,10 @@ def torch_save(ctx: Ctx, obj: Any = None, f: Any = None, *args: Any, **kwargs: A
 @model("torch.load")
 def torch_load(ctx: Ctx, f: Any = None, *args: Any, **kwargs: Any) -> Any:
     got = _recorded(ctx, path_key(f))
+    moved = kwargs.get("map_location", args[0] if args else None) is not None
     if got is not None and got[0] == "torch":
-        return _copy(got[1], kwargs.get("map_location", args[0] if args else None) is not None)
+        return _copy(got[1], moved)
+    if not _may_be_written(ctx, path_key(f)) and \
+            (read := torch_file(ctx, f, kwargs.get("weights_only", True), moved)) is not None:
+        return read  # a data file of the project (models/pickled.py)
     return _unread(ctx, "torch.load", f, "torch")

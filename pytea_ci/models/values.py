@@ -378,8 +378,11 @@ OBJECT_NAMES = frozenset(dir(object)) - {"__getstate__"}
 
 
 def lacks_attribute(obj: Any, name: str) -> bool:
-    """Whether a plain tuple (not a torch.Size, a named tuple or a return type with fields) has no
-    attribute `name`: CPython raises AttributeError for it."""
+    """Whether a plain tuple (not a torch.Size, a named tuple or a return type with fields) or list has no
+    attribute `name`: CPython raises AttributeError for it (`rows.shape` of a list loaded where an array was
+    expected). Not a dict: an `OrderedDict` is one here, and has `move_to_end`."""
+    if type(obj) is list:  # not a special name: a list may stand for an iterator CPython gives (`__next__`)
+        return not name.startswith("__") and not hasattr(list, name)
     return type(obj) is tuple and not hasattr(tuple, name)
 
 
