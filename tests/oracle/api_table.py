@@ -953,6 +953,12 @@ for _n in __import__("pytea_ci.models.numpy_.array", fromlist=["TENSOR_ONLY"]).T
                                      "numpy and torch by tests/test_numpy_tensor_names.py",
                                      f"# arr.{_n}: the finding is in tests/fixtures/dtype/numpy_not_tensor.py")
 EXEMPT.update({
+    "numpy.lib.npyio.NpzFile": ("an `.npz` file read back as data (its arrays' shapes and dtypes): checked against "
+                                "files NumPy writes by tests/test_pickled_files.py",
+                                "# np.load('arrays.npz')['x']: the figures are in tests/test_pickled_files.py"),
+    "numpy.ObjectArray0d": ("the 0-d object array `np.load(..., allow_pickle=True)` gives for a saved dict (`.item()`): "
+                            "checked against files NumPy writes by tests/test_pickled_files.py",
+                            "# np.load('word_dict.npy', allow_pickle=True).item(): see tests/test_pickled_files.py"),
     "torch.manual_seed": ("seeds the generator", "torch.manual_seed(0)"),
     "torch.cuda.manual_seed": ("seeds the CUDA generators", "torch.cuda.manual_seed(0)"),
     "torch.seed": ("reseeds the generator from the machine", "seed = torch.seed()"),
