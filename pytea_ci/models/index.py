@@ -53,13 +53,13 @@ NAMES: dict[str, str] = {
         'builtins.print builtins.input builtins.breakpoint builtins.help builtins.len builtins.range '
         'builtins.enumerate builtins.zip builtins.reversed builtins.sorted builtins.list builtins.tuple '
         'builtins.set builtins.frozenset builtins.sum builtins.abs builtins.int builtins.complex builtins.float '
-        'builtins.round builtins.divmod builtins.bool builtins.dict collections.abc.Iterable '
+        'builtins.round builtins.divmod builtins.pow builtins.bool builtins.dict collections.abc.Iterable '
         'builtins.isinstance torch.jit.isinstance builtins.issubclass builtins.callable builtins.any '
         'builtins.all builtins.iter builtins.next builtins.map builtins.filter builtins.vars builtins.dir '
         'builtins.id builtins.hash builtins.globals builtins.locals builtins.eval builtins.exec '
-        'builtins.compile builtins.memoryview builtins.bytearray builtins.pow builtins.object_new '
-        'builtins.bytes builtins.slice builtins.type builtins.staticmethod builtins.classmethod '
-        'builtins.property functools.cached_property builtins.object builtins.BaseException builtins.Exception '
+        'builtins.compile builtins.memoryview builtins.bytearray builtins.object_new builtins.bytes '
+        'builtins.slice builtins.type builtins.staticmethod builtins.classmethod builtins.property '
+        'functools.cached_property builtins.object builtins.BaseException builtins.Exception '
         'builtins.KeyboardInterrupt builtins.SystemExit builtins.ArithmeticError builtins.ZeroDivisionError '
         'builtins.OverflowError builtins.LookupError builtins.IndexError builtins.KeyError builtins.ValueError '
         'builtins.TypeError builtins.RuntimeError builtins.NotImplementedError builtins.RecursionError '
@@ -463,7 +463,8 @@ NAMES: dict[str, str] = {
         'torch._dynamo.is_compiling torch._dynamo.external_utils.is_compiling torch.jit.is_tracing '
         'torch.jit.is_scripting torch._utils.is_compiling torch.fx._symbolic_trace.is_fx_tracing '
         'torch.onnx.is_in_onnx_export torch.fx.Proxy torch.fx.proxy.Proxy torch._subclasses.FakeTensor '
-        'torch._subclasses.fake_tensor.FakeTensor',
+        'torch._subclasses.fake_tensor.FakeTensor torch._dynamo.allow_in_graph torch.compiler.allow_in_graph '
+        'torch._dynamo.decorators.allow_in_graph',
     'pytea_ci.models.torch.nn.fold':
         'torch.nn.functional.unfold torch.nn.functional.fold torch.nn.Unfold torch.nn.Fold',
     'pytea_ci.models.torch.nn.init':
@@ -699,7 +700,7 @@ PREFIXES = (
     'logging math matplotlib matplotlib.pyplot multiprocessing numpy numpy.ndarray numpy.random omegaconf '
     'omegaconf.OmegaConf omegaconf.dictconfig operator os os.path packaging packaging.version pathlib pickle '
     'platform random re shutil socket string sys sys.path tempfile time timm timm.models timm.models._registry '
-    'torch torch.Tensor torch._dynamo torch._dynamo.external_utils torch._subclasses '
+    'torch torch.Tensor torch._dynamo torch._dynamo.decorators torch._dynamo.external_utils torch._subclasses '
     'torch._subclasses.fake_tensor torch._utils torch.amp torch.autograd torch.autograd.function '
     'torch.autograd.grad_mode torch.backends torch.backends.cuda torch.backends.cudnn torch.backends.mps '
     'torch.compiler torch.cpu torch.cpu.amp torch.cuda torch.cuda.amp torch.cuda.graphs torch.distributed '

@@ -22,7 +22,8 @@ CORE = Path(__file__).resolve().parents[1] / "fixtures" / "core"
 FIXTURES = ["machine_env.py", "dtypes.py", "data_scalars.py", "loop_summaries.py", "numpy_draws.py",
             "decided_conditionals.py", "attention_layout.py", "identity_values.py", "module_table.py",
             "locals_configs.py", "constructor_loops.py", "value_classes.py", "symbolic_split.py", "class_attributes.py",
-            "eager_mode.py", "complex_parts.py", "unknown_numbers.py", "drop_path_blocks.py", "parameter_tuples.py"]
+            "eager_mode.py", "complex_parts.py", "unknown_numbers.py", "drop_path_blocks.py", "parameter_tuples.py",
+            "module_queries.py"]
 SUBPROCESS = ["launchers_run.py"]  # torch.multiprocessing.spawn needs a real __main__ module
 
 
