@@ -601,9 +601,17 @@ def filter_(ctx: Ctx, fn: Any, iterable: Any) -> Any:
 
 @model("builtins.vars")
 def vars_(ctx: Ctx, *obj: Any) -> Any:
-    """The attribute dict itself (`vars(args)`, `vars(module)`), as Python gives it; `vars()` is unknown."""
+    """The attribute dict itself (`vars(args)`, `vars(module)`), as Python gives it; `vars()` is unknown. Of a
+    module of `torch.nn.modules` (`vars(torch.nn.modules.activation)`: torch_geometric's `activation_resolver`),
+    a dict holding only some of its items: its `torch.nn` module classes, in torch's order (`LAYER_MODULES`)."""
     if len(obj) != 1 or isinstance(obj[0], Unknown):
         return ctx.unknown("vars()")
+    from pytea_ci.models.torch.tensor_attrs import LAYER_MODULES
+
+    if isinstance(obj[0], Namespace) and (layers := LAYER_MODULES.get(obj[0].qualname)) is not None:
+        classes = {name: ctx.getattr(obj[0], name) for name in layers}
+        ctx.mark_inexact(classes)  # type: ignore[arg-type]
+        return classes
     found = ctx.getattr(obj[0], "__dict__")
     return found if isinstance(found, dict) else ctx.unknown("vars of a value without a known __dict__")
 

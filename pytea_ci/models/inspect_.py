@@ -68,12 +68,13 @@ class Signature:
     empty = EMPTY
 
 
-def _native_rows(ctx: Ctx, cls: ClassVal) -> list[tuple[str, EnumInt, Any]] | None:
-    """The constructor's parameters of a modeled torch.nn class, as the installed torch declared them
-    (models/torch/nn/signatures.py); their defaults' values are not recorded (unknown)."""
-    from pytea_ci.models.torch.nn.signatures import INIT_PARAMETERS
+def _native_rows(ctx: Ctx, cls: ClassVal, forward: bool = False) -> list[tuple[str, EnumInt, Any]] | None:
+    """The constructor's parameters of a modeled torch.nn class (`forward`: its bound `forward`'s), as the
+    installed torch declared them (models/torch/nn/signatures.py); their defaults' values are not recorded
+    (unknown)."""
+    from pytea_ci.models.torch.nn.signatures import FORWARD_PARAMETERS, INIT_PARAMETERS
 
-    row = INIT_PARAMETERS.get(cls.qualname)
+    row = (FORWARD_PARAMETERS if forward else INIT_PARAMETERS).get(cls.qualname)
     if row is None:
         return None
     kinds = {"**": VAR_KEYWORD, "*": VAR_POSITIONAL, "/": POSITIONAL_ONLY, "!": KEYWORD_ONLY}
@@ -116,6 +117,10 @@ def signature(ctx: Ctx, obj: Any, *args: Any, **kwargs: Any) -> Any:
     without its first parameter), or of a modeled torch.nn class; anything else is not known."""
     if isinstance(obj, ClassVal) and obj.native and not args and not kwargs:
         native = _native_rows(ctx, obj)
+        return _signature_of(ctx, native) if native is not None else ctx.unknown("introspection")
+    if isinstance(obj, BoundMethod) and isinstance(obj.self_val, Instance) and obj.self_val.cls.native \
+            and getattr(obj.func, "name", None) == f"{obj.self_val.cls.qualname}.forward" and not args and not kwargs:
+        native = _native_rows(ctx, obj.self_val.cls, forward=True)  # a torch layer's own `forward`, bound
         return _signature_of(ctx, native) if native is not None else ctx.unknown("introspection")
     fn, bound = (obj.func, True) if isinstance(obj, BoundMethod) else (obj, False)
     node = getattr(fn, "node", None)
