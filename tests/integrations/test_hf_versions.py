@@ -123,12 +123,14 @@ def test_every_boundary_bug_found_at_the_line(checked: tuple[dict, dict, list[st
 # since stop 43 (the UNet2DModel twins ended at the step budget, 35 paths: `ModelMixin.dtype` through
 # `named_parameters()`, `hasattr` of a class `allow_in_graph` decorated and `pow(2, 31)` each forked every
 # upsampling block)
-BUDGET_NOTES: dict[str, list[str]] = {"5": [], "4": [], "df": []}
+# torch-geometric's since stop 43 too (every script ended at the step budget: each layer's `Inspector` parsed
+# `inspect.getsource` of its class, not known, and forked)
+BUDGET_NOTES: dict[str, list[str]] = {"5": [], "4": [], "df": [], "pyg": []}
 
 
 def test_transformers_checks_end_without_a_budget_note(checked: tuple[dict, dict, list[str], str]) -> None:
     doc, _, _, version = checked
     if version not in BUDGET_NOTES:
-        pytest.skip("budget notes are tracked for the transformers and diffusers rows")
+        pytest.skip("budget notes are tracked for the transformers, diffusers and torch-geometric rows")
     noted = sorted({d["entry"] for d in doc["diagnostics"] if d["rule"] == "PT011" and "budget" in d["message"]})
     assert noted == BUDGET_NOTES[version], noted
