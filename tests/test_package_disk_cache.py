@@ -358,3 +358,24 @@ def test_a_one_shot_run_keeps_what_a_restore_read_out_of_later_collections(monke
         assert read is not None and gc.get_freeze_count() >= 1000
     finally:
         gc.unfreeze()
+
+
+def test_a_definition_is_pickled_once_for_every_entry_that_holds_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cold check writes an entry per import kept, and nested imports' entries hold the same definitions:
+    each body is pickled once per process (a BERT check pickled 2,796 bodies 8,765 times), the same bytes
+    every time; a field set anew is pickled anew."""
+    import ast
+
+    from pytea_ci.packages import disk as package_disk
+
+    node = ast.parse("def f(x, y=2):\n    return x + y\n").body[0]
+    calls = []
+    real = pickle.dumps
+    monkeypatch.setattr(package_disk.pickle, "dumps", lambda *a, **k: calls.append(a) or real(*a, **k))
+    first = package_disk._def_args(node)
+    assert package_disk._def_args(node) == first and len(calls) == 1
+    assert first[2] == real({k: v for k, v in node.__dict__.items() if k in package_disk._LAZY_FIELDS}, protocol=5)
+    node.body = ast.parse("return x * y").body  # type: ignore[attr-defined]
+    changed = package_disk._def_args(node)
+    assert len(calls) == 2 and changed[2] != first[2]
+    assert ast.unparse(package_disk._lazy_def(*changed).body[0]) == "return x * y"

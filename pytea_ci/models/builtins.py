@@ -332,6 +332,21 @@ def divmod_(ctx: Ctx, a: Any, b: Any) -> Any:
     return divmod(a, b) if _concrete(a, b) else (ctx.unknown("divmod"), ctx.unknown("divmod"))
 
 
+@model("builtins.pow")
+def pow_(ctx: Ctx, base: Any, exp: Any, mod: Any = None) -> Any:
+    """`pow(base, exp)` is `base ** exp`, with the operator's rules (sizes, a tensor's `__pow__`, a power too
+    large to compute is not known); `pow(base, exp, mod)` CPython's own of known ints, its errors (a zero
+    modulus, a negative exponent with no inverse) raised as CPython raises them; else not known."""
+    if mod is None:
+        return ctx.binary_values("pow", base, exp)
+    if _concrete(base, exp, mod) and all(isinstance(v, int) for v in (base, exp, mod)):
+        try:
+            return pow(int(base), int(exp), int(mod))
+        except (ValueError, ZeroDivisionError) as e:
+            ctx.user_error(type(e).__name__, str(e))
+    return ctx.unknown("pow with a modulus")
+
+
 @model("builtins.bool")
 def bool_(ctx: Ctx, x: Any = False) -> Any:
     if isinstance(x, (list, tuple, dict, set, frozenset)) and ctx.iterate(x) is None:
@@ -586,9 +601,17 @@ def filter_(ctx: Ctx, fn: Any, iterable: Any) -> Any:
 
 @model("builtins.vars")
 def vars_(ctx: Ctx, *obj: Any) -> Any:
-    """The attribute dict itself (`vars(args)`, `vars(module)`), as Python gives it; `vars()` is unknown."""
+    """The attribute dict itself (`vars(args)`, `vars(module)`), as Python gives it; `vars()` is unknown. Of a
+    module of `torch.nn.modules` (`vars(torch.nn.modules.activation)`: torch_geometric's `activation_resolver`),
+    a dict holding only some of its items: its `torch.nn` module classes, in torch's order (`LAYER_MODULES`)."""
     if len(obj) != 1 or isinstance(obj[0], Unknown):
         return ctx.unknown("vars()")
+    from pytea_ci.models.torch.tensor_attrs import LAYER_MODULES
+
+    if isinstance(obj[0], Namespace) and (layers := LAYER_MODULES.get(obj[0].qualname)) is not None:
+        classes = {name: ctx.getattr(obj[0], name) for name in layers}
+        ctx.mark_inexact(classes)  # type: ignore[arg-type]
+        return classes
     found = ctx.getattr(obj[0], "__dict__")
     return found if isinstance(found, dict) else ctx.unknown("vars of a value without a known __dict__")
 
@@ -626,7 +649,7 @@ def id_(ctx: Ctx, obj: Any) -> Any:
 
 @model("builtins.hash", "builtins.globals", "builtins.locals",
        "builtins.eval", "builtins.exec", "builtins.compile", "builtins.memoryview",
-       "builtins.bytearray", "builtins.pow", "builtins.object_new")
+       "builtins.bytearray", "builtins.object_new")
 def opaque(ctx: Ctx, *args: Any, **kwargs: Any) -> Any:
     return ctx.unknown("opaque builtin")
 

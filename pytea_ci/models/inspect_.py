@@ -13,6 +13,7 @@ class of the program, the names its body annotates; `typing.get_type_hints` read
 from __future__ import annotations
 
 import ast
+import functools
 from typing import Any
 
 from pytea_ci.fsio import read_source
@@ -68,12 +69,13 @@ class Signature:
     empty = EMPTY
 
 
-def _native_rows(ctx: Ctx, cls: ClassVal) -> list[tuple[str, EnumInt, Any]] | None:
-    """The constructor's parameters of a modeled torch.nn class, as the installed torch declared them
-    (models/torch/nn/signatures.py); their defaults' values are not recorded (unknown)."""
-    from pytea_ci.models.torch.nn.signatures import INIT_PARAMETERS
+def _native_rows(ctx: Ctx, cls: ClassVal, forward: bool = False) -> list[tuple[str, EnumInt, Any]] | None:
+    """The constructor's parameters of a modeled torch.nn class (`forward`: its bound `forward`'s), as the
+    installed torch declared them (models/torch/nn/signatures.py); their defaults' values are not recorded
+    (unknown)."""
+    from pytea_ci.models.torch.nn.signatures import FORWARD_PARAMETERS, INIT_PARAMETERS
 
-    row = INIT_PARAMETERS.get(cls.qualname)
+    row = (FORWARD_PARAMETERS if forward else INIT_PARAMETERS).get(cls.qualname)
     if row is None:
         return None
     kinds = {"**": VAR_KEYWORD, "*": VAR_POSITIONAL, "/": POSITIONAL_ONLY, "!": KEYWORD_ONLY}
@@ -116,6 +118,10 @@ def signature(ctx: Ctx, obj: Any, *args: Any, **kwargs: Any) -> Any:
     without its first parameter), or of a modeled torch.nn class; anything else is not known."""
     if isinstance(obj, ClassVal) and obj.native and not args and not kwargs:
         native = _native_rows(ctx, obj)
+        return _signature_of(ctx, native) if native is not None else ctx.unknown("introspection")
+    if isinstance(obj, BoundMethod) and isinstance(obj.self_val, Instance) and obj.self_val.cls.native \
+            and getattr(obj.func, "name", None) == f"{obj.self_val.cls.qualname}.forward" and not args and not kwargs:
+        native = _native_rows(ctx, obj.self_val.cls, forward=True)  # a torch layer's own `forward`, bound
         return _signature_of(ctx, native) if native is not None else ctx.unknown("introspection")
     fn, bound = (obj.func, True) if isinstance(obj, BoundMethod) else (obj, False)
     node = getattr(fn, "node", None)
@@ -165,6 +171,8 @@ def getsource(ctx: Ctx, obj: Any) -> Any:
     """The source text CPython reads back: of a module read from source, its whole file; of a function
     of the program or of a package read from source, its lines from the first decorator to the end
     (indented as written). Anything else (a class, a modeled callable, a value not understood): not known."""
+    if isinstance(obj, ClassVal) and not obj.native:
+        return _class_source(ctx, obj)
     kind = type(obj).__name__
     path = getattr(obj, "path", None)
     if kind not in ("ModuleVal", "FunctionVal") or not isinstance(path, str) or not path.endswith(".py"):
@@ -180,6 +188,30 @@ def getsource(ctx: Ctx, obj: Any) -> Any:
     first = min([node.lineno] + [d.lineno for d in node.decorator_list])
     lines = text.splitlines(keepends=True)
     return "".join(lines[first - 1:node.end_lineno])
+
+
+def _class_source(ctx: Ctx, cls: ClassVal) -> Any:
+    """CPython's `inspect.getsource(cls)` of a class read from source: the lines of its `class` statement, from
+    its first decorator to its end, found as the statement of that name in the file of a method it defines
+    that holds that method (CPython finds it by qualified name); not known for a class without such a method."""
+    fn = next((v for v in cls.ns.values() if type(v).__name__ == "FunctionVal" and getattr(v, "owner", None) is cls
+               and isinstance(getattr(v, "path", None), str) and v.path.endswith(".py")), None)
+    text = read_source(fn.path) if fn is not None else None
+    if fn is None or text is None or not isinstance(fn.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return ctx.unknown("introspection")
+    found = [c for c in ast.walk(_parsed(fn.path, text)) if isinstance(c, ast.ClassDef) and c.name == cls.name
+             and any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.lineno == fn.node.lineno
+                     and f.name == fn.node.name for f in c.body)]
+    if len(found) != 1 or found[0].end_lineno is None:
+        return ctx.unknown("introspection")
+    node = found[0]
+    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    return "".join(text.splitlines(keepends=True)[first - 1:node.end_lineno])
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed(path: str, text: str) -> ast.Module:
+    return ast.parse(text)
 
 
 def _own_annotations(cls: Any) -> dict[str, Any] | None:

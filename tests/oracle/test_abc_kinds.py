@@ -11,7 +11,7 @@ import inspect
 import pytest
 
 from pytea_ci.models.abc_kinds import ONE_TRICK, abc_matches, enum_meta_matches
-from pytea_ci.models.torch.nn.signatures import INIT_PARAMETERS
+from pytea_ci.models.torch.nn.signatures import FORWARD_PARAMETERS, INIT_PARAMETERS
 from pytea_ci.models.values import RangeVal
 from pytea_ci.shapes.tensor import Tensor
 
@@ -55,3 +55,19 @@ def test_nn_signatures_are_torchs() -> None:
         cls = getattr(torch.nn, qualname.rsplit(".", 1)[-1])
         names = [p.name for p in inspect.signature(cls).parameters.values()]
         assert [w.lstrip("*/!").rstrip("=") for w in row.split()] == names, qualname
+    for qualname, row in FORWARD_PARAMETERS.items():  # a layer's bound `forward`
+        layer_forward = getattr(torch.nn, qualname.rsplit(".", 1)[-1]).forward
+        names = [p.name for p in inspect.signature(layer_forward).parameters.values()][1:]
+        assert [w.lstrip("*/!").rstrip("=") for w in row.split()] == names, qualname
+
+
+def test_layer_modules_are_torchs() -> None:
+    """`vars(torch.nn.modules.X)`'s torch.nn classes, in its order (scripts/gen_tensor_attrs.py)."""
+    import importlib
+
+    from pytea_ci.models.torch.tensor_attrs import LAYER_MODULES
+
+    for qual, names in LAYER_MODULES.items():
+        space = vars(importlib.import_module(qual))
+        assert list(names) == [n for n, v in space.items() if isinstance(v, type) and issubclass(v, torch.nn.Module)
+                               and getattr(torch.nn, n, None) is v and n == v.__name__], qual

@@ -23,7 +23,7 @@ FIXTURES = ["machine_env.py", "dtypes.py", "data_scalars.py", "loop_summaries.py
             "decided_conditionals.py", "attention_layout.py", "identity_values.py", "module_table.py",
             "locals_configs.py", "constructor_loops.py", "value_classes.py", "symbolic_split.py", "class_attributes.py",
             "eager_mode.py", "complex_parts.py", "unknown_numbers.py", "drop_path_blocks.py", "parameter_tuples.py",
-            "long_loop_lengths.py"]
+            "long_loop_lengths.py", "module_queries.py"]
 SUBPROCESS = ["launchers_run.py"]  # torch.multiprocessing.spawn needs a real __main__ module
 
 

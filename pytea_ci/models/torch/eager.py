@@ -11,6 +11,7 @@ from typing import Any
 
 from pytea_ci.models.context import Ctx
 from pytea_ci.models.registry import model, native_class
+from pytea_ci.shapes.tensor import Tensor
 
 
 @model("torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling", "torch.compiler.is_exporting",
@@ -29,3 +30,16 @@ class Proxy:
 @native_class("torch._subclasses.FakeTensor", "torch._subclasses.fake_tensor.FakeTensor")
 class FakeTensor:
     pass
+
+
+@model("torch._dynamo.allow_in_graph", "torch.compiler.allow_in_graph", "torch._dynamo.decorators.allow_in_graph")
+def allow_in_graph(ctx: Ctx, fn: Any) -> Any:
+    """torch's returns `fn` itself, unchanged (it records its id in the compiler's tables, no attribute set);
+    of a list or tuple, a list of them. (Not modeled, a class it decorated was handed to code not followed,
+    and any attribute might be on it: diffusers' `Attention`.) Of a plain value (torch raises): not known."""
+    if isinstance(fn, (list, tuple)):
+        items = ctx.iterate(fn)
+        return [allow_in_graph(ctx, x) for x in items] if items is not None else ctx.unknown("allow_in_graph")
+    if fn is None or isinstance(fn, (bool, int, float, str, bytes, dict, set, Tensor)):
+        return ctx.unknown("allow_in_graph of a value that is not callable")
+    return fn

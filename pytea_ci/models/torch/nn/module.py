@@ -85,6 +85,29 @@ def _parameters(m: Instance, seen: set[int]) -> list[Tensor]:
     return out
 
 
+def _named_parameters(ctx: Ctx, m: Instance, prefix: Any) -> list[tuple[str, Tensor]] | None:
+    """`m.named_parameters(prefix)` as torch lists it (each module of `named_modules()`, its own declared
+    `weight`/`bias`), when `parameters()` is torch's exact list and every name is known; else None."""
+    from pytea_ci.models.torch.nn.parameters import DECLARED, parameter_tensors
+
+    exact = parameter_tensors(m, ctx.inexact)
+    modules: list[tuple[Any, Instance]] = []
+    if exact is None or not isinstance(prefix, str) or _named_modules(ctx, m, prefix, set(), modules):
+        return None
+    out: list[tuple[str, Tensor]] = []
+    for name, mod in modules:
+        model = next((c for c in mod.cls.mro() if c.native), None)
+        declared = DECLARED.get(model.qualname) if model is not None else None
+        if not isinstance(name, str) or not isinstance(declared, tuple):
+            return None
+        out.extend((f"{name}.{k}" if name else k, v) for k in declared if isinstance(v := mod.attrs.get(k), Tensor))
+    # the same tensors in the same order as `parameters()`, each once (torch lists a tensor two modules share
+    # once, under its first name), or the names are not trusted
+    if len({id(t) for _, t in out}) != len(out) or len(out) != len(exact) or any(a is not b for (_, a), b in zip(out, exact)):
+        return None
+    return out
+
+
 def module_target(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any]:
     """(dtype, device) of `module.to(...)`: False for what does not change, None for not known."""
     dtype: Any = False
@@ -260,13 +283,21 @@ class Module:
         return IterVal([replace(p, param=None) for p in _parameters(self, set())] or [Tensor(None, None, param=None)],
                        truncated=True)
 
-    def named_parameters(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+    def named_parameters(ctx: Ctx, self: Instance, prefix: Any = "", recurse: Any = True, *args: Any,
+                         **kwargs: Any) -> Any:
+        """torch's exact list, named, when `parameters()` is exact and each name is known (diffusers'
+        `ModelMixin.dtype` reads the first floating one's dtype); else a parameter not known, of a name
+        not known, standing for them all (a user's `nn.Parameter` may come before the layers' weights)."""
+        named = _named_parameters(ctx, self, prefix) if recurse is True and not args and not kwargs else None
+        if named is not None:
+            return IterVal(named)
         return IterVal([(ctx.unknown("parameter name"), Tensor(None, None, param=None))], truncated=True)
+
+    def named_buffers(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
+        return IterVal([(ctx.unknown("buffer name"), Tensor(None, None, param=None))], truncated=True)
 
     def state_dict(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> Any:
         return ctx.unknown("state dict")
-
-    named_buffers = named_parameters
 
     def named_children(ctx: Ctx, self: Instance) -> Any:
         children, truncated = _named_children(ctx, self)
