@@ -27,9 +27,10 @@ from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.runtime import PathEnd
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
 from pytea_ci.library import coincide, plausible, protocol, transpose
-from pytea_ci.library.inputs import (CallerInput, InputSpec, LibraryTarget, Stated, below_stated, image_size_of,
+from pytea_ci.library.inputs import (CallerInput, InputSpec, LibraryTarget, Stated, below_stated, flat, image_size_of,
                                      make_input, positive, tied_to_image)
-from pytea_ci.library.protocol import ATTR, DEFINED, DIM, RESUMED, RUN, STAGES, UNKNOWN_ARG, at_line, resume_source
+from pytea_ci.library.protocol import (ATTR, DEFINED, DIM, GUESS, PASS, RESUMED, RUN, STAGES, UNKNOWN_ARG, at_line,
+                                      resume_source)
 from pytea_ci.library.targets import size_attribute
 from pytea_ci.models.torch.nn.module import is_module
 from pytea_ci.models.torch.nn.parameters import parameter_count
@@ -107,6 +108,8 @@ class LibraryInterpreter(Interpreter):
         DEFINED: lambda it: Builtin(DEFINED, _defined),
         UNKNOWN_ARG: lambda it: Builtin(UNKNOWN_ARG, _unknown_arg),
         ATTR: lambda it: Builtin(ATTR, _config_attr),
+        GUESS: lambda it: Builtin(GUESS, _guess),
+        PASS: lambda it: Builtin(PASS, _pass),
     }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -119,6 +122,9 @@ class LibraryInterpreter(Interpreter):
         self.active = False  # inside the driver's call (checks outside it are not the module's)
         self.building = 0  # inside the construction of the target class: its checks are the module's
         self.guessed_lengths = False  # built with sizes per stage whose number is a guess (`protocol.STAGES`)
+        # built with a stand-in for a callable argument (`protocol.STAND_IN`), or fed a list of tensors whose number
+        # is a guess (`inputs.make_input`): what fails may be the guess's, so no finding of the path is reported
+        self.guessing = False
         self.passed = 0
         self.called = False  # the module was called with the inputs on this path (its forward ran)
         self.layers: list[tuple[int, Layer, Any, list[Any]]] = []
@@ -268,6 +274,8 @@ class LibraryInterpreter(Interpreter):
              dims: tuple[tuple[str, object], ...] = (), counterexample: dict[str, int] | None = None) -> None:
         if not self.live or rule in QUIET:
             return
+        if self.guessing and sev is not Severity.NOTE:
+            return  # the path's checks count, its failures may be the guess's (`guessing`): the path ends as it would
         if self.guessed_lengths and not self.active and sev is Severity.ERROR and rule not in (DTYPE_MISMATCH, DEVICE_MISMATCH):
             # the construction fails for the number of stages guessed: not the module's bug (a guessed number
             # of sizes changes sizes and ranks, never a dtype or a device)
@@ -353,6 +361,20 @@ def _config_attr(ctx: LibraryInterpreter, name: Any, attr: Any) -> Any:
     return ctx.unknown(f"constructor argument {name}.{attr}")
 
 
+def _guess(ctx: LibraryInterpreter) -> None:
+    ctx.guessing = True
+
+
+def _pass(ctx: LibraryInterpreter, name: Any, args: Any) -> Any:
+    """The call of a stand-in for a callable constructor argument (`protocol.STAND_IN`): an identity of its
+    first argument when that is a tensor or a sequence (a residual branch's block keeps its input's shape),
+    else a value not known."""
+    first = args[0] if isinstance(args, tuple) and args else None
+    if isinstance(first, (Tensor, list, tuple)):
+        return first
+    return ctx.unknown(f"constructor argument {name} called")
+
+
 def _defined(ctx: LibraryInterpreter) -> None:
     ctx.defining = False
 
@@ -388,7 +410,7 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
             raise PathEnd()  # a rank the module's statement of its first input rules out: not an input of it
     given = ctx.shared.given
     extra = {given[0].name: make_input(ctx, *given)} if given is not None else {}
-    ctx.free_sizes = plausible.free_sizes(inputs + list(extra.values()), ctx.named, ctx.target.unit_sizes)
+    ctx.free_sizes = plausible.free_sizes(flat(inputs) + list(extra.values()), ctx.named, ctx.target.unit_sizes)
     ctx.optional_left = coincide.optional_left(model, ctx.target)
     ctx.active = ctx.called = True
     ctx.stack = []

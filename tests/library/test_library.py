@@ -18,7 +18,7 @@ FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py
          os.path.join("sites", "models.py"), "broadcast.py", "rnn_tutorial.py", "own_asserts.py", "factories.py", "pieces.py", "filled_later.py", "optional_inputs.py", "conditional_layers.py", "config_objects.py",
          "coincidence.py", "transposes.py", "stated_rank.py", "optional_arguments.py", "stage_sizes.py",
          "dimension_tables.py", "passed_through.py", "components.py", "residual_stacks.py", "unit_construction.py", "image_size.py",
-         "stated_input.py", "unit_ranks.py", "torch_alias.py", "image_tokens.py"]
+         "stated_input.py", "unit_ranks.py", "torch_alias.py", "image_tokens.py", "callable_args.py", "tensor_lists.py"]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
@@ -532,3 +532,32 @@ def test_an_input_annotated_through_an_alias_of_torch_is_a_tensor() -> None:
     assert stats.ops_checked >= 3 and stats.ops_checked == stats.ops_reached
     (head,) = targets(os.path.join(FIXTURES, "torch_alias.py"), "Head")
     assert [s.kind for s in head.inputs] == ["tensor"] and [s.name for s in head.optional] == ["mask"]
+
+
+def test_a_callable_the_constructor_stores_and_forward_calls_gets_a_stand_in() -> None:
+    """callable_args.py: `self.block = block`, then `self.block(x)` in `forward`, built without a site: main built
+    it with the callable unknown and checked no operation of AddBack, SkipCat and WrongOwnLayer (NormThen: only its
+    norm); now an identity stands in, the wrapper's own operations are checked, and nothing is reported."""
+    path = os.path.join(FIXTURES, "callable_args.py")
+    for t in targets(path):
+        assert "__pytea_stand_in__(" in t.construct, t.construct
+        res, stats = module_result(t, FIXTURES, Decider(), 10.0, strict=True)
+        assert stats.ops_checked >= 2 and stats.ops_checked == stats.ops_reached, (t.cls, stats)
+        assert not [d for d in res.diagnostics if d.severity.value != "note"], t.cls
+    (t,) = targets(path, "NormThen")
+    assert "width=__pytea_dim__('width')" in t.construct  # a size stays a size
+
+
+def test_sequences_of_tensors_are_inputs() -> None:
+    """tensor_lists.py: `List[Tensor]`, `Sequence[Tensor]`, `Tuple[Tensor, ...]`, `tuple[Tensor, Tensor]` and an
+    unannotated input indexed by literals are sequences of tensors (main: values not understood, nothing checked),
+    as many as said or used; each module's operations are checked, none reported (the number is a guess)."""
+    path = os.path.join(FIXTURES, "tensor_lists.py")
+    counts = {"PyramidSum": 3, "FourthLevel": 4, "MeanOfViews": 3, "PairDistance": 2, "ConcatAll": 3}
+    for t in targets(path):
+        assert [(s.kind, s.count) for s in t.inputs] == [("tensors", counts[t.cls])], t.cls
+        res, stats = module_result(t, FIXTURES, Decider(), 10.0, strict=True)
+        assert stats.ops_checked >= 2 and stats.ops_checked == stats.ops_reached, (t.cls, stats)
+        assert not [d for d in res.diagnostics if d.severity.value != "note"], t.cls
+    (t,) = targets(path, "PairDistance")
+    assert t.inputs[0].as_tuple
