@@ -24,7 +24,7 @@ from pytea_ci.interp.explore import run_path
 from pytea_ci.interp.installed import Installed
 from pytea_ci.interp.interpreter import Interpreter, Shared
 from pytea_ci.interp.observe import NO_EDITOR, Editor
-from pytea_ci.interp.runtime import PathEnd
+from pytea_ci.interp.runtime import PathEnd, UserException
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
 from pytea_ci.library import coincide, plausible, protocol, transpose
 from pytea_ci.library.inputs import (CallerInput, InputSpec, LibraryTarget, Stated, below_stated, flat, image_size_of,
@@ -287,6 +287,21 @@ class LibraryInterpreter(Interpreter):
         if not self.active:
             raise PathEnd()
         super().report_assert(node)
+
+    def raise_unless(self, value: Any, kind: str, report: Any = None) -> None:
+        """An assert of the construction that fails after the construction guessed a side of a branch on a value
+        not understood (`choose`: stable-baselines3's `assert is_image_space(observation_space)`, where every
+        test of a space library mode does not have took its first side) fails by the guess: it constrains the
+        path instead of ending it (the program validates its arguments there; the module is built with ones it
+        accepts), and nothing on the path is reported (`guessing`)."""
+        guessed = kind == "AssertionError" and self.building > 0 and not self.active and self.shared.guessed \
+            and not self.target.via
+        try:
+            super().raise_unless(value, kind, None if guessed else report)
+        except UserException as e:
+            if not guessed or e.kind != kind:
+                raise
+            self.guessing = True
 
     def instantiate(self, cls: ClassVal, args: tuple, kwargs: dict) -> Any:
         """Under a script (`LibraryTarget.via`): the first instance of the target class the script

@@ -18,7 +18,8 @@ FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py
          os.path.join("sites", "models.py"), "broadcast.py", "rnn_tutorial.py", "own_asserts.py", "factories.py", "pieces.py", "filled_later.py", "optional_inputs.py", "conditional_layers.py", "config_objects.py",
          "coincidence.py", "transposes.py", "stated_rank.py", "optional_arguments.py", "stage_sizes.py",
          "dimension_tables.py", "passed_through.py", "components.py", "residual_stacks.py", "unit_construction.py", "image_size.py",
-         "stated_input.py", "unit_ranks.py", "torch_alias.py", "image_tokens.py", "callable_args.py", "tensor_lists.py"]
+         "stated_input.py", "unit_ranks.py", "torch_alias.py", "image_tokens.py", "callable_args.py", "tensor_lists.py",
+         "guessed_asserts.py"]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
@@ -561,3 +562,17 @@ def test_sequences_of_tensors_are_inputs() -> None:
         assert not [d for d in res.diagnostics if d.severity.value != "note"], t.cls
     (t,) = targets(path, "PairDistance")
     assert t.inputs[0].as_tuple
+
+
+def test_an_assert_the_construction_fails_by_its_guesses_constrains_the_path() -> None:
+    """guessed_asserts.py: ImageEncoder's `assert looks_like_image(space)` fails only because every test of the
+    space library mode does not have took its first side; main ended the construction there (nothing checked).
+    Now the module is checked and nothing reported; StillRejected's assert fails without a guess and still ends it."""
+    path = os.path.join(FIXTURES, "guessed_asserts.py")
+    (t,) = targets(path, "ImageEncoder")
+    res, stats = module_result(t, FIXTURES, Decider(), 10.0, strict=True)
+    assert stats.ops_checked >= 4 and stats.ops_checked == stats.ops_reached, stats
+    assert not [d for d in res.diagnostics if d.severity.value != "note"]
+    (t,) = targets(path, "StillRejected")
+    _, stats = module_result(t, FIXTURES, Decider(), 10.0, strict=True)
+    assert stats.ops_reached == 0

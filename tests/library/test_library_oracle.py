@@ -348,3 +348,17 @@ def test_wrappers_of_a_callable_and_sequences_of_tensors_under_torch() -> None:
         assert lists.MeanOfViews()([torch.randn(3, 7)] * 3).shape == (3, 7)
         assert lists.PairDistance()((torch.randn(3, 7), torch.randn(3, 7))).shape == (3,)
         assert lists.ConcatAll()((torch.randn(2, 3), torch.randn(2, 5))).shape == (2, 8)
+
+
+def test_an_assert_on_an_argument_under_torch() -> None:
+    """guessed_asserts.py: ImageEncoder builds with an image space and runs on its images; StillRejected raises
+    AssertionError with its defaults, as library mode ends it."""
+    from types import SimpleNamespace
+    mod = _load(os.path.join(FIXTURES, "guessed_asserts.py"))
+    with torch.no_grad():
+        enc = mod.ImageEncoder(SimpleNamespace(shape=(3, 16, 16), dtype="uint8"))
+        assert enc(torch.randn(2, 3, 16, 16)).shape == (2, 32)
+        with pytest.raises(AssertionError):
+            mod.ImageEncoder(SimpleNamespace(shape=(4,), dtype="float32"))
+        with pytest.raises(AssertionError):
+            mod.StillRejected()
