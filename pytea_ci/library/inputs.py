@@ -42,7 +42,8 @@ _DTYPES = {"Float": None, "Float32": "float32", "Float64": "float64", "Int": "in
 @dataclass(frozen=True)
 class InputSpec:
     """One `forward` parameter: `kind` "tensor" | "tensors" (a sequence of tensors: `List[Tensor]`, or a name
-    `forward` indexes or unpacks) | "int" | "unknown"; `dims`: the annotation's tokens."""
+    `forward` indexes or unpacks) | "mapping" (tensors by key: `TensorDictBase`, `Dict[str, Tensor]`) | "int" |
+    "unknown"; `dims`: the annotation's tokens."""
 
     name: str
     kind: str = "tensor"
@@ -92,10 +93,15 @@ class LibraryTarget:
     optional: tuple[InputSpec, ...] = ()
 
 
+def keyed(target: LibraryTarget) -> bool:
+    """Whether an input of `target` is a mapping of tensors by key (`protocol.KEYED`)."""
+    return any(s.kind == "mapping" for s in target.inputs + target.optional)
+
+
 def choices(spec: InputSpec) -> tuple[int, ...]:
     """What the verdict layer enumerates for this parameter: ranks, or the size of a variadic."""
-    if spec.kind == "tensors":
-        return RANKS  # the rank of every tensor of the sequence
+    if spec.kind in ("tensors", "mapping"):
+        return RANKS  # the rank of every tensor of the sequence or mapping
     if spec.kind != "tensor":
         return (0,)
     if spec.dims is None:  # the ranks tried, and the one the code states when it is beyond them (MaxViT's 6)
@@ -134,6 +140,8 @@ def make_input(ctx: "LibraryInterpreter", spec: InputSpec, choice: int) -> Any:
         return positive(ctx, spec.name, f"argument {spec.name} of forward")
     if spec.kind == "tensors":
         return _sequence(ctx, spec, choice)
+    if spec.kind == "mapping" and ctx.keyed is not None:  # `protocol.KEYED`: each key's tensor made when read
+        return ctx.call(ctx.keyed, spec.name, choice)
     if spec.kind != "tensor":
         return ctx.unknown(f"input {spec.name}")
     if spec.dims is None:
@@ -166,6 +174,8 @@ def shape_text(spec: InputSpec, choice: int) -> str:
     """How an input of this choice is written in messages: "[N, C, H, W]", "[b, *batch, d]", "int"."""
     if spec.kind == "tensors":
         return f"{spec.count} tensors [" + ", ".join(f"{c}_k" for c in letters(choice)) + "]"
+    if spec.kind == "mapping":
+        return "tensors by key [" + ", ".join(f"{c}_key" for c in letters(choice)) + "]"
     if spec.kind != "tensor":
         return spec.kind
     if spec.dims is None:

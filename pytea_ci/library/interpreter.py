@@ -28,9 +28,9 @@ from pytea_ci.interp.runtime import PathEnd, UserException
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
 from pytea_ci.library import coincide, plausible, protocol, transpose
 from pytea_ci.library.inputs import (CallerInput, InputSpec, LibraryTarget, Stated, below_stated, flat, image_size_of,
-                                     make_input, positive, tied_to_image)
-from pytea_ci.library.protocol import (ATTR, DEFINED, DIM, GUESS, PASS, RESUMED, RUN, STAGES, UNKNOWN_ARG, at_line,
-                                      resume_source)
+                                     keyed, letters, make_input, positive, tied_to_image)
+from pytea_ci.library.protocol import (ATTR, DEFINED, DIM, GUESS, KEYED_ITEM, PASS, RESUMED, RUN, STAGES, UNKNOWN_ARG,
+                                      at_line, resume_source)
 from pytea_ci.library.targets import size_attribute
 from pytea_ci.models.torch.nn.module import is_module
 from pytea_ci.models.torch.nn.parameters import parameter_count
@@ -109,6 +109,7 @@ class LibraryInterpreter(Interpreter):
         UNKNOWN_ARG: lambda it: Builtin(UNKNOWN_ARG, _unknown_arg),
         ATTR: lambda it: Builtin(ATTR, _config_attr),
         GUESS: lambda it: Builtin(GUESS, _guess),
+        KEYED_ITEM: lambda it: Builtin(KEYED_ITEM, _keyed_item),
         PASS: lambda it: Builtin(PASS, _pass),
     }
 
@@ -125,6 +126,7 @@ class LibraryInterpreter(Interpreter):
         # built with a stand-in for a callable argument (`protocol.STAND_IN`), or fed a list of tensors whose number
         # is a guess (`inputs.make_input`): what fails may be the guess's, so no finding of the path is reported
         self.guessing = False
+        self.keyed: Any = None  # the driver's class of a mapping of tensors by key (`protocol.KEYED`), when an input is one
         self.passed = 0
         self.called = False  # the module was called with the inputs on this path (its forward ran)
         self.layers: list[tuple[int, Layer, Any, list[Any]]] = []
@@ -380,6 +382,16 @@ def _guess(ctx: LibraryInterpreter) -> None:
     ctx.guessing = True
 
 
+def _keyed_item(ctx: LibraryInterpreter, name: Any, key: Any, rank: Any) -> Any:
+    """The tensor under `key` of a mapping input (`protocol.KEYED`): of rank `rank`, sizes of its own."""
+    ctx.guessing = True
+    label = "_".join(map(str, key)) if isinstance(key, tuple) else str(key)
+    if not isinstance(rank, int):
+        return ctx.unknown(f"item {label} of input {name}")
+    return Tensor(tuple(positive(ctx, f"{c}_{label}", f"dimension {i} of item {label} of input {name}")
+                        for i, c in enumerate(letters(rank))), None, dense=None)
+
+
 def _pass(ctx: LibraryInterpreter, name: Any, args: Any) -> Any:
     """The call of a stand-in for a callable constructor argument (`protocol.STAND_IN`): an identity of its
     first argument when that is a tensor or a sequence (a residual branch's block keeps its input's shape),
@@ -404,7 +416,7 @@ def _stages(ctx: LibraryInterpreter, name: Any, n: Any) -> Any:
     return tuple(positive(ctx, f"{name}{i}", f"constructor argument {name}{i}") for i in range(int(n)))
 
 
-def _run(ctx: LibraryInterpreter, model: Any) -> None:
+def _run(ctx: LibraryInterpreter, model: Any, keyed: Any = None) -> None:
     """The driver's call: name the submodules, build the inputs, call the module, keep the outcome. A
     container (a `Sequential` or `ModuleList` subclass) its construction leaves empty is not run: the
     project fills it afterwards (`block.add_module(...)`), which the construction alone does not show."""
@@ -414,6 +426,7 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
     if ctx.resumed is None and len(built) < MAX_CHECKPOINTS and not any(cp.choices == ctx.decisions() for cp in built):
         built.append(take(ctx, {"model": model, "guessed": ctx.shared.guessed}))  # the other combinations start here
     ctx.names = submodule_names(model)
+    ctx.keyed = keyed
     caller = ctx.shared.caller
     if caller is not None:  # the shapes a call site of the project passes (verdict.run_module)
         inputs: list[Any] = [Tensor(shape, spec.dtype, dense=None)  # dense or sparse: the caller's
@@ -490,7 +503,7 @@ def resume(interp: Interpreter, tree: ast.Module, name: str) -> None:
         saved = restore(interp, cp)
         interp.resumed = saved["model"]
         shared.guessed = shared.guessed or saved["guessed"]
-        run_path(interp, ast.Module(at_line(resume_source(), interp.target.line), []), name)
+        run_path(interp, ast.Module(at_line(resume_source(keyed(interp.target)), interp.target.line), []), name)
     added = list(shared.findings.values())[before[1]:]  # a coincidence warning (coincide.py) is no end of the path
     if (interp.passed or interp.called) and before[0] == len(shared.completed) and interp.budget_note is None \
             and all(coincide.MARK in d.message for d in added):

@@ -223,6 +223,8 @@ def forward_inputs(fwd: ast.FunctionDef, tree: ast.Module | None = None) -> tupl
         count, as_tuple = 0, False
         if p.arg in polymorphic and dims is None:  # `x[0]` if isinstance(x, tuple) else x: not always a tensor
             kind = "unknown"
+        elif _tensor_mapping(ann):  # `tensordict: TensorDictBase`, `Dict[str, Tensor]`: tensors by key
+            kind, dims, dtype = "mapping", None, None
         elif sequence is not None or (p.arg in containers and p.annotation is None):
             # `List[Tensor]`, `Tuple[Tensor, ...]`, or `hs[1]` of an input not annotated: a sequence of tensors, as
             # many as the annotation says, else as the code uses (`c2, c3, c4, c5 = features[-4:]`), at least 3
@@ -260,6 +262,28 @@ def _tensor_sequence(ann: ast.expr | None) -> tuple[int, bool] | None:
         return None
     fixed = _SEQUENCES_OF[wrapper] and len(items) == len(parts)
     return (len(items) if fixed else 0), _SEQUENCES_OF[wrapper]
+
+
+_MAPPING_NAMES = {"TensorDictBase", "TensorDict", "TensorDictType"}
+_MAPPINGS_OF = {"Dict", "dict", "Mapping", "MutableMapping"}
+
+
+def _tensor_mapping(ann: ast.expr | None) -> bool:
+    """An annotation of tensors by key: tensordict's `TensorDictBase`/`TensorDict` (stable-baselines3's `TensorDict`
+    alias of `Dict[str, Tensor]` too), `Dict[str, Tensor]`, `Mapping[str, Tensor]` (also quoted)."""
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except SyntaxError:
+            return False
+    if ann is None:
+        return False
+    if _name(ann).rsplit(".", 1)[-1] in _MAPPING_NAMES:
+        return True
+    if not (isinstance(ann, ast.Subscript) and _name(ann.value).rsplit(".", 1)[-1] in _MAPPINGS_OF):
+        return False
+    parts = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+    return len(parts) == 2 and _name(parts[1]) in _TENSOR_ANN
 
 
 def _items_used(fwd: ast.FunctionDef, name: str) -> int:

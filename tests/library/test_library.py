@@ -19,7 +19,7 @@ FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py
          "coincidence.py", "transposes.py", "stated_rank.py", "optional_arguments.py", "stage_sizes.py",
          "dimension_tables.py", "passed_through.py", "components.py", "residual_stacks.py", "unit_construction.py", "image_size.py",
          "stated_input.py", "unit_ranks.py", "torch_alias.py", "image_tokens.py", "callable_args.py", "tensor_lists.py",
-         "guessed_asserts.py", "abstract_forward.py"]
+         "guessed_asserts.py", "abstract_forward.py", "tensor_mappings.py"]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
@@ -582,3 +582,15 @@ def test_a_module_whose_forward_only_raises_not_implemented_is_not_a_target() ->
     """abstract_forward.py: Stepped, Pendulum (inherited) and Layer raise NotImplementedError on every call; main
     listed each as a target that checked nothing (torchrl's 24 environments). Doubling implements forward."""
     assert sorted(t.cls for t in targets(os.path.join(FIXTURES, "abstract_forward.py"))) == ["Doubling"]
+
+
+def test_tensors_by_key_are_inputs() -> None:
+    """tensor_mappings.py: a tensordict, `Dict[str, torch.Tensor]` and a quoted `Mapping[str, Tensor]` are
+    mappings whose tensor under a key is made when read (main: values not understood, nothing checked); each
+    module's operations are checked, none reported (the keys are a guess)."""
+    path = os.path.join(FIXTURES, "tensor_mappings.py")
+    for t in targets(path):
+        assert [s.kind for s in t.inputs] == ["mapping"], t.cls
+        res, stats = module_result(t, FIXTURES, Decider(), 10.0, strict=True)
+        assert stats.ops_checked >= 1 and stats.ops_checked == stats.ops_reached, (t.cls, stats)
+        assert not [d for d in res.diagnostics if d.severity.value != "note"], t.cls

@@ -362,3 +362,21 @@ def test_an_assert_on_an_argument_under_torch() -> None:
             mod.ImageEncoder(SimpleNamespace(shape=(4,), dtype="float32"))
         with pytest.raises(AssertionError):
             mod.StillRejected()
+
+
+def test_tensors_by_key_under_torch() -> None:
+    """tensor_mappings.py: each module runs on a dict of tensors of the keys it reads (a dict stands in for the
+    tensordict: `get` and `set` are what ClipKey uses)."""
+    mod = _load(os.path.join(FIXTURES, "tensor_mappings.py"))
+
+    class Keyed(dict):
+        def set(self, key: str, value: torch.Tensor) -> "Keyed":
+            self[key] = value
+            return self
+
+    with torch.no_grad():
+        td = mod.ClipKey()(Keyed(reward=torch.randn(4, 1) * 5))
+        assert float(td["reward"].abs().max()) <= 1.0
+        out = mod.Combined()({"image": torch.randn(2, 3, 8, 8), "state": torch.randn(2, 5)})
+        assert out.shape == (2, 32)
+        assert mod.Scaled()({"x": torch.randn(2, 3), "scale": torch.randn(2, 1)}).shape == (2, 3)
