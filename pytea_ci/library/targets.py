@@ -931,17 +931,6 @@ def _callers(name: str, path: str, own: ast.Module | None, n: int, sources: Sour
     return sources.callers[key]
 
 
-def not_implemented(fn: ast.FunctionDef) -> bool:
-    """Whether a method only raises NotImplementedError (after its docstring): an abstract `forward`, own or
-    inherited (torchrl's environments: `EnvBase.forward` raises, they are stepped, never called), which no input
-    gets past, as CPython says; such a class is not checked, as one without a `forward` is not."""
-    body = [st for st in fn.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]
-    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
-        return False
-    exc = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
-    return _name(exc) == "NotImplementedError"
-
-
 def _called_first(configs: list[Config], callers: tuple[CallerInput, ...]) -> list[Config]:
     """The constructions some project call site passes inputs to first (they are evidence, the others
     contracts), with those built through a factory of the class's file (`net = ResNet18()`, which
@@ -959,9 +948,6 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
     name, rel = info.node.name, os.path.relpath(info.path, root)
     fwd = _method(info, "forward", classes)
     optional: tuple[InputSpec, ...] = ()
-    if fwd is not None and not_implemented(fwd):
-        out.skipped.append(f"{rel}::{name}: forward not implemented")
-        return []
     if fwd is not None:
         inputs = forward_inputs(fwd, sources.parse(info.path))
         optional = optional_inputs(fwd, sum(s.kind == "tensor" for s in inputs), sources.parse(info.path))
