@@ -56,6 +56,7 @@ class InputSpec:
     not_image: bool = False
     count: int = 0  # kind "tensors" (a list or tuple of tensors): how many, from the annotation or the code's use
     as_tuple: bool = False  # kind "tensors": annotated as a tuple
+    star: bool = False  # kind "tensors": `forward`'s `*args`, its items passed as positional arguments
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,8 @@ def keyed(target: LibraryTarget) -> bool:
 
 def choices(spec: InputSpec) -> tuple[int, ...]:
     """What the verdict layer enumerates for this parameter: ranks, or the size of a variadic."""
+    if spec.kind == "tensors" and spec.count == 0:
+        return (0,)  # `*args` not annotated as tensors: passed none
     if spec.kind in ("tensors", "mapping"):
         return RANKS  # the rank of every tensor of the sequence or mapping
     if spec.kind != "tensor":

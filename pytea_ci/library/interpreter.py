@@ -442,8 +442,9 @@ def _run(ctx: LibraryInterpreter, model: Any, keyed: Any = None) -> None:
     ctx.optional_left = coincide.optional_left(model, ctx.target)
     ctx.active = ctx.called = True
     ctx.stack = []
+    args = [a for spec, v in zip(ctx.target.inputs, inputs) for a in (v if spec.star else [v])]  # `*args` spread
     try:
-        out = ctx.call(model, *inputs, **extra)
+        out = ctx.call(model, *args, **extra)
     finally:
         ctx.active = False
     ctx.shared.completed.append(PathOutcome(list(ctx.pc), inputs, out, list(ctx.layers), model,

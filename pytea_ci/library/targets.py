@@ -236,6 +236,11 @@ def forward_inputs(fwd: ast.FunctionDef, tree: ast.Module | None = None) -> tupl
         specs.append(InputSpec(p.arg, kind, dims, dtype, index, None if names is None else len(names),
                                not_image=names is not None and len(names) >= 2 and not any(
                                    _spatial(n) for n in names[-2:]), count=count, as_tuple=as_tuple))
+    if a.vararg is not None and not specs:
+        # `forward(self, *tensors: Tensor)`: two tensors passed; `*args` not annotated so: none, a guess either way (a
+        # call with none is no call of the module: `torch.cat(tensors)` of no tensors raised for "every input")
+        tensors = _annotation(_unaliased(a.vararg.annotation, aliases))[0] == "tensor" and a.vararg.annotation is not None
+        specs.append(InputSpec(a.vararg.arg, "tensors", index=0, count=2 if tensors else 0, star=True))
     return tuple(specs)
 
 

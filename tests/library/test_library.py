@@ -552,16 +552,25 @@ def test_a_callable_the_constructor_stores_and_forward_calls_gets_a_stand_in() -
 def test_sequences_of_tensors_are_inputs() -> None:
     """tensor_lists.py: `List[Tensor]`, `Sequence[Tensor]`, `Tuple[Tensor, ...]`, `tuple[Tensor, Tensor]` and an
     unannotated input indexed by literals are sequences of tensors (main: values not understood, nothing checked),
-    as many as said or used; each module's operations are checked, none reported (the number is a guess)."""
+    as many as said or used; `*tensors: Tensor` is two tensors passed one by one (main: called with none, a false
+    PT003 of `torch.cat`, torchrl's CatLinear); each module's operations are checked, none reported (the number is a
+    guess)."""
     path = os.path.join(FIXTURES, "tensor_lists.py")
-    counts = {"PyramidSum": 3, "FourthLevel": 4, "MeanOfViews": 3, "PairDistance": 2, "ConcatAll": 3}
-    for t in targets(path):
+    counts = {"PyramidSum": 3, "FourthLevel": 4, "MeanOfViews": 3, "PairDistance": 2, "ConcatAll": 3,
+              "CatThenProject": 2}
+    (t,) = targets(path, "AnyArgs")  # `*args` not annotated: passed none, and main's PT003 of `cat` of none is gone
+    assert [(s.kind, s.count, s.star) for s in t.inputs] == [("tensors", 0, True)]
+    res, _ = module_result(t, FIXTURES, Decider(), 10.0, strict=True)
+    assert not [d for d in res.diagnostics if d.severity.value != "note"]
+    for t in [t for t in targets(path) if t.cls != "AnyArgs"]:
         assert [(s.kind, s.count) for s in t.inputs] == [("tensors", counts[t.cls])], t.cls
         res, stats = module_result(t, FIXTURES, Decider(), 10.0, strict=True)
         assert stats.ops_checked >= 2 and stats.ops_checked == stats.ops_reached, (t.cls, stats)
         assert not [d for d in res.diagnostics if d.severity.value != "note"], t.cls
     (t,) = targets(path, "PairDistance")
     assert t.inputs[0].as_tuple
+    (t,) = targets(path, "CatThenProject")
+    assert t.inputs[0].star
 
 
 def test_an_assert_the_construction_fails_by_its_guesses_constrains_the_path() -> None:

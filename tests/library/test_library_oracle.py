@@ -348,6 +348,8 @@ def test_wrappers_of_a_callable_and_sequences_of_tensors_under_torch() -> None:
         assert lists.MeanOfViews()([torch.randn(3, 7)] * 3).shape == (3, 7)
         assert lists.PairDistance()((torch.randn(3, 7), torch.randn(3, 7))).shape == (3,)
         assert lists.ConcatAll()((torch.randn(2, 3), torch.randn(2, 5))).shape == (2, 8)
+        assert lists.CatThenProject(8, 2)(torch.randn(3, 5), torch.randn(3, 3)).shape == (3, 2)
+        assert lists.AnyArgs()(torch.randn(2, 3), torch.randn(4, 3)).shape == ()
 
 
 def test_an_assert_on_an_argument_under_torch() -> None:
