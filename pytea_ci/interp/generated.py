@@ -47,4 +47,4 @@ def replacement(interp: "Interpreter", cls: ClassVal, name: str, value: Any) -> 
     own: dict[str, Any] = {k: interp.derived(f"{k} of a function made at run time", value) for k in _OWN}
     if (module := made_module_name(value)) is not None:
         own["__module__"] = module
-    return dataclasses.replace(replaced, attrs={**replaced.attrs, **own})
+    return dataclasses.replace(replaced, own_attrs={**replaced.attrs, **own})

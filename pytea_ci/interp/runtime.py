@@ -49,7 +49,16 @@ class FunctionVal:
     kw_defaults: tuple[Any, ...] = ()
     owner: ClassVal | None = None
     qualname: str = ""  # `Class.method` when defined in a class body (read by decorators: `fn.__qualname__`)
-    attrs: dict[str, Any] = field(default_factory=dict)  # the function's `__dict__` (`fn.x = 1`, functools.wraps)
+    # the function's `__dict__` (`fn.x = 1`, functools.wraps), made when first asked for (`attrs`): most of the
+    # thousands of functions an import defines never have one, and a copy of the state (snapshot.py) copied an
+    # empty dict for each (5,031 of a torchrl checkpoint's 17.3k objects)
+    own_attrs: dict[str, Any] | None = None
+
+    @property
+    def attrs(self) -> dict[str, Any]:
+        if self.own_attrs is None:
+            self.own_attrs = {}
+        return self.own_attrs
 
     def __repr__(self) -> str:
         return f"<function {self.name}>"

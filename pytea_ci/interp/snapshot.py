@@ -22,6 +22,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from pytea_ci.diagnostics import Span
 from pytea_ci.diagnostics.budgets import copy_steps
 from pytea_ci.interp.interpreter import Decision, Interpreter, Shared
 from pytea_ci.interp.replica import (BY_VALUE, IMMUTABLE, INTERP, KEEP, Copying, Making, Replica, Unrecordable,
@@ -42,8 +43,10 @@ _NOT_STATE = frozenset({"config", "shared", "trail", "steps", "charged", "budget
                         "discarded"})
 _ID_SETS = ("inexact", "escaped", "unordered")  # sets of ids of objects of the state
 _ID_KEYS = ("star_namespaces", "known_len", "rep_positions", "exact_prefix", "len_links", "index_maps", "rep_items")  # dicts keyed by ids of objects of the state
+# a `Span` is frozen and holds a path and numbers: shared (a checkpoint of torchrl's import held 1,316, one per
+# definition, each copied as an object)
 _ATOMS = (type(None), bool, int, float, complex, str, bytes, Term, Tensor, Pred, Unknown, Namespace, Builtin,
-          ast.AST, type, range, slice)
+          ast.AST, type, range, slice, Span)
 MIN_STEPS = 500  # a prefix cheaper than this is simply re-run
 # a recording costs about two copies and a load half of one (monai): worth it for a checkpoint restored often
 RECORD_AT = 4

@@ -41,7 +41,9 @@ _DTYPES = {"Float": None, "Float32": "float32", "Float64": "float64", "Int": "in
 
 @dataclass(frozen=True)
 class InputSpec:
-    """One `forward` parameter: `kind` "tensor" | "int" | "unknown"; `dims`: the annotation's tokens."""
+    """One `forward` parameter: `kind` "tensor" | "tensors" (a sequence of tensors: `List[Tensor]`, or a name
+    `forward` indexes or unpacks) | "mapping" (tensors by key: `TensorDictBase`, `Dict[str, Tensor]`) | "int" |
+    "unknown"; `dims`: the annotation's tokens."""
 
     name: str
     kind: str = "tensor"
@@ -52,6 +54,9 @@ class InputSpec:
     # `forward` names the input's last two sizes, neither as a height or width (`b, n, _ = x.shape`, `b, n, d`): a
     # sequence of tokens, not an image, whatever the constructor's `image_size` (`tied_to_image`)
     not_image: bool = False
+    count: int = 0  # kind "tensors" (a list or tuple of tensors): how many, from the annotation or the code's use
+    as_tuple: bool = False  # kind "tensors": annotated as a tuple
+    star: bool = False  # kind "tensors": `forward`'s `*args`, its items passed as positional arguments
 
 
 @dataclass(frozen=True)
@@ -89,8 +94,17 @@ class LibraryTarget:
     optional: tuple[InputSpec, ...] = ()
 
 
+def keyed(target: LibraryTarget) -> bool:
+    """Whether an input of `target` is a mapping of tensors by key (`protocol.KEYED`)."""
+    return any(s.kind == "mapping" for s in target.inputs + target.optional)
+
+
 def choices(spec: InputSpec) -> tuple[int, ...]:
     """What the verdict layer enumerates for this parameter: ranks, or the size of a variadic."""
+    if spec.kind == "tensors" and spec.count == 0:
+        return (0,)  # `*args` not annotated as tensors: passed none
+    if spec.kind in ("tensors", "mapping"):
+        return RANKS  # the rank of every tensor of the sequence or mapping
     if spec.kind != "tensor":
         return (0,)
     if spec.dims is None:  # the ranks tried, and the one the code states when it is beyond them (MaxViT's 6)
@@ -127,6 +141,10 @@ def positive(ctx: "LibraryInterpreter", name: str, note: str) -> Sym:
 def make_input(ctx: "LibraryInterpreter", spec: InputSpec, choice: int) -> Any:
     if spec.kind == "int":
         return positive(ctx, spec.name, f"argument {spec.name} of forward")
+    if spec.kind == "tensors":
+        return _sequence(ctx, spec, choice)
+    if spec.kind == "mapping" and ctx.keyed is not None:  # `protocol.KEYED`: each key's tensor made when read
+        return ctx.call(ctx.keyed, spec.name, choice)
     if spec.kind != "tensor":
         return ctx.unknown(f"input {spec.name}")
     if spec.dims is None:
@@ -138,8 +156,29 @@ def make_input(ctx: "LibraryInterpreter", spec: InputSpec, choice: int) -> Any:
     return Tensor(dims, spec.dtype, dense=None)  # the caller's tensor: dense or sparse
 
 
+def _sequence(ctx: "LibraryInterpreter", spec: InputSpec, choice: int) -> Any:
+    """A sequence of `spec.count` tensors of rank `choice`, each of sizes of its own (a feature pyramid's levels,
+    a list of views): the number and the sizes' relations are a guess, so the path reports nothing
+    (`LibraryInterpreter.guessing`), but its checks count."""
+    ctx.guessing = True
+    suffix = "" if spec.index == 0 else str(spec.index + 1)
+    items = [Tensor(tuple(positive(ctx, f"{c}{suffix}_{k}", f"dimension {i} of item {k} of input {spec.name}")
+                          for i, c in enumerate(letters(choice))), spec.dtype, dense=None)
+             for k in range(spec.count)]
+    return tuple(items) if spec.as_tuple else items
+
+
+def flat(inputs: list[Any]) -> list[Any]:
+    """The inputs with each sequence of tensors (`_sequence`) spread into its tensors."""
+    return [t for x in inputs for t in (x if isinstance(x, (list, tuple)) else [x])]
+
+
 def shape_text(spec: InputSpec, choice: int) -> str:
     """How an input of this choice is written in messages: "[N, C, H, W]", "[b, *batch, d]", "int"."""
+    if spec.kind == "tensors":
+        return f"{spec.count} tensors [" + ", ".join(f"{c}_k" for c in letters(choice)) + "]"
+    if spec.kind == "mapping":
+        return "tensors by key [" + ", ".join(f"{c}_key" for c in letters(choice)) + "]"
     if spec.kind != "tensor":
         return spec.kind
     if spec.dims is None:

@@ -24,12 +24,13 @@ from pytea_ci.interp.explore import run_path
 from pytea_ci.interp.installed import Installed
 from pytea_ci.interp.interpreter import Interpreter, Shared
 from pytea_ci.interp.observe import NO_EDITOR, Editor
-from pytea_ci.interp.runtime import PathEnd
+from pytea_ci.interp.runtime import PathEnd, UserException
 from pytea_ci.interp.snapshot import MAX_CHECKPOINTS, Checkpoint, copy_state, find, restore, take
 from pytea_ci.library import coincide, plausible, protocol, transpose
-from pytea_ci.library.inputs import (CallerInput, InputSpec, LibraryTarget, Stated, below_stated, image_size_of,
-                                     make_input, positive, tied_to_image)
-from pytea_ci.library.protocol import ATTR, DEFINED, DIM, RESUMED, RUN, STAGES, UNKNOWN_ARG, at_line, resume_source
+from pytea_ci.library.inputs import (CallerInput, InputSpec, LibraryTarget, Stated, below_stated, flat, image_size_of,
+                                     keyed, letters, make_input, positive, tied_to_image)
+from pytea_ci.library.protocol import (ATTR, DEFINED, DIM, GUESS, KEYED_ITEM, PASS, RESUMED, RUN, STAGES, UNKNOWN_ARG,
+                                      at_line, resume_source)
 from pytea_ci.library.targets import size_attribute
 from pytea_ci.models.torch.nn.module import is_module
 from pytea_ci.models.torch.nn.parameters import parameter_count
@@ -107,6 +108,9 @@ class LibraryInterpreter(Interpreter):
         DEFINED: lambda it: Builtin(DEFINED, _defined),
         UNKNOWN_ARG: lambda it: Builtin(UNKNOWN_ARG, _unknown_arg),
         ATTR: lambda it: Builtin(ATTR, _config_attr),
+        GUESS: lambda it: Builtin(GUESS, _guess),
+        KEYED_ITEM: lambda it: Builtin(KEYED_ITEM, _keyed_item),
+        PASS: lambda it: Builtin(PASS, _pass),
     }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -119,6 +123,10 @@ class LibraryInterpreter(Interpreter):
         self.active = False  # inside the driver's call (checks outside it are not the module's)
         self.building = 0  # inside the construction of the target class: its checks are the module's
         self.guessed_lengths = False  # built with sizes per stage whose number is a guess (`protocol.STAGES`)
+        # built with a stand-in for a callable argument (`protocol.STAND_IN`), or fed a list of tensors whose number
+        # is a guess (`inputs.make_input`): what fails may be the guess's, so no finding of the path is reported
+        self.guessing = False
+        self.keyed: Any = None  # the driver's class of a mapping of tensors by key (`protocol.KEYED`), when an input is one
         self.passed = 0
         self.called = False  # the module was called with the inputs on this path (its forward ran)
         self.layers: list[tuple[int, Layer, Any, list[Any]]] = []
@@ -268,6 +276,8 @@ class LibraryInterpreter(Interpreter):
              dims: tuple[tuple[str, object], ...] = (), counterexample: dict[str, int] | None = None) -> None:
         if not self.live or rule in QUIET:
             return
+        if self.guessing and sev is not Severity.NOTE:
+            return  # the path's checks count, its failures may be the guess's (`guessing`): the path ends as it would
         if self.guessed_lengths and not self.active and sev is Severity.ERROR and rule not in (DTYPE_MISMATCH, DEVICE_MISMATCH):
             # the construction fails for the number of stages guessed: not the module's bug (a guessed number
             # of sizes changes sizes and ranks, never a dtype or a device)
@@ -279,6 +289,21 @@ class LibraryInterpreter(Interpreter):
         if not self.active:
             raise PathEnd()
         super().report_assert(node)
+
+    def raise_unless(self, value: Any, kind: str, report: Any = None) -> None:
+        """An assert of the construction that fails after the construction guessed a side of a branch on a value
+        not understood (`choose`: stable-baselines3's `assert is_image_space(observation_space)`, where every
+        test of a space library mode does not have took its first side) fails by the guess: it constrains the
+        path instead of ending it (the program validates its arguments there; the module is built with ones it
+        accepts), and nothing on the path is reported (`guessing`)."""
+        guessed = kind == "AssertionError" and self.building > 0 and not self.active and self.shared.guessed \
+            and not self.target.via
+        try:
+            super().raise_unless(value, kind, None if guessed else report)
+        except UserException as e:
+            if not guessed or e.kind != kind:
+                raise
+            self.guessing = True
 
     def instantiate(self, cls: ClassVal, args: tuple, kwargs: dict) -> Any:
         """Under a script (`LibraryTarget.via`): the first instance of the target class the script
@@ -353,6 +378,30 @@ def _config_attr(ctx: LibraryInterpreter, name: Any, attr: Any) -> Any:
     return ctx.unknown(f"constructor argument {name}.{attr}")
 
 
+def _guess(ctx: LibraryInterpreter) -> None:
+    ctx.guessing = True
+
+
+def _keyed_item(ctx: LibraryInterpreter, name: Any, key: Any, rank: Any) -> Any:
+    """The tensor under `key` of a mapping input (`protocol.KEYED`): of rank `rank`, sizes of its own."""
+    ctx.guessing = True
+    label = "_".join(map(str, key)) if isinstance(key, tuple) else str(key)
+    if not isinstance(rank, int):
+        return ctx.unknown(f"item {label} of input {name}")
+    return Tensor(tuple(positive(ctx, f"{c}_{label}", f"dimension {i} of item {label} of input {name}")
+                        for i, c in enumerate(letters(rank))), None, dense=None)
+
+
+def _pass(ctx: LibraryInterpreter, name: Any, args: Any) -> Any:
+    """The call of a stand-in for a callable constructor argument (`protocol.STAND_IN`): an identity of its
+    first argument when that is a tensor or a sequence (a residual branch's block keeps its input's shape),
+    else a value not known."""
+    first = args[0] if isinstance(args, tuple) and args else None
+    if isinstance(first, (Tensor, list, tuple)):
+        return first
+    return ctx.unknown(f"constructor argument {name} called")
+
+
 def _defined(ctx: LibraryInterpreter) -> None:
     ctx.defining = False
 
@@ -367,7 +416,7 @@ def _stages(ctx: LibraryInterpreter, name: Any, n: Any) -> Any:
     return tuple(positive(ctx, f"{name}{i}", f"constructor argument {name}{i}") for i in range(int(n)))
 
 
-def _run(ctx: LibraryInterpreter, model: Any) -> None:
+def _run(ctx: LibraryInterpreter, model: Any, keyed: Any = None) -> None:
     """The driver's call: name the submodules, build the inputs, call the module, keep the outcome. A
     container (a `Sequential` or `ModuleList` subclass) its construction leaves empty is not run: the
     project fills it afterwards (`block.add_module(...)`), which the construction alone does not show."""
@@ -377,6 +426,7 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
     if ctx.resumed is None and len(built) < MAX_CHECKPOINTS and not any(cp.choices == ctx.decisions() for cp in built):
         built.append(take(ctx, {"model": model, "guessed": ctx.shared.guessed}))  # the other combinations start here
     ctx.names = submodule_names(model)
+    ctx.keyed = keyed
     caller = ctx.shared.caller
     if caller is not None:  # the shapes a call site of the project passes (verdict.run_module)
         inputs: list[Any] = [Tensor(shape, spec.dtype, dense=None)  # dense or sparse: the caller's
@@ -388,12 +438,13 @@ def _run(ctx: LibraryInterpreter, model: Any) -> None:
             raise PathEnd()  # a rank the module's statement of its first input rules out: not an input of it
     given = ctx.shared.given
     extra = {given[0].name: make_input(ctx, *given)} if given is not None else {}
-    ctx.free_sizes = plausible.free_sizes(inputs + list(extra.values()), ctx.named, ctx.target.unit_sizes)
+    ctx.free_sizes = plausible.free_sizes(flat(inputs) + list(extra.values()), ctx.named, ctx.target.unit_sizes)
     ctx.optional_left = coincide.optional_left(model, ctx.target)
     ctx.active = ctx.called = True
     ctx.stack = []
+    args = [a for spec, v in zip(ctx.target.inputs, inputs) for a in (v if spec.star else [v])]  # `*args` spread
     try:
-        out = ctx.call(model, *inputs, **extra)
+        out = ctx.call(model, *args, **extra)
     finally:
         ctx.active = False
     ctx.shared.completed.append(PathOutcome(list(ctx.pc), inputs, out, list(ctx.layers), model,
@@ -453,7 +504,7 @@ def resume(interp: Interpreter, tree: ast.Module, name: str) -> None:
         saved = restore(interp, cp)
         interp.resumed = saved["model"]
         shared.guessed = shared.guessed or saved["guessed"]
-        run_path(interp, ast.Module(at_line(resume_source(), interp.target.line), []), name)
+        run_path(interp, ast.Module(at_line(resume_source(keyed(interp.target)), interp.target.line), []), name)
     added = list(shared.findings.values())[before[1]:]  # a coincidence warning (coincide.py) is no end of the path
     if (interp.passed or interp.called) and before[0] == len(shared.completed) and interp.budget_note is None \
             and all(coincide.MARK in d.message for d in added):

@@ -15,6 +15,18 @@ RUN = "__pytea_run__"  # `__pytea_run__(model)`: build the inputs, call the modu
 RESUMED = "__pytea_model__"  # the module restored from a construction checkpoint
 DEFINED = "__pytea_defined__"  # called once the file's definitions ran, before the construction
 CONFIG = "__pytea_config__"  # `__pytea_config__("config")`: a constructor argument read by its attributes
+# `__pytea_stand_in__("fn")`: a constructor argument the module calls (`self.fn = fn`, then `self.fn(x)` in
+# `forward`: `Residual(fn)`) that no site gives: a callable that passes its first argument through (an
+# identity), its other attributes what `ATTR` says; a finding on a path that made one is never reported (the
+# callable the project passes may change shapes), but the module's own operations around it are checked
+STAND_IN = "__pytea_stand_in__"
+PASS = "__pytea_pass__"  # the stand-in's call: its first argument when a tensor or a sequence, else unknown
+GUESS = "__pytea_guess__"  # marks the path as one that made a guess (`LibraryInterpreter.guessing`)
+# `forward`'s input that is a mapping of tensors by key (`TensorDictBase`, `Dict[str, Tensor]`): an instance of this
+# class of the driver program, whose item of each key read is a tensor of sizes of its own (`KEYED_ITEM`), made on
+# the first read and kept; what the module sets is kept too; a path fed one reports nothing (the keys are a guess)
+KEYED = "__pytea_keyed__"
+KEYED_ITEM = "__pytea_keyed_item__"
 ATTR = "__pytea_attr__"  # `__pytea_attr__("config", "n_embd")`: what such an attribute is, first read
 # the class of a configuration object nobody built: each attribute, when first read, is what `ATTR` says
 # (a positive symbol for a size, else unknown) and stays that
@@ -27,6 +39,56 @@ _CONFIG_CLASS = f"""class {CONFIG}:
         setattr(self, attr, value)
         return value
 """
+
+
+_STAND_IN_CLASS = f"""class {STAND_IN}:
+    def __init__(self, name):
+        self.pytea_name = name
+        {GUESS}()
+
+    def __call__(self, *args, **kwargs):
+        return {PASS}(self.pytea_name, args)
+
+    def __getattr__(self, attr):
+        value = {ATTR}(self.pytea_name, attr)
+        setattr(self, attr, value)
+        return value
+"""
+
+
+_KEYED_CLASS = f"""class {KEYED}:
+    def __init__(self, name, rank):
+        self.pytea_name = name
+        self.pytea_rank = rank
+        self.pytea_items = {{}}
+        {GUESS}()
+
+    def __getitem__(self, key):
+        if key not in self.pytea_items:
+            self.pytea_items[key] = {KEYED_ITEM}(self.pytea_name, key, self.pytea_rank)
+        return self.pytea_items[key]
+
+    def get(self, key, *default, **kwargs):
+        return self[key]
+
+    def __setitem__(self, key, value):
+        self.pytea_items[key] = value
+
+    def set(self, key, value, *args, **kwargs):
+        self.pytea_items[key] = value
+        return self
+
+    def __contains__(self, key):
+        return True
+
+    def __getattr__(self, attr):
+        return {ATTR}(self.pytea_name, attr)
+"""
+
+
+def stand_in(name: str) -> str:
+    """The source text of a callable constructor argument named `name` that no site gives (`STAND_IN`)."""
+    return f"{STAND_IN}({name!r})"
 
 
 def dim(name: str) -> str:
@@ -49,15 +111,17 @@ def config(name: str) -> str:
     return f"{CONFIG}({name!r})"
 
 
-def driver_source(construct: str) -> str:
-    """The driver program run after the module's definitions: mark them done, build, run."""
-    head = _CONFIG_CLASS if CONFIG in construct else ""
-    return f"{head}{DEFINED}()\n{RUN}({construct})"
+def driver_source(construct: str, keyed: bool = False) -> str:
+    """The driver program run after the module's definitions: mark them done, build, run (`keyed`: an input is a
+    mapping of tensors, made of `KEYED`, which the driver passes along)."""
+    head = (_CONFIG_CLASS if CONFIG in construct else "") + (_STAND_IN_CLASS if STAND_IN in construct else "") + \
+        (_KEYED_CLASS if keyed else "")
+    return f"{head}{DEFINED}()\n{RUN}({construct}{', ' + KEYED if keyed else ''})"
 
 
-def resume_source() -> str:
+def resume_source(keyed: bool = False) -> str:
     """The driver program of a path resumed from a construction checkpoint."""
-    return f"{RUN}({RESUMED})"
+    return f"{RUN}({RESUMED}{', ' + KEYED if keyed else ''})"
 
 
 def is_driver(st: ast.stmt) -> bool:

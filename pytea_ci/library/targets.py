@@ -217,17 +217,108 @@ def forward_inputs(fwd: ast.FunctionDef, tree: ast.Module | None = None) -> tupl
     specs: list[InputSpec] = []
     polymorphic, containers = _isinstance_checked(fwd), _containers(fwd)
     for p in required:
-        kind, dims, dtype = _annotation(_unaliased(p.annotation, aliases))
+        ann = _unaliased(p.annotation, aliases)
+        kind, dims, dtype = _annotation(ann)
+        sequence = _tensor_sequence(ann)
+        count, as_tuple = 0, False
         if p.arg in polymorphic and dims is None:  # `x[0]` if isinstance(x, tuple) else x: not always a tensor
             kind = "unknown"
-        if p.arg in containers and p.annotation is None:  # `hs[1]`: maybe a list of tensors
-            kind = "unknown"
-        index = sum(s.kind == "tensor" for s in specs)
+        elif _tensor_mapping(ann):  # `tensordict: TensorDictBase`, `Dict[str, Tensor]`: tensors by key
+            kind, dims, dtype = "mapping", None, None
+        elif sequence is not None or (p.arg in containers and p.annotation is None):
+            # `List[Tensor]`, `Tuple[Tensor, ...]`, or `hs[1]` of an input not annotated: a sequence of tensors, as
+            # many as the annotation says, else as the code uses (`c2, c3, c4, c5 = features[-4:]`), at least 3
+            kind, dims, dtype = "tensors", None, None
+            count = sequence[0] if sequence is not None and sequence[0] else max(3, _items_used(fwd, p.arg))
+            as_tuple = sequence is not None and sequence[1]
+        index = sum(s.kind in ("tensor", "tensors") for s in specs)
         names = _stated_names(fwd, p.arg)
         specs.append(InputSpec(p.arg, kind, dims, dtype, index, None if names is None else len(names),
                                not_image=names is not None and len(names) >= 2 and not any(
-                                   _spatial(n) for n in names[-2:])))
+                                   _spatial(n) for n in names[-2:]), count=count, as_tuple=as_tuple))
+    if a.vararg is not None and not specs:
+        # `forward(self, *tensors: Tensor)`: two tensors passed; `*args` not annotated so: none, a guess either way (a
+        # call with none is no call of the module: `torch.cat(tensors)` of no tensors raised for "every input")
+        tensors = _annotation(_unaliased(a.vararg.annotation, aliases))[0] == "tensor" and a.vararg.annotation is not None
+        specs.append(InputSpec(a.vararg.arg, "tensors", index=0, count=2 if tensors else 0, star=True))
     return tuple(specs)
+
+
+_SEQUENCES_OF = {"List": False, "list": False, "Sequence": False, "MutableSequence": False, "Iterable": False,
+                 "Tuple": True, "tuple": True}
+
+
+def _tensor_sequence(ann: ast.expr | None) -> tuple[int, bool] | None:
+    """(how many, a tuple) of an annotation of a sequence of tensors: `List[Tensor]` (0: not said), `Tuple[Tensor,
+    ...]`, `tuple[Tensor, Tensor]` (2); None for anything else."""
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if not isinstance(ann, ast.Subscript):
+        return None
+    wrapper = _name(ann.value).rsplit(".", 1)[-1]
+    if wrapper not in _SEQUENCES_OF:
+        return None
+    parts = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+    items = [p for p in parts if not (isinstance(p, ast.Constant) and p.value is Ellipsis)]
+    if not items or any(_name(p) not in _TENSOR_ANN for p in items):
+        return None
+    fixed = _SEQUENCES_OF[wrapper] and len(items) == len(parts)
+    return (len(items) if fixed else 0), _SEQUENCES_OF[wrapper]
+
+
+_MAPPING_NAMES = {"TensorDictBase", "TensorDict", "TensorDictType"}
+_MAPPINGS_OF = {"Dict", "dict", "Mapping", "MutableMapping"}
+
+
+def _tensor_mapping(ann: ast.expr | None) -> bool:
+    """An annotation of tensors by key: tensordict's `TensorDictBase`/`TensorDict` (stable-baselines3's `TensorDict`
+    alias of `Dict[str, Tensor]` too), `Dict[str, Tensor]`, `Mapping[str, Tensor]` (also quoted)."""
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except SyntaxError:
+            return False
+    if ann is None:
+        return False
+    if _name(ann).rsplit(".", 1)[-1] in _MAPPING_NAMES:
+        return True
+    if not (isinstance(ann, ast.Subscript) and _name(ann.value).rsplit(".", 1)[-1] in _MAPPINGS_OF):
+        return False
+    parts = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+    return len(parts) == 2 and _name(parts[1]) in _TENSOR_ANN
+
+
+def _items_used(fwd: ast.FunctionDef, name: str) -> int:
+    """How many items `forward` needs of its sequence `name`: by literal indices (`xs[2]`: 3, `xs[-4]`: 4), slices
+    (`xs[-4:]`: 4, `xs[1:]`: 2) and unpacking (`a, b = xs`: 2)."""
+    need = 0
+    for n in ast.walk(fwd):
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id == name:
+            for t in n.targets:
+                if isinstance(t, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in t.elts):
+                    need = max(need, len(t.elts))
+        if not (isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name):
+            continue
+        # (bound, items it needs when it is k >= 0): an index or a slice's start needs one item past it
+        bounds = [(n.slice.lower, 1), (n.slice.upper, 0)] if isinstance(n.slice, ast.Slice) else [(n.slice, 1)]
+        for b, past in bounds:
+            k = _int_constant(b)
+            if k is not None:
+                need = max(need, k + past if k >= 0 else -k)
+    return min(need, 8)
+
+
+def _int_constant(e: ast.expr | None) -> int | None:
+    """The value of a literal integer (`2`, `-4`), else None."""
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        k = _int_constant(e.operand)
+        return -k if k is not None else None
+    if isinstance(e, ast.Constant) and isinstance(e.value, int) and not isinstance(e.value, bool):
+        return e.value
+    return None
 
 
 _SPATIAL = ("h", "w", "height", "width", "hh", "ww", "ih", "iw", "img_h", "img_w", "rows", "cols")
@@ -517,7 +608,8 @@ Component = Callable[[str, str], "tuple[str, list[str]] | None"]
 
 def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = frozenset(),
              first_self: bool = True, config: "Callable[[str], ast.ClassDef | None] | None" = None,
-             through: "list[ast.arg] | None" = None, component: Component | None = None) -> tuple[str, str]:
+             through: "list[ast.arg] | None" = None, component: Component | None = None,
+             called: frozenset[str] = frozenset()) -> tuple[str, str]:
     """`cls(...)` with its defaults; required parameters, and those defaulting to None that some site
     of the project gives (`given`: `Interpolate2d(scale_factor=scale)` in a parent's `__init__`, not a
     construction library mode can rebuild, still says that None, "not given", is not how the project
@@ -527,14 +619,17 @@ def defaults(cls: str, init: ast.FunctionDef | None, given: frozenset[str] = fro
     defaults, its required fields symbols or unknown in turn. `through`: the required parameters of what
     `init` passes its `*args`/`**kwargs` to (library/forwarded.py), given as keywords the same way.
     `component(name, param)`: a project class a required parameter must be an instance of (annotated
-    `vit: ViT`, or `assert isinstance(vit, ViT)`), built the same way with its symbols named `vit.dim`."""
-    construct, syms = _construction(cls, init, given, first_self, config, through, component, "")
+    `vit: ViT`, or `assert isinstance(vit, ViT)`), built the same way with its symbols named `vit.dim`.
+    `called`: the required parameters the class calls (`called_params`): a stand-in callable each
+    (`protocol.STAND_IN`: an identity whose path reports nothing), else unknown."""
+    construct, syms = _construction(cls, init, given, first_self, config, through, component, "", called)
     return construct, f"symbolic {', '.join(syms)}" if syms else "defaults"
 
 
 def _construction(cls: str, init: ast.FunctionDef | None, given: frozenset[str], first_self: bool,
                   config: "Callable[[str], ast.ClassDef | None] | None", through: "list[ast.arg] | None",
-                  component: Component | None, prefix: str) -> tuple[str, list[str]]:
+                  component: Component | None, prefix: str,
+                  called: frozenset[str] = frozenset()) -> tuple[str, list[str]]:
     """`defaults`' construction and its symbols, each named `prefix` + its parameter."""
     if init is None:
         return f"{cls}()", []
@@ -573,9 +668,28 @@ def _construction(cls: str, init: ast.FunctionDef | None, given: frozenset[str],
         elif p.annotation is None and p.arg in read:  # `config.n_embd`: a configuration object, its sizes symbols
             args.append(f"{p.arg}={protocol.config(name)}")
             syms.append(f"{name}.*")
+        elif p.arg in called:  # `Residual(fn)`: an identity stands in for the callable (`protocol.STAND_IN`)
+            args.append(f"{p.arg}={protocol.stand_in(name)}")
         else:
             args.append(f"{p.arg}={protocol.unknown(name)}")
     return f"{cls}({', '.join(args)})", syms
+
+
+def called_params(info: ClassInfo, init: ast.FunctionDef | None) -> frozenset[str]:
+    """The parameters of `init` the class calls: stored as an attribute (`self.fn = fn`) that a method of the class
+    calls (`self.fn(x)`), as a wrapper does with the block it wraps (`Residual(fn)`, `PreNorm(dim, fn)`)."""
+    if init is None:
+        return frozenset()
+    params = {p.arg for p in init.args.posonlyargs + init.args.args + init.args.kwonlyargs}
+    stored: dict[str, str] = {}  # attribute -> parameter
+    for n in ast.walk(init):
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id in params:
+            for t in n.targets:
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                    stored[t.attr] = n.value.id
+    calls = {n.func.attr for n in ast.walk(info.node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and isinstance(n.func.value, ast.Name) and n.func.value.id == "self"}
+    return frozenset(stored[a] for a in calls if a in stored)
 
 
 def _instances_of(init: ast.FunctionDef) -> dict[str, str]:
@@ -864,15 +978,17 @@ def _build(info: ClassInfo, classes: dict[str, list[ClassInfo]], sources: Source
     if not configs:  # else the scripts that build it, then the defaults (a script may not get that far)
         config, through = dataclass_named(classes, info.path), _passed_through(info, classes)
         part = _components(info, classes, config)
+        called = called_params(info, init)
         extra = optional_sizes(init, frozenset(given))
         nones = none_defaults(init) - given
         # the defaults, unless `__init__` rejects them outright while it takes the sizes given (rejects.py)
         plain = [] if extra and rejects(init, nones) and not rejects(init, nones - extra) else \
-            [Config(*defaults(name, init, frozenset(given), config=config, through=through, component=part))]
+            [Config(*defaults(name, init, frozenset(given), config=config, through=through, component=part,
+                              called=called))]
         configs = [c for c in found if c.via] + plain
         if extra:  # and with the integers that default to None given: the layers only they build are checked
             configs.append(Config(*defaults(name, init, frozenset(given) | extra, config=config, through=through,
-                                            component=part)))
+                                            component=part, called=called)))
     units = tuple(sorted({(i, len(shape), p) for k in callers for i, shape in enumerate(k.shapes)
                           for p, size in enumerate(shape) if size == 1}))
     return [LibraryTarget(info.path, name, info.node.lineno, c.construct, c.label, inputs, c.via,

@@ -32,7 +32,7 @@ from pytea_ci.interp.project_imports import ProjectImports
 from pytea_ci.library import coincide, plausible, protocol, transpose
 from pytea_ci.library.interpreter import LibraryInterpreter, LibraryShared, PathOutcome, resume
 from pytea_ci.library.inputs import CallerInput, InputSpec, LibraryTarget
-from pytea_ci.library.inputs import choices
+from pytea_ci.library.inputs import choices, keyed
 from pytea_ci.interp.observe import NO_EDITOR, Editor
 from pytea_ci.interp.search_path import module_name
 from pytea_ci.interp.snapshot import Checkpoint
@@ -119,7 +119,7 @@ def _method_call_on(st: ast.stmt, names: set[str]) -> bool:
 
 
 def driver_tree(tree: ast.Module, target: LibraryTarget) -> ast.Module:
-    call = protocol.at_line(protocol.driver_source(target.construct), target.line)
+    call = protocol.at_line(protocol.driver_source(target.construct, keyed(target)), target.line)
     return ast.Module(body=_definitions(tree.body) + call, type_ignores=[])
 
 

@@ -18,7 +18,8 @@ FILES = ["cnn.py", "annotated.py", "degenerate.py", "construction.py", "split.py
          os.path.join("sites", "models.py"), "broadcast.py", "rnn_tutorial.py", "own_asserts.py", "factories.py", "pieces.py", "filled_later.py", "optional_inputs.py", "conditional_layers.py", "config_objects.py",
          "coincidence.py", "transposes.py", "stated_rank.py", "optional_arguments.py", "stage_sizes.py",
          "dimension_tables.py", "passed_through.py", "components.py", "residual_stacks.py", "unit_construction.py", "image_size.py",
-         "stated_input.py", "unit_ranks.py", "torch_alias.py", "image_tokens.py"]
+         "stated_input.py", "unit_ranks.py", "torch_alias.py", "image_tokens.py", "callable_args.py", "tensor_lists.py",
+         "guessed_asserts.py", "tensor_mappings.py"]
 
 
 def _cli(*args: str, cwd: str) -> subprocess.CompletedProcess[str]:
@@ -532,3 +533,67 @@ def test_an_input_annotated_through_an_alias_of_torch_is_a_tensor() -> None:
     assert stats.ops_checked >= 3 and stats.ops_checked == stats.ops_reached
     (head,) = targets(os.path.join(FIXTURES, "torch_alias.py"), "Head")
     assert [s.kind for s in head.inputs] == ["tensor"] and [s.name for s in head.optional] == ["mask"]
+
+
+def test_a_callable_the_constructor_stores_and_forward_calls_gets_a_stand_in() -> None:
+    """callable_args.py: `self.block = block`, then `self.block(x)` in `forward`, built without a site: main built
+    it with the callable unknown and checked no operation of AddBack, SkipCat and WrongOwnLayer (NormThen: only its
+    norm); now an identity stands in, the wrapper's own operations are checked, and nothing is reported."""
+    path = os.path.join(FIXTURES, "callable_args.py")
+    for t in targets(path):
+        assert "__pytea_stand_in__(" in t.construct, t.construct
+        res, stats = module_result(t, FIXTURES, Decider(), 10.0, strict=True)
+        assert stats.ops_checked >= 2 and stats.ops_checked == stats.ops_reached, (t.cls, stats)
+        assert not [d for d in res.diagnostics if d.severity.value != "note"], t.cls
+    (t,) = targets(path, "NormThen")
+    assert "width=__pytea_dim__('width')" in t.construct  # a size stays a size
+
+
+def test_sequences_of_tensors_are_inputs() -> None:
+    """tensor_lists.py: `List[Tensor]`, `Sequence[Tensor]`, `Tuple[Tensor, ...]`, `tuple[Tensor, Tensor]` and an
+    unannotated input indexed by literals are sequences of tensors (main: values not understood, nothing checked),
+    as many as said or used; `*tensors: Tensor` is two tensors passed one by one (main: called with none, a false
+    PT003 of `torch.cat`, torchrl's CatLinear); each module's operations are checked, none reported (the number is a
+    guess)."""
+    path = os.path.join(FIXTURES, "tensor_lists.py")
+    counts = {"PyramidSum": 3, "FourthLevel": 4, "MeanOfViews": 3, "PairDistance": 2, "ConcatAll": 3,
+              "CatThenProject": 2}
+    (t,) = targets(path, "AnyArgs")  # `*args` not annotated: passed none, and main's PT003 of `cat` of none is gone
+    assert [(s.kind, s.count, s.star) for s in t.inputs] == [("tensors", 0, True)]
+    res, _ = module_result(t, FIXTURES, Decider(), 10.0, strict=True)
+    assert not [d for d in res.diagnostics if d.severity.value != "note"]
+    for t in [t for t in targets(path) if t.cls != "AnyArgs"]:
+        assert [(s.kind, s.count) for s in t.inputs] == [("tensors", counts[t.cls])], t.cls
+        res, stats = module_result(t, FIXTURES, Decider(), 10.0, strict=True)
+        assert stats.ops_checked >= 2 and stats.ops_checked == stats.ops_reached, (t.cls, stats)
+        assert not [d for d in res.diagnostics if d.severity.value != "note"], t.cls
+    (t,) = targets(path, "PairDistance")
+    assert t.inputs[0].as_tuple
+    (t,) = targets(path, "CatThenProject")
+    assert t.inputs[0].star
+
+
+def test_an_assert_the_construction_fails_by_its_guesses_constrains_the_path() -> None:
+    """guessed_asserts.py: ImageEncoder's `assert looks_like_image(space)` fails only because every test of the
+    space library mode does not have took its first side; main ended the construction there (nothing checked).
+    Now the module is checked and nothing reported; StillRejected's assert fails without a guess and still ends it."""
+    path = os.path.join(FIXTURES, "guessed_asserts.py")
+    (t,) = targets(path, "ImageEncoder")
+    res, stats = module_result(t, FIXTURES, Decider(), 10.0, strict=True)
+    assert stats.ops_checked >= 4 and stats.ops_checked == stats.ops_reached, stats
+    assert not [d for d in res.diagnostics if d.severity.value != "note"]
+    (t,) = targets(path, "StillRejected")
+    _, stats = module_result(t, FIXTURES, Decider(), 10.0, strict=True)
+    assert stats.ops_reached == 0
+
+
+def test_tensors_by_key_are_inputs() -> None:
+    """tensor_mappings.py: a tensordict, `Dict[str, torch.Tensor]` and a quoted `Mapping[str, Tensor]` are
+    mappings whose tensor under a key is made when read (main: values not understood, nothing checked); each
+    module's operations are checked, none reported (the keys are a guess)."""
+    path = os.path.join(FIXTURES, "tensor_mappings.py")
+    for t in targets(path):
+        assert [s.kind for s in t.inputs] == ["mapping"], t.cls
+        res, stats = module_result(t, FIXTURES, Decider(), 10.0, strict=True)
+        assert stats.ops_checked >= 1 and stats.ops_checked == stats.ops_reached, (t.cls, stats)
+        assert not [d for d in res.diagnostics if d.severity.value != "note"], t.cls

@@ -320,3 +320,65 @@ def test_tokens_of_a_module_built_with_an_image_size_under_torch() -> None:
             with pytest.raises(RuntimeError):
                 mod.Images(image_size)(torch.randn(2, 3, image_size, image_size))
         assert mod.Images(3)(torch.randn(2, 3, 3, 3)).shape == (2, 3, 3, 3)
+
+
+def test_wrappers_of_a_callable_and_sequences_of_tensors_under_torch() -> None:
+    """callable_args.py with an identity and with a block that changes the width: AddBack, NormThen and SkipCat run
+    with the identity; SkipCat runs with any block keeping the spatial sizes, AddBack fails with a block that
+    changes the width (what the project passes decides: nothing reported); WrongOwnLayer fails whatever the block
+    (not reported: a path with a stand-in reports nothing). tensor_lists.py runs on sequences of the sizes
+    library mode gives (each of its own sizes, made to agree where the module needs it)."""
+    mod = _load(os.path.join(FIXTURES, "callable_args.py"))
+    x = torch.randn(2, 6, 8)
+    with torch.no_grad():
+        assert mod.AddBack(torch.nn.Identity())(x).shape == x.shape
+        assert mod.NormThen(8, torch.nn.Identity())(x).shape == x.shape
+        assert mod.SkipCat(torch.nn.Identity())(x).shape == (2, 12, 8)
+        assert mod.SkipCat(torch.nn.Linear(8, 8))(x).shape == (2, 12, 8)
+        with pytest.raises(RuntimeError):
+            mod.AddBack(torch.nn.Linear(8, 3))(x)
+        for block in (torch.nn.Identity(), torch.nn.Linear(8, 8)):
+            with pytest.raises(RuntimeError):
+                mod.WrongOwnLayer(block)(x)
+    lists = _load(os.path.join(FIXTURES, "tensor_lists.py"))
+    with torch.no_grad():
+        levels = [torch.randn(2, 4, s, s) for s in (16, 8, 4)]
+        assert lists.PyramidSum(4)(levels).shape == (2, 4, 4, 4)
+        assert lists.FourthLevel()([torch.randn(2, 64, 5, 5)] * 4).shape == (2, 8, 5, 5)
+        assert lists.MeanOfViews()([torch.randn(3, 7)] * 3).shape == (3, 7)
+        assert lists.PairDistance()((torch.randn(3, 7), torch.randn(3, 7))).shape == (3,)
+        assert lists.ConcatAll()((torch.randn(2, 3), torch.randn(2, 5))).shape == (2, 8)
+        assert lists.CatThenProject(8, 2)(torch.randn(3, 5), torch.randn(3, 3)).shape == (3, 2)
+        assert lists.AnyArgs()(torch.randn(2, 3), torch.randn(4, 3)).shape == ()
+
+
+def test_an_assert_on_an_argument_under_torch() -> None:
+    """guessed_asserts.py: ImageEncoder builds with an image space and runs on its images; StillRejected raises
+    AssertionError with its defaults, as library mode ends it."""
+    from types import SimpleNamespace
+    mod = _load(os.path.join(FIXTURES, "guessed_asserts.py"))
+    with torch.no_grad():
+        enc = mod.ImageEncoder(SimpleNamespace(shape=(3, 16, 16), dtype="uint8"))
+        assert enc(torch.randn(2, 3, 16, 16)).shape == (2, 32)
+        with pytest.raises(AssertionError):
+            mod.ImageEncoder(SimpleNamespace(shape=(4,), dtype="float32"))
+        with pytest.raises(AssertionError):
+            mod.StillRejected()
+
+
+def test_tensors_by_key_under_torch() -> None:
+    """tensor_mappings.py: each module runs on a dict of tensors of the keys it reads (a dict stands in for the
+    tensordict: `get` and `set` are what ClipKey uses)."""
+    mod = _load(os.path.join(FIXTURES, "tensor_mappings.py"))
+
+    class Keyed(dict):
+        def set(self, key: str, value: torch.Tensor) -> "Keyed":
+            self[key] = value
+            return self
+
+    with torch.no_grad():
+        td = mod.ClipKey()(Keyed(reward=torch.randn(4, 1) * 5))
+        assert float(td["reward"].abs().max()) <= 1.0
+        out = mod.Combined()({"image": torch.randn(2, 3, 8, 8), "state": torch.randn(2, 5)})
+        assert out.shape == (2, 32)
+        assert mod.Scaled()({"x": torch.randn(2, 3), "scale": torch.randn(2, 1)}).shape == (2, 3)
