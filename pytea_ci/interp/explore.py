@@ -204,16 +204,19 @@ class _Worklist:
     spends the path budget on the combinations of a long run's late branches (a training loop's logging,
     checkpointing and early-stopping tests) while an early branch's other side (the vocabulary built from
     the data when no saved one exists, the other model a config picks) is never taken; every path is
-    still taken when the budget allows, so only the order changes."""
+    still taken when the budget allows, so only the order changes. Once a path ran a CLI command (`fire`,
+    `click`: each command has a path budget and a part of the entry's steps of its own), depth first."""
 
     def __init__(self) -> None:
         self.pending: list[_Alternative] = []
         self.taken: set[tuple[tuple[str, int, int], bool]] = set()  # branch sides some path took
         self.found = 0
+        self.commands = False  # whether a path ran a CLI command
 
     def add(self, run: _Run, replayed: int, command: str | None, start: int) -> None:
         """The finished path `run`: the sides it took, and its decisions after the `replayed` ones."""
         self.taken.update((d.site, d.choice) for d in run.trail if d.site is not None)
+        self.commands = self.commands or command is not None
         for i in range(replayed, len(run.trail)):
             if run.trail[i].alt_pending:
                 self.found += 1
@@ -223,7 +226,10 @@ class _Worklist:
     def pop(self) -> _Alternative | None:
         if not self.pending:
             return None
-        fresh = [a for a in self.pending if (side := a.side()) is not None and side not in self.taken]
+        if self.commands:  # CLI commands: each has its own budgets, whose parts assume their paths in
+            fresh = []  # depth-first order (Interpreter.enter_command)
+        else:
+            fresh = [a for a in self.pending if (side := a.side()) is not None and side not in self.taken]
         nxt = max(fresh or self.pending, key=lambda a: a.order)
         self.pending.remove(nxt)
         return nxt

@@ -37,7 +37,7 @@ from pytea_ci.interp.runtime import BreakSignal, ContinueSignal, ReturnSignal, S
 from pytea_ci.interp.stmts import assigned_names
 from pytea_ci.models.values import MISSING, Instance, RangeVal, Unknown
 from pytea_ci.shapes import pred as P
-from pytea_ci.shapes.dim import UNKNOWN, PInt, Sym, Term
+from pytea_ci.shapes.dim import UNKNOWN, Dim, PInt, Sym, Term
 from pytea_ci.shapes.pred import Cond, Pred, opaque
 from pytea_ci.shapes.tensor import Tensor
 
@@ -325,8 +325,13 @@ class LoopMixin:
                 source = async_items(self, source)
             view = self.iter_view(source)
             items, truncated = self.loop_items(view)
-        # (a long loop followed one by one may still be cut by its cost, `run_loop`: its lists too)
-        grown = self.grown_lists(node, scope, source) if truncated or len(items) > self.config.budget.unroll else {}
+        # (a long loop followed one by one may still be cut by its cost, `run_loop`: its lists too); the items
+        # counted are those iterated (a wrapper's `__iter__`, `tqdm(data)`: its view)
+        count: Dim | None = len(items)
+        if truncated:
+            count = self.known_length(view)
+            count = self.known_length(source) if count is None else count
+        grown = self.grown_lists(node, scope, count) if truncated or len(items) > self.config.budget.unroll else {}
         exact_before = {name: len(lst) for name, (lst, _) in grown.items() if id(lst) not in self.inexact}
         # representatives that follow one another: the first two of a long concrete range (its first,
         # second and last index), of a list a range loop grew...; before a later one the loop-carried
@@ -355,9 +360,10 @@ class LoopMixin:
                 return self.call(self.bind_member(source, source.cls, it))
         return source
 
-    def grown_lists(self: "Interpreter", node: "ast.For | ast.AsyncFor", scope: Scope, source: Any) -> dict[str, tuple[list, int]]:
-        """Lists of known length the loop appends to once per iteration, with their length after it."""
-        count = self.known_length(source)
+    def grown_lists(self: "Interpreter", node: "ast.For | ast.AsyncFor", scope: Scope,
+                    count: "Dim | None") -> dict[str, tuple[list, int]]:
+        """Lists of known length the loop appends to once per iteration (`count` iterations), with their length
+        after it."""
         out: dict[str, tuple[list, int]] = {}
         for name in appended_once(node.body) if count is not None else ():
             lst = scope.locals.get(name)
