@@ -953,6 +953,9 @@ for _n in __import__("pytea_ci.models.numpy_.array", fromlist=["TENSOR_ONLY"]).T
                                      "numpy and torch by tests/test_numpy_tensor_names.py",
                                      f"# arr.{_n}: the finding is in tests/fixtures/dtype/numpy_not_tensor.py")
 EXEMPT.update({
+    "torch._dynamo.allow_in_graph": ("a decorator that returns the class or function it is given, unchanged (checked "
+                                     "against torch by tests/fixtures/core/module_queries.py's oracle)",
+                                     "import torch._dynamo\nLinear2 = torch._dynamo.allow_in_graph(nn.Linear)"),
     "numpy.lib.npyio.NpzFile": ("an `.npz` file read back as data (its arrays' shapes and dtypes): checked against "
                                 "files NumPy writes by tests/test_pickled_files.py",
                                 "# np.load('arrays.npz')['x']: the figures are in tests/test_pickled_files.py"),
