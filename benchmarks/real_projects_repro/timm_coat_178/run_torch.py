@@ -1,6 +1,6 @@
 """timm 1.0.31 `coat.py:178` (PT001 `view`, library mode: "CoaT built with defaults; fails for every
 input"). torch runs timm's own CoaT, imported from the sweep's cache beside a torchvision stand-in
-(`tvstub/`: timm imports torchvision names at import time and CoaT uses none of them).
+(`../_tvstub/`: timm imports torchvision names at import time and CoaT uses none of them).
 
 Verdict: the module does fail for every input when built with its defaults (`patch_size=16` while the
 later stages assume the stem divides by 4: `img_size=[x // 4 ...]`), but torch raises earlier, at the
@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 from _load import source_dir  # noqa: E402
 
-sys.path[:0] = [os.path.join(HERE, "tvstub"), source_dir("timm-1.0.31")]
+sys.path[:0] = [os.path.join(os.path.dirname(HERE), "_tvstub"), source_dir("timm-1.0.31")]
 import torch  # noqa: E402
 from timm.models.coat import CoaT  # noqa: E402
 

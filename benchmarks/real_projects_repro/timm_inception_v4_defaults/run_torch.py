@@ -1,6 +1,6 @@
 """timm 1.0.31 `inception_v4.py:38, 86, 149, 220` (PT001 `cat`, library mode: "Mixed3a / Mixed5a / ReductionA /
 ReductionB built with defaults; fails for every input"), found at main e76c912 (stop 43). torch runs timm's own
-blocks, imported from the sweep's cache beside a torchvision stand-in (`tvstub/`).
+blocks, imported from the sweep's cache beside the torchvision stand-in (`../_tvstub/`).
 
 Verdict: true for the modules as built with their defaults: `conv_block=ConvNormAct` pads a stride-2 3x3 conv
 by 1 (timm's default `padding=''` is PyTorch-style 'same'-ish), the block's unpadded stride-2 max pool does not,
@@ -17,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 from _load import source_dir  # noqa: E402
 
-sys.path[:0] = [os.path.join(HERE, "tvstub"), source_dir("timm-1.0.31")]
+sys.path[:0] = [os.path.join(os.path.dirname(HERE), "_tvstub"), source_dir("timm-1.0.31")]
 import torch  # noqa: E402
 from timm.layers import ConvNormAct  # noqa: E402
 import importlib  # noqa: E402

@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 from _load import source_dir  # noqa: E402
 
-sys.path[:0] = [os.path.join(HERE, "tvstub"), source_dir("timm-1.0.31")]
+sys.path[:0] = [os.path.join(os.path.dirname(HERE), "_tvstub"), source_dir("timm-1.0.31")]
 import importlib  # noqa: E402
 
 import torch  # noqa: E402
