@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pytea_ci.models.context import Ctx
@@ -43,18 +44,20 @@ EXACT_CHARS = 4_096
 EXACT_ITEMS = 5_000
 
 
-def small(doc: Any, budget: int = EXACT_ITEMS) -> bool:
-    """Whether a parsed document holds at most `budget` values (containers and scalars)."""
+def _document_parts(v: Any) -> Iterable[Any]:
+    return v.values() if isinstance(v, dict) else v if isinstance(v, list) else ()
+
+
+def small(doc: Any, budget: int = EXACT_ITEMS, parts: Callable[[Any], Iterable[Any]] = _document_parts) -> bool:
+    """Whether a parsed document holds at most `budget` values (containers and scalars); `parts`: the values a
+    value holds (a JSON/YAML document's: a dict's values, a list's items)."""
     todo, seen = [doc], 0
     while todo:
         v = todo.pop()
         seen += 1
         if seen > budget:
             return False
-        if isinstance(v, dict):
-            todo += v.values()
-        elif isinstance(v, list):
-            todo += v
+        todo += parts(v)
     return True
 
 

@@ -28,7 +28,7 @@ import zipfile
 from typing import Any
 
 from pytea_ci.models.context import Ctx
-from pytea_ci.models.files import EXACT_ITEMS, WRITTEN, _File
+from pytea_ci.models.files import EXACT_ITEMS, WRITTEN, _File, small
 from pytea_ci.models.registry import model, native_class
 from pytea_ci.models.values import Instance, Unknown
 from pytea_ci.shapes.tensor import Origin, Tensor
@@ -160,21 +160,14 @@ def _unpickle_all(data: bytes, globals_: dict[tuple[str, str], Any], storages: b
     return out
 
 
-def _count(obj: Any, budget: int = EXACT_ITEMS) -> bool:
-    """Whether `obj` holds at most `budget` values (as files.small counts a document)."""
-    todo, seen = [obj], 0
-    while todo:
-        v = todo.pop()
-        seen += 1
-        if seen > budget:
-            return False
-        if isinstance(v, dict):
-            todo += [*v.keys(), *v.values()]
-        elif isinstance(v, (list, tuple, set, frozenset)):
-            todo += list(v)
-        elif isinstance(v, _Array) and v.items is not None:
-            todo += v.items
-    return True
+def _parts(v: Any) -> list[Any]:
+    """The values an unpickled object holds (`files.small` counts them): a dict's keys and values, a
+    sequence's or set's items, an array's items when it keeps them."""
+    if isinstance(v, dict):
+        return [*v.keys(), *v.values()]
+    if isinstance(v, (list, tuple, set, frozenset)):
+        return list(v)
+    return list(v.items) if isinstance(v, _Array) and v.items is not None else []
 
 
 def _value(ctx: Ctx, obj: Any, what: str, torch_device: bool) -> Any:
@@ -270,7 +263,7 @@ def project_bytes(ctx: Ctx, name: Any) -> bytes | None:
 
 
 def _read_one(ctx: Ctx, objs: list[Any] | None, what: str, torch_device: bool = False) -> Any:
-    if objs is None or len(objs) != 1 or not _count(objs[0]):
+    if objs is None or len(objs) != 1 or not small(objs[0], EXACT_ITEMS, _parts):
         return None
     try:
         return _value(ctx, objs[0], what, torch_device)
