@@ -21,6 +21,7 @@ from typing import Any
 
 from pytea_ci.models.attributes import SLOTTED
 from pytea_ci.models.context import Ctx
+from pytea_ci.models.datamodel import init_arguments
 from pytea_ci.models.registry import model, native_class, register
 from pytea_ci.models.values import Builtin, ClassVal, Instance, Unknown
 
@@ -197,15 +198,7 @@ def attrs_init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
     pre = self.cls.lookup("__attrs_pre_init__")
     if isinstance(pre, Builtin) or type(pre).__name__ == "FunctionVal":
         ctx.call(pre, self)
-    takes = [f for f in fields.values() if f.attrs["init"] is not False]
-    positional = [f.attrs["alias"] for f in takes if f.attrs["kw_only"] is not True]
-    if len(args) > len(positional):
-        ctx.user_error("TypeError", "__init__() takes too many positional arguments")
-    values = dict(zip(positional, args))
-    for k, v in kwargs.items():
-        if k in values or k not in {f.attrs["alias"] for f in takes}:
-            ctx.user_error("TypeError", f"__init__() got an unexpected or repeated argument {k!r}")
-        values[k] = v
+    values = init_arguments(ctx, fields, args, kwargs, "alias")
     for spec in fields.values():
         alias = spec.attrs["alias"]
         if alias in values and spec.attrs["init"] is not False:

@@ -143,19 +143,28 @@ def _default(ctx: Ctx, spec: Instance) -> Any:
     return spec.attrs["default"]
 
 
-def dataclass_init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
-    """The `__init__` that `@dataclass` writes: fields in order, positional then keyword, then
-    `__post_init__`. A call that does not fit raises TypeError in the analyzed program."""
-    fields = _fields_of(self) or {}
+def init_arguments(ctx: Ctx, fields: dict[str, Instance], args: tuple[Any, ...], kwargs: dict[str, Any],
+                   key: str = "name") -> dict[str, Any]:
+    """The arguments a generated `__init__` binds to its fields (each field's parameter named by its `key`
+    attribute: a dataclass's `name`, an attrs class's `alias`): the fields it takes, positional then keyword,
+    in order. A call that does not fit raises TypeError in the analyzed program, as CPython's."""
     takes = [f for f in fields.values() if f.attrs["init"] is not False]
-    positional = [f.attrs["name"] for f in takes if f.attrs["kw_only"] is not True]
+    positional = [f.attrs[key] for f in takes if f.attrs["kw_only"] is not True]
     if len(args) > len(positional):
         ctx.user_error("TypeError", "__init__() takes too many positional arguments")
     values = dict(zip(positional, args))
     for k, v in kwargs.items():
-        if k in values or k not in {f.attrs["name"] for f in takes}:
+        if k in values or k not in {f.attrs[key] for f in takes}:
             ctx.user_error("TypeError", f"__init__() got an unexpected or repeated argument {k!r}")
         values[k] = v
+    return values
+
+
+def dataclass_init(ctx: Ctx, self: Instance, *args: Any, **kwargs: Any) -> None:
+    """The `__init__` that `@dataclass` writes: fields in order, positional then keyword, then
+    `__post_init__`. A call that does not fit raises TypeError in the analyzed program."""
+    fields = _fields_of(self) or {}
+    values = init_arguments(ctx, fields, args, kwargs)
     for spec in fields.values():
         name = spec.attrs["name"]
         if name not in values:
