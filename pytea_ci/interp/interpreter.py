@@ -39,7 +39,8 @@ from pytea_ci.interp.calls import CallMixin
 from pytea_ci.interp.objects import ObjectMixin
 from pytea_ci.interp.sequences import SequenceMixin
 from pytea_ci.interp.unordered import UnorderedMixin
-from pytea_ci.interp.project_files import BINARY_LIMIT, data_kind, data_listing, read_bytes, read_text
+from pytea_ci.fsio import BINARY_LIMIT
+from pytea_ci.interp.project_files import data_kind, data_listing, read_bytes, read_text
 from pytea_ci.interp.ops import on_machine
 from pytea_ci.interp.plausible_sizes import implausible_only
 from pytea_ci.interp.runtime import SHAPE_ERROR, BudgetExceeded, ModuleVal, PathEnd, Scope, SideEnd, UserException

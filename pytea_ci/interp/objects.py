@@ -4,9 +4,8 @@ iteration and the tracking of list lengths `sequences.py`'s."""
 
 from __future__ import annotations
 
-import os
-
 import ast
+import os
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 

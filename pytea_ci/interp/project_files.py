@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from pytea_ci.fsio import BINARY_LIMIT  # noqa: F401  (re-exported for the interpreter)
 from pytea_ci.fsio import DATA_FILE_LIMIT as MAX_BYTES
 from pytea_ci.fsio import content_hash
 

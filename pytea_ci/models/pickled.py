@@ -9,7 +9,7 @@ and scalar reconstruction and torch's tensor rebuild, each replaced by a stand-i
 it is given; any other global, and any persistent id but a torch storage, refuses the whole file, which then
 stays a value read at run time (models/random_.py, models/saved.py). A NumPy or torch array is known by its
 shape and dtype (its values are not), a NumPy scalar by its value, a 0-d object array (`np.save` of a dict)
-by the object it holds (`.item()`); plain values are exact. A file larger than `project_files.BINARY_LIMIT`, or
+by the object it holds (`.item()`); plain values are exact. A file larger than `fsio.BINARY_LIMIT`, or
 holding more values than `files.EXACT_ITEMS` (an array is one value, whatever its size), is not read. `torch.load` reads NumPy arrays only with
 `weights_only=False` (torch's default unpickler refuses them), `np.load` object arrays only with
 `allow_pickle=True` (NumPy refuses them): what the library refuses is not claimed.
